@@ -1,0 +1,176 @@
+// Package store defines the index records gds keeps for every crawled file and
+// the contract that both index back ends (the embedded SQLite store and
+// Postgres + pgvector) satisfy. Consumers (crawl, search) declare the narrow
+// interfaces they need; Store is the full contract the back ends implement and
+// the contract test suite (storetest) checks.
+package store
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// Sentinel errors shared by every back end. Match them with errors.Is.
+var (
+	// ErrNotFound is returned when a requested file is not in the index.
+	ErrNotFound = errors.New("not found in the index")
+	// ErrEmbeddingMismatch is returned when embeddings of another model or
+	// dimension would be mixed with the ones already stored. The wrapping
+	// error tells the user to re-crawl with --full.
+	ErrEmbeddingMismatch = errors.New("embedding model mismatch")
+	// ErrSchemaTooNew is returned when the database was migrated by a newer gds.
+	ErrSchemaTooNew = errors.New("index schema is newer than this gds")
+)
+
+// File is one indexed file: the seed's drive_file_index row plus what gds
+// needs beyond it.
+type File struct {
+	ID          string    // Drive file ID, or a stable ID for a local file
+	Name        string    // file name as shown to the user
+	Summary     string    // AI summary, at most SUMMARY_MAX_LENGTH characters
+	Keywords    []string  // 1–5 AI keywords
+	Embedding   []float32 // embedding of summary + keywords + name
+	ModifiedAt  time.Time // Drive modifiedTime (drive_modified_at)
+	MimeType    string
+	WebLink     string   // Drive webViewLink or file:// URL
+	Parents     []string // parent folder IDs
+	Path        string   // human-readable folder path, "Projects/Alpha"
+	Size        int64    // bytes of the original file
+	ContentHash string   // hash of the extracted text; unchanged content costs no LLM call
+	Source      string   // "drive" or "local"
+	Provider    string   // AI provider that produced summary and keywords
+	IndexedAt   time.Time
+	// Text is the extracted text used by keyword search. It is written by
+	// UpsertFile and is not returned by GetFiles.
+	Text string
+}
+
+// Chunk is a piece of a file's text (1,000 characters, 200 overlap) with its
+// own embedding, used for question answering.
+type Chunk struct {
+	Ordinal   int // 0-based position in the file
+	Page      int // 1-based page number where the format has pages, else 0
+	Text      string
+	Embedding []float32
+}
+
+// ChunkHit is a chunk found by ChunkSearch.
+type ChunkHit struct {
+	FileID string
+	Chunk
+	Score float64 // cosine similarity, higher is better
+}
+
+// Filter restricts a search. Zero values mean "no restriction".
+type Filter struct {
+	ModifiedAfter  time.Time // inclusive lower bound on ModifiedAt
+	ModifiedBefore time.Time // exclusive upper bound on ModifiedAt
+	MimeTypes      []string  // any of these MIME types
+	IDs            []string  // only these file IDs (nil: all; empty non-nil: none)
+}
+
+// MatchMode says how the terms of a keyword query combine.
+type MatchMode int
+
+const (
+	// MatchAll requires every term (Drive's fullText semantics for several words).
+	MatchAll MatchMode = iota
+	// MatchAny requires at least one term; hits are ranked by relevance.
+	MatchAny
+)
+
+// KeywordQuery is a full-text query over name, summary, keywords and text.
+// Each term matches as a substring-like phrase through package tokenize
+// (words for Latin scripts, character bigrams for CJK), so Japanese terms are
+// found even where a word tokeniser would split them differently.
+type KeywordQuery struct {
+	Terms  []string
+	Match  MatchMode
+	Filter Filter
+	Limit  int // maximum hits returned (ranked); <= 0 means a default of 100
+}
+
+// Hit is one ranked search result.
+type Hit struct {
+	ID    string
+	Score float64 // higher is better; comparable only within one result
+}
+
+// KeywordResult holds the ranked hits and the total number of matching files
+// (Total may exceed len(Hits)).
+type KeywordResult struct {
+	Hits  []Hit
+	Total int
+}
+
+// SyncState is the crawl checkpoint: drive_sync_state.drive_modified_at plus
+// the fingerprint of the crawl target it belongs to.
+type SyncState struct {
+	ModifiedAt  time.Time // max modifiedTime of committed files
+	Fingerprint string    // hash of the settings that decide what is crawled
+	UpdatedAt   time.Time
+}
+
+// EmbeddingSpace names the embedding model and dimension an index holds.
+type EmbeddingSpace struct {
+	Model string
+	Dim   int
+}
+
+// Stats summarises the index for `gds doctor` and `gds db status`.
+type Stats struct {
+	Backend       string // "sqlite" or "postgres"
+	Location      string // file path or URL with the password masked
+	SchemaVersion int
+	Files         int
+	Chunks        int
+	Space         EmbeddingSpace // zero when nothing is indexed yet
+	Sync          SyncState      // zero when no crawl has committed yet
+}
+
+// Store is the contract of an index back end. All methods are safe for
+// concurrent use by several goroutines and several processes.
+type Store interface {
+	// Migrate applies pending schema migrations. It is safe when several
+	// processes call it at once. Open already calls it.
+	Migrate(ctx context.Context) error
+
+	// EnsureEmbeddingSpace records the model and dimension on first use and
+	// returns an error wrapping ErrEmbeddingMismatch when they differ from
+	// the recorded ones.
+	EnsureEmbeddingSpace(ctx context.Context, s EmbeddingSpace) error
+
+	// UpsertFile inserts or replaces a file and all its chunks atomically.
+	// The embedding dimensions must match the recorded EmbeddingSpace.
+	UpsertFile(ctx context.Context, f File, chunks []Chunk) error
+	// DeleteFiles removes files and their chunks; unknown IDs are ignored.
+	DeleteFiles(ctx context.Context, ids []string) error
+	// GetFiles returns the files with these IDs in the given order, skipping
+	// unknown IDs. Text is left empty.
+	GetFiles(ctx context.Context, ids []string) ([]File, error)
+	// ContentHashes returns file ID → content hash for the IDs that are indexed.
+	ContentHashes(ctx context.Context, ids []string) (map[string]string, error)
+	// FilterIndexed returns the IDs that are indexed, in input order.
+	FilterIndexed(ctx context.Context, ids []string) ([]string, error)
+
+	// KeywordSearch runs a full-text query.
+	KeywordSearch(ctx context.Context, q KeywordQuery) (KeywordResult, error)
+	// VectorSearch returns the k files most similar (cosine) to vec among
+	// those passing the filter, best first.
+	VectorSearch(ctx context.Context, vec []float32, f Filter, k int) ([]Hit, error)
+	// ChunkSearch returns the k chunks most similar (cosine) to vec among
+	// the files passing the filter, best first.
+	ChunkSearch(ctx context.Context, vec []float32, f Filter, k int) ([]ChunkHit, error)
+
+	// SyncState returns the checkpoint; the zero value when there is none.
+	SyncState(ctx context.Context) (SyncState, error)
+	// SetSyncState stores the checkpoint.
+	SetSyncState(ctx context.Context, s SyncState) error
+	// Reset deletes every file, chunk, checkpoint and the embedding space
+	// (used by `gds crawl --full`).
+	Reset(ctx context.Context) error
+
+	Stats(ctx context.Context) (Stats, error)
+	Close() error
+}
