@@ -1,0 +1,286 @@
+package crawl
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gds-cli/gds/internal/ai"
+	"github.com/gds-cli/gds/internal/extract"
+	"github.com/gds-cli/gds/internal/store"
+)
+
+// Index is what a crawl needs from the store.
+type Index interface {
+	EnsureEmbeddingSpace(ctx context.Context, s store.EmbeddingSpace) error
+	UpsertFile(ctx context.Context, f store.File, chunks []store.Chunk) error
+	ContentHashes(ctx context.Context, ids []string) (map[string]string, error)
+	SyncState(ctx context.Context) (store.SyncState, error)
+	SetSyncState(ctx context.Context, s store.SyncState) error
+	Reset(ctx context.Context) error
+}
+
+// Status is the outcome for one file.
+type Status string
+
+// Outcomes of a file.
+const (
+	StatusNew       Status = "new"
+	StatusUpdated   Status = "updated"
+	StatusUnchanged Status = "unchanged"
+	StatusSkipped   Status = "skipped"
+	StatusFailed    Status = "failed"
+	StatusPlanned   Status = "planned" // --dry-run: would be processed
+)
+
+// Progress receives crawl events; implementations render them (a progress
+// bar in a terminal, plain lines under launchd or cron).
+type Progress interface {
+	Begin(total int, full bool)
+	File(e Entry, s Status, detail string)
+}
+
+// Options configure a crawl.
+type Options struct {
+	Source           Source
+	Index            Index
+	Provider         ai.Provider
+	SummaryMaxLength int
+	Concurrency      int           // workers; <= 0 means 4
+	Full             bool          // ignore the checkpoint (and reset a mismatched embedding space)
+	DryRun           bool          // list and classify only; write nothing
+	MaxFileBytes     int64         // <= 0: extract.DefaultMaxBytes
+	FileTimeout      time.Duration // per-file extraction+AI time limit; <= 0: 2 minutes
+	Progress         Progress      // may be nil
+	Now              func() time.Time
+}
+
+// Problem is a skipped or failed file with its reason.
+type Problem struct {
+	Name   string
+	Path   string
+	Reason string
+}
+
+// Summary is the result of a crawl.
+type Summary struct {
+	Full       bool
+	Listed     int
+	New        int
+	Updated    int
+	Unchanged  int
+	Planned    int
+	Skipped    []Problem
+	Failed     []Problem
+	Checkpoint time.Time // sync state after the crawl
+}
+
+// Fingerprint of the crawl target: the source's own plus what decides what
+// is crawled. A change forces a full scan (seed §3.4).
+func fingerprint(src Source) string {
+	h := sha256.Sum256([]byte("gds-crawl-v1\x00" + src.Fingerprint()))
+	return hex.EncodeToString(h[:])
+}
+
+// Run crawls opts.Source into opts.Index. It returns an error for problems
+// that stop the crawl (store unreachable, embedding model mismatch, listing
+// failure); per-file problems are reported in the Summary.
+func Run(ctx context.Context, opts Options) (Summary, error) {
+	var sum Summary
+	if opts.Concurrency <= 0 {
+		opts.Concurrency = 4
+	}
+	if opts.FileTimeout <= 0 {
+		opts.FileTimeout = 2 * time.Minute
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	state, err := opts.Index.SyncState(ctx)
+	if err != nil {
+		return sum, fmt.Errorf("read sync state: %w", err)
+	}
+	fp := fingerprint(opts.Source)
+	sum.Full = opts.Full || state.Fingerprint != fp
+	sum.Checkpoint = state.ModifiedAt
+	if !opts.DryRun {
+		em := opts.Provider.EmbeddingModel()
+		space := store.EmbeddingSpace{Model: em.Name, Dim: em.Dim}
+		err := opts.Index.EnsureEmbeddingSpace(ctx, space)
+		if errors.Is(err, store.ErrEmbeddingMismatch) && opts.Full {
+			if err = opts.Index.Reset(ctx); err == nil {
+				err = opts.Index.EnsureEmbeddingSpace(ctx, space)
+			}
+		}
+		if err != nil {
+			return sum, err
+		}
+	}
+	since := state.ModifiedAt
+	if sum.Full {
+		since = time.Time{}
+	}
+	var entries []Entry
+	if err := opts.Source.List(ctx, since, func(e Entry) error {
+		entries = append(entries, e)
+		return nil
+	}); err != nil {
+		return sum, fmt.Errorf("list files: %w", err)
+	}
+	sum.Listed = len(entries)
+	wm := newWatermark(entries)
+	if opts.Progress != nil {
+		opts.Progress.Begin(len(entries), sum.Full)
+	}
+
+	type result struct {
+		i      int
+		status Status
+		detail string
+	}
+	jobs := make(chan int)
+	results := make(chan result)
+	var wg sync.WaitGroup
+	for range opts.Concurrency {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				st, detail := processFile(ctx, opts, entries[i])
+				results <- result{i, st, detail}
+			}
+		}()
+	}
+	go func() {
+		defer close(jobs)
+		for i := range entries {
+			select {
+			case jobs <- i:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(results) }()
+
+	var stateErr error
+	for r := range results {
+		e := entries[r.i]
+		switch r.status {
+		case StatusNew:
+			sum.New++
+		case StatusUpdated:
+			sum.Updated++
+		case StatusUnchanged:
+			sum.Unchanged++
+		case StatusPlanned:
+			sum.Planned++
+		case StatusSkipped:
+			sum.Skipped = append(sum.Skipped, Problem{e.Name, e.Path, r.detail})
+		case StatusFailed:
+			sum.Failed = append(sum.Failed, Problem{e.Name, e.Path, r.detail})
+		}
+		if opts.Progress != nil {
+			opts.Progress.File(e, r.status, r.detail)
+		}
+		if r.status == StatusFailed || opts.DryRun || stateErr != nil {
+			continue
+		}
+		// Every listed file of an incremental run is newer than the old
+		// checkpoint, so the watermark only moves forward; a full scan starts
+		// over from zero under the new fingerprint.
+		if t, moved := wm.finish(r.i); moved {
+			next := store.SyncState{ModifiedAt: t, Fingerprint: fp, UpdatedAt: opts.Now().UTC()}
+			if err := opts.Index.SetSyncState(context.WithoutCancel(ctx), next); err != nil {
+				stateErr = fmt.Errorf("save sync state: %w", err)
+				continue
+			}
+			sum.Checkpoint = t
+		}
+	}
+	if stateErr != nil {
+		return sum, stateErr
+	}
+	return sum, ctx.Err()
+}
+
+// processFile extracts, summarises, embeds and stores one file.
+func processFile(ctx context.Context, opts Options, e Entry) (Status, string) {
+	if ctx.Err() != nil {
+		return StatusFailed, "interrupted"
+	}
+	if opts.DryRun {
+		if ai.FileTypeOf(e.MimeType) == "" && !strings.HasPrefix(e.MimeType, "text/") {
+			return StatusSkipped, "not indexed: " + e.MimeType
+		}
+		return StatusPlanned, ""
+	}
+	fctx, cancel := context.WithTimeout(ctx, opts.FileTimeout)
+	defer cancel()
+	rc, err := opts.Source.Open(fctx, e)
+	if err != nil {
+		return StatusFailed, err.Error()
+	}
+	doc, err := extract.Extract(fctx, e.MimeType, rc, opts.MaxFileBytes)
+	rc.Close()
+	if err != nil {
+		if ctx.Err() != nil {
+			return StatusFailed, "interrupted"
+		}
+		// Unsupported, too large, or malformed: skipping is final.
+		return StatusSkipped, err.Error()
+	}
+	text := doc.Text()
+	if strings.TrimSpace(text) == "" {
+		return StatusSkipped, "no text"
+	}
+	sum := sha256.Sum256([]byte(text))
+	hash := hex.EncodeToString(sum[:])
+	hashes, err := opts.Index.ContentHashes(fctx, []string{e.ID})
+	if err != nil {
+		return StatusFailed, err.Error()
+	}
+	old, existed := hashes[e.ID]
+	if existed && old == hash {
+		return StatusUnchanged, ""
+	}
+	ds, err := ai.Summarize(fctx, opts.Provider, ai.DocInput{Name: e.Name, MimeType: e.MimeType, Text: text, MaxLength: opts.SummaryMaxLength})
+	if err != nil {
+		return StatusFailed, err.Error()
+	}
+	chunks := chunkDoc(doc, ChunkSize, ChunkOverlap)
+	inputs := make([]string, 0, len(chunks)+1)
+	inputs = append(inputs, ds.Summary+"\n"+strings.Join(ds.Keywords, " ")+"\n"+e.Name)
+	for _, c := range chunks {
+		inputs = append(inputs, c.Text)
+	}
+	vecs, err := opts.Provider.Embed(fctx, inputs)
+	if err != nil {
+		return StatusFailed, err.Error()
+	}
+	if len(vecs) != len(inputs) {
+		return StatusFailed, fmt.Sprintf("embedding: got %d vectors for %d inputs", len(vecs), len(inputs))
+	}
+	for i := range chunks {
+		chunks[i].Embedding = vecs[i+1]
+	}
+	f := store.File{
+		ID: e.ID, Name: e.Name, Summary: ds.Summary, Keywords: ds.Keywords, Embedding: vecs[0],
+		ModifiedAt: e.ModifiedAt, MimeType: e.MimeType, WebLink: e.WebLink, Parents: e.Parents, Path: e.Path,
+		Size: e.Size, ContentHash: hash, Source: opts.Source.Kind(), Provider: opts.Provider.Name(),
+		IndexedAt: opts.Now().UTC(), Text: text,
+	}
+	// Commit even if the crawl is being interrupted: the work is done.
+	if err := opts.Index.UpsertFile(context.WithoutCancel(fctx), f, chunks); err != nil {
+		return StatusFailed, err.Error()
+	}
+	if existed {
+		return StatusUpdated, ""
+	}
+	return StatusNew, ""
+}
