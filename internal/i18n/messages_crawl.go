@@ -1,0 +1,26 @@
+package i18n
+
+// Messages of the crawl and of search result rendering (package render).
+func init() {
+	register(map[Key]Message{
+		"crawl.begin.full":        {En: "Full scan: %d files to check", Ja: "フルスキャン: %d 件のファイルを確認します"},
+		"crawl.begin.incremental": {En: "Incremental crawl: %d files changed since the last crawl", Ja: "差分クロール: 前回のクロール以降に変更されたファイル %d 件"},
+		"crawl.progress.title":    {En: "Indexing", Ja: "インデックス作成中"},
+		"crawl.status.new":        {En: "indexed", Ja: "追加"},
+		"crawl.status.updated":    {En: "updated", Ja: "更新"},
+		"crawl.status.unchanged":  {En: "unchanged", Ja: "変更なし"},
+		"crawl.status.skipped":    {En: "skipped", Ja: "スキップ"},
+		"crawl.status.failed":     {En: "FAILED", Ja: "失敗"},
+		"crawl.status.planned":    {En: "would index", Ja: "インデックス予定"},
+		"crawl.summary":           {En: "Done: %d new, %d updated, %d unchanged, %d skipped, %d failed", Ja: "完了: 追加 %d 件、更新 %d 件、変更なし %d 件、スキップ %d 件、失敗 %d 件"},
+		"crawl.summary.dry_run":   {En: "Dry run: %d files would be indexed, %d skipped; nothing was written", Ja: "ドライラン: %d 件をインデックス予定、%d 件スキップ（書き込みはしていません）"},
+		"crawl.summary.skipped":   {En: "Skipped:", Ja: "スキップしたファイル:"},
+		"crawl.summary.failed":    {En: "Failed (retried on the next crawl):", Ja: "失敗したファイル（次回のクロールで再試行します）:"},
+		"crawl.summary.more":      {En: "  … and %d more", Ja: "  … ほか %d 件"},
+		"crawl.checkpoint":        {En: "Sync checkpoint: %s", Ja: "同期チェックポイント: %s"},
+
+		"search.analysis":     {En: "Keywords: %s · filters: %s · provider: %s", Ja: "キーワード: %s ・ フィルタ: %s ・ プロバイダー: %s"},
+		"search.filters.none": {En: "none", Ja: "なし"},
+		"search.hits":         {En: "%d matching files", Ja: "該当ファイル %d 件"},
+	})
+}

@@ -1,0 +1,125 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"path"
+	"sync"
+	"time"
+
+	"github.com/pterm/pterm"
+
+	"github.com/gds-cli/gds/internal/crawl"
+	"github.com/gds-cli/gds/internal/i18n"
+)
+
+// CrawlProgress returns a crawl.Progress: a progress bar when w is a
+// terminal, otherwise one plain, timestamped line per file (launchd, cron).
+func CrawlProgress(w io.Writer, tty bool, lang string) crawl.Progress {
+	if tty {
+		return &barProgress{w: w, lang: lang}
+	}
+	return &lineProgress{w: w, lang: lang, now: time.Now}
+}
+
+type lineProgress struct {
+	mu   sync.Mutex
+	w    io.Writer
+	lang string
+	now  func() time.Time
+}
+
+func (p *lineProgress) Begin(total int, full bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	key := i18n.Key("crawl.begin.incremental")
+	if full {
+		key = "crawl.begin.full"
+	}
+	fmt.Fprintf(p.w, "%s %s\n", p.now().Format(time.RFC3339), i18n.T(p.lang, key, total))
+}
+
+func (p *lineProgress) File(e crawl.Entry, s crawl.Status, detail string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	line := fmt.Sprintf("%s %s %s", p.now().Format(time.RFC3339), i18n.T(p.lang, statusKey(s)), path.Join(e.Path, e.Name))
+	if detail != "" {
+		line += ": " + detail
+	}
+	fmt.Fprintln(p.w, line)
+}
+
+type barProgress struct {
+	mu   sync.Mutex
+	w    io.Writer
+	lang string
+	bar  *pterm.ProgressbarPrinter
+}
+
+func (p *barProgress) Begin(total int, full bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	key := i18n.Key("crawl.begin.incremental")
+	if full {
+		key = "crawl.begin.full"
+	}
+	fmt.Fprintln(p.w, i18n.T(p.lang, key, total))
+	if total == 0 {
+		return
+	}
+	bar, err := pterm.DefaultProgressbar.WithTotal(total).WithWriter(p.w).
+		WithTitle(i18n.T(p.lang, "crawl.progress.title")).WithRemoveWhenDone(true).Start()
+	if err == nil {
+		p.bar = bar
+	}
+}
+
+func (p *barProgress) File(e crawl.Entry, s crawl.Status, detail string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.bar == nil {
+		return
+	}
+	if s == crawl.StatusFailed {
+		// Failures stay visible above the bar.
+		pterm.Fprintln(p.w, pterm.Red(i18n.T(p.lang, statusKey(s))+" "+path.Join(e.Path, e.Name)+": "+detail))
+	}
+	p.bar.UpdateTitle(e.Name)
+	p.bar.Increment()
+	if p.bar.Current >= p.bar.Total {
+		p.bar.Stop()
+		p.bar = nil
+	}
+}
+
+func statusKey(s crawl.Status) i18n.Key { return i18n.Key("crawl.status." + string(s)) }
+
+// CrawlSummary prints the end-of-crawl summary with the reasons of skipped
+// and failed files (at most max of each).
+func CrawlSummary(w io.Writer, sum crawl.Summary, dryRun bool, lang string) {
+	const max = 20
+	if dryRun {
+		fmt.Fprintln(w, i18n.T(lang, "crawl.summary.dry_run", sum.Planned, len(sum.Skipped)))
+	} else {
+		fmt.Fprintln(w, i18n.T(lang, "crawl.summary", sum.New, sum.Updated, sum.Unchanged, len(sum.Skipped), len(sum.Failed)))
+	}
+	for _, group := range []struct {
+		key   i18n.Key
+		items []crawl.Problem
+	}{{"crawl.summary.skipped", sum.Skipped}, {"crawl.summary.failed", sum.Failed}} {
+		if len(group.items) == 0 {
+			continue
+		}
+		fmt.Fprintln(w, i18n.T(lang, group.key))
+		for i, p := range group.items {
+			if i == max {
+				fmt.Fprintln(w, i18n.T(lang, "crawl.summary.more", len(group.items)-max))
+				break
+			}
+			fmt.Fprintf(w, "  %s: %s\n", path.Join(p.Path, p.Name), p.Reason)
+		}
+	}
+	if !dryRun && !sum.Checkpoint.IsZero() {
+		fmt.Fprintln(w, i18n.T(lang, "crawl.checkpoint", sum.Checkpoint.UTC().Format(time.RFC3339)))
+	}
+}
