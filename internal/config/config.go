@@ -1,0 +1,585 @@
+package config
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/joho/godotenv"
+
+	"github.com/gds-cli/gds/internal/i18n"
+)
+
+// Setting names (environment variables) gds reads.
+const (
+	EnvHome               = "GDS_HOME"
+	EnvDriveFolderIDs     = "GOOGLE_DRIVE_TARGET_FOLDER_IDS"
+	EnvSource             = "GDS_SOURCE"
+	EnvCrawlConcurrency   = "GDS_CRAWL_CONCURRENCY"
+	EnvDriveEndpoint      = "GDS_DRIVE_ENDPOINT"
+	EnvOAuthClientID      = "GOOGLE_OAUTH_CLIENT_ID"
+	EnvOAuthClientSecret  = "GOOGLE_OAUTH_CLIENT_SECRET"
+	EnvAIProvider         = "GDS_AI_PROVIDER"
+	EnvOpenAIAPIKey       = "OPENAI_API_KEY"
+	EnvOpenAIBaseURL      = "OPENAI_BASE_URL"
+	EnvOpenAIModel        = "OPENAI_MODEL"
+	EnvOpenAIEmbedModel   = "OPENAI_EMBEDDING_MODEL"
+	EnvOpenAIEmbedDim     = "OPENAI_EMBEDDING_DIM"
+	EnvSummaryMaxLength   = "SUMMARY_MAX_LENGTH"
+	EnvSearchMaxLoopCount = "SEARCH_MAX_LOOP_COUNT"
+	EnvDatabaseURL        = "DATABASE_URL"
+	EnvSupabaseDBURL      = "SUPABASE_DB_URL"
+)
+
+// Defaults of the settings that have one.
+const (
+	DefaultOpenAIModel        = "gpt-4o-mini"
+	DefaultOpenAIEmbedModel   = "text-embedding-3-small"
+	DefaultSummaryMaxLength   = 200
+	DefaultSearchMaxLoopCount = 5
+	DefaultCrawlConcurrency   = 4
+	DefaultAIProvider         = ProviderAuto
+)
+
+// AI provider choices (GDS_AI_PROVIDER).
+const (
+	ProviderAuto    = "auto"
+	ProviderOpenAI  = "openai"
+	ProviderOffline = "offline"
+)
+
+// Source kinds (GDS_SOURCE).
+const (
+	SourceDrive = "drive"
+	SourceLocal = "local"
+)
+
+// Ranges accepted for numeric settings (inclusive).
+const (
+	MinSummaryMaxLength   = 20
+	MaxSummaryMaxLength   = 10000
+	MinSearchMaxLoopCount = 1
+	MaxSearchMaxLoopCount = 100
+	MinCrawlConcurrency   = 1
+	MaxCrawlConcurrency   = 64
+	MaxEmbeddingDim       = 16000
+)
+
+// File names inside the gds home.
+const (
+	EnvFileName   = ".env"
+	IndexFileName = "index.db"
+)
+
+// Names lists every setting in display order.
+var Names = []string{
+	EnvHome, EnvDriveFolderIDs, EnvSource, EnvCrawlConcurrency, EnvDriveEndpoint,
+	EnvOAuthClientID, EnvOAuthClientSecret,
+	EnvAIProvider, EnvOpenAIAPIKey, EnvOpenAIBaseURL, EnvOpenAIModel, EnvOpenAIEmbedModel, EnvOpenAIEmbedDim,
+	EnvSummaryMaxLength, EnvSearchMaxLoopCount,
+	EnvDatabaseURL, EnvSupabaseDBURL,
+}
+
+// secretNames are never shown in full.
+var secretNames = map[string]bool{
+	EnvOpenAIAPIKey:      true,
+	EnvOAuthClientSecret: true,
+}
+
+// urlNames may carry a password in the URL.
+var urlNames = map[string]bool{
+	EnvDatabaseURL:   true,
+	EnvSupabaseDBURL: true,
+	EnvOpenAIBaseURL: true,
+	EnvDriveEndpoint: true,
+}
+
+// SourceKind says where a value came from.
+type SourceKind string
+
+// The kinds of source.
+const (
+	FromEnv     SourceKind = "env"     // a real environment variable
+	FromFile    SourceKind = "file"    // a .env file (Source.Path)
+	FromDefault SourceKind = "default" // the built-in default
+)
+
+// Source is where a setting's value came from.
+type Source struct {
+	Kind SourceKind
+	Path string // the .env file when Kind is FromFile
+}
+
+// String renders the source for `gds config show`.
+func (s Source) String() string {
+	if s.Kind == FromFile {
+		return s.Path
+	}
+	return string(s.Kind)
+}
+
+// CrawlSource is the parsed GDS_SOURCE.
+type CrawlSource struct {
+	Kind string // SourceDrive or SourceLocal
+	Path string // absolute folder path when Kind is SourceLocal
+}
+
+// String renders the source as it is written in GDS_SOURCE.
+func (s CrawlSource) String() string {
+	if s.Kind == SourceLocal {
+		return SourceLocal + ":" + s.Path
+	}
+	return s.Kind
+}
+
+// ParseSource parses a GDS_SOURCE / --source value ("drive" or
+// "local:PATH"). A relative PATH is resolved against workDir and a leading
+// "~/" against homeDir.
+func ParseSource(v, workDir, homeDir string) (CrawlSource, error) {
+	v = strings.TrimSpace(v)
+	switch {
+	case v == "" || v == SourceDrive:
+		return CrawlSource{Kind: SourceDrive}, nil
+	case strings.HasPrefix(v, SourceLocal+":"):
+		p := strings.TrimSpace(strings.TrimPrefix(v, SourceLocal+":"))
+		if p == "" {
+			return CrawlSource{}, errors.New("local source needs a folder path after \"local:\"")
+		}
+		return CrawlSource{Kind: SourceLocal, Path: resolvePath(p, workDir, homeDir)}, nil
+	default:
+		return CrawlSource{}, fmt.Errorf("unknown source %q", v)
+	}
+}
+
+// Config is the effective configuration.
+type Config struct {
+	Home    string // the gds home directory (GDS_HOME)
+	DataDir string // where the index and tokens live (same as Home)
+	WorkDir string // the directory whose .env was considered
+
+	DriveFolderIDs   []string // GOOGLE_DRIVE_TARGET_FOLDER_IDS: trimmed, deduplicated, in order
+	Source           CrawlSource
+	CrawlConcurrency int
+	DriveEndpoint    string // "" for the real Drive API
+
+	OAuthClientID     string
+	OAuthClientSecret string
+
+	AIProviderSetting    string // as configured: auto, openai or offline
+	AIProvider           string // resolved: openai or offline
+	OpenAIAPIKey         string
+	OpenAIBaseURL        string
+	OpenAIModel          string
+	OpenAIEmbeddingModel string
+	OpenAIEmbeddingDim   int // 0: the model's native dimension
+
+	SummaryMaxLength   int
+	SearchMaxLoopCount int
+
+	DatabaseURL    string // "" means the embedded SQLite store at IndexPath()
+	DatabaseURLVar string // DATABASE_URL or SUPABASE_DB_URL, whichever was used
+
+	// EnvFiles are the .env files that were read, highest precedence first.
+	EnvFiles []string
+
+	raw     map[string]string
+	sources map[string]Source
+}
+
+// LoadOptions injects everything Load reads from the outside world.
+type LoadOptions struct {
+	// LookupEnv reads a real environment variable (os.LookupEnv in
+	// production). Nil means an empty environment.
+	LookupEnv func(key string) (string, bool)
+	// WorkDir is the current directory; its .env is read. "" skips it.
+	WorkDir string
+	// HomeDir is the user's home directory, for "~" and the default gds
+	// home. "" means $HOME from LookupEnv.
+	HomeDir string
+	// UserConfigDir overrides the OS user config directory (the default gds
+	// home is UserConfigDir/gds). "" computes it from GOOS and the
+	// environment like os.UserConfigDir.
+	UserConfigDir string
+	// GOOS overrides runtime.GOOS for the default directories.
+	GOOS string
+}
+
+// OSOptions returns LoadOptions for the real process: os.LookupEnv, the
+// current directory and the user's home directory.
+func OSOptions() LoadOptions {
+	wd, _ := os.Getwd()
+	home, _ := os.UserHomeDir()
+	return LoadOptions{LookupEnv: os.LookupEnv, WorkDir: wd, HomeDir: home}
+}
+
+// layer is one source of raw values.
+type layer struct {
+	src  Source
+	vals map[string]string
+}
+
+// Load reads and validates the configuration.
+func Load(opts LoadOptions) (*Config, error) {
+	lookup := opts.LookupEnv
+	if lookup == nil {
+		lookup = func(string) (string, bool) { return "", false }
+	}
+	homeDir := opts.HomeDir
+	if homeDir == "" {
+		homeDir, _ = lookup("HOME")
+	}
+	goos := opts.GOOS
+	if goos == "" {
+		goos = runtime.GOOS
+	}
+
+	envLayer := layer{src: Source{Kind: FromEnv}, vals: map[string]string{}}
+	for _, n := range Names {
+		if v, ok := lookup(n); ok {
+			envLayer.vals[n] = v
+		}
+	}
+	layers := []layer{envLayer}
+
+	cfg := &Config{WorkDir: opts.WorkDir, sources: map[string]Source{}, raw: map[string]string{}}
+
+	// The current directory's .env may set GDS_HOME, so read it first.
+	var wdEnv string
+	if opts.WorkDir != "" {
+		wdEnv = filepath.Join(opts.WorkDir, EnvFileName)
+		vals, err := readEnvFile(wdEnv)
+		if err != nil {
+			return nil, err
+		}
+		if vals != nil {
+			layers = append(layers, layer{src: Source{Kind: FromFile, Path: wdEnv}, vals: vals})
+			cfg.EnvFiles = append(cfg.EnvFiles, wdEnv)
+		}
+	}
+
+	// Resolve the home directory.
+	home, homeSrc := "", Source{Kind: FromDefault}
+	for _, l := range layers {
+		if v, ok := l.vals[EnvHome]; ok && strings.TrimSpace(v) != "" {
+			home, homeSrc = resolvePath(strings.TrimSpace(v), opts.WorkDir, homeDir), l.src
+			break
+		}
+	}
+	if home == "" {
+		base := opts.UserConfigDir
+		if base == "" {
+			base = userConfigDir(goos, lookup, homeDir)
+		}
+		if base == "" {
+			return nil, &Error{Var: EnvHome, Problem: "config.problem.no_home", Fix: "config.fix.set_home"}
+		}
+		home = filepath.Join(base, "gds")
+	}
+	cfg.Home, cfg.DataDir = home, home
+	cfg.sources[EnvHome] = homeSrc
+	cfg.raw[EnvHome] = home
+
+	homeEnv := filepath.Join(home, EnvFileName)
+	if homeEnv != wdEnv {
+		vals, err := readEnvFile(homeEnv)
+		if err != nil {
+			return nil, err
+		}
+		if vals != nil {
+			layers = append(layers, layer{src: Source{Kind: FromFile, Path: homeEnv}, vals: vals})
+			cfg.EnvFiles = append(cfg.EnvFiles, homeEnv)
+		}
+	}
+
+	// Pick each setting from the highest layer that has it. A variable that
+	// is present but empty still wins and means "use the default".
+	get := func(name string) (string, Source) {
+		for _, l := range layers {
+			if v, ok := l.vals[name]; ok {
+				v = strings.TrimSpace(v)
+				if v == "" {
+					break
+				}
+				return v, l.src
+			}
+		}
+		return "", Source{Kind: FromDefault}
+	}
+	val := func(name, def string) string {
+		v, src := get(name)
+		if v == "" {
+			v = def
+		}
+		cfg.raw[name], cfg.sources[name] = v, src
+		return v
+	}
+
+	if err := cfg.fill(val, opts.WorkDir, homeDir); err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}
+
+func (c *Config) fill(val func(name, def string) string, workDir, homeDir string) error {
+	var err error
+
+	c.DriveFolderIDs, err = parseFolderIDs(val(EnvDriveFolderIDs, ""))
+	if err != nil {
+		return err
+	}
+
+	srcRaw := val(EnvSource, SourceDrive)
+	c.Source, err = ParseSource(srcRaw, workDir, homeDir)
+	if err != nil {
+		return &Error{Var: EnvSource, Value: srcRaw, Problem: "config.problem.bad_source", Fix: "config.fix.source"}
+	}
+	if c.CrawlConcurrency, err = intSetting(EnvCrawlConcurrency, val(EnvCrawlConcurrency, strconv.Itoa(DefaultCrawlConcurrency)), MinCrawlConcurrency, MaxCrawlConcurrency); err != nil {
+		return err
+	}
+	if c.DriveEndpoint, err = httpURLSetting(EnvDriveEndpoint, val(EnvDriveEndpoint, "")); err != nil {
+		return err
+	}
+
+	c.OAuthClientID = val(EnvOAuthClientID, "")
+	c.OAuthClientSecret = val(EnvOAuthClientSecret, "")
+
+	c.OpenAIAPIKey = val(EnvOpenAIAPIKey, "")
+	if c.OpenAIBaseURL, err = httpURLSetting(EnvOpenAIBaseURL, val(EnvOpenAIBaseURL, "")); err != nil {
+		return err
+	}
+	c.OpenAIModel = val(EnvOpenAIModel, DefaultOpenAIModel)
+	c.OpenAIEmbeddingModel = val(EnvOpenAIEmbedModel, DefaultOpenAIEmbedModel)
+	dimRaw := val(EnvOpenAIEmbedDim, "")
+	if dimRaw != "" {
+		if c.OpenAIEmbeddingDim, err = intSetting(EnvOpenAIEmbedDim, dimRaw, 1, MaxEmbeddingDim); err != nil {
+			return err
+		}
+	}
+	c.AIProviderSetting = strings.ToLower(val(EnvAIProvider, DefaultAIProvider))
+	switch c.AIProviderSetting {
+	case ProviderOpenAI, ProviderOffline:
+		c.AIProvider = c.AIProviderSetting
+	case ProviderAuto:
+		c.AIProvider = ProviderOffline
+		if c.OpenAIAPIKey != "" || c.OpenAIBaseURL != "" {
+			c.AIProvider = ProviderOpenAI
+		}
+	default:
+		return &Error{Var: EnvAIProvider, Value: c.AIProviderSetting, Problem: "config.problem.bad_provider", Fix: "config.fix.provider"}
+	}
+
+	if c.SummaryMaxLength, err = intSetting(EnvSummaryMaxLength, val(EnvSummaryMaxLength, strconv.Itoa(DefaultSummaryMaxLength)), MinSummaryMaxLength, MaxSummaryMaxLength); err != nil {
+		return err
+	}
+	if c.SearchMaxLoopCount, err = intSetting(EnvSearchMaxLoopCount, val(EnvSearchMaxLoopCount, strconv.Itoa(DefaultSearchMaxLoopCount)), MinSearchMaxLoopCount, MaxSearchMaxLoopCount); err != nil {
+		return err
+	}
+
+	dbURL, supaURL := val(EnvDatabaseURL, ""), val(EnvSupabaseDBURL, "")
+	switch {
+	case dbURL != "":
+		c.DatabaseURL, c.DatabaseURLVar = dbURL, EnvDatabaseURL
+	case supaURL != "":
+		c.DatabaseURL, c.DatabaseURLVar = supaURL, EnvSupabaseDBURL
+	}
+	if c.DatabaseURL != "" {
+		if err := validateDatabaseURL(c.DatabaseURLVar, c.DatabaseURL); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readEnvFile parses a .env file; a missing file returns (nil, nil).
+func readEnvFile(path string) (map[string]string, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, &Error{File: path, Problem: "config.problem.read_env", Fix: "config.fix.env_file", Err: err}
+	}
+	defer f.Close()
+	vals, err := godotenv.Parse(f)
+	if err != nil {
+		return nil, &Error{File: path, Problem: "config.problem.parse_env", Fix: "config.fix.env_file", Err: err}
+	}
+	return vals, nil
+}
+
+// userConfigDir mirrors os.UserConfigDir on the injected environment.
+func userConfigDir(goos string, lookup func(string) (string, bool), homeDir string) string {
+	switch goos {
+	case "windows":
+		v, _ := lookup("AppData")
+		return v
+	case "darwin", "ios":
+		if homeDir == "" {
+			return ""
+		}
+		return filepath.Join(homeDir, "Library", "Application Support")
+	default:
+		if v, ok := lookup("XDG_CONFIG_HOME"); ok && filepath.IsAbs(v) {
+			return v
+		}
+		if homeDir == "" {
+			return ""
+		}
+		return filepath.Join(homeDir, ".config")
+	}
+}
+
+// resolvePath expands "~/" and makes p absolute against workDir.
+func resolvePath(p, workDir, homeDir string) string {
+	if p == "~" && homeDir != "" {
+		return homeDir
+	}
+	if strings.HasPrefix(p, "~/") && homeDir != "" {
+		p = filepath.Join(homeDir, p[2:])
+	}
+	if !filepath.IsAbs(p) && workDir != "" {
+		p = filepath.Join(workDir, p)
+	}
+	return filepath.Clean(p)
+}
+
+func intSetting(name, raw string, minV, maxV int) (int, error) {
+	n, err := strconv.Atoi(raw)
+	if err != nil {
+		return 0, &Error{Var: name, Value: raw, Problem: "config.problem.not_integer", Fix: "config.fix.range", FixArgs: []any{minV, maxV}}
+	}
+	if n < minV || n > maxV {
+		return 0, &Error{Var: name, Value: raw, Problem: "config.problem.out_of_range", Fix: "config.fix.range", FixArgs: []any{minV, maxV}}
+	}
+	return n, nil
+}
+
+// parseFolderIDs splits, trims and deduplicates the folder list.
+func parseFolderIDs(raw string) ([]string, error) {
+	var ids []string
+	for _, part := range strings.Split(raw, ",") {
+		id := strings.TrimSpace(part)
+		if id == "" || slices.Contains(ids, id) {
+			continue
+		}
+		if !validFolderID(id) {
+			fix, args := i18n.Key("config.fix.folder_ids"), []any(nil)
+			if guess := folderIDFromURL(id); guess != "" {
+				fix, args = "config.fix.folder_url", []any{guess}
+			}
+			return nil, &Error{Var: EnvDriveFolderIDs, Value: id, Problem: "config.problem.bad_folder_id", Fix: fix, FixArgs: args}
+		}
+		ids = append(ids, id)
+	}
+	return ids, nil
+}
+
+func validFolderID(id string) bool {
+	for _, r := range id {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return false
+		}
+	}
+	return id != ""
+}
+
+// folderIDFromURL extracts the ID of a pasted Drive folder URL.
+func folderIDFromURL(s string) string {
+	const marker = "/folders/"
+	i := strings.Index(s, marker)
+	if i < 0 {
+		return ""
+	}
+	id := s[i+len(marker):]
+	if j := strings.IndexAny(id, "/?#"); j >= 0 {
+		id = id[:j]
+	}
+	if !validFolderID(id) {
+		return ""
+	}
+	return id
+}
+
+// RequireDriveFolders returns an error naming GOOGLE_DRIVE_TARGET_FOLDER_IDS
+// when no target folder is configured; a Drive crawl needs at least one.
+func (c *Config) RequireDriveFolders() error {
+	if len(c.DriveFolderIDs) == 0 {
+		return &Error{Var: EnvDriveFolderIDs, Problem: "config.problem.no_folders", Fix: "config.fix.folder_ids"}
+	}
+	return nil
+}
+
+// EnvFilePath is the .env file in the gds home.
+func (c *Config) EnvFilePath() string { return filepath.Join(c.Home, EnvFileName) }
+
+// IndexPath is the embedded SQLite index file.
+func (c *Config) IndexPath() string { return filepath.Join(c.DataDir, IndexFileName) }
+
+// UsesPostgres reports whether a Postgres URL is configured.
+func (c *Config) UsesPostgres() bool { return c.DatabaseURL != "" }
+
+// SourceOf returns where a setting's value came from.
+func (c *Config) SourceOf(name string) Source {
+	if s, ok := c.sources[name]; ok {
+		return s
+	}
+	return Source{Kind: FromDefault}
+}
+
+// CrawlFingerprint hashes the settings that decide what a crawl covers
+// (source, target folders, Drive endpoint). When it changes, the next crawl
+// starts over with a full scan (seed §3.4).
+func (c *Config) CrawlFingerprint() string {
+	ids := slices.Clone(c.DriveFolderIDs)
+	sort.Strings(ids)
+	h := sha256.New()
+	fmt.Fprintf(h, "source=%s\n", c.Source)
+	if c.Source.Kind == SourceDrive {
+		fmt.Fprintf(h, "folders=%s\nendpoint=%s\n", strings.Join(ids, ","), c.DriveEndpoint)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// Setting is one line of `gds config show`.
+type Setting struct {
+	Name   string `json:"name"`
+	Value  string `json:"value"` // masked when Secret or a URL with a password
+	Source string `json:"source"`
+	Secret bool   `json:"secret,omitempty"`
+}
+
+// Settings lists every setting with its display value (secrets masked) and
+// source, in the order of Names.
+func (c *Config) Settings() []Setting {
+	out := make([]Setting, 0, len(Names))
+	for _, n := range Names {
+		v := c.raw[n]
+		switch {
+		case secretNames[n]:
+			v = MaskSecret(v)
+		case urlNames[n]:
+			v = MaskURL(v)
+		}
+		switch n {
+		case EnvAIProvider:
+			if c.AIProviderSetting == ProviderAuto {
+				v = ProviderAuto + " → " + c.AIProvider
+			}
+		case EnvDriveFolderIDs:
+			v = strings.Join(c.DriveFolderIDs, ",")
+		case EnvSource:
+			v = c.Source.String()
+		}
+		out = append(out, Setting{Name: n, Value: v, Source: c.SourceOf(n).String(), Secret: secretNames[n]})
+	}
+	return out
+}

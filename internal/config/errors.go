@@ -1,0 +1,46 @@
+package config
+
+import (
+	"github.com/gds-cli/gds/internal/i18n"
+)
+
+// Error is a configuration error: one variable (or .env file), the bad
+// value as it may be shown (secrets masked) and the fix. Match it with
+// errors.As; Message gives the text in the user's language.
+type Error struct {
+	Var         string   // the variable, "" for a .env file error
+	File        string   // the .env file, for read and parse errors
+	Value       string   // the offending value, safe to show
+	Problem     i18n.Key // what is wrong
+	ProblemArgs []any
+	Fix         i18n.Key // what to do
+	FixArgs     []any
+	Err         error // the underlying error, if any
+}
+
+// Error returns the English message.
+func (e *Error) Error() string { return e.Message(i18n.En) }
+
+// Unwrap returns the underlying error.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Message renders the error in lang: "VAR=value: problem; fix".
+func (e *Error) Message(lang string) string {
+	subject := e.Var
+	switch {
+	case e.File != "":
+		subject = e.File
+	case e.Value != "":
+		subject = e.Var + "=" + quote(e.Value)
+	}
+	msg := subject + ": " + i18n.T(lang, e.Problem, e.ProblemArgs...)
+	if e.Err != nil {
+		msg += " (" + e.Err.Error() + ")"
+	}
+	if e.Fix != "" {
+		msg += i18n.T(lang, "config.fix_sep") + i18n.T(lang, e.Fix, e.FixArgs...)
+	}
+	return msg
+}
+
+func quote(s string) string { return "\"" + s + "\"" }

@@ -1,0 +1,108 @@
+// Package i18n picks the user's language from the locale environment
+// variables and holds the message catalog (key → English, Japanese) used by
+// every user-facing string of gds.
+//
+// Japanese is used when the first non-empty of LC_ALL, LC_MESSAGES and LANG
+// starts with "ja"; English otherwise. Messages are fmt format strings; both
+// languages of a key take the same arguments in the same order.
+package i18n
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// The supported languages.
+const (
+	En = "en" // English, the default
+	Ja = "ja" // Japanese
+)
+
+// Detect returns Ja or En from the locale variables, read through lookup
+// (os.LookupEnv in production). The first non-empty of LC_ALL, LC_MESSAGES
+// and LANG decides, as POSIX prescribes.
+func Detect(lookup func(key string) (string, bool)) string {
+	if lookup == nil {
+		return En
+	}
+	for _, name := range []string{"LC_ALL", "LC_MESSAGES", "LANG"} {
+		v, ok := lookup(name)
+		if !ok || v == "" {
+			continue
+		}
+		if strings.HasPrefix(strings.ToLower(v), "ja") {
+			return Ja
+		}
+		return En
+	}
+	return En
+}
+
+// Key names a message in the catalog.
+type Key string
+
+// Message is one catalog entry: the same message in English and Japanese.
+type Message struct {
+	En string
+	Ja string
+}
+
+// catalog is filled by the init functions of the messages_*.go files; it is
+// read-only afterwards.
+var catalog = map[Key]Message{}
+
+// register adds messages to the catalog; a duplicate key is a programming
+// error and panics at start-up (and in the tests).
+func register(msgs map[Key]Message) {
+	for k, m := range msgs {
+		if _, dup := catalog[k]; dup {
+			panic("i18n: duplicate message key " + string(k))
+		}
+		catalog[k] = m
+	}
+}
+
+// T returns the message for key in lang, formatted with args. An unknown
+// key returns the key itself (so a missing entry is visible, never silent).
+func T(lang string, key Key, args ...any) string {
+	m, ok := catalog[key]
+	if !ok {
+		if len(args) > 0 {
+			return string(key) + fmt.Sprint(args...)
+		}
+		return string(key)
+	}
+	format := m.En
+	if lang == Ja && m.Ja != "" {
+		format = m.Ja
+	}
+	if len(args) == 0 {
+		return format
+	}
+	return fmt.Sprintf(format, args...)
+}
+
+// Lookup returns the catalog entry of key.
+func Lookup(key Key) (Message, bool) {
+	m, ok := catalog[key]
+	return m, ok
+}
+
+// Keys returns every key of the catalog, sorted.
+func Keys() []Key {
+	keys := make([]Key, 0, len(catalog))
+	for k := range catalog {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return keys[i] < keys[j] })
+	return keys
+}
+
+// Printer formats messages in one language.
+type Printer struct {
+	Lang string
+}
+
+// T formats key in the printer's language.
+func (p Printer) T(key Key, args ...any) string { return T(p.Lang, key, args...) }
