@@ -1,0 +1,1127 @@
+package storetest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gds-cli/gds/internal/store"
+)
+
+// Dim is the embedding dimension the suite uses.
+const Dim = 4
+
+// Space is the embedding space the suite records before writing files.
+var Space = store.EmbeddingSpace{Model: "storetest-embed-v1", Dim: Dim}
+
+// Run runs the contract suite. newStore must return a fresh, empty, migrated
+// store for every call and clean it up through t.Cleanup.
+func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
+	t.Helper()
+	tests := []struct {
+		name string
+		fn   func(t *testing.T, newStore func(t *testing.T) store.Store)
+	}{
+		{"UpsertAndGetFiles", testUpsertAndGetFiles},
+		{"UpsertReplacesFileAndChunks", testUpsertReplaces},
+		{"ContentHashes", testContentHashes},
+		{"FilterIndexed", testFilterIndexed},
+		{"DeleteFiles", testDeleteFiles},
+		{"KeywordSearchFields", testKeywordFields},
+		{"KeywordSearchMatchModes", testKeywordMatchModes},
+		{"KeywordSearchRanking", testKeywordRanking},
+		{"KeywordSearchJapanese", testKeywordJapanese},
+		{"KeywordSearchNormalization", testKeywordNormalization},
+		{"KeywordSearchFilters", testKeywordFilters},
+		{"KeywordSearchTotalAndLimit", testKeywordTotalAndLimit},
+		{"KeywordSearchSyntaxIsLiteral", testKeywordSyntax},
+		{"VectorSearch", testVectorSearch},
+		{"VectorSearchFilters", testVectorFilters},
+		{"ChunkSearch", testChunkSearch},
+		{"SyncState", testSyncState},
+		{"EmbeddingSpace", testEmbeddingSpace},
+		{"Reset", testReset},
+		{"Stats", testStats},
+		{"TimeZones", testTimeZones},
+		{"Concurrency", testConcurrency},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newStore) })
+	}
+}
+
+// ---------------------------------------------------------------- helpers
+
+var (
+	t0  = time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC)
+	jst = time.FixedZone("JST", 9*3600)
+	est = time.FixedZone("EST", -5*3600)
+)
+
+// open returns a fresh store with the suite's embedding space recorded.
+func open(t *testing.T, newStore func(t *testing.T) store.Store) (context.Context, store.Store) {
+	t.Helper()
+	ctx := context.Background()
+	s := newStore(t)
+	if err := s.EnsureEmbeddingSpace(ctx, Space); err != nil {
+		t.Fatalf("EnsureEmbeddingSpace(%v) on a fresh store: %v", Space, err)
+	}
+	return ctx, s
+}
+
+func vec(xs ...float32) []float32 {
+	v := make([]float32, Dim)
+	copy(v, xs)
+	return v
+}
+
+// file returns a minimal valid file.
+func file(id, name, text string) store.File {
+	return store.File{
+		ID:          id,
+		Name:        name,
+		Summary:     "",
+		Keywords:    nil,
+		Embedding:   vec(1),
+		ModifiedAt:  t0,
+		MimeType:    "text/plain",
+		WebLink:     "file:///" + id,
+		ContentHash: "hash-" + id,
+		Source:      "local",
+		Provider:    "offline",
+		IndexedAt:   t0.Add(time.Hour),
+		Text:        text,
+	}
+}
+
+func upsert(t *testing.T, ctx context.Context, s store.Store, f store.File, chunks ...store.Chunk) {
+	t.Helper()
+	if err := s.UpsertFile(ctx, f, chunks); err != nil {
+		t.Fatalf("UpsertFile(%q): %v", f.ID, err)
+	}
+}
+
+func hitIDs(hits []store.Hit) []string {
+	out := make([]string, len(hits))
+	for i, h := range hits {
+		out[i] = h.ID
+	}
+	return out
+}
+
+func sorted(ids []string) []string {
+	out := slices.Clone(ids)
+	slices.Sort(out)
+	if out == nil {
+		out = []string{}
+	}
+	return out
+}
+
+func keyword(t *testing.T, ctx context.Context, s store.Store, q store.KeywordQuery) store.KeywordResult {
+	t.Helper()
+	res, err := s.KeywordSearch(ctx, q)
+	if err != nil {
+		t.Fatalf("KeywordSearch(%q): %v", q.Terms, err)
+	}
+	if res.Total < len(res.Hits) {
+		t.Errorf("KeywordSearch(%q): Total %d < %d hits", q.Terms, res.Total, len(res.Hits))
+	}
+	for i := 1; i < len(res.Hits); i++ {
+		if res.Hits[i].Score > res.Hits[i-1].Score {
+			t.Errorf("KeywordSearch(%q): hits not ranked by descending score: %v", q.Terms, res.Hits)
+			break
+		}
+	}
+	return res
+}
+
+// wantKeyword checks the set of matching files (order ignored).
+func wantKeyword(t *testing.T, ctx context.Context, s store.Store, q store.KeywordQuery, want ...string) {
+	t.Helper()
+	res := keyword(t, ctx, s, q)
+	if got := sorted(hitIDs(res.Hits)); !slices.Equal(got, sorted(want)) {
+		t.Errorf("KeywordSearch(terms %q, match %v, filter %+v) = %v, want %v", q.Terms, q.Match, q.Filter, got, sorted(want))
+	}
+	if res.Total != len(want) {
+		t.Errorf("KeywordSearch(%q).Total = %d, want %d", q.Terms, res.Total, len(want))
+	}
+}
+
+func all(terms ...string) store.KeywordQuery {
+	return store.KeywordQuery{Terms: terms, Match: store.MatchAll}
+}
+
+func anyOf(terms ...string) store.KeywordQuery {
+	return store.KeywordQuery{Terms: terms, Match: store.MatchAny}
+}
+
+func getOne(t *testing.T, ctx context.Context, s store.Store, id string) store.File {
+	t.Helper()
+	fs, err := s.GetFiles(ctx, []string{id})
+	if err != nil {
+		t.Fatalf("GetFiles(%q): %v", id, err)
+	}
+	if len(fs) != 1 {
+		t.Fatalf("GetFiles(%q) returned %d files, want 1", id, len(fs))
+	}
+	return fs[0]
+}
+
+func sameInstantUTC(t *testing.T, what string, got, want time.Time) {
+	t.Helper()
+	if !got.Truncate(time.Microsecond).Equal(want.Truncate(time.Microsecond)) {
+		t.Errorf("%s = %v, want the instant %v", what, got, want.UTC())
+	}
+	if got.Location() != time.UTC {
+		t.Errorf("%s location = %v, want UTC", what, got.Location())
+	}
+}
+
+func near(a, b float64) bool { return math.Abs(a-b) < 1e-4 }
+
+// ---------------------------------------------------------------- files
+
+func testUpsertAndGetFiles(t *testing.T, newStore func(t *testing.T) store.Store) {
+	ctx, s := open(t, newStore)
+	mod := time.Date(2024, 5, 6, 7, 8, 9, 123456000, time.UTC)
+	a := store.File{
+		ID:          "file-a",
+		Name:        "Quarterly Report.pdf",
+		Summary:     "売上の報告 and the quarterly numbers",
+		Keywords:    []string{"売上", "Q3", "report"},
+		Embedding:   vec(0.25, -0.5, 0.125, 1),
+		ModifiedAt:  mod,
+		MimeType:    "application/pdf",
+		WebLink:     "https://drive.google.com/file/d/file-a/view",
+		Parents:     []string{"folder-1", "folder-2"},
+		Path:        "Projects/Alpha",
+		Size:        123456789012,
+		ContentHash: "sha256:abc",
+		Source:      "drive",
+		Provider:    "openai",
+		IndexedAt:   mod.Add(90 * time.Minute),
+		Text:        "the full extracted text",
+	}
+	b := file("file-b", "b.txt", "bee")
+	upsert(t, ctx, s, a)
+	upsert(t, ctx, s, b)
+
+	got, err := s.GetFiles(ctx, []string{"file-b", "unknown", "file-a"})
+	if err != nil {
+		t.Fatalf("GetFiles: %v", err)
+	}
+	if len(got) != 2 || got[0].ID != "file-b" || got[1].ID != "file-a" {
+		t.Fatalf("GetFiles(b, unknown, a) returned IDs %v, want [file-b file-a]", fileIDs(got))
+	}
+	g := got[1]
+	if g.Text != "" {
+		t.Errorf("GetFiles returned Text %q, want it left empty", g.Text)
+	}
+	if g.Name != a.Name || g.Summary != a.Summary || g.MimeType != a.MimeType || g.WebLink != a.WebLink ||
+		g.Path != a.Path || g.Size != a.Size || g.ContentHash != a.ContentHash || g.Source != a.Source ||
+		g.Provider != a.Provider {
+		t.Errorf("GetFiles scalar fields differ:\n got %+v\nwant %+v", g, a)
+	}
+	if !slices.Equal(g.Keywords, a.Keywords) {
+		t.Errorf("Keywords = %q, want %q", g.Keywords, a.Keywords)
+	}
+	if !slices.Equal(g.Parents, a.Parents) {
+		t.Errorf("Parents = %q, want %q", g.Parents, a.Parents)
+	}
+	if !slices.Equal(g.Embedding, a.Embedding) {
+		t.Errorf("Embedding = %v, want %v", g.Embedding, a.Embedding)
+	}
+	sameInstantUTC(t, "ModifiedAt", g.ModifiedAt, a.ModifiedAt)
+	sameInstantUTC(t, "IndexedAt", g.IndexedAt, a.IndexedAt)
+	if len(got[0].Keywords) != 0 || len(got[0].Parents) != 0 {
+		t.Errorf("file without keywords/parents came back with %q / %q", got[0].Keywords, got[0].Parents)
+	}
+
+	for _, ids := range [][]string{nil, {}, {"unknown"}} {
+		fs, err := s.GetFiles(ctx, ids)
+		if err != nil || len(fs) != 0 {
+			t.Errorf("GetFiles(%q) = %v, %v; want no files and no error", ids, fileIDs(fs), err)
+		}
+	}
+}
+
+func fileIDs(fs []store.File) []string {
+	out := make([]string, len(fs))
+	for i, f := range fs {
+		out[i] = f.ID
+	}
+	return out
+}
+
+func testUpsertReplaces(t *testing.T, newStore func(t *testing.T) store.Store) {
+	ctx, s := open(t, newStore)
+	f := file("doc", "old name.txt", "pineapple orchard")
+	f.Keywords = []string{"old"}
+	upsert(t, ctx, s, f,
+		store.Chunk{Ordinal: 0, Text: "old zero", Embedding: vec(1)},
+		store.Chunk{Ordinal: 1, Text: "old one", Embedding: vec(0, 1)},
+		store.Chunk{Ordinal: 2, Text: "old two", Embedding: vec(0, 0, 1)},
+	)
+	f2 := file("doc", "new name.txt", "mango plantation")
+	f2.Keywords = []string{"new", "fresh"}
+	f2.Embedding = vec(0, 1)
+	f2.ContentHash = "hash-2"
+	upsert(t, ctx, s, f2, store.Chunk{Ordinal: 0, Page: 3, Text: "new zero", Embedding: vec(0, 0, 0, 1)})
+
+	g := getOne(t, ctx, s, "doc")
+	if g.Name != "new name.txt" || g.ContentHash != "hash-2" || !slices.Equal(g.Keywords, f2.Keywords) ||
+		!slices.Equal(g.Embedding, f2.Embedding) {
+		t.Errorf("after replace GetFiles = %+v, want the new version", g)
+	}
+	hits, err := s.ChunkSearch(ctx, vec(1, 1, 1, 1), store.Filter{}, 10)
+	if err != nil {
+		t.Fatalf("ChunkSearch: %v", err)
+	}
+	if len(hits) != 1 || hits[0].Text != "new zero" || hits[0].Page != 3 || hits[0].FileID != "doc" {
+		t.Errorf("after replace ChunkSearch = %+v, want only the new chunk", hits)
+	}
+	wantKeyword(t, ctx, s, anyOf("pineapple"))
+	wantKeyword(t, ctx, s, anyOf("old"))
+	wantKeyword(t, ctx, s, anyOf("mango"), "doc")
+	wantKeyword(t, ctx, s, anyOf("fresh"), "doc")
+
+	// Replacing with no chunks removes them all.
+	upsert(t, ctx, s, f2)
+	hits, err = s.ChunkSearch(ctx, vec(1, 1, 1, 1), store.Filter{}, 10)
+	if err != nil || len(hits) != 0 {
+		t.Errorf("after replace without chunks ChunkSearch = %+v, %v; want none", hits, err)
+	}
+	st, err := s.Stats(ctx)
+	if err != nil {
+		t.Fatalf("Stats: %v", err)
+	}
+	if st.Files != 1 || st.Chunks != 0 {
+		t.Errorf("Stats after replacing one file = %d files, %d chunks; want 1, 0", st.Files, st.Chunks)
+	}
+}
+
+func testContentHashes(t *testing.T, newStore func(t *testing.T) store.Store) {
+	ctx, s := open(t, newStore)
+	upsert(t, ctx, s, file("a", "a", "x"))
+	b := file("b", "b", "y")
+	b.ContentHash = "custom"
+	upsert(t, ctx, s, b)
+	got, err := s.ContentHashes(ctx, []string{"b", "missing", "a"})
+	if err != nil {
+		t.Fatalf("ContentHashes: %v", err)
+	}
+	want := map[string]string{"a": "hash-a", "b": "custom"}
+	if len(got) != len(want) || got["a"] != want["a"] || got["b"] != want["b"] {
+		t.Errorf("ContentHashes = %v, want %v", got, want)
+	}
+	got, err = s.ContentHashes(ctx, nil)
+	if err != nil || len(got) != 0 {
+		t.Errorf("ContentHashes(nil) = %v, %v; want empty", got, err)
+	}
+}
+
+func testFilterIndexed(t *testing.T, newStore func(t *testing.T) store.Store) {
+	ctx, s := open(t, newStore)
+	for _, id := range []string{"a", "b", "c"} {
+		upsert(t, ctx, s, file(id, id, id))
+	}
+	got, err := s.FilterIndexed(ctx, []string{"x", "c", "a", "y", "b"})
+	if err != nil {
+		t.Fatalf("FilterIndexed: %v", err)
+	}
+	if !slices.Equal(got, []string{"c", "a", "b"}) {
+		t.Errorf("FilterIndexed(x c a y b) = %v, want [c a b]", got)
+	}
+	got, err = s.FilterIndexed(ctx, []string{})
+	if err != nil || len(got) != 0 {
+		t.Errorf("FilterIndexed(empty) = %v, %v; want empty", got, err)
+	}
+}
+
+func testDeleteFiles(t *testing.T, newStore func(t *testing.T) store.Store) {
+	ctx, s := open(t, newStore)
+	a := file("a", "apple.txt", "shared words")
+	upsert(t, ctx, s, a, store.Chunk{Ordinal: 0, Text: "a0", Embedding: vec(1)}, store.Chunk{Ordinal: 1, Text: "a1", Embedding: vec(1, 1)})
+	b := file("b", "banana.txt", "shared words")
+	upsert(t, ctx, s, b, store.Chunk{Ordinal: 0, Text: "b0", Embedding: vec(1)})
+
+	if err := s.DeleteFiles(ctx, []string{"a", "unknown"}); err != nil {
+		t.Fatalf("DeleteFiles(a, unknown): %v", err)
+	}
+	if err := s.DeleteFiles(ctx, nil); err != nil {
+		t.Fatalf("DeleteFiles(nil): %v", err)
+	}
+	fs, err := s.GetFiles(ctx, []string{"a", "b"})
+	if err != nil || len(fs) != 1 || fs[0].ID != "b" {
+		t.Errorf("GetFiles after delete = %v, %v; want [b]", fileIDs(fs), err)
+	}
+	wantKeyword(t, ctx, s, anyOf("shared"), "b")
+	wantKeyword(t, ctx, s, anyOf("apple"))
+	vh, err := s.VectorSearch(ctx, vec(1), store.Filter{}, 10)
+	if err != nil || !slices.Equal(hitIDs(vh), []string{"b"}) {
+		t.Errorf("VectorSearch after delete = %v, %v; want [b]", hitIDs(vh), err)
+	}
+	ch, err := s.ChunkSearch(ctx, vec(1), store.Filter{}, 10)
+	if err != nil || len(ch) != 1 || ch[0].FileID != "b" {
+		t.Errorf("ChunkSearch after delete = %+v, %v; want only b's chunk", ch, err)
+	}
+	st, err := s.Stats(ctx)
+	if err != nil || st.Files != 1 || st.Chunks != 1 {
+		t.Errorf("Stats after delete = %+v, %v; want 1 file, 1 chunk", st, err)
+	}
+}
+
+// ---------------------------------------------------------------- keyword
+
+func testKeywordFields(t *testing.T, newStore func(t *testing.T) store.Store) {
+	ctx, s := open(t, newStore)
+	n := file("n", "Zephyr plan.txt", "")
+	sm := file("s", "s.txt", "")
+	sm.Summary = "A summary about zephyr winds"
+	k := file("k", "k.txt", "")
+	k.Keywords = []string{"Zephyr"}
+	x := file("x", "x.txt", "body text mentions zephyr once")
+	none := file("none", "none.txt", "nothing relevant here")
+	none.Summary = "also nothing"
+	for _, f := range []store.File{n, sm, k, x, none} {
+		upsert(t, ctx, s, f)
+	}
+	wantKeyword(t, ctx, s, anyOf("zephyr"), "n", "s", "k", "x")
+	wantKeyword(t, ctx, s, all("zephyr"), "n", "s", "k", "x")
+	wantKeyword(t, ctx, s, anyOf("relevant"), "none")
+	wantKeyword(t, ctx, s, anyOf("absent"))
+	// Terms are words, not Latin substrings.
+	wantKeyword(t, ctx, s, anyOf("zeph"))
+	// A term of several words is a phrase.
+	wantKeyword(t, ctx, s, anyOf("mentions zephyr"), "x")
+	wantKeyword(t, ctx, s, anyOf("zephyr mentions"))
+	// Empty queries match nothing.
+	wantKeyword(t, ctx, s, anyOf())
+	wantKeyword(t, ctx, s, all())
+	wantKeyword(t, ctx, s, all(""))
+}
+
+func testKeywordMatchModes(t *testing.T, newStore func(t *testing.T) store.Store) {
+	ctx, s := open(t, newStore)
+	upsert(t, ctx, s, file("ab", "ab.txt", "alpha and beta together"))
+	upsert(t, ctx, s, file("a", "a.txt", "alpha alone here"))
+	upsert(t, ctx, s, file("b", "b.txt", "beta alone here"))
+	upsert(t, ctx, s, file("g", "g.txt", "gamma alone here"))
+	wantKeyword(t, ctx, s, all("alpha", "beta"), "ab")
+	wantKeyword(t, ctx, s, all("alpha", "beta", "gamma"))
+	wantKeyword(t, ctx, s, anyOf("alpha", "beta"), "ab", "a", "b")
+	res := keyword(t, ctx, s, anyOf("alpha", "beta"))
+	if len(res.Hits) == 0 || res.Hits[0].ID != "ab" {
+		t.Errorf("MatchAny(alpha, beta) ranking = %v, want the file with both terms first", hitIDs(res.Hits))
+	}
+	wantKeyword(t, ctx, s, anyOf("alpha", "delta"), "ab", "a")
+}
+
+func testKeywordRanking(t *testing.T, newStore func(t *testing.T) store.Store) {
+	ctx, s := open(t, newStore)
+	name := file("name", "Roadmap 2025.pdf", "plans for next year and budget lines")
+	var long strings.Builder
+	words := []string{"budget", "meeting", "design", "review", "customer", "launch", "quality", "support"}
+	for i := range 300 {
+		long.WriteString(words[i%len(words)])
+		long.WriteString(fmt.Sprintf(" item%d ", i))
+		if i == 150 {
+			long.WriteString("roadmap ")
+		}
+	}
+	body := file("body", "notes.txt", long.String())
+	upsert(t, ctx, s, body)
+	upsert(t, ctx, s, name)
+	for _, q := range []store.KeywordQuery{anyOf("roadmap"), all("roadmap"), anyOf("roadmap", "nothingmatches")} {
+		res := keyword(t, ctx, s, q)
+		if !slices.Equal(hitIDs(res.Hits), []string{"name", "body"}) {
+			t.Errorf("KeywordSearch(%q) = %v, want [name body]: a name match outranks one mention in a long text", q.Terms, hitIDs(res.Hits))
+		}
+		if len(res.Hits) == 2 && !(res.Hits[0].Score > res.Hits[1].Score) {
+			t.Errorf("KeywordSearch(%q) scores %v not strictly decreasing", q.Terms, res.Hits)
+		}
+	}
+}
+
+func testKeywordJapanese(t *testing.T, newStore func(t *testing.T) store.Store) {
+	ctx, s := open(t, newStore)
+	upsert(t, ctx, s, file("minutes", "2024年5月 定例会議事録.docx", "出席者: 山田、佐藤"))
+	upsert(t, ctx, s, file("body", "memo.txt", "第3回の定例会議事録を共有します。"))
+	upsert(t, ctx, s, file("decoy", "decoy.txt", "議事の録音と事録という語"))
+	upsert(t, ctx, s, file("kabu", "kabu.txt", "株式会社サンプルの売上 表 です"))
+	upsert(t, ctx, s, file("mixed", "mixed.txt", "Q3ロードマップ資料"))
+
+	wantKeyword(t, ctx, s, anyOf("議事録"), "minutes", "body")
+	wantKeyword(t, ctx, s, anyOf("定例会"), "minutes", "body")
+	wantKeyword(t, ctx, s, all("議事録", "山田"), "minutes")
+	wantKeyword(t, ctx, s, anyOf("録音"), "decoy")
+	wantKeyword(t, ctx, s, anyOf("会議録"))
+	wantKeyword(t, ctx, s, anyOf("ロードマップ"), "mixed")
+	wantKeyword(t, ctx, s, all("q3", "ロードマップ"), "mixed")
+	// One-character terms: standing alone or at the start of a CJK run.
+	wantKeyword(t, ctx, s, anyOf("株"), "kabu")
+	wantKeyword(t, ctx, s, anyOf("表"), "kabu")
+	wantKeyword(t, ctx, s, anyOf("猫"))
+	// Full-width forms are normalised.
+	wantKeyword(t, ctx, s, anyOf("Ｑ３"), "mixed")
+}
+
+func testKeywordNormalization(t *testing.T, newStore func(t *testing.T) store.Store) {
+	ctx, s := open(t, newStore)
+	upsert(t, ctx, s, file("pdf", "Budget FINAL.PDF", "Ｃｏｍｐａｎｙ overview"))
+	wantKeyword(t, ctx, s, anyOf("budget final"), "pdf")
+	wantKeyword(t, ctx, s, anyOf("ＢＵＤＧＥＴ"), "pdf")
+	wantKeyword(t, ctx, s, anyOf("company"), "pdf")
+	wantKeyword(t, ctx, s, anyOf("final.pdf"), "pdf")
+}
+
+func testKeywordFilters(t *testing.T, newStore func(t *testing.T) store.Store) {
+	ctx, s := open(t, newStore)
+	t1 := t0.AddDate(0, 1, 0)
+	mk := func(id string, mod time.Time, mime string) {
+		f := file(id, id+".txt", "quarterly report")
+		f.ModifiedAt = mod
+		f.MimeType = mime
+		upsert(t, ctx, s, f)
+	}
+	mk("before", t0.Add(-time.Second), "application/pdf")
+	mk("start", t0, "text/plain")
+	mk("inside", t0.Add(10*24*time.Hour), "application/pdf")
+	mk("end", t1, "application/vnd.google-apps.document")
+	mk("after", t1.Add(time.Second), "text/plain")
+
+	q := func(f store.Filter) store.KeywordQuery {
+		return store.KeywordQuery{Terms: []string{"report"}, Match: store.MatchAll, Filter: f}
+	}
+	wantKeyword(t, ctx, s, q(store.Filter{}), "before", "start", "inside", "end", "after")
+	wantKeyword(t, ctx, s, q(store.Filter{ModifiedAfter: t0, ModifiedBefore: t1}), "start", "inside")
+	wantKeyword(t, ctx, s, q(store.Filter{ModifiedAfter: t0}), "start", "inside", "end", "after")
+	wantKeyword(t, ctx, s, q(store.Filter{ModifiedBefore: t1}), "before", "start", "inside")
+	wantKeyword(t, ctx, s, q(store.Filter{MimeTypes: []string{"application/pdf"}}), "before", "inside")
+	wantKeyword(t, ctx, s, q(store.Filter{MimeTypes: []string{"application/pdf", "text/plain"}}), "before", "start", "inside", "after")
+	wantKeyword(t, ctx, s, q(store.Filter{MimeTypes: []string{"image/png"}}))
+	wantKeyword(t, ctx, s, q(store.Filter{MimeTypes: []string{}}), "before", "start", "inside", "end", "after")
+	wantKeyword(t, ctx, s, q(store.Filter{IDs: []string{"inside", "after", "unknown"}}), "inside", "after")
+	wantKeyword(t, ctx, s, q(store.Filter{IDs: []string{}}))
+	wantKeyword(t, ctx, s, q(store.Filter{IDs: []string{"inside", "after", "start"}, MimeTypes: []string{"text/plain"}, ModifiedBefore: t1}), "start")
+	wantKeyword(t, ctx, s, store.KeywordQuery{Terms: []string{"report", "nothing"}, Match: store.MatchAny,
+		Filter: store.Filter{ModifiedAfter: t0, ModifiedBefore: t1, MimeTypes: []string{"application/pdf"}}}, "inside")
+}
+
+func testKeywordTotalAndLimit(t *testing.T, newStore func(t *testing.T) store.Store) {
+	ctx, s := open(t, newStore)
+	const n = 120
+	for i := range n {
+		text := "common"
+		if i%10 == 0 {
+			text = "common rare"
+		}
+		upsert(t, ctx, s, file(fmt.Sprintf("f%03d", i), fmt.Sprintf("f%03d.txt", i), text))
+	}
+	res := keyword(t, ctx, s, store.KeywordQuery{Terms: []string{"common"}, Match: store.MatchAny, Limit: 7})
+	if len(res.Hits) != 7 || res.Total != n {
+		t.Errorf("Limit 7: %d hits, Total %d; want 7 hits, Total %d", len(res.Hits), res.Total, n)
+	}
+	res = keyword(t, ctx, s, store.KeywordQuery{Terms: []string{"common"}, Match: store.MatchAll})
+	if len(res.Hits) != 100 || res.Total != n {
+		t.Errorf("Limit 0: %d hits, Total %d; want the default 100 hits, Total %d", len(res.Hits), res.Total, n)
+	}
+	res = keyword(t, ctx, s, store.KeywordQuery{Terms: []string{"common", "rare"}, Match: store.MatchAll, Limit: 5})
+	if len(res.Hits) != 5 || res.Total != n/10 {
+		t.Errorf("common AND rare, Limit 5: %d hits, Total %d; want 5, %d", len(res.Hits), res.Total, n/10)
+	}
+	res = keyword(t, ctx, s, store.KeywordQuery{Terms: []string{"common", "rare"}, Match: store.MatchAny, Limit: 12})
+	if len(res.Hits) != 12 || res.Total != n {
+		t.Fatalf("common OR rare, Limit 12: %d hits, Total %d; want 12, %d", len(res.Hits), res.Total, n)
+	}
+	for _, h := range res.Hits {
+		var i int
+		if _, err := fmt.Sscanf(h.ID, "f%03d", &i); err != nil || i%10 != 0 {
+			t.Errorf("common OR rare ranked %s among the top 12; files with both terms (every 10th) should come first", h.ID)
+		}
+	}
+	res = keyword(t, ctx, s, store.KeywordQuery{Terms: []string{"common"}, Match: store.MatchAny, Limit: 5,
+		Filter: store.Filter{IDs: []string{"f001", "f002", "f003"}}})
+	if len(res.Hits) != 3 || res.Total != 3 {
+		t.Errorf("restricted to 3 IDs: %d hits, Total %d; want 3, 3", len(res.Hits), res.Total)
+	}
+}
+
+func testKeywordSyntax(t *testing.T, newStore func(t *testing.T) store.Store) {
+	ctx, s := open(t, newStore)
+	upsert(t, ctx, s, file("x", "alpha.txt", "alpha only"))
+	upsert(t, ctx, s, file("y", "y.txt", "beta only"))
+	upsert(t, ctx, s, file("z", "z.txt", `near the "quoted" value: 100% done, it's back\slash time`))
+	upsert(t, ctx, s, file("w", "w.txt", "alphabet soup"))
+
+	cases := []struct {
+		term string
+		want []string
+	}{
+		{`alpha OR beta`, nil},
+		{`alpha AND beta`, nil},
+		{`alpha NOT beta`, nil},
+		{`NOT alpha`, nil},
+		{`alp*`, nil},
+		{`alpha*`, []string{"x"}},
+		{`"alpha`, []string{"x"}},
+		{`alpha"`, []string{"x"}},
+		{`"alpha" OR "beta"`, nil},
+		{`-alpha`, []string{"x"}},
+		{`alpha -beta`, nil},
+		{`name:alpha`, nil},
+		{`file_name:alpha`, nil},
+		{`{file_name}: alpha`, nil},
+		{`NEAR(alpha beta)`, nil},
+		{`NEAR(`, []string{"z"}},
+		{`^alpha`, []string{"x"}},
+		{`alpha + beta`, nil},
+		{`%`, nil},
+		{`%alpha%`, []string{"x"}},
+		{`_`, nil},
+		{`*`, nil},
+		{`"`, nil},
+		{`'`, nil},
+		{`''`, nil},
+		{`\`, nil},
+		{`:`, nil},
+		{`-`, nil},
+		{`(`, nil},
+		{`)`, nil},
+		{`AND`, nil},
+		{`OR`, nil},
+		{`'; DROP TABLE drive_file_index; --`, nil},
+		{`alpha'); DELETE FROM drive_file_index; --`, nil},
+		{`100%`, []string{"z"}},
+		{`it's`, []string{"z"}},
+		{`back\slash`, []string{"z"}},
+		{`value:`, []string{"z"}},
+		{`"quoted"`, []string{"z"}},
+		{`near`, []string{"z"}},
+	}
+	for _, c := range cases {
+		wantKeyword(t, ctx, s, anyOf(c.term), c.want...)
+		wantKeyword(t, ctx, s, all(c.term), c.want...)
+	}
+	// Terms without tokens are ignored next to real terms.
+	wantKeyword(t, ctx, s, all("%", "alpha", `"`), "x")
+	wantKeyword(t, ctx, s, anyOf("*", "beta"), "y")
+	// Nothing was injected: every file is still there.
+	fs, err := s.GetFiles(ctx, []string{"x", "y", "z", "w"})
+	if err != nil || len(fs) != 4 {
+		t.Errorf("after syntax terms GetFiles = %v, %v; want all 4 files", fileIDs(fs), err)
+	}
+}
+
+// ---------------------------------------------------------------- vectors
+
+func testVectorSearch(t *testing.T, newStore func(t *testing.T) store.Store) {
+	ctx, s := open(t, newStore)
+	mk := func(id string, v []float32) {
+		f := file(id, id, id)
+		f.Embedding = v
+		upsert(t, ctx, s, f)
+	}
+	mk("v3", vec(0, 1))
+	mk("v1", vec(1))
+	mk("v4", vec(-1))
+	mk("v2", vec(0.9, 0.3))
+	mk("v5", vec(0.5, 0, 0.5, 0.5))
+
+	hits, err := s.VectorSearch(ctx, vec(1), store.Filter{}, 10)
+	if err != nil {
+		t.Fatalf("VectorSearch: %v", err)
+	}
+	if want := []string{"v1", "v2", "v5", "v3", "v4"}; !slices.Equal(hitIDs(hits), want) {
+		t.Fatalf("VectorSearch order = %v, want %v", hitIDs(hits), want)
+	}
+	wantScores := []float64{1, 0.9 / math.Sqrt(0.9), 0.5 / math.Sqrt(0.75), 0, -1}
+	for i, h := range hits {
+		if !near(h.Score, wantScores[i]) {
+			t.Errorf("VectorSearch score of %s = %v, want cosine %v", h.ID, h.Score, wantScores[i])
+		}
+	}
+	// Cosine ignores the query's length.
+	hits2, err := s.VectorSearch(ctx, vec(7), store.Filter{}, 2)
+	if err != nil {
+		t.Fatalf("VectorSearch: %v", err)
+	}
+	if !slices.Equal(hitIDs(hits2), []string{"v1", "v2"}) || !near(hits2[0].Score, 1) {
+		t.Errorf("VectorSearch(scaled query, k=2) = %v, want [v1 v2] with score 1 first", hits2)
+	}
+	hits3, err := s.VectorSearch(ctx, vec(0, 1), store.Filter{}, 1)
+	if err != nil || !slices.Equal(hitIDs(hits3), []string{"v3"}) {
+		t.Errorf("VectorSearch(e2, k=1) = %v, %v; want [v3]", hitIDs(hits3), err)
+	}
+	if _, err := s.VectorSearch(ctx, []float32{1, 0, 0}, store.Filter{}, 3); err == nil {
+		t.Errorf("VectorSearch with a %d-dimensional query in a %d-dimensional index succeeded, want an error", 3, Dim)
+	}
+}
+
+func testVectorFilters(t *testing.T, newStore func(t *testing.T) store.Store) {
+	ctx, s := open(t, newStore)
+	t1 := t0.AddDate(0, 1, 0)
+	mk := func(id string, v []float32, mod time.Time, mime string) {
+		f := file(id, id, id)
+		f.Embedding = v
+		f.ModifiedAt = mod
+		f.MimeType = mime
+		upsert(t, ctx, s, f)
+	}
+	mk("a", vec(1), t0, "application/pdf")
+	mk("b", vec(0.8, 0.2), t0.Add(-time.Microsecond), "application/pdf")
+	mk("c", vec(0.6, 0.4), t1, "text/plain")
+	mk("d", vec(0.4, 0.6), t0.Add(time.Hour), "text/plain")
+	mk("e", vec(0.2, 0.8), t1.Add(-time.Microsecond), "application/pdf")
+
+	cases := []struct {
+		f    store.Filter
+		k    int
+		want []string
+	}{
+		{store.Filter{}, 10, []string{"a", "b", "c", "d", "e"}},
+		{store.Filter{}, 3, []string{"a", "b", "c"}},
+		{store.Filter{ModifiedAfter: t0, ModifiedBefore: t1}, 10, []string{"a", "d", "e"}},
+		{store.Filter{MimeTypes: []string{"text/plain"}}, 10, []string{"c", "d"}},
+		{store.Filter{IDs: []string{"e", "c", "zz"}}, 10, []string{"c", "e"}},
+		{store.Filter{IDs: []string{"e", "c", "d"}}, 2, []string{"c", "d"}},
+		{store.Filter{IDs: []string{}}, 10, nil},
+		{store.Filter{IDs: []string{"a", "b", "e"}, MimeTypes: []string{"application/pdf"}, ModifiedAfter: t0}, 10, []string{"a", "e"}},
+	}
+	for _, c := range cases {
+		hits, err := s.VectorSearch(ctx, vec(1), c.f, c.k)
+		if err != nil {
+			t.Errorf("VectorSearch(filter %+v, k %d): %v", c.f, c.k, err)
+			continue
+		}
+		if got := hitIDs(hits); !slices.Equal(got, c.want) && !(len(got) == 0 && len(c.want) == 0) {
+			t.Errorf("VectorSearch(filter %+v, k %d) = %v, want %v", c.f, c.k, got, c.want)
+		}
+	}
+}
+
+func testChunkSearch(t *testing.T, newStore func(t *testing.T) store.Store) {
+	ctx, s := open(t, newStore)
+	a := file("a", "a.pdf", "a")
+	a.MimeType = "application/pdf"
+	upsert(t, ctx, s, a,
+		store.Chunk{Ordinal: 0, Page: 1, Text: "first chunk of a", Embedding: vec(1)},
+		store.Chunk{Ordinal: 1, Page: 2, Text: "second chunk of a", Embedding: vec(0, 1)},
+		store.Chunk{Ordinal: 2, Page: 2, Text: "third chunk of a", Embedding: vec(0.6, 0.8)},
+	)
+	upsert(t, ctx, s, file("b", "b.txt", "b"),
+		store.Chunk{Ordinal: 0, Text: "only chunk of b", Embedding: vec(0.8, 0.6)},
+	)
+	upsert(t, ctx, s, file("c", "c.txt", "c")) // no chunks
+
+	hits, err := s.ChunkSearch(ctx, vec(1), store.Filter{}, 10)
+	if err != nil {
+		t.Fatalf("ChunkSearch: %v", err)
+	}
+	type key struct {
+		file    string
+		ordinal int
+	}
+	var got []key
+	for _, h := range hits {
+		got = append(got, key{h.FileID, h.Ordinal})
+	}
+	want := []key{{"a", 0}, {"b", 0}, {"a", 2}, {"a", 1}}
+	if !slices.Equal(got, want) {
+		t.Fatalf("ChunkSearch order = %v, want %v", got, want)
+	}
+	wantScores := []float64{1, 0.8, 0.6, 0}
+	for i, h := range hits {
+		if !near(h.Score, wantScores[i]) {
+			t.Errorf("ChunkSearch score of %v = %v, want %v", got[i], h.Score, wantScores[i])
+		}
+	}
+	if h := hits[0]; h.Text != "first chunk of a" || h.Page != 1 {
+		t.Errorf("ChunkSearch top hit = %+v, want text %q page 1", h, "first chunk of a")
+	}
+	if h := hits[2]; h.Text != "third chunk of a" || h.Page != 2 {
+		t.Errorf("ChunkSearch third hit = %+v, want text %q page 2", h, "third chunk of a")
+	}
+
+	hits, err = s.ChunkSearch(ctx, vec(0, 1), store.Filter{}, 2)
+	if err != nil || len(hits) != 2 || hits[0].Text != "second chunk of a" || hits[1].Text != "third chunk of a" {
+		t.Errorf("ChunkSearch(e2, k=2) = %+v, %v; want a#1 then a#2", hits, err)
+	}
+	hits, err = s.ChunkSearch(ctx, vec(1), store.Filter{IDs: []string{"b", "c"}}, 10)
+	if err != nil || len(hits) != 1 || hits[0].FileID != "b" || hits[0].Text != "only chunk of b" {
+		t.Errorf("ChunkSearch(IDs b,c) = %+v, %v; want b's chunk only", hits, err)
+	}
+	hits, err = s.ChunkSearch(ctx, vec(1), store.Filter{MimeTypes: []string{"application/pdf"}}, 10)
+	if err != nil || len(hits) != 3 {
+		t.Errorf("ChunkSearch(pdf) = %d hits, %v; want a's 3 chunks", len(hits), err)
+	}
+	for _, h := range hits {
+		if h.FileID != "a" {
+			t.Errorf("ChunkSearch(pdf) returned a chunk of %s", h.FileID)
+		}
+	}
+	hits, err = s.ChunkSearch(ctx, vec(1), store.Filter{IDs: []string{}}, 10)
+	if err != nil || len(hits) != 0 {
+		t.Errorf("ChunkSearch(IDs empty) = %+v, %v; want none", hits, err)
+	}
+	hits, err = s.ChunkSearch(ctx, vec(1), store.Filter{ModifiedAfter: t0.Add(time.Nanosecond * 1000)}, 10)
+	if err != nil || len(hits) != 0 {
+		t.Errorf("ChunkSearch(after every file) = %+v, %v; want none", hits, err)
+	}
+}
+
+// ---------------------------------------------------------------- state
+
+func testSyncState(t *testing.T, newStore func(t *testing.T) store.Store) {
+	ctx := context.Background()
+	s := newStore(t)
+	st, err := s.SyncState(ctx)
+	if err != nil {
+		t.Fatalf("SyncState on a fresh store: %v", err)
+	}
+	if !st.ModifiedAt.IsZero() || st.Fingerprint != "" {
+		t.Errorf("SyncState on a fresh store = %+v, want the zero value", st)
+	}
+	mod := time.Date(2024, 6, 1, 10, 20, 30, 123456000, jst)
+	if err := s.SetSyncState(ctx, store.SyncState{ModifiedAt: mod, Fingerprint: "fp-1"}); err != nil {
+		t.Fatalf("SetSyncState: %v", err)
+	}
+	st, err = s.SyncState(ctx)
+	if err != nil {
+		t.Fatalf("SyncState: %v", err)
+	}
+	sameInstantUTC(t, "SyncState.ModifiedAt", st.ModifiedAt, mod)
+	if st.Fingerprint != "fp-1" {
+		t.Errorf("SyncState.Fingerprint = %q, want fp-1", st.Fingerprint)
+	}
+	if st.UpdatedAt.IsZero() {
+		t.Errorf("SyncState.UpdatedAt is zero after SetSyncState with a zero UpdatedAt; want the time it was stored")
+	}
+
+	mod2 := time.Date(2025, 1, 2, 3, 4, 5, 999999000, est)
+	upd := time.Date(2025, 1, 3, 0, 0, 0, 654321000, time.UTC)
+	if err := s.SetSyncState(ctx, store.SyncState{ModifiedAt: mod2, Fingerprint: "fp-2", UpdatedAt: upd}); err != nil {
+		t.Fatalf("SetSyncState (overwrite): %v", err)
+	}
+	st, err = s.SyncState(ctx)
+	if err != nil {
+		t.Fatalf("SyncState: %v", err)
+	}
+	sameInstantUTC(t, "SyncState.ModifiedAt after overwrite", st.ModifiedAt, mod2)
+	sameInstantUTC(t, "SyncState.UpdatedAt", st.UpdatedAt, upd)
+	if st.Fingerprint != "fp-2" {
+		t.Errorf("SyncState.Fingerprint = %q, want fp-2", st.Fingerprint)
+	}
+}
+
+func testEmbeddingSpace(t *testing.T, newStore func(t *testing.T) store.Store) {
+	ctx := context.Background()
+	s := newStore(t)
+	if err := s.EnsureEmbeddingSpace(ctx, Space); err != nil {
+		t.Fatalf("first EnsureEmbeddingSpace: %v", err)
+	}
+	if err := s.EnsureEmbeddingSpace(ctx, Space); err != nil {
+		t.Fatalf("repeated EnsureEmbeddingSpace with the same space: %v", err)
+	}
+	for _, other := range []store.EmbeddingSpace{
+		{Model: "another-model", Dim: Dim},
+		{Model: Space.Model, Dim: Dim * 2},
+	} {
+		err := s.EnsureEmbeddingSpace(ctx, other)
+		if !errors.Is(err, store.ErrEmbeddingMismatch) {
+			t.Errorf("EnsureEmbeddingSpace(%+v) after %+v = %v, want an error wrapping ErrEmbeddingMismatch", other, Space, err)
+			continue
+		}
+		if !strings.Contains(err.Error(), "gds crawl --full") {
+			t.Errorf("mismatch error %q does not tell the user to run `gds crawl --full`", err)
+		}
+	}
+
+	bad := file("bad", "bad.txt", "wrongdim")
+	bad.Embedding = []float32{1, 0, 0}
+	if err := s.UpsertFile(ctx, bad, nil); err == nil {
+		t.Errorf("UpsertFile with a 3-dimensional embedding in a %d-dimensional index succeeded", Dim)
+	}
+	badChunk := file("badchunk", "badchunk.txt", "wrongdim")
+	if err := s.UpsertFile(ctx, badChunk, []store.Chunk{
+		{Ordinal: 0, Text: "ok", Embedding: vec(1)},
+		{Ordinal: 1, Text: "bad", Embedding: []float32{1, 0, 0, 0, 0}},
+	}); err == nil {
+		t.Errorf("UpsertFile with a 5-dimensional chunk embedding in a %d-dimensional index succeeded", Dim)
+	}
+	fs, err := s.GetFiles(ctx, []string{"bad", "badchunk"})
+	if err != nil || len(fs) != 0 {
+		t.Errorf("GetFiles after rejected upserts = %v, %v; want nothing stored", fileIDs(fs), err)
+	}
+	wantKeyword(t, ctx, s, anyOf("wrongdim"))
+	st, err := s.Stats(ctx)
+	if err != nil || st.Space != Space || st.Chunks != 0 {
+		t.Errorf("Stats after rejected upserts = %+v, %v; want space %+v and no chunks", st, err, Space)
+	}
+
+	if err := s.Reset(ctx); err != nil {
+		t.Fatalf("Reset: %v", err)
+	}
+	other := store.EmbeddingSpace{Model: "another-model", Dim: 3}
+	if err := s.EnsureEmbeddingSpace(ctx, other); err != nil {
+		t.Fatalf("EnsureEmbeddingSpace(%+v) after Reset: %v", other, err)
+	}
+	bad.Embedding = []float32{1, 0, 0}
+	if err := s.UpsertFile(ctx, bad, nil); err != nil {
+		t.Errorf("UpsertFile with a 3-dimensional embedding after re-recording dim 3: %v", err)
+	}
+}
+
+func testReset(t *testing.T, newStore func(t *testing.T) store.Store) {
+	ctx, s := open(t, newStore)
+	upsert(t, ctx, s, file("a", "a.txt", "resettable"), store.Chunk{Ordinal: 0, Text: "c", Embedding: vec(1)})
+	if err := s.SetSyncState(ctx, store.SyncState{ModifiedAt: t0, Fingerprint: "fp"}); err != nil {
+		t.Fatalf("SetSyncState: %v", err)
+	}
+	if err := s.Reset(ctx); err != nil {
+		t.Fatalf("Reset: %v", err)
+	}
+	fs, err := s.GetFiles(ctx, []string{"a"})
+	if err != nil || len(fs) != 0 {
+		t.Errorf("GetFiles after Reset = %v, %v; want none", fileIDs(fs), err)
+	}
+	wantKeyword(t, ctx, s, anyOf("resettable"))
+	ch, err := s.ChunkSearch(ctx, vec(1), store.Filter{}, 5)
+	if err != nil || len(ch) != 0 {
+		t.Errorf("ChunkSearch after Reset = %+v, %v; want none", ch, err)
+	}
+	sy, err := s.SyncState(ctx)
+	if err != nil || !sy.ModifiedAt.IsZero() || sy.Fingerprint != "" {
+		t.Errorf("SyncState after Reset = %+v, %v; want zero", sy, err)
+	}
+	st, err := s.Stats(ctx)
+	if err != nil || st.Files != 0 || st.Chunks != 0 || st.Space != (store.EmbeddingSpace{}) || !st.Sync.ModifiedAt.IsZero() {
+		t.Errorf("Stats after Reset = %+v, %v; want an empty index", st, err)
+	}
+	// The store is usable again.
+	if err := s.EnsureEmbeddingSpace(ctx, Space); err != nil {
+		t.Fatalf("EnsureEmbeddingSpace after Reset: %v", err)
+	}
+	upsert(t, ctx, s, file("b", "b.txt", "resettable"))
+	wantKeyword(t, ctx, s, anyOf("resettable"), "b")
+}
+
+func testStats(t *testing.T, newStore func(t *testing.T) store.Store) {
+	ctx := context.Background()
+	s := newStore(t)
+	st, err := s.Stats(ctx)
+	if err != nil {
+		t.Fatalf("Stats on a fresh store: %v", err)
+	}
+	if st.Backend == "" || st.SchemaVersion <= 0 || st.Files != 0 || st.Chunks != 0 ||
+		st.Space != (store.EmbeddingSpace{}) || !st.Sync.ModifiedAt.IsZero() {
+		t.Errorf("Stats on a fresh store = %+v; want a backend name, a schema version and nothing indexed", st)
+	}
+	if err := s.EnsureEmbeddingSpace(ctx, Space); err != nil {
+		t.Fatalf("EnsureEmbeddingSpace: %v", err)
+	}
+	upsert(t, ctx, s, file("a", "a", "a"), store.Chunk{Ordinal: 0, Text: "0", Embedding: vec(1)}, store.Chunk{Ordinal: 1, Text: "1", Embedding: vec(1)})
+	upsert(t, ctx, s, file("b", "b", "b"), store.Chunk{Ordinal: 0, Text: "0", Embedding: vec(1)})
+	upsert(t, ctx, s, file("c", "c", "c"))
+	mod := time.Date(2024, 2, 3, 4, 5, 6, 7000, time.UTC)
+	if err := s.SetSyncState(ctx, store.SyncState{ModifiedAt: mod, Fingerprint: "fp"}); err != nil {
+		t.Fatalf("SetSyncState: %v", err)
+	}
+	st, err = s.Stats(ctx)
+	if err != nil {
+		t.Fatalf("Stats: %v", err)
+	}
+	if st.Files != 3 || st.Chunks != 3 || st.Space != Space || st.Sync.Fingerprint != "fp" {
+		t.Errorf("Stats = %+v; want 3 files, 3 chunks, space %+v, fingerprint fp", st, Space)
+	}
+	sameInstantUTC(t, "Stats.Sync.ModifiedAt", st.Sync.ModifiedAt, mod)
+}
+
+func testTimeZones(t *testing.T, newStore func(t *testing.T) store.Store) {
+	ctx, s := open(t, newStore)
+	mod := time.Date(2024, 5, 1, 9, 0, 0, 123456000, jst) // 2024-05-01T00:00:00.123456Z
+	f := file("tz", "tz.txt", "timezone")
+	f.ModifiedAt = mod
+	f.IndexedAt = time.Date(2024, 5, 1, 12, 0, 0, 500000000, est)
+	upsert(t, ctx, s, f)
+	g := getOne(t, ctx, s, "tz")
+	sameInstantUTC(t, "ModifiedAt", g.ModifiedAt, mod)
+	sameInstantUTC(t, "IndexedAt", g.IndexedAt, f.IndexedAt)
+
+	instant := mod.In(est)
+	cases := []struct {
+		f    store.Filter
+		want []string
+	}{
+		{store.Filter{ModifiedAfter: instant}, []string{"tz"}},
+		{store.Filter{ModifiedAfter: instant.Add(time.Microsecond)}, nil},
+		{store.Filter{ModifiedBefore: instant.In(time.UTC)}, nil},
+		{store.Filter{ModifiedBefore: instant.Add(time.Microsecond)}, []string{"tz"}},
+		{store.Filter{ModifiedAfter: time.Date(2024, 5, 1, 0, 0, 0, 0, jst), ModifiedBefore: time.Date(2024, 5, 1, 9, 0, 1, 0, jst)}, []string{"tz"}},
+		{store.Filter{ModifiedBefore: time.Date(2024, 5, 1, 9, 0, 0, 0, jst)}, nil},
+	}
+	for _, c := range cases {
+		wantKeyword(t, ctx, s, store.KeywordQuery{Terms: []string{"timezone"}, Filter: c.f}, c.want...)
+		hits, err := s.VectorSearch(ctx, vec(1), c.f, 5)
+		if err != nil {
+			t.Errorf("VectorSearch(%+v): %v", c.f, err)
+		} else if got := hitIDs(hits); len(got) != len(c.want) {
+			t.Errorf("VectorSearch(filter %+v) = %v, want %v", c.f, got, c.want)
+		}
+	}
+}
+
+// ---------------------------------------------------------------- concurrency
+
+func testConcurrency(t *testing.T, newStore func(t *testing.T) store.Store) {
+	ctx, s := open(t, newStore)
+	const (
+		writers    = 3
+		iterations = 12
+		readers    = 3
+		files      = 4
+	)
+	// Version v of a file has v%4+1 chunks whose texts all carry v.
+	write := func(id string, v int) error {
+		f := file(id, id+".txt", fmt.Sprintf("shared concurrent version%d", v))
+		f.Summary = fmt.Sprintf("version %d", v)
+		var chunks []store.Chunk
+		for i := range v%4 + 1 {
+			chunks = append(chunks, store.Chunk{Ordinal: i, Text: fmt.Sprintf("%s v%d p%d", id, v, i), Embedding: vec(1, float32(i))})
+		}
+		return s.UpsertFile(ctx, f, chunks)
+	}
+	for i := range files {
+		if err := write(fmt.Sprintf("c%d", i), 0); err != nil {
+			t.Fatalf("initial UpsertFile: %v", err)
+		}
+	}
+
+	var (
+		wg   sync.WaitGroup
+		done = make(chan struct{})
+		errc = make(chan error, 64)
+	)
+	report := func(err error) {
+		select {
+		case errc <- err:
+		default:
+		}
+	}
+	var writersWG sync.WaitGroup
+	for w := range writers {
+		writersWG.Add(1)
+		go func() {
+			defer writersWG.Done()
+			for it := range iterations {
+				id := fmt.Sprintf("c%d", (w+it)%files)
+				v := w*1000 + it + 1
+				if it%5 == 4 {
+					if err := s.DeleteFiles(ctx, []string{id}); err != nil {
+						report(fmt.Errorf("DeleteFiles(%s): %w", id, err))
+					}
+				}
+				if err := write(id, v); err != nil {
+					report(fmt.Errorf("UpsertFile(%s v%d): %w", id, v, err))
+				}
+			}
+		}()
+	}
+	for r := range readers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; ; i++ {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				id := fmt.Sprintf("c%d", (r+i)%files)
+				hits, err := s.ChunkSearch(ctx, vec(1), store.Filter{IDs: []string{id}}, 100)
+				if err != nil {
+					report(fmt.Errorf("ChunkSearch: %w", err))
+					continue
+				}
+				if err := checkChunkSet(id, hits); err != nil {
+					report(err)
+				}
+				res, err := s.KeywordSearch(ctx, store.KeywordQuery{Terms: []string{"shared", "concurrent"}, Match: store.MatchAll})
+				if err != nil {
+					report(fmt.Errorf("KeywordSearch: %w", err))
+					continue
+				}
+				if _, err := s.GetFiles(ctx, hitIDs(res.Hits)); err != nil {
+					report(fmt.Errorf("GetFiles: %w", err))
+				}
+				if _, err := s.VectorSearch(ctx, vec(1), store.Filter{}, 3); err != nil {
+					report(fmt.Errorf("VectorSearch: %w", err))
+				}
+			}
+		}()
+	}
+	writersWG.Wait()
+	close(done)
+	wg.Wait()
+	close(errc)
+	for err := range errc {
+		t.Error(err)
+	}
+	st, err := s.Stats(ctx)
+	if err != nil {
+		t.Fatalf("Stats: %v", err)
+	}
+	if st.Files != files {
+		t.Errorf("after concurrent writes Stats.Files = %d, want %d", st.Files, files)
+	}
+	for i := range files {
+		id := fmt.Sprintf("c%d", i)
+		hits, err := s.ChunkSearch(ctx, vec(1), store.Filter{IDs: []string{id}}, 100)
+		if err != nil {
+			t.Fatalf("ChunkSearch: %v", err)
+		}
+		if len(hits) == 0 {
+			t.Errorf("file %s has no chunks after the concurrent writes", id)
+		} else if err := checkChunkSet(id, hits); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// checkChunkSet verifies that the chunks seen for one file are exactly one
+// complete version (or none, when the file was deleted at that moment).
+func checkChunkSet(id string, hits []store.ChunkHit) error {
+	if len(hits) == 0 {
+		return nil
+	}
+	version := -1
+	seen := map[int]bool{}
+	for _, h := range hits {
+		var gotID string
+		var v, p int
+		if _, err := fmt.Sscanf(h.Text, "%s v%d p%d", &gotID, &v, &p); err != nil || gotID != id || h.FileID != id {
+			return fmt.Errorf("chunk %q of file %s does not belong to it", h.Text, h.FileID)
+		}
+		if version == -1 {
+			version = v
+		}
+		if v != version {
+			return fmt.Errorf("torn read: file %s shows chunks of versions %d and %d at once", id, version, v)
+		}
+		if p != h.Ordinal || seen[p] {
+			return fmt.Errorf("file %s version %d: chunk %q has ordinal %d", id, v, h.Text, h.Ordinal)
+		}
+		seen[p] = true
+	}
+	if want := version%4 + 1; len(hits) != want {
+		return fmt.Errorf("torn read: file %s version %d shows %d of its %d chunks", id, version, len(hits), want)
+	}
+	return nil
+}
