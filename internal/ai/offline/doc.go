@@ -1,0 +1,37 @@
+// Package offline is gds's built-in AI provider: it implements ai.Provider
+// with rules and statistics instead of a language model, so that gds works
+// with no API key and no network.
+//
+// What it does per task:
+//
+//   - TaskAnalyzeQuery: a rule-based Japanese and English query analyser
+//     (period.go, filetype.go, segment.go, query.go). It never loads the
+//     morphological dictionary: Japanese compound nouns are kept whole by a
+//     script-run segmenter that splits kanji/katakana/Latin runs at hiragana
+//     (particles) and punctuation.
+//   - TaskSummarize: an extractive summary and keywords (summarize.go). For
+//     Japanese documents it uses kagome with the IPA dictionary, loaded once,
+//     lazily, on the first Japanese document (about 0.7 s), so it stays off
+//     every query path.
+//   - Embed: a lexical embedding of hashed word and character n-gram features
+//     (embed.go), deterministic across runs and machines.
+//   - TaskClarify, TaskRefine, TaskRelax, TaskRerank (loop.go, rerank.go) and
+//     the streamed extractive answer of TaskAnswer (answer.go).
+//
+// Decisions worth knowing:
+//
+//   - ドキュメント and 文書 are a file-type filter (document) only as a
+//     standalone word: inside a compound such as 設計ドキュメント they are part
+//     of the keyword, because such names describe content that may live in any
+//     format. Strong type words (スライド, プレゼン, スプレッドシート, エクセル,
+//     パワポ, PDF) are recognised also at the end of a compound (営業スライド →
+//     presentation + 営業).
+//   - Generic words (ファイル, 資料, 書類, データ, file, document used as a
+//     noun after a type, find, show, where ...) are never keywords; 資料 and
+//     ファイル are also stripped from the end of a compound (営業資料 → 営業).
+//   - "最近" / "recent" with no number means the last 30 days. English "from
+//     2024" alone means "in 2024"; Japanese "2024年から" means "since 2024".
+//   - Weeks start on Monday. Japanese fiscal years run April to March.
+//   - A query whose every word is a period or a type yields no keywords; the
+//     caller searches by filters alone.
+package offline

@@ -1,0 +1,287 @@
+package offline
+
+import (
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/gds-cli/gds/internal/ai"
+)
+
+// maxChoices is the most choices a clarifying question offers.
+const maxChoices = 6
+
+// facet is one way of splitting the hits, with the choices it offers.
+type facet struct {
+	kind    string // "type", "period", "keyword", "folder"
+	values  []facetValue
+	covered int     // hits that have one of the values
+	bias    float64 // preference among equally discriminating facets
+}
+
+type facetValue struct {
+	label  string // language-neutral part of the label
+	count  int
+	choice ai.Choice
+}
+
+// score is how well answering the facet would split the hits: the Gini
+// impurity of its value distribution times the share of hits it covers.
+func (f facet) score(n int) float64 {
+	if len(f.values) < 2 || n == 0 {
+		return 0
+	}
+	total := 0
+	for _, v := range f.values {
+		total += v.count
+	}
+	gini := 1.0
+	for _, v := range f.values {
+		p := float64(v.count) / float64(total)
+		gini -= p * p
+	}
+	return gini * float64(f.covered) / float64(n) * f.bias
+}
+
+var typeLabels = map[string][2]string{ // en, ja
+	ai.FileTypePDF:          {"PDF", "PDF"},
+	ai.FileTypeDocument:     {"Document", "ドキュメント"},
+	ai.FileTypeSpreadsheet:  {"Spreadsheet", "スプレッドシート"},
+	ai.FileTypePresentation: {"Slides", "スライド"},
+	ai.FileTypeText:         {"Text", "テキスト"},
+}
+
+func isJa(lang string) bool { return strings.HasPrefix(strings.ToLower(lang), "ja") }
+
+// counter counts values in first-seen order.
+type counter struct {
+	order []string
+	n     map[string]int
+}
+
+func (c *counter) add(v string) {
+	if c.n == nil {
+		c.n = map[string]int{}
+	}
+	if c.n[v] == 0 {
+		c.order = append(c.order, v)
+	}
+	c.n[v]++
+}
+
+// top returns up to k values, most frequent first, ties in first-seen order.
+func (c *counter) top(k int) []string {
+	vals := append([]string(nil), c.order...)
+	sort.SliceStable(vals, func(i, j int) bool { return c.n[vals[i]] > c.n[vals[j]] })
+	if len(vals) > k {
+		vals = vals[:k]
+	}
+	return vals
+}
+
+func facets(in ai.ClarifyInput) []facet {
+	ja := isJa(in.Lang)
+	var out []facet
+	n := len(in.Hits)
+
+	if in.Filters.FileType == "" {
+		var c counter
+		for _, h := range in.Hits {
+			if ft := ai.FileTypeOf(h.MimeType); ft != "" {
+				c.add(ft)
+			}
+		}
+		f := facet{kind: "type", bias: 1}
+		for _, ft := range c.top(maxChoices) {
+			l := typeLabels[ft][0]
+			if ja {
+				l = typeLabels[ft][1]
+			}
+			f.values = append(f.values, facetValue{label: l, count: c.n[ft], choice: ai.Choice{Filters: ai.Filters{FileType: ft}}})
+			f.covered += c.n[ft]
+		}
+		out = append(out, f)
+	}
+
+	var years, months counter
+	for _, h := range in.Hits {
+		if len(h.Modified) >= 7 {
+			years.add(h.Modified[:4])
+			months.add(h.Modified[:7])
+		}
+	}
+	f := facet{kind: "period", bias: 1}
+	if len(years.order) >= 2 {
+		for _, y := range years.top(maxChoices) {
+			var yi int
+			fmt.Sscanf(y, "%d", &yi)
+			l := y
+			if ja {
+				l = y + "年"
+			}
+			f.values = append(f.values, facetValue{label: l, count: years.n[y], choice: ai.Choice{Filters: ai.Filters{
+				ModifiedAfter: fmt.Sprintf("%04d-01-01", yi), ModifiedBefore: fmt.Sprintf("%04d-01-01", yi+1)}}})
+			f.covered += years.n[y]
+		}
+	} else {
+		for _, m := range months.top(maxChoices) {
+			var yi, mi int
+			fmt.Sscanf(m, "%d-%d", &yi, &mi)
+			l := m
+			if ja {
+				l = fmt.Sprintf("%d年%d月", yi, mi)
+			}
+			ny, nm := yi, mi+1
+			if nm == 13 {
+				ny, nm = yi+1, 1
+			}
+			f.values = append(f.values, facetValue{label: l, count: months.n[m], choice: ai.Choice{Filters: ai.Filters{
+				ModifiedAfter: fmt.Sprintf("%04d-%02d-01", yi, mi), ModifiedBefore: fmt.Sprintf("%04d-%02d-01", ny, nm)}}})
+			f.covered += months.n[m]
+		}
+	}
+	out = append(out, f)
+
+	// Keywords of the hits that the query does not already use, present in
+	// at least two hits but not in all of them.
+	var kc counter
+	for _, h := range in.Hits {
+		seen := map[string]bool{}
+		for _, k := range h.Keywords {
+			k = strings.TrimSpace(k)
+			lk := strings.ToLower(k)
+			if k == "" || seen[lk] || containsFold(in.Keywords, k) || strings.Contains(strings.ToLower(in.Query), lk) {
+				continue
+			}
+			seen[lk] = true
+			kc.add(k)
+		}
+	}
+	fk := facet{kind: "keyword", bias: 0.9}
+	var kws []string
+	for _, k := range kc.top(len(kc.order)) {
+		if kc.n[k] >= 2 && kc.n[k] < n && len(kws) < maxChoices {
+			kws = append(kws, k)
+		}
+	}
+	for _, k := range kws {
+		fk.values = append(fk.values, facetValue{label: k, count: kc.n[k], choice: ai.Choice{Keyword: k}})
+	}
+	for _, h := range in.Hits {
+		for _, k := range h.Keywords {
+			if containsFold(kws, k) {
+				fk.covered++
+				break
+			}
+		}
+	}
+	out = append(out, fk)
+
+	// Folders: answering one adds the folder's name as a keyword (Drive's
+	// full-text search matches names too), so they come last among equals.
+	var fc counter
+	for _, h := range in.Hits {
+		if p := strings.Trim(h.Path, "/"); p != "" {
+			fc.add(p)
+		}
+	}
+	ff := facet{kind: "folder", bias: 0.8}
+	for _, p := range fc.top(maxChoices) {
+		name := path.Base(p)
+		ff.values = append(ff.values, facetValue{label: name, count: fc.n[p], choice: ai.Choice{Keyword: name}})
+		ff.covered += fc.n[p]
+	}
+	out = append(out, ff)
+	return out
+}
+
+// clarify is TaskClarify: it asks about the facet of the hits (file type,
+// period, keyword, folder) that splits them best, offering its most
+// frequent values as choices labelled with their counts among the hits.
+func clarify(in ai.ClarifyInput) ai.Question {
+	ja := isJa(in.Lang)
+	total := max(in.Total, len(in.Hits))
+	var best *facet
+	bestScore := 0.0
+	fs := facets(in)
+	for i := range fs {
+		if s := fs[i].score(len(in.Hits)); s > bestScore {
+			best, bestScore = &fs[i], s
+		}
+	}
+	if best == nil {
+		if ja {
+			return ai.Question{Question: fmt.Sprintf("%d件のファイルが見つかりました。プロジェクト名や時期など、探しているファイルについてもう少し詳しく教えてください。", total), Choices: []ai.Choice{}}
+		}
+		return ai.Question{Question: fmt.Sprintf("%d files match. Tell me more about the file you want, such as a project name or when it was written.", total), Choices: []ai.Choice{}}
+	}
+	q := map[string][2]string{
+		"type":    {"%d files match. Which kind of file is it?", "%d件のファイルが見つかりました。どの種類のファイルですか？"},
+		"period":  {"%d files match. When was it last changed?", "%d件のファイルが見つかりました。いつ頃のファイルですか？"},
+		"keyword": {"%d files match. Which topic is it about?", "%d件のファイルが見つかりました。どの話題に関するファイルですか？"},
+		"folder":  {"%d files match. Which folder is it in?", "%d件のファイルが見つかりました。どのフォルダにありますか？"},
+	}[best.kind]
+	format := q[0]
+	if ja {
+		format = q[1]
+	}
+	out := ai.Question{Question: fmt.Sprintf(format, total)}
+	for _, v := range best.values {
+		c := v.choice
+		c.Label = fmt.Sprintf("%s (%d)", v.label, v.count)
+		out.Choices = append(out.Choices, c)
+	}
+	return out
+}
+
+// refine is TaskRefine: the answer is read with the query rules, so it may
+// set a period and a file type; its most important keyword that is not
+// already in use becomes AddKeyword.
+func refine(in ai.RefineInput) ai.Refinement {
+	an := analyzeQuery(ai.QueryInput{Query: stripCount(in.Answer), Now: in.Now, Lang: in.Lang})
+	out := ai.Refinement{Filters: an.Filters}
+	for _, k := range an.Keywords {
+		if !containsFold(in.Keywords, k) {
+			out.AddKeyword = k
+			break
+		}
+	}
+	return out
+}
+
+// stripCount removes a trailing " (34)" count, so that a choice label given
+// back as a free-text answer reads as its value.
+func stripCount(s string) string {
+	s = strings.TrimSpace(s)
+	if strings.HasSuffix(s, ")") {
+		if i := strings.LastIndex(s, " ("); i >= 0 && isAllClass(s[i+2:len(s)-1], rcDigit) {
+			return s[:i]
+		}
+	}
+	return s
+}
+
+// relax is TaskRelax: drop the least important (last) keyword while there
+// are several; otherwise drop the period, then the file type; otherwise
+// return the conditions unchanged.
+func relax(in ai.RelaxInput) ai.Relaxation {
+	kws := ai.Relaxation{Filters: in.Filters}
+	for _, k := range in.Keywords {
+		if k = strings.TrimSpace(k); k != "" && !containsFold(kws.Keywords, k) {
+			kws.Keywords = append(kws.Keywords, k)
+		}
+	}
+	switch {
+	case len(kws.Keywords) > 1:
+		kws.Keywords = kws.Keywords[:len(kws.Keywords)-1]
+	case kws.Filters.ModifiedAfter != "" || kws.Filters.ModifiedBefore != "":
+		kws.Filters.ModifiedAfter, kws.Filters.ModifiedBefore = "", ""
+	case kws.Filters.FileType != "":
+		kws.Filters.FileType = ""
+	}
+	if kws.Keywords == nil {
+		kws.Keywords = []string{}
+	}
+	return kws
+}

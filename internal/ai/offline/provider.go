@@ -1,0 +1,137 @@
+package offline
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/gds-cli/gds/internal/ai"
+)
+
+// Name is the provider name recorded in outputs.
+const Name = "offline"
+
+// Provider is the offline ai.Provider. The zero value is not usable; call
+// New. It is safe for concurrent use.
+type Provider struct {
+	ja *japanese // lazily loaded morphological analyser, for documents only
+}
+
+// New returns the offline provider. It loads no dictionary: the Japanese
+// morphological analyser is loaded on the first Japanese document summary.
+func New() *Provider { return &Provider{ja: &japanese{}} }
+
+var _ ai.Provider = (*Provider)(nil)
+
+// Name returns "offline".
+func (p *Provider) Name() string { return Name }
+
+// input reads a task input given as a value or a pointer.
+func input[T any](req ai.Request) (T, error) {
+	var zero T
+	switch v := req.Input.(type) {
+	case T:
+		return v, nil
+	case *T:
+		if v == nil {
+			return zero, fmt.Errorf("offline %s: nil %T input", req.Task, v)
+		}
+		return *v, nil
+	}
+	return zero, fmt.Errorf("offline %s: input is %T, want %T", req.Task, req.Input, zero)
+}
+
+// Structured performs req.Task on req.Input and returns JSON that satisfies
+// the task's schema. Tasks without a structured output return
+// ai.ErrUnsupportedTask.
+func (p *Provider) Structured(ctx context.Context, req ai.Request) (json.RawMessage, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("offline %s: %w", req.Task, err)
+	}
+	var out any
+	switch req.Task {
+	case ai.TaskAnalyzeQuery:
+		in, err := input[ai.QueryInput](req)
+		if err != nil {
+			return nil, err
+		}
+		out = analyzeQuery(in)
+	case ai.TaskSummarize:
+		in, err := input[ai.DocInput](req)
+		if err != nil {
+			return nil, err
+		}
+		out = p.summarize(in)
+	case ai.TaskClarify:
+		in, err := input[ai.ClarifyInput](req)
+		if err != nil {
+			return nil, err
+		}
+		out = clarify(in)
+	case ai.TaskRefine:
+		in, err := input[ai.RefineInput](req)
+		if err != nil {
+			return nil, err
+		}
+		out = refine(in)
+	case ai.TaskRelax:
+		in, err := input[ai.RelaxInput](req)
+		if err != nil {
+			return nil, err
+		}
+		out = relax(in)
+	case ai.TaskRerank:
+		in, err := input[ai.RerankInput](req)
+		if err != nil {
+			return nil, err
+		}
+		out = rerank(in)
+	default:
+		return nil, fmt.Errorf("offline %q: %w", req.Task, ai.ErrUnsupportedTask)
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		return nil, fmt.Errorf("offline %s: encode output: %w", req.Task, err)
+	}
+	return b, nil
+}
+
+// Stream performs TaskAnswer: an extractive answer built from the passages,
+// delivered one sentence at a time. Other tasks return ai.ErrUnsupportedTask.
+func (p *Provider) Stream(ctx context.Context, req ai.Request, onDelta func(string) error) error {
+	if req.Task != ai.TaskAnswer {
+		return fmt.Errorf("offline stream %q: %w", req.Task, ai.ErrUnsupportedTask)
+	}
+	in, err := input[ai.AnswerInput](req)
+	if err != nil {
+		return err
+	}
+	for _, piece := range answer(in) {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("offline %s: %w", req.Task, err)
+		}
+		if err := onDelta(piece); err != nil {
+			return fmt.Errorf("offline %s: deliver text: %w", req.Task, err)
+		}
+	}
+	return nil
+}
+
+// Embed returns the lexical embedding of each text (see Embedding).
+func (p *Provider) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	for i, t := range texts {
+		if i%256 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, fmt.Errorf("offline embed: %w", err)
+			}
+		}
+		out[i] = Embedding(t)
+	}
+	return out, nil
+}
+
+// EmbeddingModel reports EmbeddingModelName and EmbeddingDim.
+func (p *Provider) EmbeddingModel() ai.EmbeddingModel {
+	return ai.EmbeddingModel{Name: EmbeddingModelName, Dim: EmbeddingDim}
+}

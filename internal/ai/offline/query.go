@@ -1,0 +1,218 @@
+package offline
+
+import (
+	"sort"
+	"strings"
+	"unicode"
+
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/gds-cli/gds/internal/ai"
+)
+
+// maxKeywords is the most keywords a query analysis returns.
+const maxKeywords = 5
+
+// jaGeneric are Japanese words that never make a useful search keyword:
+// generic nouns, question words and verbal nouns of searching.
+var jaGeneric = setOf(
+	"ファイル", "資料", "書類", "データ", "もの", "物", "件", "内容", "情報", "関連", "関係", "一式", "類", "等", "用",
+	"何", "誰", "何処", "何時", "何故", "全部", "全て", "全", "一覧表示", "検索", "表示", "探索", "場所", "方法", "感じ",
+	"ファイル名", "版", "最新", "最新版", "新", "旧", "やつ", "奴", "分", "頃", "時", "際", "場合", "中", "前", "後", "以外",
+	"作成", "作った", "保存", "共有", "管理者",
+)
+
+// jaGenericSuffixes are stripped from the end of a compound (営業資料 → 営業).
+var jaGenericSuffixes = []string{"ファイル", "資料", "書類", "関連", "関係", "一式", "データ類", "類"}
+
+// enStop are English stop words, question words and generic search words.
+var enStop = setOf(
+	"a", "an", "the", "of", "for", "in", "on", "at", "to", "from", "with", "about", "by", "and", "or", "not", "no",
+	"my", "our", "your", "their", "his", "her", "its", "me", "i", "we", "you", "they", "it", "us", "them",
+	"is", "are", "was", "were", "be", "been", "being", "am", "do", "does", "did", "have", "has", "had",
+	"this", "that", "these", "those", "there", "here", "all", "any", "some", "every", "each", "other", "another",
+	"what", "which", "who", "whom", "whose", "where", "when", "why", "how",
+	"find", "finds", "finding", "show", "shows", "search", "searching", "get", "give", "list", "open", "look",
+	"looking", "need", "needs", "want", "wanted", "please", "can", "could", "would", "should", "will", "shall",
+	"may", "might", "must", "let", "see", "tell", "send", "sent", "fetch", "locate", "pull", "bring", "up",
+	"file", "files", "folder", "folders", "thing", "things", "stuff", "one", "ones", "copy", "version",
+	"related", "regarding", "relating", "concerning", "latest", "newest", "new", "old", "recent", "last", "about",
+	"made", "make", "created", "written", "wrote", "shared", "saved", "edited", "modified", "updated", "uploaded",
+	"google", "drive", "gdrive", "into", "onto", "over", "under", "than", "then", "so", "if", "as", "also",
+	"just", "only", "very", "more", "most", "less", "like", "something", "anything", "everything", "somewhere",
+	"again", "ago", "around", "between", "during", "since", "after", "before", "until", "till", "through",
+)
+
+func setOf(words ...string) map[string]bool {
+	m := make(map[string]bool, len(words))
+	for _, w := range words {
+		m[w] = true
+	}
+	return m
+}
+
+// candidate is a keyword under consideration with its importance tier
+// (lower is more important) and position.
+type candidate struct {
+	text string
+	tier int
+	pos  int
+}
+
+// Keyword tiers, most important first.
+const (
+	tierCode   = iota // alphanumeric codes and acronyms: Q3, v2, AWS
+	tierProper        // capitalised words, katakana names: Alpha, プロジェクトアルファ
+	tierKanji         // kanji / mixed compounds: 議事録, 顧客管理システム
+	tierWord          // other content words: roadmap
+	tierSingle        // one-kanji words
+)
+
+// extraction is the result of reading keywords and a file type from text
+// whose period expressions have been blanked out.
+type extraction struct {
+	keywords []string
+	fileType string
+}
+
+// extract reads keywords (ranked) and the first file type named in s.
+func extract(s string) extraction {
+	segs := segmentText(s)
+	var ex extraction
+	var cands []candidate
+	setType := func(ft string) {
+		if ex.fileType == "" {
+			ex.fileType = ft
+		}
+	}
+	for i, sg := range segs {
+		switch sg.kind {
+		case segLatin:
+			lower := strings.ToLower(sg.text)
+			if ft := typeOfLatin(sg.text); ft != "" {
+				setType(ft)
+				continue
+			}
+			// "Google Docs", "Excel file": the brand word goes with the type.
+			if (lower == "ms" || lower == "microsoft") && i+1 < len(segs) && typeOfLatin(segs[i+1].text) != "" {
+				continue
+			}
+			if enStop[lower] || isAllClass(sg.text, rcDigit) || runeLen(sg.text) < 2 && !hasDigit(sg.text) {
+				continue
+			}
+			cands = append(cands, candidate{text: sg.text, tier: latinTier(sg), pos: sg.start})
+		case segCJK:
+			text := stripGeneric(sg.text)
+			ft, rest := typeOfCJK(text)
+			if ft != "" {
+				setType(ft)
+			}
+			text = stripGeneric(rest)
+			if text == "" || jaGeneric[text] || isAllClass(text, rcDigit) {
+				continue
+			}
+			if runeLen(text) == 1 && classOf([]rune(text)[0]) == rcKanji && text == sg.text &&
+				sg.next != 0 && classOf(sg.next) == rcHiragana && !strings.ContainsRune(particles, sg.next) {
+				continue // a verb or adjective stem: 探して, 見せて
+			}
+			cands = append(cands, candidate{text: text, tier: cjkTier(text), pos: sg.start})
+		}
+	}
+	sort.SliceStable(cands, func(i, j int) bool {
+		if cands[i].tier != cands[j].tier {
+			return cands[i].tier < cands[j].tier
+		}
+		return cands[i].pos < cands[j].pos
+	})
+	for _, c := range cands {
+		if containsFold(ex.keywords, c.text) {
+			continue
+		}
+		ex.keywords = append(ex.keywords, c.text)
+		if len(ex.keywords) == maxKeywords {
+			break
+		}
+	}
+	return ex
+}
+
+func stripGeneric(s string) string {
+	for _, suf := range jaGenericSuffixes {
+		if strings.HasSuffix(s, suf) && runeLen(s)-runeLen(suf) >= 2 {
+			return strings.TrimSuffix(s, suf)
+		}
+	}
+	return s
+}
+
+func hasDigit(s string) bool { return strings.IndexFunc(s, unicode.IsDigit) >= 0 }
+
+func latinTier(sg segment) int {
+	upper, lower := 0, 0
+	for _, r := range sg.text {
+		if unicode.IsUpper(r) {
+			upper++
+		} else if unicode.IsLower(r) {
+			lower++
+		}
+	}
+	switch {
+	case hasDigit(sg.text) && upper+lower > 0:
+		return tierCode
+	case upper >= 2 && lower == 0:
+		return tierCode
+	case upper > 0 && (!sg.first || upper >= 2):
+		return tierProper // a capital at the start of a query proves nothing
+	}
+	return tierWord
+}
+
+func cjkTier(s string) int {
+	switch {
+	case isAllClass(s, rcKatakana):
+		return tierProper
+	case runeLen(s) == 1:
+		return tierSingle
+	}
+	return tierKanji
+}
+
+func containsFold(list []string, s string) bool {
+	for _, x := range list {
+		if strings.EqualFold(x, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// blank replaces the bytes of the given spans with spaces.
+func blank(s string, spans []span) string {
+	b := []byte(s)
+	for _, sp := range spans {
+		for i := sp.start; i < sp.end && i < len(b); i++ {
+			b[i] = ' '
+		}
+	}
+	return string(b)
+}
+
+// analyzeQuery is TaskAnalyzeQuery: period and file-type filters and 1–5
+// ranked keywords, by rules only (no dictionary is loaded).
+func analyzeQuery(in ai.QueryInput) ai.QueryAnalysis {
+	s := norm.NFKC.String(in.Query)
+	c := newClock(in.Now)
+	p := parsePeriod(c, s)
+	ex := extract(blank(s, p.spans))
+	out := ai.QueryAnalysis{Keywords: ex.keywords, Filters: ai.Filters{FileType: ex.fileType}}
+	if out.Keywords == nil {
+		out.Keywords = []string{}
+	}
+	if p.found {
+		out.Filters.ModifiedAfter, out.Filters.ModifiedBefore = formatDate(p.from), formatDate(p.to)
+		if !p.from.IsZero() && !p.to.IsZero() && !p.from.Before(p.to) {
+			out.Filters.ModifiedAfter, out.Filters.ModifiedBefore = "", ""
+		}
+	}
+	return out
+}

@@ -1,0 +1,196 @@
+package offline
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/gds-cli/gds/internal/ai"
+)
+
+// testNow is a Saturday: 2026-11-21 10:00 in Japan.
+var testNow = time.Date(2026, 11, 21, 10, 0, 0, 0, time.FixedZone("JST", 9*3600))
+
+type queryCase struct {
+	query         string
+	keywords      []string // exact, in order
+	after, before string
+	fileType      string
+}
+
+func runQueryCases(t *testing.T, cases []queryCase) {
+	t.Helper()
+	p := New()
+	for _, c := range cases {
+		got, err := ai.AnalyzeQuery(context.Background(), p, ai.QueryInput{Query: c.query, Now: testNow, Lang: "ja"})
+		if err != nil {
+			t.Fatalf("%q: %v", c.query, err)
+		}
+		want := ai.Filters{ModifiedAfter: c.after, ModifiedBefore: c.before, FileType: c.fileType}
+		if got.Filters != want {
+			t.Errorf("%q: filters = %+v, want %+v", c.query, got.Filters, want)
+		}
+		if !slices.Equal(got.Keywords, c.keywords) {
+			t.Errorf("%q: keywords = %q, want %q", c.query, got.Keywords, c.keywords)
+		}
+	}
+}
+
+func TestAnalyzeQueryAcceptance(t *testing.T) {
+	runQueryCases(t, []queryCase{
+		{"先月の議事録PDF", []string{"議事録"}, "2026-10-01", "2026-11-01", ai.FileTypePDF},
+		{"Q3 roadmap slides from 2024", []string{"Q3", "roadmap"}, "2024-01-01", "2025-01-01", ai.FileTypePresentation},
+		{"顧客管理システムの移行計画", []string{"顧客管理システム", "移行計画"}, "", "", ""},
+		{"プロジェクトアルファの設計書", []string{"プロジェクトアルファ", "設計書"}, "", "", ""},
+	})
+}
+
+func TestAnalyzeQueryJapanese(t *testing.T) {
+	runQueryCases(t, []queryCase{
+		{"今日の日報", []string{"日報"}, "2026-11-21", "2026-11-22", ""},
+		{"昨日のメモ", []string{"メモ"}, "2026-11-20", "2026-11-21", ""},
+		{"一昨日の議事メモ", []string{"議事メモ"}, "2026-11-19", "2026-11-20", ""},
+		{"今週の週報", []string{"週報"}, "2026-11-16", "2026-11-23", ""},
+		{"先週の定例の議事録", []string{"定例", "議事録"}, "2026-11-09", "2026-11-16", ""},
+		{"今月の請求書", []string{"請求書"}, "2026-11-01", "2026-12-01", ""},
+		{"今年の採用計画", []string{"採用計画"}, "2026-01-01", "2027-01-01", ""},
+		{"去年の営業スライド", []string{"営業"}, "2025-01-01", "2026-01-01", ai.FileTypePresentation},
+		{"昨年の監査報告書", []string{"監査報告書"}, "2025-01-01", "2026-01-01", ""},
+		{"一昨年の決算", []string{"決算"}, "2024-01-01", "2025-01-01", ""},
+		{"2024年の予算スプレッドシート", []string{"予算"}, "2024-01-01", "2025-01-01", ai.FileTypeSpreadsheet},
+		{"2024年3月の請求書", []string{"請求書"}, "2024-03-01", "2024-04-01", ""},
+		{"2024/3 請求書", []string{"請求書"}, "2024-03-01", "2024-04-01", ""},
+		{"2024-03の経費精算", []string{"経費精算"}, "2024-03-01", "2024-04-01", ""},
+		{"2024年度の予算表計算", []string{"予算"}, "2024-04-01", "2025-04-01", ai.FileTypeSpreadsheet},
+		{"今年度の事業計画", []string{"事業計画"}, "2026-04-01", "2027-04-01", ""},
+		{"2024年3月5日の議事録", []string{"議事録"}, "2024-03-05", "2024-03-06", ""},
+		{"最近の提案書", []string{"提案書"}, "2026-10-22", "", ""},
+		{"直近7日の障害報告", []string{"障害報告"}, "2026-11-14", "", ""},
+		{"最近3ヶ月の見積もり", []string{"見積もり"}, "2026-08-21", "", ""},
+		{"過去2週間のログ", []string{"ログ"}, "2026-11-07", "", ""},
+		{"3日前の打ち合わせメモ", []string{"打ち合わせメモ"}, "2026-11-18", "2026-11-19", ""},
+		{"2ヶ月前の契約書", []string{"契約書"}, "2026-09-01", "2026-10-01", ""},
+		{"2023年以降の契約書", []string{"契約書"}, "2023-01-01", "", ""},
+		{"2023年から の契約書", []string{"契約書"}, "2023-01-01", "", ""},
+		{"2023年以前の契約書", []string{"契約書"}, "", "2024-01-01", ""},
+		{"2023年までの契約書", []string{"契約書"}, "", "2024-01-01", ""},
+		{"2023年より前の契約書", []string{"契約書"}, "", "2023-01-01", ""},
+		{"2022年から2023年までの報告書", []string{"報告書"}, "2022-01-01", "2024-01-01", ""},
+		{"2022年〜2023年の報告書", []string{"報告書"}, "2022-01-01", "2024-01-01", ""},
+		{"3月の議事録", []string{"議事録"}, "2026-03-01", "2026-04-01", ""},
+		{"12月の議事録", []string{"議事録"}, "2025-12-01", "2026-01-01", ""},
+		{"２０２４年の議事録", []string{"議事録"}, "2024-01-01", "2025-01-01", ""},
+		{"プレゼンテーション資料", nil, "", "", ai.FileTypePresentation},
+		{"パワポの提案", []string{"提案"}, "", "", ai.FileTypePresentation},
+		{"エクセルの売上表", []string{"売上表"}, "", "", ai.FileTypeSpreadsheet},
+		{"ワードの契約書", []string{"契約書"}, "", "", ai.FileTypeDocument},
+		{"文書", nil, "", "", ai.FileTypeDocument},
+		{"設計ドキュメント", []string{"設計ドキュメント"}, "", "", ""},
+		{"キーワード一覧", []string{"キーワード一覧"}, "", "", ""},
+		{"営業資料を探して", []string{"営業"}, "", "", ""},
+		{"テキストのメモ", []string{"メモ"}, "", "", ai.FileTypeText},
+		{"先月の議事録PDFでプロジェクトアルファの設計ドキュメントはどこ？", []string{"プロジェクトアルファ", "議事録", "設計ドキュメント"},
+			"2026-10-01", "2026-11-01", ai.FileTypePDF},
+		{"AWS移行の見積もりを見せて", []string{"AWS", "移行", "見積もり"}, "", "", ""},
+		{"田中さんが作った第3四半期の売上レポート", []string{"田中", "第3四半期", "売上レポート"}, "", "", ""},
+		{"株の資料", []string{"株"}, "", "", ""},
+	})
+}
+
+func TestAnalyzeQueryEnglish(t *testing.T) {
+	runQueryCases(t, []queryCase{
+		{"today's standup notes", []string{"standup", "notes"}, "2026-11-21", "2026-11-22", ""},
+		{"yesterday invoice", []string{"invoice"}, "2026-11-20", "2026-11-21", ""},
+		{"this week status report", []string{"status", "report"}, "2026-11-16", "2026-11-23", ""},
+		{"last week meeting notes", []string{"meeting", "notes"}, "2026-11-09", "2026-11-16", ""},
+		{"this month expenses", []string{"expenses"}, "2026-11-01", "2026-12-01", ""},
+		{"last month expenses", []string{"expenses"}, "2026-10-01", "2026-11-01", ""},
+		{"this year OKRs", []string{"OKRs"}, "2026-01-01", "2027-01-01", ""},
+		{"last year tax return", []string{"tax", "return"}, "2025-01-01", "2026-01-01", ""},
+		{"budget in 2024", []string{"budget"}, "2024-01-01", "2025-01-01", ""},
+		{"March 2024 Alpha deck", []string{"Alpha"}, "2024-03-01", "2024-04-01", ai.FileTypePresentation},
+		{"2024-03 invoice", []string{"invoice"}, "2024-03-01", "2024-04-01", ""},
+		{"invoice 2024-03-15", []string{"invoice"}, "2024-03-15", "2024-03-16", ""},
+		{"since 2023 AWS invoices", []string{"AWS", "invoices"}, "2023-01-01", "", ""},
+		{"hiring plan after 2023", []string{"hiring", "plan"}, "2024-01-01", "", ""},
+		{"contracts before 2020", []string{"contracts"}, "", "2020-01-01", ""},
+		{"from 2022 to 2023 budget report", []string{"budget", "report"}, "2022-01-01", "2024-01-01", ""},
+		{"tax docs between 2021 and 2022", []string{"tax"}, "2021-01-01", "2023-01-01", ai.FileTypeDocument},
+		{"design reviews from the last 30 days", []string{"design", "reviews"}, "2026-10-22", "", ""},
+		{"last 2 weeks incident log", []string{"incident", "log"}, "2026-11-07", "", ""},
+		{"recent design review", []string{"design", "review"}, "2026-10-22", "", ""},
+		{"fy2025 forecast spreadsheet", []string{"forecast"}, "2025-04-01", "2026-04-01", ai.FileTypeSpreadsheet},
+		{"find the budget spreadsheet for Project Phoenix", []string{"Project", "Phoenix", "budget"}, "", "", ai.FileTypeSpreadsheet},
+		{"Word document about onboarding", []string{"onboarding"}, "", "", ai.FileTypeDocument},
+		{"word count guidelines", []string{"word", "count", "guidelines"}, "", "", ""},
+		{"v2 API spec pdf", []string{"v2", "API", "spec"}, "", "", ai.FileTypePDF},
+		{"Where is the security policy?", []string{"security", "policy"}, "", "", ""},
+		{"show me Alice's onboarding checklist xlsx", []string{"Alice", "onboarding", "checklist"}, "", "", ai.FileTypeSpreadsheet},
+		{"presentation", nil, "", "", ai.FileTypePresentation},
+	})
+}
+
+func TestAnalyzeQueryUsesNowsLocation(t *testing.T) {
+	// 2026-11-30 23:30 UTC is already December 1 in Tokyo: 先月 is November there.
+	utc := time.Date(2026, 11, 30, 23, 30, 0, 0, time.UTC)
+	for _, c := range []struct {
+		now   time.Time
+		after string
+	}{
+		{utc, "2026-10-01"},
+		{utc.In(time.FixedZone("JST", 9*3600)), "2026-11-01"},
+	} {
+		got := analyzeQuery(ai.QueryInput{Query: "先月", Now: c.now})
+		if got.Filters.ModifiedAfter != c.after {
+			t.Errorf("now %v: after = %s, want %s", c.now, got.Filters.ModifiedAfter, c.after)
+		}
+	}
+}
+
+func TestAnalyzeQueryKeepsAtMostFiveKeywords(t *testing.T) {
+	got := analyzeQuery(ai.QueryInput{Query: "Alpha Beta Gamma Delta Epsilon Zeta Eta", Now: testNow})
+	if len(got.Keywords) != maxKeywords || got.Keywords[0] != "Beta" {
+		// The first word of a query is capitalised anyway, so it ranks after
+		// the other capitalised words.
+		t.Errorf("keywords = %q", got.Keywords)
+	}
+}
+
+func FuzzAnalyzeQuery(f *testing.F) {
+	for _, s := range []string{"先月の議事録PDF", "Q3 roadmap slides from 2024", "2022年から2023年まで", "between 2024 and 2021",
+		"9999年13月", "last 0 days", "2024/02/30", "プロジェクト・アルファ", "", "ー・-_'", "from 2024 to"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, q string) {
+		got := analyzeQuery(ai.QueryInput{Query: q, Now: testNow})
+		if len(got.Keywords) > maxKeywords {
+			t.Fatalf("%d keywords", len(got.Keywords))
+		}
+		for _, k := range got.Keywords {
+			if k == "" || !utf8.ValidString(k) && utf8.ValidString(q) {
+				t.Fatalf("bad keyword %q", k)
+			}
+		}
+		if got.Filters.FileType != "" && !slices.Contains(ai.FileTypes, got.Filters.FileType) {
+			t.Fatalf("file type %q", got.Filters.FileType)
+		}
+		a, b, err := got.Filters.Range()
+		if err != nil {
+			t.Fatalf("range: %v", err)
+		}
+		if !a.IsZero() && !b.IsZero() && !a.Before(b) {
+			t.Fatalf("inverted range %+v", got.Filters)
+		}
+	})
+}
+
+func BenchmarkAnalyzeQuery(b *testing.B) {
+	queries := []string{"先月の議事録PDF", "Q3 roadmap slides from 2024", "顧客管理システムの移行計画について2023年以降のスライド",
+		"find the budget spreadsheet for Project Phoenix since 2023"}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		analyzeQuery(ai.QueryInput{Query: queries[i%len(queries)], Now: testNow})
+	}
+}

@@ -1,0 +1,406 @@
+package offline
+
+import (
+	"math"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+	"unicode"
+
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/gds-cli/gds/internal/ai"
+)
+
+// Summary limits.
+const (
+	defaultSummaryLength = 200    // runes, when DocInput.MaxLength is not set
+	maxAnalysedRunes     = 30_000 // longer texts are summarised from their start
+	maxTitleRunes        = 80
+)
+
+var (
+	reHTMLTag   = regexp.MustCompile(`(?s)<!--.*?-->|<script.*?</script>|<style.*?</style>|<[^>]{1,300}>`)
+	reEntity    = regexp.MustCompile(`&(?:nbsp|amp|lt|gt|quot|#39|apos);`)
+	reMDImage   = regexp.MustCompile(`!\[[^\]]*\]\([^)]*\)`)
+	reMDLink    = regexp.MustCompile(`\[([^\]]*)\]\([^)]*\)`)
+	reURL       = regexp.MustCompile(`https?://\S+`)
+	reMDPrefix  = regexp.MustCompile(`(?m)^[ \t]*(?:#{1,6}[ \t]+|>[ \t]*|[-*+][ \t]+|\d{1,3}[.)][ \t]+)`)
+	reMDEmph    = regexp.MustCompile("\\*\\*|__|`+|~~")
+	reRuleLine  = regexp.MustCompile(`(?m)^[ \t]*[-=*_|:#~ \t]{3,}[ \t]*$`)
+	reSpaces    = regexp.MustCompile(`[ \t\f\v\x{3000}]+`)
+	reSentEndJa = regexp.MustCompile(`[^。！？!?]*[。！？!?]+[」』）)]*|[^。！？!?]+$`)
+	reSentEndEn = regexp.MustCompile(`[.!?]["'”’)\]]*\s+`)
+)
+
+var htmlEntities = strings.NewReplacer("&nbsp;", " ", "&amp;", "&", "&lt;", "<", "&gt;", ">", "&quot;", `"`, "&#39;", "'", "&apos;", "'")
+
+// cleanMarkup removes HTML tags and entities, Markdown syntax, URLs, table
+// pipes and control characters, keeping one sentence-bearing line per line.
+func cleanMarkup(s string) string {
+	s = strings.ToValidUTF8(s, "")
+	s = reHTMLTag.ReplaceAllString(s, " ")
+	s = reEntity.ReplaceAllStringFunc(s, htmlEntities.Replace)
+	s = reMDImage.ReplaceAllString(s, " ")
+	s = reMDLink.ReplaceAllString(s, "$1")
+	s = reURL.ReplaceAllString(s, " ")
+	s = reRuleLine.ReplaceAllString(s, "")
+	s = reMDPrefix.ReplaceAllString(s, "")
+	s = reMDEmph.ReplaceAllString(s, "")
+	s = strings.Map(func(r rune) rune {
+		switch {
+		case r == '\n':
+			return r
+		case r == '|' || r == '\t' || r == '\r':
+			return ' '
+		case unicode.IsControl(r) || r == '\uFEFF':
+			return -1
+		}
+		return r
+	}, s)
+	var lines []string
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(reSpaces.ReplaceAllString(l, " ")); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// splitSentences splits cleaned text into sentences: at line breaks, after
+// 。！？ and after . ! ? followed by space.
+func splitSentences(s string) []string {
+	var out []string
+	for _, line := range strings.Split(s, "\n") {
+		for _, part := range reSentEndJa.FindAllString(line, -1) {
+			rest := part
+			for {
+				loc := reSentEndEn.FindStringIndex(rest)
+				if loc == nil {
+					break
+				}
+				if t := strings.TrimSpace(rest[:loc[1]]); t != "" {
+					out = append(out, t)
+				}
+				rest = rest[loc[1]:]
+			}
+			if t := strings.TrimSpace(rest); t != "" {
+				out = append(out, t)
+			}
+		}
+	}
+	return out
+}
+
+// isJapaneseText reports whether kana or kanji make up a fifth or more of
+// the letters of s and kana occur at all.
+func isJapaneseText(s string) bool {
+	var cjk, kana, latin int
+	for _, r := range s {
+		switch classOf(r) {
+		case rcHiragana, rcKatakana:
+			kana++
+			cjk++
+		case rcKanji:
+			cjk++
+		case rcLatin:
+			latin++
+		}
+	}
+	return kana > 0 && cjk*5 >= cjk+latin
+}
+
+// jaCommon are frequent Japanese nouns with little topical weight.
+var jaCommon = setOf(
+	"こと", "もの", "ため", "よう", "場合", "以下", "以上", "今回", "本", "当", "者", "人", "方", "他", "各", "点", "上",
+	"下", "中", "後", "前", "的", "化", "性", "等", "一", "二", "三", "年", "月", "日", "時", "分", "回", "件", "名",
+	"現在", "一部", "一般", "自分", "それぞれ", "ところ", "とき", "これ", "それ", "あれ", "どれ", "ほか", "まま",
+	"予定", "必要", "可能", "対象", "実施", "使用", "利用", "関係", "問題", "内容", "情報", "結果", "方法", "状況",
+	"目的", "以外", "全体", "部分", "最初", "最後", "同様", "確認", "対応", "記載", "説明", "世界", "日本",
+)
+
+// enCommon are frequent English content words with little topical weight.
+var enCommon = setOf(
+	"use", "used", "using", "also", "first", "second", "time", "year", "people", "many", "much", "well",
+	"known", "part", "number", "including", "however", "although", "became", "become", "several", "early", "later",
+	"large", "small", "high", "low", "long", "often", "include", "includes", "called", "name", "named", "since",
+	"during", "following", "based", "such", "both", "between", "among", "within", "without", "while", "way",
+	"three", "two", "four", "five", "day", "days", "month", "general", "important", "major", "main", "page",
+	"section", "chapter", "table", "figure", "note", "notes", "item", "items", "other", "same", "different",
+	"would", "could", "said", "says", "made", "make", "take", "took", "given", "set", "end", "will",
+)
+
+// docTerm is a weighted term of a document.
+type docTerm struct {
+	text   string
+	tf     int
+	proper bool
+	first  int // index of the first sentence it occurs in
+}
+
+// summarize is TaskSummarize: an extractive summary of at most
+// in.MaxLength runes (title line first, then the most representative
+// sentences in document order) and 1–5 keywords.
+func (p *Provider) summarize(in ai.DocInput) ai.DocSummary {
+	limit := in.MaxLength
+	if limit <= 0 {
+		limit = defaultSummaryLength
+	}
+	text := norm.NFKC.String(in.Text)
+	if r := []rune(text); len(r) > maxAnalysedRunes {
+		text = string(r[:maxAnalysedRunes])
+	}
+	text = cleanMarkup(text)
+	stem := strings.TrimSuffix(path.Base(in.Name), path.Ext(in.Name))
+	nameKws := nameKeywords(stem)
+
+	if text == "" {
+		kws := nameKws
+		if len(kws) == 0 && strings.TrimSpace(stem) != "" {
+			kws = []string{strings.TrimSpace(stem)}
+		}
+		if kws == nil {
+			kws = []string{}
+		}
+		return ai.DocSummary{Summary: ai.Truncate(strings.TrimSpace(stem), limit), Keywords: kws}
+	}
+
+	ja := isJapaneseText(text)
+	sents := splitSentences(text)
+	title := ""
+	if len(sents) > 0 && strings.HasPrefix(text, sents[0]+"\n") && runeLen(sents[0]) <= maxTitleRunes &&
+		!strings.ContainsAny(lastRune(sents[0]), "。.!?！？") {
+		title, sents = sents[0], sents[1:]
+	}
+
+	// Terms per sentence.
+	termsOf := make([][]term, len(sents))
+	terms := map[string]*docTerm{}
+	var order []string
+	for i, s := range sents {
+		for _, t := range p.sentenceTerms(s, ja) {
+			termsOf[i] = append(termsOf[i], t)
+			d := terms[t.text]
+			if d == nil {
+				d = &docTerm{text: t.text, proper: t.proper, first: i}
+				terms[t.text] = d
+				order = append(order, t.text)
+			}
+			d.tf++
+			d.proper = d.proper || t.proper
+		}
+	}
+	weight := func(d *docTerm) float64 {
+		w := 1 + math.Log(float64(d.tf))
+		if jaCommon[d.text] || enCommon[strings.ToLower(d.text)] {
+			w *= 0.2
+		}
+		if d.proper {
+			w *= 1.5
+		}
+		return w
+	}
+
+	// Score sentences, then take the best in document order within the budget.
+	type scored struct {
+		i     int
+		score float64
+	}
+	var ss []scored
+	for i, s := range sents {
+		seen := map[string]bool{}
+		var sc float64
+		for _, t := range termsOf[i] {
+			if !seen[t.text] {
+				seen[t.text] = true
+				sc += weight(terms[t.text])
+			}
+		}
+		sc /= math.Sqrt(math.Max(float64(runeLen(s))/40, 1))
+		if i == 0 {
+			sc *= 1.2 // lead sentences describe the document
+		}
+		ss = append(ss, scored{i, sc})
+	}
+	sort.SliceStable(ss, func(a, b int) bool { return ss[a].score > ss[b].score })
+	sep := " "
+	if ja {
+		sep = ""
+	}
+	budget := limit
+	var head string
+	if title != "" {
+		head = title
+		if ja {
+			head += "："
+		} else {
+			head += ": "
+		}
+		if runeLen(head) >= limit/2 {
+			head = ""
+		}
+		budget -= runeLen(head)
+	}
+	var chosen []int
+	used := 0
+	for _, s := range ss {
+		l := runeLen(sents[s.i])
+		if len(chosen) > 0 {
+			l += runeLen(sep)
+		}
+		if used+l <= budget {
+			chosen = append(chosen, s.i)
+			used += l
+		}
+	}
+	var summary string
+	if len(chosen) == 0 && len(ss) > 0 {
+		summary = head + ai.Truncate(sents[ss[0].i], budget)
+	} else {
+		sort.Ints(chosen)
+		parts := make([]string, len(chosen))
+		for k, i := range chosen {
+			parts[k] = sents[i]
+		}
+		summary = head + strings.Join(parts, sep)
+	}
+	if strings.TrimSpace(summary) == "" {
+		summary = title
+	}
+	summary = ai.Truncate(strings.TrimSpace(summary), limit)
+
+	return ai.DocSummary{Summary: summary, Keywords: docKeywords(terms, order, weight, nameKws)}
+}
+
+// nameKeywords returns the distinctive parts of a file name: its keywords
+// as a query, without dates and file-type words.
+func nameKeywords(stem string) []string {
+	s := norm.NFKC.String(strings.NewReplacer("_", " ", "-", " ").Replace(stem))
+	p := parsePeriod(newClock(time.Unix(0, 0).UTC()), s) // only the spans matter
+	return extract(blank(s, p.spans)).keywords
+}
+
+// docKeywords picks 1–5 keywords: proper nouns first, then the distinctive
+// parts of the file name, then the heaviest terms (longer compounds count
+// more, common words less).
+func docKeywords(terms map[string]*docTerm, order []string, weight func(*docTerm) float64, nameKws []string) []string {
+	rank := func(d *docTerm) float64 {
+		return weight(d) * math.Min(float64(runeLen(d.text)), 6) / 3
+	}
+	var proper, other []*docTerm
+	for _, t := range order {
+		d := terms[t]
+		if runeLen(d.text) < 2 || jaGeneric[d.text] || jaCommon[d.text] || enCommon[strings.ToLower(d.text)] ||
+			enStop[strings.ToLower(d.text)] {
+			continue
+		}
+		if d.proper {
+			proper = append(proper, d)
+		} else {
+			other = append(other, d)
+		}
+	}
+	byRank := func(ds []*docTerm) {
+		sort.SliceStable(ds, func(a, b int) bool { return rank(ds[a]) > rank(ds[b]) })
+	}
+	byRank(proper)
+	byRank(other)
+	var out []string
+	add := func(s string) {
+		if s != "" && len(out) < maxKeywords && !containsFold(out, s) {
+			out = append(out, s)
+		}
+	}
+	for i, d := range proper {
+		if i == 2 {
+			break
+		}
+		add(d.text)
+	}
+	for i, k := range nameKws {
+		if i == 2 {
+			break
+		}
+		add(k)
+	}
+	for _, d := range proper {
+		if d.tf > 1 {
+			add(d.text)
+		}
+	}
+	for _, d := range other {
+		add(d.text)
+	}
+	for _, d := range proper {
+		add(d.text)
+	}
+	if out == nil {
+		out = []string{}
+	}
+	return out
+}
+
+func lastRune(s string) string {
+	r := []rune(s)
+	if len(r) == 0 {
+		return ""
+	}
+	return string(r[len(r)-1])
+}
+
+// sentenceTerms returns the terms of one sentence: kagome noun compounds
+// for Japanese (falling back to the script-run segmenter if the dictionary
+// cannot load), capitalised phrases and content words for English.
+func (p *Provider) sentenceTerms(s string, ja bool) []term {
+	if ja {
+		if ts, err := p.ja.nounCompounds(s); err == nil {
+			return ts
+		}
+		var out []term
+		for _, sg := range segmentText(s) {
+			out = append(out, term{text: sg.text, proper: sg.kind == segLatin || isAllClass(sg.text, rcKatakana)})
+		}
+		return out
+	}
+	return englishTerms(s)
+}
+
+var reEnWord = regexp.MustCompile(`[\p{L}\p{N}][\p{L}\p{N}'’-]*`)
+
+// englishTerms returns the capitalised phrases (Super Bowl, Denver
+// Broncos; not the sentence's first word alone) as proper terms and the
+// other content words (lower-cased) as plain terms.
+func englishTerms(s string) []term {
+	words := reEnWord.FindAllString(s, -1)
+	var out []term
+	var phrase []string
+	flush := func() {
+		if len(phrase) > 0 {
+			out = append(out, term{text: strings.Join(phrase, " "), proper: true})
+		}
+		phrase = phrase[:0]
+	}
+	for i, w := range words {
+		w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s")
+		lower := strings.ToLower(w)
+		capital := unicode.IsUpper([]rune(w)[0])
+		if capital && !(i == 0 && (enStop[lower] || enCommon[lower])) && !enStop[lower] {
+			if i == 0 && len(words) > 1 && !unicode.IsUpper([]rune(words[1])[0]) {
+				// A lone capital at the start of a sentence is just a capital.
+				out = append(out, term{text: lower})
+				continue
+			}
+			phrase = append(phrase, w)
+			continue
+		}
+		flush()
+		if enStop[lower] || isAllClass(lower, rcDigit) || len(lower) < 3 {
+			continue
+		}
+		out = append(out, term{text: lower})
+	}
+	flush()
+	return out
+}
