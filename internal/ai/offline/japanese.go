@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/ikawaha/kagome-dict/ipa"
 	"github.com/ikawaha/kagome/v2/tokenizer"
@@ -47,7 +48,9 @@ func (j *japanese) nounCompounds(text string) ([]term, error) {
 	flush := func() {
 		if cur.Len() > 0 {
 			s := strings.Trim(cur.String(), "・ー-")
-			if s != "" && !isAllClass(s, rcDigit) {
+			// Compounds that start with a number are counts and dates
+			// (1946年6月, 3人), not topics.
+			if s != "" && classOf([]rune(s)[0]) != rcDigit {
 				out = append(out, term{text: s, proper: proper})
 			}
 		}
@@ -68,15 +71,37 @@ func (j *japanese) nounCompounds(text string) ([]term, error) {
 		if pos == "名詞" && sub == "数" && cur.Len() == 0 {
 			joinable = true // 第3四半期 keeps its number
 		}
-		if !joinable || strings.TrimSpace(tk.Surface) == "" {
+		if !joinable || !isContent(tk.Surface) {
 			flush()
 			continue
 		}
-		if sub == "固有名詞" {
-			proper = true
+		if sub == "固有名詞" && !isLowerLatin(tk.Surface) {
+			proper = true // kagome calls every unknown Latin word a proper noun
 		}
 		cur.WriteString(tk.Surface)
 	}
 	flush()
 	return out, nil
+}
+
+// isContent reports whether s is made of letters and digits only.
+func isContent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if classOf(r) == rcSep {
+			return false
+		}
+	}
+	return true
+}
+
+func isLowerLatin(s string) bool {
+	for _, r := range s {
+		if classOf(r) != rcLatin || unicode.IsUpper(r) {
+			return false
+		}
+	}
+	return s != ""
 }

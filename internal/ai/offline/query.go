@@ -38,7 +38,7 @@ var enStop = setOf(
 	"file", "files", "folder", "folders", "thing", "things", "stuff", "one", "ones", "copy", "version",
 	"related", "regarding", "relating", "concerning", "latest", "newest", "new", "old", "recent", "last", "about",
 	"made", "make", "created", "written", "wrote", "shared", "saved", "edited", "modified", "updated", "uploaded",
-	"google", "drive", "gdrive", "into", "onto", "over", "under", "than", "then", "so", "if", "as", "also",
+	"drive", "gdrive", "into", "onto", "over", "under", "than", "then", "so", "if", "as", "also",
 	"just", "only", "very", "more", "most", "less", "like", "something", "anything", "everything", "somewhere",
 	"again", "ago", "around", "between", "during", "since", "after", "before", "until", "till", "through",
 )
@@ -75,9 +75,18 @@ type extraction struct {
 	fileType string
 }
 
-// extract reads keywords (ranked) and the first file type named in s.
-func extract(s string) extraction {
+// extract reads keywords (ranked) and the first file type named in s, a
+// sentence-like query whose first word may be capitalised only as the
+// start of a sentence.
+func extract(s string) extraction { return extractFrom(s, true) }
+
+// extractFrom is extract; sentenceStart false treats a capital on the
+// first word as meaningful (file names).
+func extractFrom(s string, sentenceStart bool) extraction {
 	segs := segmentText(s)
+	if !sentenceStart && len(segs) > 0 {
+		segs[0].first = false
+	}
 	var ex extraction
 	var cands []candidate
 	setType := func(ft string) {
@@ -94,7 +103,7 @@ func extract(s string) extraction {
 				continue
 			}
 			// "Google Docs", "Excel file": the brand word goes with the type.
-			if (lower == "ms" || lower == "microsoft") && i+1 < len(segs) && typeOfLatin(segs[i+1].text) != "" {
+			if (lower == "ms" || lower == "microsoft" || lower == "google") && i+1 < len(segs) && typeOfLatin(segs[i+1].text) != "" {
 				continue
 			}
 			if enStop[lower] || isAllClass(sg.text, rcDigit) || runeLen(sg.text) < 2 && !hasDigit(sg.text) {

@@ -4,6 +4,7 @@ import (
 	"math"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -225,10 +226,6 @@ func (p *Provider) summarize(in ai.DocInput) ai.DocSummary {
 		ss = append(ss, scored{i, sc})
 	}
 	sort.SliceStable(ss, func(a, b int) bool { return ss[a].score > ss[b].score })
-	sep := " "
-	if ja {
-		sep = ""
-	}
 	budget := limit
 	var head string
 	if title != "" {
@@ -243,28 +240,30 @@ func (p *Provider) summarize(in ai.DocInput) ai.DocSummary {
 		}
 		budget -= runeLen(head)
 	}
-	var chosen []int
-	used := 0
-	for _, s := range ss {
-		l := runeLen(sents[s.i])
-		if len(chosen) > 0 {
-			l += runeLen(sep)
-		}
-		if used+l <= budget {
-			chosen = append(chosen, s.i)
-			used += l
-		}
-	}
 	var summary string
-	if len(chosen) == 0 && len(ss) > 0 {
+	if len(ss) > 0 && runeLen(sents[ss[0].i]) > budget {
+		// The most representative sentence does not fit: cut it rather
+		// than fall back to a lesser one that happens to be short.
 		summary = head + ai.Truncate(sents[ss[0].i], budget)
 	} else {
-		sort.Ints(chosen)
-		parts := make([]string, len(chosen))
-		for k, i := range chosen {
-			parts[k] = sents[i]
+		var chosen []int
+		used := 0
+		for _, s := range ss {
+			if l := runeLen(sents[s.i]) + 1; used+l <= budget+1 {
+				chosen = append(chosen, s.i)
+				used += l
+			}
 		}
-		summary = head + strings.Join(parts, sep)
+		sort.Ints(chosen)
+		var b strings.Builder
+		b.WriteString(head)
+		for k, i := range chosen {
+			if k > 0 && (!ja || !strings.ContainsAny(lastRune(sents[chosen[k-1]]), "。！？!?」）)")) {
+				b.WriteString(" ")
+			}
+			b.WriteString(sents[i])
+		}
+		summary = b.String()
 	}
 	if strings.TrimSpace(summary) == "" {
 		summary = title
@@ -279,7 +278,7 @@ func (p *Provider) summarize(in ai.DocInput) ai.DocSummary {
 func nameKeywords(stem string) []string {
 	s := norm.NFKC.String(strings.NewReplacer("_", " ", "-", " ").Replace(stem))
 	p := parsePeriod(newClock(time.Unix(0, 0).UTC()), s) // only the spans matter
-	return extract(blank(s, p.spans)).keywords
+	return extractFrom(blank(s, p.spans), false).keywords
 }
 
 // docKeywords picks 1–5 keywords: proper nouns first, then the distinctive
@@ -314,7 +313,7 @@ func docKeywords(terms map[string]*docTerm, order []string, weight func(*docTerm
 		}
 	}
 	for i, d := range proper {
-		if i == 2 {
+		if i == 3 {
 			break
 		}
 		add(d.text)
@@ -323,7 +322,9 @@ func docKeywords(terms map[string]*docTerm, order []string, weight func(*docTerm
 		if i == 2 {
 			break
 		}
-		add(k)
+		if !slices.ContainsFunc(out, func(o string) bool { return strings.Contains(strings.ToLower(o), strings.ToLower(k)) }) {
+			add(k)
+		}
 	}
 	for _, d := range proper {
 		if d.tf > 1 {

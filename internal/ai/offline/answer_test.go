@@ -1,0 +1,66 @@
+package offline
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/gds-cli/gds/internal/ai"
+)
+
+func TestAnswerQuotesBestSentencesWithCitations(t *testing.T) {
+	in := ai.AnswerInput{
+		Question: "When was the Super Bowl 50 game played?",
+		Lang:     "en",
+		Contexts: []ai.AnswerContext{
+			{Ref: 1, Text: "The Rhine is a river. It flows north."},
+			{Ref: 2, Text: "Super Bowl 50 was an American football game. The game was played on February 7, 2016, at Levi's Stadium."},
+		},
+	}
+	var pieces []string
+	err := ai.Answer(context.Background(), New(), in, func(s string) error { pieces = append(pieces, s); return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(pieces, "")
+	if len(pieces) != 2 || !strings.HasSuffix(pieces[0], " [2]") ||
+		!strings.Contains(text, "The game was played on February 7, 2016, at Levi's Stadium. [2]") {
+		t.Errorf("answer %q in %d pieces", text, len(pieces))
+	}
+	if strings.Contains(text, "Rhine") {
+		t.Errorf("answer %q quotes an unrelated passage", text)
+	}
+
+	in = ai.AnswerInput{Question: "梅雨明けの別名は？", Lang: "ja", Contexts: []ai.AnswerContext{
+		{Ref: 3, Text: "梅雨は東アジアの気象現象である。梅雨が明けることを梅雨明けといい、出梅とも呼ぶ。"}}}
+	pieces = nil
+	if err := ai.Answer(context.Background(), New(), in, func(s string) error { pieces = append(pieces, s); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if len(pieces) == 0 || pieces[0] != "梅雨が明けることを梅雨明けといい、出梅とも呼ぶ。 [3]" {
+		t.Errorf("answer %q", pieces)
+	}
+}
+
+func TestAnswerWithoutMatchSaysSo(t *testing.T) {
+	for lang, want := range map[string]string{"ja": "見つかりませんでした", "en": "do not contain"} {
+		var text string
+		err := ai.Answer(context.Background(), New(), ai.AnswerInput{Question: "quantum gravity", Lang: lang,
+			Contexts: []ai.AnswerContext{{Ref: 1, Text: "梅雨は雨の季節。"}}}, func(s string) error { text += s; return nil })
+		if err != nil || !strings.Contains(text, want) {
+			t.Errorf("%s: %q, %v", lang, text, err)
+		}
+	}
+}
+
+func TestAnswerStopsWhenConsumerFails(t *testing.T) {
+	boom := errors.New("closed")
+	calls := 0
+	err := New().Stream(context.Background(), ai.Request{Task: ai.TaskAnswer, Input: &ai.AnswerInput{Question: "a b",
+		Contexts: []ai.AnswerContext{{Ref: 1, Text: "alpha beta. beta alpha gamma. alpha."}}}},
+		func(string) error { calls++; return boom })
+	if !errors.Is(err, boom) || calls != 1 {
+		t.Errorf("err %v after %d calls", err, calls)
+	}
+}

@@ -1,0 +1,57 @@
+package offline
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/gds-cli/gds/internal/ai"
+)
+
+func TestRerankPutsTheMatchingFileFirst(t *testing.T) {
+	p := New()
+	for _, lang := range []string{"ja", "en"} {
+		c := loadCorpus(t, lang)
+		var cands []ai.HitInfo
+		for i, text := range c.texts {
+			sum, err := ai.Summarize(context.Background(), p, ai.DocInput{Name: c.files[i], Text: text, MaxLength: 300})
+			if err != nil {
+				t.Fatal(err)
+			}
+			cands = append(cands, ai.HitInfo{ID: c.files[i], Name: c.files[i], Summary: sum.Summary, Keywords: sum.Keywords})
+		}
+		hits := 0
+		for i, q := range c.queries {
+			an, err := ai.AnalyzeQuery(context.Background(), p, ai.QueryInput{Query: q, Now: testNow})
+			if err != nil {
+				t.Fatal(err)
+			}
+			order, err := ai.Rerank(context.Background(), p, ai.RerankInput{Query: q, Keywords: an.Keywords, Candidates: cands})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if order[0] == c.files[i] {
+				hits++
+			} else {
+				t.Logf("%s: %q → %s, want %s", lang, q, order[0], c.files[i])
+			}
+		}
+		// Summaries keep only part of each paragraph; most questions still win.
+		if hits*4 < len(c.queries)*3 {
+			t.Errorf("%s: right file first for %d of %d questions", lang, hits, len(c.queries))
+		}
+	}
+}
+
+func TestRerankIsStableForTies(t *testing.T) {
+	var cands []ai.HitInfo
+	for i := range 5 {
+		cands = append(cands, ai.HitInfo{ID: fmt.Sprint(i), Name: "same name", Summary: "same"})
+	}
+	cands = append(cands, ai.HitInfo{ID: "x", Name: "budget 2025", Summary: "the budget"})
+	got := rerank(ai.RerankInput{Query: "budget", Candidates: cands}).Order
+	if want := []string{"x", "0", "1", "2", "3", "4"}; !slices.Equal(got, want) {
+		t.Errorf("order %q, want %q", got, want)
+	}
+}
