@@ -1,0 +1,204 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/pgvector/pgvector-go"
+
+	"github.com/gds-cli/gds/internal/store"
+)
+
+// UpsertFile inserts or replaces a file and all its chunks in one transaction.
+// Embeddings must have the recorded dimension.
+func (s *Store) UpsertFile(ctx context.Context, f store.File, chunks []store.Chunk) error {
+	if f.ID == "" {
+		return fmt.Errorf("postgres: UpsertFile: the file has no ID")
+	}
+	chunkIDs := make([]string, len(chunks))
+	ordinals := make([]int32, len(chunks))
+	pages := make([]int32, len(chunks))
+	texts := make([]string, len(chunks))
+	vecs := make([]string, len(chunks))
+	for i, c := range chunks {
+		chunkIDs[i] = f.ID
+		ordinals[i] = int32(c.Ordinal)
+		pages[i] = int32(c.Page)
+		texts[i] = c.Text
+		vecs[i] = pgvector.NewVector(c.Embedding).String()
+	}
+	tsv := buildTSVector(f)
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		sp, err := s.loadSpace(ctx, tx)
+		if err != nil {
+			return err
+		}
+		if sp.Dim == 0 {
+			return fmt.Errorf("no embedding space is recorded yet (call EnsureEmbeddingSpace first)")
+		}
+		if len(f.Embedding) != sp.Dim {
+			return fmt.Errorf("file embedding has %d dimensions, the index holds %d (%s); re-crawl with `gds crawl --full` after changing models", len(f.Embedding), sp.Dim, sp.Model)
+		}
+		for _, c := range chunks {
+			if len(c.Embedding) != sp.Dim {
+				return fmt.Errorf("chunk %d embedding has %d dimensions, the index holds %d (%s)", c.Ordinal, len(c.Embedding), sp.Dim, sp.Model)
+			}
+		}
+		_, err = tx.Exec(ctx, s.q(`INSERT INTO {schema}.drive_file_index (
+				file_id, file_name, summary, keywords, embedding, drive_modified_at, mime_type,
+				web_link, parents, path, size, content_hash, source, provider, indexed_at, search_tsv)
+			VALUES ($1, $2, $3, $4, $5::vector, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16::tsvector)
+			ON CONFLICT (file_id) DO UPDATE SET
+				file_name = EXCLUDED.file_name, summary = EXCLUDED.summary, keywords = EXCLUDED.keywords,
+				embedding = EXCLUDED.embedding, drive_modified_at = EXCLUDED.drive_modified_at,
+				mime_type = EXCLUDED.mime_type, web_link = EXCLUDED.web_link, parents = EXCLUDED.parents,
+				path = EXCLUDED.path, size = EXCLUDED.size, content_hash = EXCLUDED.content_hash,
+				source = EXCLUDED.source, provider = EXCLUDED.provider, indexed_at = EXCLUDED.indexed_at,
+				search_tsv = EXCLUDED.search_tsv`),
+			f.ID, f.Name, f.Summary, textArray(f.Keywords), pgvector.NewVector(f.Embedding).String(),
+			f.ModifiedAt.UTC(), f.MimeType, f.WebLink, textArray(f.Parents), f.Path, f.Size, f.ContentHash,
+			f.Source, f.Provider, indexedAt(f.IndexedAt), tsv)
+		if err != nil {
+			return fmt.Errorf("writing the file row: %w", err)
+		}
+		if _, err := tx.Exec(ctx, s.q("DELETE FROM {schema}.drive_file_chunks WHERE file_id = $1"), f.ID); err != nil {
+			return fmt.Errorf("deleting old chunks: %w", err)
+		}
+		if len(chunks) == 0 {
+			return nil
+		}
+		if _, err := tx.Exec(ctx, s.q(`INSERT INTO {schema}.drive_file_chunks (file_id, ordinal, page, content, embedding)
+			SELECT u.file_id, u.ordinal, u.page, u.content, u.embedding::vector
+			FROM unnest($1::text[], $2::int4[], $3::int4[], $4::text[], $5::text[]) AS u(file_id, ordinal, page, content, embedding)`),
+			chunkIDs, ordinals, pages, texts, vecs); err != nil {
+			return fmt.Errorf("writing %d chunks: %w", len(chunks), err)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("postgres: indexing file %q: %w", f.ID, err)
+	}
+	return nil
+}
+
+// textArray stores an empty list as NULL, as the seed's nullable TEXT[] allows.
+func textArray(xs []string) []string {
+	if len(xs) == 0 {
+		return nil
+	}
+	return xs
+}
+
+func indexedAt(t time.Time) time.Time {
+	if t.IsZero() {
+		return time.Now().UTC()
+	}
+	return t.UTC()
+}
+
+// DeleteFiles removes files and (by cascade) their chunks; unknown IDs are ignored.
+func (s *Store) DeleteFiles(ctx context.Context, ids []string) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	if _, err := s.pool.Exec(ctx, s.q("DELETE FROM {schema}.drive_file_index WHERE file_id = ANY($1::text[])"), ids); err != nil {
+		return fmt.Errorf("postgres: deleting %d files: %w", len(ids), err)
+	}
+	return nil
+}
+
+// GetFiles returns the files with these IDs in the given order, skipping
+// unknown IDs. Text is left empty.
+func (s *Store) GetFiles(ctx context.Context, ids []string) ([]store.File, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	rows, err := s.pool.Query(ctx, s.q(`SELECT file_id, file_name, summary, keywords, embedding, drive_modified_at,
+			mime_type, web_link, parents, path, size, content_hash, source, provider, indexed_at
+		FROM {schema}.drive_file_index WHERE file_id = ANY($1::text[])`), ids)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: reading %d files: %w", len(ids), err)
+	}
+	defer rows.Close()
+	byID := make(map[string]store.File, len(ids))
+	for rows.Next() {
+		var (
+			f   store.File
+			emb pgvector.Vector
+		)
+		if err := rows.Scan(&f.ID, &f.Name, &f.Summary, &f.Keywords, &emb, &f.ModifiedAt, &f.MimeType,
+			&f.WebLink, &f.Parents, &f.Path, &f.Size, &f.ContentHash, &f.Source, &f.Provider, &f.IndexedAt); err != nil {
+			return nil, fmt.Errorf("postgres: reading a file row: %w", err)
+		}
+		f.Embedding = emb.Slice()
+		f.ModifiedAt = f.ModifiedAt.UTC()
+		f.IndexedAt = f.IndexedAt.UTC()
+		byID[f.ID] = f
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("postgres: reading files: %w", err)
+	}
+	out := make([]store.File, 0, len(byID))
+	for _, id := range ids {
+		if f, ok := byID[id]; ok {
+			out = append(out, f)
+		}
+	}
+	return out, nil
+}
+
+// ContentHashes returns file ID → content hash for the IDs that are indexed.
+func (s *Store) ContentHashes(ctx context.Context, ids []string) (map[string]string, error) {
+	out := map[string]string{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	rows, err := s.pool.Query(ctx, s.q("SELECT file_id, content_hash FROM {schema}.drive_file_index WHERE file_id = ANY($1::text[])"), ids)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: reading content hashes: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id, h string
+		if err := rows.Scan(&id, &h); err != nil {
+			return nil, fmt.Errorf("postgres: reading content hashes: %w", err)
+		}
+		out[id] = h
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("postgres: reading content hashes: %w", err)
+	}
+	return out, nil
+}
+
+// FilterIndexed returns the IDs that are indexed, in input order.
+func (s *Store) FilterIndexed(ctx context.Context, ids []string) ([]string, error) {
+	if len(ids) == 0 {
+		return []string{}, nil
+	}
+	rows, err := s.pool.Query(ctx, s.q("SELECT file_id FROM {schema}.drive_file_index WHERE file_id = ANY($1::text[])"), ids)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: filtering indexed IDs: %w", err)
+	}
+	defer rows.Close()
+	have := make(map[string]bool, len(ids))
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("postgres: filtering indexed IDs: %w", err)
+		}
+		have[id] = true
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("postgres: filtering indexed IDs: %w", err)
+	}
+	out := make([]string, 0, len(have))
+	for _, id := range ids {
+		if have[id] {
+			out = append(out, id)
+		}
+	}
+	return out, nil
+}

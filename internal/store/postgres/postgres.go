@@ -1,0 +1,269 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io/fs"
+	"net"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/gds-cli/gds/internal/store"
+	"github.com/gds-cli/gds/migrations"
+)
+
+// Backend is the value of store.Stats.Backend for this store.
+const Backend = "postgres"
+
+// DefaultSchema is the schema the tables live in unless WithSchema says otherwise.
+const DefaultSchema = "public"
+
+// migrateLockKey is the pg_advisory_xact_lock key serialising migrations of
+// every gds schema in a database (CREATE EXTENSION is database-wide).
+const migrateLockKey int64 = 0x6764735f6d696772 // "gds_migr"
+
+// Store is the Postgres + pgvector index. It is safe for concurrent use.
+type Store struct {
+	pool     *pgxpool.Pool
+	schema   string // unquoted
+	sql      *strings.Replacer
+	location string
+
+	mu    sync.Mutex
+	space store.EmbeddingSpace // cached recorded space; zero when unknown
+}
+
+// Option configures Open.
+type Option func(*options)
+
+type options struct {
+	schema string
+}
+
+// WithSchema puts the tables in the named schema instead of public. The
+// schema is created when missing. Tests use it to isolate stores that share
+// one server.
+func WithSchema(name string) Option {
+	return func(o *options) { o.schema = name }
+}
+
+// Open connects to the database at url (a postgres:// URL or a key=value
+// connection string, as DATABASE_URL holds), applies pending migrations and
+// returns the store.
+func Open(ctx context.Context, url string, opts ...Option) (*Store, error) {
+	o := options{schema: DefaultSchema}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if o.schema == "" || len(o.schema) > 63 {
+		return nil, fmt.Errorf("postgres: schema name %q must have 1 to 63 bytes", o.schema)
+	}
+	if strings.TrimSpace(url) == "" {
+		return nil, errors.New("postgres: DATABASE_URL is empty; set it to a URL such as postgres://user:password@host:5432/dbname")
+	}
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		// pgx redacts the password in its parse errors.
+		return nil, fmt.Errorf("postgres: DATABASE_URL is not a valid Postgres connection string (want postgres://user:password@host:5432/dbname?sslmode=disable): %w", err)
+	}
+	if !strings.Contains(url, "default_query_exec_mode") {
+		cfg.ConnConfig.DefaultQueryExecMode = pgx.QueryExecModeSimpleProtocol
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: creating the connection pool for DATABASE_URL: %w", err)
+	}
+	s := &Store{
+		pool:     pool,
+		schema:   o.schema,
+		sql:      strings.NewReplacer("{schema}", pgx.Identifier{o.schema}.Sanitize()),
+		location: maskedLocation(cfg, o.schema),
+	}
+	if err := pool.Ping(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("postgres: cannot connect to %s (check DATABASE_URL and that the server is running): %w", s.location, err)
+	}
+	if err := s.Migrate(ctx); err != nil {
+		pool.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// maskedLocation describes the database without the password.
+func maskedLocation(cfg *pgxpool.Config, schema string) string {
+	c := cfg.ConnConfig
+	host := c.Host
+	if !strings.HasPrefix(host, "/") {
+		host = net.JoinHostPort(host, strconv.Itoa(int(c.Port)))
+	}
+	loc := fmt.Sprintf("postgres://%s@%s/%s", c.User, host, c.Database)
+	if schema != DefaultSchema {
+		loc += " (schema " + schema + ")"
+	}
+	return loc
+}
+
+// q expands the {schema} placeholder of a query with the quoted schema name.
+func (s *Store) q(sql string) string { return s.sql.Replace(sql) }
+
+// Schema returns the schema holding the tables.
+func (s *Store) Schema() string { return s.schema }
+
+// Close closes the connection pool.
+func (s *Store) Close() error {
+	s.pool.Close()
+	return nil
+}
+
+// migration is one versioned SQL file.
+type migration struct {
+	version int
+	name    string
+	sql     string
+}
+
+// loadMigrations reads migrations/postgres/NNNN_name.sql in version order.
+func loadMigrations() ([]migration, error) {
+	entries, err := fs.ReadDir(migrations.Postgres, "postgres")
+	if err != nil {
+		return nil, fmt.Errorf("postgres: reading embedded migrations: %w", err)
+	}
+	var out []migration
+	for _, e := range entries {
+		name := e.Name()
+		num, _, ok := strings.Cut(name, "_")
+		v, err := strconv.Atoi(num)
+		if !ok || err != nil || v <= 0 || !strings.HasSuffix(name, ".sql") {
+			return nil, fmt.Errorf("postgres: migration file %q is not named NNNN_description.sql", name)
+		}
+		b, err := fs.ReadFile(migrations.Postgres, path.Join("postgres", name))
+		if err != nil {
+			return nil, fmt.Errorf("postgres: reading migration %s: %w", name, err)
+		}
+		out = append(out, migration{version: v, name: name, sql: string(b)})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].version < out[j].version })
+	for i := 1; i < len(out); i++ {
+		if out[i].version == out[i-1].version {
+			return nil, fmt.Errorf("postgres: two migrations with version %d", out[i].version)
+		}
+	}
+	return out, nil
+}
+
+// Migrate applies the pending migrations in one transaction, holding a
+// transaction-level advisory lock so concurrent processes apply each version
+// once. It fails with store.ErrSchemaTooNew when the database has a version
+// this gds does not know.
+func (s *Store) Migrate(ctx context.Context) error {
+	ms, err := loadMigrations()
+	if err != nil {
+		return err
+	}
+	latest := 0
+	if len(ms) > 0 {
+		latest = ms[len(ms)-1].version
+	}
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1)", migrateLockKey); err != nil {
+			return fmt.Errorf("taking the migration lock: %w", err)
+		}
+		// Before search_path names our schema, so the extension lands in the
+		// database's usual place (public, or Supabase's extensions schema)
+		// and dropping a gds schema never drops it.
+		if _, err := tx.Exec(ctx, "CREATE EXTENSION IF NOT EXISTS vector"); err != nil {
+			return fmt.Errorf("creating the pgvector extension (install pgvector, or ask the database owner to run CREATE EXTENSION vector): %w", err)
+		}
+		if _, err := tx.Exec(ctx, s.q("CREATE SCHEMA IF NOT EXISTS {schema}")); err != nil {
+			return fmt.Errorf("creating schema %s: %w", s.schema, err)
+		}
+		if _, err := tx.Exec(ctx, "SELECT set_config('search_path', quote_ident($1) || ', ' || current_setting('search_path'), true)", s.schema); err != nil {
+			return fmt.Errorf("setting the search path: %w", err)
+		}
+		if _, err := tx.Exec(ctx, s.q(`CREATE TABLE IF NOT EXISTS {schema}.gds_schema_migrations (
+			version    INTEGER PRIMARY KEY,
+			name       TEXT NOT NULL,
+			applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`)); err != nil {
+			return fmt.Errorf("creating gds_schema_migrations: %w", err)
+		}
+		var current int
+		if err := tx.QueryRow(ctx, s.q("SELECT COALESCE(max(version), 0) FROM {schema}.gds_schema_migrations")).Scan(&current); err != nil {
+			return fmt.Errorf("reading the schema version: %w", err)
+		}
+		if current > latest {
+			return fmt.Errorf("%w: %s is at version %d, this gds knows up to %d; upgrade gds", store.ErrSchemaTooNew, s.location, current, latest)
+		}
+		for _, m := range ms {
+			if m.version <= current {
+				continue
+			}
+			if _, err := tx.Exec(ctx, m.sql); err != nil {
+				return fmt.Errorf("applying %s: %w", m.name, err)
+			}
+			if _, err := tx.Exec(ctx, s.q("INSERT INTO {schema}.gds_schema_migrations (version, name) VALUES ($1, $2)"), m.version, m.name); err != nil {
+				return fmt.Errorf("recording %s: %w", m.name, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		if errors.Is(err, store.ErrSchemaTooNew) {
+			return err
+		}
+		return fmt.Errorf("postgres: migrating %s: %w", s.location, err)
+	}
+	return nil
+}
+
+// schemaVersion returns the highest applied migration.
+func (s *Store) schemaVersion(ctx context.Context) (int, error) {
+	var v int
+	if err := s.pool.QueryRow(ctx, s.q("SELECT COALESCE(max(version), 0) FROM {schema}.gds_schema_migrations")).Scan(&v); err != nil {
+		return 0, fmt.Errorf("postgres: reading the schema version: %w", err)
+	}
+	return v, nil
+}
+
+// lockKey returns a per-schema advisory lock key for index-wide changes
+// (recording the embedding space, Reset).
+func (s *Store) lockKey() int64 {
+	h := fnv.New64a()
+	h.Write([]byte("gds_space:" + s.schema))
+	return int64(h.Sum64())
+}
+
+// Stats summarises the index.
+func (s *Store) Stats(ctx context.Context) (store.Stats, error) {
+	st := store.Stats{Backend: Backend, Location: s.location}
+	v, err := s.schemaVersion(ctx)
+	if err != nil {
+		return st, err
+	}
+	st.SchemaVersion = v
+	err = s.pool.QueryRow(ctx, s.q(`SELECT
+		(SELECT count(*) FROM {schema}.drive_file_index),
+		(SELECT count(*) FROM {schema}.drive_file_chunks)`)).Scan(&st.Files, &st.Chunks)
+	if err != nil {
+		return st, fmt.Errorf("postgres: counting files and chunks: %w", err)
+	}
+	sp, err := s.loadSpace(ctx, s.pool)
+	if err != nil {
+		return st, err
+	}
+	st.Space = sp
+	sy, err := s.SyncState(ctx)
+	if err != nil {
+		return st, err
+	}
+	st.Sync = sy
+	return st, nil
+}
