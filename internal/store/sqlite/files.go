@@ -1,0 +1,270 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/gds-cli/gds/internal/store"
+	"github.com/gds-cli/gds/internal/tokenize"
+)
+
+// encodeVec stores v as little-endian float32.
+func encodeVec(v []float32) []byte {
+	b := make([]byte, 4*len(v))
+	for i, x := range v {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(x))
+	}
+	return b
+}
+
+// decodeVec appends the vector in b to dst.
+func decodeVec(dst []float32, b []byte) ([]float32, error) {
+	if len(b)%4 != 0 {
+		return dst, fmt.Errorf("stored embedding has %d bytes, not a whole number of float32", len(b))
+	}
+	for i := 0; i < len(b); i += 4 {
+		dst = append(dst, math.Float32frombits(binary.LittleEndian.Uint32(b[i:])))
+	}
+	return dst, nil
+}
+
+func jsonList(xs []string) string {
+	if len(xs) == 0 {
+		return "[]"
+	}
+	b, _ := json.Marshal(xs) // a []string always marshals
+	return string(b)
+}
+
+func jsonIDs(ids []string) string {
+	if ids == nil {
+		ids = []string{}
+	}
+	b, _ := json.Marshal(ids)
+	return string(b)
+}
+
+func checkDim(what string, v []float32, sp store.EmbeddingSpace) error {
+	if sp.Dim != 0 && len(v) != sp.Dim {
+		return fmt.Errorf("%s has %d dimensions but the index holds %d-dimensional %q embeddings; re-crawl with `gds crawl --full` after changing the embedding model: %w",
+			what, len(v), sp.Dim, sp.Model, store.ErrEmbeddingMismatch)
+	}
+	return nil
+}
+
+// UpsertFile inserts or replaces f and all its chunks in one transaction.
+func (s *Store) UpsertFile(ctx context.Context, f store.File, chunks []store.Chunk) error {
+	if f.ID == "" {
+		return errors.New("upsert file: empty file ID")
+	}
+	op := fmt.Sprintf("upsert file %q", f.ID)
+	fts := [4]string{tokenize.Join(f.Name), tokenize.Join(jsonKeywordsText(f.Keywords)), tokenize.Join(f.Summary), tokenize.Join(f.Text)}
+	emb := encodeVec(f.Embedding)
+	return s.inWriteTx(ctx, op, func(tx *sql.Tx) error {
+		m, err := readMeta(ctx, tx)
+		if err != nil {
+			return err
+		}
+		if err := checkDim(fmt.Sprintf("embedding of file %q", f.ID), f.Embedding, m.space); err != nil {
+			return err
+		}
+		for _, c := range chunks {
+			if err := checkDim(fmt.Sprintf("embedding of chunk %d of file %q", c.Ordinal, f.ID), c.Embedding, m.space); err != nil {
+				return err
+			}
+		}
+		var docID int64
+		err = tx.QueryRowContext(ctx, `SELECT doc_id FROM drive_file_index WHERE file_id = ?`, f.ID).Scan(&docID)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(doc_id), 0) + 1 FROM drive_file_index`).Scan(&docID); err != nil {
+				return fmt.Errorf("allocate doc_id: %w", err)
+			}
+		case err != nil:
+			return fmt.Errorf("look up file: %w", err)
+		default:
+			if _, err := tx.ExecContext(ctx, `DELETE FROM drive_file_fts WHERE rowid = ?`, docID); err != nil {
+				return fmt.Errorf("delete old full-text row: %w", err)
+			}
+			if _, err := tx.ExecContext(ctx, `DELETE FROM drive_file_chunk WHERE file_id = ?`, f.ID); err != nil {
+				return fmt.Errorf("delete old chunks: %w", err)
+			}
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO drive_file_index (file_id, file_name, summary, keywords, embedding,
+				drive_modified_at, mime_type, doc_id, web_link, parents, path, size, content_hash, source, provider, indexed_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (file_id) DO UPDATE SET file_name = excluded.file_name, summary = excluded.summary,
+				keywords = excluded.keywords, embedding = excluded.embedding, drive_modified_at = excluded.drive_modified_at,
+				mime_type = excluded.mime_type, web_link = excluded.web_link, parents = excluded.parents, path = excluded.path,
+				size = excluded.size, content_hash = excluded.content_hash, source = excluded.source,
+				provider = excluded.provider, indexed_at = excluded.indexed_at`,
+			f.ID, f.Name, f.Summary, jsonList(f.Keywords), emb, formatTime(f.ModifiedAt), f.MimeType, docID,
+			f.WebLink, jsonList(f.Parents), f.Path, f.Size, f.ContentHash, f.Source, f.Provider, formatTime(f.IndexedAt))
+		if err != nil {
+			return fmt.Errorf("write drive_file_index row: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO drive_file_fts (rowid, name, keywords, summary, body) VALUES (?, ?, ?, ?, ?)`,
+			docID, fts[0], fts[1], fts[2], fts[3]); err != nil {
+			return fmt.Errorf("write full-text row: %w", err)
+		}
+		if len(chunks) > 0 {
+			stmt, err := tx.PrepareContext(ctx, `INSERT INTO drive_file_chunk (file_id, ordinal, page, text, embedding) VALUES (?, ?, ?, ?, ?)`)
+			if err != nil {
+				return fmt.Errorf("prepare chunk insert: %w", err)
+			}
+			defer stmt.Close()
+			for _, c := range chunks {
+				if _, err := stmt.ExecContext(ctx, f.ID, c.Ordinal, c.Page, c.Text, encodeVec(c.Embedding)); err != nil {
+					return fmt.Errorf("write chunk %d: %w", c.Ordinal, err)
+				}
+			}
+		}
+		return bumpGeneration(ctx, tx)
+	})
+}
+
+// jsonKeywordsText is the keyword list as searchable text, one keyword per line.
+func jsonKeywordsText(kw []string) string { return strings.Join(kw, "\n") }
+
+// DeleteFiles removes files, their full-text rows and their chunks.
+func (s *Store) DeleteFiles(ctx context.Context, ids []string) error {
+	if len(ids) == 0 {
+		return s.refuseWrite("delete files")
+	}
+	return s.inWriteTx(ctx, fmt.Sprintf("delete %d files", len(ids)), func(tx *sql.Tx) error {
+		arg := jsonIDs(ids)
+		for _, q := range []string{
+			`DELETE FROM drive_file_fts WHERE rowid IN (SELECT doc_id FROM drive_file_index WHERE file_id IN (SELECT value FROM json_each(?)))`,
+			`DELETE FROM drive_file_chunk WHERE file_id IN (SELECT value FROM json_each(?))`,
+			`DELETE FROM drive_file_index WHERE file_id IN (SELECT value FROM json_each(?))`,
+		} {
+			if _, err := tx.ExecContext(ctx, q, arg); err != nil {
+				return err
+			}
+		}
+		return bumpGeneration(ctx, tx)
+	})
+}
+
+const fileColumns = `file_id, file_name, summary, keywords, embedding, drive_modified_at, mime_type,
+	web_link, parents, path, size, content_hash, source, provider, indexed_at`
+
+func scanFile(rows *sql.Rows) (store.File, error) {
+	var f store.File
+	var kw, parents, mod, idx string
+	var emb []byte
+	if err := rows.Scan(&f.ID, &f.Name, &f.Summary, &kw, &emb, &mod, &f.MimeType,
+		&f.WebLink, &parents, &f.Path, &f.Size, &f.ContentHash, &f.Source, &f.Provider, &idx); err != nil {
+		return f, err
+	}
+	var err error
+	if err = json.Unmarshal([]byte(kw), &f.Keywords); err != nil {
+		return f, fmt.Errorf("file %q: keywords %q: %w", f.ID, kw, err)
+	}
+	if err = json.Unmarshal([]byte(parents), &f.Parents); err != nil {
+		return f, fmt.Errorf("file %q: parents %q: %w", f.ID, parents, err)
+	}
+	if f.Embedding, err = decodeVec(make([]float32, 0, len(emb)/4), emb); err != nil {
+		return f, fmt.Errorf("file %q: %w", f.ID, err)
+	}
+	if f.ModifiedAt, err = parseTime(mod); err != nil {
+		return f, fmt.Errorf("file %q: %w", f.ID, err)
+	}
+	if f.IndexedAt, err = parseTime(idx); err != nil {
+		return f, fmt.Errorf("file %q: %w", f.ID, err)
+	}
+	return f, nil
+}
+
+// GetFiles returns the indexed files among ids in the order given.
+func (s *Store) GetFiles(ctx context.Context, ids []string) ([]store.File, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	rows, err := s.read.QueryContext(ctx, `SELECT `+fileColumns+` FROM drive_file_index
+		WHERE file_id IN (SELECT value FROM json_each(?))`, jsonIDs(ids))
+	if err != nil {
+		return nil, fmt.Errorf("get %d files from %s: %w", len(ids), s.path, err)
+	}
+	defer rows.Close()
+	byID := make(map[string]store.File, len(ids))
+	for rows.Next() {
+		f, err := scanFile(rows)
+		if err != nil {
+			return nil, fmt.Errorf("get files from %s: %w", s.path, err)
+		}
+		byID[f.ID] = f
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("get files from %s: %w", s.path, err)
+	}
+	out := make([]store.File, 0, len(byID))
+	for _, id := range ids {
+		if f, ok := byID[id]; ok {
+			out = append(out, f)
+		}
+	}
+	return out, nil
+}
+
+// ContentHashes returns file ID → content hash for the indexed ids.
+func (s *Store) ContentHashes(ctx context.Context, ids []string) (map[string]string, error) {
+	out := map[string]string{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	rows, err := s.read.QueryContext(ctx, `SELECT file_id, content_hash FROM drive_file_index
+		WHERE file_id IN (SELECT value FROM json_each(?))`, jsonIDs(ids))
+	if err != nil {
+		return nil, fmt.Errorf("read content hashes from %s: %w", s.path, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id, h string
+		if err := rows.Scan(&id, &h); err != nil {
+			return nil, fmt.Errorf("read content hashes from %s: %w", s.path, err)
+		}
+		out[id] = h
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read content hashes from %s: %w", s.path, err)
+	}
+	return out, nil
+}
+
+// FilterIndexed returns the indexed ids in input order.
+func (s *Store) FilterIndexed(ctx context.Context, ids []string) ([]string, error) {
+	if len(ids) == 0 {
+		return []string{}, nil
+	}
+	rows, err := s.read.QueryContext(ctx, `SELECT file_id FROM drive_file_index
+		WHERE file_id IN (SELECT value FROM json_each(?))`, jsonIDs(ids))
+	if err != nil {
+		return nil, fmt.Errorf("filter indexed IDs in %s: %w", s.path, err)
+	}
+	defer rows.Close()
+	have := make(map[string]bool, len(ids))
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("filter indexed IDs in %s: %w", s.path, err)
+		}
+		have[id] = true
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("filter indexed IDs in %s: %w", s.path, err)
+	}
+	out := make([]string, 0, len(have))
+	for _, id := range ids {
+		if have[id] {
+			out = append(out, id)
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,435 @@
+package sqlite
+
+import (
+	"container/heap"
+	"context"
+	"database/sql"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/gds-cli/gds/internal/store"
+	"github.com/gds-cli/gds/internal/tokenize"
+)
+
+// defaultLimit is KeywordQuery's limit when none is given.
+const defaultLimit = 100
+
+// bm25 column weights: name, keywords, summary, body.
+const bm25Weights = "10.0, 6.0, 3.0, 1.0"
+
+// ftsQuery turns the terms into an FTS5 query: each term one quoted phrase
+// of its tokenize tokens (so no user text is ever FTS5 syntax), joined with
+// AND or OR. A term ending in a lone CJK character matches it as a prefix, so
+// a one-character term finds the bigrams that start with it. Terms without
+// tokens are dropped; "" means no usable term.
+func ftsQuery(terms []string, mode store.MatchMode) string {
+	var phrases []string
+	for _, term := range terms {
+		toks := tokenize.Tokens(term)
+		if len(toks) == 0 {
+			continue
+		}
+		var b strings.Builder
+		b.WriteByte('"')
+		for i, t := range toks {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(strings.ReplaceAll(t, `"`, `""`))
+		}
+		b.WriteByte('"')
+		if last := toks[len(toks)-1]; utf8.RuneCountInString(last) == 1 {
+			if r, _ := utf8.DecodeRuneInString(last); tokenize.IsCJK(r) {
+				b.WriteByte('*')
+			}
+		}
+		phrases = append(phrases, b.String())
+	}
+	op := " AND "
+	if mode == store.MatchAny {
+		op = " OR "
+	}
+	return strings.Join(phrases, op)
+}
+
+// filterSQL returns " AND ..." conditions on the drive_file_index alias a.
+// none reports a filter that can match nothing (an empty, non-nil ID list).
+func filterSQL(f store.Filter, a string) (where string, args []any, none bool) {
+	if f.IDs != nil && len(f.IDs) == 0 {
+		return "", nil, true
+	}
+	var b strings.Builder
+	if !f.ModifiedAfter.IsZero() {
+		b.WriteString(" AND " + a + ".drive_modified_at >= ?")
+		args = append(args, formatTime(f.ModifiedAfter))
+	}
+	if !f.ModifiedBefore.IsZero() {
+		b.WriteString(" AND " + a + ".drive_modified_at < ?")
+		args = append(args, formatTime(f.ModifiedBefore))
+	}
+	if len(f.MimeTypes) > 0 {
+		b.WriteString(" AND " + a + ".mime_type IN (SELECT value FROM json_each(?))")
+		args = append(args, jsonIDs(f.MimeTypes))
+	}
+	if f.IDs != nil {
+		b.WriteString(" AND " + a + ".file_id IN (SELECT value FROM json_each(?))")
+		args = append(args, jsonIDs(f.IDs))
+	}
+	return b.String(), args, false
+}
+
+// KeywordSearch runs a full-text query ranked by weighted bm25.
+func (s *Store) KeywordSearch(ctx context.Context, q store.KeywordQuery) (store.KeywordResult, error) {
+	res := store.KeywordResult{Hits: []store.Hit{}}
+	match := ftsQuery(q.Terms, q.Match)
+	where, args, none := filterSQL(q.Filter, "f")
+	if match == "" || none {
+		return res, nil
+	}
+	limit := q.Limit
+	if limit <= 0 {
+		limit = defaultLimit
+	}
+	// bm25 cannot sit next to a window function, so rank in a materialised CTE.
+	query := `WITH m AS MATERIALIZED (
+			SELECT f.file_id AS id, bm25(drive_file_fts, ` + bm25Weights + `) AS r
+			FROM drive_file_fts JOIN drive_file_index f ON f.doc_id = drive_file_fts.rowid
+			WHERE drive_file_fts MATCH ?` + where + `)
+		SELECT id, r, count(*) OVER () FROM m ORDER BY r, id LIMIT ?`
+	rows, err := s.read.QueryContext(ctx, query, append(append([]any{match}, args...), limit)...)
+	if err != nil {
+		return res, fmt.Errorf("keyword search in %s: %w", s.path, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var h store.Hit
+		var rank float64
+		if err := rows.Scan(&h.ID, &rank, &res.Total); err != nil {
+			return res, fmt.Errorf("keyword search in %s: %w", s.path, err)
+		}
+		h.Score = -rank
+		res.Hits = append(res.Hits, h)
+	}
+	if err := rows.Err(); err != nil {
+		return res, fmt.Errorf("keyword search in %s: %w", s.path, err)
+	}
+	return res, nil
+}
+
+// ---------------------------------------------------------------- vectors
+
+// normalize returns v scaled to unit length (all zeros for a zero vector).
+func normalize(v []float32) []float32 {
+	var n float64
+	for _, x := range v {
+		n += float64(x) * float64(x)
+	}
+	out := make([]float32, len(v))
+	if n == 0 {
+		return out
+	}
+	inv := 1 / math.Sqrt(n)
+	for i, x := range v {
+		out[i] = float32(float64(x) * inv)
+	}
+	return out
+}
+
+// cosBytes is the cosine between the unit vector qn and the little-endian
+// float32 vector in b; ok is false when the dimensions differ.
+func cosBytes(qn []float32, b []byte) (score float64, ok bool) {
+	if len(b) != 4*len(qn) {
+		return 0, false
+	}
+	var dot, nn float32
+	for i, q := range qn {
+		x := math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+		dot += q * x
+		nn += x * x
+	}
+	if nn == 0 {
+		return 0, true
+	}
+	return float64(dot) / math.Sqrt(float64(nn)), true
+}
+
+func dot(a, b []float32) float64 {
+	var d float32
+	for i := range a {
+		d += a[i] * b[i]
+	}
+	return float64(d)
+}
+
+// scored is a candidate of a top-k selection.
+type scored struct {
+	id    string
+	ord   int
+	score float64
+}
+
+// better orders by score, then ID and ordinal for stable results.
+func better(a, b scored) bool {
+	if a.score != b.score {
+		return a.score > b.score
+	}
+	if a.id != b.id {
+		return a.id < b.id
+	}
+	return a.ord < b.ord
+}
+
+// topK keeps the k best candidates; its root is the worst kept.
+type topK struct {
+	k     int
+	items []scored
+}
+
+func (t *topK) Len() int           { return len(t.items) }
+func (t *topK) Less(i, j int) bool { return better(t.items[j], t.items[i]) }
+func (t *topK) Swap(i, j int)      { t.items[i], t.items[j] = t.items[j], t.items[i] }
+func (t *topK) Push(x any)         { t.items = append(t.items, x.(scored)) }
+func (t *topK) Pop() any {
+	x := t.items[len(t.items)-1]
+	t.items = t.items[:len(t.items)-1]
+	return x
+}
+
+func (t *topK) offer(c scored) {
+	if len(t.items) < t.k {
+		heap.Push(t, c)
+		return
+	}
+	if better(c, t.items[0]) {
+		t.items[0] = c
+		heap.Fix(t, 0)
+	}
+}
+
+// sorted returns the kept candidates best first.
+func (t *topK) sorted() []scored {
+	out := make([]scored, len(t.items))
+	for i := len(out) - 1; i >= 0; i-- {
+		out[i] = heap.Pop(t).(scored)
+	}
+	return out
+}
+
+// vecCache holds every file's unit vector and filter columns, valid while the
+// index generation is unchanged.
+type vecCache struct {
+	gen   int64
+	dim   int
+	ids   []string
+	mod   []string
+	mime  []string
+	vecs  []float32 // n × dim unit vectors; zeros for a vector of another dimension
+	index map[string]int
+}
+
+func (s *Store) loadCache(ctx context.Context, tx *sql.Tx, gen int64, dim int) (*vecCache, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT file_id, drive_modified_at, mime_type, embedding FROM drive_file_index`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	c := &vecCache{gen: gen, dim: dim, index: map[string]int{}}
+	buf := make([]float32, 0, dim)
+	for rows.Next() {
+		var id, mod, mime string
+		var b sql.RawBytes
+		if err := rows.Scan(&id, &mod, &mime, &b); err != nil {
+			return nil, err
+		}
+		buf, err = decodeVec(buf[:0], b)
+		if err != nil {
+			return nil, fmt.Errorf("file %q: %w", id, err)
+		}
+		c.index[id] = len(c.ids)
+		c.ids = append(c.ids, id)
+		c.mod = append(c.mod, mod)
+		c.mime = append(c.mime, mime)
+		if len(buf) == dim {
+			c.vecs = append(c.vecs, normalize(buf)...)
+		} else {
+			c.vecs = append(c.vecs, make([]float32, dim)...)
+		}
+	}
+	return c, rows.Err()
+}
+
+func (c *vecCache) search(qn []float32, f store.Filter, k int) []store.Hit {
+	after, before := "", ""
+	if !f.ModifiedAfter.IsZero() {
+		after = formatTime(f.ModifiedAfter)
+	}
+	if !f.ModifiedBefore.IsZero() {
+		before = formatTime(f.ModifiedBefore)
+	}
+	var mimes map[string]bool
+	if len(f.MimeTypes) > 0 {
+		mimes = make(map[string]bool, len(f.MimeTypes))
+		for _, m := range f.MimeTypes {
+			mimes[m] = true
+		}
+	}
+	top := &topK{k: k}
+	consider := func(i int) {
+		if after != "" && c.mod[i] < after || before != "" && c.mod[i] >= before || mimes != nil && !mimes[c.mime[i]] {
+			return
+		}
+		top.offer(scored{id: c.ids[i], score: dot(qn, c.vecs[i*c.dim:(i+1)*c.dim])})
+	}
+	if f.IDs != nil {
+		seen := make(map[int]bool, len(f.IDs))
+		for _, id := range f.IDs {
+			if i, ok := c.index[id]; ok && !seen[i] {
+				seen[i] = true
+				consider(i)
+			}
+		}
+	} else {
+		for i := range c.ids {
+			consider(i)
+		}
+	}
+	return toHits(top.sorted())
+}
+
+func toHits(cs []scored) []store.Hit {
+	out := make([]store.Hit, len(cs))
+	for i, c := range cs {
+		out[i] = store.Hit{ID: c.id, Score: c.score}
+	}
+	return out
+}
+
+// beginSearch opens a read transaction and checks the query's dimension.
+func (s *Store) beginSearch(ctx context.Context, vec []float32) (*sql.Tx, meta, error) {
+	tx, err := s.read.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, meta{}, fmt.Errorf("begin: %w", err)
+	}
+	m, err := readMeta(ctx, tx)
+	if err != nil {
+		tx.Rollback()
+		return nil, m, err
+	}
+	if m.space.Dim != 0 && len(vec) != m.space.Dim {
+		tx.Rollback()
+		return nil, m, fmt.Errorf("query vector has %d dimensions but the index holds %d-dimensional %q embeddings",
+			len(vec), m.space.Dim, m.space.Model)
+	}
+	return tx, m, nil
+}
+
+// VectorSearch returns the k files most similar to vec among those passing f.
+// Unrestricted searches use (and fill) the in-process vector cache; searches
+// restricted to IDs read just those rows unless the cache is current.
+func (s *Store) VectorSearch(ctx context.Context, vec []float32, f store.Filter, k int) ([]store.Hit, error) {
+	if k <= 0 || f.IDs != nil && len(f.IDs) == 0 {
+		return []store.Hit{}, nil
+	}
+	tx, m, err := s.beginSearch(ctx, vec)
+	if err != nil {
+		return nil, fmt.Errorf("vector search in %s: %w", s.path, err)
+	}
+	defer tx.Rollback()
+	qn := normalize(vec)
+
+	s.cacheMu.Lock()
+	c := s.cache
+	s.cacheMu.Unlock()
+	if c != nil && (c.gen != m.generation || c.dim != len(vec)) {
+		c = nil
+	}
+	if c == nil && f.IDs == nil {
+		if c, err = s.loadCache(ctx, tx, m.generation, len(vec)); err != nil {
+			return nil, fmt.Errorf("vector search in %s: load vectors: %w", s.path, err)
+		}
+		s.cacheMu.Lock()
+		s.cache = c
+		s.cacheMu.Unlock()
+	}
+	if c != nil {
+		return c.search(qn, f, k), nil
+	}
+
+	where, args, _ := filterSQL(f, "f")
+	rows, err := tx.QueryContext(ctx, `SELECT f.file_id, f.embedding FROM drive_file_index f WHERE 1`+where, args...)
+	if err != nil {
+		return nil, fmt.Errorf("vector search in %s: %w", s.path, err)
+	}
+	defer rows.Close()
+	top := &topK{k: k}
+	for rows.Next() {
+		var id string
+		var b sql.RawBytes
+		if err := rows.Scan(&id, &b); err != nil {
+			return nil, fmt.Errorf("vector search in %s: %w", s.path, err)
+		}
+		if score, ok := cosBytes(qn, b); ok {
+			top.offer(scored{id: id, score: score})
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("vector search in %s: %w", s.path, err)
+	}
+	return toHits(top.sorted()), nil
+}
+
+// ChunkSearch returns the k chunks most similar to vec among the files passing f.
+func (s *Store) ChunkSearch(ctx context.Context, vec []float32, f store.Filter, k int) ([]store.ChunkHit, error) {
+	where, args, none := filterSQL(f, "f")
+	if k <= 0 || none {
+		return []store.ChunkHit{}, nil
+	}
+	tx, _, err := s.beginSearch(ctx, vec)
+	if err != nil {
+		return nil, fmt.Errorf("chunk search in %s: %w", s.path, err)
+	}
+	defer tx.Rollback()
+	qn := normalize(vec)
+	query := `SELECT c.file_id, c.ordinal, c.embedding FROM drive_file_chunk c`
+	if where != "" {
+		query += ` JOIN drive_file_index f ON f.file_id = c.file_id WHERE 1` + where
+	}
+	rows, err := tx.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("chunk search in %s: %w", s.path, err)
+	}
+	top := &topK{k: k}
+	for rows.Next() {
+		var id string
+		var ord int
+		var b sql.RawBytes
+		if err := rows.Scan(&id, &ord, &b); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("chunk search in %s: %w", s.path, err)
+		}
+		if score, ok := cosBytes(qn, b); ok {
+			top.offer(scored{id: id, ord: ord, score: score})
+		}
+	}
+	if err := rows.Close(); err != nil {
+		return nil, fmt.Errorf("chunk search in %s: %w", s.path, err)
+	}
+	best := top.sorted()
+	out := make([]store.ChunkHit, 0, len(best))
+	for _, c := range best {
+		h := store.ChunkHit{FileID: c.id, Score: c.score}
+		var emb []byte
+		if err := tx.QueryRowContext(ctx, `SELECT ordinal, page, text, embedding FROM drive_file_chunk WHERE file_id = ? AND ordinal = ?`,
+			c.id, c.ord).Scan(&h.Ordinal, &h.Page, &h.Text, &emb); err != nil {
+			return nil, fmt.Errorf("chunk search in %s: read chunk %d of %q: %w", s.path, c.ord, c.id, err)
+		}
+		if h.Embedding, err = decodeVec(nil, emb); err != nil {
+			return nil, fmt.Errorf("chunk search in %s: chunk %d of %q: %w", s.path, c.ord, c.id, err)
+		}
+		out = append(out, h)
+	}
+	return out, nil
+}

@@ -1,0 +1,357 @@
+// Package sqlite is gds's embedded index: a single SQLite file (pure Go,
+// modernc.org/sqlite, no cgo) implementing store.Store.
+//
+// The file is in WAL mode so one writer (a crawl) and many readers (searches,
+// possibly in other processes) work at once; writes take the write lock up
+// front (BEGIN IMMEDIATE) and wait on a busy timeout instead of failing with
+// "database is locked". Full-text search is an FTS5 table over the
+// tokenize.Join form of name, keywords, summary and text, ranked by bm25 with
+// the name weighted highest; every query term becomes one quoted FTS5 phrase,
+// so user text can never change the query syntax. Vector and chunk search are
+// exact cosine similarity computed in Go; file vectors are cached in process
+// and the cache is validated by a generation counter every write bumps.
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gds-cli/gds/internal/store"
+	"github.com/gds-cli/gds/migrations"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
+)
+
+// ErrReadOnly is returned by write methods of a store opened read-only.
+var ErrReadOnly = errors.New("the index is open read-only")
+
+// busyTimeout is how long a connection waits for another writer before a
+// statement fails. Crawl transactions are short (one file each), so waits are
+// far below this.
+const busyTimeout = 30 * time.Second
+
+// Options configure Open.
+type Options struct {
+	// ReadOnly opens the index without ever writing to it: no migration, no
+	// journal-mode change, and every write method returns ErrReadOnly. Used
+	// on the per-keystroke Alfred path, where opening must be fast.
+	ReadOnly bool
+}
+
+// Store is the embedded SQLite index. It is safe for concurrent use.
+type Store struct {
+	path     string
+	readOnly bool
+	read     *sql.DB // pool for queries (deferred transactions)
+	write    *sql.DB // one connection, BEGIN IMMEDIATE; nil when read-only
+
+	cacheMu sync.Mutex
+	cache   *vecCache
+}
+
+var _ store.Store = (*Store)(nil)
+
+// Open opens (creating and migrating when needed) the index file at path.
+// With opts.ReadOnly the file must exist and be fully migrated.
+func Open(ctx context.Context, path string, opts Options) (*Store, error) {
+	if path == "" {
+		return nil, errors.New("open sqlite index: empty path")
+	}
+	s := &Store{path: path, readOnly: opts.ReadOnly}
+	u := "file:" + (&url.URL{Path: path}).EscapedPath()
+	timeout := strconv.FormatInt(busyTimeout.Milliseconds(), 10)
+	if opts.ReadOnly {
+		if _, err := os.Stat(path); err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil, fmt.Errorf("open sqlite index %s read-only: no index there yet; run `gds crawl` first: %w", path, err)
+			}
+			return nil, fmt.Errorf("open sqlite index %s read-only: %w", path, err)
+		}
+		db, err := sql.Open("sqlite", u+"?mode=ro&_busy_timeout="+timeout+"&_query_only=1")
+		if err != nil {
+			return nil, fmt.Errorf("open sqlite index %s read-only: %w", path, err)
+		}
+		db.SetMaxOpenConns(runtime.GOMAXPROCS(0) + 2)
+		s.read = db
+		if err := s.checkVersion(ctx); err != nil {
+			db.Close()
+			return nil, err
+		}
+		return s, nil
+	}
+
+	if dir := filepath.Dir(path); dir != "" {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return nil, fmt.Errorf("open sqlite index %s: create its directory: %w", path, err)
+		}
+	}
+	w, err := sql.Open("sqlite", u+"?_busy_timeout="+timeout+"&_journal_mode=WAL&_synchronous=NORMAL&_txlock=immediate")
+	if err != nil {
+		return nil, fmt.Errorf("open sqlite index %s: %w", path, err)
+	}
+	w.SetMaxOpenConns(1)
+	w.SetMaxIdleConns(1)
+	w.SetConnMaxIdleTime(0)
+	s.write = w
+	if err := s.Migrate(ctx); err != nil {
+		w.Close()
+		return nil, err
+	}
+	r, err := sql.Open("sqlite", u+"?_busy_timeout="+timeout+"&_synchronous=NORMAL")
+	if err != nil {
+		w.Close()
+		return nil, fmt.Errorf("open sqlite index %s: %w", path, err)
+	}
+	r.SetMaxOpenConns(runtime.GOMAXPROCS(0) + 2)
+	s.read = r
+	return s, nil
+}
+
+// Close closes the database handles.
+func (s *Store) Close() error {
+	var errs []error
+	if s.read != nil {
+		errs = append(errs, s.read.Close())
+	}
+	if s.write != nil {
+		errs = append(errs, s.write.Close())
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("close sqlite index %s: %w", s.path, err)
+	}
+	return nil
+}
+
+// Path returns the index file's path.
+func (s *Store) Path() string { return s.path }
+
+func (s *Store) refuseWrite(op string) error {
+	if s.readOnly {
+		return fmt.Errorf("%s in %s: %w; open it read-write to change it", op, s.path, ErrReadOnly)
+	}
+	return nil
+}
+
+// ---------------------------------------------------------------- migrations
+
+type migration struct {
+	version int
+	name    string
+	sql     string
+}
+
+// loadMigrations reads the embedded migrations in version order.
+func loadMigrations() ([]migration, error) {
+	entries, err := fs.ReadDir(migrations.SQLite, "sqlite")
+	if err != nil {
+		return nil, fmt.Errorf("read embedded sqlite migrations: %w", err)
+	}
+	var out []migration
+	for _, e := range entries {
+		name := e.Name()
+		if !strings.HasSuffix(name, ".sql") {
+			continue
+		}
+		num, _, ok := strings.Cut(name, "_")
+		v, err := strconv.Atoi(num)
+		if !ok || err != nil || v <= 0 {
+			return nil, fmt.Errorf("embedded sqlite migration %q: name must start with a positive number and '_'", name)
+		}
+		b, err := fs.ReadFile(migrations.SQLite, "sqlite/"+name)
+		if err != nil {
+			return nil, fmt.Errorf("read embedded sqlite migration %s: %w", name, err)
+		}
+		out = append(out, migration{version: v, name: name, sql: string(b)})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].version < out[j].version })
+	for i := 1; i < len(out); i++ {
+		if out[i].version == out[i-1].version {
+			return nil, fmt.Errorf("embedded sqlite migrations %s and %s share version %d", out[i-1].name, out[i].name, out[i].version)
+		}
+	}
+	return out, nil
+}
+
+// latestVersion is the schema version this build of gds writes.
+func latestVersion() (int, error) {
+	ms, err := loadMigrations()
+	if err != nil {
+		return 0, err
+	}
+	if len(ms) == 0 {
+		return 0, errors.New("no embedded sqlite migrations")
+	}
+	return ms[len(ms)-1].version, nil
+}
+
+const createMigrationsTable = `CREATE TABLE IF NOT EXISTS gds_schema_migrations (
+    version    INTEGER PRIMARY KEY,
+    name       TEXT NOT NULL,
+    applied_at TEXT NOT NULL
+)`
+
+// Migrate applies pending migrations in one IMMEDIATE transaction, so a
+// second process opening the same new file waits and then finds them applied.
+func (s *Store) Migrate(ctx context.Context) error {
+	if s.readOnly {
+		// Nothing to write when the schema is current; otherwise refuse.
+		if err := s.checkVersion(ctx); err != nil {
+			return fmt.Errorf("migrate: %w", err)
+		}
+		return nil
+	}
+	ms, err := loadMigrations()
+	if err != nil {
+		return err
+	}
+	tx, err := s.write.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("migrate sqlite index %s: begin: %w", s.path, err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, createMigrationsTable); err != nil {
+		return fmt.Errorf("migrate sqlite index %s: create gds_schema_migrations: %w", s.path, err)
+	}
+	applied := map[int]bool{}
+	maxApplied := 0
+	rows, err := tx.QueryContext(ctx, `SELECT version FROM gds_schema_migrations`)
+	if err != nil {
+		return fmt.Errorf("migrate sqlite index %s: read applied versions: %w", s.path, err)
+	}
+	for rows.Next() {
+		var v int
+		if err := rows.Scan(&v); err != nil {
+			rows.Close()
+			return fmt.Errorf("migrate sqlite index %s: read applied versions: %w", s.path, err)
+		}
+		applied[v] = true
+		maxApplied = max(maxApplied, v)
+	}
+	if err := rows.Close(); err != nil {
+		return fmt.Errorf("migrate sqlite index %s: read applied versions: %w", s.path, err)
+	}
+	if latest := ms[len(ms)-1].version; maxApplied > latest {
+		return fmt.Errorf("sqlite index %s has schema version %d, this gds knows up to %d; upgrade gds: %w",
+			s.path, maxApplied, latest, store.ErrSchemaTooNew)
+	}
+	now := formatTime(time.Now())
+	for _, m := range ms {
+		if applied[m.version] {
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, m.sql); err != nil {
+			return fmt.Errorf("migrate sqlite index %s: apply %s: %w", s.path, m.name, err)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO gds_schema_migrations (version, name, applied_at) VALUES (?, ?, ?)`,
+			m.version, m.name, now); err != nil {
+			return fmt.Errorf("migrate sqlite index %s: record %s: %w", s.path, m.name, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("migrate sqlite index %s: commit: %w", s.path, err)
+	}
+	return nil
+}
+
+// schemaVersion returns the highest applied migration, 0 when none.
+func schemaVersion(ctx context.Context, q querier) (int, error) {
+	var exists int
+	if err := q.QueryRowContext(ctx,
+		`SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'gds_schema_migrations'`).Scan(&exists); err != nil {
+		return 0, err
+	}
+	if exists == 0 {
+		return 0, nil
+	}
+	var v sql.NullInt64
+	if err := q.QueryRowContext(ctx, `SELECT max(version) FROM gds_schema_migrations`).Scan(&v); err != nil {
+		return 0, err
+	}
+	return int(v.Int64), nil
+}
+
+// checkVersion verifies, without writing, that the schema is current.
+func (s *Store) checkVersion(ctx context.Context) error {
+	latest, err := latestVersion()
+	if err != nil {
+		return err
+	}
+	v, err := schemaVersion(ctx, s.read)
+	if err != nil {
+		return fmt.Errorf("open sqlite index %s: read schema version: %w", s.path, err)
+	}
+	switch {
+	case v == 0:
+		return fmt.Errorf("sqlite index %s is not initialised; run `gds crawl` (or `gds db migrate`) first", s.path)
+	case v < latest:
+		return fmt.Errorf("sqlite index %s has schema version %d, this gds needs %d; run `gds db migrate`", s.path, v, latest)
+	case v > latest:
+		return fmt.Errorf("sqlite index %s has schema version %d, this gds knows up to %d; upgrade gds: %w",
+			s.path, v, latest, store.ErrSchemaTooNew)
+	}
+	return nil
+}
+
+// ---------------------------------------------------------------- helpers
+
+// querier is what *sql.DB, *sql.Tx and *sql.Conn share.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
+
+// timeLayout is fixed width so that text order is time order.
+const timeLayout = "2006-01-02T15:04:05.000000000Z"
+
+func formatTime(t time.Time) string { return t.UTC().Format(timeLayout) }
+
+func parseTime(s string) (time.Time, error) {
+	t, err := time.Parse(timeLayout, s)
+	if err != nil {
+		// Accept any RFC 3339 text a human may have written with the sqlite3 shell.
+		t, err = time.Parse(time.RFC3339Nano, s)
+		if err != nil {
+			return time.Time{}, fmt.Errorf("parse stored time %q: %w", s, err)
+		}
+	}
+	return t.UTC(), nil
+}
+
+// Stats summarises the index.
+func (s *Store) Stats(ctx context.Context) (store.Stats, error) {
+	st := store.Stats{Backend: "sqlite", Location: s.path}
+	tx, err := s.read.BeginTx(ctx, nil)
+	if err != nil {
+		return st, fmt.Errorf("stats of sqlite index %s: begin: %w", s.path, err)
+	}
+	defer tx.Rollback()
+	if st.SchemaVersion, err = schemaVersion(ctx, tx); err != nil {
+		return st, fmt.Errorf("stats of sqlite index %s: schema version: %w", s.path, err)
+	}
+	if err := tx.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM drive_file_index), (SELECT count(*) FROM drive_file_chunk)`).
+		Scan(&st.Files, &st.Chunks); err != nil {
+		return st, fmt.Errorf("stats of sqlite index %s: count files: %w", s.path, err)
+	}
+	m, err := readMeta(ctx, tx)
+	if err != nil {
+		return st, fmt.Errorf("stats of sqlite index %s: %w", s.path, err)
+	}
+	st.Space = m.space
+	if st.Sync, err = syncState(ctx, tx); err != nil {
+		return st, fmt.Errorf("stats of sqlite index %s: %w", s.path, err)
+	}
+	return st, nil
+}

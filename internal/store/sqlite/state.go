@@ -1,0 +1,191 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/gds-cli/gds/internal/store"
+)
+
+// Keys of gds_meta.
+const (
+	metaModel      = "embedding_model"
+	metaDim        = "embedding_dim"
+	metaGeneration = "generation"
+)
+
+// meta is the content of gds_meta.
+type meta struct {
+	space      store.EmbeddingSpace // zero when none recorded
+	generation int64
+}
+
+func readMeta(ctx context.Context, q querier) (meta, error) {
+	var m meta
+	rows, err := q.QueryContext(ctx, `SELECT key, value FROM gds_meta`)
+	if err != nil {
+		return m, fmt.Errorf("read gds_meta: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var k, v string
+		if err := rows.Scan(&k, &v); err != nil {
+			return m, fmt.Errorf("read gds_meta: %w", err)
+		}
+		switch k {
+		case metaModel:
+			m.space.Model = v
+		case metaDim:
+			if m.space.Dim, err = strconv.Atoi(v); err != nil {
+				return m, fmt.Errorf("read gds_meta: embedding_dim %q is not a number: %w", v, err)
+			}
+		case metaGeneration:
+			if m.generation, err = strconv.ParseInt(v, 10, 64); err != nil {
+				return m, fmt.Errorf("read gds_meta: generation %q is not a number: %w", v, err)
+			}
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return m, fmt.Errorf("read gds_meta: %w", err)
+	}
+	return m, nil
+}
+
+// bumpGeneration marks a change of files or vectors for cache validation.
+func bumpGeneration(ctx context.Context, tx *sql.Tx) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO gds_meta (key, value) VALUES ('generation', '1')
+		ON CONFLICT (key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT)`)
+	if err != nil {
+		return fmt.Errorf("bump index generation: %w", err)
+	}
+	return nil
+}
+
+func mismatch(have, want store.EmbeddingSpace) error {
+	return fmt.Errorf("%w: the index holds embeddings of %q (%d dimensions) but %q (%d dimensions) is configured; "+
+		"re-crawl with `gds crawl --full` to rebuild the index with the new model",
+		store.ErrEmbeddingMismatch, have.Model, have.Dim, want.Model, want.Dim)
+}
+
+// EnsureEmbeddingSpace records sp on first use and refuses a different one.
+func (s *Store) EnsureEmbeddingSpace(ctx context.Context, sp store.EmbeddingSpace) error {
+	if sp.Model == "" || sp.Dim <= 0 {
+		return fmt.Errorf("ensure embedding space: invalid model %q / dimension %d", sp.Model, sp.Dim)
+	}
+	m, err := readMeta(ctx, s.read)
+	if err != nil {
+		return fmt.Errorf("ensure embedding space in %s: %w", s.path, err)
+	}
+	if m.space == sp {
+		return nil
+	}
+	if m.space != (store.EmbeddingSpace{}) {
+		return mismatch(m.space, sp)
+	}
+	if err := s.refuseWrite("record the embedding space"); err != nil {
+		return err
+	}
+	return s.inWriteTx(ctx, "record the embedding space", func(tx *sql.Tx) error {
+		m, err := readMeta(ctx, tx)
+		if err != nil {
+			return err
+		}
+		if m.space == sp {
+			return nil
+		}
+		if m.space != (store.EmbeddingSpace{}) {
+			return mismatch(m.space, sp)
+		}
+		_, err = tx.ExecContext(ctx, `INSERT OR REPLACE INTO gds_meta (key, value) VALUES (?, ?), (?, ?)`,
+			metaModel, sp.Model, metaDim, strconv.Itoa(sp.Dim))
+		return err
+	})
+}
+
+// inWriteTx runs fn in an IMMEDIATE transaction and commits it.
+func (s *Store) inWriteTx(ctx context.Context, op string, fn func(tx *sql.Tx) error) error {
+	if err := s.refuseWrite(op); err != nil {
+		return err
+	}
+	tx, err := s.write.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("%s in %s: begin: %w", op, s.path, err)
+	}
+	defer tx.Rollback()
+	if err := fn(tx); err != nil {
+		if errors.Is(err, store.ErrEmbeddingMismatch) {
+			return err
+		}
+		return fmt.Errorf("%s in %s: %w", op, s.path, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("%s in %s: commit: %w", op, s.path, err)
+	}
+	return nil
+}
+
+func syncState(ctx context.Context, q querier) (store.SyncState, error) {
+	var st store.SyncState
+	var mod, upd string
+	err := q.QueryRowContext(ctx, `SELECT drive_modified_at, fingerprint, updated_at FROM drive_sync_state WHERE id = 'global'`).
+		Scan(&mod, &st.Fingerprint, &upd)
+	if errors.Is(err, sql.ErrNoRows) {
+		return store.SyncState{}, nil
+	}
+	if err != nil {
+		return st, fmt.Errorf("read drive_sync_state: %w", err)
+	}
+	if st.ModifiedAt, err = parseTime(mod); err != nil {
+		return st, fmt.Errorf("read drive_sync_state: %w", err)
+	}
+	if st.UpdatedAt, err = parseTime(upd); err != nil {
+		return st, fmt.Errorf("read drive_sync_state: %w", err)
+	}
+	return st, nil
+}
+
+// SyncState returns the crawl checkpoint, zero when none is stored.
+func (s *Store) SyncState(ctx context.Context) (store.SyncState, error) {
+	st, err := syncState(ctx, s.read)
+	if err != nil {
+		return st, fmt.Errorf("sqlite index %s: %w", s.path, err)
+	}
+	return st, nil
+}
+
+// SetSyncState stores the checkpoint; a zero UpdatedAt stores the current time.
+func (s *Store) SetSyncState(ctx context.Context, st store.SyncState) error {
+	if st.UpdatedAt.IsZero() {
+		st.UpdatedAt = time.Now()
+	}
+	return s.inWriteTx(ctx, "store the sync state", func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO drive_sync_state (id, drive_modified_at, fingerprint, updated_at)
+			VALUES ('global', ?, ?, ?)
+			ON CONFLICT (id) DO UPDATE SET drive_modified_at = excluded.drive_modified_at,
+				fingerprint = excluded.fingerprint, updated_at = excluded.updated_at`,
+			formatTime(st.ModifiedAt), st.Fingerprint, formatTime(st.UpdatedAt))
+		return err
+	})
+}
+
+// Reset deletes every file, chunk, the checkpoint and the embedding space.
+func (s *Store) Reset(ctx context.Context) error {
+	return s.inWriteTx(ctx, "reset the index", func(tx *sql.Tx) error {
+		for _, q := range []string{
+			`DELETE FROM drive_file_chunk`,
+			`DELETE FROM drive_file_index`,
+			`INSERT INTO drive_file_fts (drive_file_fts) VALUES ('delete-all')`,
+			`DELETE FROM drive_sync_state`,
+			`DELETE FROM gds_meta WHERE key IN ('embedding_model', 'embedding_dim')`,
+		} {
+			if _, err := tx.ExecContext(ctx, q); err != nil {
+				return fmt.Errorf("%s: %w", q, err)
+			}
+		}
+		return bumpGeneration(ctx, tx)
+	})
+}
