@@ -26,9 +26,13 @@
 //     format. Strong type words (スライド, プレゼン, スプレッドシート, エクセル,
 //     パワポ, PDF) are recognised also at the end of a compound (営業スライド →
 //     presentation + 営業).
-//   - Generic words (ファイル, 資料, 書類, データ, file, document used as a
-//     noun after a type, find, show, where ...) are never keywords; 資料 and
-//     ファイル are also stripped from the end of a compound (営業資料 → 営業).
+//   - Generic words (ファイル, 資料, 書類, データ, file, folder, find, show,
+//     where ...) are never keywords; 資料 and ファイル are also stripped from
+//     the end of a compound (営業資料 → 営業). Keywords rank codes and
+//     acronyms (Q3, v2, AWS) first, then capitalised words and katakana
+//     names, then kanji compounds, then other words.
+//   - Queries are analysed up to 500 characters, documents summarised from
+//     their first 30,000 characters.
 //   - "最近" / "recent" with no number means the last 30 days. English "from
 //     2024" alone means "in 2024"; Japanese "2024年から" means "since 2024".
 //   - Weeks start on Monday. Japanese fiscal years run April to March.

@@ -126,3 +126,10 @@ func TestEmbedHonoursCancellation(t *testing.T) {
 		t.Error("Embed on a cancelled context succeeded")
 	}
 }
+
+func BenchmarkEmbedQuery(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		Embedding("先月の議事録 プロジェクトアルファ Q3 roadmap")
+	}
+}

@@ -410,9 +410,10 @@ func parsePeriod(c clock, s string) period {
 		from, to := a.from, a.to
 		// English preposition before the atom.
 		prep := ""
-		if m := enBeforeRe.FindStringSubmatchIndex(s[:a.start]); m != nil {
-			prep = strings.ToLower(s[m[2]:m[3]])
-			sp.start = m[0]
+		lo := max(0, a.start-24) // the longest preposition plus "the" and spaces
+		if m := enBeforeRe.FindStringSubmatchIndex(s[lo:a.start]); m != nil {
+			prep = strings.ToLower(s[lo+m[2] : lo+m[3]])
+			sp.start = lo + m[0]
 		}
 		// Range: atom, connector, atom.
 		if i+1 < len(atoms) {

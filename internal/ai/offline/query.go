@@ -10,8 +10,12 @@ import (
 	"github.com/gds-cli/gds/internal/ai"
 )
 
-// maxKeywords is the most keywords a query analysis returns.
-const maxKeywords = 5
+// Query limits: keywords returned, and runes analysed (a query is a line
+// typed by a person; the rest of a longer text is ignored).
+const (
+	maxKeywords   = 5
+	maxQueryRunes = 500
+)
 
 // jaGeneric are Japanese words that never make a useful search keyword:
 // generic nouns, question words and verbal nouns of searching.
@@ -210,6 +214,9 @@ func blank(s string, spans []span) string {
 // ranked keywords, by rules only (no dictionary is loaded).
 func analyzeQuery(in ai.QueryInput) ai.QueryAnalysis {
 	s := norm.NFKC.String(in.Query)
+	if r := []rune(s); len(r) > maxQueryRunes {
+		s = string(r[:maxQueryRunes])
+	}
 	c := newClock(in.Now)
 	p := parsePeriod(c, s)
 	ex := extract(blank(s, p.spans))

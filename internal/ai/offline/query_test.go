@@ -3,6 +3,7 @@ package offline
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -192,5 +193,15 @@ func BenchmarkAnalyzeQuery(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		analyzeQuery(ai.QueryInput{Query: queries[i%len(queries)], Now: testNow})
+	}
+}
+
+func TestAnalyzeQueryReadsOnlyTheStartOfHugeInput(t *testing.T) {
+	q := strings.Repeat("あ", maxQueryRunes) + " 議事録"
+	if got := analyzeQuery(ai.QueryInput{Query: q, Now: testNow}); len(got.Keywords) != 0 {
+		t.Errorf("keywords %q from beyond the limit", got.Keywords)
+	}
+	if got := analyzeQuery(ai.QueryInput{Query: strings.Repeat("あ", maxQueryRunes-10) + " 議事録", Now: testNow}); !slices.Equal(got.Keywords, []string{"議事録"}) {
+		t.Errorf("keywords %q within the limit", got.Keywords)
 	}
 }

@@ -55,3 +55,16 @@ func TestRerankIsStableForTies(t *testing.T) {
 		t.Errorf("order %q, want %q", got, want)
 	}
 }
+
+func BenchmarkRerank10(b *testing.B) {
+	c := loadCorpus(b, "en")
+	var cands []ai.HitInfo
+	for i, text := range c.texts {
+		cands = append(cands, ai.HitInfo{ID: c.files[i], Name: c.files[i], Summary: text})
+	}
+	cands = append(cands, cands[:2]...)
+	b.ReportAllocs()
+	for b.Loop() {
+		rerank(ai.RerankInput{Query: c.queries[0], Keywords: []string{"AFC"}, Candidates: cands})
+	}
+}
