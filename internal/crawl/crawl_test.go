@@ -1,0 +1,150 @@
+package crawl_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gds-cli/gds/internal/ai"
+	"github.com/gds-cli/gds/internal/ai/offline"
+	"github.com/gds-cli/gds/internal/crawl"
+	"github.com/gds-cli/gds/internal/search"
+	"github.com/gds-cli/gds/internal/store/sqlite"
+)
+
+// countingProvider counts summaries so tests can prove unchanged content
+// costs no LLM call.
+type countingProvider struct {
+	ai.Provider
+	summaries atomic.Int64
+}
+
+func (c *countingProvider) Structured(ctx context.Context, r ai.Request) (json.RawMessage, error) {
+	if r.Task == ai.TaskSummarize {
+		c.summaries.Add(1)
+	}
+	return c.Provider.Structured(ctx, r)
+}
+
+func copyTree(t *testing.T, src, dst string) int {
+	t.Helper()
+	n := 0
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		n++
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func TestLocalCrawlEndToEnd(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	texts := copyTree(t, "../../testdata/sample", dir)
+	// A binary and a hidden file: the first is skipped with a reason, the second never listed.
+	if err := os.WriteFile(filepath.Join(dir, "logo.png"), []byte("\x89PNG\r\n\x1a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".hidden.txt"), []byte("secret"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Pin every mtime in the past so later edits are strictly newer.
+	old := time.Now().Add(-time.Hour)
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error { return os.Chtimes(p, old, old) })
+
+	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "index.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	src, err := crawl.NewLocalSource(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &countingProvider{Provider: offline.New()}
+	opts := crawl.Options{Source: src, Index: st, Provider: p, SummaryMaxLength: 120, Concurrency: 3}
+
+	sum, err := crawl.Run(ctx, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sum.Full || sum.New != texts || len(sum.Failed) != 0 || len(sum.Skipped) != 1 {
+		t.Fatalf("first crawl: %+v", sum)
+	}
+	if !strings.Contains(sum.Skipped[0].Reason, "image/png") {
+		t.Errorf("png skipped for %q", sum.Skipped[0].Reason)
+	}
+	if !sum.Checkpoint.Equal(old.UTC().Truncate(time.Second)) && !sum.Checkpoint.Equal(old.UTC()) {
+		t.Errorf("checkpoint %v, want %v", sum.Checkpoint, old.UTC())
+	}
+	if got := p.summaries.Load(); got != int64(texts) {
+		t.Errorf("%d summaries, want %d", got, texts)
+	}
+
+	// Nothing changed: incremental, nothing listed.
+	sum, err = crawl.Run(ctx, opts)
+	if err != nil || sum.Full || sum.Listed != 0 {
+		t.Fatalf("second crawl: %+v, %v", sum, err)
+	}
+
+	// One file edited, one only touched: one summary, one unchanged.
+	now := time.Now()
+	edited := filepath.Join(dir, "wiki-en", "Oxygen-1.txt")
+	if err := os.WriteFile(edited, []byte("Oxygen\n\nLiquid oxygen is pale blue and strongly paramagnetic."), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	touched := filepath.Join(dir, "wiki-en", "Kenya-1.txt")
+	os.Chtimes(edited, now, now)
+	os.Chtimes(touched, now, now)
+	before := p.summaries.Load()
+	sum, err = crawl.Run(ctx, opts)
+	if err != nil || sum.Full || sum.Listed != 2 || sum.Updated != 1 || sum.Unchanged != 1 {
+		t.Fatalf("third crawl: %+v, %v", sum, err)
+	}
+	if got := p.summaries.Load() - before; got != 1 {
+		t.Errorf("%d summaries for one edited file", got)
+	}
+
+	// The index answers queries about the content.
+	out, err := search.OneShot(ctx, st, offline.New(), "梅雨明けの別名は？", time.Now(), "ja", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Results) == 0 || out.Results[0].File.Name != "梅雨-2.txt" {
+		var names []string
+		for _, r := range out.Results {
+			names = append(names, r.File.Name)
+		}
+		t.Errorf("top results %q, want 梅雨-2.txt first", names)
+	}
+	out, err = search.OneShot(ctx, st, offline.New(), "paramagnetic liquid oxygen", time.Now(), "en", 10)
+	if err != nil || len(out.Results) == 0 || out.Results[0].File.Name != "Oxygen-1.txt" {
+		t.Errorf("edited file not found first: %+v, %v", out.Results, err)
+	}
+
+	// A different crawl target forces a full scan.
+	src2, _ := crawl.NewLocalSource(filepath.Join(dir, "wiki-en"))
+	opts.Source = src2
+	sum, err = crawl.Run(ctx, opts)
+	if err != nil || !sum.Full || sum.Listed != 36 {
+		t.Fatalf("new target: %+v, %v", sum, err)
+	}
+}
