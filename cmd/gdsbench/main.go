@@ -1,0 +1,56 @@
+// Command gdsbench measures gds components outside the gds binary. Its one
+// benchmark so far, "store", builds a synthetic index of N files in a store
+// back end and times the query path of the hybrid search loop: a MatchAny
+// keyword search (2–3 terms drawn from the corpus, limit 100) followed by a
+// vector search restricted to its hits (k 10). As a same-run baseline it
+// times a plain GetFiles of one ID, so figures from different machines can be
+// compared as ratios.
+//
+//	gdsbench store --backend sqlite --files 10000 --queries 300 --dim 256 \
+//	    --corpus ../shared/bench/jsquad-para/docs --corpus ../shared/bench/squad-para/docs
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(os.Stderr, "gdsbench:", err)
+		}
+		os.Exit(2)
+	}
+}
+
+const usage = `usage: gdsbench <benchmark> [flags]
+
+benchmarks:
+  store   build a synthetic index and time keyword + vector search
+          (gdsbench store -h for its flags)
+`
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		fmt.Fprint(stderr, usage)
+		if len(args) == 0 {
+			return errors.New("no benchmark given")
+		}
+		return flag.ErrHelp
+	}
+	switch args[0] {
+	case "store":
+		return runStore(ctx, args[1:], stdout, stderr)
+	default:
+		fmt.Fprint(stderr, usage)
+		return fmt.Errorf("unknown benchmark %q", args[0])
+	}
+}
