@@ -1,0 +1,198 @@
+package openai
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"sync/atomic"
+	"syscall"
+
+	sdk "github.com/openai/openai-go/v3"
+
+	"github.com/gds-cli/gds/internal/ai"
+)
+
+// Kinds of failure, for errors.Is on the errors the Provider returns.
+var (
+	ErrNoAPIKey          = errors.New(msg("OPENAI_API_KEY is not set: set it, or set OPENAI_BASE_URL to an OpenAI-compatible server, or use GDS_AI_PROVIDER=offline", "OPENAI_API_KEY が設定されていません。設定するか、OPENAI_BASE_URL に OpenAI 互換サーバーを指定するか、GDS_AI_PROVIDER=offline を使ってください"))
+	ErrUnauthorized      = errors.New("unauthorized")
+	ErrRateLimited       = errors.New("rate limited")
+	ErrServer            = errors.New("server error")
+	ErrBadRequest        = errors.New("request rejected")
+	ErrModelNotFound     = errors.New("model not found")
+	ErrTimeout           = errors.New("timed out")
+	ErrConnection        = errors.New("connection failed")
+	ErrMalformedResponse = errors.New("malformed response")
+	ErrTruncated         = errors.New("incomplete response")
+	ErrRefused           = errors.New("the model refused")
+	ErrDimension         = errors.New("embedding dimension mismatch")
+)
+
+// ja reports whether messages should be in Japanese.
+func ja() bool { return strings.HasPrefix(os.Getenv("LANG"), "ja") }
+
+// msg picks the message for the user's locale.
+func msg(en, jp string) string {
+	if ja() {
+		return jp
+	}
+	return en
+}
+
+// Error is a failed API call. Its text names the operation, the server
+// (host only), the HTTP status and the number of attempts, never the key.
+type Error struct {
+	Op       string // "chat completion", "chat stream" or "embeddings"
+	Host     string // server host[:port]
+	Status   int    // HTTP status; 0 when no response arrived
+	Code     string // OpenAI error code, e.g. "invalid_api_key"
+	Message  string // server or client explanation, key redacted
+	Attempts int    // HTTP attempts made, retries included
+	Kind     error  // one of the Err* values, or nil
+	Err      error  // underlying transport or context error, or nil
+}
+
+// Error implements error.
+func (e *Error) Error() string {
+	var b strings.Builder
+	if ja() {
+		fmt.Fprintf(&b, "openai: %s の %s が失敗しました", e.Host, e.Op)
+		if e.Attempts > 1 {
+			fmt.Fprintf(&b, "（%d 回試行）", e.Attempts)
+		}
+	} else {
+		fmt.Fprintf(&b, "openai: %s at %s failed", e.Op, e.Host)
+		if e.Attempts > 1 {
+			fmt.Fprintf(&b, " after %d attempts", e.Attempts)
+		}
+	}
+	if e.Status != 0 && e.Status != http.StatusOK {
+		fmt.Fprintf(&b, ": HTTP %d %s", e.Status, http.StatusText(e.Status))
+	}
+	if e.Kind != nil && (e.Status == 0 || e.Status == http.StatusOK) {
+		fmt.Fprintf(&b, ": %s", e.Kind)
+	}
+	if e.Message != "" {
+		fmt.Fprintf(&b, ": %s", e.Message)
+	}
+	if e.Err != nil {
+		fmt.Fprintf(&b, ": %v", e.Err)
+	}
+	if h := e.hint(); h != "" {
+		fmt.Fprintf(&b, " (%s)", h)
+	}
+	return b.String()
+}
+
+func (e *Error) hint() string {
+	switch {
+	case e.Kind == ErrUnauthorized:
+		return msg("the API key was rejected: check OPENAI_API_KEY", "API キーが拒否されました。OPENAI_API_KEY を確認してください")
+	case e.Kind == ErrRateLimited && e.Code == "insufficient_quota":
+		return msg("quota exhausted: check your OpenAI plan and billing", "利用枠を使い切りました。OpenAI のプランと支払い設定を確認してください")
+	case e.Kind == ErrRateLimited:
+		return msg("rate limited: wait a minute and try again", "レート制限中です。少し待ってから再実行してください")
+	case e.Kind == ErrServer:
+		return msg("the server is failing: try again later", "サーバー側のエラーです。時間をおいて再実行してください")
+	case e.Kind == ErrModelNotFound:
+		return msg("check the configured model name", "設定したモデル名を確認してください")
+	case e.Kind == ErrConnection:
+		return msg("check the network and OPENAI_BASE_URL", "ネットワークと OPENAI_BASE_URL を確認してください")
+	}
+	return ""
+}
+
+// Unwrap exposes the kind and the underlying error to errors.Is / As.
+func (e *Error) Unwrap() []error {
+	var out []error
+	if e.Kind != nil {
+		out = append(out, e.Kind)
+	}
+	if e.Err != nil {
+		out = append(out, e.Err)
+	}
+	return out
+}
+
+// attempts counts the HTTP attempts of one call; the SDK's retry loop runs
+// every attempt through countAttempts.
+type attempts struct{ n atomic.Int32 }
+
+func (a *attempts) load() int { return int(a.n.Load()) }
+
+type attemptsKey struct{}
+
+func withAttempts(ctx context.Context) (context.Context, *attempts) {
+	a := &attempts{}
+	return context.WithValue(ctx, attemptsKey{}, a), a
+}
+
+func countAttempts(req *http.Request, next func(*http.Request) (*http.Response, error)) (*http.Response, error) {
+	if a, ok := req.Context().Value(attemptsKey{}).(*attempts); ok {
+		a.n.Add(1)
+	}
+	return next(req)
+}
+
+func (p *Provider) malformed(op string, n *attempts, detail string) error {
+	return &Error{Op: op, Host: p.host, Status: http.StatusOK, Attempts: n.load(), Kind: ErrMalformedResponse, Message: detail}
+}
+
+// fail turns an SDK error into an *Error (or the caller's context error).
+func (p *Provider) fail(ctx context.Context, op string, n *attempts, err error) error {
+	e := &Error{Op: op, Host: p.host, Attempts: n.load()}
+	var apiErr *sdk.Error
+	switch {
+	case ctx.Err() != nil:
+		// The caller gave up: report that, not a server problem.
+		e.Err = ctx.Err()
+	case errors.As(err, &apiErr):
+		e.Status, e.Code = apiErr.StatusCode, apiErr.Code
+		e.Message = p.redact(ai.Truncate(apiErr.Message, 300))
+		switch {
+		case apiErr.StatusCode == http.StatusUnauthorized || apiErr.StatusCode == http.StatusForbidden:
+			e.Kind = ErrUnauthorized
+		case apiErr.StatusCode == http.StatusTooManyRequests:
+			e.Kind = ErrRateLimited
+		case apiErr.StatusCode >= 500:
+			e.Kind = ErrServer
+		case apiErr.StatusCode == http.StatusNotFound && apiErr.Code == "model_not_found":
+			e.Kind = ErrModelNotFound
+		default:
+			e.Kind = ErrBadRequest
+		}
+	case errors.Is(err, context.DeadlineExceeded):
+		e.Kind = ErrTimeout
+		e.Message = msg(fmt.Sprintf("no answer within %s", p.timeout), fmt.Sprintf("%s 以内に応答がありません", p.timeout))
+	case isDecode(err):
+		e.Kind, e.Message = ErrMalformedResponse, p.redact(ai.Truncate(err.Error(), 300))
+	case isTransport(err):
+		e.Kind, e.Err = ErrConnection, err
+	default:
+		e.Kind, e.Message = ErrMalformedResponse, p.redact(ai.Truncate(err.Error(), 300))
+	}
+	return e
+}
+
+// isDecode reports whether err is a failure to parse a response body. The
+// SDK wraps body decoding errors with this fixed text and no type.
+func isDecode(err error) bool {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	return errors.As(err, &se) || errors.As(err, &te) || strings.HasPrefix(err.Error(), "error parsing response json")
+}
+
+// isTransport reports whether err is a network failure (no or cut response).
+func isTransport(err error) bool {
+	var ue *url.Error
+	var ne net.Error
+	return errors.As(err, &ue) || errors.As(err, &ne) ||
+		errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) || errors.Is(err, syscall.ECONNRESET)
+}

@@ -1,0 +1,449 @@
+// Package openai is the ai.Provider for OpenAI and any OpenAI-compatible
+// server (Ollama, LM Studio, llama.cpp) reached through a base URL. It uses
+// the official SDK, github.com/openai/openai-go/v3: structured output with
+// strict json_schema, streaming chat completions, and batched embeddings,
+// with retries and backoff on 429 and 5xx that honour Retry-After.
+//
+// The API key never appears in errors, logs or String output.
+package openai
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	sdk "github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/shared"
+
+	"github.com/gds-cli/gds/internal/ai"
+)
+
+// Defaults applied by New to zero Config fields.
+const (
+	DefaultBaseURL        = "https://api.openai.com/v1"
+	DefaultChatModel      = "gpt-4o-mini"
+	DefaultEmbeddingModel = "text-embedding-3-small"
+	DefaultTimeout        = 2 * time.Minute
+	DefaultMaxRetries     = 3
+	DefaultBatchSize      = 128
+	// MaxBatchSize is OpenAI's limit on inputs per embeddings request.
+	MaxBatchSize = 2048
+)
+
+// KnownEmbeddingDims are the native output sizes of OpenAI's embedding
+// models. Models not listed have their dimension probed on first use unless
+// Config.EmbeddingDim is set.
+var KnownEmbeddingDims = map[string]int{
+	"text-embedding-3-small": 1536,
+	"text-embedding-3-large": 3072,
+	"text-embedding-ada-002": 1536,
+}
+
+// Config configures a Provider. Zero values take the defaults above.
+type Config struct {
+	// APIKey is the OpenAI API key (OPENAI_API_KEY). Required for
+	// api.openai.com; optional for other base URLs.
+	APIKey string
+	// BaseURL is the API root, e.g. "http://localhost:11434/v1" for Ollama.
+	BaseURL        string
+	ChatModel      string
+	EmbeddingModel string
+	// EmbeddingDim is the expected embedding size. For text-embedding-3-*
+	// models a size below the native one is requested with "dimensions".
+	EmbeddingDim int
+	// Timeout bounds each attempt of a request (a whole stream included).
+	Timeout time.Duration
+	// MaxRetries is the number of retries after a 429, 5xx or connection
+	// failure: 0 means DefaultMaxRetries, a negative value disables retries.
+	MaxRetries int
+	// BatchSize is the number of texts per embeddings request.
+	BatchSize int
+	// HTTPClient replaces the default HTTP client.
+	HTTPClient *http.Client
+}
+
+// String describes the configuration with the API key masked.
+func (c Config) String() string {
+	key := "unset"
+	if c.APIKey != "" {
+		key = "set"
+	}
+	return fmt.Sprintf("openai.Config{BaseURL:%q ChatModel:%q EmbeddingModel:%q EmbeddingDim:%d Timeout:%s MaxRetries:%d BatchSize:%d APIKey:%s}",
+		c.BaseURL, c.ChatModel, c.EmbeddingModel, c.EmbeddingDim, c.Timeout, c.MaxRetries, c.BatchSize, key)
+}
+
+// GoString is String, so that %#v does not print the key either.
+func (c Config) GoString() string { return c.String() }
+
+// Provider implements ai.Provider over the OpenAI API.
+type Provider struct {
+	chat      sdk.ChatCompletionService
+	emb       sdk.EmbeddingService
+	apiKey    string
+	host      string
+	official  bool // api.openai.com
+	chatModel string
+	embModel  string
+	sendDims  int // "dimensions" sent with embeddings requests, 0: none
+	batchSize int
+	timeout   time.Duration
+
+	mu  sync.Mutex // guards dim
+	dim int        // 0 until known
+	// probeMu serialises dimension probes.
+	probeMu sync.Mutex
+}
+
+// New returns a Provider for cfg. It fails when no API key is configured
+// for api.openai.com, or when the base URL is malformed.
+func New(cfg Config) (*Provider, error) {
+	base := cfg.BaseURL
+	if base == "" {
+		base = DefaultBaseURL
+	}
+	u, err := url.Parse(base)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("openai: %s", msg(
+			fmt.Sprintf("base URL %q is not an http(s) URL; set OPENAI_BASE_URL to e.g. http://localhost:11434/v1", redactURL(base)),
+			fmt.Sprintf("ベース URL %q が http(s) の URL ではありません。OPENAI_BASE_URL に http://localhost:11434/v1 のような値を設定してください", redactURL(base))))
+	}
+	if !strings.HasSuffix(u.Path, "/") {
+		u.Path += "/"
+	}
+	p := &Provider{
+		apiKey:    cfg.APIKey,
+		host:      u.Host,
+		official:  strings.EqualFold(u.Hostname(), "api.openai.com"),
+		chatModel: cmp(cfg.ChatModel, DefaultChatModel),
+		embModel:  cmp(cfg.EmbeddingModel, DefaultEmbeddingModel),
+		batchSize: cfg.BatchSize,
+		timeout:   cfg.Timeout,
+	}
+	if p.official && cfg.APIKey == "" {
+		return nil, fmt.Errorf("openai: %w", ErrNoAPIKey)
+	}
+	if p.batchSize <= 0 {
+		p.batchSize = DefaultBatchSize
+	}
+	p.batchSize = min(p.batchSize, MaxBatchSize)
+	if p.timeout <= 0 {
+		p.timeout = DefaultTimeout
+	}
+	if cfg.EmbeddingDim < 0 {
+		return nil, fmt.Errorf("openai: embedding dimension %d must be positive", cfg.EmbeddingDim)
+	}
+	native, known := KnownEmbeddingDims[p.embModel]
+	switch {
+	case cfg.EmbeddingDim > 0:
+		p.dim = cfg.EmbeddingDim
+		if known && strings.HasPrefix(p.embModel, "text-embedding-3") && cfg.EmbeddingDim != native {
+			if cfg.EmbeddingDim > native {
+				return nil, fmt.Errorf("openai: embedding dimension %d exceeds the %d dimensions of %s", cfg.EmbeddingDim, native, p.embModel)
+			}
+			p.sendDims = cfg.EmbeddingDim
+		}
+	case known:
+		p.dim = native
+	}
+	retries := cfg.MaxRetries
+	switch {
+	case retries == 0:
+		retries = DefaultMaxRetries
+	case retries < 0:
+		retries = 0
+	}
+	hc := cfg.HTTPClient
+	if hc == nil {
+		hc = &http.Client{}
+	}
+	// The services are built from explicit options only: unlike
+	// sdk.NewClient they read no OPENAI_* environment variables, so gds's
+	// own configuration is the single source of truth and no ambient
+	// credential is sent to a custom base URL.
+	opts := []option.RequestOption{
+		option.WithBaseURL(u.String()),
+		option.WithHTTPClient(hc),
+		option.WithMaxRetries(retries),
+		option.WithRequestTimeout(p.timeout),
+		option.WithMiddleware(countAttempts),
+	}
+	if cfg.APIKey != "" {
+		opts = append(opts, option.WithAPIKey(cfg.APIKey))
+	}
+	p.chat = sdk.NewChatCompletionService(opts...)
+	p.emb = sdk.NewEmbeddingService(opts...)
+	return p, nil
+}
+
+func cmp(v, def string) string {
+	if v == "" {
+		return def
+	}
+	return v
+}
+
+// Name implements ai.Provider.
+func (p *Provider) Name() string { return "openai" }
+
+// ChatModel returns the chat model in use.
+func (p *Provider) ChatModel() string { return p.chatModel }
+
+// Host returns the API host (no credentials, no path).
+func (p *Provider) Host() string { return p.host }
+
+// String describes the provider without secrets.
+func (p *Provider) String() string {
+	return fmt.Sprintf("openai(host=%s chat=%s embedding=%s)", p.host, p.chatModel, p.embModel)
+}
+
+// GoString is String, so that %#v does not print the key.
+func (p *Provider) GoString() string { return p.String() }
+
+// EmbeddingModel implements ai.Provider. For a model of unknown dimension
+// it probes the server once (bounded by the timeout); Dim is 0 if that
+// fails. Use ProbeEmbeddingDim to see the error.
+func (p *Provider) EmbeddingModel() ai.EmbeddingModel {
+	dim := p.knownDim()
+	if dim == 0 {
+		ctx, cancel := context.WithTimeout(context.Background(), p.timeout)
+		defer cancel()
+		dim, _ = p.ProbeEmbeddingDim(ctx)
+	}
+	return ai.EmbeddingModel{Name: p.embModel, Dim: dim}
+}
+
+func (p *Provider) knownDim() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.dim
+}
+
+// ProbeEmbeddingDim returns the embedding dimension, embedding one short
+// text to learn it if it is not known yet.
+func (p *Provider) ProbeEmbeddingDim(ctx context.Context) (int, error) {
+	p.probeMu.Lock()
+	defer p.probeMu.Unlock()
+	if d := p.knownDim(); d != 0 {
+		return d, nil
+	}
+	if _, err := p.embedBatch(ctx, []string{"dimension probe"}); err != nil {
+		return 0, err
+	}
+	return p.knownDim(), nil
+}
+
+func (p *Provider) messages(req ai.Request) []sdk.ChatCompletionMessageParamUnion {
+	var out []sdk.ChatCompletionMessageParamUnion
+	if req.System != "" {
+		out = append(out, sdk.SystemMessage(req.System))
+	}
+	for _, m := range req.Messages {
+		switch m.Role {
+		case "system":
+			out = append(out, sdk.SystemMessage(m.Content))
+		case "assistant":
+			out = append(out, sdk.AssistantMessage(m.Content))
+		default:
+			out = append(out, sdk.UserMessage(m.Content))
+		}
+	}
+	return out
+}
+
+func (p *Provider) chatParams(req ai.Request) sdk.ChatCompletionNewParams {
+	params := sdk.ChatCompletionNewParams{Model: p.chatModel, Messages: p.messages(req)}
+	if req.MaxTokens > 0 {
+		// OpenAI deprecated max_tokens; compatible servers mostly know only it.
+		if p.official {
+			params.MaxCompletionTokens = sdk.Int(int64(req.MaxTokens))
+		} else {
+			params.MaxTokens = sdk.Int(int64(req.MaxTokens))
+		}
+	}
+	return params
+}
+
+// Structured implements ai.Provider with strict json_schema output. The
+// reply must be a JSON object.
+func (p *Provider) Structured(ctx context.Context, req ai.Request) (json.RawMessage, error) {
+	const op = "chat completion"
+	if req.Schema == nil {
+		return nil, fmt.Errorf("openai: %s for task %s: no schema given", op, req.Task)
+	}
+	params := p.chatParams(req)
+	params.ResponseFormat = sdk.ChatCompletionNewParamsResponseFormatUnion{
+		OfJSONSchema: &shared.ResponseFormatJSONSchemaParam{JSONSchema: shared.ResponseFormatJSONSchemaJSONSchemaParam{
+			Name: req.Schema.Name, Schema: req.Schema.Schema, Strict: sdk.Bool(true),
+		}},
+	}
+	ctx, n := withAttempts(ctx)
+	resp, err := p.chat.New(ctx, params)
+	if err != nil {
+		return nil, p.fail(ctx, op, n, err)
+	}
+	if len(resp.Choices) == 0 {
+		return nil, p.malformed(op, n, "the reply has no choices")
+	}
+	c := resp.Choices[0]
+	if c.Message.Refusal != "" {
+		return nil, &Error{Op: op, Host: p.host, Status: http.StatusOK, Attempts: n.load(), Kind: ErrRefused,
+			Message: p.redact(ai.Truncate(c.Message.Refusal, 200))}
+	}
+	if c.FinishReason == "length" {
+		return nil, &Error{Op: op, Host: p.host, Status: http.StatusOK, Attempts: n.load(), Kind: ErrTruncated,
+			Message: "the reply was cut at the token limit"}
+	}
+	content := stripFence(c.Message.Content)
+	if !json.Valid([]byte(content)) || !strings.HasPrefix(content, "{") {
+		return nil, p.malformed(op, n, fmt.Sprintf("the reply is not a JSON object for schema %s", req.Schema.Name))
+	}
+	return json.RawMessage(content), nil
+}
+
+// stripFence removes a Markdown code fence some compatible servers put
+// around JSON.
+func stripFence(s string) string {
+	s = strings.TrimSpace(s)
+	if !strings.HasPrefix(s, "```") {
+		return s
+	}
+	s = strings.TrimPrefix(s, "```")
+	s = strings.TrimPrefix(s, "json")
+	s = strings.TrimSuffix(strings.TrimSpace(s), "```")
+	return strings.TrimSpace(s)
+}
+
+// Stream implements ai.Provider with the streaming chat API. It fails when
+// the stream ends before the model finished (a dropped or cut connection).
+func (p *Provider) Stream(ctx context.Context, req ai.Request, onDelta func(string) error) error {
+	const op = "chat stream"
+	ctx, n := withAttempts(ctx)
+	stream := p.chat.NewStreaming(ctx, p.chatParams(req))
+	defer stream.Close()
+	finished := false
+	for stream.Next() {
+		for _, c := range stream.Current().Choices {
+			if c.Delta.Content != "" {
+				if err := onDelta(c.Delta.Content); err != nil {
+					return fmt.Errorf("openai: %s: %w", op, err)
+				}
+			}
+			if c.FinishReason != "" {
+				finished = true
+			}
+		}
+	}
+	if err := stream.Err(); err != nil {
+		return p.fail(ctx, op, n, err)
+	}
+	if !finished {
+		return &Error{Op: op, Host: p.host, Status: http.StatusOK, Attempts: n.load(), Kind: ErrTruncated,
+			Message: "the stream ended before the model finished"}
+	}
+	return nil
+}
+
+// Embed implements ai.Provider: texts go in batches of the configured size
+// and come back in input order, each of the model's dimension.
+func (p *Provider) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	for start := 0; start < len(texts); start += p.batchSize {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("openai: embeddings: %w", err)
+		}
+		end := min(start+p.batchSize, len(texts))
+		vecs, err := p.embedBatch(ctx, texts[start:end])
+		if err != nil {
+			if len(texts) > p.batchSize {
+				return nil, fmt.Errorf("openai: embedding texts %d–%d of %d: %w", start+1, end, len(texts), err)
+			}
+			return nil, err
+		}
+		copy(out[start:], vecs)
+	}
+	return out, nil
+}
+
+func (p *Provider) embedBatch(ctx context.Context, texts []string) ([][]float32, error) {
+	const op = "embeddings"
+	in := make([]string, len(texts))
+	for i, t := range texts {
+		if strings.TrimSpace(t) == "" {
+			t = " " // the API rejects empty strings
+		}
+		in[i] = t
+	}
+	params := sdk.EmbeddingNewParams{
+		Model:          p.embModel,
+		Input:          sdk.EmbeddingNewParamsInputUnion{OfArrayOfStrings: in},
+		EncodingFormat: sdk.EmbeddingNewParamsEncodingFormatFloat,
+	}
+	if p.sendDims > 0 {
+		params.Dimensions = sdk.Int(int64(p.sendDims))
+	}
+	ctx, n := withAttempts(ctx)
+	resp, err := p.emb.New(ctx, params)
+	if err != nil {
+		return nil, p.fail(ctx, op, n, err)
+	}
+	if len(resp.Data) != len(in) {
+		return nil, p.malformed(op, n, fmt.Sprintf("got %d embeddings for %d inputs", len(resp.Data), len(in)))
+	}
+	out := make([][]float32, len(in))
+	for _, d := range resp.Data {
+		i := int(d.Index)
+		if i < 0 || i >= len(out) || out[i] != nil {
+			return nil, p.malformed(op, n, fmt.Sprintf("embedding index %d is out of range or repeated", d.Index))
+		}
+		v := make([]float32, len(d.Embedding))
+		for j, f := range d.Embedding {
+			v[j] = float32(f)
+		}
+		out[i] = v
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	want := p.dim
+	if want == 0 {
+		want = len(out[0])
+	}
+	for _, v := range out {
+		if len(v) != want || want == 0 {
+			return nil, &Error{Op: op, Host: p.host, Status: http.StatusOK, Attempts: n.load(), Kind: ErrDimension,
+				Message: msg(
+					fmt.Sprintf("model %s returned %d-dimensional embeddings, expected %d; check the embedding model and dimension settings", p.embModel, len(v), want),
+					fmt.Sprintf("モデル %s の埋め込みは %d 次元で、期待した %d 次元と異なります。埋め込みモデルと次元の設定を確認してください", p.embModel, len(v), want))}
+		}
+	}
+	p.dim = want
+	return out, nil
+}
+
+// keyLike matches OpenAI-style keys, masked or not, in server messages.
+var keyLike = regexp.MustCompile(`sk-[A-Za-z0-9_*\-]{3,}`)
+
+// redact removes the API key, and anything shaped like one, from
+// server-supplied text.
+func (p *Provider) redact(s string) string {
+	if p.apiKey != "" {
+		s = strings.ReplaceAll(s, p.apiKey, "[redacted]")
+	}
+	return keyLike.ReplaceAllString(s, "[redacted]")
+}
+
+// redactURL drops user info from a URL for messages.
+func redactURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil || u.User == nil {
+		return s
+	}
+	u.User = nil
+	return u.String()
+}

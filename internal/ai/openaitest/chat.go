@@ -1,0 +1,350 @@
+package openaitest
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/gds-cli/gds/internal/ai"
+	"github.com/gds-cli/gds/internal/tokenize"
+)
+
+type chatMessage struct {
+	Role    string          `json:"role"`
+	Content json.RawMessage `json:"content"`
+}
+
+// text returns the message text: content is a string or an array of parts.
+func (m chatMessage) text() (string, error) {
+	if len(m.Content) == 0 || string(m.Content) == "null" {
+		return "", nil
+	}
+	var s string
+	if err := json.Unmarshal(m.Content, &s); err == nil {
+		return s, nil
+	}
+	var parts []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	if err := json.Unmarshal(m.Content, &parts); err != nil {
+		return "", fmt.Errorf("'messages' content must be a string or an array of content parts")
+	}
+	var b strings.Builder
+	for _, p := range parts {
+		if p.Type == "text" {
+			b.WriteString(p.Text)
+		}
+	}
+	return b.String(), nil
+}
+
+type jsonSchemaFormat struct {
+	Name   string         `json:"name"`
+	Schema map[string]any `json:"schema"`
+	Strict *bool          `json:"strict"`
+}
+
+type chatRequest struct {
+	Model         string        `json:"model"`
+	Messages      []chatMessage `json:"messages"`
+	Stream        bool          `json:"stream"`
+	StreamOptions *struct {
+		IncludeUsage bool `json:"include_usage"`
+	} `json:"stream_options"`
+	ResponseFormat *struct {
+		Type       string            `json:"type"`
+		JSONSchema *jsonSchemaFormat `json:"json_schema"`
+	} `json:"response_format"`
+	N *int `json:"n"`
+}
+
+func (c *chatRequest) schemaName() string {
+	if c.ResponseFormat != nil && c.ResponseFormat.JSONSchema != nil {
+		return c.ResponseFormat.JSONSchema.Name
+	}
+	return ""
+}
+
+func (c *chatRequest) strict() bool {
+	return c.ResponseFormat != nil && c.ResponseFormat.JSONSchema != nil &&
+		c.ResponseFormat.JSONSchema.Strict != nil && *c.ResponseFormat.JSONSchema.Strict
+}
+
+// task maps the json_schema name back to the ai.Task; chats without a
+// schema are answers (free text).
+func (c *chatRequest) task() ai.Task {
+	name := c.schemaName()
+	if name == "" {
+		return ai.TaskAnswer
+	}
+	if t, ok := schemaTasks[name]; ok {
+		return t.task
+	}
+	return ""
+}
+
+type taskCodec struct {
+	task   ai.Task
+	schema *ai.Schema
+	decode func([]byte) (any, error)
+}
+
+func decodeAs[T any](b []byte) (any, error) {
+	var v T
+	err := json.Unmarshal(b, &v)
+	return v, err
+}
+
+// schemaTasks maps json_schema names to tasks and their input types.
+var schemaTasks = func() map[string]taskCodec {
+	m := map[string]taskCodec{}
+	for _, c := range []taskCodec{
+		{ai.TaskAnalyzeQuery, ai.SchemaQueryAnalysis, decodeAs[ai.QueryInput]},
+		{ai.TaskSummarize, ai.SchemaDocSummary, decodeAs[ai.DocInput]},
+		{ai.TaskClarify, ai.SchemaQuestion, decodeAs[ai.ClarifyInput]},
+		{ai.TaskRefine, ai.SchemaRefinement, decodeAs[ai.RefineInput]},
+		{ai.TaskRelax, ai.SchemaRelaxation, decodeAs[ai.RelaxInput]},
+		{ai.TaskRerank, ai.SchemaRerank, decodeAs[ai.RerankInput]},
+	} {
+		m[c.schema.Name] = c
+	}
+	return m
+}()
+
+func parseChat(body []byte) (*chatRequest, error) {
+	var c chatRequest
+	if err := json.Unmarshal(body, &c); err != nil {
+		return nil, fmt.Errorf("We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly.)")
+	}
+	if c.Model == "" {
+		return &c, errors.New("you must provide a model parameter")
+	}
+	if len(c.Messages) == 0 {
+		return &c, errors.New("[] is too short - 'messages'")
+	}
+	if c.N != nil && *c.N != 1 {
+		return &c, errors.New("openaitest: only n=1 is supported")
+	}
+	if rf := c.ResponseFormat; rf != nil {
+		switch rf.Type {
+		case "text", "json_object":
+		case "json_schema":
+			if rf.JSONSchema == nil || rf.JSONSchema.Name == "" {
+				return &c, errors.New("Missing required parameter: 'response_format.json_schema.name'.")
+			}
+			if c.strict() {
+				if err := checkStrict(rf.JSONSchema.Schema, "schema"); err != nil {
+					return &c, fmt.Errorf("Invalid schema for response_format '%s': In context=(), %w", rf.JSONSchema.Name, err)
+				}
+			}
+		default:
+			return &c, fmt.Errorf("Invalid value: '%s'. Supported values are: 'json_object', 'json_schema', and 'text'.", rf.Type)
+		}
+	}
+	return &c, nil
+}
+
+// checkStrict enforces OpenAI's strict structured-output rules: every
+// object lists all its properties as required and forbids others.
+func checkStrict(s map[string]any, where string) error {
+	if s == nil {
+		return fmt.Errorf("%s: schema must be a JSON object", where)
+	}
+	switch s["type"] {
+	case "object":
+		if ap, ok := s["additionalProperties"].(bool); !ok || ap {
+			return fmt.Errorf("'additionalProperties' is required to be supplied and to be false (at %s)", where)
+		}
+		props, _ := s["properties"].(map[string]any)
+		var req []string
+		switch r := s["required"].(type) {
+		case []any:
+			for _, v := range r {
+				if str, ok := v.(string); ok {
+					req = append(req, str)
+				}
+			}
+		case []string:
+			req = r
+		}
+		for name, p := range props {
+			if !slices.Contains(req, name) {
+				return fmt.Errorf("'required' is required to be supplied and to be an array including every key in properties. Missing '%s' (at %s)", name, where)
+			}
+			ps, _ := p.(map[string]any)
+			if err := checkStrict(ps, where+"."+name); err != nil {
+				return err
+			}
+		}
+	case "array":
+		items, _ := s["items"].(map[string]any)
+		return checkStrict(items, where+"[]")
+	}
+	return nil
+}
+
+// lastUser returns the text of the last user message and the system prompt.
+func (c *chatRequest) lastUser() (user, system string, msgs []ai.Message, err error) {
+	for _, m := range c.Messages {
+		t, err := m.text()
+		if err != nil {
+			return "", "", nil, err
+		}
+		switch m.Role {
+		case "system", "developer":
+			system = t
+		case "user":
+			user = t
+		}
+		if m.Role != "system" && m.Role != "developer" {
+			msgs = append(msgs, ai.Message{Role: m.Role, Content: t})
+		}
+	}
+	return user, system, msgs, nil
+}
+
+// usage estimates token counts the way clients display them.
+func usage(prompt, completion string) map[string]any {
+	p, c := len(tokenize.Tokens(prompt))+1, len(tokenize.Tokens(completion))+1
+	return map[string]any{"prompt_tokens": p, "completion_tokens": c, "total_tokens": p + c}
+}
+
+func (h *Handler) serveChat(x *exchange, c *chatRequest, reply Reply, scripted bool) {
+	user, system, msgs, err := c.lastUser()
+	if err != nil {
+		x.badRequest(err.Error(), "messages")
+		return
+	}
+	ctx := x.r.Context()
+	finish := "stop"
+	if reply.FinishReason != "" {
+		finish = reply.FinishReason
+	}
+
+	var content string
+	var deltas []string
+	switch {
+	case scripted && (reply.Content != "" || reply.Deltas != nil):
+		content, deltas = reply.Content, reply.Deltas
+		if deltas == nil {
+			deltas = split(content)
+		} else if content == "" {
+			content = strings.Join(deltas, "")
+		}
+	case c.schemaName() != "":
+		codec, ok := schemaTasks[c.schemaName()]
+		if !ok {
+			x.badRequest(fmt.Sprintf("openaitest: no backend task for json_schema %q", c.schemaName()), "response_format")
+			return
+		}
+		in, err := codec.decode([]byte(user))
+		if err != nil {
+			x.badRequest(fmt.Sprintf("openaitest: the user message is not the JSON input of task %s: %v", codec.task, err), "messages")
+			return
+		}
+		out, err := h.backend.Structured(ctx, ai.Request{Task: codec.task, System: system, Messages: msgs, Schema: codec.schema, Input: in})
+		if err != nil {
+			x.apiError(http.StatusInternalServerError, "server_error", "", "openaitest backend: "+err.Error(), "")
+			return
+		}
+		content = string(out)
+		deltas = split(content)
+	default:
+		var in ai.AnswerInput
+		if err := json.Unmarshal([]byte(user), &in); err != nil || in.Question == "" {
+			in = ai.AnswerInput{Question: user}
+		}
+		err := h.backend.Stream(ctx, ai.Request{Task: ai.TaskAnswer, System: system, Messages: msgs, Input: in},
+			func(d string) error { deltas = append(deltas, d); return nil })
+		if err != nil {
+			x.apiError(http.StatusInternalServerError, "server_error", "", "openaitest backend: "+err.Error(), "")
+			return
+		}
+		content = strings.Join(deltas, "")
+	}
+
+	id := h.nextID("chatcmpl")
+	created := time.Now().Unix()
+	if !c.Stream {
+		x.json(http.StatusOK, map[string]any{
+			"id": id, "object": "chat.completion", "created": created, "model": c.Model,
+			"system_fingerprint": "fp_openaitest",
+			"choices": []any{map[string]any{
+				"index":         0,
+				"message":       map[string]any{"role": "assistant", "content": content, "refusal": nil},
+				"logprobs":      nil,
+				"finish_reason": finish,
+			}},
+			"usage": usage(user, content),
+		})
+		return
+	}
+
+	fl, _ := x.w.(http.Flusher)
+	x.w.Header().Set("Content-Type", "text/event-stream; charset=utf-8")
+	x.w.Header().Set("Cache-Control", "no-cache")
+	x.w.WriteHeader(http.StatusOK)
+	x.status(http.StatusOK)
+	chunk := func(delta map[string]any, finishReason any) {
+		b, _ := json.Marshal(map[string]any{
+			"id": id, "object": "chat.completion.chunk", "created": created, "model": c.Model,
+			"system_fingerprint": "fp_openaitest",
+			"choices": []any{map[string]any{"index": 0, "delta": delta, "logprobs": nil, "finish_reason": finishReason}},
+		})
+		fmt.Fprintf(x.w, "data: %s\n\n", b)
+		if fl != nil {
+			fl.Flush()
+		}
+	}
+	chunk(map[string]any{"role": "assistant", "content": "", "refusal": nil}, nil)
+	cut := len(deltas)
+	if scripted && (reply.Fault == FaultTruncatedStream || reply.Fault == FaultDropConnection) {
+		cut = len(deltas) / 2
+	}
+	for _, d := range deltas[:cut] {
+		if ctx.Err() != nil {
+			return
+		}
+		chunk(map[string]any{"content": d}, nil)
+	}
+	if cut < len(deltas) {
+		if reply.Fault == FaultDropConnection {
+			x.abort()
+		}
+		return // truncated: no finish_reason, no [DONE]
+	}
+	chunk(map[string]any{}, finish)
+	if c.StreamOptions != nil && c.StreamOptions.IncludeUsage {
+		b, _ := json.Marshal(map[string]any{
+			"id": id, "object": "chat.completion.chunk", "created": created, "model": c.Model,
+			"choices": []any{}, "usage": usage(user, content),
+		})
+		fmt.Fprintf(x.w, "data: %s\n\n", b)
+	}
+	fmt.Fprint(x.w, "data: [DONE]\n\n")
+	if fl != nil {
+		fl.Flush()
+	}
+}
+
+// split cuts text into stream pieces of at most 8 runes, never inside a rune.
+func split(s string) []string {
+	var out []string
+	for s != "" {
+		n, i := 0, 0
+		for i < len(s) && n < 8 {
+			_, size := utf8.DecodeRuneInString(s[i:])
+			i += size
+			n++
+		}
+		out = append(out, s[:i])
+		s = s[i:]
+	}
+	return out
+}

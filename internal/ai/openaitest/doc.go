@@ -1,0 +1,18 @@
+// Package openaitest is an OpenAI-compatible HTTP server for tests and demos.
+//
+// It speaks the wire protocol the official SDK (github.com/openai/openai-go)
+// uses: POST /v1/chat/completions (plain, json_schema structured output and
+// SSE streaming), POST /v1/embeddings (batched input, dimensions, float and
+// base64 encodings) and GET /v1/models, with Bearer authentication and
+// OpenAI's error body {"error":{"message","type","param","code"}}.
+//
+// Unscripted requests are answered by a pluggable Backend ai.Provider: the
+// json_schema name of a chat request is mapped back to its ai.Task, the user
+// message (the JSON of the typed task input) is decoded into that task's
+// input type, and the typed call helper (ai.AnalyzeQuery, ...) or
+// Backend.Stream / Backend.Embed produces the answer. Tests may instead
+// script replies (per task, per path, or in order) and inject faults: HTTP
+// status sequences with Retry-After headers, latency, malformed JSON,
+// truncated streams and dropped connections. Every request is recorded
+// (without its credentials) for assertions.
+package openaitest
