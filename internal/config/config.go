@@ -376,6 +376,9 @@ func (c *Config) fill(val func(name, def string) string, workDir, homeDir string
 	default:
 		return &Error{Var: EnvAIProvider, Value: c.AIProviderSetting, Problem: "config.problem.bad_provider", Fix: "config.fix.provider"}
 	}
+	if c.AIProvider == ProviderOpenAI && c.OpenAIAPIKey == "" && c.OpenAIBaseURL == "" {
+		return &Error{Var: EnvOpenAIAPIKey, Problem: "config.problem.openai_needs_key", Fix: "config.fix.openai_key"}
+	}
 
 	if c.SummaryMaxLength, err = intSetting(EnvSummaryMaxLength, val(EnvSummaryMaxLength, strconv.Itoa(DefaultSummaryMaxLength)), MinSummaryMaxLength, MaxSummaryMaxLength); err != nil {
 		return err

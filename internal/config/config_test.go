@@ -297,7 +297,7 @@ func TestProviderAuto(t *testing.T) {
 		{map[string]string{EnvOpenAIAPIKey: "sk-x"}, ProviderOpenAI},
 		{map[string]string{EnvOpenAIBaseURL: "http://127.0.0.1:11434/v1"}, ProviderOpenAI},
 		{map[string]string{EnvAIProvider: "auto", EnvOpenAIAPIKey: ""}, ProviderOffline},
-		{map[string]string{EnvAIProvider: "openai"}, ProviderOpenAI},
+		{map[string]string{EnvAIProvider: "openai", EnvOpenAIAPIKey: "sk-x"}, ProviderOpenAI},
 		{map[string]string{EnvAIProvider: "offline", EnvOpenAIAPIKey: "sk-x"}, ProviderOffline},
 	}
 	for _, tc := range cases {
@@ -325,6 +325,7 @@ func TestValidation(t *testing.T) {
 		{EnvCrawlConcurrency, "1000", EnvCrawlConcurrency, "", "1 to 64"},
 		{EnvOpenAIEmbedDim, "wide", EnvOpenAIEmbedDim, "", "not a whole number"},
 		{EnvAIProvider, "claude", EnvAIProvider, "", "auto, openai or offline"},
+		{EnvAIProvider, "openai", EnvOpenAIAPIKey, "", "OPENAI_BASE_URL"},
 		{EnvSource, "dropbox", EnvSource, "", "local:PATH"},
 		{EnvSource, "local:", EnvSource, "", "local:PATH"},
 		{EnvDatabaseURL, "mysql://root:hunter2secret@db/x", EnvDatabaseURL, "hunter2secret", "postgres://"},

@@ -60,5 +60,9 @@ func init() {
 			Ja: "`gds doctor` で設定を確認してください",
 		},
 		Interrupted: {En: "interrupted", Ja: "中断されました"},
+		"cli.hint_index": {
+			En: "re-index with `gds crawl --full` (or upgrade gds if the index was made by a newer version)",
+			Ja: "`gds crawl --full` で再インデックスしてください（新しいバージョンの gds で作られたインデックスなら gds を更新してください）",
+		},
 	})
 }

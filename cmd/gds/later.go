@@ -1,0 +1,83 @@
+package main
+
+import (
+	"context"
+	"time"
+
+	"github.com/urfave/cli/v3"
+
+	"github.com/gds-cli/gds/internal/app"
+)
+
+func newAuthCommand(d *app.Deps) *cli.Command {
+	return &cli.Command{
+		Name:        "auth",
+		Usage:       d.T("cmd.auth.usage"),
+		Description: d.T("cmd.auth.desc"),
+		Commands: []*cli.Command{
+			{
+				Name:   "login",
+				Usage:  d.T("cmd.auth.login.usage"),
+				Flags:  []cli.Flag{&cli.BoolFlag{Name: "no-browser", Usage: d.T("flag.auth.no_browser")}},
+				Action: notImplementedAction,
+			},
+			{Name: "status", Usage: d.T("cmd.auth.status.usage"), Flags: []cli.Flag{jsonFlag(d)}, Action: notImplementedAction},
+			{Name: "logout", Usage: d.T("cmd.auth.logout.usage"), Action: notImplementedAction},
+		},
+	}
+}
+
+func newScheduleCommand(d *app.Deps) *cli.Command {
+	return &cli.Command{
+		Name:        "schedule",
+		Usage:       d.T("cmd.schedule.usage"),
+		Description: d.T("cmd.schedule.desc"),
+		Commands: []*cli.Command{
+			{
+				Name:   "install",
+				Usage:  d.T("cmd.schedule.install.usage"),
+				Flags:  []cli.Flag{&cli.DurationFlag{Name: "interval", Value: time.Hour, Usage: d.T("flag.schedule.interval")}},
+				Action: notImplementedAction,
+			},
+			{Name: "uninstall", Usage: d.T("cmd.schedule.uninstall.usage"), Action: notImplementedAction},
+			{Name: "status", Usage: d.T("cmd.schedule.status.usage"), Flags: []cli.Flag{jsonFlag(d)}, Action: notImplementedAction},
+			{Name: "run-now", Usage: d.T("cmd.schedule.run_now.usage"), Action: notImplementedAction},
+		},
+	}
+}
+
+func newAlfredCommand(d *app.Deps) *cli.Command {
+	return &cli.Command{
+		Name:        "alfred",
+		Usage:       d.T("cmd.alfred.usage"),
+		Description: d.T("cmd.alfred.desc"),
+		Commands: []*cli.Command{
+			{
+				Name:      "filter",
+				Usage:     d.T("cmd.alfred.filter.usage"),
+				ArgsUsage: "[QUERY]",
+				Flags:     []cli.Flag{&cli.StringFlag{Name: "state", Usage: d.T("flag.search.state")}},
+				Action:    notImplementedAction,
+			},
+			{
+				Name:   "workflow",
+				Usage:  d.T("cmd.alfred.workflow.usage"),
+				Flags:  []cli.Flag{&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "gds.alfredworkflow", Usage: d.T("flag.alfred.output"), TakesFile: true}},
+				Action: notImplementedAction,
+			},
+		},
+	}
+}
+
+func newDoctorCommand(d *app.Deps) *cli.Command {
+	return &cli.Command{
+		Name:        "doctor",
+		Usage:       d.T("cmd.doctor.usage"),
+		Description: d.T("cmd.doctor.desc"),
+		Flags:       []cli.Flag{jsonFlag(d), &cli.BoolFlag{Name: "offline", Usage: d.T("flag.doctor.offline")}},
+		Action:      notImplementedAction,
+	}
+}
+
+// notImplementedAction returns the not-implemented error naming the command.
+func notImplementedAction(_ context.Context, cmd *cli.Command) error { return errNotImplemented(cmd) }

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"strings"
+
+	"github.com/urfave/cli/v3"
+
+	"github.com/gds-cli/gds/internal/app"
+	"github.com/gds-cli/gds/internal/i18n"
+)
+
+// buildInfo is what `gds version` prints.
+type buildInfo struct {
+	Version string
+	Commit  string
+	Date    string
+}
+
+func (b buildInfo) String() string {
+	return fmt.Sprintf("gds %s (commit %s, built %s, %s/%s, %s)", b.Version, b.Commit, b.Date, runtime.GOOS, runtime.GOARCH, runtime.Version())
+}
+
+// run executes gds with args (args[0] is the program name) and returns the
+// process exit code. Errors are printed here and nowhere else.
+func run(ctx context.Context, d *app.Deps, args []string, info buildInfo) int {
+	root := newRootCommand(d, info)
+	err := root.Run(ctx, args)
+	if err == nil {
+		return exitOK
+	}
+	if ctx.Err() != nil {
+		err = errInterrupted{cause: err}
+	}
+	printError(d, err)
+	return exitCode(err)
+}
+
+// newRootCommand builds the command tree; help texts follow d.Lang.
+func newRootCommand(d *app.Deps, info buildInfo) *cli.Command {
+	t := func(k i18n.Key) string { return d.T(k) }
+	root := &cli.Command{
+		Name:                  "gds",
+		Usage:                 t("cmd.root.usage"),
+		Description:           t("cmd.root.desc"),
+		Version:               info.Version,
+		Reader:                d.Stdin,
+		Writer:                d.Stdout,
+		ErrWriter:             d.Stderr,
+		EnableShellCompletion: true,
+		Suggest:               true,
+		// Errors are printed and mapped to exit codes by run, not by cli.
+		ExitErrHandler: func(context.Context, *cli.Command, error) {},
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			if cmd.Args().Present() {
+				return usageError{err: fmt.Errorf("%s", d.T("err.unknown_command", cmd.Args().First()))}
+			}
+			return cli.ShowRootCommandHelp(cmd)
+		},
+		Commands: []*cli.Command{
+			newSearchCommand(d),
+			newCrawlCommand(d),
+			newAuthCommand(d),
+			newScheduleCommand(d),
+			newAlfredCommand(d),
+			newConfigCommand(d),
+			newDBCommand(d),
+			newDoctorCommand(d),
+			newVersionCommand(d, info),
+		},
+	}
+	// Usage errors of every command become usageError, printed once by run
+	// (instead of cli printing "Incorrect Usage" and the whole help).
+	_ = root.Walk(func(c *cli.Command) error {
+		c.OnUsageError = func(_ context.Context, _ *cli.Command, err error, _ bool) error {
+			return usageError{err: err}
+		}
+		return nil
+	})
+	return root
+}
+
+// checkNoArgs returns a usage error when cmd got positional arguments.
+func checkNoArgs(d *app.Deps, cmd *cli.Command) error {
+	if cmd.Args().Present() {
+		return usageError{err: fmt.Errorf("%s", d.T("err.extra_args", cmd.FullName(), strings.Join(cmd.Args().Slice(), " ")))}
+	}
+	return nil
+}
+
+// jsonFlag is the --json flag shared by several commands.
+func jsonFlag(d *app.Deps) *cli.BoolFlag {
+	return &cli.BoolFlag{Name: "json", Usage: d.T("flag.json")}
+}

@@ -1,0 +1,59 @@
+package main
+
+import (
+	"context"
+	"strings"
+
+	"github.com/urfave/cli/v3"
+
+	"github.com/gds-cli/gds/internal/app"
+)
+
+// searchOptions are the parsed flags and arguments of `gds search`.
+type searchOptions struct {
+	Query   string // the words after the flags, joined by spaces; "" asks on a terminal
+	JSON    bool
+	Alfred  bool
+	Verbose bool
+	Answer  string // answer to a pending clarifying question
+	State   string // state token carried between --json/--alfred runs
+	Limit   int
+}
+
+func newSearchCommand(d *app.Deps) *cli.Command {
+	return &cli.Command{
+		Name:        "search",
+		Usage:       d.T("cmd.search.usage"),
+		Description: d.T("cmd.search.desc"),
+		ArgsUsage:   "[QUERY]",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: d.T("flag.search.verbose")},
+			&cli.StringFlag{Name: "answer", Usage: d.T("flag.search.answer"), Aliases: []string{"a"}},
+			&cli.StringFlag{Name: "state", Usage: d.T("flag.search.state")},
+			&cli.IntFlag{Name: "limit", Value: 10, Usage: d.T("flag.search.limit")},
+		},
+		// --json and --alfred pick the output format; at most one.
+		MutuallyExclusiveFlags: []cli.MutuallyExclusiveFlags{{Flags: [][]cli.Flag{
+			{&cli.BoolFlag{Name: "json", Usage: d.T("flag.search.json")}},
+			{&cli.BoolFlag{Name: "alfred", Usage: d.T("flag.search.alfred")}},
+		}}},
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			opts := searchOptions{
+				Query:   strings.TrimSpace(strings.Join(cmd.Args().Slice(), " ")),
+				JSON:    cmd.Bool("json"),
+				Alfred:  cmd.Bool("alfred"),
+				Verbose: cmd.Bool("verbose"),
+				Answer:  cmd.String("answer"),
+				State:   cmd.String("state"),
+				Limit:   cmd.Int("limit"),
+			}
+			return runSearch(ctx, d, opts)
+		},
+	}
+}
+
+// runSearch runs the hybrid search loop. Not built yet in this file: the
+// lead replaces this function.
+func runSearch(ctx context.Context, d *app.Deps, opts searchOptions) error {
+	return notImplementedError{command: "gds search"}
+}

@@ -1,0 +1,205 @@
+// Package app wires gds's dependencies in one struct, in the style of gh's
+// Factory: the configuration, the standard streams, the user's language, a
+// clock, and constructors for the index store and the AI provider chosen by
+// the configuration. Commands receive a *Deps and nothing else; tests build
+// one with buffers and a temporary GDS_HOME. There are no package globals.
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+
+	"golang.org/x/term"
+
+	"github.com/gds-cli/gds/internal/ai"
+	"github.com/gds-cli/gds/internal/ai/offline"
+	"github.com/gds-cli/gds/internal/ai/openai"
+	"github.com/gds-cli/gds/internal/config"
+	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/store"
+	"github.com/gds-cli/gds/internal/store/postgres"
+	"github.com/gds-cli/gds/internal/store/sqlite"
+)
+
+// Timeouts and retries of the OpenAI provider.
+const (
+	OpenAITimeout    = 60 * time.Second
+	OpenAIMaxRetries = 4
+)
+
+// Deps holds everything a command needs.
+type Deps struct {
+	// Config is the effective configuration; nil when it failed to load
+	// (ConfigErr says why). Commands that need it call RequireConfig.
+	Config *config.Config
+	// ConfigErr is the configuration error, if any.
+	ConfigErr error
+
+	Stdin     io.Reader
+	Stdout    io.Writer
+	Stderr    io.Writer
+	StdoutTTY bool   // stdout is a terminal (colours, spinners, prompts)
+	Lang      string // i18n.En or i18n.Ja
+	Now       func() time.Time
+
+	// OpenStore opens (and migrates) the index: Postgres when a database URL
+	// is configured, else the embedded SQLite store in the gds home. The
+	// caller closes it.
+	OpenStore func(ctx context.Context) (store.Store, error)
+	// Provider returns the AI provider chosen by GDS_AI_PROVIDER (created
+	// once and shared).
+	Provider func() (ai.Provider, error)
+}
+
+// Options are the inputs of New.
+type Options struct {
+	Config    *config.Config
+	ConfigErr error
+	Stdin     io.Reader
+	Stdout    io.Writer
+	Stderr    io.Writer
+	StdoutTTY bool
+	Lang      string
+	Now       func() time.Time // nil: time.Now
+}
+
+// New builds Deps whose OpenStore and Provider follow o.Config.
+func New(o Options) *Deps {
+	d := &Deps{
+		Config:    o.Config,
+		ConfigErr: o.ConfigErr,
+		Stdin:     o.Stdin,
+		Stdout:    o.Stdout,
+		Stderr:    o.Stderr,
+		StdoutTTY: o.StdoutTTY,
+		Lang:      o.Lang,
+		Now:       o.Now,
+	}
+	if d.Stdin == nil {
+		d.Stdin = eofReader{}
+	}
+	if d.Stdout == nil {
+		d.Stdout = io.Discard
+	}
+	if d.Stderr == nil {
+		d.Stderr = io.Discard
+	}
+	if d.Lang == "" {
+		d.Lang = i18n.En
+	}
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	if d.Config == nil && d.ConfigErr == nil {
+		d.ConfigErr = errors.New("no configuration loaded")
+	}
+	d.OpenStore = func(ctx context.Context) (store.Store, error) {
+		cfg, err := d.RequireConfig()
+		if err != nil {
+			return nil, err
+		}
+		return OpenStore(ctx, cfg)
+	}
+	var (
+		once sync.Once
+		prov ai.Provider
+		perr error
+	)
+	d.Provider = func() (ai.Provider, error) {
+		once.Do(func() {
+			cfg, err := d.RequireConfig()
+			if err != nil {
+				perr = err
+				return
+			}
+			prov, perr = NewProvider(cfg)
+		})
+		return prov, perr
+	}
+	return d
+}
+
+// FromOS builds Deps for the real process: configuration from the
+// environment, the current directory and the gds home; the process's
+// standard streams; the language from the locale variables. A
+// configuration error is kept in ConfigErr so that help and `gds version`
+// still work.
+func FromOS() *Deps {
+	cfg, err := config.Load(config.OSOptions())
+	return New(Options{
+		Config:    cfg,
+		ConfigErr: err,
+		Stdin:     os.Stdin,
+		Stdout:    os.Stdout,
+		Stderr:    os.Stderr,
+		StdoutTTY: term.IsTerminal(int(os.Stdout.Fd())),
+		Lang:      i18n.Detect(os.LookupEnv),
+	})
+}
+
+// RequireConfig returns the configuration or the error that kept it from
+// loading.
+func (d *Deps) RequireConfig() (*config.Config, error) {
+	if d.Config == nil {
+		return nil, d.ConfigErr
+	}
+	return d.Config, nil
+}
+
+// T formats a message in the user's language.
+func (d *Deps) T(key i18n.Key, args ...any) string { return i18n.T(d.Lang, key, args...) }
+
+// OpenStore opens the index configured by cfg: Postgres when cfg has a
+// database URL, else the embedded SQLite file at cfg.IndexPath() (its
+// directory is created with mode 0700).
+func OpenStore(ctx context.Context, cfg *config.Config) (store.Store, error) {
+	if cfg.UsesPostgres() {
+		s, err := postgres.Open(ctx, cfg.DatabaseURL)
+		if err != nil {
+			return nil, fmt.Errorf("open the Postgres index at %s (from %s): %w", config.MaskURL(cfg.DatabaseURL), cfg.DatabaseURLVar, err)
+		}
+		return s, nil
+	}
+	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
+		return nil, fmt.Errorf("create the gds data directory %s: %w", cfg.DataDir, err)
+	}
+	s, err := sqlite.Open(ctx, cfg.IndexPath(), sqlite.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("open the index %s: %w", cfg.IndexPath(), err)
+	}
+	return s, nil
+}
+
+// NewProvider returns the AI provider cfg.AIProvider names.
+func NewProvider(cfg *config.Config) (ai.Provider, error) {
+	switch cfg.AIProvider {
+	case config.ProviderOffline:
+		return offline.New(), nil
+	case config.ProviderOpenAI:
+		p, err := openai.New(openai.Config{
+			APIKey:         cfg.OpenAIAPIKey,
+			BaseURL:        cfg.OpenAIBaseURL,
+			ChatModel:      cfg.OpenAIModel,
+			EmbeddingModel: cfg.OpenAIEmbeddingModel,
+			EmbeddingDim:   cfg.OpenAIEmbeddingDim,
+			Timeout:        OpenAITimeout,
+			MaxRetries:     OpenAIMaxRetries,
+		})
+		if err != nil {
+			return nil, fmt.Errorf("set up the OpenAI provider: %w", err)
+		}
+		return p, nil
+	default:
+		return nil, fmt.Errorf("unknown AI provider %q", cfg.AIProvider)
+	}
+}
+
+// eofReader is an empty standard input.
+type eofReader struct{}
+
+func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
