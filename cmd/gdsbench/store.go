@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"flag"
@@ -33,6 +34,7 @@ type storeFlags struct {
 	seed    uint64
 	corpus  []string
 	asJSON  bool
+	slowest int
 }
 
 func runStore(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -52,6 +54,7 @@ func runStore(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return nil
 	})
 	fs.BoolVar(&f.asJSON, "json", false, "print the result as JSON")
+	fs.IntVar(&f.slowest, "slowest", 0, "also list the N slowest queries (terms, keyword and vector time, matches)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -107,6 +110,7 @@ func runStore(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	var path, kw, vec, get []time.Duration
 	var hits, totals []int
+	var slow []slowQuery
 	for i, q := range qs {
 		t0 := time.Now()
 		kr, err := s.KeywordSearch(ctx, store.KeywordQuery{Terms: q.terms, Match: store.MatchAny, Limit: 100})
@@ -135,6 +139,7 @@ func runStore(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		kw = append(kw, t1.Sub(t0))
 		vec = append(vec, t2.Sub(t1))
 		get = append(get, g1.Sub(g0))
+		slow = append(slow, slowQuery{Terms: q.terms, KeywordMS: ms(t1.Sub(t0)), VectorMS: ms(t2.Sub(t1)), Total: kr.Total})
 		hits = append(hits, len(kr.Hits))
 		totals = append(totals, kr.Total)
 	}
@@ -147,6 +152,12 @@ func runStore(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	res.MeanHits = mean(hits)
 	res.MeanTotal = mean(totals)
 	res.ExampleTerms = qs[f.warmup].terms
+	if f.slowest > 0 {
+		slices.SortFunc(slow, func(a, b slowQuery) int {
+			return cmp.Compare(b.KeywordMS+b.VectorMS, a.KeywordMS+a.VectorMS)
+		})
+		res.Slowest = slow[:min(f.slowest, len(slow))]
+	}
 
 	if f.backend == "sqlite" {
 		// The Alfred path opens the index read-only in a new process per keystroke.
@@ -226,24 +237,27 @@ func init() {
 	}
 }
 
-// candidateTerms returns keyword-like terms of a text: Latin words of three
-// or more letters (no stop words) and 2–4 character pieces of CJK runs.
+// candidateTerms returns keyword-like terms of a text, the kind the query
+// analysis emits: Latin words of three or more letters (no stop words) and
+// 2–4 character pieces of kanji/katakana runs (hiragana, mostly particles
+// and inflections, ends a run).
 func candidateTerms(text string) []string {
 	runes := []rune(tokenize.Normalize(text))
+	content := func(r rune) bool { return tokenize.IsCJK(r) && !unicode.Is(unicode.Hiragana, r) }
 	var out []string
 	for i := 0; i < len(runes); {
 		r := runes[i]
 		j := i + 1
 		switch {
-		case tokenize.IsCJK(r):
-			for j < len(runes) && tokenize.IsCJK(runes[j]) {
+		case content(r):
+			for j < len(runes) && content(runes[j]) {
 				j++
 			}
 			for k := i; k+2 <= j; k += 3 {
 				l := min(2+k%3, j-k)
 				out = append(out, string(runes[k:k+l]))
 			}
-		case unicode.IsLetter(r) || unicode.IsDigit(r):
+		case unicode.IsLetter(r) && !tokenize.IsCJK(r) || unicode.IsDigit(r):
 			for j < len(runes) && (unicode.IsLetter(runes[j]) || unicode.IsDigit(runes[j])) && !tokenize.IsCJK(runes[j]) {
 				j++
 			}
@@ -394,26 +408,35 @@ type stats struct {
 }
 
 type result struct {
-	Backend              string   `json:"backend"`
-	Files                int      `json:"files"`
-	Dim                  int      `json:"dim"`
-	Queries              int      `json:"queries"`
-	Warmup               int      `json:"warmup"`
-	GOMAXPROCS           int      `json:"gomaxprocs"`
-	GOOS                 string   `json:"goos"`
-	GOARCH               string   `json:"goarch"`
-	Reused               bool     `json:"index_reused"`
-	BuildSeconds         float64  `json:"build_seconds,omitempty"`
-	Query                stats    `json:"keyword_plus_vector"`
-	Keyword              stats    `json:"keyword"`
-	Vector               stats    `json:"vector"`
-	GetFiles             stats    `json:"getfiles_baseline"`
-	RatioP50             float64  `json:"ratio_p50"`
-	RatioP95             float64  `json:"ratio_p95"`
-	MeanHits             float64  `json:"mean_keyword_hits"`
-	MeanTotal            float64  `json:"mean_keyword_total"`
-	ExampleTerms         []string `json:"example_terms"`
-	OpenReadOnlyAndQuery *stats   `json:"open_read_only_and_query,omitempty"`
+	Backend              string      `json:"backend"`
+	Files                int         `json:"files"`
+	Dim                  int         `json:"dim"`
+	Queries              int         `json:"queries"`
+	Warmup               int         `json:"warmup"`
+	GOMAXPROCS           int         `json:"gomaxprocs"`
+	GOOS                 string      `json:"goos"`
+	GOARCH               string      `json:"goarch"`
+	Reused               bool        `json:"index_reused"`
+	BuildSeconds         float64     `json:"build_seconds,omitempty"`
+	Query                stats       `json:"keyword_plus_vector"`
+	Keyword              stats       `json:"keyword"`
+	Vector               stats       `json:"vector"`
+	GetFiles             stats       `json:"getfiles_baseline"`
+	RatioP50             float64     `json:"ratio_p50"`
+	RatioP95             float64     `json:"ratio_p95"`
+	MeanHits             float64     `json:"mean_keyword_hits"`
+	MeanTotal            float64     `json:"mean_keyword_total"`
+	ExampleTerms         []string    `json:"example_terms"`
+	OpenReadOnlyAndQuery *stats      `json:"open_read_only_and_query,omitempty"`
+	Slowest              []slowQuery `json:"slowest,omitempty"`
+}
+
+// slowQuery is one timed query, for --slowest.
+type slowQuery struct {
+	Terms     []string `json:"terms"`
+	KeywordMS float64  `json:"keyword_ms"`
+	VectorMS  float64  `json:"vector_ms"`
+	Total     int      `json:"total_matches"`
 }
 
 func percentile(sorted []time.Duration, p float64) float64 {
@@ -465,4 +488,7 @@ func (r result) print(w io.Writer) {
 		row("open read-only + keyword (n 20)", *r.OpenReadOnlyAndQuery)
 	}
 	fmt.Fprintf(w, "ratio query path / baseline: p50 %.1fx, p95 %.1fx\n", r.RatioP50, r.RatioP95)
+	for _, q := range r.Slowest {
+		fmt.Fprintf(w, "slow: keyword %6.2f ms, vector %5.2f ms, %5d matches: %q\n", q.KeywordMS, q.VectorMS, q.Total, q.Terms)
+	}
 }

@@ -7,6 +7,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -82,6 +84,11 @@ func filterSQL(f store.Filter, a string) (where string, args []any, none bool) {
 }
 
 // KeywordSearch runs a full-text query ranked by weighted bm25.
+//
+// The FTS5 table is queried on its own (every match with its bm25 score) and
+// the filter is applied afterwards by doc_id: SQLite may otherwise drive a
+// join or an IN restriction from the file table and re-run MATCH per row,
+// which is orders of magnitude slower.
 func (s *Store) KeywordSearch(ctx context.Context, q store.KeywordQuery) (store.KeywordResult, error) {
 	res := store.KeywordResult{Hits: []store.Hit{}}
 	match := ftsQuery(q.Terms, q.Match)
@@ -93,28 +100,96 @@ func (s *Store) KeywordSearch(ctx context.Context, q store.KeywordQuery) (store.
 	if limit <= 0 {
 		limit = defaultLimit
 	}
-	// bm25 cannot sit next to a window function, so rank in a materialised CTE.
-	query := `WITH m AS MATERIALIZED (
-			SELECT f.file_id AS id, bm25(drive_file_fts, ` + bm25Weights + `) AS r
-			FROM drive_file_fts JOIN drive_file_index f ON f.doc_id = drive_file_fts.rowid
-			WHERE drive_file_fts MATCH ?` + where + `)
-		SELECT id, r, count(*) OVER () FROM m ORDER BY r, id LIMIT ?`
-	rows, err := s.read.QueryContext(ctx, query, append(append([]any{match}, args...), limit)...)
+	tx, err := s.read.BeginTx(ctx, nil)
+	if err != nil {
+		return res, fmt.Errorf("keyword search in %s: begin: %w", s.path, err)
+	}
+	defer tx.Rollback()
+	rows, err := tx.QueryContext(ctx, `SELECT rowid, bm25(drive_file_fts, `+bm25Weights+`)
+		FROM drive_file_fts WHERE drive_file_fts MATCH ?`, match)
 	if err != nil {
 		return res, fmt.Errorf("keyword search in %s: %w", s.path, err)
 	}
-	defer rows.Close()
+	type cand struct {
+		doc  int64
+		rank float64 // bm25: lower is better
+		id   string
+	}
+	var cands []cand
 	for rows.Next() {
-		var h store.Hit
-		var rank float64
-		if err := rows.Scan(&h.ID, &rank, &res.Total); err != nil {
+		var c cand
+		if err := rows.Scan(&c.doc, &c.rank); err != nil {
+			rows.Close()
 			return res, fmt.Errorf("keyword search in %s: %w", s.path, err)
 		}
-		h.Score = -rank
-		res.Hits = append(res.Hits, h)
+		cands = append(cands, c)
 	}
-	if err := rows.Err(); err != nil {
+	if err := rows.Close(); err != nil {
 		return res, fmt.Errorf("keyword search in %s: %w", s.path, err)
+	}
+	if len(cands) == 0 {
+		return res, nil
+	}
+	sort.Slice(cands, func(i, j int) bool {
+		if cands[i].rank != cands[j].rank {
+			return cands[i].rank < cands[j].rank
+		}
+		return cands[i].doc < cands[j].doc
+	})
+
+	// resolve maps doc_id → file_id for the given candidates that pass the filter.
+	resolve := func(cs []cand, where string, args []any) (map[int64]string, error) {
+		var b strings.Builder
+		b.WriteByte('[')
+		for i, c := range cs {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(strconv.FormatInt(c.doc, 10))
+		}
+		b.WriteByte(']')
+		rows, err := tx.QueryContext(ctx, `SELECT f.doc_id, f.file_id FROM drive_file_index f
+			WHERE f.doc_id IN (SELECT value FROM json_each(?))`+where, append([]any{b.String()}, args...)...)
+		if err != nil {
+			return nil, err
+		}
+		defer rows.Close()
+		out := make(map[int64]string, len(cs))
+		for rows.Next() {
+			var doc int64
+			var id string
+			if err := rows.Scan(&doc, &id); err != nil {
+				return nil, err
+			}
+			out[doc] = id
+		}
+		return out, rows.Err()
+	}
+	var ids map[int64]string
+	if where != "" {
+		// Every match must be checked against the filter to count them.
+		if ids, err = resolve(cands, where, args); err != nil {
+			return res, fmt.Errorf("keyword search in %s: apply filter: %w", s.path, err)
+		}
+		kept := cands[:0]
+		for _, c := range cands {
+			if _, ok := ids[c.doc]; ok {
+				kept = append(kept, c)
+			}
+		}
+		cands = kept
+	} else {
+		if ids, err = resolve(cands[:min(limit, len(cands))], "", nil); err != nil {
+			return res, fmt.Errorf("keyword search in %s: resolve file IDs: %w", s.path, err)
+		}
+	}
+	res.Total = len(cands)
+	for _, c := range cands[:min(limit, len(cands))] {
+		id, ok := ids[c.doc]
+		if !ok {
+			continue // cannot happen in one transaction; never report a file that is gone
+		}
+		res.Hits = append(res.Hits, store.Hit{ID: id, Score: -c.rank})
 	}
 	return res, nil
 }
