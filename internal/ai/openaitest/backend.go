@@ -42,8 +42,8 @@ func (b *SimpleBackend) EmbeddingModel() ai.EmbeddingModel {
 	return ai.EmbeddingModel{Name: "openaitest-hash", Dim: b.dim}
 }
 
-// keywords returns up to n distinct tokens of s, longest first on ties of
-// position order being kept.
+// keywords returns up to n distinct words of s (normalised, punctuation
+// trimmed) in text order.
 func keywords(s string, n int) []string {
 	out := []string{}
 	for _, f := range strings.Fields(tokenize.Normalize(s)) {

@@ -295,7 +295,7 @@ func (h *Handler) serveChat(x *exchange, c *chatRequest, reply Reply, scripted b
 		b, _ := json.Marshal(map[string]any{
 			"id": id, "object": "chat.completion.chunk", "created": created, "model": c.Model,
 			"system_fingerprint": "fp_openaitest",
-			"choices": []any{map[string]any{"index": 0, "delta": delta, "logprobs": nil, "finish_reason": finishReason}},
+			"choices":            []any{map[string]any{"index": 0, "delta": delta, "logprobs": nil, "finish_reason": finishReason}},
 		})
 		fmt.Fprintf(x.w, "data: %s\n\n", b)
 		if fl != nil {

@@ -497,4 +497,3 @@ func (s *Server) Close() { s.srv.Close() }
 
 // Client returns an HTTP client for the server.
 func (s *Server) Client() *http.Client { return s.srv.Client() }
-

@@ -1,0 +1,139 @@
+// Command gds-openai-emulator serves the OpenAI-compatible test server
+// (internal/ai/openaitest) on a local address, answered by gds's offline
+// provider, so that gds's OpenAI code path can be tried without a key or a
+// network:
+//
+//	go run ./cmd/gds-openai-emulator -addr 127.0.0.1:8089
+//	OPENAI_BASE_URL=http://127.0.0.1:8089/v1 gds search ...
+//
+// It implements POST /v1/chat/completions (json_schema structured output
+// and SSE streaming), POST /v1/embeddings and GET /v1/models.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/gds-cli/gds/internal/ai"
+	"github.com/gds-cli/gds/internal/ai/offline"
+	"github.com/gds-cli/gds/internal/ai/openaitest"
+)
+
+func ja() bool { return strings.HasPrefix(os.Getenv("LANG"), "ja") }
+
+func msg(en, jp string) string {
+	if ja() {
+		return jp
+	}
+	return en
+}
+
+func main() {
+	if err := run(context.Background(), os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "gds-openai-emulator:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("gds-openai-emulator", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", "127.0.0.1:8089", msg("address to listen on", "待ち受けるアドレス"))
+	backend := fs.String("backend", "offline", msg("what answers requests: offline (gds's offline provider) or simple (a tiny deterministic one)",
+		"応答に使うもの: offline（gds のオフラインプロバイダー）または simple（小さな決定的実装）"))
+	keyEnv := fs.String("key-env", "", msg("name of an environment variable holding the API key clients must send (default: no authentication)",
+		"クライアントが送るべき API キーを入れた環境変数名（既定: 認証なし）"))
+	latency := fs.Duration("latency", 0, msg("delay added to every request", "すべてのリクエストに加える遅延"))
+	quiet := fs.Bool("quiet", false, msg("do not log requests", "リクエストをログに出さない"))
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+
+	var p ai.Provider
+	switch *backend {
+	case "offline":
+		p = offline.New()
+	case "simple":
+		p = openaitest.NewSimpleBackend(openaitest.DefaultSimpleDim)
+	default:
+		return fmt.Errorf("%s", msg(fmt.Sprintf("unknown -backend %q: use offline or simple", *backend),
+			fmt.Sprintf("-backend %q は不明です。offline か simple を指定してください", *backend)))
+	}
+	opts := []openaitest.Option{openaitest.WithBackend(p), openaitest.WithLatency(*latency)}
+	if *keyEnv != "" {
+		key := os.Getenv(*keyEnv)
+		if key == "" {
+			return fmt.Errorf("%s", msg(fmt.Sprintf("environment variable %s is empty", *keyEnv),
+				fmt.Sprintf("環境変数 %s が空です", *keyEnv)))
+		}
+		opts = append(opts, openaitest.WithAPIKey(key))
+	}
+	var h http.Handler = openaitest.NewHandler(opts...)
+	if !*quiet {
+		h = logRequests(h, log.New(stderr, "", log.LstdFlags))
+	}
+
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", *addr, err)
+	}
+	base := "http://" + ln.Addr().String() + "/v1"
+	fmt.Fprintln(stdout, msg(
+		fmt.Sprintf("OpenAI-compatible emulator (backend: %s) at %s\nTry it:  OPENAI_BASE_URL=%s gds search \"...\"\nStop with Ctrl-C.", p.Name(), base, base),
+		fmt.Sprintf("OpenAI 互換エミュレーター（バックエンド: %s）: %s\n使い方:  OPENAI_BASE_URL=%s gds search \"...\"\nCtrl-C で停止します。", p.Name(), base, base)))
+
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdown); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("shut down: %w", err)
+	}
+	return nil
+}
+
+// statusWriter remembers the status of a response.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(code int) { w.status = code; w.ResponseWriter.WriteHeader(code) }
+
+// Flush keeps streaming working through the wrapper.
+func (w *statusWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// logRequests logs method, path, status and duration; never headers.
+func logRequests(next http.Handler, l *log.Logger) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
+		defer func() {
+			l.Printf("%s %s %d %s", r.Method, r.URL.Path, sw.status, time.Since(start).Round(time.Millisecond))
+		}()
+		next.ServeHTTP(sw, r)
+	})
+}
