@@ -110,11 +110,6 @@ func (s *Store) KeywordSearch(ctx context.Context, q store.KeywordQuery) (store.
 	if err != nil {
 		return res, fmt.Errorf("keyword search in %s: %w", s.path, err)
 	}
-	type cand struct {
-		doc  int64
-		rank float64 // bm25: lower is better
-		id   string
-	}
 	var cands []cand
 	for rows.Next() {
 		var c cand
@@ -137,38 +132,25 @@ func (s *Store) KeywordSearch(ctx context.Context, q store.KeywordQuery) (store.
 		return cands[i].doc < cands[j].doc
 	})
 
-	// resolve maps doc_id → file_id for the given candidates that pass the filter.
-	resolve := func(cs []cand, where string, args []any) (map[int64]string, error) {
-		var b strings.Builder
-		b.WriteByte('[')
-		for i, c := range cs {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			b.WriteString(strconv.FormatInt(c.doc, 10))
-		}
-		b.WriteByte(']')
-		rows, err := tx.QueryContext(ctx, `SELECT f.doc_id, f.file_id FROM drive_file_index f
-			WHERE f.doc_id IN (SELECT value FROM json_each(?))`+where, append([]any{b.String()}, args...)...)
-		if err != nil {
-			return nil, err
-		}
-		defer rows.Close()
-		out := make(map[int64]string, len(cs))
-		for rows.Next() {
-			var doc int64
-			var id string
-			if err := rows.Scan(&doc, &id); err != nil {
-				return nil, err
-			}
-			out[doc] = id
-		}
-		return out, rows.Err()
-	}
 	var ids map[int64]string
-	if where != "" {
-		// Every match must be checked against the filter to count them.
-		if ids, err = resolve(cands, where, args); err != nil {
+	if where != "" && len(cands) <= resolveByList {
+		if ids, err = docIDs(ctx, tx, " AND f.doc_id IN (SELECT value FROM json_each(?))"+where,
+			append([]any{docList(cands)}, args...)); err != nil {
+			return res, fmt.Errorf("keyword search in %s: apply filter: %w", s.path, err)
+		}
+		kept := cands[:0]
+		for _, c := range cands {
+			if _, ok := ids[c.doc]; ok {
+				kept = append(kept, c)
+			}
+		}
+		cands = kept
+	} else if where != "" {
+		// Every match is checked against the filter to count them: read the
+		// files passing the filter (an index range or ID lookups) and
+		// intersect. Restricting this query by the matched doc_ids instead
+		// makes SQLite's plans far slower.
+		if ids, err = docIDs(ctx, tx, where, args); err != nil {
 			return res, fmt.Errorf("keyword search in %s: apply filter: %w", s.path, err)
 		}
 		kept := cands[:0]
@@ -179,7 +161,7 @@ func (s *Store) KeywordSearch(ctx context.Context, q store.KeywordQuery) (store.
 		}
 		cands = kept
 	} else {
-		if ids, err = resolve(cands[:min(limit, len(cands))], "", nil); err != nil {
+		if ids, err = docIDs(ctx, tx, " AND f.doc_id IN (SELECT value FROM json_each(?))", []any{docList(cands[:min(limit, len(cands))])}); err != nil {
 			return res, fmt.Errorf("keyword search in %s: resolve file IDs: %w", s.path, err)
 		}
 	}
@@ -192,6 +174,49 @@ func (s *Store) KeywordSearch(ctx context.Context, q store.KeywordQuery) (store.
 		res.Hits = append(res.Hits, store.Hit{ID: id, Score: -c.rank})
 	}
 	return res, nil
+}
+
+// resolveByList is the number of full-text matches up to which the filter is
+// checked by looking the matches up; above it, the files passing the filter
+// are read from the covering indexes and intersected.
+var resolveByList = 300
+
+// cand is a full-text match.
+type cand struct {
+	doc  int64
+	rank float64 // bm25: lower is better
+}
+
+// docList is the doc_ids of cs as a JSON array.
+func docList(cs []cand) string {
+	b := make([]byte, 0, 8*len(cs)+2)
+	b = append(b, '[')
+	for i, c := range cs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, c.doc, 10)
+	}
+	return string(append(b, ']'))
+}
+
+// docIDs maps doc_id → file_id for the files passing where.
+func docIDs(ctx context.Context, tx *sql.Tx, where string, args []any) (map[int64]string, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT f.doc_id, f.file_id FROM drive_file_index f WHERE 1`+where, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[int64]string{}
+	for rows.Next() {
+		var doc int64
+		var id string
+		if err := rows.Scan(&doc, &id); err != nil {
+			return nil, err
+		}
+		out[doc] = id
+	}
+	return out, rows.Err()
 }
 
 // ---------------------------------------------------------------- vectors

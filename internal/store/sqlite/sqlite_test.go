@@ -29,6 +29,16 @@ func TestContract(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) store.Store { return openTemp(t, Options{}) })
 }
 
+// TestContractFilterByIndex runs the suite again with keyword filters always
+// applied by reading the filter's files and intersecting (the path taken when
+// a query matches many files).
+func TestContractFilterByIndex(t *testing.T) {
+	saved := resolveByList
+	resolveByList = 0
+	t.Cleanup(func() { resolveByList = saved })
+	storetest.Run(t, func(t *testing.T) store.Store { return openTemp(t, Options{}) })
+}
+
 func testFile(id, text string, v ...float32) store.File {
 	emb := make([]float32, storetest.Dim)
 	copy(emb, v)
@@ -287,5 +297,39 @@ func TestFTSQueryIsQuoted(t *testing.T) {
 		if got := ftsQuery(c.terms, c.mode); got != c.want {
 			t.Errorf("ftsQuery(%q, %v) = %s, want %s", c.terms, c.mode, got, c.want)
 		}
+	}
+}
+
+func TestOlderSchemaIsUpgraded(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "index.db")
+	s := mustOpen(t, path, Options{})
+	if err := s.EnsureEmbeddingSpace(ctx, storetest.Space); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.UpsertFile(ctx, testFile("a", "survives the upgrade", 1), nil); err != nil {
+		t.Fatal(err)
+	}
+	latest, _ := latestVersion()
+	if latest < 2 {
+		t.Skip("only one migration")
+	}
+	// Pretend the last migration has not run yet.
+	if _, err := s.write.ExecContext(ctx, `DELETE FROM gds_schema_migrations WHERE version = ?`, latest); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+
+	if _, err := Open(ctx, path, Options{ReadOnly: true}); err == nil || !strings.Contains(err.Error(), "gds db migrate") {
+		t.Errorf("read-only Open of an older schema = %v, want an error telling the user to run `gds db migrate`", err)
+	}
+	s2 := mustOpen(t, path, Options{})
+	st, err := s2.Stats(ctx)
+	if err != nil || st.SchemaVersion != latest || st.Files != 1 {
+		t.Errorf("after upgrade Stats = %+v, %v; want schema %d and the file kept", st, err, latest)
+	}
+	res, err := s2.KeywordSearch(ctx, store.KeywordQuery{Terms: []string{"upgrade"}, Filter: store.Filter{MimeTypes: []string{"text/plain"}}})
+	if err != nil || len(res.Hits) != 1 {
+		t.Errorf("after upgrade KeywordSearch = %+v, %v", res, err)
 	}
 }
