@@ -9,8 +9,12 @@ package openai
 
 import (
 	"context"
+	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -385,26 +389,45 @@ func (p *Provider) embedBatch(ctx context.Context, texts []string) ([][]float32,
 		Input:          sdk.EmbeddingNewParamsInputUnion{OfArrayOfStrings: in},
 		EncodingFormat: sdk.EmbeddingNewParamsEncodingFormatFloat,
 	}
+	if p.official {
+		// base64 is a quarter of the bytes and far cheaper to decode than
+		// JSON numbers; compatible servers do not all support it.
+		params.EncodingFormat = sdk.EmbeddingNewParamsEncodingFormatBase64
+	}
 	if p.sendDims > 0 {
 		params.Dimensions = sdk.Int(int64(p.sendDims))
 	}
 	ctx, n := withAttempts(ctx)
-	resp, err := p.emb.New(ctx, params)
-	if err != nil {
+	// The body is decoded here rather than by the SDK: its reflective
+	// decoder spends ~0.5 ms per 1536-dim vector and cannot read base64.
+	var raw []byte
+	if _, err := p.emb.New(ctx, params, option.WithResponseBodyInto(&raw)); err != nil {
 		return nil, p.fail(ctx, op, n, err)
+	}
+	var resp struct {
+		Data []struct {
+			Index     *int            `json:"index"`
+			Embedding json.RawMessage `json:"embedding"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(raw, &resp); err != nil {
+		return nil, p.malformed(op, n, fmt.Sprintf("the reply is not valid JSON: %v", err))
 	}
 	if len(resp.Data) != len(in) {
 		return nil, p.malformed(op, n, fmt.Sprintf("got %d embeddings for %d inputs", len(resp.Data), len(in)))
 	}
 	out := make([][]float32, len(in))
-	for _, d := range resp.Data {
-		i := int(d.Index)
-		if i < 0 || i >= len(out) || out[i] != nil {
-			return nil, p.malformed(op, n, fmt.Sprintf("embedding index %d is out of range or repeated", d.Index))
+	for k, d := range resp.Data {
+		if d.Index == nil {
+			return nil, p.malformed(op, n, fmt.Sprintf("embedding %d has no index", k))
 		}
-		v := make([]float32, len(d.Embedding))
-		for j, f := range d.Embedding {
-			v[j] = float32(f)
+		i := *d.Index
+		if i < 0 || i >= len(out) || out[i] != nil {
+			return nil, p.malformed(op, n, fmt.Sprintf("embedding index %d is out of range or repeated", i))
+		}
+		v, err := decodeVector(d.Embedding)
+		if err != nil {
+			return nil, p.malformed(op, n, fmt.Sprintf("embedding %d: %v", i, err))
 		}
 		out[i] = v
 	}
@@ -424,6 +447,28 @@ func (p *Provider) embedBatch(ctx context.Context, texts []string) ([][]float32,
 	}
 	p.dim = want
 	return out, nil
+}
+
+// decodeVector reads an embedding sent as a JSON array of numbers or as
+// base64 little-endian float32s.
+func decodeVector(raw json.RawMessage) ([]float32, error) {
+	var v []float32
+	if err := json.Unmarshal(raw, &v); err == nil {
+		return v, nil
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return nil, errors.New("neither an array of numbers nor a base64 string")
+	}
+	b, err := base64.StdEncoding.DecodeString(s)
+	if err != nil || len(b)%4 != 0 {
+		return nil, errors.New("invalid base64 float32 data")
+	}
+	v = make([]float32, len(b)/4)
+	for i := range v {
+		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	return v, nil
 }
 
 // keyLike matches OpenAI-style keys, masked or not, in server messages.

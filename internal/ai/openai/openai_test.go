@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -474,5 +475,52 @@ func TestConnectionRefused(t *testing.T) {
 	_, err = p.Embed(context.Background(), []string{"a"})
 	if !errors.Is(err, openai.ErrConnection) || !strings.Contains(err.Error(), "OPENAI_BASE_URL") {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// toServer sends every request to srv, whatever host it was addressed to,
+// so that the provider's api.openai.com behaviour can be tested locally.
+type toServer struct{ base *url.URL }
+
+func (t toServer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.URL.Scheme, r.URL.Host = t.base.Scheme, t.base.Host
+	r.Host = t.base.Host
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+func officialPair(t *testing.T, cfg openai.Config) (*openaitest.Server, *openai.Provider) {
+	t.Helper()
+	t.Setenv("LANG", "C")
+	srv := openaitest.NewServer(t, openaitest.WithAPIKey(testKey))
+	u, _ := url.Parse(srv.URL)
+	cfg.APIKey, cfg.HTTPClient = testKey, &http.Client{Transport: toServer{u}}
+	p, err := openai.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv, p
+}
+
+func TestOfficialAPIUsesBase64Embeddings(t *testing.T) {
+	srv, p := officialPair(t, openai.Config{BatchSize: 3})
+	if p.Host() != "api.openai.com" {
+		t.Fatalf("host = %q", p.Host())
+	}
+	texts := []string{"alpha report", "beta plan", "gamma notes", "delta"}
+	got, err := p.Embed(context.Background(), texts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := openaitest.NewSimpleBackend(0).Embed(context.Background(), texts)
+	for i := range texts {
+		if len(got[i]) != 1536 || !slices.Equal(got[i][:openaitest.DefaultSimpleDim], want[i]) {
+			t.Errorf("vector %d does not decode to the embedding of its text", i)
+		}
+	}
+	for _, r := range srv.RequestsTo(openaitest.PathEmbeddings) {
+		if r.Encoding != "base64" {
+			t.Errorf("encoding_format = %q, want base64 for api.openai.com", r.Encoding)
+		}
 	}
 }
