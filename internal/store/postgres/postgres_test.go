@@ -34,7 +34,7 @@ func testURL(t *testing.T) string {
 
 // freshSchema returns a new schema name and drops it (with everything in it)
 // when the test ends.
-func freshSchema(t *testing.T, url string) string {
+func freshSchema(t testing.TB, url string) string {
 	t.Helper()
 	b := make([]byte, 6)
 	if _, err := rand.Read(b); err != nil {
@@ -63,7 +63,7 @@ func sep(url string) string {
 	return "?"
 }
 
-func openTest(t *testing.T, url, schema string) *Store {
+func openTest(t testing.TB, url, schema string) *Store {
 	t.Helper()
 	s, err := Open(context.Background(), url, WithSchema(schema))
 	if err != nil {
@@ -302,5 +302,21 @@ func TestLongTextIsIndexed(t *testing.T) {
 		if err != nil || res.Total != 1 {
 			t.Errorf("KeywordSearch(%q) in a 30,000-word text = %+v, %v; want the file", term, res, err)
 		}
+	}
+}
+
+func TestStatsLocationHidesPassword(t *testing.T) {
+	url := testURL(t)
+	withPW := strings.Replace(url, "postgres:postgres@", "postgres:s3cretpw@", 1)
+	if withPW == url {
+		t.Skip("GDS_TEST_DATABASE_URL is not in the form scripts/pglite.sh prints")
+	}
+	s := openTest(t, withPW, freshSchema(t, url))
+	st, err := s.Stats(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Backend != Backend || !strings.Contains(st.Location, "127.0.0.1") || strings.Contains(st.Location, "s3cretpw") {
+		t.Errorf("Stats = %+v; want backend %q and a location naming the host without the password", st, Backend)
 	}
 }
