@@ -2,10 +2,16 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"os"
 
 	"github.com/urfave/cli/v3"
+	"golang.org/x/term"
 
 	"github.com/gds-cli/gds/internal/app"
+	"github.com/gds-cli/gds/internal/config"
+	"github.com/gds-cli/gds/internal/crawl"
+	"github.com/gds-cli/gds/internal/render"
 )
 
 // crawlOptions are the parsed flags of `gds crawl`.
@@ -42,8 +48,66 @@ func newCrawlCommand(d *app.Deps) *cli.Command {
 	}
 }
 
-// runCrawl indexes the configured source. Not built yet in this file: the
-// lead replaces this function.
+// runCrawl indexes the configured (or --source) source and prints the
+// summary. It fails when any file failed, so schedulers see the problem.
 func runCrawl(ctx context.Context, d *app.Deps, opts crawlOptions) error {
-	return notImplementedError{command: "gds crawl"}
+	cfg, err := d.RequireConfig()
+	if err != nil {
+		return err
+	}
+	target := cfg.Source
+	if opts.Source != "" {
+		wd, _ := os.Getwd()
+		home, _ := os.UserHomeDir()
+		if target, err = config.ParseSource(opts.Source, wd, home); err != nil {
+			return usageError{err: fmt.Errorf("--source: %w", err)}
+		}
+	}
+	var src crawl.Source
+	switch target.Kind {
+	case config.SourceLocal:
+		if src, err = crawl.NewLocalSource(target.Path); err != nil {
+			return err
+		}
+	default:
+		return notImplementedError{command: "gds crawl --source drive"}
+	}
+	prov, err := d.Provider()
+	if err != nil {
+		return err
+	}
+	st, err := d.OpenStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	concurrency := opts.Concurrency
+	if concurrency <= 0 {
+		concurrency = cfg.CrawlConcurrency
+	}
+	sum, err := crawl.Run(ctx, crawl.Options{
+		Source:           src,
+		Index:            st,
+		Provider:         prov,
+		SummaryMaxLength: cfg.SummaryMaxLength,
+		Concurrency:      concurrency,
+		Full:             opts.Full,
+		DryRun:           opts.DryRun,
+		Progress:         render.CrawlProgress(d.Stderr, isTerminal(d.Stderr), d.Lang),
+		Now:              d.Now,
+	})
+	render.CrawlSummary(d.Stdout, sum, opts.DryRun, d.Lang)
+	if err != nil {
+		return err
+	}
+	if n := len(sum.Failed); n > 0 {
+		return fmt.Errorf("%s", d.T("crawl.failed_files", n))
+	}
+	return nil
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w any) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
 }

@@ -2,11 +2,15 @@ package main
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/urfave/cli/v3"
 
 	"github.com/gds-cli/gds/internal/app"
+	"github.com/gds-cli/gds/internal/render"
+	"github.com/gds-cli/gds/internal/search"
 )
 
 // searchOptions are the parsed flags and arguments of `gds search`.
@@ -52,8 +56,40 @@ func newSearchCommand(d *app.Deps) *cli.Command {
 	}
 }
 
-// runSearch runs the hybrid search loop. Not built yet in this file: the
-// lead replaces this function.
+// runSearch runs one search pass over the index and prints the results.
+// The JSON and Alfred formats, the clarifying-question dialogue and the REPL
+// arrive with the full hybrid loop.
 func runSearch(ctx context.Context, d *app.Deps, opts searchOptions) error {
-	return notImplementedError{command: "gds search"}
+	switch {
+	case opts.JSON:
+		return notImplementedError{command: "gds search --json"}
+	case opts.Alfred:
+		return notImplementedError{command: "gds search --alfred"}
+	case opts.Answer != "" || opts.State != "":
+		return notImplementedError{command: "gds search --answer/--state"}
+	case opts.Query == "":
+		return usageError{err: errors.New(d.T("search.no_query"))}
+	}
+	prov, err := d.Provider()
+	if err != nil {
+		return err
+	}
+	st, err := d.OpenStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	stats, err := st.Stats(ctx)
+	if err != nil {
+		return err
+	}
+	if stats.Files == 0 {
+		return fmt.Errorf("%s", d.T("search.empty_index"))
+	}
+	out, err := search.OneShot(ctx, st, prov, opts.Query, d.Now(), d.Lang, opts.Limit)
+	if err != nil {
+		return err
+	}
+	render.SearchText(d.Stdout, out, opts.Verbose, d.StdoutTTY, d.Lang)
+	return nil
 }

@@ -24,3 +24,11 @@ func init() {
 		"search.hits":         {En: "%d matching files", Ja: "該当ファイル %d 件"},
 	})
 }
+
+func init() {
+	register(map[Key]Message{
+		"crawl.failed_files": {En: "%d files failed; they are retried on the next crawl", Ja: "%d 件のファイルが失敗しました。次回のクロールで再試行します"},
+		"search.no_query":    {En: "give a query, e.g. gds search \"Q3 roadmap slides\"", Ja: "検索語を指定してください（例: gds search \"先月の議事録PDF\"）"},
+		"search.empty_index": {En: "the index is empty: run `gds crawl` first (or `gds crawl --source local:PATH` for a folder)", Ja: "インデックスが空です。先に `gds crawl`（フォルダなら `gds crawl --source local:PATH`）を実行してください"},
+	})
+}
