@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"sync"
 	"time"
@@ -54,6 +55,9 @@ type Deps struct {
 	// Provider returns the AI provider chosen by GDS_AI_PROVIDER (created
 	// once and shared).
 	Provider func() (ai.Provider, error)
+	// GoogleHTTPClient returns an HTTP client authorised for the Google
+	// Drive API with the user's stored OAuth token.
+	GoogleHTTPClient func(ctx context.Context) (*http.Client, error)
 }
 
 // Options are the inputs of New.
@@ -120,6 +124,9 @@ func New(o Options) *Deps {
 			prov, perr = NewProvider(cfg)
 		})
 		return prov, perr
+	}
+	d.GoogleHTTPClient = func(ctx context.Context) (*http.Client, error) {
+		return nil, errors.New(d.T("auth.not_logged_in"))
 	}
 	return d
 }
