@@ -36,6 +36,8 @@ const usage = `usage: gdsbench <benchmark> [flags]
 benchmarks:
   store   build a synthetic index and time keyword + vector search
           (gdsbench store -h for its flags)
+  crawl   crawl N corpus files (local folder or the Drive emulator) with the
+          offline provider at several concurrencies; throughput and peak RSS
 `
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -49,6 +51,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	switch args[0] {
 	case "store":
 		return runStore(ctx, args[1:], stdout, stderr)
+	case "crawl":
+		return runCrawlBench(ctx, args[1:], stdout, stderr)
 	default:
 		fmt.Fprint(stderr, usage)
 		return fmt.Errorf("unknown benchmark %q", args[0])
