@@ -223,6 +223,9 @@ func processFile(ctx context.Context, opts Options, e Entry) (Status, string) {
 	fctx, cancel := context.WithTimeout(ctx, opts.FileTimeout)
 	defer cancel()
 	rc, err := opts.Source.Open(fctx, e)
+	if errors.Is(err, ErrSkip) {
+		return StatusSkipped, err.Error()
+	}
 	if err != nil {
 		return StatusFailed, err.Error()
 	}

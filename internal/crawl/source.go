@@ -2,9 +2,16 @@ package crawl
 
 import (
 	"context"
+	"errors"
 	"io"
 	"time"
 )
+
+// ErrSkip is wrapped by a Source's Open error when a file is deliberately
+// not indexed (a refused type, a file over a size limit): the crawl reports
+// it as skipped with the error's text instead of failed, so it does not hold
+// the sync checkpoint back or fail the run.
+var ErrSkip = errors.New("skipped")
 
 // Entry is a file offered by a source.
 type Entry struct {
@@ -28,6 +35,7 @@ type Source interface {
 	// List calls fn for every file modified strictly after since (all files
 	// when since is zero). It stops at the first error fn returns.
 	List(ctx context.Context, since time.Time, fn func(Entry) error) error
-	// Open returns the content of a file.
+	// Open returns the content of a file. An error wrapping ErrSkip skips
+	// the file for good (until it changes); any other error fails it.
 	Open(ctx context.Context, e Entry) (io.ReadCloser, error)
 }
