@@ -1,0 +1,389 @@
+package search
+
+import (
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/gds-cli/gds/internal/ai"
+)
+
+// Hit-count thresholds of seed §6.4.
+const (
+	// ClarifyAt is the hit count from which a clarifying question is asked.
+	ClarifyAt = 101
+	// NarrowAt is the hit count from which vector search narrows the hits.
+	NarrowAt = 11
+	// Keep is how many candidates vector search keeps.
+	Keep = 10
+	// NoAnswerKeep is how many top keyword hits the no-answer policy keeps
+	// before narrowing: when nobody answers a clarifying question (eval,
+	// scripts), the loop continues with the 100 best-ranked keyword hits.
+	NoAnswerKeep = 100
+)
+
+// Conditions are what one keyword search looks for.
+type Conditions struct {
+	// Keywords are matched as alternatives (any of them), best first; hits
+	// are ranked by relevance. Relaxation drops the last one.
+	Keywords []string `json:"keywords"`
+	// Required are keywords every hit must contain: the refinements taken
+	// from answers to clarifying questions.
+	Required []string   `json:"required,omitempty"`
+	Filters  ai.Filters `json:"filters"`
+}
+
+// Empty reports whether the conditions select nothing at all.
+func (c Conditions) Empty() bool {
+	return len(c.Keywords) == 0 && len(c.Required) == 0 && c.Filters.IsZero()
+}
+
+// Branch is the decision taken on a round's hit count.
+type Branch string
+
+// Branches of seed §6.4.
+const (
+	BranchClarify  Branch = "clarify"   // ≥ 101: ask a question
+	BranchNarrow   Branch = "narrow"    // 11–100: vector search, keep 10
+	BranchRerank   Branch = "rerank"    // 2–10: rerank and show
+	BranchSingle   Branch = "single"    // 1: show it
+	BranchRelax    Branch = "relax"     // 0: drop a keyword or loosen a filter
+	BranchNotFound Branch = "not_found" // 0 with nothing left to relax
+	BranchLoopCap  Branch = "loop_cap"  // ≥ 11 at the loop limit
+	BranchNoAnswer Branch = "no_answer" // ≥ 101 and nobody answered: keep the top 100
+)
+
+// Round records one loop: the conditions searched, the hit count and the
+// branch taken.
+type Round struct {
+	Loop       int        `json:"loop"`
+	Conditions Conditions `json:"conditions"`
+	Hits       int        `json:"hits"`
+	Branch     Branch     `json:"branch"`
+}
+
+// End says how a search ended.
+type End string
+
+// Ends of a search.
+const (
+	EndNone     End = ""          // still running or waiting for an answer
+	EndResults  End = "results"   // 1–10 files to show
+	EndNotFound End = "not_found" // 「見つかりませんでした」
+	EndLoopCap  End = "loop_cap"  // the loop limit was reached with ≥ 11 hits
+)
+
+// State is everything the loop knows. It is plain data: it can be saved in
+// a token and resumed by another process (--state, Alfred).
+type State struct {
+	Query    string    `json:"query"`
+	Lang     string    `json:"lang"`
+	Now      time.Time `json:"now"`
+	MaxLoops int       `json:"max_loops"`
+
+	Loop     int          `json:"loop"` // keyword searches (and narrowings) done
+	Cond     Conditions   `json:"conditions"`
+	Rounds   []Round      `json:"rounds"`
+	Hits     []string     `json:"hits,omitempty"` // ranked hits of the current round (at most NoAnswerKeep)
+	Question *ai.Question `json:"question,omitempty"`
+	Answer   string       `json:"answer,omitempty"` // last free-text answer
+	End      End          `json:"end,omitempty"`
+	Results  []string     `json:"results,omitempty"` // final file IDs, best first
+}
+
+// NewState starts a search for query.
+func NewState(query, lang string, now time.Time, maxLoops int) State {
+	return State{Query: query, Lang: lang, Now: now, MaxLoops: max(maxLoops, 1)}
+}
+
+// Done reports whether the search has ended.
+func (s State) Done() bool { return s.End != EndNone }
+
+// Waiting reports whether the search waits for an answer to s.Question.
+func (s State) Waiting() bool { return s.End == EndNone && s.Question != nil }
+
+// EventKind names what happened.
+type EventKind int
+
+// Events fed to Next.
+const (
+	EvStart     EventKind = iota // begin
+	EvAnalyzed                   // Analysis holds the query analysis
+	EvSearched                   // Hits (ranked, indexed only) and Total
+	EvClarified                  // Question holds the clarifying question
+	EvAnswered                   // Answer holds the user's answer
+	EvNoAnswer                   // nobody will answer (non-interactive)
+	EvRefined                    // Refinement holds what the answer yielded
+	EvRelaxed                    // Relaxation holds the looser conditions
+	EvNarrowed                   // Hits holds the ≤ 10 vector-search survivors
+	EvReranked                   // Hits holds the candidates in rerank order
+)
+
+// Answer is a user's reply to a clarifying question: a choice index into
+// Question.Choices, or free text.
+type Answer struct {
+	Choice int    `json:"choice"` // -1: free text
+	Text   string `json:"text,omitempty"`
+}
+
+// Event is an input of Next.
+type Event struct {
+	Kind       EventKind
+	Analysis   ai.QueryAnalysis
+	Hits       []string
+	Total      int
+	Question   ai.Question
+	Answer     Answer
+	Refinement ai.Refinement
+	Relaxation ai.Relaxation
+}
+
+// ActionKind names what the executor must do next.
+type ActionKind int
+
+// Actions returned by Next.
+const (
+	ActAnalyze ActionKind = iota // analyse State.Query
+	ActSearch                    // keyword search Cond → EvSearched
+	ActClarify                   // ask the AI for a question about Hits → EvClarified
+	ActAsk                       // ask the user Question → EvAnswered or EvNoAnswer
+	ActRefine                    // turn Answer.Text into a refinement → EvRefined
+	ActNarrow                    // vector search restricted to IDs → EvNarrowed
+	ActRerank                    // rerank IDs → EvReranked
+	ActRelax                     // loosen Cond → EvRelaxed
+	ActStop                      // the search ended (State.End) — nothing to do
+)
+
+// Action is an output of Next.
+type Action struct {
+	Kind     ActionKind
+	Cond     Conditions
+	IDs      []string
+	Question *ai.Question
+	Answer   string
+}
+
+// Next is the hybrid loop of seed §6 as a pure function: given the state
+// and what just happened, it returns the new state and what to do next. It
+// performs no I/O, so every branch is tested with plain values.
+func Next(s State, ev Event) (State, Action) {
+	switch ev.Kind {
+	case EvStart:
+		return s, Action{Kind: ActAnalyze}
+
+	case EvAnalyzed:
+		s.Cond = Conditions{Keywords: slices.Clone(ev.Analysis.Keywords), Filters: ev.Analysis.Filters}
+		if s.Cond.Empty() {
+			// Nothing to search by: fall back to the raw query as one keyword.
+			if q := strings.TrimSpace(s.Query); q != "" {
+				s.Cond.Keywords = []string{q}
+			}
+		}
+		return search(s)
+
+	case EvSearched:
+		return branch(s, ev.Hits, ev.Total)
+
+	case EvClarified:
+		q := ev.Question
+		s.Question = &q
+		return s, Action{Kind: ActAsk, Question: s.Question}
+
+	case EvAnswered:
+		if s.Question == nil {
+			return s, Action{Kind: ActStop}
+		}
+		a := ev.Answer
+		if a.Choice >= 0 && a.Choice < len(s.Question.Choices) {
+			c := s.Question.Choices[a.Choice]
+			return refine(s, ai.Refinement{AddKeyword: c.Keyword, Filters: c.Filters}, c.Label)
+		}
+		text := strings.TrimSpace(a.Text)
+		if text == "" {
+			return Next(s, Event{Kind: EvNoAnswer})
+		}
+		s.Answer = text
+		return s, Action{Kind: ActRefine, Answer: text}
+
+	case EvRefined:
+		return refine(s, ev.Refinement, ai.Truncate(s.Answer, 40))
+
+	case EvNoAnswer:
+		// Documented policy: keep the best-ranked hits and narrow them.
+		s.Question = nil
+		s.markLast(BranchNoAnswer)
+		ids := s.Hits[:min(len(s.Hits), NoAnswerKeep)]
+		return s, Action{Kind: ActNarrow, IDs: slices.Clone(ids)}
+
+	case EvRelaxed:
+		next := Conditions{Keywords: ev.Relaxation.Keywords, Required: s.Cond.Required, Filters: ev.Relaxation.Filters}
+		if !looser(s.Cond, next) {
+			// The relaxation made no progress; force one: drop the last
+			// keyword, else the filters.
+			next = forceRelax(s.Cond)
+		}
+		if !looser(s.Cond, next) {
+			s.End = EndNotFound
+			return s, Action{Kind: ActStop}
+		}
+		s.Cond = next
+		return search(s)
+
+	case EvNarrowed:
+		// Seed §6.4.2: the ≤ 10 candidates are the next loop's hit count.
+		s.Loop++
+		s.Hits = slices.Clone(ev.Hits)
+		s.Rounds = append(s.Rounds, Round{Loop: s.Loop, Conditions: s.Cond, Hits: len(ev.Hits)})
+		return decide(s, len(ev.Hits))
+
+	case EvReranked:
+		s.Results = slices.Clone(ev.Hits)
+		s.End = EndResults
+		return s, Action{Kind: ActStop}
+	}
+	return s, Action{Kind: ActStop}
+}
+
+// search starts the next keyword search.
+func search(s State) (State, Action) {
+	s.Loop++
+	s.Question = nil
+	return s, Action{Kind: ActSearch, Cond: s.Cond}
+}
+
+// branch records a keyword search's result and decides.
+func branch(s State, hits []string, total int) (State, Action) {
+	total = max(total, len(hits))
+	s.Hits = slices.Clone(hits[:min(len(hits), NoAnswerKeep)])
+	s.Rounds = append(s.Rounds, Round{Loop: s.Loop, Conditions: s.Cond, Hits: total})
+	return decide(s, total)
+}
+
+// decide applies seed §6.4 to n hits, with the loop cap of §6.4.6.
+func decide(s State, n int) (State, Action) {
+	atCap := s.Loop >= s.MaxLoops
+	switch {
+	case n >= NarrowAt && atCap:
+		s.markLast(BranchLoopCap)
+		s.End = EndLoopCap
+		return s, Action{Kind: ActStop}
+	case n >= ClarifyAt:
+		s.markLast(BranchClarify)
+		return s, Action{Kind: ActClarify, IDs: slices.Clone(s.Hits)}
+	case n >= NarrowAt:
+		s.markLast(BranchNarrow)
+		return s, Action{Kind: ActNarrow, IDs: slices.Clone(s.Hits)}
+	case n >= 2:
+		s.markLast(BranchRerank)
+		return s, Action{Kind: ActRerank, IDs: slices.Clone(s.Hits[:min(len(s.Hits), Keep)])}
+	case n == 1:
+		s.markLast(BranchSingle)
+		s.Results = slices.Clone(s.Hits[:1])
+		s.End = EndResults
+		return s, Action{Kind: ActStop}
+	}
+	// No hits.
+	if atCap || !relaxable(s.Cond) {
+		s.markLast(BranchNotFound)
+		s.End = EndNotFound
+		return s, Action{Kind: ActStop}
+	}
+	s.markLast(BranchRelax)
+	return s, Action{Kind: ActRelax, Cond: s.Cond}
+}
+
+// refine applies what an answer yielded and searches again. An answer that
+// yields nothing usable becomes a required keyword itself.
+func refine(s State, r ai.Refinement, fallback string) (State, Action) {
+	next := s.Cond
+	next.Required = slices.Clone(next.Required)
+	kw := strings.TrimSpace(r.AddKeyword)
+	f := mergeFilters(next.Filters, r.Filters)
+	if kw == "" && f == next.Filters {
+		kw = strings.TrimSpace(fallback)
+	}
+	if kw != "" && !containsFold(next.Keywords, kw) && !containsFold(next.Required, kw) {
+		next.Required = append(next.Required, kw)
+	}
+	next.Filters = f
+	s.Cond = next
+	return search(s)
+}
+
+// mergeFilters sets the non-empty fields of add on base.
+func mergeFilters(base, add ai.Filters) ai.Filters {
+	if add.ModifiedAfter != "" || add.ModifiedBefore != "" {
+		base.ModifiedAfter, base.ModifiedBefore = add.ModifiedAfter, add.ModifiedBefore
+	}
+	if add.FileType != "" {
+		base.FileType = add.FileType
+	}
+	return base
+}
+
+// relaxable reports whether a zero-hit search can be loosened: seed §6.4.5
+// ends with one keyword left; gds also loosens filters before giving up.
+func relaxable(c Conditions) bool {
+	return len(c.Keywords)+len(c.Required) > 1 || !c.Filters.IsZero()
+}
+
+// looser reports whether b is a strict loosening of a: it adds nothing
+// (its keywords, required keywords and filters are within a's) and drops
+// something (a keyword, a filter, or widens the period).
+func looser(a, b Conditions) bool {
+	for _, k := range b.Keywords {
+		if !containsFold(a.Keywords, k) {
+			return false
+		}
+	}
+	for _, k := range b.Required {
+		if !containsFold(a.Required, k) {
+			return false
+		}
+	}
+	if b.Filters.FileType != "" && b.Filters.FileType != a.Filters.FileType {
+		return false
+	}
+	if !periodWithin(a.Filters, b.Filters) {
+		return false
+	}
+	samePeriod := a.Filters.ModifiedAfter == b.Filters.ModifiedAfter && a.Filters.ModifiedBefore == b.Filters.ModifiedBefore
+	return len(b.Keywords) < len(a.Keywords) || len(b.Required) < len(a.Required) ||
+		(a.Filters.FileType != "" && b.Filters.FileType == "") || !samePeriod
+}
+
+// periodWithin reports whether b's period contains a's ("" is unbounded;
+// dates are YYYY-MM-DD, so string order is date order).
+func periodWithin(a, b ai.Filters) bool {
+	lowOK := b.ModifiedAfter == "" || (a.ModifiedAfter != "" && b.ModifiedAfter <= a.ModifiedAfter)
+	highOK := b.ModifiedBefore == "" || (a.ModifiedBefore != "" && b.ModifiedBefore >= a.ModifiedBefore)
+	return lowOK && highOK
+}
+
+// forceRelax drops the least important keyword when there are several,
+// else the period, else the file type, else a required keyword.
+func forceRelax(c Conditions) Conditions {
+	c.Keywords = slices.Clone(c.Keywords)
+	c.Required = slices.Clone(c.Required)
+	switch {
+	case len(c.Keywords) > 1:
+		c.Keywords = c.Keywords[:len(c.Keywords)-1]
+	case c.Filters.ModifiedAfter != "" || c.Filters.ModifiedBefore != "":
+		c.Filters.ModifiedAfter, c.Filters.ModifiedBefore = "", ""
+	case c.Filters.FileType != "":
+		c.Filters.FileType = ""
+	case len(c.Required) > 0 && len(c.Keywords)+len(c.Required) > 1:
+		c.Required = c.Required[:len(c.Required)-1]
+	}
+	return c
+}
+
+func (s *State) markLast(b Branch) {
+	if n := len(s.Rounds); n > 0 {
+		s.Rounds[n-1].Branch = b
+	}
+}
+
+func containsFold(xs []string, x string) bool {
+	return slices.ContainsFunc(xs, func(y string) bool { return strings.EqualFold(x, y) })
+}
