@@ -1,0 +1,221 @@
+package drive
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"google.golang.org/api/googleapi"
+)
+
+// RetryPolicy decides how often and how long a Drive call is retried:
+// exponential backoff with full jitter (a random wait in [0, min(Cap,
+// Base·2^n))), a server's Retry-After honoured, at most MaxAttempts tries.
+type RetryPolicy struct {
+	MaxAttempts   int           // tries per call, including the first; <= 0: 8
+	Base          time.Duration // first backoff ceiling; <= 0: 1 s
+	Cap           time.Duration // largest backoff ceiling; <= 0: 32 s
+	MaxRetryAfter time.Duration // longest Retry-After honoured; <= 0: 2 min
+
+	// Sleep waits d or until ctx ends (nil: a real timer). Tests inject an
+	// instant sleeper.
+	Sleep func(ctx context.Context, d time.Duration) error
+	// Rand returns a number in [0, 1) (nil: math/rand/v2).
+	Rand func() float64
+	// Now is the clock for HTTP-date Retry-After values (nil: time.Now).
+	Now func() time.Time
+}
+
+func (p RetryPolicy) withDefaults() RetryPolicy {
+	if p.MaxAttempts <= 0 {
+		p.MaxAttempts = 8
+	}
+	if p.Base <= 0 {
+		p.Base = time.Second
+	}
+	if p.Cap <= 0 {
+		p.Cap = 32 * time.Second
+	}
+	if p.MaxRetryAfter <= 0 {
+		p.MaxRetryAfter = 2 * time.Minute
+	}
+	if p.Sleep == nil {
+		p.Sleep = sleepCtx
+	}
+	if p.Rand == nil {
+		p.Rand = rand.Float64
+	}
+	if p.Now == nil {
+		p.Now = time.Now
+	}
+	return p
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// backoff is the full-jitter wait before retry number n (0-based).
+func (p RetryPolicy) backoff(n int) time.Duration {
+	ceil := p.Cap
+	if n < 30 {
+		if c := p.Base << n; c > 0 && c < p.Cap {
+			ceil = c
+		}
+	}
+	return time.Duration(p.Rand() * float64(ceil))
+}
+
+// wait is how long to wait before retry n after err: the server's
+// Retry-After when given (at most MaxRetryAfter), else the jittered backoff.
+func (p RetryPolicy) wait(n int, retryAfter time.Duration) time.Duration {
+	if retryAfter > 0 {
+		return min(retryAfter, p.MaxRetryAfter)
+	}
+	return p.backoff(n)
+}
+
+// RetryError is returned when a call still fails after every try.
+type RetryError struct {
+	Op       string // what was attempted, e.g. "list folder contents"
+	Attempts int
+	Err      error // the last error
+}
+
+func (e *RetryError) Error() string {
+	return fmt.Sprintf("%s: gave up after %d tries: %v", e.Op, e.Attempts, e.Err)
+}
+
+func (e *RetryError) Unwrap() error { return e.Err }
+
+// do runs fn until it succeeds, fails for good, ctx ends, or the tries run
+// out. op names the call in errors. A final error is wrapped as "op: err".
+func (p RetryPolicy) do(ctx context.Context, op string, fn func(ctx context.Context) error) error {
+	p = p.withDefaults()
+	for n := 0; ; n++ {
+		err := fn(ctx)
+		if err == nil {
+			return nil
+		}
+		if ctx.Err() != nil {
+			return fmt.Errorf("%s: %w", op, ctx.Err())
+		}
+		retry, after := shouldRetry(err, p.Now)
+		if !retry {
+			return fmt.Errorf("%s: %w", op, err)
+		}
+		if n+1 >= p.MaxAttempts {
+			return &RetryError{Op: op, Attempts: n + 1, Err: err}
+		}
+		if serr := p.Sleep(ctx, p.wait(n, after)); serr != nil {
+			return fmt.Errorf("%s: %w", op, serr)
+		}
+	}
+}
+
+// Drive error reasons that mean "slow down and try again".
+var retryReasons = map[string]bool{
+	"userRateLimitExceeded": true,
+	"rateLimitExceeded":     true,
+	"backendError":          true,
+	"internalError":         true,
+}
+
+// errTransient marks errors gds itself detects as worth retrying (a body
+// shorter than announced, a checksum mismatch).
+var errTransient = errors.New("transient transfer error")
+
+// shouldRetry classifies an error of a Drive call: whether trying again may
+// succeed, and the wait the server asked for (Retry-After; 0 when none).
+// Rate limits (429; 403 userRateLimitExceeded/rateLimitExceeded), 408,
+// 5xx, network errors, timeouts and truncated bodies are retried; other
+// 4xx (not found, no permission, export too large, bad request) are final,
+// as is the caller's own cancellation.
+func shouldRetry(err error, now func() time.Time) (bool, time.Duration) {
+	if err == nil || errors.Is(err, context.Canceled) {
+		return false, 0
+	}
+	var gerr *googleapi.Error
+	if errors.As(err, &gerr) {
+		after := retryAfter(gerr.Header, now)
+		switch {
+		case gerr.Code == http.StatusTooManyRequests, gerr.Code == http.StatusRequestTimeout, gerr.Code >= 500:
+			return true, after
+		case gerr.Code == http.StatusForbidden:
+			for _, e := range gerr.Errors {
+				if retryReasons[e.Reason] {
+					return true, after
+				}
+			}
+			return false, 0
+		default:
+			return false, 0
+		}
+	}
+	switch {
+	case errors.Is(err, errTransient),
+		errors.Is(err, io.ErrUnexpectedEOF),
+		errors.Is(err, io.EOF), // connection closed before a response
+		errors.Is(err, syscall.ECONNRESET),
+		errors.Is(err, syscall.ECONNREFUSED),
+		errors.Is(err, syscall.EPIPE),
+		errors.Is(err, context.DeadlineExceeded): // a per-request timeout; the caller's own deadline is checked by do
+		return true, 0
+	}
+	var nerr net.Error
+	if errors.As(err, &nerr) && nerr.Timeout() {
+		return true, 0
+	}
+	var uerr *url.Error
+	if errors.As(err, &uerr) {
+		// Transport failures (connection dropped, reset, DNS hiccup).
+		return true, 0
+	}
+	// The HTTP client reports some transport failures only as text.
+	msg := err.Error()
+	for _, s := range []string{"connection reset", "broken pipe", "server closed", "unexpected EOF", "transport connection broken"} {
+		if strings.Contains(msg, s) {
+			return true, 0
+		}
+	}
+	return false, 0
+}
+
+// retryAfter parses a Retry-After header: seconds or an HTTP date.
+func retryAfter(h http.Header, now func() time.Time) time.Duration {
+	v := strings.TrimSpace(h.Get("Retry-After"))
+	if v == "" {
+		return 0
+	}
+	if s, err := strconv.Atoi(v); err == nil {
+		if s <= 0 {
+			return 0
+		}
+		return time.Duration(s) * time.Second
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		if d := t.Sub(now()); d > 0 {
+			return d
+		}
+	}
+	return 0
+}
