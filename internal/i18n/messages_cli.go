@@ -74,13 +74,7 @@ func init() {
 		"flag.crawl.dry_run":     {En: "list what would be indexed without calling the AI provider or writing", Ja: "AI プロバイダーの呼び出しや書き込みをせず、インデックス予定を一覧表示します"},
 		"flag.crawl.concurrency": {En: "files processed in parallel (default: GDS_CRAWL_CONCURRENCY)", Ja: "並列に処理するファイル数（既定: GDS_CRAWL_CONCURRENCY）"},
 
-		"cmd.auth.usage":        {En: "sign in to Google Drive (OAuth) and manage the stored token", Ja: "Google Drive にサインイン（OAuth）し、保存したトークンを管理します"},
-		"cmd.auth.desc":         {En: "The token is kept in the macOS Keychain, or in a 0600 file in the gds home elsewhere.\n\nExamples:\n  gds auth login\n  gds auth status\n  gds auth logout", Ja: "トークンは macOS ではキーチェーン、その他の OS では gds ホームの 0600 ファイルに保存します。\n\n例:\n  gds auth login\n  gds auth status\n  gds auth logout"},
-		"cmd.auth.login.usage":  {En: "open the browser to sign in and store the token", Ja: "ブラウザでサインインしてトークンを保存します"},
-		"cmd.auth.status.usage": {En: "show whether a token is stored and for which account", Ja: "トークンの有無と対象アカウントを表示します"},
-		"cmd.auth.logout.usage": {En: "revoke and delete the stored token", Ja: "保存したトークンを無効化して削除します"},
-		"flag.auth.no_browser":  {En: "print the sign-in URL instead of opening a browser", Ja: "ブラウザを開かずにサインイン URL を表示します"},
-		"flag.json":             {En: "print JSON", Ja: "JSON で出力します"},
+		"flag.json": {En: "print JSON", Ja: "JSON で出力します"},
 
 		"cmd.schedule.usage":           {En: "run the incremental crawl periodically with launchd (macOS)", Ja: "launchd（macOS）で差分クロールを定期実行します"},
 		"cmd.schedule.desc":            {En: "Examples:\n  gds schedule install --interval 1h\n  gds schedule status\n  gds schedule run-now\n  gds schedule uninstall", Ja: "例:\n  gds schedule install --interval 1h\n  gds schedule status\n  gds schedule run-now\n  gds schedule uninstall"},

@@ -1,0 +1,192 @@
+package auth
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+
+	"golang.org/x/oauth2"
+)
+
+// SessionOptions are the inputs of OpenSession.
+type SessionOptions struct {
+	Client    Client
+	Endpoints Endpoints // zero: Google
+	Store     TokenStore
+	// HTTPClient makes token refresh requests and is the base transport of
+	// Session.HTTPClient; nil means http.DefaultClient.
+	HTTPClient *http.Client
+	// Warn reports a refreshed token that could not be saved (the request
+	// still proceeds with the new token); nil ignores it.
+	Warn func(err error)
+}
+
+// Session is a stored sign-in ready to authorise requests.
+type Session struct {
+	rec *Record
+	src *persistingSource
+	ctx context.Context
+}
+
+// OpenSession loads the stored record and checks that it belongs to
+// opts.Client and grants Drive access. ctx is used for token refreshes
+// for the life of the session.
+func OpenSession(ctx context.Context, opts SessionOptions) (*Session, error) {
+	if err := opts.Client.check(); err != nil {
+		return nil, err
+	}
+	if opts.Store == nil {
+		return nil, errors.New("open the Google session: no token store")
+	}
+	rec, err := opts.Store.Load(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if rec.ClientID != "" && rec.ClientID != opts.Client.ID {
+		return nil, newError(ErrReauthRequired, "auth.err.client_mismatch", nil)
+	}
+	if !rec.HasScope(DriveReadonlyScope) {
+		return nil, newError(ErrReauthRequired, "auth.err.scope_not_granted", nil, DriveReadonlyScope)
+	}
+	if opts.HTTPClient != nil {
+		ctx = context.WithValue(ctx, oauth2.HTTPClient, opts.HTTPClient)
+	}
+	conf := oauthConfig(opts.Client, opts.Endpoints, "")
+	src := &persistingSource{
+		base:  conf.TokenSource(ctx, rec.Token),
+		store: opts.Store,
+		ctx:   ctx,
+		rec:   *rec,
+		warn:  opts.Warn,
+	}
+	return &Session{rec: rec, src: src, ctx: ctx}, nil
+}
+
+// Record returns a copy of the record the session started from.
+func (s *Session) Record() Record { return *s.rec }
+
+// TokenSource returns the session's token source: it refreshes expired
+// access tokens, saves refreshed ones, and maps invalid_grant to
+// ErrReauthRequired.
+func (s *Session) TokenSource() oauth2.TokenSource { return s.src }
+
+// HTTPClient returns a client that sends the session's bearer token.
+func (s *Session) HTTPClient() *http.Client { return oauth2.NewClient(s.ctx, s.src) }
+
+// Verify obtains a valid access token, refreshing it if needed: nil means
+// the sign-in works.
+func (s *Session) Verify() error {
+	_, err := s.src.Token()
+	return err
+}
+
+// HTTPClient is OpenSession followed by Session.HTTPClient: what the Drive
+// crawl and search use to reach the API.
+func HTTPClient(ctx context.Context, opts SessionOptions) (*http.Client, error) {
+	s, err := OpenSession(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	return s.HTTPClient(), nil
+}
+
+// persistingSource wraps oauth2's refreshing source and saves a token
+// whose access token changed.
+type persistingSource struct {
+	base  oauth2.TokenSource
+	store TokenStore
+	ctx   context.Context
+	warn  func(error)
+
+	mu  sync.Mutex
+	rec Record
+}
+
+func (p *persistingSource) Token() (*oauth2.Token, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	tok, err := p.base.Token()
+	if err != nil {
+		return nil, tokenError(err, p.rec.Token.RefreshToken != "")
+	}
+	if tok.AccessToken != p.rec.Token.AccessToken {
+		next := p.rec
+		next.Token = stripExtra(tok)
+		if next.Token.RefreshToken == "" {
+			next.Token.RefreshToken = p.rec.Token.RefreshToken
+		}
+		if serr := p.store.Save(p.ctx, &next); serr != nil {
+			if p.warn != nil {
+				p.warn(fmt.Errorf("save the refreshed Google token in %s: %w", p.store.Location(), serr))
+			}
+		}
+		p.rec = next
+	}
+	return tok, nil
+}
+
+// tokenError maps a failed refresh to a user-facing error without tokens.
+func tokenError(err error, hadRefresh bool) error {
+	var re *oauth2.RetrieveError
+	if errors.As(err, &re) {
+		switch re.ErrorCode {
+		case "invalid_grant":
+			return newError(ErrReauthRequired, "auth.err.reauth", err)
+		case "invalid_client", "unauthorized_client":
+			return newError(ErrNoClient, "auth.err.invalid_client", err)
+		}
+		return fmt.Errorf("refresh the Google token: %s", refreshFailure(re))
+	}
+	if !hadRefresh {
+		return newError(ErrReauthRequired, "auth.err.reauth", err)
+	}
+	return fmt.Errorf("refresh the Google token: %w", err)
+}
+
+// refreshFailure describes a RetrieveError by status and error code only:
+// its body is never shown.
+func refreshFailure(re *oauth2.RetrieveError) string {
+	s := fmt.Sprintf("the token endpoint answered HTTP %d", statusOf(re))
+	if re.ErrorCode != "" {
+		s += " " + re.ErrorCode
+	}
+	return s
+}
+
+// Revoke revokes token (a refresh token revokes the whole grant) at
+// revokeURL (Google's when empty). A token the server does not know
+// (already revoked or expired) is not an error.
+func Revoke(ctx context.Context, hc *http.Client, revokeURL, token string) error {
+	if revokeURL == "" {
+		revokeURL = GoogleRevokeURL
+	}
+	if hc == nil {
+		hc = http.DefaultClient
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, revokeURL, strings.NewReader(url.Values{"token": {token}}.Encode()))
+	if err != nil {
+		return fmt.Errorf("revoke the Google token: %w", err)
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	resp, err := hc.Do(req)
+	if err != nil {
+		return fmt.Errorf("revoke the Google token: %w", err)
+	}
+	defer resp.Body.Close()
+	var body struct {
+		Error string `json:"error"`
+	}
+	_ = decodeJSON(resp, &body)
+	switch {
+	case resp.StatusCode == http.StatusOK:
+		return nil
+	case resp.StatusCode == http.StatusBadRequest && (body.Error == "invalid_token" || body.Error == "invalid_grant"):
+		return nil
+	default:
+		return fmt.Errorf("revoke the Google token: %s answered HTTP %d %s", revokeURL, resp.StatusCode, body.Error)
+	}
+}

@@ -1,0 +1,7 @@
+//go:build !darwin
+
+package auth
+
+// DefaultStore returns the token store of this build: a 0600 file in the
+// gds data directory (no Keychain on this system).
+func DefaultStore(dataDir string) TokenStore { return NewFileStore(dataDir) }
