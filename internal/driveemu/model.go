@@ -1,0 +1,455 @@
+package driveemu
+
+import (
+	"crypto/md5"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+)
+
+// MIME types of Google-native files and other special items.
+const (
+	MimeFolder   = "application/vnd.google-apps.folder"
+	MimeDoc      = "application/vnd.google-apps.document"
+	MimeSheet    = "application/vnd.google-apps.spreadsheet"
+	MimeSlides   = "application/vnd.google-apps.presentation"
+	MimeShortcut = "application/vnd.google-apps.shortcut"
+	MimeForm     = "application/vnd.google-apps.form"
+	MimeDrawing  = "application/vnd.google-apps.drawing"
+)
+
+// RootAlias is the alias Drive accepts for the user's My Drive root folder.
+const RootAlias = "root"
+
+// DefaultExportLimit is files.export's documented size limit (10 MB).
+const DefaultExportLimit = 10 << 20
+
+// DefaultMaxPageSize is the files.list page size cap: the current pageSize
+// description in the Drive reference says values above 100 are changed to 100.
+const DefaultMaxPageSize = 100
+
+// File is one item of the emulated Drive: a folder, a Google-native file, an
+// uploaded blob or a shortcut. Zero fields get defaults when added.
+type File struct {
+	// ID is the file ID; empty means a deterministic one is generated.
+	ID       string
+	Name     string
+	MimeType string
+	// Parents holds parent folder IDs ("root" is resolved to the root's ID).
+	Parents      []string
+	ModifiedTime time.Time
+	CreatedTime  time.Time
+	Trashed      bool
+	Starred      bool
+	Description  string
+	// Properties and AppProperties are matched by the q term `properties has`.
+	Properties    map[string]string
+	AppProperties map[string]string
+	// Content is the body of an uploaded (blob) file, served by alt=media.
+	Content []byte
+	// ExportText is the text of a Google-native file: Docs and Slides as
+	// text/plain, Sheets as CSV (text/csv).
+	ExportText string
+	// ExportSize, when positive, is the size files.export reports for this
+	// file instead of the real export length (to test the 10 MB limit without
+	// building a 10 MB document).
+	ExportSize int64
+	// IndexText is extra text that fullText searches match (Drive indexes
+	// the content of PDFs and Office files; the emulator cannot extract it).
+	// Text blobs (text/*, JSON, CSV) are indexed from Content automatically.
+	IndexText string
+	// ShortcutTargetID is the target of a shortcut (MimeShortcut).
+	ShortcutTargetID string
+	// Inaccessible hides the file and everything under it, as Drive hides
+	// files the user has no permission to see: files.get returns 404.
+	Inaccessible bool
+	// DriveID is the Shared drive the file lives in; it is inherited from the
+	// parent when added, so callers need not set it.
+	DriveID string
+	// WebViewLink overrides the generated link.
+	WebViewLink string
+}
+
+// IsFolder reports whether f is a folder.
+func (f *File) IsFolder() bool { return f.MimeType == MimeFolder }
+
+// IsNative reports whether f is a Google-native file (Docs, Sheets, Slides,
+// folders, shortcuts...), which has no binary content to download.
+func (f *File) IsNative() bool {
+	return len(f.MimeType) > len("application/vnd.google-apps.") &&
+		f.MimeType[:len("application/vnd.google-apps.")] == "application/vnd.google-apps."
+}
+
+// SharedDrive is a Shared drive. Its ID is also the ID of its root folder.
+type SharedDrive struct {
+	ID          string
+	Name        string
+	CreatedTime time.Time
+	// Inaccessible hides the drive (the user is not a member).
+	Inaccessible bool
+}
+
+// User is the authenticated user reported by about.get.
+type User struct {
+	DisplayName  string
+	EmailAddress string
+	PermissionID string
+}
+
+// Emulator is the emulated Drive. It is an http.Handler; all methods are
+// safe for concurrent use, including mutations while requests are served.
+type Emulator struct {
+	mu       sync.RWMutex
+	files    map[string]*File
+	order    []string // insertion order, the default listing order
+	drives   map[string]*SharedDrive
+	dorder   []string
+	rootID   string
+	user     User
+	seq      int
+	base     time.Time
+	maxPage  int
+	expLimit int64
+
+	faults *Faults
+	stats  *stats
+}
+
+// New returns an empty emulator: a My Drive root and nothing else.
+func New() *Emulator {
+	e := &Emulator{
+		files:    map[string]*File{},
+		drives:   map[string]*SharedDrive{},
+		rootID:   "0AEmuRootFolderUk9PVA",
+		user:     User{DisplayName: "Emu User", EmailAddress: "emu.user@example.com", PermissionID: "01234567890123456789"},
+		base:     time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC),
+		maxPage:  DefaultMaxPageSize,
+		expLimit: DefaultExportLimit,
+		faults:   newFaults(1),
+		stats:    newStats(),
+	}
+	e.files[e.rootID] = &File{ID: e.rootID, Name: "My Drive", MimeType: MimeFolder, CreatedTime: e.base, ModifiedTime: e.base}
+	return e
+}
+
+// RootID returns the ID of the user's My Drive root folder (alias "root").
+func (e *Emulator) RootID() string { return e.rootID }
+
+// SetUser sets the user reported by about.get.
+func (e *Emulator) SetUser(u User) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.user = u
+}
+
+// SetMaxPageSize sets the files.list page size cap (default 100). Drive's
+// discovery schema still says 1000; the reference text says 100.
+func (e *Emulator) SetMaxPageSize(n int) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if n > 0 {
+		e.maxPage = n
+	}
+}
+
+// SetExportLimit sets the files.export size limit in bytes (default 10 MB).
+func (e *Emulator) SetExportLimit(n int64) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.expLimit = n
+}
+
+// nextTime returns a deterministic, increasing timestamp for items added
+// without one. Callers hold e.mu.
+func (e *Emulator) nextTime() time.Time {
+	e.seq++
+	return e.base.Add(time.Duration(e.seq) * time.Minute)
+}
+
+// newID returns a deterministic Drive-looking ID. Callers hold e.mu.
+func (e *Emulator) newID(prefix, name string) string {
+	for {
+		e.seq++
+		sum := sha256.Sum256([]byte(fmt.Sprintf("%s/%s/%d", prefix, name, e.seq)))
+		id := "1" + base64.RawURLEncoding.EncodeToString(sum[:])[:32]
+		if _, ok := e.files[id]; !ok {
+			return id
+		}
+	}
+}
+
+// AddSharedDrive adds a Shared drive and returns its ID, which is also the ID
+// of its root folder (use it as a parent).
+func (e *Emulator) AddSharedDrive(name string) string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	id := "0A" + e.newID("drive", name)[1:20]
+	return e.addDriveLocked(&SharedDrive{ID: id, Name: name})
+}
+
+// AddSharedDriveWithID adds a Shared drive with a fixed ID. It panics if the
+// ID is taken.
+func (e *Emulator) AddSharedDriveWithID(d SharedDrive) string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.addDriveLocked(&d)
+}
+
+func (e *Emulator) addDriveLocked(d *SharedDrive) string {
+	if _, ok := e.files[d.ID]; ok {
+		panic("driveemu: duplicate ID " + d.ID)
+	}
+	if d.CreatedTime.IsZero() {
+		d.CreatedTime = e.nextTime()
+	}
+	e.drives[d.ID] = d
+	e.dorder = append(e.dorder, d.ID)
+	e.files[d.ID] = &File{ID: d.ID, Name: d.Name, MimeType: MimeFolder, DriveID: d.ID,
+		CreatedTime: d.CreatedTime, ModifiedTime: d.CreatedTime, Inaccessible: d.Inaccessible}
+	return d.ID
+}
+
+// AddFile adds f and returns its ID. Parents must exist already ("root" is
+// accepted); a file with no parents goes to the root. Zero times get
+// deterministic increasing values. AddFile panics on a duplicate ID or an
+// unknown parent, which are mistakes in a test's fixture; [LoadManifest]
+// validates user input before adding.
+func (e *Emulator) AddFile(f File) string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	id, err := e.addLocked(f)
+	if err != nil {
+		panic("driveemu: " + err.Error())
+	}
+	return id
+}
+
+func (e *Emulator) addLocked(f File) (string, error) {
+	if f.ID == "" {
+		f.ID = e.newID("file", f.Name)
+	}
+	if _, ok := e.files[f.ID]; ok {
+		return "", fmt.Errorf("duplicate ID %q", f.ID)
+	}
+	if f.MimeType == "" {
+		f.MimeType = "application/octet-stream"
+	}
+	if len(f.Parents) == 0 {
+		f.Parents = []string{e.rootID}
+	}
+	f.Parents = slices.Clone(f.Parents)
+	for i, p := range f.Parents {
+		if p == RootAlias {
+			p = e.rootID
+			f.Parents[i] = p
+		}
+		parent, ok := e.files[p]
+		if !ok || !parent.IsFolder() {
+			return "", fmt.Errorf("parent %q of %q is not a known folder", p, f.Name)
+		}
+		if parent.DriveID != "" {
+			f.DriveID = parent.DriveID
+		}
+	}
+	if f.MimeType == MimeShortcut {
+		if _, ok := e.files[f.ShortcutTargetID]; !ok {
+			return "", fmt.Errorf("shortcut target %q of %q is unknown", f.ShortcutTargetID, f.Name)
+		}
+	}
+	if f.CreatedTime.IsZero() {
+		f.CreatedTime = e.nextTime()
+	}
+	if f.ModifiedTime.IsZero() {
+		f.ModifiedTime = f.CreatedTime
+	}
+	// Drive keeps milliseconds; so does the emulator, so that a time read
+	// back from it compares equal in a later q.
+	f.CreatedTime = f.CreatedTime.UTC().Truncate(time.Millisecond)
+	f.ModifiedTime = f.ModifiedTime.UTC().Truncate(time.Millisecond)
+	f.Content = slices.Clone(f.Content)
+	e.files[f.ID] = &f
+	e.order = append(e.order, f.ID)
+	return f.ID, nil
+}
+
+// AddFolder adds a folder under parent and returns its ID.
+func (e *Emulator) AddFolder(parent, name string) string {
+	return e.AddFile(File{Name: name, MimeType: MimeFolder, Parents: []string{parent}})
+}
+
+// AddDoc adds a Google Doc whose text export is text.
+func (e *Emulator) AddDoc(parent, name, text string) string {
+	return e.AddFile(File{Name: name, MimeType: MimeDoc, Parents: []string{parent}, ExportText: text})
+}
+
+// AddSheet adds a Google Sheet whose CSV export is csv.
+func (e *Emulator) AddSheet(parent, name, csv string) string {
+	return e.AddFile(File{Name: name, MimeType: MimeSheet, Parents: []string{parent}, ExportText: csv})
+}
+
+// AddSlides adds a Google Slides presentation whose text export is text.
+func (e *Emulator) AddSlides(parent, name, text string) string {
+	return e.AddFile(File{Name: name, MimeType: MimeSlides, Parents: []string{parent}, ExportText: text})
+}
+
+// AddBlob adds an uploaded file with the given MIME type and content.
+func (e *Emulator) AddBlob(parent, name, mimeType string, content []byte) string {
+	return e.AddFile(File{Name: name, MimeType: mimeType, Parents: []string{parent}, Content: content})
+}
+
+// AddShortcut adds a shortcut to target.
+func (e *Emulator) AddShortcut(parent, name, target string) string {
+	return e.AddFile(File{Name: name, MimeType: MimeShortcut, Parents: []string{parent}, ShortcutTargetID: target})
+}
+
+// File returns a copy of the file with the given ID.
+func (e *Emulator) File(id string) (File, bool) {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	f, ok := e.files[e.resolveLocked(id)]
+	if !ok {
+		return File{}, false
+	}
+	return *f, true
+}
+
+// IDs returns the IDs of all files in insertion order (the roots excluded).
+func (e *Emulator) IDs() []string {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	return slices.Clone(e.order)
+}
+
+func (e *Emulator) resolveLocked(id string) string {
+	if id == RootAlias {
+		return e.rootID
+	}
+	return id
+}
+
+// mutate applies fn to the file with the given ID and reports whether it exists.
+func (e *Emulator) mutate(id string, fn func(f *File)) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	f, ok := e.files[e.resolveLocked(id)]
+	if !ok {
+		return false
+	}
+	fn(f)
+	return true
+}
+
+// Touch replaces a file's content (the export text of a Google-native file,
+// the blob otherwise) and sets its modifiedTime; a zero time means the next
+// deterministic timestamp. It reports whether the file exists.
+func (e *Emulator) Touch(id string, content []byte, modified time.Time) bool {
+	e.mu.Lock()
+	if modified.IsZero() {
+		modified = e.nextTime()
+	}
+	e.mu.Unlock()
+	return e.mutate(id, func(f *File) {
+		if f.IsNative() {
+			f.ExportText = string(content)
+		} else {
+			f.Content = slices.Clone(content)
+		}
+		f.ModifiedTime = modified.UTC().Truncate(time.Millisecond)
+	})
+}
+
+// Rename renames a file and sets its modifiedTime.
+func (e *Emulator) Rename(id, name string, modified time.Time) bool {
+	return e.mutate(id, func(f *File) { f.Name = name; f.ModifiedTime = modified.UTC().Truncate(time.Millisecond) })
+}
+
+// Move replaces a file's parents. It reports whether the file exists.
+func (e *Emulator) Move(id string, parents ...string) bool {
+	e.mu.Lock()
+	ps := make([]string, len(parents))
+	for i, p := range parents {
+		ps[i] = e.resolveLocked(p)
+	}
+	e.mu.Unlock()
+	return e.mutate(id, func(f *File) { f.Parents = ps })
+}
+
+// Trash sets or clears a file's trashed flag.
+func (e *Emulator) Trash(id string, trashed bool) bool {
+	return e.mutate(id, func(f *File) { f.Trashed = trashed })
+}
+
+// SetInaccessible hides (or shows again) a file and everything under it.
+func (e *Emulator) SetInaccessible(id string, hidden bool) bool {
+	return e.mutate(id, func(f *File) { f.Inaccessible = hidden })
+}
+
+// Delete removes a file for good (its children stay, orphaned, as in Drive
+// they would be deleted too; they become invisible because their parent is).
+func (e *Emulator) Delete(id string) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	id = e.resolveLocked(id)
+	if _, ok := e.files[id]; !ok || id == e.rootID {
+		return false
+	}
+	delete(e.files, id)
+	e.order = slices.DeleteFunc(e.order, func(s string) bool { return s == id })
+	return true
+}
+
+// visibleLocked reports whether the user can see f: neither f nor any
+// ancestor is inaccessible or deleted. Callers hold e.mu.
+func (e *Emulator) visibleLocked(f *File) bool {
+	seen := map[string]bool{}
+	var walk func(f *File) bool
+	walk = func(f *File) bool {
+		if f.Inaccessible {
+			return false
+		}
+		if f.ID == e.rootID || len(f.Parents) == 0 {
+			return true
+		}
+		if d, ok := e.drives[f.ID]; ok {
+			return !d.Inaccessible
+		}
+		if seen[f.ID] {
+			return true
+		}
+		seen[f.ID] = true
+		for _, p := range f.Parents {
+			if pf, ok := e.files[p]; ok && walk(pf) {
+				return true
+			}
+		}
+		return false
+	}
+	return walk(f)
+}
+
+// blobSize, md5 and webViewLink are derived fields.
+func md5Hex(b []byte) string {
+	s := md5.Sum(b)
+	return hex.EncodeToString(s[:])
+}
+
+func webViewLink(f *File) string {
+	if f.WebViewLink != "" {
+		return f.WebViewLink
+	}
+	switch f.MimeType {
+	case MimeFolder:
+		return "https://drive.google.com/drive/folders/" + f.ID
+	case MimeDoc:
+		return "https://docs.google.com/document/d/" + f.ID + "/edit?usp=drivesdk"
+	case MimeSheet:
+		return "https://docs.google.com/spreadsheets/d/" + f.ID + "/edit?usp=drivesdk"
+	case MimeSlides:
+		return "https://docs.google.com/presentation/d/" + f.ID + "/edit?usp=drivesdk"
+	}
+	return "https://drive.google.com/file/d/" + f.ID + "/view?usp=drivesdk"
+}

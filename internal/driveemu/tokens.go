@@ -1,0 +1,167 @@
+package driveemu
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// runeClass groups runes for tokenisation. Drive does not document how it
+// tokenises CJK text, so the emulator picks this rule: a token is a maximal
+// run of runes of one class. Latin letters, digits and other alphabets form
+// words; kanji, hiragana, katakana and hangul each form their own runs.
+// Consequently 'tokyo' finds "Tokyo-2026" but '東京' does NOT find "東京都",
+// and 'データ' finds "データ分析" (katakana run, then a kanji run).
+type class int
+
+const (
+	classNone class = iota
+	classWord
+	classHan
+	classHiragana
+	classKatakana
+	classHangul
+)
+
+func runeClass(r rune) class {
+	switch {
+	case unicode.Is(unicode.Han, r) || r == '々' || r == '〆':
+		return classHan
+	case unicode.Is(unicode.Hiragana, r):
+		return classHiragana
+	case unicode.Is(unicode.Katakana, r) || r == 'ー':
+		return classKatakana
+	case unicode.Is(unicode.Hangul, r):
+		return classHangul
+	case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r):
+		return classWord
+	}
+	return classNone
+}
+
+// normalize folds case and width (NFKC, lower case) so that matching is
+// case-insensitive and full-width Latin matches ASCII.
+func normalize(s string) string {
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, " ")
+	}
+	return strings.ToLower(norm.NFKC.String(s))
+}
+
+// Tokens splits text into the tokens fullText contains matches against:
+// NFKC-normalised, lower-cased maximal runs of one rune class (see class).
+func Tokens(text string) []string {
+	var out []string
+	s := []rune(normalize(text))
+	for i := 0; i < len(s); {
+		c := runeClass(s[i])
+		if c == classNone {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(s) && runeClass(s[j]) == c {
+			j++
+		}
+		out = append(out, string(s[i:j]))
+		i = j
+	}
+	return out
+}
+
+// fullTextQuery is a parsed fullText value: every word and every phrase must
+// be found.
+type fullTextQuery struct {
+	words   []string
+	phrases [][]string
+}
+
+// parseFullText splits a fullText value into bare words (whole tokens, any
+// order) and double-quoted phrases (consecutive tokens).
+func parseFullText(v string) (fullTextQuery, error) {
+	var q fullTextQuery
+	for v != "" {
+		i := strings.IndexByte(v, '"')
+		if i < 0 {
+			q.words = append(q.words, Tokens(v)...)
+			break
+		}
+		q.words = append(q.words, Tokens(v[:i])...)
+		rest := v[i+1:]
+		j := strings.IndexByte(rest, '"')
+		if j < 0 {
+			return q, fmt.Errorf("unterminated phrase in fullText value")
+		}
+		if ph := Tokens(rest[:j]); len(ph) > 0 {
+			q.phrases = append(q.phrases, ph)
+		}
+		v = rest[j+1:]
+	}
+	return q, nil
+}
+
+// match reports whether the document tokens contain every word and phrase.
+// A query with no tokens at all matches nothing.
+func (q fullTextQuery) match(doc []string) bool {
+	if len(q.words) == 0 && len(q.phrases) == 0 {
+		return false
+	}
+	set := make(map[string]bool, len(doc))
+	for _, t := range doc {
+		set[t] = true
+	}
+	for _, w := range q.words {
+		if !set[w] {
+			return false
+		}
+	}
+	for _, ph := range q.phrases {
+		if !containsSeq(doc, ph) {
+			return false
+		}
+	}
+	return true
+}
+
+func containsSeq(doc, ph []string) bool {
+outer:
+	for i := 0; i+len(ph) <= len(doc); i++ {
+		for j := range ph {
+			if doc[i+j] != ph[j] {
+				continue outer
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// searchText is what fullText searches: name, description, export text of
+// native files, IndexText and the content of text blobs.
+func searchText(f *File) string {
+	var b strings.Builder
+	b.WriteString(f.Name)
+	b.WriteString("\n")
+	b.WriteString(f.Description)
+	b.WriteString("\n")
+	b.WriteString(f.ExportText)
+	b.WriteString("\n")
+	b.WriteString(f.IndexText)
+	if !f.IsNative() && isTextMime(f.MimeType) && utf8.Valid(f.Content) {
+		b.WriteString("\n")
+		b.Write(f.Content)
+	}
+	return b.String()
+}
+
+func isTextMime(m string) bool {
+	return strings.HasPrefix(m, "text/") || m == "application/json" || m == "application/xml"
+}
+
+// searchTokens returns f's tokens, cached by content identity. Callers hold e.mu.
+func (e *Emulator) searchTokens(f *File) []string {
+	return Tokens(searchText(f))
+}
