@@ -1,0 +1,259 @@
+package drive
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"google.golang.org/api/googleapi"
+
+	"github.com/gds-cli/gds/internal/crawl"
+	"github.com/gds-cli/gds/internal/extract"
+	"github.com/gds-cli/gds/internal/i18n"
+)
+
+// Message returns the error in lang (i18n.En or i18n.Ja), naming the folder
+// ID, the reason and the fix.
+func (e *FolderError) Message(lang string) string {
+	switch e.Problem {
+	case FolderNotAFolder:
+		return i18n.T(lang, "drive.folder.not_a_folder", e.ID, e.Detail)
+	case FolderShortcut:
+		return i18n.T(lang, "drive.folder.shortcut", e.ID, e.Detail)
+	case FolderTrashed:
+		return i18n.T(lang, "drive.folder.trashed", e.ID)
+	case FolderNoPermission:
+		return i18n.T(lang, "drive.folder.no_permission", e.ID)
+	default:
+		return i18n.T(lang, "drive.folder.not_found", e.ID)
+	}
+}
+
+// ExportMimeType returns the text format a Google-native file is exported
+// as (Docs and Slides as text/plain, Sheets as text/csv), or "" for a type
+// that is downloaded as is or not exportable.
+func ExportMimeType(mimeType string) string {
+	switch mimeType {
+	case MimeDoc, MimeSlides:
+		return "text/plain"
+	case MimeSheet:
+		return "text/csv"
+	}
+	return ""
+}
+
+// refusedPrefixes and refusedTypes are MIME types never worth downloading:
+// media, fonts, archives and executables have no searchable text.
+var (
+	refusedPrefixes = []string{"image/", "video/", "audio/", "font/"}
+	refusedTypes    = []string{
+		"application/zip", "application/x-zip-compressed", "application/x-7z-compressed", "application/vnd.rar",
+		"application/x-rar-compressed", "application/gzip", "application/x-gzip", "application/x-tar", "application/x-bzip2",
+		"application/x-xz", "application/java-archive", "application/x-msdownload", "application/x-executable",
+		"application/x-mach-binary", "application/x-apple-diskimage", "application/x-iso9660-image", "application/vnd.android.package-archive",
+	}
+)
+
+// Refused reports whether files of mimeType are skipped without a download.
+func Refused(mimeType string) bool {
+	if strings.HasPrefix(mimeType, googleApps) {
+		return ExportMimeType(mimeType) == ""
+	}
+	for _, p := range refusedPrefixes {
+		if strings.HasPrefix(mimeType, p) {
+			return true
+		}
+	}
+	return slices.Contains(refusedTypes, mimeType)
+}
+
+// SourceOptions configure NewSource.
+type SourceOptions struct {
+	// FolderIDs are the target folders (GOOGLE_DRIVE_TARGET_FOLDER_IDS).
+	FolderIDs []string
+	// MaxFileBytes is the largest download or export read
+	// (<= 0: extract.DefaultMaxBytes); larger files are skipped.
+	MaxFileBytes int64
+	// Lang is the language of skip reasons (i18n.En or i18n.Ja).
+	Lang string
+}
+
+// Source is the Google Drive crawl source: the target folders and their
+// subfolders, Shared drives included. It implements crawl.Source.
+type Source struct {
+	c    *Client
+	ids  []string
+	max  int64
+	lang string
+
+	mu    sync.Mutex
+	roots []Folder          // resolved target folders, nil until resolved
+	md5s  map[string]string // file ID → md5Checksum seen by List
+	stats WalkStats         // of the last List
+}
+
+var _ crawl.Source = (*Source)(nil)
+
+// NewSource returns the Drive source over c.
+func NewSource(c *Client, o SourceOptions) *Source {
+	if o.MaxFileBytes <= 0 {
+		o.MaxFileBytes = extract.DefaultMaxBytes
+	}
+	if o.Lang == "" {
+		o.Lang = i18n.En
+	}
+	return &Source{c: c, ids: slices.Clone(o.FolderIDs), max: o.MaxFileBytes, lang: o.Lang, md5s: map[string]string{}}
+}
+
+// Kind implements crawl.Source.
+func (s *Source) Kind() string { return "drive" }
+
+// Fingerprint implements crawl.Source: the sorted target folder IDs, the
+// endpoint, and the version of the walk rules (shortcuts, refused types),
+// so that changing any of them makes the next crawl a full scan.
+func (s *Source) Fingerprint() string {
+	ids := slices.Clone(s.ids)
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	return "drive-v1\x00endpoint=" + s.c.endpoint + "\x00folders=" + strings.Join(ids, ",")
+}
+
+// Resolve checks the target folders once (see Client.ResolveFolders); List
+// calls it first, so a bad folder stops a crawl before any file is listed.
+func (s *Source) Resolve(ctx context.Context) ([]Folder, error) {
+	s.mu.Lock()
+	roots := s.roots
+	s.mu.Unlock()
+	if roots != nil {
+		return roots, nil
+	}
+	if len(s.ids) == 0 {
+		return nil, errors.New("drive source: no target folders")
+	}
+	roots, err := s.c.ResolveFolders(ctx, s.ids)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	s.roots = roots
+	s.mu.Unlock()
+	return roots, nil
+}
+
+// Stats returns the request counts of the last List.
+func (s *Source) Stats() WalkStats {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.stats
+}
+
+// List implements crawl.Source: the files under the target folders modified
+// strictly after since (all when since is zero), with their native MIME
+// type, the folder path from the target folder and the Drive link.
+func (s *Source) List(ctx context.Context, since time.Time, fn func(crawl.Entry) error) error {
+	roots, err := s.Resolve(ctx)
+	if err != nil {
+		return err
+	}
+	st, err := s.c.Walk(ctx, roots, since, func(f File) error {
+		if f.MD5 != "" {
+			s.mu.Lock()
+			s.md5s[f.ID] = f.MD5
+			s.mu.Unlock()
+		}
+		return fn(crawl.Entry{
+			ID: f.ID, Name: f.Name, MimeType: f.MimeType, ModifiedAt: f.ModifiedAt, Size: f.Size,
+			Path: f.Path, Parents: f.Parents, WebLink: f.WebViewLink,
+		})
+	})
+	s.mu.Lock()
+	s.stats = st
+	s.mu.Unlock()
+	if errors.Is(err, ErrIncompleteSearch) {
+		return fmt.Errorf("%s: %w", i18n.T(s.lang, "drive.incomplete_listing"), err)
+	}
+	return err
+}
+
+// Open implements crawl.Source. Google Docs and Slides are exported as
+// text/plain and Sheets as text/csv; other files are downloaded. The whole
+// content is read (at most MaxFileBytes) before Open returns, so a dropped
+// or truncated transfer is retried here rather than seen by the extractor.
+// Refused types, files over the limit, exports over Drive's 10 MB limit and
+// files Drive will not serve are skipped (crawl.ErrSkip) with a reason.
+func (s *Source) Open(ctx context.Context, e crawl.Entry) (io.ReadCloser, error) {
+	if reason := s.skipReason(e); reason != "" {
+		return nil, fmt.Errorf("%w: %s", crawl.ErrSkip, reason)
+	}
+	var (
+		b   []byte
+		err error
+	)
+	if exp := ExportMimeType(e.MimeType); exp != "" {
+		b, err = s.c.Export(ctx, e.ID, exp, s.max)
+	} else {
+		s.mu.Lock()
+		sum := s.md5s[e.ID]
+		s.mu.Unlock()
+		b, err = s.c.Download(ctx, e.ID, s.max, sum)
+	}
+	if err != nil {
+		if reason := s.openSkipReason(err); reason != "" {
+			return nil, fmt.Errorf("%w: %s", crawl.ErrSkip, reason)
+		}
+		return nil, fmt.Errorf("open %s: %w", e.Name, err)
+	}
+	return io.NopCloser(bytes.NewReader(b)), nil
+}
+
+// skipReason decides from the metadata alone whether a file is skipped.
+func (s *Source) skipReason(e crawl.Entry) string {
+	switch {
+	case strings.HasPrefix(e.MimeType, googleApps) && ExportMimeType(e.MimeType) == "":
+		return i18n.T(s.lang, "drive.skip.native", e.MimeType)
+	case Refused(e.MimeType):
+		return i18n.T(s.lang, "drive.skip.type", e.MimeType)
+	case e.Size > s.max:
+		return i18n.T(s.lang, "drive.skip.too_large", s.max>>20)
+	}
+	return ""
+}
+
+// openSkipReason turns final refusals of a download or export into skip
+// reasons; other errors fail the file (it is retried by the next crawl).
+func (s *Source) openSkipReason(err error) string {
+	if errors.Is(err, ErrTooLarge) {
+		return i18n.T(s.lang, "drive.skip.too_large", s.max>>20)
+	}
+	var gerr *googleapi.Error
+	if !errors.As(err, &gerr) {
+		return ""
+	}
+	var re *RetryError
+	if errors.As(err, &re) {
+		return "" // gave up on a retryable error: fail, try again next crawl
+	}
+	reason := ""
+	if len(gerr.Errors) > 0 {
+		reason = gerr.Errors[0].Reason
+	}
+	switch {
+	case reason == "exportSizeLimitExceeded":
+		return i18n.T(s.lang, "drive.skip.export_limit")
+	case gerr.Code == http.StatusNotFound:
+		return i18n.T(s.lang, "drive.skip.gone")
+	case gerr.Code == http.StatusForbidden:
+		if reason == "" {
+			reason = gerr.Message
+		}
+		return i18n.T(s.lang, "drive.skip.not_readable", reason)
+	}
+	return ""
+}
