@@ -12,6 +12,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"runtime"
 	"sync"
 	"time"
 
@@ -20,6 +21,7 @@ import (
 	"github.com/gds-cli/gds/internal/ai"
 	"github.com/gds-cli/gds/internal/ai/offline"
 	"github.com/gds-cli/gds/internal/ai/openai"
+	"github.com/gds-cli/gds/internal/auth"
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/i18n"
 	"github.com/gds-cli/gds/internal/store"
@@ -56,8 +58,19 @@ type Deps struct {
 	// once and shared).
 	Provider func() (ai.Provider, error)
 	// GoogleHTTPClient returns an HTTP client authorised for the Google
-	// Drive API with the user's stored OAuth token.
+	// Drive API with the user's stored OAuth token (refreshed and saved
+	// back as needed). Errors match auth.ErrNoClient, auth.ErrNotLoggedIn
+	// or auth.ErrReauthRequired and say to run `gds auth login`.
 	GoogleHTTPClient func(ctx context.Context) (*http.Client, error)
+	// TokenStore returns where the OAuth token is kept: the macOS
+	// Keychain, or a 0600 file in the gds home on other systems.
+	TokenStore func() (auth.TokenStore, error)
+	// OAuthEndpoints are the OAuth server's URLs; zero means Google's.
+	// Tests point them at a fake server (internal/auth/authtest).
+	OAuthEndpoints auth.Endpoints
+	// OpenBrowser opens a URL in the user's browser (`open` on macOS,
+	// `xdg-open` elsewhere).
+	OpenBrowser func(ctx context.Context, url string) error
 }
 
 // Options are the inputs of New.
@@ -125,8 +138,29 @@ func New(o Options) *Deps {
 		})
 		return prov, perr
 	}
+	d.TokenStore = func() (auth.TokenStore, error) {
+		cfg, err := d.RequireConfig()
+		if err != nil {
+			return nil, err
+		}
+		return auth.DefaultStore(cfg.DataDir), nil
+	}
+	d.OpenBrowser = auth.BrowserOpener(runtime.GOOS, nil)
 	d.GoogleHTTPClient = func(ctx context.Context) (*http.Client, error) {
-		return nil, errors.New(d.T("auth.not_logged_in"))
+		cfg, err := d.RequireConfig()
+		if err != nil {
+			return nil, err
+		}
+		ts, err := d.TokenStore()
+		if err != nil {
+			return nil, err
+		}
+		return auth.HTTPClient(ctx, auth.SessionOptions{
+			Client:    auth.Client{ID: cfg.OAuthClientID, Secret: cfg.OAuthClientSecret},
+			Endpoints: d.OAuthEndpoints,
+			Store:     ts,
+			Warn:      func(err error) { fmt.Fprintln(d.Stderr, d.T("auth.warning", err.Error())) },
+		})
 	}
 	return d
 }

@@ -58,6 +58,7 @@ func init() {
 		"auth.err.scope_not_granted": {En: "Drive read access (%s) was not granted: run `gds auth login` again and tick the Drive permission on Google's consent screen", Ja: "Drive の読み取りアクセス（%s）が許可されていません。`gds auth login` をもう一度実行し、Google の同意画面で Drive の権限にチェックを入れてください"},
 		"auth.err.keychain":          {En: "the macOS Keychain refused access to the gds token (locked, or approval needed): run `gds auth status` in a terminal and choose \"Always Allow\"", Ja: "macOS キーチェーンが gds のトークンへのアクセスを拒否しました（ロック中または許可が必要）。ターミナルで `gds auth status` を実行し「常に許可」を選んでください"},
 
+		"auth.warning":        {En: "Warning: %s", Ja: "警告: %s"},
 		"cli.hint_auth":       {En: "sign in with `gds auth login`; `gds auth status` shows the stored sign-in", Ja: "`gds auth login` でサインインしてください。`gds auth status` で保存されたサインインを確認できます"},
 		"cli.hint_auth_setup": {En: "see \"Set up Google OAuth\" in the README", Ja: "README の「Set up Google OAuth」を参照してください"},
 	})
