@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/gds-cli/gds/internal/app"
+	"github.com/gds-cli/gds/internal/auth"
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/i18n"
 	"github.com/gds-cli/gds/internal/store"
@@ -23,6 +24,7 @@ const (
 	exitConfig         = 3   // invalid configuration
 	exitNotImplemented = 4   // the command is not built yet in this release
 	exitIndex          = 5   // the index needs attention (embedding mismatch, schema too new)
+	exitAuth           = 6   // not signed in to Google, or the sign-in expired: gds auth login
 	exitInterrupted    = 130 // SIGINT / SIGTERM
 )
 
@@ -71,6 +73,10 @@ func exitCode(err error) int {
 		return exitUsage
 	case errors.Is(err, store.ErrEmbeddingMismatch), errors.Is(err, store.ErrSchemaTooNew):
 		return exitIndex
+	case errors.Is(err, auth.ErrNoClient):
+		return exitConfig
+	case errors.Is(err, auth.ErrNotLoggedIn), errors.Is(err, auth.ErrReauthRequired), errors.Is(err, auth.ErrLoginFailed), errors.Is(err, auth.ErrKeychain):
+		return exitAuth
 	case errors.As(err, &cec):
 		// cli's own errors (unknown help topic, missing required flag).
 		return exitUsage
@@ -98,6 +104,7 @@ func printError(d *app.Deps, err error) {
 	var (
 		ce  *config.Error
 		ni  notImplementedError
+		ae  *auth.Error
 		msg string
 	)
 	switch {
@@ -105,6 +112,9 @@ func printError(d *app.Deps, err error) {
 		msg = ce.Message(d.Lang)
 	case errors.As(err, &ni):
 		msg = d.T(i18n.NotImplemented, ni.command)
+	case errors.As(err, &ae):
+		// One message instead of the chain of causes.
+		msg = ae.Message(d.Lang)
 	case exitCode(err) == exitInterrupted:
 		msg = d.T(i18n.Interrupted)
 	default:
@@ -129,6 +139,8 @@ func hintFor(d *app.Deps, err error) string {
 		return ""
 	case exitIndex:
 		return d.T("cli.hint_index")
+	case exitAuth:
+		return d.T("cli.hint_auth")
 	default:
 		return d.T(i18n.HintGeneric)
 	}

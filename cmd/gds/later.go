@@ -9,24 +9,6 @@ import (
 	"github.com/gds-cli/gds/internal/app"
 )
 
-func newAuthCommand(d *app.Deps) *cli.Command {
-	return &cli.Command{
-		Name:        "auth",
-		Usage:       d.T("cmd.auth.usage"),
-		Description: d.T("cmd.auth.desc"),
-		Commands: []*cli.Command{
-			{
-				Name:   "login",
-				Usage:  d.T("cmd.auth.login.usage"),
-				Flags:  []cli.Flag{&cli.BoolFlag{Name: "no-browser", Usage: d.T("flag.auth.no_browser")}},
-				Action: notImplementedAction,
-			},
-			{Name: "status", Usage: d.T("cmd.auth.status.usage"), Flags: []cli.Flag{jsonFlag(d)}, Action: notImplementedAction},
-			{Name: "logout", Usage: d.T("cmd.auth.logout.usage"), Action: notImplementedAction},
-		},
-	}
-}
-
 func newScheduleCommand(d *app.Deps) *cli.Command {
 	return &cli.Command{
 		Name:        "schedule",

@@ -134,7 +134,6 @@ func TestHelpInJapanese(t *testing.T) {
 
 func TestNotImplementedCommands(t *testing.T) {
 	for _, args := range [][]string{
-		{"auth", "login"}, {"auth", "status"}, {"auth", "logout"},
 		{"schedule", "install"}, {"schedule", "uninstall"}, {"schedule", "status"}, {"schedule", "run-now"},
 		{"alfred", "filter", "q"}, {"alfred", "workflow"}, {"doctor"},
 	} {

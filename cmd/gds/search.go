@@ -56,9 +56,10 @@ func newSearchCommand(d *app.Deps) *cli.Command {
 	}
 }
 
-// runSearch runs one search pass over the index and prints the results.
-// The JSON and Alfred formats, the clarifying-question dialogue and the REPL
-// arrive with the full hybrid loop.
+// runSearch runs the hybrid search loop over the index and prints the
+// results. On a terminal a clarifying question is asked at the prompt;
+// without one the no-answer policy applies (keep the 100 best keyword hits).
+// The JSON and Alfred formats and the REPL arrive with their front ends.
 func runSearch(ctx context.Context, d *app.Deps, opts searchOptions) error {
 	switch {
 	case opts.JSON:
@@ -69,6 +70,10 @@ func runSearch(ctx context.Context, d *app.Deps, opts searchOptions) error {
 		return notImplementedError{command: "gds search --answer/--state"}
 	case opts.Query == "":
 		return usageError{err: errors.New(d.T("search.no_query"))}
+	}
+	cfg, err := d.RequireConfig()
+	if err != nil {
+		return err
 	}
 	prov, err := d.Provider()
 	if err != nil {
@@ -86,7 +91,12 @@ func runSearch(ctx context.Context, d *app.Deps, opts searchOptions) error {
 	if stats.Files == 0 {
 		return fmt.Errorf("%s", d.T("search.empty_index"))
 	}
-	out, err := search.OneShot(ctx, st, prov, opts.Query, d.Now(), d.Lang, opts.Limit)
+	var asker search.Asker = search.NoAnswer{}
+	if isTerminal(d.Stdin) {
+		asker = render.NewTextAsker(d.Stdin, d.Stderr, d.Lang)
+	}
+	loop := &search.Loop{Keywords: search.StoreSearcher{Index: st}, Index: st, AI: prov, Asker: asker}
+	out, err := loop.Run(ctx, search.NewState(opts.Query, d.Lang, d.Now(), cfg.SearchMaxLoopCount))
 	if err != nil {
 		return err
 	}

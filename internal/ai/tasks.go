@@ -119,6 +119,7 @@ type HitInfo struct {
 	MimeType string   `json:"mime_type"`
 	Modified string   `json:"modified"` // YYYY-MM-DD
 	Path     string   `json:"path,omitempty"`
+	Snippet  string   `json:"snippet,omitempty"` // the passage that best matches the query
 }
 
 // QueryInput is the input of TaskAnalyzeQuery.

@@ -124,7 +124,11 @@ func TestLocalCrawlEndToEnd(t *testing.T) {
 	}
 
 	// The index answers queries about the content.
-	out, err := search.OneShot(ctx, st, offline.New(), "梅雨明けの別名は？", time.Now(), "ja", 10)
+	find := func(q, lang string) (search.Outcome, error) {
+		l := &search.Loop{Keywords: search.StoreSearcher{Index: st}, Index: st, AI: offline.New(), Asker: search.NoAnswer{}}
+		return l.Run(ctx, search.NewState(q, lang, time.Now(), 5))
+	}
+	out, err := find("梅雨明けの別名は？", "ja")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +139,7 @@ func TestLocalCrawlEndToEnd(t *testing.T) {
 		}
 		t.Errorf("top results %q, want 梅雨-2.txt first", names)
 	}
-	out, err = search.OneShot(ctx, st, offline.New(), "paramagnetic liquid oxygen", time.Now(), "en", 10)
+	out, err = find("paramagnetic liquid oxygen", "en")
 	if err != nil || len(out.Results) == 0 || out.Results[0].File.Name != "Oxygen-1.txt" {
 		t.Errorf("edited file not found first: %+v, %v", out.Results, err)
 	}

@@ -19,9 +19,9 @@ func init() {
 		"crawl.summary.more":      {En: "  … and %d more", Ja: "  … ほか %d 件"},
 		"crawl.checkpoint":        {En: "Sync checkpoint: %s", Ja: "同期チェックポイント: %s"},
 
-		"search.analysis":     {En: "Keywords: %s · filters: %s · provider: %s", Ja: "キーワード: %s ・ フィルタ: %s ・ プロバイダー: %s"},
+		"search.round":        {En: "Loop %d: keywords [%s] · filters: %s · %d hits → %s", Ja: "ループ %d: キーワード [%s] ・ フィルタ: %s ・ %d 件 → %s"},
+		"search.provider":     {En: "AI provider: %s", Ja: "AI プロバイダー: %s"},
 		"search.filters.none": {En: "none", Ja: "なし"},
-		"search.hits":         {En: "%d matching files", Ja: "該当ファイル %d 件"},
 	})
 }
 
@@ -30,5 +30,12 @@ func init() {
 		"crawl.failed_files": {En: "%d files failed; they are retried on the next crawl", Ja: "%d 件のファイルが失敗しました。次回のクロールで再試行します"},
 		"search.no_query":    {En: "give a query, e.g. gds search \"Q3 roadmap slides\"", Ja: "検索語を指定してください（例: gds search \"先月の議事録PDF\"）"},
 		"search.empty_index": {En: "the index is empty: run `gds crawl` first (or `gds crawl --source local:PATH` for a folder)", Ja: "インデックスが空です。先に `gds crawl`（フォルダなら `gds crawl --source local:PATH`）を実行してください"},
+	})
+}
+
+func init() {
+	register(map[Key]Message{
+		"search.too_many":      {En: "%d files match — too many to show.", Ja: "%d 件が該当しました。表示するには多すぎます。"},
+		"search.answer_prompt": {En: "Answer (number, words, or Enter to skip): ", Ja: "回答（番号・キーワード、Enter でスキップ）: "},
 	})
 }

@@ -10,15 +10,24 @@ import (
 	"github.com/gds-cli/gds/internal/search"
 )
 
-// SearchText prints search results for a terminal or a pipe: name, folder
-// and date, summary, link. With hyperlinks, names are OSC 8 links.
+// SearchText prints the end of a search for a terminal or a pipe: the
+// results (name, folder and date, summary, link; names are OSC 8 links when
+// hyperlinks is set), or the seed's end messages. With verbose, every
+// round's keywords, filters, hit count and branch come first.
 func SearchText(w io.Writer, out search.Outcome, verbose, hyperlinks bool, lang string) {
+	s := out.State
 	if verbose {
-		fmt.Fprintln(w, i18n.T(lang, "search.analysis", strings.Join(out.Analysis.Keywords, ", "), FiltersText(out.Analysis.Filters, lang), out.Provider))
-		fmt.Fprintln(w, i18n.T(lang, "search.hits", out.Hits))
+		for _, r := range s.Rounds {
+			fmt.Fprintln(w, i18n.T(lang, "search.round", r.Loop, KeywordsText(r.Conditions), FiltersText(r.Conditions.Filters, lang), r.Hits, string(r.Branch)))
+		}
+		fmt.Fprintln(w, i18n.T(lang, "search.provider", out.Provider))
 	}
-	if len(out.Results) == 0 {
+	switch s.End {
+	case search.EndNotFound:
 		fmt.Fprintln(w, i18n.T(lang, i18n.NoFilesFound))
+		return
+	case search.EndLoopCap:
+		fmt.Fprintln(w, i18n.T(lang, i18n.LoopLimitReached, s.MaxLoops))
 		return
 	}
 	for i, r := range out.Results {
@@ -37,6 +46,15 @@ func SearchText(w io.Writer, out search.Outcome, verbose, hyperlinks bool, lang 
 		}
 		fmt.Fprintf(w, "    %s\n", f.WebLink)
 	}
+}
+
+// KeywordsText lists keywords, required ones marked with "+".
+func KeywordsText(c search.Conditions) string {
+	parts := append([]string{}, c.Keywords...)
+	for _, r := range c.Required {
+		parts = append(parts, "+"+r)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // FiltersText describes filters in words.

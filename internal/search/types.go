@@ -1,0 +1,28 @@
+package search
+
+import (
+	"github.com/gds-cli/gds/internal/ai"
+	"github.com/gds-cli/gds/internal/store"
+)
+
+// Result is one file found.
+type Result struct {
+	File  store.File
+	Score float64
+}
+
+// Filter converts AI filters into a store filter.
+func Filter(f ai.Filters) (store.Filter, error) {
+	after, before, err := f.Range()
+	if err != nil {
+		return store.Filter{}, err
+	}
+	return store.Filter{ModifiedAfter: after, ModifiedBefore: before, MimeTypes: ai.MimeTypesFor(f.FileType)}, nil
+}
+
+// HitInfo describes a file to the AI provider.
+func HitInfo(f store.File) ai.HitInfo {
+	return ai.HitInfo{ID: f.ID, Name: f.Name, Summary: f.Summary, Keywords: f.Keywords,
+		MimeType: f.MimeType, Modified: f.ModifiedAt.UTC().Format(ai.DateLayout), Path: f.Path}
+}
+
