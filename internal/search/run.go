@@ -37,13 +37,17 @@ var (
 type NoAnswer struct{}
 
 // Ask implements Asker.
-func (NoAnswer) Ask(context.Context, ai.Question, State) (Answer, error) { return Answer{}, ErrNoAnswer }
+func (NoAnswer) Ask(context.Context, ai.Question, State) (Answer, error) {
+	return Answer{}, ErrNoAnswer
+}
 
 // Deferred is an Asker that hands every question back to the caller.
 type Deferred struct{}
 
 // Ask implements Asker.
-func (Deferred) Ask(context.Context, ai.Question, State) (Answer, error) { return Answer{}, ErrDeferred }
+func (Deferred) Ask(context.Context, ai.Question, State) (Answer, error) {
+	return Answer{}, ErrDeferred
+}
 
 // LoopIndex is what the loop needs from the store.
 type LoopIndex interface {

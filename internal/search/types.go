@@ -25,4 +25,3 @@ func HitInfo(f store.File) ai.HitInfo {
 	return ai.HitInfo{ID: f.ID, Name: f.Name, Summary: f.Summary, Keywords: f.Keywords,
 		MimeType: f.MimeType, Modified: f.ModifiedAt.UTC().Format(ai.DateLayout), Path: f.Path}
 }
-
