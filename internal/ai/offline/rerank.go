@@ -15,6 +15,7 @@ const (
 	weightName     = 3.0
 	weightKeywords = 2.0
 	weightSummary  = 1.0
+	weightSnippet  = 1.0 // the passage the search matched (ai.HitInfo.Snippet)
 	lexicalShare   = 0.7
 	bm25K1         = 1.2
 	bm25B          = 0.75
@@ -36,7 +37,7 @@ func queryTokens(text string) []string {
 }
 
 // rerank is TaskRerank: a BM25F-like lexical score of the query and
-// keywords against each candidate's name, keywords and summary, combined
+// keywords against each candidate's name, keywords, summary and snippet, combined
 // with the cosine of the offline embeddings. Ties keep the input order.
 func rerank(in ai.RerankInput) ai.RerankResult {
 	n := len(in.Candidates)
@@ -63,6 +64,7 @@ func rerank(in ai.RerankInput) ai.RerankResult {
 		add(c.Name, weightName)
 		add(strings.Join(c.Keywords, " "), weightKeywords)
 		add(c.Summary, weightSummary)
+		add(c.Snippet, weightSnippet)
 		tfs[i] = tf
 		avg += lens[i]
 		for _, t := range qt {
@@ -87,7 +89,7 @@ func rerank(in ai.RerankInput) ai.RerankResult {
 			idf := math.Log(1 + (float64(n)-float64(df[t])+0.5)/(float64(df[t])+0.5))
 			lex[i] += idf * tf * (bm25K1 + 1) / (tf + bm25K1*(1-bm25B+bm25B*lens[i]/avg))
 		}
-		vec[i] = max(cosine(qv, Embedding(c.Name+"\n"+strings.Join(c.Keywords, " ")+"\n"+c.Summary)), 0)
+		vec[i] = max(cosine(qv, Embedding(c.Name+"\n"+strings.Join(c.Keywords, " ")+"\n"+c.Summary+"\n"+c.Snippet)), 0)
 		maxLex, maxVec = max(maxLex, lex[i]), max(maxVec, vec[i])
 	}
 	score := make([]float64, n)
