@@ -1,6 +1,14 @@
 // Package extract turns file contents into plain text for indexing. Each
-// format has its own extractor; binaries (images, archives, ...) are refused
-// with ErrUnsupported so the crawler skips them with a reason.
+// format has its own extractor (text/CSV, Markdown, HTML, PDF, DOCX, XLSX,
+// PPTX, and the text/CSV exports of Google Docs, Slides and Sheets);
+// binaries (images, archives, audio, video, ...) are refused with
+// ErrUnsupported so the crawler skips them with a reason.
+//
+// Limits: the input is read up to a byte limit (ErrTooLarge beyond it), zip
+// parts of Office files are decompressed up to a budget (ErrMalformed for a
+// zip bomb), panics inside parsers become errors, and the context's deadline
+// is honoured: Extract returns ctx.Err() when it passes, even while a parser
+// is still busy.
 package extract
 
 import (
@@ -9,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"path"
 	"strings"
 	"unicode/utf8"
@@ -24,8 +33,29 @@ var ErrUnsupported = errors.New("file type is not indexed")
 // ErrTooLarge means the file exceeds the size limit.
 var ErrTooLarge = errors.New("file is larger than the extraction limit")
 
+// ErrMalformed means the file claims a format it does not follow (truncated,
+// damaged, not what its type says, or a zip bomb). The wrapping error says
+// what is wrong, e.g. "truncated PDF: no cross-reference table or trailer".
+var ErrMalformed = errors.New("malformed file")
+
 // DefaultMaxBytes is the default size limit for one file.
 const DefaultMaxBytes = 50 << 20
+
+// MIME types of Google-native files. The Drive source hands their exports
+// over with these types: Docs and Slides as text/plain content, Sheets as
+// text/csv content.
+const (
+	MimeGoogleDoc    = "application/vnd.google-apps.document"
+	MimeGoogleSlides = "application/vnd.google-apps.presentation"
+	MimeGoogleSheet  = "application/vnd.google-apps.spreadsheet"
+)
+
+// Office Open XML MIME types.
+const (
+	MimeDOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
+	MimeXLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+	MimePPTX = "application/vnd.openxmlformats-officedocument.presentationml.presentation"
+)
 
 // Page is the text of one page; Number is 1-based, or 0 when the format has
 // no pages.
@@ -55,11 +85,12 @@ func (d Doc) Text() string {
 var mimeByExt = map[string]string{
 	".txt": "text/plain", ".text": "text/plain", ".md": "text/markdown", ".markdown": "text/markdown",
 	".csv": "text/csv", ".tsv": "text/tab-separated-values", ".html": "text/html", ".htm": "text/html",
-	".pdf":  "application/pdf",
-	".docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-	".xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-	".pptx": "application/vnd.openxmlformats-officedocument.presentationml.presentation",
-	".png":  "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif",
+	".xhtml": "application/xhtml+xml",
+	".pdf":   "application/pdf",
+	".docx":  MimeDOCX,
+	".xlsx":  MimeXLSX,
+	".pptx":  MimePPTX,
+	".png":   "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif",
 	".zip": "application/zip",
 }
 
@@ -72,15 +103,61 @@ func MimeTypeByName(name string) string {
 	return "application/octet-stream"
 }
 
+// format is an extractor chosen for a MIME type.
+type format int
+
+const (
+	formatNone format = iota
+	formatText
+	formatMarkdown
+	formatHTML
+	formatPDF
+	formatDOCX
+	formatXLSX
+	formatPPTX
+)
+
+func (f format) String() string {
+	return [...]string{"none", "text", "Markdown", "HTML", "PDF", "DOCX", "XLSX", "PPTX"}[f]
+}
+
+// formatOf maps a MIME type (parameters ignored) to its extractor.
+func formatOf(mimeType string) format {
+	mt, _, _ := strings.Cut(strings.ToLower(mimeType), ";")
+	switch strings.TrimSpace(mt) {
+	case "text/plain", "text/csv", "text/tab-separated-values", MimeGoogleDoc, MimeGoogleSlides, MimeGoogleSheet:
+		return formatText
+	case "text/markdown", "text/x-markdown":
+		return formatMarkdown
+	case "text/html", "application/xhtml+xml":
+		return formatHTML
+	case "application/pdf":
+		return formatPDF
+	case MimeDOCX:
+		return formatDOCX
+	case MimeXLSX:
+		return formatXLSX
+	case MimePPTX:
+		return formatPPTX
+	}
+	return formatNone
+}
+
 // Extract reads r (at most maxBytes; <= 0 means DefaultMaxBytes) and returns
-// its text according to mimeType.
+// its text according to mimeType, after checking that the content is not
+// something else (a PNG named .pdf is refused as an image). Errors wrap
+// ErrUnsupported, ErrTooLarge, ErrMalformed or the context's error.
+//
+// When ctx is done before the parser finishes, Extract returns ctx.Err() at
+// once; the parser's goroutine may run on in the background until it
+// notices the cancellation (the PDF interpreter checks between operators)
+// or finishes, and its result is then dropped.
 func Extract(ctx context.Context, mimeType string, r io.Reader, maxBytes int64) (Doc, error) {
 	if maxBytes <= 0 {
 		maxBytes = DefaultMaxBytes
 	}
-	switch mimeType {
-	case "text/plain", "text/markdown", "text/csv", "text/tab-separated-values":
-	default:
+	f := formatOf(mimeType)
+	if f == formatNone && mimeType != "application/octet-stream" && mimeType != "" {
 		return Doc{}, fmt.Errorf("%w: %s", ErrUnsupported, mimeType)
 	}
 	data, err := io.ReadAll(io.LimitReader(r, maxBytes+1))
@@ -93,11 +170,147 @@ func Extract(ctx context.Context, mimeType string, r io.Reader, maxBytes int64) 
 	if err := ctx.Err(); err != nil {
 		return Doc{}, err
 	}
-	text, err := DecodeText(data)
+	f, err = checkContent(f, mimeType, data)
 	if err != nil {
 		return Doc{}, err
 	}
-	return Doc{Pages: []Page{{Text: text}}}, nil
+	return guarded(ctx, f, func(ctx context.Context) (Doc, error) { return extractBytes(ctx, f, data, maxBytes) })
+}
+
+func extractBytes(ctx context.Context, f format, data []byte, maxBytes int64) (Doc, error) {
+	switch f {
+	case formatText:
+		text, err := DecodeText(data)
+		if err != nil {
+			return Doc{}, err
+		}
+		return Doc{Pages: []Page{{Text: text}}}, nil
+	case formatMarkdown:
+		text, err := DecodeText(data)
+		if err != nil {
+			return Doc{}, err
+		}
+		return Doc{Pages: []Page{{Text: markdownText(text)}}}, nil
+	case formatHTML:
+		return extractHTML(data)
+	case formatPDF:
+		return extractPDF(ctx, data)
+	case formatDOCX, formatXLSX, formatPPTX:
+		return extractOOXML(ctx, f, data, maxBytes)
+	}
+	return Doc{}, fmt.Errorf("%w: unknown format", ErrUnsupported)
+}
+
+// guarded runs fn in a goroutine, turns its panics into errors and returns
+// early with ctx.Err() when ctx is done first.
+func guarded(ctx context.Context, f format, fn func(context.Context) (Doc, error)) (Doc, error) {
+	type result struct {
+		doc Doc
+		err error
+	}
+	ch := make(chan result, 1) // buffered: a late parser never blocks
+	go func() {
+		var res result
+		if err := safely(func() { res.doc, res.err = fn(ctx) }); err != nil {
+			res.err = fmt.Errorf("%w: %s parser failed: %v", ErrMalformed, f, err)
+		}
+		ch <- res
+	}()
+	select {
+	case res := <-ch:
+		if res.err != nil && ctx.Err() != nil {
+			return Doc{}, fmt.Errorf("extract %s: %w", f, ctx.Err())
+		}
+		return res.doc, res.err
+	case <-ctx.Done():
+		return Doc{}, fmt.Errorf("extract %s: %w", f, ctx.Err())
+	}
+}
+
+// safely calls fn and returns its panic, if any, as an error.
+func safely(fn func()) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			if e, ok := r.(error); ok {
+				err = e
+			} else {
+				err = fmt.Errorf("%v", r)
+			}
+		}
+	}()
+	fn()
+	return nil
+}
+
+// magic lists signatures of binaries that are never indexed, beyond what
+// net/http's sniffer knows.
+var magic = []struct {
+	prefix, kind string
+}{
+	{"7z\xbc\xaf\x27\x1c", "7-Zip archive"},
+	{"Rar!\x1a\x07", "RAR archive"},
+	{"\x1f\x8b", "gzip archive"},
+	{"BZh", "bzip2 archive"},
+	{"\xfd7zXZ\x00", "xz archive"},
+	{"\x28\xb5\x2f\xfd", "zstd archive"},
+	{"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "legacy Office (OLE) document"},
+	{"\x7fELF", "executable"},
+	{"MZ", "executable"},
+	{"\xcf\xfa\xed\xfe", "executable"},
+	{"SQLite format 3\x00", "SQLite database"},
+	{"\x00\x00\x00\x0cjP  ", "JPEG 2000 image"},
+	{"II*\x00", "TIFF image"},
+	{"MM\x00*", "TIFF image"},
+}
+
+// checkContent looks at the first bytes and refuses content that is not
+// what mimeType claims: images, audio, video, fonts, archives and
+// executables are never indexed whatever their name. An unknown type whose
+// content is a PDF is read as a PDF.
+func checkContent(f format, mimeType string, data []byte) (format, error) {
+	if len(data) == 0 {
+		if f == formatText || f == formatMarkdown || f == formatHTML {
+			return f, nil
+		}
+		return f, fmt.Errorf("%w: empty file", ErrMalformed)
+	}
+	head := data[:min(len(data), 512)]
+	kind := ""
+	for _, m := range magic {
+		if bytes.HasPrefix(head, []byte(m.prefix)) {
+			kind = m.kind
+			break
+		}
+	}
+	detected := http.DetectContentType(head)
+	isZip := strings.HasPrefix(detected, "application/zip") || bytes.HasPrefix(head, []byte("PK\x03\x04"))
+	if kind == "" {
+		switch {
+		case strings.HasPrefix(detected, "image/"), strings.HasPrefix(detected, "audio/"),
+			strings.HasPrefix(detected, "video/"), strings.HasPrefix(detected, "font/"),
+			detected == "application/ogg", detected == "application/wasm",
+			detected == "application/vnd.ms-fontobject", detected == "application/x-rar-compressed",
+			detected == "application/x-gzip":
+			kind = detected
+		case isZip && f != formatDOCX && f != formatXLSX && f != formatPPTX:
+			kind = "zip archive"
+		}
+	}
+	if kind != "" {
+		return f, fmt.Errorf("%w: content is %s (declared %s)", ErrUnsupported, kind, mimeType)
+	}
+	isPDF := bytes.Contains(data[:min(len(data), 1024)], []byte("%PDF-"))
+	switch {
+	case f == formatNone && isPDF:
+		return formatPDF, nil
+	case f == formatNone:
+		return f, fmt.Errorf("%w: %s", ErrUnsupported, mimeType)
+	case f == formatPDF && !isPDF:
+		return f, fmt.Errorf("%w: not a PDF: no %%PDF header (content looks like %s)", ErrMalformed, detected)
+	case (f == formatDOCX || f == formatXLSX || f == formatPPTX) && !isZip:
+		return f, fmt.Errorf("%w: %s is not a zip file (content looks like %s)", ErrMalformed, f, detected)
+	}
+	return f, nil
 }
 
 // DecodeText decodes UTF-8 (with or without BOM) or, when the bytes are not
@@ -110,7 +323,7 @@ func DecodeText(data []byte) (string, error) {
 	} else {
 		out, _, err := transform.Bytes(japanese.ShiftJIS.NewDecoder(), data)
 		if err != nil || !utf8.Valid(out) {
-			return "", fmt.Errorf("text is neither UTF-8 nor Shift_JIS/CP932")
+			return "", fmt.Errorf("%w: text is neither UTF-8 nor Shift_JIS/CP932", ErrMalformed)
 		}
 		s = string(out)
 	}

@@ -1,0 +1,81 @@
+package extract
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// glyphNames maps the Adobe Glyph List names that text fonts use in
+// /Differences and that are not derivable by rule (see glyphRune).
+var glyphNames = map[string]rune{
+	"space": ' ', "exclam": '!', "quotedbl": '"', "numbersign": '#', "dollar": '$', "percent": '%',
+	"ampersand": '&', "quotesingle": '\'', "quoteright": '\u2019', "parenleft": '(', "parenright": ')',
+	"asterisk": '*', "plus": '+', "comma": ',', "hyphen": '-', "period": '.', "slash": '/',
+	"zero": '0', "one": '1', "two": '2', "three": '3', "four": '4', "five": '5', "six": '6',
+	"seven": '7', "eight": '8', "nine": '9', "colon": ':', "semicolon": ';', "less": '<',
+	"equal": '=', "greater": '>', "question": '?', "at": '@', "bracketleft": '[', "backslash": '\\',
+	"bracketright": ']', "asciicircum": '^', "underscore": '_', "grave": '`', "quoteleft": '\u2018',
+	"braceleft": '{', "bar": '|', "braceright": '}', "asciitilde": '~', "exclamdown": '¡',
+	"cent": '¢', "sterling": '£', "yen": '¥', "florin": 'ƒ', "section": '§', "currency": '¤',
+	"quotedblleft": '\u201c', "quotedblright": '\u201d', "quotedblbase": '\u201e', "quotesinglbase": '\u201a',
+	"guillemotleft": '«', "guillemotright": '»', "guilsinglleft": '‹', "guilsinglright": '›',
+	"endash": '–', "emdash": '—', "dagger": '†', "daggerdbl": '‡', "periodcentered": '·',
+	"paragraph": '¶', "bullet": '•', "ellipsis": '…', "perthousand": '‰', "questiondown": '¿',
+	"fi": 'ﬁ', "fl": 'ﬂ', "ff": 'ﬀ', "ffi": 'ﬃ', "ffl": 'ﬄ', "minus": '−', "multiply": '×',
+	"divide": '÷', "degree": '°', "copyright": '©', "registered": '®', "trademark": '™',
+	"plusminus": '±', "mu": 'µ', "AE": 'Æ', "ae": 'æ', "OE": 'Œ', "oe": 'œ', "Oslash": 'Ø',
+	"oslash": 'ø', "germandbls": 'ß', "dotlessi": 'ı', "Lslash": 'Ł', "lslash": 'ł', "Eth": 'Ð',
+	"eth": 'ð', "Thorn": 'Þ', "thorn": 'þ', "ordfeminine": 'ª', "ordmasculine": 'º',
+	"onehalf": '½', "onequarter": '¼', "threequarters": '¾', "nbspace": '\u00a0', "logicalnot": '¬',
+	"brokenbar": '¦', "dieresis": '¨', "macron": '¯', "acute": '´', "cedilla": '¸', "circumflex": 'ˆ',
+	"tilde": '˜', "fraction": '⁄', "arrowright": '→', "arrowleft": '←', "infinity": '∞',
+	"lessequal": '≤', "greaterequal": '≥', "notequal": '≠', "summation": '∑', "product": '∏',
+	"radical": '√', "integral": '∫', "partialdiff": '∂', "Delta": 'Δ', "Omega": 'Ω', "pi": 'π',
+}
+
+// accentMarks are the combining marks of accented glyph names ("eacute").
+var accentMarks = []struct {
+	suffix string
+	mark   rune
+}{
+	{"acute", '\u0301'}, {"grave", '\u0300'}, {"circumflex", '\u0302'}, {"dieresis", '\u0308'},
+	{"tilde", '\u0303'}, {"ring", '\u030a'}, {"cedilla", '\u0327'}, {"caron", '\u030c'},
+	{"macron", '\u0304'}, {"breve", '\u0306'}, {"ogonek", '\u0328'}, {"dotaccent", '\u0307'},
+	{"hungarumlaut", '\u030b'},
+}
+
+// glyphRune returns the character of a glyph name: single letters, AGL
+// names, uniXXXX / uXXXX[XX] names and accented letters; def otherwise.
+func glyphRune(name string, def rune) rune {
+	if i := strings.IndexByte(name, '.'); i > 0 { // "a.sc", "one.oldstyle"
+		name = name[:i]
+	}
+	if len(name) == 1 {
+		return rune(name[0])
+	}
+	if r, ok := glyphNames[name]; ok {
+		return r
+	}
+	if strings.HasPrefix(name, "uni") && len(name) >= 7 {
+		if v, err := strconv.ParseUint(name[3:7], 16, 32); err == nil {
+			return rune(v)
+		}
+	}
+	if name[0] == 'u' && len(name) >= 5 && len(name) <= 7 {
+		if v, err := strconv.ParseUint(name[1:], 16, 32); err == nil && utf8.ValidRune(rune(v)) {
+			return rune(v)
+		}
+	}
+	for _, a := range accentMarks {
+		if base, ok := strings.CutSuffix(name, a.suffix); ok && len(base) == 1 {
+			s := norm.NFC.String(base + string(a.mark))
+			if r, n := utf8.DecodeRuneInString(s); n == len(s) {
+				return r
+			}
+		}
+	}
+	return def
+}
