@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/urfave/cli/v3"
@@ -56,47 +55,50 @@ func newSearchCommand(d *app.Deps) *cli.Command {
 	}
 }
 
-// runSearch runs the hybrid search loop over the index and prints the
-// results. On a terminal a clarifying question is asked at the prompt;
-// without one the no-answer policy applies (keep the 100 best keyword hits).
-// The JSON and Alfred formats and the REPL arrive with their front ends.
+// runSearch dispatches to the front end the flags choose. Every front end
+// runs the same hybrid loop (newLoop); they differ only in how a
+// clarifying question is asked and how the outcome is rendered.
 func runSearch(ctx context.Context, d *app.Deps, opts searchOptions) error {
 	switch {
 	case opts.JSON:
-		return notImplementedError{command: "gds search --json"}
+		return runSearchJSON(ctx, d, opts)
 	case opts.Alfred:
-		return notImplementedError{command: "gds search --alfred"}
+		return runSearchAlfred(ctx, d, opts)
 	case opts.Answer != "" || opts.State != "":
-		return notImplementedError{command: "gds search --answer/--state"}
-	case opts.Query == "":
+		return usageError{err: errors.New(d.T("search.state_needs_format"))}
+	default:
+		return runSearchText(ctx, d, opts)
+	}
+}
+
+// runSearchJSON prints one JSON document with the final state (results or
+// a pending question with its state token).
+func runSearchJSON(ctx context.Context, d *app.Deps, opts searchOptions) error {
+	return notImplementedError{command: "gds search --json"}
+}
+
+// runSearchAlfred runs the loop and prints Alfred Script Filter JSON.
+func runSearchAlfred(ctx context.Context, d *app.Deps, opts searchOptions) error {
+	return notImplementedError{command: "gds search --alfred"}
+}
+
+// runSearchText is the terminal front end. On a terminal a clarifying
+// question is asked at the prompt; without one the no-answer policy applies
+// (keep the 100 best keyword hits).
+func runSearchText(ctx context.Context, d *app.Deps, opts searchOptions) error {
+	if opts.Query == "" {
 		return usageError{err: errors.New(d.T("search.no_query"))}
-	}
-	cfg, err := d.RequireConfig()
-	if err != nil {
-		return err
-	}
-	prov, err := d.Provider()
-	if err != nil {
-		return err
-	}
-	st, err := d.OpenStore(ctx)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	stats, err := st.Stats(ctx)
-	if err != nil {
-		return err
-	}
-	if stats.Files == 0 {
-		return fmt.Errorf("%s", d.T("search.empty_index"))
 	}
 	var asker search.Asker = search.NoAnswer{}
 	if isTerminal(d.Stdin) {
 		asker = render.NewTextAsker(d.Stdin, d.Stderr, d.Lang)
 	}
-	loop := &search.Loop{Keywords: search.StoreSearcher{Index: st}, Index: st, AI: prov, Asker: asker}
-	out, err := loop.Run(ctx, search.NewState(opts.Query, d.Lang, d.Now(), cfg.SearchMaxLoopCount))
+	sl, err := newLoop(ctx, d, asker)
+	if err != nil {
+		return err
+	}
+	defer sl.Close()
+	out, err := sl.Loop.Run(ctx, sl.NewState(opts.Query))
 	if err != nil {
 		return err
 	}

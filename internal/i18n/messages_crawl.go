@@ -39,3 +39,9 @@ func init() {
 		"search.answer_prompt": {En: "Answer (number, words, or Enter to skip): ", Ja: "回答（番号・キーワード、Enter でスキップ）: "},
 	})
 }
+
+func init() {
+	register(map[Key]Message{
+		"search.state_needs_format": {En: "--answer and --state continue a --json or --alfred search", Ja: "--answer と --state は --json または --alfred の検索を続けるためのオプションです"},
+	})
+}
