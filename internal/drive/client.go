@@ -201,6 +201,7 @@ type WalkStats struct {
 	ListCalls   int // files.list pages fetched (retries not counted)
 	Shortcuts   int // file shortcuts resolved to their target
 	SkippedLink int // shortcuts skipped (to folders, or to missing, trashed or already seen targets)
+	Refused     int // files of refused types (images, archives, ...) not offered to the crawl (Source.List)
 }
 
 // Walk lists the files (not folders) under the given folders, recursively,

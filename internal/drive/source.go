@@ -156,13 +156,21 @@ func (s *Source) Stats() WalkStats {
 
 // List implements crawl.Source: the files under the target folders modified
 // strictly after since (all when since is zero), with their native MIME
-// type, the folder path from the target folder and the Drive link.
+// type, the folder path from the target folder and the Drive link. Files of
+// refused types (images, video, audio, archives, Google Forms, Drawings...)
+// are not offered at all: they can never be indexed, and a Drive full of
+// photos would otherwise flood the crawl summary; Stats counts them.
 func (s *Source) List(ctx context.Context, since time.Time, fn func(crawl.Entry) error) error {
 	roots, err := s.Resolve(ctx)
 	if err != nil {
 		return err
 	}
+	refused := 0
 	st, err := s.c.Walk(ctx, roots, since, func(f File) error {
+		if Refused(f.MimeType) {
+			refused++
+			return nil
+		}
 		if f.MD5 != "" {
 			s.mu.Lock()
 			s.md5s[f.ID] = f.MD5
@@ -173,6 +181,7 @@ func (s *Source) List(ctx context.Context, since time.Time, fn func(crawl.Entry)
 			Path: f.Path, Parents: f.Parents, WebLink: f.WebViewLink,
 		})
 	})
+	st.Refused = refused
 	s.mu.Lock()
 	s.stats = st
 	s.mu.Unlock()

@@ -1,0 +1,334 @@
+package drive_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gds-cli/gds/internal/crawl"
+	"github.com/gds-cli/gds/internal/drive"
+	"github.com/gds-cli/gds/internal/driveemu"
+	"github.com/gds-cli/gds/internal/i18n"
+)
+
+func TestResolveFolderFailuresStopBeforeListing(t *testing.T) {
+	f := newFixture(t)
+	tests := []struct {
+		name    string
+		id      string
+		fault   *driveemu.Rule
+		problem drive.FolderProblem
+		msg     string // in the English message besides the ID
+	}{
+		{"missing", "1NoSuchFolderXXXXXXXXXXXXXXXXXXXXX", nil, drive.FolderNotFound, "not found"},
+		{"not a folder", f.notFolder, nil, drive.FolderNotAFolder, driveemu.MimeDoc},
+		{"invisible (Drive answers 404)", f.hidden, nil, drive.FolderNotFound, "no access"},
+		{"trashed", f.trashedFolder, nil, drive.FolderTrashed, "trash"},
+		{"forbidden", f.alpha, &driveemu.Rule{Kind: driveemu.FaultStatus, Status: 403, Reason: "insufficientFilePermissions", PathPrefix: "/drive/v3/files/" + f.alpha,
+			Message: "The user does not have sufficient permissions for this file."}, drive.FolderNoPermission, "no permission"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f.emu.Faults().Clear()
+			if tt.fault != nil {
+				f.emu.Faults().Add(tt.fault.On(driveemu.EndpointGet))
+			}
+			f.emu.ResetStats()
+			// The good target comes first: resolution still fails before any listing.
+			src := f.source(t, f.projects, tt.id)
+			listed := 0
+			err := src.List(context.Background(), time.Time{}, func(crawl.Entry) error { listed++; return nil })
+			var fe *drive.FolderError
+			if !errors.As(err, &fe) {
+				t.Fatalf("err = %v, want a *FolderError", err)
+			}
+			if fe.ID != tt.id || fe.Problem != tt.problem {
+				t.Errorf("FolderError = %+v, want ID %s problem %s", fe, tt.id, tt.problem)
+			}
+			if en := fe.Message(i18n.En); !strings.Contains(en, tt.id) || !strings.Contains(en, tt.msg) {
+				t.Errorf("message %q lacks the ID or %q", en, tt.msg)
+			}
+			if ja := fe.Message(i18n.Ja); !strings.Contains(ja, tt.id) || ja == fe.Message(i18n.En) {
+				t.Errorf("Japanese message %q", ja)
+			}
+			st := f.emu.Stats()
+			if listed != 0 || st.Calls[driveemu.EndpointList] != 0 || st.Calls[driveemu.EndpointDownload]+st.Calls[driveemu.EndpointExport] != 0 {
+				t.Errorf("listed %d files, calls %v: resolution must stop the crawl first", listed, st.Calls)
+			}
+		})
+	}
+}
+
+func TestResolveAShortcutTargetNamesTheFolder(t *testing.T) {
+	f := newFixture(t)
+	link := f.emu.AddShortcut("root", "Link to Alpha", f.alpha)
+	_, err := f.client(t, drive.Options{}).ResolveFolders(context.Background(), []string{link})
+	var fe *drive.FolderError
+	if !errors.As(err, &fe) || fe.Problem != drive.FolderShortcut || fe.Detail != f.alpha {
+		t.Fatalf("err = %v, want a shortcut problem naming %s", err, f.alpha)
+	}
+	if !strings.Contains(fe.Message(i18n.En), f.alpha) {
+		t.Errorf("message %q does not name the folder's own ID", fe.Message(i18n.En))
+	}
+}
+
+func TestListFindsExactlyTheIndexableFiles(t *testing.T) {
+	f := newFixture(t)
+	src := f.source(t)
+	got := listAll(t, src, time.Time{})
+	// Over-limit files are listed (and skipped at Open with a reason).
+	want := names(f.want)
+	want = append(want, "huge.txt", "Giant doc")
+	slices.Sort(want)
+	if fmt.Sprint(names(got)) != fmt.Sprint(want) {
+		t.Fatalf("listed %v\nwant   %v", names(got), want)
+	}
+	for name, path := range f.want {
+		e := got[name]
+		if e.Path != path || e.ID != f.ids[name] {
+			t.Errorf("%s: path %q id %s, want %q %s", name, e.Path, e.ID, path, f.ids[name])
+		}
+		if e.WebLink == "" || e.ModifiedAt.IsZero() || len(e.Parents) == 0 {
+			t.Errorf("%s: missing link, time or parents: %+v", name, e)
+		}
+	}
+	if mt := got["Plan"].MimeType; mt != driveemu.MimeDoc {
+		t.Errorf("a Google Doc is listed as %s, want its native type", mt)
+	}
+	st := src.Stats()
+	if st.Refused != 4 || st.Shortcuts != 1 || st.SkippedLink != 2 {
+		t.Errorf("stats %+v: want 4 refused (png, zip, mp4, form), 1 shortcut resolved, 2 skipped (duplicate, folder)", st)
+	}
+	// Projects, Alpha, Deep, Deeper, Shared, Specs: the trashed folder is not walked.
+	if st.Folders != 6 {
+		t.Errorf("walked %d folders, want 6", st.Folders)
+	}
+}
+
+func TestOpenExportsDownloadsAndSkips(t *testing.T) {
+	f := newFixture(t)
+	src := f.source(t)
+	got := listAll(t, src, time.Time{})
+	ctx := context.Background()
+	read := func(name string) (string, error) {
+		rc, err := src.Open(ctx, got[name])
+		if err != nil {
+			return "", err
+		}
+		defer rc.Close()
+		b, err := io.ReadAll(rc)
+		return string(b), err
+	}
+	for name, want := range map[string]string{
+		"Plan":         "ship the Drive crawler",
+		"Budget":       "servers,1200",
+		"Kickoff deck": "Goals and milestones",
+		"notes.txt":    `quinn's paper\essay`,
+		"議事録.md":       "リリース日程",
+		"spec.csv":     "latency,50ms",
+		"Team plan":    "a Google Doc in a Shared drive",
+		"outside.txt":  "linked by a shortcut",
+	} {
+		text, err := read(name)
+		if err != nil || !strings.Contains(text, want) {
+			t.Errorf("%s: %q, %v; want %q", name, text, err, want)
+		}
+	}
+	for name, reason := range map[string]string{"huge.txt": "larger than", "Giant doc": "10 MB"} {
+		_, err := read(name)
+		if !errors.Is(err, crawl.ErrSkip) || !strings.Contains(err.Error(), reason) {
+			t.Errorf("%s: err = %v, want a skip mentioning %q", name, err, reason)
+		}
+	}
+	// Refused types are skipped without a request even when asked directly.
+	f.emu.ResetStats()
+	_, err := src.Open(ctx, crawl.Entry{ID: "x", Name: "a.png", MimeType: "image/png"})
+	if !errors.Is(err, crawl.ErrSkip) || f.emu.Stats().Total() != 0 {
+		t.Errorf("png: %v after %d calls", err, f.emu.Stats().Total())
+	}
+	// A file deleted between listing and opening is skipped, not failed.
+	f.emu.Delete(f.ids["deep.txt"])
+	if _, err := read("deep.txt"); !errors.Is(err, crawl.ErrSkip) {
+		t.Errorf("deleted file: %v, want a skip", err)
+	}
+}
+
+func TestIncrementalListing(t *testing.T) {
+	f := newFixture(t)
+	src := f.source(t)
+	all := listAll(t, src, time.Time{})
+	var since time.Time
+	for _, e := range all {
+		if e.ModifiedAt.After(since) {
+			since = e.ModifiedAt
+		}
+	}
+	if got := listAll(t, src, since); len(got) != 0 {
+		t.Fatalf("nothing changed, listed %v", names(got))
+	}
+	// A file deep in an unchanged folder, and the target of a shortcut, change.
+	later := since.Add(time.Minute)
+	f.emu.Touch(f.ids["deep.txt"], []byte("edited"), later)
+	f.emu.Touch(f.outside, []byte("edited outside"), later.Add(time.Second))
+	f.emu.Touch(f.ids["team-notes.txt"], []byte("edited team notes"), later.Add(1500*time.Millisecond))
+	got := listAll(t, src, since)
+	if want := []string{"deep.txt", "outside.txt", "team-notes.txt"}; fmt.Sprint(names(got)) != fmt.Sprint(want) {
+		t.Fatalf("listed %v, want %v", names(got), want)
+	}
+	// Millisecond precision: a checkpoint at the last change (12:00:01.500)
+	// lists nothing; one truncated to the second would list team-notes.txt again.
+	if got := listAll(t, src, later.Add(1500*time.Millisecond)); len(got) != 0 {
+		t.Errorf("listed %v after the last change", names(got))
+	}
+}
+
+func TestWalkBatchesFolders(t *testing.T) {
+	e := driveemu.New()
+	top := e.AddFolder("root", "Top")
+	want := 0
+	// 40 folders of 3 subfolders each: 161 folders in 3 levels, a file in each leaf.
+	for i := range 40 {
+		mid := e.AddFolder(top, fmt.Sprintf("m%02d", i))
+		for j := range 3 {
+			leaf := e.AddFolder(mid, fmt.Sprintf("l%d", j))
+			e.AddBlob(leaf, fmt.Sprintf("f-%02d-%d.txt", i, j), "text/plain", []byte("x"))
+			want++
+		}
+	}
+	srv := newServer(t, e)
+	c, err := drive.New(context.Background(), drive.Options{Endpoint: srv, Retry: instant(3)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := drive.NewSource(c, drive.SourceOptions{FolderIDs: []string{top}})
+	got := listAll(t, src, time.Time{})
+	if len(got) != want {
+		t.Fatalf("listed %d files, want %d", len(got), want)
+	}
+	calls := e.Stats().Calls[driveemu.EndpointList]
+	// One query per batch of 30 folders: 1 (Top) + 2 (40 mids) + 4 (120 leaves) = 7
+	// queries; one folder per query would need 161.
+	if calls > 8 {
+		t.Errorf("%d files.list calls for 161 folders, want at most 8", calls)
+	}
+	if st := src.Stats(); st.Folders != 161 || st.ListCalls != calls {
+		t.Errorf("stats %+v, emulator saw %d list calls", st, calls)
+	}
+}
+
+func TestListPagesThroughLargeFolders(t *testing.T) {
+	e := driveemu.New()
+	dir := e.AddFolder("root", "Many")
+	for i := range 250 {
+		e.AddBlob(dir, fmt.Sprintf("f%03d.txt", i), "text/plain", []byte("x"))
+	}
+	c, err := drive.New(context.Background(), drive.Options{Endpoint: newServer(t, e), Retry: instant(3)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := drive.NewSource(c, drive.SourceOptions{FolderIDs: []string{dir}})
+	if got := listAll(t, src, time.Time{}); len(got) != 250 {
+		t.Fatalf("listed %d of 250", len(got))
+	}
+	if calls := e.Stats().Calls[driveemu.EndpointList]; calls != 3 {
+		t.Errorf("%d pages for 250 files at 100 per page, want 3", calls)
+	}
+}
+
+func TestFaultStormEndsWithEveryFileListedAndOpened(t *testing.T) {
+	f := newFixture(t)
+	fl := f.emu.Faults()
+	fl.Seed(7)
+	for _, r := range []driveemu.Rule{
+		driveemu.TooManyRequests(time.Second).WithProbability(0.12),
+		driveemu.UserRateLimitExceeded().WithProbability(0.08),
+		driveemu.RateLimitExceeded().WithProbability(0.08),
+		driveemu.ServerError(http.StatusInternalServerError).WithProbability(0.06),
+		driveemu.ServerError(http.StatusServiceUnavailable).WithProbability(0.06),
+		driveemu.DropConnection().WithProbability(0.06),
+		driveemu.TruncateBody().WithProbability(0.1),
+	} {
+		fl.Add(r)
+	}
+	var waits []time.Duration
+	c := f.client(t, drive.Options{Retry: drive.RetryPolicy{
+		MaxAttempts: 40,
+		Sleep:       func(ctx context.Context, d time.Duration) error { waits = append(waits, d); return ctx.Err() },
+	}})
+	src := drive.NewSource(c, drive.SourceOptions{FolderIDs: f.targets, MaxFileBytes: maxBytes})
+	got := listAll(t, src, time.Time{})
+	for name := range f.want {
+		e, ok := got[name]
+		if !ok {
+			t.Errorf("%s not listed under faults", name)
+			continue
+		}
+		rc, err := src.Open(context.Background(), e)
+		if err != nil {
+			t.Errorf("open %s under faults: %v", name, err)
+			continue
+		}
+		b, _ := io.ReadAll(rc)
+		rc.Close()
+		if len(b) == 0 {
+			t.Errorf("%s: empty content", name)
+		}
+	}
+	st := f.emu.Stats()
+	for _, k := range []driveemu.FaultKind{driveemu.FaultStatus, driveemu.FaultDrop, driveemu.FaultTruncate} {
+		if st.Faults[k] == 0 {
+			t.Errorf("no %s fault was injected; the storm proves nothing (faults %v)", k, st.Faults)
+		}
+	}
+	if !slices.Contains(waits, time.Second) {
+		t.Errorf("Retry-After of 1s never honoured; waits %v", waits)
+	}
+}
+
+func TestGivesUpAfterBoundedTries(t *testing.T) {
+	f := newFixture(t)
+	f.emu.Faults().Add(driveemu.ServerError(http.StatusServiceUnavailable).On(driveemu.EndpointExport))
+	c := f.client(t, drive.Options{Retry: instant(4)})
+	src := drive.NewSource(c, drive.SourceOptions{FolderIDs: f.targets})
+	got := listAll(t, src, time.Time{})
+	f.emu.ResetStats()
+	_, err := src.Open(context.Background(), got["Plan"])
+	var re *drive.RetryError
+	if !errors.As(err, &re) || re.Attempts != 4 || errors.Is(err, crawl.ErrSkip) {
+		t.Fatalf("err = %v, want a RetryError after 4 tries that is not a skip", err)
+	}
+	if n := f.emu.Stats().Calls[driveemu.EndpointExport]; n != 4 {
+		t.Errorf("%d export calls, want 4", n)
+	}
+}
+
+func TestFingerprint(t *testing.T) {
+	f := newFixture(t)
+	a := f.source(t, f.projects, f.shared).Fingerprint()
+	if b := f.source(t, f.shared, f.projects).Fingerprint(); a != b {
+		t.Errorf("order changed the fingerprint")
+	}
+	if b := f.source(t, f.projects).Fingerprint(); a == b {
+		t.Errorf("a different folder set kept the fingerprint")
+	}
+}
+
+func TestNormalizeEndpoint(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                                  "",
+		"http://127.0.0.1:8088":             "http://127.0.0.1:8088/drive/v3/",
+		"http://127.0.0.1:8088/":            "http://127.0.0.1:8088/drive/v3/",
+		"http://127.0.0.1:8088/drive/v3":    "http://127.0.0.1:8088/drive/v3/",
+		"https://example.test/x/drive/v3/ ": "https://example.test/x/drive/v3/",
+	} {
+		if got := drive.NormalizeEndpoint(in); got != want {
+			t.Errorf("NormalizeEndpoint(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
