@@ -154,7 +154,12 @@ type Store interface {
 	// FilterIndexed returns the IDs that are indexed, in input order.
 	FilterIndexed(ctx context.Context, ids []string) ([]string, error)
 
-	// KeywordSearch runs a full-text query.
+	// KeywordSearch runs a full-text query. A query with no usable term
+	// (no term yields a search token) matches nothing, unless its filter
+	// restricts the period or the MIME types: then every file passing the
+	// filter matches, newest (ModifiedAt) first, ties by ID, with Total
+	// counting them all. This is the filter-only search of a query such as
+	// 「先月のPDF」.
 	KeywordSearch(ctx context.Context, q KeywordQuery) (KeywordResult, error)
 	// VectorSearch returns the k files most similar (cosine) to vec among
 	// those passing the filter, best first.

@@ -54,12 +54,17 @@ func and(conds []string) string {
 func (s *Store) KeywordSearch(ctx context.Context, q store.KeywordQuery) (store.KeywordResult, error) {
 	res := store.KeywordResult{}
 	tsq := buildTSQuery(q.Terms, q.Match)
-	if tsq == "" {
+	f := q.Filter
+	filterOnly := !f.ModifiedAfter.IsZero() || !f.ModifiedBefore.IsZero() || len(f.MimeTypes) > 0
+	if tsq == "" && !filterOnly {
 		return res, nil
 	}
 	limit := q.Limit
 	if limit <= 0 {
 		limit = defaultLimit
+	}
+	if tsq == "" {
+		return s.filterSearch(ctx, f, limit)
 	}
 	args := []any{tsq}
 	conds, args, none := where(q.Filter, args)
@@ -93,6 +98,38 @@ func (s *Store) KeywordSearch(ctx context.Context, q store.KeywordQuery) (store.
 	}
 	if err := rows.Err(); err != nil {
 		return res, fmt.Errorf("postgres: keyword search for %q: %w", q.Terms, err)
+	}
+	return res, nil
+}
+
+// filterSearch returns every file passing the filter, newest first (the
+// score is the modification time in Unix seconds), with Total counting them.
+func (s *Store) filterSearch(ctx context.Context, flt store.Filter, limit int) (store.KeywordResult, error) {
+	res := store.KeywordResult{}
+	conds, args, none := where(flt, nil)
+	if none {
+		return res, nil
+	}
+	args = append(args, limit)
+	sql := s.q(`SELECT f.file_id, extract(epoch FROM f.drive_modified_at)::float8 AS score, count(*) OVER () AS total
+		FROM {schema}.drive_file_index f
+		WHERE ` + and(conds) + `
+		ORDER BY f.drive_modified_at DESC, f.file_id
+		LIMIT $` + strconv.Itoa(len(args)))
+	rows, err := s.pool.Query(ctx, sql, args...)
+	if err != nil {
+		return res, fmt.Errorf("postgres: filter search: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var h store.Hit
+		if err := rows.Scan(&h.ID, &h.Score, &res.Total); err != nil {
+			return res, fmt.Errorf("postgres: reading filter hits: %w", err)
+		}
+		res.Hits = append(res.Hits, h)
+	}
+	if err := rows.Err(); err != nil {
+		return res, fmt.Errorf("postgres: filter search: %w", err)
 	}
 	return res, nil
 }

@@ -93,12 +93,15 @@ func (s *Store) KeywordSearch(ctx context.Context, q store.KeywordQuery) (store.
 	res := store.KeywordResult{Hits: []store.Hit{}}
 	match := ftsQuery(q.Terms, q.Match)
 	where, args, none := filterSQL(q.Filter, "f")
-	if match == "" || none {
+	if none || match == "" && !filterOnly(q.Filter) {
 		return res, nil
 	}
 	limit := q.Limit
 	if limit <= 0 {
 		limit = defaultLimit
+	}
+	if match == "" {
+		return s.filterSearch(ctx, where, args, limit)
 	}
 	tx, err := s.read.BeginTx(ctx, nil)
 	if err != nil {
@@ -172,6 +175,47 @@ func (s *Store) KeywordSearch(ctx context.Context, q store.KeywordQuery) (store.
 			continue // cannot happen in one transaction; never report a file that is gone
 		}
 		res.Hits = append(res.Hits, store.Hit{ID: id, Score: -c.rank})
+	}
+	return res, nil
+}
+
+// filterOnly reports whether a query without usable terms still selects
+// files: a period or MIME-type restriction.
+func filterOnly(f store.Filter) bool {
+	return !f.ModifiedAfter.IsZero() || !f.ModifiedBefore.IsZero() || len(f.MimeTypes) > 0
+}
+
+// filterSearch returns every file passing where, newest first. The score
+// is the modification time in Unix seconds, so newer ranks higher.
+func (s *Store) filterSearch(ctx context.Context, where string, args []any, limit int) (store.KeywordResult, error) {
+	res := store.KeywordResult{Hits: []store.Hit{}}
+	tx, err := s.read.BeginTx(ctx, nil)
+	if err != nil {
+		return res, fmt.Errorf("filter search in %s: begin: %w", s.path, err)
+	}
+	defer tx.Rollback()
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM drive_file_index f WHERE 1`+where, args...).Scan(&res.Total); err != nil {
+		return res, fmt.Errorf("filter search in %s: count: %w", s.path, err)
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT f.file_id, f.drive_modified_at FROM drive_file_index f WHERE 1`+where+`
+		ORDER BY f.drive_modified_at DESC, f.file_id LIMIT ?`, append(args, limit)...)
+	if err != nil {
+		return res, fmt.Errorf("filter search in %s: %w", s.path, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id, mod string
+		if err := rows.Scan(&id, &mod); err != nil {
+			return res, fmt.Errorf("filter search in %s: %w", s.path, err)
+		}
+		t, err := parseTime(mod)
+		if err != nil {
+			return res, fmt.Errorf("filter search in %s: file %q: %w", s.path, id, err)
+		}
+		res.Hits = append(res.Hits, store.Hit{ID: id, Score: float64(t.UnixNano()) / 1e9})
+	}
+	if err := rows.Err(); err != nil {
+		return res, fmt.Errorf("filter search in %s: %w", s.path, err)
 	}
 	return res, nil
 }

@@ -40,6 +40,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"KeywordSearchNormalization", testKeywordNormalization},
 		{"KeywordSearchFilters", testKeywordFilters},
 		{"KeywordSearchTotalAndLimit", testKeywordTotalAndLimit},
+		{"KeywordSearchFilterOnly", testKeywordFilterOnly},
 		{"KeywordSearchSyntaxIsLiteral", testKeywordSyntax},
 		{"VectorSearch", testVectorSearch},
 		{"VectorSearchFilters", testVectorFilters},
@@ -552,6 +553,57 @@ func testKeywordTotalAndLimit(t *testing.T, newStore func(t *testing.T) store.St
 	if len(res.Hits) != 3 || res.Total != 3 {
 		t.Errorf("restricted to 3 IDs: %d hits, Total %d; want 3, 3", len(res.Hits), res.Total)
 	}
+}
+
+// testKeywordFilterOnly: a query without usable terms but with a period or
+// MIME-type filter lists every file passing the filter, newest first.
+func testKeywordFilterOnly(t *testing.T, newStore func(t *testing.T) store.Store) {
+	ctx, s := open(t, newStore)
+	mk := func(id string, mod time.Time, mime string) {
+		f := file(id, id+".txt", "text of "+id)
+		f.ModifiedAt = mod
+		f.MimeType = mime
+		upsert(t, ctx, s, f)
+	}
+	const pdf = "application/pdf"
+	mk("old-pdf", t0.AddDate(0, -2, 0), pdf)
+	mk("mar-pdf-a", t0.Add(48*time.Hour), pdf)
+	mk("mar-pdf-b", t0.Add(48*time.Hour), pdf) // same instant as a: ID breaks the tie
+	mk("mar-txt", t0.Add(72*time.Hour), "text/plain")
+	mk("jst-pdf", t0.Add(24*time.Hour).In(jst), pdf)
+	mk("apr-pdf", t0.AddDate(0, 1, 0), pdf)
+
+	march := store.Filter{ModifiedAfter: t0, ModifiedBefore: t0.AddDate(0, 1, 0)}
+	marchPDF := march
+	marchPDF.MimeTypes = []string{pdf}
+	cases := []struct {
+		name  string
+		q     store.KeywordQuery
+		want  []string // in order
+		total int
+	}{
+		{"period and type", store.KeywordQuery{Filter: marchPDF}, []string{"mar-pdf-a", "mar-pdf-b", "jst-pdf"}, 3},
+		{"period only", store.KeywordQuery{Filter: march}, []string{"mar-txt", "mar-pdf-a", "mar-pdf-b", "jst-pdf"}, 4},
+		{"type only, limit", store.KeywordQuery{Filter: store.Filter{MimeTypes: []string{pdf}}, Limit: 2}, []string{"apr-pdf", "mar-pdf-a"}, 5},
+		{"terms without tokens", store.KeywordQuery{Terms: []string{"%", "  "}, Match: store.MatchAny, Filter: marchPDF}, []string{"mar-pdf-a", "mar-pdf-b", "jst-pdf"}, 3},
+		{"with IDs", store.KeywordQuery{Filter: store.Filter{MimeTypes: []string{pdf}, IDs: []string{"old-pdf", "mar-txt", "apr-pdf"}}}, []string{"apr-pdf", "old-pdf"}, 2},
+		{"nothing passes", store.KeywordQuery{Filter: store.Filter{MimeTypes: []string{"image/png"}}}, nil, 0},
+		{"empty ID list", store.KeywordQuery{Filter: store.Filter{MimeTypes: []string{pdf}, IDs: []string{}}}, nil, 0},
+		{"no filter", store.KeywordQuery{}, nil, 0},
+		{"IDs alone", store.KeywordQuery{Filter: store.Filter{IDs: []string{"old-pdf"}}}, nil, 0},
+	}
+	for _, c := range cases {
+		res := keyword(t, ctx, s, c.q)
+		if got := hitIDs(res.Hits); !slices.Equal(got, c.want) && !(len(got) == 0 && len(c.want) == 0) {
+			t.Errorf("%s: hits %v, want %v in this order", c.name, got, c.want)
+		}
+		if res.Total != c.total {
+			t.Errorf("%s: Total %d, want %d", c.name, res.Total, c.total)
+		}
+	}
+	// A real term still searches text: the filter-only listing is only for
+	// queries without usable terms.
+	wantKeyword(t, ctx, s, store.KeywordQuery{Terms: []string{"apr"}, Match: store.MatchAny, Filter: store.Filter{MimeTypes: []string{pdf}}}, "apr-pdf")
 }
 
 func testKeywordSyntax(t *testing.T, newStore func(t *testing.T) store.Store) {
