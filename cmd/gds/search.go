@@ -3,9 +3,12 @@ package main
 import (
 	"context"
 	"errors"
+	"os"
+	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v3"
+	"golang.org/x/term"
 
 	"github.com/gds-cli/gds/internal/app"
 	"github.com/gds-cli/gds/internal/render"
@@ -82,26 +85,89 @@ func runSearchAlfred(ctx context.Context, d *app.Deps, opts searchOptions) error
 	return notImplementedError{command: "gds search --alfred"}
 }
 
-// runSearchText is the terminal front end. On a terminal a clarifying
-// question is asked at the prompt; without one the no-answer policy applies
-// (keep the 100 best keyword hits).
+// runSearchText is the terminal front end. With a query it runs one
+// search; without one on a terminal it starts the REPL (repl.go). On a
+// terminal, spinners name each step on stderr, a clarifying question is
+// asked at a prompt, and results are a readable list; without a terminal
+// (pipes, scripts) there are no spinners or colours, the no-answer policy
+// applies (keep the 100 best keyword hits) and results are plain text.
 func runSearchText(ctx context.Context, d *app.Deps, opts searchOptions) error {
-	if opts.Query == "" {
+	stdinTTY := isTerminal(d.Stdin)
+	if opts.Query == "" && !stdinTTY {
 		return usageError{err: errors.New(d.T("search.no_query"))}
 	}
+	r := newInteractive(d, opts)
 	var asker search.Asker = search.NoAnswer{}
-	if isTerminal(d.Stdin) {
-		asker = render.NewTextAsker(d.Stdin, d.Stderr, d.Lang)
+	if stdinTTY {
+		asker = r
 	}
 	sl, err := newLoop(ctx, d, asker)
 	if err != nil {
 		return err
 	}
 	defer sl.Close()
-	out, err := sl.Loop.Run(ctx, sl.NewState(opts.Query))
+	if d.StdoutTTY {
+		sl.Loop.OnStep = r.Step
+	}
+	_, local := sl.Loop.Keywords.(search.StoreSearcher)
+	r.Drive = !local
+	if opts.Query == "" {
+		return runREPL(ctx, d, sl, r, opts)
+	}
+	return searchOnce(ctx, d, sl, r, opts.Query, opts)
+}
+
+// newInteractive builds the terminal renderer: colours, hyperlinks and the
+// wrap width follow stdout, spinners need stderr to be a terminal.
+func newInteractive(d *app.Deps, opts searchOptions) *render.Interactive {
+	r := &render.Interactive{
+		Out:        d.Stdout,
+		Err:        d.Stderr,
+		Lines:      render.NewLines(d.Stdin),
+		Lang:       d.Lang,
+		Verbose:    opts.Verbose,
+		Hyperlinks: render.HyperlinksSupported(os.LookupEnv, d.StdoutTTY),
+	}
+	if d.StdoutTTY {
+		_, noColor := os.LookupEnv("NO_COLOR")
+		r.Color = !noColor
+		r.Width = terminalWidth(d.Stdout)
+		if isTerminal(d.Stderr) {
+			r.StartSpinner = render.PtermSpinner
+		}
+	}
+	return r
+}
+
+// searchOnce runs one search and prints its end: the readable list on a
+// terminal, render.SearchText's plain form otherwise.
+func searchOnce(ctx context.Context, d *app.Deps, sl *searchLoop, r *render.Interactive, query string, opts searchOptions) error {
+	r.Begin()
+	out, err := sl.Loop.Run(ctx, sl.NewState(query))
+	r.Stop()
 	if err != nil {
 		return err
 	}
-	render.SearchText(d.Stdout, out, opts.Verbose, d.StdoutTTY, d.Lang)
+	if d.StdoutTTY {
+		r.Finish(out, opts.Limit)
+		return nil
+	}
+	if opts.Limit > 0 && len(out.Results) > opts.Limit {
+		out.Results = out.Results[:opts.Limit]
+	}
+	render.SearchText(d.Stdout, out, opts.Verbose, r.Hyperlinks, d.Lang)
 	return nil
+}
+
+// terminalWidth is the width of the terminal w, else COLUMNS, else 80.
+func terminalWidth(w any) int {
+	if f, ok := w.(*os.File); ok {
+		if cols, _, err := term.GetSize(int(f.Fd())); err == nil && cols > 0 {
+			return cols
+		}
+	}
+	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n > 0 {
+		return n
+	}
+	return 80
 }
