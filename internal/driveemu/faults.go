@@ -222,13 +222,11 @@ func (f *Faults) inject(w http.ResponseWriter, r *http.Request, endpoint string,
 		}
 		writeError(w, ae)
 	case FaultDrop:
-		if hj, ok := w.(http.Hijacker); ok {
-			if conn, _, err := hj.Hijack(); err == nil {
-				_ = conn.Close()
-				return true
-			}
+		if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
+			_ = conn.Close()
+			return true
 		}
-		panic(http.ErrAbortHandler)
+		panic(http.ErrAbortHandler) // HTTP/2 or a recorder: abort the stream
 	case FaultTruncate:
 		rec := &recorder{header: http.Header{}, code: http.StatusOK}
 		serve(rec)
@@ -240,9 +238,7 @@ func (f *Faults) inject(w http.ResponseWriter, r *http.Request, endpoint string,
 		h.Set("Content-Length", strconv.Itoa(len(body)+1))
 		w.WriteHeader(rec.code)
 		_, _ = w.Write(body[:len(body)/2])
-		if fl, ok := w.(http.Flusher); ok {
-			fl.Flush()
-		}
+		_ = http.NewResponseController(w).Flush()
 		// Returning with fewer bytes than Content-Length makes the server
 		// close the connection; the client sees an unexpected EOF.
 	default:

@@ -143,7 +143,7 @@ func (e *Emulator) fileJSON(f *File) map[string]any {
 		"name":              f.Name,
 		"mimeType":          f.MimeType,
 		"starred":           f.Starred,
-		"trashed":           f.Trashed,
+		"trashed":           e.trashedLocked(f),
 		"explicitlyTrashed": f.Trashed,
 		"createdTime":       fmtTime(f.CreatedTime),
 		"modifiedTime":      fmtTime(f.ModifiedTime),
@@ -497,13 +497,14 @@ func boolCmp(a, b bool) int {
 }
 
 // lookupLocked finds a visible file by ID ("root" allowed). Shared drive
-// items need supportsAllDrives, as in Drive.
+// items need supportsAllDrives, as in Drive, except for files.export, which
+// has no such parameter (q is nil then).
 func (e *Emulator) lookupLocked(id string, q map[string][]string) (*File, *apiError) {
 	f, ok := e.files[e.resolveLocked(id)]
 	if !ok || !e.visibleLocked(f) {
 		return nil, errNotFound(id)
 	}
-	if f.DriveID != "" && !boolParam(q, "supportsAllDrives") && !boolParam(q, "supportsTeamDrives") {
+	if q != nil && f.DriveID != "" && !boolParam(q, "supportsAllDrives") && !boolParam(q, "supportsTeamDrives") {
 		return nil, errNotFound(id)
 	}
 	return f, nil
@@ -556,7 +557,7 @@ func (e *Emulator) serveExport(w http.ResponseWriter, id string, q map[string][]
 		mt = vs[0]
 	}
 	e.mu.RLock()
-	f, aerr := e.lookupLocked(id, q)
+	f, aerr := e.lookupLocked(id, nil)
 	var body []byte
 	if aerr == nil {
 		switch {

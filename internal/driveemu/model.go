@@ -431,7 +431,26 @@ func (e *Emulator) visibleLocked(f *File) bool {
 	return walk(f)
 }
 
-// blobSize, md5 and webViewLink are derived fields.
+// trashedLocked reports whether f is in the trash: trashed itself or under a
+// trashed folder (Drive trashes a folder's contents with it). Callers hold e.mu.
+func (e *Emulator) trashedLocked(f *File) bool {
+	for range 64 { // bounded: parents form a tree, but guard against cycles
+		if f.Trashed {
+			return true
+		}
+		if len(f.Parents) == 0 {
+			return false
+		}
+		p, ok := e.files[f.Parents[0]]
+		if !ok {
+			return false
+		}
+		f = p
+	}
+	return false
+}
+
+// md5Hex and webViewLink derive fields of the File resource.
 func md5Hex(b []byte) string {
 	s := md5.Sum(b)
 	return hex.EncodeToString(s[:])

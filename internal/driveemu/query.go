@@ -427,7 +427,7 @@ func (n termNode) eval(c *evalCtx, f *File) bool {
 	case "viewedByMeTime", "sharedWithMeTime":
 		return false // never viewed / shared in the emulator
 	case "trashed":
-		return (f.Trashed == n.b) == (n.op == "=")
+		return (c.e.trashedLocked(f) == n.b) == (n.op == "=")
 	case "starred":
 		return (f.Starred == n.b) == (n.op == "=")
 	case "sharedWithMe", "hidden":

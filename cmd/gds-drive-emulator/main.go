@@ -1,0 +1,238 @@
+// Command gds-drive-emulator serves the Drive API v3 emulator
+// (internal/driveemu) on a local address, for demos and benchmarks:
+//
+//	go run ./cmd/gds-drive-emulator -addr 127.0.0.1:8088 -fixture default
+//	GDS_DRIVE_ENDPOINT=http://127.0.0.1:8088 GOOGLE_DRIVE_TARGET_FOLDER_IDS=... gds crawl
+//
+// -fixture is "default" (the built-in demo Drive), a manifest file
+// (*.json, see driveemu.Manifest) or "dir:PATH" (a local folder tree served
+// as uploaded files). -latency and the -fault-* flags inject delays and
+// errors into every request.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/gds-cli/gds/internal/driveemu"
+)
+
+func ja() bool {
+	for _, k := range []string{"LC_ALL", "LC_MESSAGES", "LANG"} {
+		if v := os.Getenv(k); v != "" {
+			return strings.HasPrefix(v, "ja")
+		}
+	}
+	return false
+}
+
+func msg(en, jp string) string {
+	if ja() {
+		return jp
+	}
+	return en
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr, nil); err != nil {
+		fmt.Fprintln(os.Stderr, "gds-drive-emulator:", err)
+		os.Exit(1)
+	}
+}
+
+// options are the parsed flags.
+type options struct {
+	addr, fixture string
+	latency       time.Duration
+	faultRate     float64
+	faultKinds    string
+	retryAfter    time.Duration
+	seed          uint64
+	maxPageSize   int
+	quiet         bool
+}
+
+func parseFlags(args []string, stderr io.Writer) (*options, error) {
+	o := &options{}
+	fs := flag.NewFlagSet("gds-drive-emulator", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&o.addr, "addr", "127.0.0.1:8088", msg("address to listen on", "待ち受けるアドレス"))
+	fs.StringVar(&o.fixture, "fixture", "default", msg("what to serve: default, a manifest .json file, or dir:PATH",
+		"提供する内容: default、マニフェスト（.json）、または dir:PATH"))
+	fs.DurationVar(&o.latency, "latency", 0, msg("delay added to every request", "すべてのリクエストに加える遅延"))
+	fs.Float64Var(&o.faultRate, "fault-rate", 0, msg("probability (0-1) that a request fails with one of -fault-kinds",
+		"リクエストが -fault-kinds のいずれかで失敗する確率（0〜1）"))
+	fs.StringVar(&o.faultKinds, "fault-kinds", "429,403user,503", msg(
+		"comma-separated faults drawn at -fault-rate: 429, 403user, 403rate, 500, 502, 503, drop, truncate",
+		"-fault-rate で発生させる障害（カンマ区切り）: 429, 403user, 403rate, 500, 502, 503, drop, truncate"))
+	fs.DurationVar(&o.retryAfter, "retry-after", time.Second, msg("Retry-After sent with injected 429s", "429 に付ける Retry-After"))
+	fs.Uint64Var(&o.seed, "seed", 1, msg("seed of the fault random source", "障害の乱数シード"))
+	fs.IntVar(&o.maxPageSize, "max-page-size", driveemu.DefaultMaxPageSize, msg("files.list page size cap", "files.list のページサイズ上限"))
+	fs.BoolVar(&o.quiet, "quiet", false, msg("do not log requests", "リクエストをログに出さない"))
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("%s", msg("unexpected arguments: "+strings.Join(fs.Args(), " "), "余分な引数: "+strings.Join(fs.Args(), " ")))
+	}
+	if o.faultRate < 0 || o.faultRate > 1 {
+		return nil, fmt.Errorf("%s", msg("-fault-rate must be between 0 and 1", "-fault-rate は 0〜1 で指定してください"))
+	}
+	return o, nil
+}
+
+// loadFixture resolves -fixture.
+func loadFixture(spec string) (*driveemu.Fixture, error) {
+	switch {
+	case spec == "default":
+		return driveemu.DefaultFixture(), nil
+	case strings.HasPrefix(spec, "dir:"):
+		return driveemu.FromDir(strings.TrimPrefix(spec, "dir:"))
+	case strings.HasSuffix(spec, ".json"):
+		return driveemu.LoadManifest(spec)
+	}
+	return nil, fmt.Errorf("%s", msg(fmt.Sprintf("unknown -fixture %q: use default, a .json manifest or dir:PATH", spec),
+		fmt.Sprintf("-fixture %q は不明です。default、.json マニフェスト、dir:PATH のいずれかを指定してください", spec)))
+}
+
+// faultRules turns -fault-kinds into rules sharing -fault-rate evenly.
+func faultRules(kinds string, rate float64, retryAfter time.Duration) ([]driveemu.Rule, error) {
+	var rules []driveemu.Rule
+	for _, k := range strings.Split(kinds, ",") {
+		var r driveemu.Rule
+		switch strings.TrimSpace(k) {
+		case "429":
+			r = driveemu.TooManyRequests(retryAfter)
+		case "403user":
+			r = driveemu.UserRateLimitExceeded()
+		case "403rate":
+			r = driveemu.RateLimitExceeded()
+		case "500", "502", "503":
+			var code int
+			fmt.Sscan(strings.TrimSpace(k), &code)
+			r = driveemu.ServerError(code)
+		case "drop":
+			r = driveemu.DropConnection()
+		case "truncate":
+			r = driveemu.TruncateBody()
+		case "":
+			continue
+		default:
+			return nil, fmt.Errorf("%s", msg("unknown fault kind "+k, "不明な障害の種類: "+k))
+		}
+		rules = append(rules, r)
+	}
+	// Rules are tried in order and the first that fires wins, so rule i gets
+	// the conditional probability (rate/n)/(1-i·rate/n): each kind then fires
+	// on rate/n of the requests and some fault on rate of them.
+	n := float64(len(rules))
+	for i := range rules {
+		rules[i].Probability = (rate / n) / (1 - rate*float64(i)/n)
+	}
+	return rules, nil
+}
+
+// run serves until ctx ends. ready, if non-nil, receives the bound address.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready chan<- string) error {
+	o, err := parseFlags(args, stderr)
+	if err != nil {
+		return err
+	}
+	fx, err := loadFixture(o.fixture)
+	if err != nil {
+		return err
+	}
+	emu := fx.Emu
+	emu.SetMaxPageSize(o.maxPageSize)
+	emu.Faults().Seed(o.seed)
+	if o.latency > 0 {
+		emu.Faults().Add(driveemu.Latency(o.latency))
+	}
+	if o.faultRate > 0 {
+		rules, err := faultRules(o.faultKinds, o.faultRate, o.retryAfter)
+		if err != nil {
+			return err
+		}
+		for _, r := range rules {
+			emu.Faults().Add(r)
+		}
+	}
+	var h http.Handler = emu
+	if !o.quiet {
+		h = logRequests(h, log.New(stderr, "", log.LstdFlags))
+	}
+	ln, err := net.Listen("tcp", o.addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", o.addr, err)
+	}
+	base := "http://" + ln.Addr().String()
+	ids := strings.Join(fx.Targets, ",")
+	fmt.Fprintln(stdout, msg(
+		fmt.Sprintf("Drive API emulator (%d files) at %s/drive/v3/\n  GDS_DRIVE_ENDPOINT=%s\n  GOOGLE_DRIVE_TARGET_FOLDER_IDS=%s\nStop with Ctrl-C.",
+			len(emu.IDs()), base, base, ids),
+		fmt.Sprintf("Drive API エミュレーター（%d ファイル）: %s/drive/v3/\n  GDS_DRIVE_ENDPOINT=%s\n  GOOGLE_DRIVE_TARGET_FOLDER_IDS=%s\nCtrl-C で停止します。",
+			len(emu.IDs()), base, base, ids)))
+	if ready != nil {
+		ready <- base
+	}
+
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	shutdown, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdown); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("shut down: %w", err)
+	}
+	st := emu.Stats()
+	fmt.Fprintln(stderr, msg(fmt.Sprintf("served %d requests, injected faults: %v", st.Total(), st.Faults),
+		fmt.Sprintf("%d 件のリクエストを処理、注入した障害: %v", st.Total(), st.Faults)))
+	return nil
+}
+
+// statusWriter remembers the status of a response; it passes Hijack
+// through so dropped-connection faults work behind the logger.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(code int) { w.status = code; w.ResponseWriter.WriteHeader(code) }
+
+func (w *statusWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// logRequests logs method, path, query, status and duration.
+func logRequests(next http.Handler, l *log.Logger) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
+		defer func() {
+			l.Printf("%s %s?%s %d %s", r.Method, r.URL.Path, r.URL.RawQuery, sw.status, time.Since(start).Round(time.Millisecond))
+		}()
+		next.ServeHTTP(sw, r)
+	})
+}
