@@ -30,7 +30,7 @@ type fixture struct {
 }
 
 // maxBytes is the download limit the fixture's tests use.
-const maxBytes = 64 << 10
+const maxBytes = 256 << 10
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()

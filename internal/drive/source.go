@@ -199,7 +199,7 @@ func (s *Source) List(ctx context.Context, since time.Time, fn func(crawl.Entry)
 // files Drive will not serve are skipped (crawl.ErrSkip) with a reason.
 func (s *Source) Open(ctx context.Context, e crawl.Entry) (io.ReadCloser, error) {
 	if reason := s.skipReason(e); reason != "" {
-		return nil, fmt.Errorf("%w: %s", crawl.ErrSkip, reason)
+		return nil, skipError(reason)
 	}
 	var (
 		b   []byte
@@ -215,7 +215,7 @@ func (s *Source) Open(ctx context.Context, e crawl.Entry) (io.ReadCloser, error)
 	}
 	if err != nil {
 		if reason := s.openSkipReason(err); reason != "" {
-			return nil, fmt.Errorf("%w: %s", crawl.ErrSkip, reason)
+			return nil, skipError(reason)
 		}
 		return nil, fmt.Errorf("open %s: %w", e.Name, err)
 	}
@@ -230,7 +230,7 @@ func (s *Source) skipReason(e crawl.Entry) string {
 	case Refused(e.MimeType):
 		return i18n.T(s.lang, "drive.skip.type", e.MimeType)
 	case e.Size > s.max:
-		return i18n.T(s.lang, "drive.skip.too_large", s.max>>20)
+		return i18n.T(s.lang, "drive.skip.too_large", formatBytes(s.max))
 	}
 	return ""
 }
@@ -239,7 +239,7 @@ func (s *Source) skipReason(e crawl.Entry) string {
 // reasons; other errors fail the file (it is retried by the next crawl).
 func (s *Source) openSkipReason(err error) string {
 	if errors.Is(err, ErrTooLarge) {
-		return i18n.T(s.lang, "drive.skip.too_large", s.max>>20)
+		return i18n.T(s.lang, "drive.skip.too_large", formatBytes(s.max))
 	}
 	var gerr *googleapi.Error
 	if !errors.As(err, &gerr) {
@@ -265,4 +265,25 @@ func (s *Source) openSkipReason(err error) string {
 		return i18n.T(s.lang, "drive.skip.not_readable", reason)
 	}
 	return ""
+}
+
+// skipError is a skip reason; it matches crawl.ErrSkip.
+type skipError string
+
+func (e skipError) Error() string { return string(e) }
+
+// Unwrap makes errors.Is(err, crawl.ErrSkip) hold.
+func (e skipError) Unwrap() error { return crawl.ErrSkip }
+
+// formatBytes renders a size limit for messages: "50 MB", "64 KB", "100 bytes".
+func formatBytes(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MB", n>>20)
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%d KB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }

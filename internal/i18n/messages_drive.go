@@ -11,7 +11,7 @@ func init() {
 
 		"drive.skip.type":          {En: "not indexed: %s files are not searchable text", Ja: "インデックス対象外: %s は検索できるテキストではありません"},
 		"drive.skip.native":        {En: "not indexed: this kind of Google file (%s) cannot be exported as text", Ja: "インデックス対象外: この種類の Google ファイル（%s）はテキストに書き出せません"},
-		"drive.skip.too_large":     {En: "not indexed: larger than %d MB", Ja: "インデックス対象外: %d MB を超えています"},
+		"drive.skip.too_large":     {En: "not indexed: larger than %s", Ja: "インデックス対象外: %s を超えています"},
 		"drive.skip.export_limit":  {En: "not indexed: Google Drive cannot export files larger than 10 MB", Ja: "インデックス対象外: Google Drive は 10 MB を超えるファイルを書き出せません"},
 		"drive.skip.not_readable":  {En: "not indexed: Drive refused the download (%s)", Ja: "インデックス対象外: Drive がダウンロードを拒否しました（%s）"},
 		"drive.skip.gone":          {En: "not indexed: the file no longer exists or is no longer shared with you", Ja: "インデックス対象外: ファイルが削除されたか、共有が解除されました"},
