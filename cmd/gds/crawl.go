@@ -12,6 +12,7 @@ import (
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/crawl"
 	"github.com/gds-cli/gds/internal/render"
+	"github.com/gds-cli/gds/internal/schedule"
 )
 
 // crawlOptions are the parsed flags of `gds crawl`.
@@ -55,6 +56,14 @@ func runCrawl(ctx context.Context, d *app.Deps, opts crawlOptions) error {
 	if err != nil {
 		return err
 	}
+	if !opts.DryRun {
+		// One crawl at a time (the scheduler may fire while one runs).
+		lock, err := schedule.AcquireCrawlLock(cfg.DataDir)
+		if err != nil {
+			return err
+		}
+		defer lock.Release()
+	}
 	target := cfg.Source
 	if opts.Source != "" {
 		wd, _ := os.Getwd()
@@ -70,7 +79,9 @@ func runCrawl(ctx context.Context, d *app.Deps, opts crawlOptions) error {
 			return err
 		}
 	default:
-		return notImplementedError{command: "gds crawl --source drive"}
+		if src, err = newDriveSource(ctx, d, cfg); err != nil {
+			return err
+		}
 	}
 	prov, err := d.Provider()
 	if err != nil {

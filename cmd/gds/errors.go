@@ -12,6 +12,7 @@ import (
 	"github.com/gds-cli/gds/internal/auth"
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/schedule"
 	"github.com/gds-cli/gds/internal/store"
 )
 
@@ -25,6 +26,7 @@ const (
 	exitNotImplemented = 4   // the command is not built yet in this release
 	exitIndex          = 5   // the index needs attention (embedding mismatch, schema too new)
 	exitAuth           = 6   // not signed in to Google, or the sign-in expired: gds auth login
+	exitBusy           = 75  // another crawl holds the lock (EX_TEMPFAIL: try again later)
 	exitInterrupted    = 130 // SIGINT / SIGTERM
 )
 
@@ -77,6 +79,8 @@ func exitCode(err error) int {
 		return exitConfig
 	case errors.Is(err, auth.ErrNotLoggedIn), errors.Is(err, auth.ErrReauthRequired), errors.Is(err, auth.ErrLoginFailed), errors.Is(err, auth.ErrKeychain):
 		return exitAuth
+	case errors.Is(err, schedule.ErrCrawlRunning):
+		return exitBusy
 	case errors.As(err, &cec):
 		// cli's own errors (unknown help topic, missing required flag).
 		return exitUsage
@@ -102,10 +106,11 @@ func isFlagError(err error) bool {
 // printError prints the one-line error and a hint, in the user's language.
 func printError(d *app.Deps, err error) {
 	var (
-		ce  *config.Error
-		ni  notImplementedError
-		ae  *auth.Error
-		msg string
+		ce   *config.Error
+		ni   notImplementedError
+		ae   *auth.Error
+		busy *schedule.BusyError
+		msg  string
 	)
 	switch {
 	case errors.As(err, &ce):
@@ -115,6 +120,8 @@ func printError(d *app.Deps, err error) {
 	case errors.As(err, &ae):
 		// One message instead of the chain of causes.
 		msg = ae.Message(d.Lang)
+	case errors.As(err, &busy):
+		msg = d.T("crawl.locked", busy.PID, busy.Path)
 	case exitCode(err) == exitInterrupted:
 		msg = d.T(i18n.Interrupted)
 	default:
@@ -141,6 +148,8 @@ func hintFor(d *app.Deps, err error) string {
 		return d.T("cli.hint_index")
 	case exitAuth:
 		return d.T("cli.hint_auth")
+	case exitBusy:
+		return d.T("crawl.locked_hint")
 	default:
 		return d.T(i18n.HintGeneric)
 	}

@@ -2,31 +2,11 @@ package main
 
 import (
 	"context"
-	"time"
 
 	"github.com/urfave/cli/v3"
 
 	"github.com/gds-cli/gds/internal/app"
 )
-
-func newScheduleCommand(d *app.Deps) *cli.Command {
-	return &cli.Command{
-		Name:        "schedule",
-		Usage:       d.T("cmd.schedule.usage"),
-		Description: d.T("cmd.schedule.desc"),
-		Commands: []*cli.Command{
-			{
-				Name:   "install",
-				Usage:  d.T("cmd.schedule.install.usage"),
-				Flags:  []cli.Flag{&cli.DurationFlag{Name: "interval", Value: time.Hour, Usage: d.T("flag.schedule.interval")}},
-				Action: notImplementedAction,
-			},
-			{Name: "uninstall", Usage: d.T("cmd.schedule.uninstall.usage"), Action: notImplementedAction},
-			{Name: "status", Usage: d.T("cmd.schedule.status.usage"), Flags: []cli.Flag{jsonFlag(d)}, Action: notImplementedAction},
-			{Name: "run-now", Usage: d.T("cmd.schedule.run_now.usage"), Action: notImplementedAction},
-		},
-	}
-}
 
 func newAlfredCommand(d *app.Deps) *cli.Command {
 	return &cli.Command{

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"github.com/gds-cli/gds/internal/app"
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/schedule"
 )
 
 // harness runs gds in-process with buffers and an isolated GDS_HOME.
@@ -134,7 +136,6 @@ func TestHelpInJapanese(t *testing.T) {
 
 func TestNotImplementedCommands(t *testing.T) {
 	for _, args := range [][]string{
-		{"schedule", "install"}, {"schedule", "uninstall"}, {"schedule", "status"}, {"schedule", "run-now"},
 		{"alfred", "filter", "q"}, {"alfred", "workflow"}, {"doctor"},
 	} {
 		h := newHarness(t)
@@ -396,6 +397,7 @@ func TestExitCodeMapping(t *testing.T) {
 		{notImplementedError{command: "gds x"}, exitNotImplemented},
 		{usageError{err: os.ErrInvalid}, exitUsage},
 		{os.ErrPermission, exitError},
+		{fmt.Errorf("crawl: %w", &schedule.BusyError{Path: "x", PID: 1}), exitBusy},
 	}
 	for _, tc := range cases {
 		if got := exitCode(tc.err); got != tc.want {
