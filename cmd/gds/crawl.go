@@ -79,9 +79,7 @@ func runCrawl(ctx context.Context, d *app.Deps, opts crawlOptions) error {
 			return err
 		}
 	default:
-		if src, err = newDriveSource(ctx, d, cfg); err != nil {
-			return err
-		}
+		return notImplementedError{command: "gds crawl --source drive"}
 	}
 	prov, err := d.Provider()
 	if err != nil {
