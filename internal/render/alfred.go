@@ -1,0 +1,415 @@
+package render
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/gds-cli/gds/internal/ai"
+	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/search"
+	"github.com/gds-cli/gds/internal/store"
+)
+
+// ---- Alfred Script Filter JSON ----
+
+// AlfredOutput is a Script Filter response (Alfred 4.5+). Only the fields
+// gds uses are declared; internal/render/testdata/alfred-scriptfilter.schema.json
+// is the schema every output is validated against in the tests.
+type AlfredOutput struct {
+	// SkipKnowledge keeps gds's ranking although items carry uids.
+	SkipKnowledge bool         `json:"skipknowledge"`
+	Items         []AlfredItem `json:"items"`
+}
+
+// AlfredItem is one row of the Alfred list.
+type AlfredItem struct {
+	UID          string               `json:"uid,omitempty"`
+	Title        string               `json:"title"`
+	Subtitle     string               `json:"subtitle,omitempty"`
+	Arg          string               `json:"arg,omitempty"`
+	Autocomplete string               `json:"autocomplete,omitempty"`
+	Valid        bool                 `json:"valid"`
+	Icon         *AlfredIcon          `json:"icon,omitempty"`
+	QuicklookURL string               `json:"quicklookurl,omitempty"`
+	Text         *AlfredText          `json:"text,omitempty"`
+	Mods         map[string]AlfredMod `json:"mods,omitempty"`
+	Variables    map[string]string    `json:"variables,omitempty"`
+}
+
+// AlfredIcon is an item icon: an image path, "fileicon" (the icon of the
+// file at Path) or "filetype" (Path is a UTI).
+type AlfredIcon struct {
+	Type string `json:"type,omitempty"`
+	Path string `json:"path"`
+}
+
+// AlfredText is what ⌘C copies and ⌘L shows as large type.
+type AlfredText struct {
+	Copy      string `json:"copy,omitempty"`
+	LargeType string `json:"largetype,omitempty"`
+}
+
+// AlfredMod overrides an item while a modifier key is held.
+type AlfredMod struct {
+	Subtitle  string            `json:"subtitle"`
+	Arg       string            `json:"arg,omitempty"`
+	Valid     bool              `json:"valid"`
+	Variables map[string]string `json:"variables,omitempty"`
+}
+
+// AlfredActionVar is the workflow variable that names what an actioned
+// item asks for: "open" (arg is the link), "copy" (copy arg), "reveal"
+// (arg is a local path to reveal in Finder), "largetype" (show arg).
+const AlfredActionVar = "gds_action"
+
+// Actions carried in AlfredActionVar.
+const (
+	AlfredOpen      = "open"
+	AlfredCopy      = "copy"
+	AlfredReveal    = "reveal"
+	AlfredLargeType = "largetype"
+)
+
+// ---- the query grammar ----
+//
+// Alfred re-runs a Script Filter with an item's autocomplete text when a
+// valid:false item is actioned, so everything beyond a plain keystroke
+// search travels in the query text, behind AlfredMarker ("⌕", U+2315, which
+// no keyboard layout or IME produces when typing):
+//
+//	QUERY                 keystroke: fast search of the local index only
+//	⌕ QUERY               run the full hybrid loop for QUERY
+//	⌕[TOKEN] DRAFT        a question is pending: show it (and DRAFT as a free-text answer to confirm)
+//	⌕[TOKEN]=ANSWER       continue the loop: N = choice N, text = free answer, "" = skip the question
+//
+// A query that does not start with the marker is always a keystroke search,
+// whatever it contains.
+
+// AlfredMarker starts every query text gds writes into Alfred's box.
+const AlfredMarker = "⌕"
+
+// AlfredKind says what an Alfred query asks for.
+type AlfredKind int
+
+// Kinds of Alfred query.
+const (
+	AlfredTyped     AlfredKind = iota // Query: plain text typed by the user: the keystroke search
+	AlfredRun                         // Query: run the full loop
+	AlfredPending                     // Token, Draft: show the pending question
+	AlfredAnswer                      // Token, Answer: continue the loop
+	AlfredMalformed                   // the marker with nothing gds wrote
+)
+
+// AlfredRequest is a parsed Alfred query.
+type AlfredRequest struct {
+	Kind   AlfredKind
+	Query  string
+	Token  string
+	Draft  string
+	Answer string
+}
+
+// ParseAlfredQuery classifies the text in Alfred's box.
+func ParseAlfredQuery(q string) AlfredRequest {
+	t := strings.TrimLeftFunc(q, unicode.IsSpace)
+	rest, ok := strings.CutPrefix(t, AlfredMarker)
+	if !ok {
+		return AlfredRequest{Kind: AlfredTyped, Query: strings.TrimSpace(q)}
+	}
+	if inner, ok := strings.CutPrefix(rest, "["); ok {
+		tok, after, found := strings.Cut(inner, "]")
+		if !found || tok == "" {
+			return AlfredRequest{Kind: AlfredMalformed}
+		}
+		if ans, ok := strings.CutPrefix(after, "="); ok {
+			return AlfredRequest{Kind: AlfredAnswer, Token: tok, Answer: strings.TrimSpace(ans)}
+		}
+		return AlfredRequest{Kind: AlfredPending, Token: tok, Draft: strings.TrimSpace(after)}
+	}
+	query := strings.TrimSpace(rest)
+	if query == "" {
+		return AlfredRequest{Kind: AlfredMalformed}
+	}
+	return AlfredRequest{Kind: AlfredRun, Query: query}
+}
+
+// AlfredRunText is the query text that runs the full loop for query.
+func AlfredRunText(query string) string { return AlfredMarker + " " + clean(query) }
+
+// AlfredPendingText is the query text that shows a pending question, with
+// the cursor after it for a free-text answer.
+func AlfredPendingText(token string) string { return AlfredMarker + "[" + token + "] " }
+
+// AlfredAnswerText is the query text that answers a pending question.
+func AlfredAnswerText(token, answer string) string {
+	return AlfredMarker + "[" + token + "]=" + clean(answer)
+}
+
+// ---- builders ----
+
+// AlfredOptions are what the builders need besides the data.
+type AlfredOptions struct {
+	Lang string
+	// LocalPaths maps a file ID to its local copy: the file of a local
+	// source, or the file inside a Google Drive for desktop mirror.
+	LocalPaths map[string]string
+	// Limit is the maximum number of file items (<= 0: all).
+	Limit int
+}
+
+// AlfredKeystroke is the fast path's response: first an item that runs the
+// full hybrid loop for query, then the index's best matches.
+func AlfredKeystroke(query string, files []store.File, o AlfredOptions) AlfredOutput {
+	out := AlfredOutput{SkipKnowledge: true, Items: []AlfredItem{}}
+	q := clean(query)
+	if q == "" {
+		out.Items = append(out.Items, AlfredItem{Title: i18n.T(o.Lang, "alfred.empty.title"), Subtitle: i18n.T(o.Lang, "alfred.empty.sub"), Icon: gdsIcon()})
+		return out
+	}
+	out.Items = append(out.Items, AlfredItem{
+		Title:        i18n.T(o.Lang, "alfred.run.title", q),
+		Subtitle:     i18n.T(o.Lang, "alfred.run.sub"),
+		Autocomplete: AlfredRunText(q),
+		Icon:         gdsIcon(),
+	})
+	for i, f := range files {
+		if o.Limit > 0 && i >= o.Limit {
+			break
+		}
+		out.Items = append(out.Items, alfredFile(f, o))
+	}
+	if len(files) == 0 {
+		out.Items = append(out.Items, AlfredItem{Title: i18n.T(o.Lang, "alfred.fast.none.title"), Subtitle: i18n.T(o.Lang, "alfred.fast.none.sub"), Icon: gdsIcon()})
+	}
+	return out
+}
+
+// AlfredOutcome renders the end of a full loop: the results, the seed's
+// end messages as non-actionable items, or a pending question whose
+// choices continue the loop with token.
+func AlfredOutcome(out search.Outcome, token string, o AlfredOptions) AlfredOutput {
+	if out.Pending != nil {
+		return AlfredQuestion(*out.Pending, token, "", o)
+	}
+	res := AlfredOutput{SkipKnowledge: true, Items: []AlfredItem{}}
+	switch out.State.End {
+	case search.EndNotFound:
+		res.Items = append(res.Items, AlfredItem{Title: i18n.T(o.Lang, i18n.NoFilesFound),
+			Subtitle: i18n.T(o.Lang, "alfred.not_found.sub"), Autocomplete: clean(out.State.Query), Icon: gdsIcon()})
+		return res
+	case search.EndLoopCap:
+		msg := i18n.T(o.Lang, i18n.LoopLimitReached, out.State.MaxLoops)
+		res.Items = append(res.Items, AlfredItem{Title: i18n.T(o.Lang, "alfred.loop_cap.title"), Subtitle: msg,
+			Autocomplete: clean(out.State.Query), Text: &AlfredText{LargeType: msg}, Icon: gdsIcon()})
+		return res
+	}
+	for i, r := range out.Results {
+		if o.Limit > 0 && i >= o.Limit {
+			break
+		}
+		res.Items = append(res.Items, alfredFile(r.File, o))
+	}
+	if len(res.Items) == 0 {
+		res.Items = append(res.Items, AlfredItem{Title: i18n.T(o.Lang, i18n.NoFilesFound), Icon: gdsIcon()})
+	}
+	return res
+}
+
+// AlfredQuestion renders a pending question: a header, the draft answer
+// being typed (if any) to confirm, one item per choice, a free-text hint
+// and a skip item. Every item is valid:false; its autocomplete re-runs the
+// filter with the state and the answer.
+func AlfredQuestion(q ai.Question, token, draft string, o AlfredOptions) AlfredOutput {
+	out := AlfredOutput{SkipKnowledge: true, Items: []AlfredItem{}}
+	title := clean(q.Question)
+	if title == "" {
+		title = i18n.T(o.Lang, "alfred.question.fallback")
+	}
+	out.Items = append(out.Items, AlfredItem{Title: title, Subtitle: i18n.T(o.Lang, "alfred.question.sub"),
+		Autocomplete: AlfredPendingText(token), Icon: gdsIcon()})
+	if d := clean(draft); d != "" {
+		out.Items = append(out.Items, AlfredItem{Title: i18n.T(o.Lang, "alfred.question.draft", d),
+			Subtitle: i18n.T(o.Lang, "alfred.question.draft.sub"), Autocomplete: AlfredAnswerText(token, d), Icon: gdsIcon()})
+	}
+	for i, c := range q.Choices {
+		out.Items = append(out.Items, AlfredItem{
+			Title:        fmt.Sprintf("%d. %s", i+1, clean(c.Label)),
+			Subtitle:     choiceText(c, o.Lang),
+			Autocomplete: AlfredAnswerText(token, strconv.Itoa(i+1)),
+			Icon:         gdsIcon(),
+		})
+	}
+	out.Items = append(out.Items,
+		AlfredItem{Title: i18n.T(o.Lang, "alfred.question.free"), Subtitle: i18n.T(o.Lang, "alfred.question.free.sub"),
+			Autocomplete: AlfredPendingText(token), Icon: gdsIcon()},
+		AlfredItem{Title: i18n.T(o.Lang, "alfred.question.skip"), Subtitle: i18n.T(o.Lang, "alfred.question.skip.sub"),
+			Autocomplete: AlfredAnswerText(token, ""), Icon: gdsIcon()},
+	)
+	return out
+}
+
+// AlfredMessage is a response of one non-actionable item: an error that
+// tells the fix, or a notice. autocomplete, when set, is what actioning it
+// puts back into Alfred's box.
+func AlfredMessage(title, subtitle, autocomplete string) AlfredOutput {
+	t := clean(title)
+	if t == "" {
+		t = "gds"
+	}
+	return AlfredOutput{SkipKnowledge: true, Items: []AlfredItem{{Title: t, Subtitle: clean(subtitle),
+		Autocomplete: clean(autocomplete), Text: &AlfredText{Copy: clean(subtitle), LargeType: clean(subtitle)}, Icon: gdsIcon()}}}
+}
+
+// WriteAlfred writes a Script Filter response as compact JSON.
+func WriteAlfred(w io.Writer, out AlfredOutput) error {
+	if out.Items == nil {
+		out.Items = []AlfredItem{}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(out); err != nil {
+		return fmt.Errorf("write Alfred JSON: %w", err)
+	}
+	return nil
+}
+
+// alfredFile is the item of one file.
+func alfredFile(f store.File, o AlfredOptions) AlfredItem {
+	link := clean(f.WebLink)
+	name := clean(f.Name)
+	if name == "" {
+		name = clean(f.ID)
+	}
+	if name == "" {
+		name = "?"
+	}
+	summary := clean(f.Summary)
+	sub := truncateRunes(summary, subtitleMax)
+	if sub == "" {
+		sub = clean(f.Path)
+	}
+	large := summary
+	if large == "" {
+		large = name
+	}
+	local := clean(o.LocalPaths[f.ID])
+	it := AlfredItem{
+		UID:          clean(f.ID),
+		Title:        name,
+		Subtitle:     sub,
+		Arg:          link,
+		Valid:        link != "",
+		Icon:         &AlfredIcon{Type: "filetype", Path: UTIFor(f.MimeType)},
+		QuicklookURL: link,
+		Text:         &AlfredText{Copy: link, LargeType: large},
+		Variables:    map[string]string{AlfredActionVar: AlfredOpen},
+		Mods: map[string]AlfredMod{
+			"cmd":   {Subtitle: i18n.T(o.Lang, "alfred.mod.copy"), Arg: link, Valid: link != "", Variables: map[string]string{AlfredActionVar: AlfredCopy}},
+			"shift": {Subtitle: i18n.T(o.Lang, "alfred.mod.summary"), Arg: large, Valid: true, Variables: map[string]string{AlfredActionVar: AlfredLargeType}},
+		},
+	}
+	if local != "" {
+		it.QuicklookURL = local
+		it.Mods["alt"] = AlfredMod{Subtitle: i18n.T(o.Lang, "alfred.mod.reveal", local), Arg: local, Valid: true,
+			Variables: map[string]string{AlfredActionVar: AlfredReveal}}
+	} else {
+		it.Mods["alt"] = AlfredMod{Subtitle: i18n.T(o.Lang, "alfred.mod.no_local"), Valid: false}
+	}
+	return it
+}
+
+// subtitleMax is the longest subtitle in runes; Alfred cuts the rest anyway.
+const subtitleMax = 160
+
+// choiceText says what a choice adds to the search.
+func choiceText(c ai.Choice, lang string) string {
+	var parts []string
+	if k := clean(c.Keyword); k != "" {
+		parts = append(parts, i18n.T(lang, "alfred.choice.keyword", k))
+	}
+	if !c.Filters.IsZero() {
+		parts = append(parts, i18n.T(lang, "alfred.choice.filters", clean(FiltersText(c.Filters, lang))))
+	}
+	if len(parts) == 0 {
+		return i18n.T(lang, "alfred.choice.label")
+	}
+	return strings.Join(parts, " · ")
+}
+
+func gdsIcon() *AlfredIcon { return &AlfredIcon{Path: "icon.png"} }
+
+// UTIFor maps a MIME type to the macOS uniform type identifier whose icon
+// Alfred shows (icon type "filetype").
+func UTIFor(mime string) string {
+	switch mime {
+	case "application/pdf":
+		return "com.adobe.pdf"
+	case "application/vnd.google-apps.document", "application/vnd.openxmlformats-officedocument.wordprocessingml.document":
+		return "org.openxmlformats.wordprocessingml.document"
+	case "application/msword":
+		return "com.microsoft.word.doc"
+	case "application/vnd.google-apps.spreadsheet", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet":
+		return "org.openxmlformats.spreadsheetml.sheet"
+	case "application/vnd.ms-excel":
+		return "com.microsoft.excel.xls"
+	case "application/vnd.google-apps.presentation", "application/vnd.openxmlformats-officedocument.presentationml.presentation":
+		return "org.openxmlformats.presentationml.presentation"
+	case "application/vnd.ms-powerpoint":
+		return "com.microsoft.powerpoint.ppt"
+	case "application/vnd.google-apps.folder":
+		return "public.folder"
+	case "text/csv":
+		return "public.comma-separated-values-text"
+	case "text/markdown":
+		return "net.daringfireball.markdown"
+	case "text/html":
+		return "public.html"
+	case "application/json":
+		return "public.json"
+	case "image/png":
+		return "public.png"
+	case "image/jpeg":
+		return "public.jpeg"
+	}
+	switch {
+	case strings.HasPrefix(mime, "text/"):
+		return "public.plain-text"
+	case strings.HasPrefix(mime, "image/"):
+		return "public.image"
+	case strings.HasPrefix(mime, "video/"):
+		return "public.movie"
+	case strings.HasPrefix(mime, "audio/"):
+		return "public.audio"
+	}
+	return "public.data"
+}
+
+// clean makes s safe for one line of Alfred: valid UTF-8, control and
+// format characters (newlines, escapes, bidi overrides) become spaces,
+// runs of spaces collapse.
+func clean(s string) string {
+	if s == "" {
+		return ""
+	}
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == '\u2028' || r == '\u2029' {
+			return ' '
+		}
+		return r
+	}, s)
+	return strings.Join(strings.Fields(s), " ")
+}
+
+func truncateRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return strings.TrimSpace(string(r[:n-1])) + "…"
+}

@@ -1,0 +1,274 @@
+package render
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/gds-cli/gds/internal/ai"
+	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/search"
+	"github.com/gds-cli/gds/internal/store"
+)
+
+var (
+	schemaOnce sync.Once
+	schema     *jsonschema.Schema
+	schemaErr  error
+)
+
+// alfredSchema compiles testdata/alfred-scriptfilter.schema.json once.
+func alfredSchema(t testing.TB) *jsonschema.Schema {
+	t.Helper()
+	schemaOnce.Do(func() {
+		f, err := os.Open("testdata/alfred-scriptfilter.schema.json")
+		if err != nil {
+			schemaErr = err
+			return
+		}
+		defer f.Close()
+		doc, err := jsonschema.UnmarshalJSON(f)
+		if err != nil {
+			schemaErr = err
+			return
+		}
+		c := jsonschema.NewCompiler()
+		if schemaErr = c.AddResource("alfred.json", doc); schemaErr != nil {
+			return
+		}
+		schema, schemaErr = c.Compile("alfred.json")
+	})
+	if schemaErr != nil {
+		t.Fatal(schemaErr)
+	}
+	return schema
+}
+
+// validAlfred fails the test unless b is one JSON document Alfred accepts.
+func validAlfred(t testing.TB, b []byte) {
+	t.Helper()
+	if !utf8.Valid(b) || !json.Valid(b) {
+		t.Fatalf("not valid UTF-8 JSON: %q", b)
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := alfredSchema(t).Validate(inst); err != nil {
+		t.Fatalf("output violates the Script Filter schema: %v\n%s", err, b)
+	}
+}
+
+func alfredJSON(t testing.TB, out AlfredOutput) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := WriteAlfred(&buf, out); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func TestSchemaRejectsInvalidOutput(t *testing.T) {
+	// The schema is only useful if it can fail.
+	for _, bad := range []string{
+		`{}`,
+		`{"items":[{"subtitle":"no title"}]}`,
+		`{"items":[{"title":"x","valid":"yes"}]}`,
+		`{"items":[{"title":"x","mods":{"command":{"subtitle":"typo"}}}]}`,
+		`{"items":[{"title":"x","icon":{"type":"image","path":"a.png"}}]}`,
+		`{"items":[{"title":"x","quicklook":"typo"}]}`,
+		`{"items":[],"cache":{"seconds":1}}`,
+	} {
+		inst, err := jsonschema.UnmarshalJSON(strings.NewReader(bad))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if alfredSchema(t).Validate(inst) == nil {
+			t.Errorf("schema accepted %s", bad)
+		}
+	}
+}
+
+func alfredOpts(lang string) AlfredOptions {
+	return AlfredOptions{Lang: lang, Limit: 9, LocalPaths: map[string]string{fMinutes.ID: "/Users/me/Docs/議事録 2024-05.pdf"}}
+}
+
+func TestAlfredGolden(t *testing.T) {
+	outs := outcomes()
+	cases := map[string]func(lang string) AlfredOutput{
+		"keystroke":       func(l string) AlfredOutput { return AlfredKeystroke("roadmap", []store.File{fQ3, fMinutes}, alfredOpts(l)) },
+		"keystroke-none":  func(l string) AlfredOutput { return AlfredKeystroke("zzz", nil, alfredOpts(l)) },
+		"keystroke-empty": func(l string) AlfredOutput { return AlfredKeystroke("  ", nil, alfredOpts(l)) },
+		"results":         func(l string) AlfredOutput { return AlfredOutcome(outs["results"], "", alfredOpts(l)) },
+		"not_found":       func(l string) AlfredOutput { return AlfredOutcome(outs["not_found"], "", alfredOpts(l)) },
+		"loop_cap":        func(l string) AlfredOutput { return AlfredOutcome(outs["loop_cap"], "", alfredOpts(l)) },
+		"question":        func(l string) AlfredOutput { return AlfredOutcome(outs["question"], fakeToken, alfredOpts(l)) },
+		"question-draft": func(l string) AlfredOutput {
+			return AlfredQuestion(*outs["question"].Pending, fakeToken, "from Tanaka", alfredOpts(l))
+		},
+		"error": func(l string) AlfredOutput {
+			return AlfredMessage(i18n.T(l, "alfred.err.no_index.title"), i18n.T(l, "alfred.err.no_index.sub"), "")
+		},
+	}
+	for name, build := range cases {
+		for _, lang := range []string{i18n.En, i18n.Ja} {
+			t.Run(name+"-"+lang, func(t *testing.T) {
+				b := alfredJSON(t, build(lang))
+				validAlfred(t, b)
+				var pretty bytes.Buffer // indented so golden diffs are readable
+				if err := json.Indent(&pretty, b, "", "  "); err != nil {
+					t.Fatal(err)
+				}
+				golden(t, "alfred-"+name+"-"+lang+".json.golden", pretty.Bytes())
+			})
+		}
+	}
+}
+
+func TestAlfredItems(t *testing.T) {
+	outs := outcomes()
+	res := AlfredOutcome(outs["results"], "", alfredOpts(i18n.En))
+	if len(res.Items) != 2 {
+		t.Fatalf("items = %d", len(res.Items))
+	}
+	q3, mins := res.Items[0], res.Items[1]
+	if q3.UID != fQ3.ID || q3.Arg != fQ3.WebLink || !q3.Valid || q3.Text.Copy != fQ3.WebLink || q3.QuicklookURL != fQ3.WebLink {
+		t.Errorf("drive item = %+v", q3)
+	}
+	if q3.Subtitle != "Roadmap for Q3: launch <beta> & pricing." {
+		t.Errorf("subtitle not one line: %q", q3.Subtitle)
+	}
+	if q3.Mods["alt"].Valid || q3.Mods["cmd"].Arg != fQ3.WebLink || q3.Mods["cmd"].Variables[AlfredActionVar] != AlfredCopy {
+		t.Errorf("drive mods = %+v", q3.Mods)
+	}
+	if q3.Icon.Type != "filetype" || q3.Icon.Path != "org.openxmlformats.presentationml.presentation" {
+		t.Errorf("icon = %+v", q3.Icon)
+	}
+	if alt := mins.Mods["alt"]; !alt.Valid || alt.Arg != "/Users/me/Docs/議事録 2024-05.pdf" || alt.Variables[AlfredActionVar] != AlfredReveal || mins.QuicklookURL != alt.Arg {
+		t.Errorf("local item alt = %+v, quicklook %q", alt, mins.QuicklookURL)
+	}
+	if sh := mins.Mods["shift"]; sh.Arg != fMinutes.Summary || sh.Variables[AlfredActionVar] != AlfredLargeType {
+		t.Errorf("shift = %+v", sh)
+	}
+
+	// The keystroke response starts with the item that runs the full loop.
+	ks := AlfredKeystroke("Q3 roadmap", []store.File{fQ3}, alfredOpts(i18n.En))
+	first := ks.Items[0]
+	if first.Valid || ParseAlfredQuery(first.Autocomplete) != (AlfredRequest{Kind: AlfredRun, Query: "Q3 roadmap"}) {
+		t.Errorf("first item = %+v", first)
+	}
+
+	// Every choice continues the loop with the token and its number.
+	qo := AlfredOutcome(outs["question"], fakeToken, alfredOpts(i18n.En))
+	if qo.Items[0].Title != "Which kind of file?" || qo.Items[0].Valid {
+		t.Errorf("header = %+v", qo.Items[0])
+	}
+	for i, n := range []string{"1", "2", "3"} {
+		it := qo.Items[1+i]
+		if it.Valid || ParseAlfredQuery(it.Autocomplete) != (AlfredRequest{Kind: AlfredAnswer, Token: fakeToken, Answer: n}) {
+			t.Errorf("choice %s = %+v", n, it)
+		}
+	}
+	free, skip := qo.Items[4], qo.Items[5]
+	if ParseAlfredQuery(free.Autocomplete).Kind != AlfredPending || ParseAlfredQuery(skip.Autocomplete) != (AlfredRequest{Kind: AlfredAnswer, Token: fakeToken}) {
+		t.Errorf("free %+v skip %+v", free, skip)
+	}
+	for _, it := range append(AlfredOutcome(outs["not_found"], "", alfredOpts(i18n.Ja)).Items, AlfredOutcome(outs["loop_cap"], "", alfredOpts(i18n.Ja)).Items...) {
+		if it.Valid || it.Arg != "" {
+			t.Errorf("end message item is actionable: %+v", it)
+		}
+	}
+}
+
+func TestParseAlfredQuery(t *testing.T) {
+	cases := []struct {
+		in   string
+		want AlfredRequest
+	}{
+		{"議事録 PDF", AlfredRequest{Kind: AlfredTyped, Query: "議事録 PDF"}},
+		{"  spaced  ", AlfredRequest{Kind: AlfredTyped, Query: "spaced"}},
+		{"", AlfredRequest{Kind: AlfredTyped}},
+		{"[g1.x]=2", AlfredRequest{Kind: AlfredTyped, Query: "[g1.x]=2"}},
+		{"a ⌕ b", AlfredRequest{Kind: AlfredTyped, Query: "a ⌕ b"}},
+		{"⌕ Q3 roadmap", AlfredRequest{Kind: AlfredRun, Query: "Q3 roadmap"}},
+		{"⌕Q3", AlfredRequest{Kind: AlfredRun, Query: "Q3"}},
+		{"⌕[g1.abc] ", AlfredRequest{Kind: AlfredPending, Token: "g1.abc"}},
+		{"⌕[g1.abc] from Tanaka", AlfredRequest{Kind: AlfredPending, Token: "g1.abc", Draft: "from Tanaka"}},
+		{"⌕[g1.abc]=2", AlfredRequest{Kind: AlfredAnswer, Token: "g1.abc", Answer: "2"}},
+		{"⌕[g1.abc]= a]b ", AlfredRequest{Kind: AlfredAnswer, Token: "g1.abc", Answer: "a]b"}},
+		{"⌕[g1.abc]=", AlfredRequest{Kind: AlfredAnswer, Token: "g1.abc"}},
+		{"⌕[g1.abc", AlfredRequest{Kind: AlfredMalformed}},
+		{"⌕[]=1", AlfredRequest{Kind: AlfredMalformed}},
+		{"⌕  ", AlfredRequest{Kind: AlfredMalformed}},
+	}
+	for _, c := range cases {
+		if got := ParseAlfredQuery(c.in); got != c.want {
+			t.Errorf("ParseAlfredQuery(%q) = %+v, want %+v", c.in, got, c.want)
+		}
+	}
+}
+
+func FuzzParseAlfredQuery(f *testing.F) {
+	for _, s := range []string{"議事録", "⌕ x", "⌕[g1.a]=1", "⌕[g1.a] d", "\x00⌕"} {
+		f.Add(s, "g1.tok")
+	}
+	f.Fuzz(func(t *testing.T, q, tok string) {
+		r := ParseAlfredQuery(q)
+		// A query not starting with the marker is always a plain search of itself.
+		if !strings.HasPrefix(strings.TrimLeftFunc(q, unicode.IsSpace), AlfredMarker) && (r.Kind != AlfredTyped || r.Query != strings.TrimSpace(q)) {
+			t.Fatalf("%q parsed as %+v", q, r)
+		}
+		// What gds writes parses back.
+		if cq := clean(q); cq != "" {
+			if got := ParseAlfredQuery(AlfredRunText(q)); got.Kind != AlfredRun || got.Query != cq {
+				t.Fatalf("run text of %q parsed as %+v", q, got)
+			}
+		}
+		if tok == "" || strings.ContainsAny(tok, "]") || clean(tok) != tok {
+			return
+		}
+		if got := ParseAlfredQuery(AlfredAnswerText(tok, q)); got.Kind != AlfredAnswer || got.Token != tok || got.Answer != clean(q) {
+			t.Fatalf("answer text of %q parsed as %+v", q, got)
+		}
+	})
+}
+
+// FuzzAlfredOutput: any file name, summary, link, query, question or
+// answer yields one valid Script Filter document whose one-line fields
+// hold no control characters.
+func FuzzAlfredOutput(f *testing.F) {
+	f.Add("Q3 roadmap", "summary\nline", "https://x/1", "roadmap", "Which?", "PDF")
+	f.Add("\xff\xfe bad", "\x00\x1b[31m\u202e", "file:///tmp/a b", "\"quotes\" \\ </script>", "", "")
+	f.Fuzz(func(t *testing.T, name, summary, link, query, question, label string) {
+		file := store.File{ID: name + "-id", Name: name, Summary: summary, WebLink: link, MimeType: "application/pdf", Path: summary}
+		outs := []AlfredOutput{
+			AlfredKeystroke(query, []store.File{file}, AlfredOptions{Lang: i18n.Ja, LocalPaths: map[string]string{file.ID: link}}),
+			AlfredOutcome(search.Outcome{State: search.State{Query: query, End: search.EndResults, MaxLoops: 3},
+				Results: []search.Result{{File: file}}}, "", AlfredOptions{Lang: i18n.En}),
+			AlfredQuestion(ai.Question{Question: question, Choices: []ai.Choice{{Label: label, Keyword: name}}}, "g1.t", query, AlfredOptions{Lang: i18n.En}),
+			AlfredMessage(name, summary, query),
+		}
+		for _, o := range outs {
+			b := alfredJSON(t, o)
+			validAlfred(t, b)
+			var back AlfredOutput
+			if err := json.Unmarshal(b, &back); err != nil {
+				t.Fatal(err)
+			}
+			for _, it := range back.Items {
+				for _, s := range []string{it.Title, it.Subtitle, it.Autocomplete, it.Arg} {
+					if strings.ContainsFunc(s, unicode.IsControl) {
+						t.Fatalf("control character in %q", s)
+					}
+				}
+			}
+		}
+	})
+}

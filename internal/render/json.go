@@ -1,0 +1,164 @@
+package render
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"time"
+
+	"github.com/gds-cli/gds/internal/ai"
+	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/search"
+)
+
+// Values of SearchDoc.End.
+const (
+	JSONEndResults  = "results"   // Results holds 1–10 files
+	JSONEndNotFound = "not_found" // nothing matched; Message says so
+	JSONEndLoopCap  = "loop_cap"  // the loop limit was reached with ≥ 11 hits; Message says so
+	JSONEndQuestion = "question"  // Question is pending; continue with State
+)
+
+// SearchDoc is the one document `gds search --json` prints. Field names are
+// a stable interface (docs/JSON.md): add fields, never rename or remove.
+type SearchDoc struct {
+	Provider string        `json:"provider"`
+	Query    string        `json:"query"`
+	End      string        `json:"end"`
+	Message  string        `json:"message"` // the end message in the user's language; "" for results and questions
+	Results  []JSONResult  `json:"results"`
+	Rounds   []JSONRound   `json:"rounds"`
+	Question *JSONQuestion `json:"question,omitempty"` // only when End is "question"
+	State    string        `json:"state,omitempty"`    // only when End is "question"
+}
+
+// JSONResult is one file found.
+type JSONResult struct {
+	ID           string  `json:"id"`
+	Name         string  `json:"name"`
+	Summary      string  `json:"summary"`
+	Link         string  `json:"link"`
+	MimeType     string  `json:"mime_type"`
+	ModifiedTime string  `json:"modified_time"` // RFC 3339, UTC
+	Score        float64 `json:"score"`
+	Path         string  `json:"path"`
+}
+
+// JSONFilters are the period and type filters of a round or a choice.
+type JSONFilters struct {
+	ModifiedAfter  string `json:"modified_after"`  // YYYY-MM-DD inclusive, or ""
+	ModifiedBefore string `json:"modified_before"` // YYYY-MM-DD exclusive, or ""
+	FileType       string `json:"file_type"`       // pdf, document, spreadsheet, … or ""
+}
+
+// JSONRound is one loop of the search.
+type JSONRound struct {
+	Loop     int         `json:"loop"`
+	Keywords []string    `json:"keywords"`
+	Required []string    `json:"required"`
+	Filters  JSONFilters `json:"filters"`
+	Hits     int         `json:"hits"`
+	Branch   string      `json:"branch"`
+}
+
+// JSONQuestion is a pending clarifying question.
+type JSONQuestion struct {
+	Text    string       `json:"text"`
+	Choices []JSONChoice `json:"choices"`
+}
+
+// JSONChoice is one suggested answer; --answer N picks choice N.
+type JSONChoice struct {
+	Number  int         `json:"number"` // 1-based
+	Label   string      `json:"label"`
+	Keyword string      `json:"keyword"`
+	Filters JSONFilters `json:"filters"`
+}
+
+// ErrorDoc is what --json prints instead of a SearchDoc when the search
+// fails; the process still exits with the usual code.
+type ErrorDoc struct {
+	Error JSONError `json:"error"`
+}
+
+// JSONError describes a failure.
+type JSONError struct {
+	Code    string `json:"code"`    // usage, config, not_implemented, index, no_index, auth, interrupted, error
+	Message string `json:"message"` // one line, in the user's language
+	Hint    string `json:"hint"`    // what to do next, or ""
+}
+
+// NewSearchDoc builds the --json document of a search outcome. token is
+// the state token of a pending question (ignored otherwise); at most limit
+// results are kept (limit <= 0: all).
+func NewSearchDoc(out search.Outcome, token string, limit int, lang string) SearchDoc {
+	s := out.State
+	doc := SearchDoc{Provider: out.Provider, Query: s.Query, Results: []JSONResult{}, Rounds: []JSONRound{}}
+	for _, r := range s.Rounds {
+		doc.Rounds = append(doc.Rounds, JSONRound{Loop: r.Loop, Keywords: nonNil(r.Conditions.Keywords),
+			Required: nonNil(r.Conditions.Required), Filters: jsonFilters(r.Conditions.Filters), Hits: r.Hits, Branch: string(r.Branch)})
+	}
+	switch {
+	case out.Pending != nil:
+		doc.End = JSONEndQuestion
+		q := &JSONQuestion{Text: out.Pending.Question, Choices: []JSONChoice{}}
+		for i, c := range out.Pending.Choices {
+			q.Choices = append(q.Choices, JSONChoice{Number: i + 1, Label: c.Label, Keyword: c.Keyword, Filters: jsonFilters(c.Filters)})
+		}
+		doc.Question, doc.State = q, token
+	case s.End == search.EndNotFound:
+		doc.End, doc.Message = JSONEndNotFound, i18n.T(lang, i18n.NoFilesFound)
+	case s.End == search.EndLoopCap:
+		doc.End, doc.Message = JSONEndLoopCap, i18n.T(lang, i18n.LoopLimitReached, s.MaxLoops)
+	default:
+		doc.End = JSONEndResults
+		for i, r := range out.Results {
+			if limit > 0 && i >= limit {
+				break
+			}
+			f := r.File
+			doc.Results = append(doc.Results, JSONResult{ID: f.ID, Name: f.Name, Summary: f.Summary, Link: f.WebLink,
+				MimeType: f.MimeType, ModifiedTime: rfc3339(f.ModifiedAt), Score: round4(r.Score), Path: f.Path})
+		}
+	}
+	return doc
+}
+
+// WriteJSON writes v as indented JSON with a final newline; HTML
+// characters are not escaped.
+func WriteJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return fmt.Errorf("write JSON: %w", err)
+	}
+	return nil
+}
+
+func jsonFilters(f ai.Filters) JSONFilters {
+	return JSONFilters{ModifiedAfter: f.ModifiedAfter, ModifiedBefore: f.ModifiedBefore, FileType: f.FileType}
+}
+
+func nonNil(xs []string) []string {
+	if xs == nil {
+		return []string{}
+	}
+	return xs
+}
+
+func rfc3339(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339)
+}
+
+// round4 keeps scores readable and stable across platforms.
+func round4(x float64) float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return 0
+	}
+	return math.Round(x*1e4) / 1e4
+}
