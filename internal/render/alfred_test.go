@@ -103,7 +103,9 @@ func alfredOpts(lang string) AlfredOptions {
 func TestAlfredGolden(t *testing.T) {
 	outs := outcomes()
 	cases := map[string]func(lang string) AlfredOutput{
-		"keystroke":       func(l string) AlfredOutput { return AlfredKeystroke("roadmap", []store.File{fQ3, fMinutes}, alfredOpts(l)) },
+		"keystroke": func(l string) AlfredOutput {
+			return AlfredKeystroke("roadmap", []store.File{fQ3, fMinutes}, alfredOpts(l))
+		},
 		"keystroke-none":  func(l string) AlfredOutput { return AlfredKeystroke("zzz", nil, alfredOpts(l)) },
 		"keystroke-empty": func(l string) AlfredOutput { return AlfredKeystroke("  ", nil, alfredOpts(l)) },
 		"results":         func(l string) AlfredOutput { return AlfredOutcome(outs["results"], "", alfredOpts(l)) },
