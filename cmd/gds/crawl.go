@@ -79,7 +79,9 @@ func runCrawl(ctx context.Context, d *app.Deps, opts crawlOptions) error {
 			return err
 		}
 	default:
-		return notImplementedError{command: "gds crawl --source drive"}
+		if src, err = newDriveSource(ctx, d, cfg); err != nil {
+			return err
+		}
 	}
 	prov, err := d.Provider()
 	if err != nil {
