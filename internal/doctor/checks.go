@@ -1,0 +1,251 @@
+package doctor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/gds-cli/gds/internal/config"
+	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/store"
+)
+
+type checker struct {
+	in Inputs
+	// idx holds the index stats once read (for the freshness check).
+	stats    store.Stats
+	statsErr error
+}
+
+func (c *checker) t(key i18n.Key, args ...any) string { return i18n.T(c.in.Lang, key, args...) }
+
+func (c *checker) check(id string, lvl Level, detail, fix string) Check {
+	return Check{ID: id, Level: lvl, Title: c.t(i18n.Key("doctor." + id + ".title")), Detail: detail, Fix: fix}
+}
+
+// envLine is the command that appends a setting to the gds home's .env.
+func (c *checker) envLine(name, value string) string {
+	return fmt.Sprintf("echo '%s=%s' >> %s", name, value, shellArg(c.in.Config.EnvFilePath()))
+}
+
+func (c *checker) config() Check {
+	if c.in.Config == nil {
+		msg := fmt.Sprint(c.in.ConfigErr)
+		var ce *config.Error
+		if errors.As(c.in.ConfigErr, &ce) {
+			msg = ce.Message(c.in.Lang)
+		}
+		return c.check("config", Fail, msg, "gds config show")
+	}
+	cfg := c.in.Config
+	files := c.t("doctor.none")
+	if len(cfg.EnvFiles) > 0 {
+		files = strings.Join(cfg.EnvFiles, ", ")
+	}
+	return c.check("config", OK, c.t("doctor.config.ok", cfg.Home, files), "")
+}
+
+func (c *checker) skipped(id string) Check {
+	return c.check(id, Skip, c.t("doctor.skip.config"), "")
+}
+
+// source checks what the crawl needs from the configuration.
+func (c *checker) source() []Check {
+	cfg := c.in.Config
+	if cfg == nil {
+		return []Check{c.skipped("source")}
+	}
+	if cfg.Source.Kind == config.SourceLocal {
+		return []Check{c.check("source", OK, c.t("doctor.source.local", cfg.Source.Path), "")}
+	}
+	var out []Check
+	if len(cfg.DriveFolderIDs) == 0 {
+		out = append(out, c.check("source", Fail, c.t("doctor.source.no_folders", config.EnvDriveFolderIDs),
+			c.envLine(config.EnvDriveFolderIDs, "<folder-id>")))
+	} else {
+		out = append(out, c.check("source", OK, c.t("doctor.source.drive", len(cfg.DriveFolderIDs)), ""))
+	}
+	if cfg.OAuthClientID == "" || cfg.OAuthClientSecret == "" {
+		missing := config.EnvOAuthClientID
+		fix := c.envLine(config.EnvOAuthClientID, "<client-id>") + " && " + c.envLine(config.EnvOAuthClientSecret, "<client-secret>")
+		if cfg.OAuthClientID != "" {
+			missing = config.EnvOAuthClientSecret
+			fix = c.envLine(config.EnvOAuthClientSecret, "<client-secret>")
+		}
+		out = append(out, c.check("oauth_client", Fail, c.t("doctor.oauth_client.missing", missing), fix))
+	} else {
+		out = append(out, c.check("oauth_client", OK, c.t("doctor.oauth_client.ok"), ""))
+	}
+	return out
+}
+
+// index checks the store, its schema, its embedding space and freshness.
+func (c *checker) index(ctx context.Context) []Check {
+	if c.in.Config == nil || c.in.Stats == nil {
+		return []Check{c.skipped("index"), c.skipped("embedding"), c.skipped("freshness")}
+	}
+	c.stats, c.statsErr = c.in.Stats(ctx)
+	st := c.stats
+	switch {
+	case errors.Is(c.statsErr, ErrNoIndex):
+		return []Check{
+			c.check("index", Fail, c.t("doctor.index.none", c.in.Config.IndexPath()), "gds crawl"),
+			c.check("embedding", Skip, c.t("doctor.embedding.none"), ""),
+			c.check("freshness", Skip, c.t("doctor.freshness.never"), ""),
+		}
+	case errors.Is(c.statsErr, store.ErrSchemaTooNew):
+		return []Check{
+			c.check("index", Fail, c.t("doctor.index.too_new", c.statsErr), "brew upgrade --cask gds"),
+			c.skipped("embedding"), c.skipped("freshness"),
+		}
+	case c.statsErr != nil:
+		fix := "gds db status"
+		if c.in.Config.UsesPostgres() {
+			fix = "gds config show   # check " + c.in.Config.DatabaseURLVar
+		}
+		return []Check{
+			c.check("index", Fail, c.t("doctor.index.error", c.statsErr), fix),
+			c.skipped("embedding"), c.skipped("freshness"),
+		}
+	}
+	out := make([]Check, 0, 3)
+	loc := config.MaskURL(st.Location)
+	if c.in.LatestSchema > 0 && st.SchemaVersion < c.in.LatestSchema {
+		out = append(out, c.check("index", Warn, c.t("doctor.index.old_schema", st.Backend, loc, st.SchemaVersion, c.in.LatestSchema), "gds db migrate"))
+	} else {
+		out = append(out, c.check("index", OK, c.t("doctor.index.ok", st.Backend, loc, st.SchemaVersion), ""))
+	}
+
+	want := c.in.EmbeddingModel
+	switch {
+	case st.Space.Model == "":
+		out = append(out, c.check("embedding", Skip, c.t("doctor.embedding.none"), ""))
+	case want.Model != "" && (want.Model != st.Space.Model || (want.Dim > 0 && want.Dim != st.Space.Dim)):
+		out = append(out, c.check("embedding", Fail, c.t("doctor.embedding.mismatch", st.Space.Model, st.Space.Dim, want.Model, want.Dim), "gds crawl --full"))
+	default:
+		out = append(out, c.check("embedding", OK, c.t("doctor.embedding.ok", st.Space.Model, st.Space.Dim), ""))
+	}
+
+	last := st.Sync.UpdatedAt
+	switch {
+	case st.Files == 0 && last.IsZero():
+		out = append(out, c.check("freshness", Fail, c.t("doctor.freshness.never"), "gds crawl"))
+	case st.Files == 0:
+		out = append(out, c.check("freshness", Fail, c.t("doctor.freshness.empty", last.Local().Format(time.DateTime)), "gds crawl"))
+	case last.IsZero():
+		out = append(out, c.check("freshness", Warn, c.t("doctor.freshness.no_checkpoint", st.Files), "gds crawl"))
+	case c.in.Now.Sub(last) > c.in.StaleAfter:
+		out = append(out, c.check("freshness", Warn, c.t("doctor.freshness.stale", st.Files, last.Local().Format(time.DateTime), ageString(c.in.Now.Sub(last))), "gds crawl"))
+	default:
+		out = append(out, c.check("freshness", OK, c.t("doctor.freshness.ok", st.Files, st.Chunks, last.Local().Format(time.DateTime), ageString(c.in.Now.Sub(last))), ""))
+	}
+	return out
+}
+
+// ageString renders an age coarsely: minutes, hours or days.
+func ageString(d time.Duration) string {
+	switch {
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d/time.Minute))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%dh", int(d/time.Hour))
+	default:
+		return fmt.Sprintf("%dd", int(d/(24*time.Hour)))
+	}
+}
+
+func (c *checker) auth(ctx context.Context) Check {
+	cfg := c.in.Config
+	switch {
+	case cfg == nil:
+		return c.skipped("auth")
+	case cfg.Source.Kind == config.SourceLocal:
+		return c.check("auth", Skip, c.t("doctor.auth.not_needed"), "")
+	case c.in.Token == nil:
+		return c.check("auth", Warn, c.t("doctor.auth.unavailable"), "")
+	}
+	ts, err := c.in.Token.InspectToken(ctx)
+	switch {
+	case err != nil:
+		return c.check("auth", Fail, c.t("doctor.auth.error", err), "gds auth login")
+	case !ts.LoggedIn:
+		return c.check("auth", Fail, c.t("doctor.auth.none"), "gds auth login")
+	case ts.Problem != "":
+		return c.check("auth", Fail, c.t("doctor.auth.problem", ts.Problem), "gds auth login")
+	}
+	return c.check("auth", OK, c.t("doctor.auth.ok", ts.Store), "")
+}
+
+func (c *checker) ai(ctx context.Context) Check {
+	cfg := c.in.Config
+	switch {
+	case cfg == nil:
+		return c.skipped("ai")
+	case c.in.ProviderErr != nil:
+		return c.check("ai", Fail, c.t("doctor.ai.error", c.in.ProviderErr), "gds config show")
+	case cfg.AIProvider == config.ProviderOffline:
+		return c.check("ai", OK, c.t("doctor.ai.offline"), "")
+	}
+	where := cfg.OpenAIBaseURL
+	if where == "" {
+		where = "api.openai.com"
+	}
+	name := fmt.Sprintf("openai (%s, %s)", where, cfg.OpenAIModel)
+	if c.in.Offline || c.in.Prober == nil {
+		return c.check("ai", Skip, c.t("doctor.ai.not_probed", name), "")
+	}
+	if err := c.in.Prober.ProbeModels(ctx); err != nil {
+		fix := "gds config show   # check " + config.EnvOpenAIAPIKey + " / " + config.EnvOpenAIBaseURL
+		return c.check("ai", Fail, c.t("doctor.ai.unreachable", name, err), fix)
+	}
+	return c.check("ai", OK, c.t("doctor.ai.ok", name), "")
+}
+
+func (c *checker) schedule(ctx context.Context) Check {
+	if c.in.Schedule == nil {
+		return c.check("schedule", Skip, c.t("doctor.schedule.unsupported"), "")
+	}
+	st, err := c.in.Schedule.Status(ctx)
+	fix := c.in.ScheduleFix
+	switch {
+	case err != nil:
+		return c.check("schedule", Warn, c.t("doctor.schedule.error", err), "gds schedule status")
+	case !st.Installed:
+		return c.check("schedule", Warn, c.t("doctor.schedule.none"), fix)
+	case st.Program != "" && c.in.ProgramExists != nil && !c.in.ProgramExists(st.Program):
+		return c.check("schedule", Fail, c.t("doctor.schedule.missing_program", st.Program), fix)
+	case !st.Loaded:
+		return c.check("schedule", Warn, c.t("doctor.schedule.not_loaded", st.Path), fix)
+	case st.LastExitCode != nil && *st.LastExitCode != 0:
+		log := st.ErrLogPath
+		if log == "" {
+			return c.check("schedule", Warn, c.t("doctor.schedule.last_failed", *st.LastExitCode), "journalctl --user -u gds-crawl -n 50")
+		}
+		return c.check("schedule", Warn, c.t("doctor.schedule.last_failed", *st.LastExitCode), "tail -n 50 "+shellArg(log))
+	}
+	return c.check("schedule", OK, c.t("doctor.schedule.ok", st.Backend, st.Interval), "")
+}
+
+func (c *checker) alfred() Check {
+	if c.in.Alfred == nil {
+		return c.check("alfred", Skip, c.t("doctor.alfred.unsupported"), "")
+	}
+	dir, err := c.in.Alfred()
+	switch {
+	case err != nil:
+		return c.check("alfred", Warn, c.t("doctor.alfred.error", err), "gds alfred install")
+	case dir == "":
+		return c.check("alfred", Warn, c.t("doctor.alfred.none"), "gds alfred install")
+	}
+	return c.check("alfred", OK, c.t("doctor.alfred.ok", dir), "")
+}
+
+// shellArg quotes p for a command the user copies into a shell.
+func shellArg(p string) string {
+	if !strings.ContainsAny(p, " '\"$`\\!&;|<>()*?[]{}~#") {
+		return p
+	}
+	return "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
+}
