@@ -95,9 +95,9 @@ type SharedDrive struct {
 
 // User is the authenticated user reported by about.get.
 type User struct {
-	DisplayName  string
-	EmailAddress string
-	PermissionID string
+	DisplayName  string `json:"displayName"`
+	EmailAddress string `json:"emailAddress"`
+	PermissionID string `json:"permissionId,omitempty"`
 }
 
 // Emulator is the emulated Drive. It is an http.Handler; all methods are

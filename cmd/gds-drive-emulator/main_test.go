@@ -1,0 +1,134 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/gds-cli/gds/internal/driveemu"
+)
+
+// syncBuffer is a bytes.Buffer safe for the server goroutine's writes.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
+
+// serve runs the command with args and returns its base URL and a stop func
+// that returns run's error and the outputs.
+func serve(t *testing.T, args ...string) (string, func() (error, string, string)) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	var stdout, stderr syncBuffer
+	ready := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, append([]string{"-addr", "127.0.0.1:0"}, args...), &stdout, &stderr, ready) }()
+	select {
+	case base := <-ready:
+		return base, func() (error, string, string) { cancel(); err := <-done; return err, stdout.String(), stderr.String() }
+	case err := <-done:
+		cancel()
+		t.Fatalf("run: %v\n%s", err, stderr.String())
+	}
+	return "", nil
+}
+
+func get(t *testing.T, url string) (int, []byte) {
+	t.Helper()
+	res, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return res.StatusCode, b
+}
+
+func TestServesTheDefaultFixtureAndPrintsTheSettings(t *testing.T) {
+	t.Setenv("LANG", "C")
+	t.Setenv("LC_ALL", "")
+	t.Setenv("LC_MESSAGES", "")
+	base, stop := serve(t)
+	fx := driveemu.DefaultFixture()
+	code, body := get(t, base+"/drive/v3/files?q="+strings.ReplaceAll("'"+fx.Targets[0]+"' in parents", " ", "%20")+"&fields=files(name)")
+	var l struct{ Files []struct{ Name string } }
+	if code != 200 || json.Unmarshal(body, &l) != nil || len(l.Files) != 2 {
+		t.Fatalf("list: %d %s", code, body)
+	}
+	err, out, logs := stop()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"GDS_DRIVE_ENDPOINT=" + base, "GOOGLE_DRIVE_TARGET_FOLDER_IDS=" + strings.Join(fx.Targets, ",")} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(logs, "GET /drive/v3/files?") || !strings.Contains(logs, "served 1 requests") {
+		t.Errorf("log:\n%s", logs)
+	}
+}
+
+func TestFaultFlagsAndDirFixture(t *testing.T) {
+	t.Setenv("LANG", "ja_JP.UTF-8")
+	t.Setenv("LC_ALL", "")
+	dir := t.TempDir()
+	base, stop := serve(t, "-fixture", "dir:"+dir, "-fault-rate", "1", "-fault-kinds", "503", "-quiet")
+	for range 3 {
+		if code, body := get(t, base+"/drive/v3/files/root"); code != 503 || !strings.Contains(string(body), "backendError") {
+			t.Fatalf("want 503: %d %s", code, body)
+		}
+	}
+	err, out, logs := stop()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "Drive API エミュレーター") || strings.Contains(logs, "GET /drive") {
+		t.Errorf("ja output or -quiet:\n%s\n%s", out, logs)
+	}
+}
+
+func TestFaultRulesSplitTheRate(t *testing.T) {
+	rules, err := faultRules("429,403user,drop,truncate", 0.4, 0)
+	if err != nil || len(rules) != 4 {
+		t.Fatal(err)
+	}
+	// Each rule fires on rate/n of all requests: p_i * Π(1-p_j<i) = 0.1.
+	left := 1.0
+	for i, r := range rules {
+		if got := r.Probability * left; got < 0.0999 || got > 0.1001 {
+			t.Errorf("rule %d fires on %.4f of requests, want 0.1", i, got)
+		}
+		left *= 1 - r.Probability
+	}
+	if _, err := faultRules("429,teapot", 0.1, 0); err == nil {
+		t.Error("unknown kind accepted")
+	}
+}
+
+func TestRejectsBadFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"-fixture", "nowhere"},
+		{"-fixture", "dir:/definitely/not/here"},
+		{"-fault-rate", "2"},
+		{"extra"},
+		{"-addr", "not-an-address"},
+	} {
+		err := run(context.Background(), args, io.Discard, io.Discard, nil)
+		if err == nil {
+			t.Errorf("%v: accepted", args)
+		}
+	}
+}
