@@ -1,0 +1,40 @@
+// Package drive reads Google Drive for gds through the official
+// google.golang.org/api/drive/v3 client: a typed builder for Drive's `q`
+// search language (Query; every value escaped), a retry policy for every
+// call (RetryPolicy: rate limits, 5xx, dropped and truncated transfers,
+// full-jitter backoff, Retry-After), a Client that resolves target folders
+// and walks them, and Source, the crawl.Source of a Drive crawl.
+//
+// Decisions:
+//
+//   - Target folders are resolved first (files.get with supportsAllDrives);
+//     a missing, invisible, trashed, forbidden or non-folder ID is a
+//     *FolderError and stops the crawl before any file is listed.
+//   - The walk is breadth-first and lists up to Options.BatchFolders folders
+//     per files.list query (`'a' in parents or 'b' in parents ...`, q kept
+//     under Options.MaxQueryLen), pageSize 100, minimal fields,
+//     corpora=allDrives with includeItemsFromAllDrives and supportsAllDrives,
+//     `trashed = false`. A tree of F folders costs about F/30 queries plus
+//     one per extra page of 100 items.
+//   - Incremental listing adds `modifiedTime > since` (milliseconds kept) but
+//     still lists every folder and shortcut: a folder's modifiedTime does not
+//     change when a descendant does, and a shortcut's target may change
+//     without the shortcut.
+//   - Shortcuts to files are followed: the target is fetched and reported
+//     once, under its own ID, at the shortcut's folder path. Shortcuts to
+//     folders are skipped: they can lead outside the targets or into
+//     cycles; add the folder as a target instead.
+//   - A listing answered with incompleteSearch=true is retried and then
+//     fails the crawl (ErrIncompleteSearch) rather than let the checkpoint
+//     pass files that were never seen.
+//   - Files that can never be indexed (images, video, audio, fonts,
+//     archives, executables, Google Forms/Drawings/...) are dropped at list
+//     time without a request and counted in WalkStats.Refused. Google Docs
+//     and Slides are exported as text/plain and Sheets as text/csv; the
+//     Entry keeps the native MIME type, which package extract maps. Files
+//     over the size limit, exports over Drive's 10 MB limit and files Drive
+//     refuses to serve are skipped at Open (crawl.ErrSkip) with a reason.
+//   - Open reads the whole content (bounded) inside the retry loop and
+//     checks the length and, for blobs, the MD5 checksum, so a damaged
+//     transfer is retried rather than indexed.
+package drive
