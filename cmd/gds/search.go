@@ -74,17 +74,6 @@ func runSearch(ctx context.Context, d *app.Deps, opts searchOptions) error {
 	}
 }
 
-// runSearchJSON prints one JSON document with the final state (results or
-// a pending question with its state token).
-func runSearchJSON(ctx context.Context, d *app.Deps, opts searchOptions) error {
-	return notImplementedError{command: "gds search --json"}
-}
-
-// runSearchAlfred runs the loop and prints Alfred Script Filter JSON.
-func runSearchAlfred(ctx context.Context, d *app.Deps, opts searchOptions) error {
-	return notImplementedError{command: "gds search --alfred"}
-}
-
 // runSearchText is the terminal front end. With a query it runs one
 // search; without one on a terminal it starts the REPL (repl.go). On a
 // terminal, spinners name each step on stderr, a clarifying question is
