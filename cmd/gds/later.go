@@ -19,7 +19,7 @@ func newAlfredCommand(d *app.Deps) *cli.Command {
 				Usage:     d.T("cmd.alfred.filter.usage"),
 				ArgsUsage: "[QUERY]",
 				Flags:     []cli.Flag{&cli.StringFlag{Name: "state", Usage: d.T("flag.search.state")}},
-				Action:    notImplementedAction,
+				Action:    alfredFilterAction(d),
 			},
 			{
 				Name:   "workflow",
