@@ -216,6 +216,36 @@ type WalkStats struct {
 // path. Shortcuts to folders are skipped on purpose: they can lead outside
 // the target tree or into cycles; add the folder itself as a target.
 func (c *Client) Walk(ctx context.Context, roots []Folder, since time.Time, fn func(File) error) (WalkStats, error) {
+	var filter Query
+	if !since.IsZero() {
+		filter = Or(IsFolder(), Compare(FieldMimeType, OpEq, MimeShortcut), ModifiedAfter(since))
+	}
+	return c.walk(ctx, roots, filter, since, nil, fn)
+}
+
+// Folders returns every folder of the trees under roots, the roots first,
+// each with its path from its root (Folder.Name holds the path). The search
+// loop uses it to restrict a Drive keyword search to the target folders.
+func (c *Client) Folders(ctx context.Context, roots []Folder) ([]Folder, error) {
+	out := make([]Folder, 0, len(roots))
+	seen := map[string]bool{}
+	for _, r := range roots {
+		if !seen[r.ID] {
+			seen[r.ID] = true
+			out = append(out, r)
+		}
+	}
+	_, err := c.walk(ctx, roots, IsFolder(), time.Time{}, func(f Folder) { out = append(out, f) }, nil)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// walk is the breadth-first batched walk behind Walk and Folders: filter is
+// added to every query, onFolder (if set) sees each folder found below the
+// roots, fn (if set) each file.
+func (c *Client) walk(ctx context.Context, roots []Folder, filter Query, since time.Time, onFolder func(Folder), fn func(File) error) (WalkStats, error) {
 	var st WalkStats
 	type dir struct{ id, path string }
 	queue := make([]dir, 0, len(roots))
@@ -228,10 +258,6 @@ func (c *Client) Walk(ctx context.Context, roots []Folder, since time.Time, fn f
 	}
 	st.Folders = len(queue)
 	seenFile := map[string]bool{}
-	var filter Query
-	if !since.IsZero() {
-		filter = Or(IsFolder(), Compare(FieldMimeType, OpEq, MimeShortcut), ModifiedAfter(since))
-	}
 	for len(queue) > 0 {
 		// Take as many folders as fit the batch and the query length.
 		n, paths := 0, map[string]string{}
@@ -258,15 +284,22 @@ func (c *Client) Walk(ctx context.Context, roots []Folder, since time.Time, fn f
 					break
 				}
 			}
-			switch f.MimeType {
-			case FolderMimeType:
+			if f.MimeType == FolderMimeType {
 				if !seenDir[f.Id] {
 					seenDir[f.Id] = true
 					st.Folders++
-					queue = append(queue, dir{f.Id, joinPath(parentPath, f.Name)})
+					path := joinPath(parentPath, f.Name)
+					queue = append(queue, dir{f.Id, path})
+					if onFolder != nil {
+						onFolder(Folder{ID: f.Id, Name: path, DriveID: f.DriveId})
+					}
 				}
 				return nil
-			case MimeShortcut:
+			}
+			if fn == nil {
+				return nil
+			}
+			if f.MimeType == MimeShortcut {
 				t, ok, err := c.shortcutTarget(ctx, f, seenFile)
 				if err != nil {
 					return err

@@ -332,3 +332,47 @@ func TestNormalizeEndpoint(t *testing.T) {
 		}
 	}
 }
+
+func TestFoldersListsTheTargetTrees(t *testing.T) {
+	f := newFixture(t)
+	c := f.client(t, drive.Options{})
+	ctx := context.Background()
+	roots, err := c.ResolveFolders(ctx, f.targets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.emu.ResetStats()
+	folders, err := c.Folders(ctx, roots)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, fo := range folders {
+		got[fo.ID] = fo.Name
+	}
+	want := map[string]string{
+		f.projects: "Projects", f.alpha: "Projects/Alpha", f.deep: "Projects/Alpha/Deep",
+		f.deeper: "Projects/Alpha/Deep/Deeper", f.shared: "Shared", f.sharedSub: "Shared/Specs",
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) || len(folders) != len(want) {
+		t.Errorf("folders %v\nwant    %v", got, want)
+	}
+	// Four levels, one query each; no file content is touched.
+	st := f.emu.Stats()
+	if st.Calls[driveemu.EndpointList] != 4 || st.Total() != 4 {
+		t.Errorf("calls %v, want 4 files.list", st.Calls)
+	}
+	// The folder IDs restrict a Drive keyword search to the targets.
+	ids := make([]string, len(folders))
+	for i, fo := range folders {
+		ids[i] = fo.ID
+	}
+	var hits []string
+	err = c.Search(ctx, drive.And(drive.InParents(ids...), drive.NotTrashed(), drive.FullTextContains("roadmap")), func(f drive.File) error {
+		hits = append(hits, f.Name)
+		return nil
+	})
+	if err != nil || fmt.Sprint(hits) != "[team-notes.txt]" {
+		t.Errorf("search hits %v, %v; want [team-notes.txt]", hits, err)
+	}
+}
