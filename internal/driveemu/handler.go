@@ -179,13 +179,13 @@ func (e *Emulator) fileJSON(f *File) map[string]any {
 	if !f.IsNative() {
 		m["size"] = strconv.Itoa(len(f.Content))
 		m["quotaBytesUsed"] = strconv.Itoa(len(f.Content))
-		m["md5Checksum"] = md5Hex(f.Content)
+		m["md5Checksum"] = f.md5
 		m["originalFilename"] = f.Name
 		if ext := strings.TrimPrefix(path.Ext(f.Name), "."); ext != "" {
 			m["fileExtension"] = ext
 			m["fullFileExtension"] = ext
 		}
-		m["headRevisionId"] = "0B" + md5Hex(f.Content)[:16]
+		m["headRevisionId"] = "0B" + f.md5[:16]
 		m["webContentLink"] = "https://drive.google.com/uc?id=" + f.ID + "&export=download"
 	} else {
 		m["quotaBytesUsed"] = "0"

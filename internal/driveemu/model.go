@@ -72,6 +72,8 @@ type File struct {
 	DriveID string
 	// WebViewLink overrides the generated link.
 	WebViewLink string
+
+	md5 string // of Content, kept up to date by the emulator
 }
 
 // IsFolder reports whether f is a folder.
@@ -117,6 +119,11 @@ type Emulator struct {
 
 	faults *Faults
 	stats  *stats
+
+	// tokMu guards tokens, the fullText tokens per file ID, filled lazily
+	// under e.mu's read lock and dropped when a file changes.
+	tokMu  sync.Mutex
+	tokens map[string]*docTokens
 }
 
 // New returns an empty emulator: a My Drive root and nothing else.
@@ -131,6 +138,7 @@ func New() *Emulator {
 		expLimit: DefaultExportLimit,
 		faults:   newFaults(1),
 		stats:    newStats(),
+		tokens:   map[string]*docTokens{},
 	}
 	e.files[e.rootID] = &File{ID: e.rootID, Name: "My Drive", MimeType: MimeFolder, CreatedTime: e.base, ModifiedTime: e.base}
 	return e
@@ -271,6 +279,7 @@ func (e *Emulator) addLocked(f File) (string, error) {
 	f.CreatedTime = f.CreatedTime.UTC().Truncate(time.Millisecond)
 	f.ModifiedTime = f.ModifiedTime.UTC().Truncate(time.Millisecond)
 	f.Content = slices.Clone(f.Content)
+	f.md5 = md5Hex(f.Content)
 	e.files[f.ID] = &f
 	e.order = append(e.order, f.ID)
 	return f.ID, nil
@@ -340,7 +349,14 @@ func (e *Emulator) mutate(id string, fn func(f *File)) bool {
 		return false
 	}
 	fn(f)
+	e.dropTokens(f.ID)
 	return true
+}
+
+func (e *Emulator) dropTokens(id string) {
+	e.tokMu.Lock()
+	delete(e.tokens, id)
+	e.tokMu.Unlock()
 }
 
 // Touch replaces a file's content (the export text of a Google-native file,
@@ -357,6 +373,7 @@ func (e *Emulator) Touch(id string, content []byte, modified time.Time) bool {
 			f.ExportText = string(content)
 		} else {
 			f.Content = slices.Clone(content)
+			f.md5 = md5Hex(f.Content)
 		}
 		f.ModifiedTime = modified.UTC().Truncate(time.Millisecond)
 	})
@@ -398,37 +415,34 @@ func (e *Emulator) Delete(id string) bool {
 		return false
 	}
 	delete(e.files, id)
+	e.dropTokens(id)
 	e.order = slices.DeleteFunc(e.order, func(s string) bool { return s == id })
 	return true
 }
 
 // visibleLocked reports whether the user can see f: neither f nor any
-// ancestor is inaccessible or deleted. Callers hold e.mu.
+// ancestor is inaccessible or deleted, and a Shared drive root is one the
+// user is a member of. Callers hold e.mu.
 func (e *Emulator) visibleLocked(f *File) bool {
-	seen := map[string]bool{}
-	var walk func(f *File) bool
-	walk = func(f *File) bool {
-		if f.Inaccessible {
-			return false
-		}
-		if f.ID == e.rootID || len(f.Parents) == 0 {
-			return true
-		}
-		if d, ok := e.drives[f.ID]; ok {
-			return !d.Inaccessible
-		}
-		if seen[f.ID] {
-			return true
-		}
-		seen[f.ID] = true
-		for _, p := range f.Parents {
-			if pf, ok := e.files[p]; ok && walk(pf) {
-				return true
-			}
-		}
+	return e.visibleDepth(f, 0)
+}
+
+func (e *Emulator) visibleDepth(f *File, depth int) bool {
+	if f.Inaccessible || depth > 64 { // depth bounds a (mis-built) parent cycle
 		return false
 	}
-	return walk(f)
+	if d, ok := e.drives[f.ID]; ok {
+		return !d.Inaccessible
+	}
+	if f.ID == e.rootID || len(f.Parents) == 0 {
+		return true
+	}
+	for _, p := range f.Parents {
+		if pf, ok := e.files[p]; ok && e.visibleDepth(pf, depth+1) {
+			return true
+		}
+	}
+	return false
 }
 
 // trashedLocked reports whether f is in the trash: trashed itself or under a

@@ -123,7 +123,7 @@ func TestTokens(t *testing.T) {
 }
 
 func TestFullTextSemantics(t *testing.T) {
-	doc := Tokens("The Quarterly budget review for 東京都 and データ分析, held in Osaka.")
+	doc := newDocTokens("The Quarterly budget review for 東京都 and データ分析, held in Osaka.")
 	cases := []struct {
 		q    string
 		want bool

@@ -27,6 +27,12 @@ const (
 )
 
 func runeClass(r rune) class {
+	if r < utf8.RuneSelf {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			return classWord
+		}
+		return classNone
+	}
 	switch {
 	case unicode.Is(unicode.Han, r) || r == '々' || r == '〆':
 		return classHan
@@ -48,7 +54,10 @@ func normalize(s string) string {
 	if !utf8.ValidString(s) {
 		s = strings.ToValidUTF8(s, " ")
 	}
-	return strings.ToLower(norm.NFKC.String(s))
+	if !norm.NFKC.IsNormalString(s) {
+		s = norm.NFKC.String(s)
+	}
+	return strings.ToLower(s)
 }
 
 // Tokens splits text into the tokens fullText contains matches against:
@@ -103,23 +112,34 @@ func parseFullText(v string) (fullTextQuery, error) {
 	return q, nil
 }
 
-// match reports whether the document tokens contain every word and phrase.
-// A query with no tokens at all matches nothing.
-func (q fullTextQuery) match(doc []string) bool {
+// docTokens is a document's token sequence and token set.
+type docTokens struct {
+	seq []string
+	set map[string]struct{}
+}
+
+func newDocTokens(text string) *docTokens {
+	seq := Tokens(text)
+	set := make(map[string]struct{}, len(seq))
+	for _, t := range seq {
+		set[t] = struct{}{}
+	}
+	return &docTokens{seq: seq, set: set}
+}
+
+// match reports whether the document contains every word and phrase. A
+// query with no tokens at all matches nothing.
+func (q fullTextQuery) match(doc *docTokens) bool {
 	if len(q.words) == 0 && len(q.phrases) == 0 {
 		return false
 	}
-	set := make(map[string]bool, len(doc))
-	for _, t := range doc {
-		set[t] = true
-	}
 	for _, w := range q.words {
-		if !set[w] {
+		if _, ok := doc.set[w]; !ok {
 			return false
 		}
 	}
 	for _, ph := range q.phrases {
-		if !containsSeq(doc, ph) {
+		if !containsSeq(doc.seq, ph) {
 			return false
 		}
 	}
@@ -161,7 +181,17 @@ func isTextMime(m string) bool {
 	return strings.HasPrefix(m, "text/") || m == "application/json" || m == "application/xml"
 }
 
-// searchTokens returns f's tokens, cached by content identity. Callers hold e.mu.
-func (e *Emulator) searchTokens(f *File) []string {
-	return Tokens(searchText(f))
+// searchTokens returns f's tokens, cached until f changes. Callers hold e.mu.
+func (e *Emulator) searchTokens(f *File) *docTokens {
+	e.tokMu.Lock()
+	toks, ok := e.tokens[f.ID]
+	e.tokMu.Unlock()
+	if ok {
+		return toks
+	}
+	toks = newDocTokens(searchText(f))
+	e.tokMu.Lock()
+	e.tokens[f.ID] = toks
+	e.tokMu.Unlock()
+	return toks
 }
