@@ -68,6 +68,7 @@ func newRootCommand(d *app.Deps, info buildInfo) *cli.Command {
 			newConfigCommand(d),
 			newDBCommand(d),
 			newDoctorCommand(d),
+			newEvalCommand(d),
 			newVersionCommand(d, info),
 		},
 	}

@@ -1,0 +1,114 @@
+package eval
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/gds-cli/gds/internal/search"
+	"github.com/gds-cli/gds/internal/store"
+	"github.com/gds-cli/gds/internal/tokenize"
+)
+
+// LoopSystem runs each query through the hybrid search loop, exactly as
+// `gds search` does without a terminal: the asker never answers, so a
+// clarifying question takes the no-answer policy.
+type LoopSystem struct {
+	// Loop is the loop; its Asker should be search.NoAnswer{}.
+	Loop *search.Loop
+	// Lang is the language of messages and questions (i18n.En, i18n.Ja).
+	Lang string
+	// MaxLoops is SEARCH_MAX_LOOP_COUNT.
+	MaxLoops int
+	// Now is the reference time of period expressions; nil means time.Now.
+	Now func() time.Time
+}
+
+// Name implements System.
+func (LoopSystem) Name() string { return "gds" }
+
+// Provider implements System.
+func (s LoopSystem) Provider() string { return s.Loop.AI.Name() }
+
+// Search implements System.
+func (s LoopSystem) Search(ctx context.Context, query string) (Ranked, error) {
+	now := time.Now
+	if s.Now != nil {
+		now = s.Now
+	}
+	out, err := s.Loop.Run(ctx, search.NewState(query, s.Lang, now(), s.MaxLoops))
+	if err != nil {
+		return Ranked{}, err
+	}
+	if out.Pending != nil {
+		return Ranked{}, fmt.Errorf("the loop left a question pending; eval needs an asker that never answers")
+	}
+	r := Ranked{Loops: out.State.Loop, End: string(out.State.End)}
+	for _, res := range out.Results {
+		r.Files = append(r.Files, res.File.Name)
+	}
+	for _, rd := range out.State.Rounds {
+		r.Branches = append(r.Branches, string(rd.Branch))
+		r.Trace = append(r.Trace, fmt.Sprintf("keywords %q required %q filters %+v: %d hits → %s",
+			rd.Conditions.Keywords, rd.Conditions.Required, rd.Conditions.Filters, rd.Hits, rd.Branch))
+	}
+	return r, nil
+}
+
+// BM25Index is what the baseline needs from the store.
+type BM25Index interface {
+	KeywordSearch(ctx context.Context, q store.KeywordQuery) (store.KeywordResult, error)
+	GetFiles(ctx context.Context, ids []string) ([]store.File, error)
+}
+
+// BM25System is the baseline: the store's keyword search (bm25 in SQLite's
+// FTS5) with every distinct token of the whole query as an alternative
+// (MatchAny), top TopK. No query analysis, no AI.
+type BM25System struct {
+	Index BM25Index
+}
+
+// Name implements System.
+func (BM25System) Name() string { return "bm25" }
+
+// Provider implements System.
+func (BM25System) Provider() string { return "" }
+
+// Terms are the baseline's search terms for a query: its distinct tokens
+// (words, CJK bigrams) in order.
+func Terms(query string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, t := range tokenize.Tokens(query) {
+		if !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// Search implements System.
+func (s BM25System) Search(ctx context.Context, query string) (Ranked, error) {
+	res, err := s.Index.KeywordSearch(ctx, store.KeywordQuery{Terms: Terms(query), Match: store.MatchAny, Limit: TopK})
+	if err != nil {
+		return Ranked{}, fmt.Errorf("bm25 keyword search: %w", err)
+	}
+	r := Ranked{End: "not_found"}
+	if len(res.Hits) == 0 {
+		return r, nil
+	}
+	ids := make([]string, len(res.Hits))
+	for i, h := range res.Hits {
+		ids[i] = h.ID
+	}
+	files, err := s.Index.GetFiles(ctx, ids)
+	if err != nil {
+		return Ranked{}, fmt.Errorf("bm25 load hits: %w", err)
+	}
+	r.End = "results"
+	for _, f := range files {
+		r.Files = append(r.Files, f.Name)
+	}
+	return r, nil
+}
