@@ -20,4 +20,20 @@
 //
 // Where Drive's behaviour is undocumented the emulator picks a rule and states
 // it: see [Tokens] for fullText and name matching of Japanese text.
+//
+// Known differences from Drive:
+//   - pageSize is capped at 100 (the reference text) although the discovery
+//     schema of the client says 1000; [Emulator.SetMaxPageSize] changes it.
+//   - files.export produces the text formats (text/plain, text/markdown,
+//     text/html, text/csv, text/tab-separated-values); binary formats that
+//     Drive would produce (PDF, DOCX...) answer 501 notImplemented.
+//   - fullText matches the name, description, export text, File.IndexText
+//     and text blobs; Drive also indexes PDF and Office content, which
+//     fixtures supply as IndexText. Results come in insertion order, not by
+//     relevance. Page tokens are offsets, so a change between two pages may
+//     shift items, as it may in Drive.
+//   - No changes API, uploads, permissions API or revisions; a file without
+//     permission is simply invisible (404 notFound, absent from lists).
+//   - A missing supportsAllDrives hides Shared drive items from files.get
+//     and files.list; files.export has no such parameter and finds them.
 package driveemu

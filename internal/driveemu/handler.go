@@ -408,7 +408,7 @@ func (e *Emulator) serveList(w http.ResponseWriter, q map[string][]string) {
 	for _, f := range hits[offset:end] {
 		files = append(files, e.fileJSON(f))
 	}
-	resp := map[string]any{"kind": "drive#fileList", "incompleteSearch": false, "files": files}
+	resp := map[string]any{"kind": "drive#fileList", "incompleteSearch": e.incomplete && p.corpora == "allDrives", "files": files}
 	if end < len(hits) {
 		resp["nextPageToken"] = encodePageToken(p, end)
 	}

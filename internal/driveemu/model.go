@@ -116,6 +116,8 @@ type Emulator struct {
 	base     time.Time
 	maxPage  int
 	expLimit int64
+	// incomplete is reported as incompleteSearch for corpora=allDrives.
+	incomplete bool
 
 	faults *Faults
 	stats  *stats
@@ -169,6 +171,15 @@ func (e *Emulator) SetExportLimit(n int64) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.expLimit = n
+}
+
+// SetIncompleteSearch makes files.list with corpora=allDrives report
+// incompleteSearch (Drive may do so when it could not search every drive);
+// the files are still all returned.
+func (e *Emulator) SetIncompleteSearch(v bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.incomplete = v
 }
 
 // nextTime returns a deterministic, increasing timestamp for items added

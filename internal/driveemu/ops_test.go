@@ -586,3 +586,73 @@ func TestFaultRulesAreDeterministicAndCounted(t *testing.T) {
 }
 
 func md5sum(b []byte) [16]byte { return md5.Sum(b) }
+
+func TestIncompleteSearchOnlyForAllDrives(t *testing.T) {
+	emu := driveemu.New()
+	emu.SetIncompleteSearch(true)
+	svc := newService(t, emu)
+	l, err := svc.Files.List().Corpora("allDrives").SupportsAllDrives(true).IncludeItemsFromAllDrives(true).
+		Fields("incompleteSearch,files(id)").Do()
+	if err != nil || !l.IncompleteSearch {
+		t.Fatalf("allDrives: %v %+v", err, l)
+	}
+	if l, err = svc.Files.List().Fields("incompleteSearch").Do(); err != nil || l.IncompleteSearch {
+		t.Fatalf("user: %v %+v", err, l)
+	}
+}
+
+// TestConcurrentRequestsAndMutations runs under -race: listing, fullText,
+// downloads and fault decisions while the tree changes.
+func TestConcurrentRequestsAndMutations(t *testing.T) {
+	fx := driveemu.DefaultFixture()
+	emu := fx.Emu
+	emu.Faults().Add(driveemu.ServerError(503).WithProbability(0.2))
+	srv := httptest.NewServer(emu)
+	defer srv.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := 0; i < 300 && ctx.Err() == nil; i++ {
+			emu.Touch(fx.IDs["txt-notes"], []byte(fmt.Sprintf("v%d sushi", i)), time.Time{})
+			emu.Trash(fx.IDs["doc-roadmap"], i%2 == 0)
+			emu.AddBlob(fx.IDs["reports"], fmt.Sprintf("new%d.txt", i), "text/plain", []byte("x"))
+		}
+	}()
+	paths := []string{
+		"/drive/v3/files?q=" + url.QueryEscape("fullText contains 'sushi'"),
+		"/drive/v3/files?pageSize=3&q=" + url.QueryEscape("'"+fx.IDs["reports"]+"' in parents"),
+		"/drive/v3/files/" + fx.IDs["txt-notes"] + "?alt=media",
+		"/drive/v3/files/" + fx.IDs["doc-roadmap"] + "/export?mimeType=text/plain",
+	}
+	errc := make(chan error, 8)
+	for w := range 8 {
+		go func() {
+			for i := range 30 {
+				res, err := http.Get(srv.URL + paths[(w+i)%len(paths)])
+				if err != nil {
+					errc <- err
+					return
+				}
+				_, _ = io.Copy(io.Discard, res.Body)
+				res.Body.Close()
+				if res.StatusCode != 200 && res.StatusCode != 503 {
+					errc <- fmt.Errorf("%s: %d", paths[(w+i)%len(paths)], res.StatusCode)
+					return
+				}
+			}
+			errc <- nil
+		}()
+	}
+	for range 8 {
+		if err := <-errc; err != nil {
+			t.Error(err)
+		}
+	}
+	cancel()
+	<-done
+	if st := emu.Stats(); st.Total() != 240 || st.Faults[driveemu.FaultStatus] == 0 {
+		t.Errorf("stats %+v", st)
+	}
+}
