@@ -11,6 +11,7 @@ import (
 	"github.com/gds-cli/gds/internal/app"
 	"github.com/gds-cli/gds/internal/auth"
 	"github.com/gds-cli/gds/internal/config"
+	"github.com/gds-cli/gds/internal/doctor"
 	"github.com/gds-cli/gds/internal/i18n"
 	"github.com/gds-cli/gds/internal/schedule"
 	"github.com/gds-cli/gds/internal/store"
@@ -135,6 +136,9 @@ func printError(d *app.Deps, err error) {
 }
 
 func hintFor(d *app.Deps, err error) string {
+	if errors.Is(err, doctor.ErrUnhealthy) {
+		return "" // the report above already gives a fix per problem
+	}
 	switch exitCode(err) {
 	case exitConfig:
 		return d.T(i18n.HintConfig)

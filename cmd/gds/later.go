@@ -21,23 +21,9 @@ func newAlfredCommand(d *app.Deps) *cli.Command {
 				Flags:     []cli.Flag{&cli.StringFlag{Name: "state", Usage: d.T("flag.search.state")}},
 				Action:    alfredFilterAction(d),
 			},
-			{
-				Name:   "workflow",
-				Usage:  d.T("cmd.alfred.workflow.usage"),
-				Flags:  []cli.Flag{&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "gds.alfredworkflow", Usage: d.T("flag.alfred.output"), TakesFile: true}},
-				Action: notImplementedAction,
-			},
+			alfredWorkflowCommand(d),
+			alfredInstallCommand(d),
 		},
-	}
-}
-
-func newDoctorCommand(d *app.Deps) *cli.Command {
-	return &cli.Command{
-		Name:        "doctor",
-		Usage:       d.T("cmd.doctor.usage"),
-		Description: d.T("cmd.doctor.desc"),
-		Flags:       []cli.Flag{jsonFlag(d), &cli.BoolFlag{Name: "offline", Usage: d.T("flag.doctor.offline")}},
-		Action:      notImplementedAction,
 	}
 }
 

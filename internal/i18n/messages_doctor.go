@@ -46,6 +46,8 @@ func init() {
 		"doctor.auth.error":               {En: "cannot read the stored sign-in: %v", Ja: "保存されたログイン情報を読めません: %v"},
 		"doctor.auth.none":                {En: "not signed in", Ja: "ログインしていません"},
 		"doctor.auth.problem":             {En: "the stored sign-in cannot be used: %s", Ja: "保存されたログイン情報は使えません: %s"},
+		"doctor.auth.other_client":        {En: "it was issued to another OAuth client (%s)", Ja: "別の OAuth クライアント（%s）で発行されたものです"},
+		"doctor.auth.no_refresh":          {En: "it has no refresh token", Ja: "リフレッシュトークンがありません"},
 		"doctor.auth.ok":                  {En: "signed in (token in %s)", Ja: "ログイン済み（トークンの保存先 %s）"},
 		"doctor.ai.title":                 {En: "AI provider", Ja: "AI プロバイダー"},
 		"doctor.ai.error":                 {En: "cannot set up the provider: %v", Ja: "プロバイダーを準備できません: %v"},

@@ -1,0 +1,97 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+
+	"github.com/urfave/cli/v3"
+
+	"github.com/gds-cli/gds/internal/alfredpkg"
+	"github.com/gds-cli/gds/internal/app"
+)
+
+// alfredPackageOptions are the flags of `gds alfred workflow` and
+// `gds alfred install`.
+type alfredPackageOptions struct {
+	Output  string // file, or an existing directory to put gds.alfredworkflow in
+	Version string
+}
+
+// opener opens a file with the desktop (macOS `open`); nil where there is none.
+type opener func(ctx context.Context, path string) error
+
+func macOpen(ctx context.Context, path string) error {
+	if out, err := exec.CommandContext(ctx, "open", path).CombinedOutput(); err != nil {
+		return fmt.Errorf("open %s: %w: %s", path, err, out)
+	}
+	return nil
+}
+
+// alfredWorkflowCommand is `gds alfred workflow`: write the package.
+func alfredWorkflowCommand(d *app.Deps) *cli.Command {
+	return &cli.Command{
+		Name:  "workflow",
+		Usage: d.T("cmd.alfred.workflow.usage"),
+		Flags: []cli.Flag{&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: alfredpkg.FileName, Usage: d.T("flag.alfred.output"), TakesFile: true}},
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			if err := checkNoArgs(d, cmd); err != nil {
+				return err
+			}
+			_, err := runAlfredWorkflow(d, alfredPackageOptions{Output: cmd.String("output"), Version: cmd.Root().Version})
+			return err
+		},
+	}
+}
+
+// alfredInstallCommand is `gds alfred install`: write the package to the
+// gds home and open it (Alfred imports it).
+func alfredInstallCommand(d *app.Deps) *cli.Command {
+	return &cli.Command{
+		Name:  "install",
+		Usage: d.T("cmd.alfred.install.usage"),
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			if err := checkNoArgs(d, cmd); err != nil {
+				return err
+			}
+			var open opener
+			if osScheduleEnv().GOOS == "darwin" {
+				open = macOpen
+			}
+			return runAlfredInstall(ctx, d, cmd.Root().Version, open)
+		},
+	}
+}
+
+func runAlfredWorkflow(d *app.Deps, opts alfredPackageOptions) (string, error) {
+	p, err := alfredpkg.WriteFile(opts.Output, opts.Version)
+	if err != nil {
+		return "", err
+	}
+	fmt.Fprintln(d.Stdout, d.T("alfred.written", p))
+	return p, nil
+}
+
+func runAlfredInstall(ctx context.Context, d *app.Deps, version string, open opener) error {
+	cfg, err := d.RequireConfig()
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
+		return fmt.Errorf("create the gds data directory %s: %w", cfg.DataDir, err)
+	}
+	p, err := runAlfredWorkflow(d, alfredPackageOptions{Output: cfg.DataDir, Version: version})
+	if err != nil {
+		return err
+	}
+	if open == nil {
+		fmt.Fprintln(d.Stdout, d.T("alfred.open_manually", p))
+		return nil
+	}
+	if err := open(ctx, p); err != nil {
+		return err
+	}
+	fmt.Fprintln(d.Stdout, d.T("alfred.opened", p))
+	return nil
+}

@@ -1,0 +1,82 @@
+package alfredpkg
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"howett.net/plist"
+
+	"github.com/gds-cli/gds/alfred"
+)
+
+// scriptFilterScript returns the inline script of the workflow's Script Filter.
+func scriptFilterScript(t *testing.T) string {
+	t.Helper()
+	data, err := alfred.Source.ReadFile("info.plist")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var info infoPlist
+	if _, err := plist.Unmarshal(data, &info); err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range info.Objects {
+		if o.Type == "alfred.workflow.input.scriptfilter" {
+			return o.Config["script"].(string)
+		}
+	}
+	t.Fatal("no script filter")
+	return ""
+}
+
+// TestScriptFilterRunsGds runs the Script Filter's script the way Alfred
+// does (type 0 = /bin/bash, the query as $1) against a stub gds.
+func TestScriptFilterRunsGds(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("no bash")
+	}
+	script := scriptFilterScript(t)
+	dir := t.TempDir()
+	stub := filepath.Join(dir, "gds")
+	if err := os.WriteFile(stub, []byte("#!/bin/sh\nfor a in \"$@\"; do printf '[%s]' \"$a\"; done\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	run := func(env ...string) string {
+		cmd := exec.Command(bash, "-c", script, "bash", `先月の "議事録" $HOME`)
+		cmd.Env = append([]string{"HOME=" + dir, "PATH=/usr/bin:/bin"}, env...)
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("script: %v", err)
+		}
+		return string(out)
+	}
+	if got := run("gds_path=" + stub); got != `[alfred][filter][先月の "議事録" $HOME]` {
+		t.Errorf("with gds_path: %q", got)
+	}
+	// Without gds_path, gds is found on the PATH the script sets up (~/go/bin here).
+	if err := os.MkdirAll(filepath.Join(dir, "go", "bin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(stub, filepath.Join(dir, "go", "bin", "gds")); err != nil {
+		t.Fatal(err)
+	}
+	if got := run(); !strings.HasPrefix(got, "[alfred][filter]") {
+		t.Errorf("from PATH: %q", got)
+	}
+	// gds missing: valid Script Filter JSON that says so.
+	got := run("gds_path=" + filepath.Join(dir, "nope"))
+	var out struct {
+		Items []struct {
+			Title string `json:"title"`
+			Valid bool   `json:"valid"`
+		} `json:"items"`
+	}
+	if err := json.Unmarshal([]byte(got), &out); err != nil || len(out.Items) != 1 || out.Items[0].Valid || !strings.Contains(out.Items[0].Title, "not found") {
+		t.Errorf("missing gds: %q (%v)", got, err)
+	}
+}
