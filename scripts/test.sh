@@ -58,6 +58,7 @@ fi
 
 step "go vet ./..."
 go vet ./... || fail "go vet reported problems"
+bash scripts/release-check.sh || fail "release checks failed (scripts/release-check.sh: darwin builds, goreleaser check)"
 
 step "go test -race ./..."
 go test -race -count=1 -timeout "${GDS_TEST_TIMEOUT:-20m}" ./... || fail "tests failed"
