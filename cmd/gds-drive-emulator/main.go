@@ -181,9 +181,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 	base := "http://" + ln.Addr().String()
 	ids := strings.Join(fx.Targets, ",")
 	fmt.Fprintln(stdout, msg(
-		fmt.Sprintf("Drive API emulator (%d files) at %s/drive/v3/\n  GDS_DRIVE_ENDPOINT=%s\n  GOOGLE_DRIVE_TARGET_FOLDER_IDS=%s\nStop with Ctrl-C.",
+		fmt.Sprintf("Drive API emulator (%d items) at %s/drive/v3/\n  GDS_DRIVE_ENDPOINT=%s\n  GOOGLE_DRIVE_TARGET_FOLDER_IDS=%s\nStop with Ctrl-C.",
 			len(emu.IDs()), base, base, ids),
-		fmt.Sprintf("Drive API エミュレーター（%d ファイル）: %s/drive/v3/\n  GDS_DRIVE_ENDPOINT=%s\n  GOOGLE_DRIVE_TARGET_FOLDER_IDS=%s\nCtrl-C で停止します。",
+		fmt.Sprintf("Drive API エミュレーター（%d 項目）: %s/drive/v3/\n  GDS_DRIVE_ENDPOINT=%s\n  GOOGLE_DRIVE_TARGET_FOLDER_IDS=%s\nCtrl-C で停止します。",
 			len(emu.IDs()), base, base, ids)))
 	if ready != nil {
 		ready <- base
