@@ -137,8 +137,6 @@ type FolderError struct {
 	Err     error  // the API error, if any
 }
 
-func (e *FolderError) Error() string { return e.Message("en") }
-
 // Unwrap returns the API error.
 func (e *FolderError) Unwrap() error { return e.Err }
 
@@ -155,13 +153,18 @@ func (c *Client) ResolveFolders(ctx context.Context, ids []string) ([]Folder, er
 				Fields("id,name,mimeType,trashed,driveId,shortcutDetails").Context(ctx).Do()
 			return err
 		})
-		var gerr *googleapi.Error
+		var (
+			gerr *googleapi.Error
+			rerr *RetryError
+		)
 		switch {
+		case errors.As(err, &rerr):
+			return nil, err // still rate limited or failing after every try: not the folder's fault
 		case errors.As(err, &gerr) && gerr.Code == http.StatusNotFound:
 			return nil, &FolderError{ID: id, Problem: FolderNotFound, Err: err}
-		case errors.As(err, &gerr) && (gerr.Code == http.StatusForbidden || gerr.Code == http.StatusUnauthorized):
+		case errors.As(err, &gerr) && gerr.Code == http.StatusForbidden:
 			return nil, &FolderError{ID: id, Problem: FolderNoPermission, Err: err}
-		case err != nil:
+		case err != nil: // 401 (token), network, cancellation
 			return nil, err
 		case f.MimeType == MimeShortcut && f.ShortcutDetails != nil && f.ShortcutDetails.TargetMimeType == FolderMimeType:
 			return nil, &FolderError{ID: id, Problem: FolderShortcut, Detail: f.ShortcutDetails.TargetId}

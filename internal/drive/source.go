@@ -19,6 +19,9 @@ import (
 	"github.com/gds-cli/gds/internal/i18n"
 )
 
+// Error returns the English message.
+func (e *FolderError) Error() string { return e.Message(i18n.En) }
+
 // Message returns the error in lang (i18n.En or i18n.Ja), naming the folder
 // ID, the reason and the fix.
 func (e *FolderError) Message(lang string) string {

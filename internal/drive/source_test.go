@@ -376,3 +376,16 @@ func TestFoldersListsTheTargetTrees(t *testing.T) {
 		t.Errorf("search hits %v, %v; want [team-notes.txt]", hits, err)
 	}
 }
+
+func TestResolveRateLimitedIsNotAFolderProblem(t *testing.T) {
+	f := newFixture(t)
+	f.emu.Faults().Add(driveemu.UserRateLimitExceeded().On(driveemu.EndpointGet))
+	_, err := f.client(t, drive.Options{Retry: instant(3)}).ResolveFolders(context.Background(), f.targets)
+	var (
+		fe *drive.FolderError
+		re *drive.RetryError
+	)
+	if errors.As(err, &fe) || !errors.As(err, &re) || re.Attempts != 3 {
+		t.Errorf("err = %v, want a RetryError after 3 tries and no FolderError", err)
+	}
+}
