@@ -424,12 +424,16 @@ func joinPath(parent, name string) string {
 	return parent + "/" + name
 }
 
+// ErrChanged means a download's content is not the one that was listed
+// (its MD5 checksum differs): the file changed in between.
+var ErrChanged = errors.New("file changed since it was listed")
+
 // ErrTooLarge wraps a refusal to read content over the size limit.
 var ErrTooLarge = errors.New("file is larger than the size limit")
 
 // Download returns the content of a blob file (alt=media), at most
 // maxBytes (ErrTooLarge beyond). When wantMD5 (hex) is given, a body whose
-// checksum differs is retried as a damaged transfer.
+// checksum differs gives ErrChanged.
 func (c *Client) Download(ctx context.Context, id string, maxBytes int64, wantMD5 string) ([]byte, error) {
 	return c.fetch(ctx, "download "+id, maxBytes, wantMD5, func(ctx context.Context) (*http.Response, error) {
 		return c.svc.Files.Get(id).SupportsAllDrives(true).Context(ctx).Download()
@@ -473,7 +477,11 @@ func (c *Client) fetch(ctx context.Context, op string, maxBytes int64, wantMD5 s
 		if wantMD5 != "" {
 			sum := md5.Sum(b)
 			if got := hex.EncodeToString(sum[:]); !strings.EqualFold(got, wantMD5) {
-				return fmt.Errorf("checksum %s, want %s: %w", got, wantMD5, errTransient)
+				// A damaged body shows up as a length mismatch above; a body
+				// of the announced length with another checksum is newer
+				// content than was listed. Fail it now: the next crawl lists
+				// it again with its new checksum.
+				return fmt.Errorf("%w (checksum %s, listed %s)", ErrChanged, got, wantMD5)
 			}
 		}
 		body = b

@@ -35,6 +35,8 @@
 //     over the size limit, exports over Drive's 10 MB limit and files Drive
 //     refuses to serve are skipped at Open (crawl.ErrSkip) with a reason.
 //   - Open reads the whole content (bounded) inside the retry loop and
-//     checks the length and, for blobs, the MD5 checksum, so a damaged
-//     transfer is retried rather than indexed.
+//     checks its length, so a damaged transfer is retried rather than
+//     indexed; for blobs it also checks the MD5 checksum from the listing,
+//     and content that changed since the listing fails the file
+//     (ErrChanged) so the next crawl takes it with its new metadata.
 package drive

@@ -389,3 +389,18 @@ func TestResolveRateLimitedIsNotAFolderProblem(t *testing.T) {
 		t.Errorf("err = %v, want a RetryError after 3 tries and no FolderError", err)
 	}
 }
+
+func TestOpenOfAFileChangedSinceListingFailsWithoutRetries(t *testing.T) {
+	f := newFixture(t)
+	src := f.source(t)
+	e := listAll(t, src, time.Time{})["notes.txt"]
+	f.emu.Touch(e.ID, []byte("new content written after the listing"), time.Time{})
+	f.emu.ResetStats()
+	_, err := src.Open(context.Background(), e)
+	if !errors.Is(err, drive.ErrChanged) || errors.Is(err, crawl.ErrSkip) {
+		t.Fatalf("err = %v, want ErrChanged (a failure the next crawl retries)", err)
+	}
+	if n := f.emu.Stats().Calls[driveemu.EndpointDownload]; n != 1 {
+		t.Errorf("%d downloads, want 1 (a changed file is not a transient error)", n)
+	}
+}
