@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
@@ -402,5 +403,28 @@ func TestOpenOfAFileChangedSinceListingFailsWithoutRetries(t *testing.T) {
 	}
 	if n := f.emu.Stats().Calls[driveemu.EndpointDownload]; n != 1 {
 		t.Errorf("%d downloads, want 1 (a changed file is not a transient error)", n)
+	}
+}
+
+func TestIncompleteSearchFailsTheListing(t *testing.T) {
+	lists := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if r.URL.Path == "/drive/v3/files" {
+			lists++
+			fmt.Fprint(w, `{"incompleteSearch":true,"files":[{"id":"f1","name":"a.txt","mimeType":"text/plain","parents":["top"]}]}`)
+			return
+		}
+		fmt.Fprint(w, `{"id":"top","name":"Top","mimeType":"application/vnd.google-apps.folder"}`)
+	}))
+	defer srv.Close()
+	c, err := drive.New(context.Background(), drive.Options{Endpoint: srv.URL, Retry: instant(3)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := drive.NewSource(c, drive.SourceOptions{FolderIDs: []string{"top"}})
+	err = src.List(context.Background(), time.Time{}, func(crawl.Entry) error { return nil })
+	if !errors.Is(err, drive.ErrIncompleteSearch) || lists != 3 {
+		t.Errorf("err = %v after %d lists, want ErrIncompleteSearch after 3", err, lists)
 	}
 }
