@@ -3,9 +3,12 @@ package main
 import (
 	"context"
 	"fmt"
+	"net/http"
 
 	"github.com/gds-cli/gds/internal/app"
 	"github.com/gds-cli/gds/internal/config"
+	"github.com/gds-cli/gds/internal/crawl"
+	"github.com/gds-cli/gds/internal/drive"
 	"github.com/gds-cli/gds/internal/search"
 	"github.com/gds-cli/gds/internal/store"
 )
@@ -51,10 +54,37 @@ func newLoop(ctx context.Context, d *app.Deps, asker search.Asker) (*searchLoop,
 		st.Close()
 		return nil, fmt.Errorf("%s", d.T("search.empty_index"))
 	}
+	keywords, err := keywordSearcher(ctx, d, cfg, st, stats.Sync.Fingerprint)
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
 	return &searchLoop{
-		Loop:   &search.Loop{Keywords: search.StoreSearcher{Index: st}, Index: st, AI: prov, Asker: asker},
+		Loop:   &search.Loop{Keywords: keywords, Index: st, AI: prov, Asker: asker},
 		Store:  st,
 		Config: cfg,
 		d:      d,
 	}, nil
+}
+
+// keywordSearcher picks the keyword-search step for the index: Drive's
+// full-text search when the index was crawled from Google Drive (seed §6.3),
+// the store's own full-text index for a local folder.
+func keywordSearcher(ctx context.Context, d *app.Deps, cfg *config.Config, st store.Store, fingerprint string) (search.KeywordSearcher, error) {
+	local := search.StoreSearcher{Index: st}
+	if crawl.SourceKindOf(fingerprint) != config.SourceDrive {
+		return local, nil
+	}
+	var hc *http.Client
+	if cfg.DriveEndpoint == "" {
+		var err error
+		if hc, err = d.GoogleHTTPClient(ctx); err != nil {
+			return nil, err
+		}
+	}
+	c, err := drive.New(ctx, drive.Options{Endpoint: cfg.DriveEndpoint, HTTPClient: hc})
+	if err != nil {
+		return nil, err
+	}
+	return search.DriveSearcher{Drive: c, Index: st, Local: local}, nil
 }

@@ -1,0 +1,165 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/gds-cli/gds/internal/ai"
+	"github.com/gds-cli/gds/internal/drive"
+	"github.com/gds-cli/gds/internal/tokenize"
+)
+
+// DriveFinder lists the Drive files matching a query, in Drive's relevance
+// order, calling fn per file; fn returning an error stops the listing.
+type DriveFinder interface {
+	Search(ctx context.Context, q drive.Query, fn func(drive.File) error) error
+}
+
+// IndexedFilter keeps the IDs that are in the index.
+type IndexedFilter interface {
+	FilterIndexed(ctx context.Context, ids []string) ([]string, error)
+}
+
+// DefaultMaxProbe bounds how many Drive results one keyword search reads.
+const DefaultMaxProbe = 1000
+
+// DriveSearcher is the keyword-search step of seed §6.3 for a Drive
+// source: Drive's `fullText contains` with the period and type filters,
+// then hits = Drive's results ∩ the index (which only holds files of the
+// target folders and their subfolders). Drive gives no total count and
+// rejects orderBy with fullText, so it reads results in Drive's relevance
+// order only until the branch is decided: ClarifyAt indexed hits, the end
+// of the results, or MaxProbe results. Keywords are alternatives (any of
+// them); required keywords must all match.
+//
+// Drive's tokeniser does not find a substring inside a Japanese compound,
+// so when a keyword contains CJK characters the store's own bigram index
+// (Local) is searched too and its hits are added after Drive's.
+type DriveSearcher struct {
+	Drive    DriveFinder
+	Index    IndexedFilter
+	Local    KeywordSearcher // may be nil
+	MaxProbe int             // <= 0: DefaultMaxProbe
+}
+
+var errEnough = errors.New("enough results")
+
+// DriveQuery builds the Drive query of conditions c. Every user value goes
+// through the escaping builder.
+func DriveQuery(c Conditions) (drive.Query, error) {
+	parts := []drive.Query{drive.NotTrashed(), drive.Not(drive.IsFolder())}
+	var alts []drive.Query
+	for _, k := range c.Keywords {
+		if q := drive.FullTextContains(k); !q.IsZero() {
+			alts = append(alts, q)
+		}
+	}
+	if len(alts) > 0 {
+		parts = append(parts, drive.Or(alts...))
+	}
+	for _, k := range c.Required {
+		if q := drive.FullTextContains(k); !q.IsZero() {
+			parts = append(parts, q)
+		}
+	}
+	if mts := ai.MimeTypesFor(c.Filters.FileType); len(mts) > 0 {
+		parts = append(parts, drive.MimeTypeIn(mts...))
+	}
+	after, before, err := c.Filters.Range()
+	if err != nil {
+		return drive.Query{}, err
+	}
+	if !after.IsZero() {
+		parts = append(parts, drive.CompareTime(drive.FieldModifiedTime, drive.OpGe, after))
+	}
+	if !before.IsZero() {
+		parts = append(parts, drive.ModifiedBefore(before))
+	}
+	return drive.And(parts...), nil
+}
+
+// SearchKeywords implements KeywordSearcher.
+func (s DriveSearcher) SearchKeywords(ctx context.Context, c Conditions, limit int) ([]string, int, error) {
+	q, err := DriveQuery(c)
+	if err != nil {
+		return nil, 0, err
+	}
+	maxProbe := s.MaxProbe
+	if maxProbe <= 0 {
+		maxProbe = DefaultMaxProbe
+	}
+	var hits, pending []string
+	seen := map[string]bool{}
+	read := 0
+	flush := func() error {
+		if len(pending) == 0 {
+			return nil
+		}
+		idx, err := s.Index.FilterIndexed(ctx, pending)
+		if err != nil {
+			return fmt.Errorf("intersect with the index: %w", err)
+		}
+		hits = append(hits, idx...)
+		pending = pending[:0]
+		return nil
+	}
+	err = s.Drive.Search(ctx, q, func(f drive.File) error {
+		if seen[f.ID] {
+			return nil
+		}
+		seen[f.ID] = true
+		read++
+		pending = append(pending, f.ID)
+		if len(pending) == drive.PageSize {
+			if err := flush(); err != nil {
+				return err
+			}
+			if len(hits) >= ClarifyAt {
+				return errEnough
+			}
+		}
+		if read >= maxProbe {
+			return errEnough
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, errEnough) {
+		return nil, 0, fmt.Errorf("search Drive: %w", err)
+	}
+	if err := flush(); err != nil {
+		return nil, 0, err
+	}
+	total := len(hits)
+	if s.Local != nil && hasCJK(c) {
+		local, ltotal, err := s.Local.SearchKeywords(ctx, c, limit)
+		if err != nil {
+			return nil, 0, err
+		}
+		inDrive := make(map[string]bool, len(hits))
+		for _, id := range hits {
+			inDrive[id] = true
+		}
+		added := 0
+		for _, id := range local {
+			if !inDrive[id] {
+				hits = append(hits, id)
+				added++
+			}
+		}
+		// Local matches beyond the returned page are counted too.
+		total += added + max(0, ltotal-len(local))
+	}
+	return hits[:min(len(hits), limit)], total, nil
+}
+
+func hasCJK(c Conditions) bool {
+	for _, k := range allKeywords(c) {
+		for _, r := range k {
+			if tokenize.IsCJK(r) {
+				return true
+			}
+		}
+	}
+	return false
+}
