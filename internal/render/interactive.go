@@ -233,35 +233,24 @@ func (r *Interactive) Ask(ctx context.Context, q ai.Question, s search.State) (s
 			}
 			return search.Answer{}, search.ErrNoAnswer
 		}
-		ans, ok := ParseAnswer(line, len(q.Choices))
-		switch {
-		case !ok:
-			fmt.Fprintln(r.Err, i18n.T(r.Lang, "interactive.bad_choice", len(q.Choices)))
-			continue
-		case ans == nil:
+		line = strings.TrimSpace(line)
+		if line == "" {
 			return search.Answer{}, search.ErrNoAnswer
 		}
-		return *ans, nil
+		if outOfRange(line, len(q.Choices)) {
+			// A typo on a terminal: ask again rather than search for "7".
+			fmt.Fprintln(r.Err, i18n.T(r.Lang, "interactive.bad_choice", len(q.Choices)))
+			continue
+		}
+		return search.ParseAnswer(q, line), nil
 	}
 }
 
-// ParseAnswer reads an answer line to a question with n choices: nil for
-// an empty line (no answer), a choice for a number from 1 to n, free text
-// otherwise. ok is false for a number out of range.
-func ParseAnswer(line string, n int) (ans *search.Answer, ok bool) {
-	line = strings.TrimSpace(line)
-	if line == "" {
-		return nil, true
-	}
-	if k, err := strconv.Atoi(line); err == nil {
-		if k >= 1 && k <= n {
-			return &search.Answer{Choice: k - 1}, true
-		}
-		if n > 0 {
-			return nil, false
-		}
-	}
-	return &search.Answer{Choice: -1, Text: line}, true
+// outOfRange reports whether line is a choice number outside 1..n of a
+// question that has choices.
+func outOfRange(line string, n int) bool {
+	k, err := strconv.Atoi(strings.TrimPrefix(line, "#"))
+	return err == nil && n > 0 && (k < 1 || k > n)
 }
 
 // Finish stops the spinner and prints the end of a search: the rounds not

@@ -150,7 +150,9 @@ func TestAskShowsNumberedChoicesAndReadsAnswers(t *testing.T) {
 	}{
 		{"number picks a choice", []string{"2"}, search.Answer{Choice: 1}, nil, false},
 		{"spaces around a number", []string{"  3 "}, search.Answer{Choice: 2}, nil, false},
+		{"hash and number", []string{"#3"}, search.Answer{Choice: 2}, nil, false},
 		{"out of range asks again", []string{"7", "1"}, search.Answer{Choice: 0}, nil, true},
+		{"zero asks again", []string{"0", "the budget"}, search.Answer{Choice: -1, Text: "the budget"}, nil, true},
 		{"free text", []string{"the 2024 slides"}, search.Answer{Choice: -1, Text: "the 2024 slides"}, nil, false},
 		{"empty line skips", []string{""}, search.Answer{}, search.ErrNoAnswer, false},
 		{"end of input skips", nil, search.Answer{}, search.ErrNoAnswer, false},
@@ -352,27 +354,6 @@ func TestHyperlinksSupported(t *testing.T) {
 		lookup := func(k string) (string, bool) { v, ok := tc.env[k]; return v, ok }
 		if got := HyperlinksSupported(lookup, tc.tty); got != tc.want {
 			t.Errorf("%v tty=%v: %v, want %v", tc.env, tc.tty, got, tc.want)
-		}
-	}
-}
-
-func TestParseAnswer(t *testing.T) {
-	for _, tc := range []struct {
-		line string
-		n    int
-		want string
-		ok   bool
-	}{
-		{"1", 3, "&{0 }", true},
-		{"0", 3, "<nil>", false},
-		{"4", 3, "<nil>", false},
-		{"4", 0, "&{-1 4}", true}, // no choices: a number is words
-		{"2024", 0, "&{-1 2024}", true},
-		{" ", 3, "<nil>", true},
-	} {
-		ans, ok := ParseAnswer(tc.line, tc.n)
-		if got := fmt.Sprint(ans); got != tc.want || ok != tc.ok {
-			t.Errorf("ParseAnswer(%q, %d) = %s, %v", tc.line, tc.n, got, ok)
 		}
 	}
 }
