@@ -200,7 +200,11 @@ func (d *Deps) T(key i18n.Key, args ...any) string { return i18n.T(d.Lang, key, 
 // directory is created with mode 0700).
 func OpenStore(ctx context.Context, cfg *config.Config) (store.Store, error) {
 	if cfg.UsesPostgres() {
-		s, err := postgres.Open(ctx, cfg.DatabaseURL)
+		var opts []postgres.Option
+		if cfg.DatabaseSchema != "" {
+			opts = append(opts, postgres.WithSchema(cfg.DatabaseSchema))
+		}
+		s, err := postgres.Open(ctx, cfg.DatabaseURL, opts...)
 		if err != nil {
 			return nil, fmt.Errorf("open the Postgres index at %s (from %s): %w", config.MaskURL(cfg.DatabaseURL), cfg.DatabaseURLVar, err)
 		}

@@ -38,6 +38,7 @@ const (
 	EnvSearchMaxLoopCount = "SEARCH_MAX_LOOP_COUNT"
 	EnvDatabaseURL        = "DATABASE_URL"
 	EnvSupabaseDBURL      = "SUPABASE_DB_URL"
+	EnvDatabaseSchema     = "GDS_DB_SCHEMA"
 )
 
 // Defaults of the settings that have one.
@@ -86,7 +87,7 @@ var Names = []string{
 	EnvOAuthClientID, EnvOAuthClientSecret,
 	EnvAIProvider, EnvOpenAIAPIKey, EnvOpenAIBaseURL, EnvOpenAIModel, EnvOpenAIEmbedModel, EnvOpenAIEmbedDim,
 	EnvSummaryMaxLength, EnvSearchMaxLoopCount,
-	EnvDatabaseURL, EnvSupabaseDBURL,
+	EnvDatabaseURL, EnvSupabaseDBURL, EnvDatabaseSchema,
 }
 
 // secretNames are never shown in full.
@@ -187,6 +188,9 @@ type Config struct {
 
 	DatabaseURL    string // "" means the embedded SQLite store at IndexPath()
 	DatabaseURLVar string // DATABASE_URL or SUPABASE_DB_URL, whichever was used
+	// DatabaseSchema is the Postgres schema holding the gds tables
+	// (GDS_DB_SCHEMA); "" means public.
+	DatabaseSchema string
 
 	// EnvFiles are the .env files that were read, highest precedence first.
 	EnvFiles []string
@@ -399,7 +403,27 @@ func (c *Config) fill(val func(name, def string) string, workDir, homeDir string
 			return err
 		}
 	}
+	if c.DatabaseSchema = val(EnvDatabaseSchema, ""); c.DatabaseSchema != "" && !validSchemaName(c.DatabaseSchema) {
+		return &Error{Var: EnvDatabaseSchema, Value: c.DatabaseSchema, Problem: "config.problem.db_schema", Fix: "config.fix.db_schema"}
+	}
 	return nil
+}
+
+// validSchemaName accepts a plain lower-case Postgres identifier of 1 to 63
+// bytes: a letter or underscore, then letters, digits or underscores.
+func validSchemaName(s string) bool {
+	if len(s) == 0 || len(s) > 63 {
+		return false
+	}
+	for i, r := range s {
+		switch {
+		case r == '_' || (r >= 'a' && r <= 'z'):
+		case i > 0 && r >= '0' && r <= '9':
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // readEnvFile parses a .env file; a missing file returns (nil, nil).

@@ -333,6 +333,8 @@ func TestValidation(t *testing.T) {
 		{EnvSupabaseDBURL, "postgresql:///nohost", EnvSupabaseDBURL, "", "no host"},
 		{EnvOpenAIBaseURL, "localhost:11434", EnvOpenAIBaseURL, "", "http://"},
 		{EnvDriveEndpoint, "ftp://x/y", EnvDriveEndpoint, "", "http://"},
+		{EnvDatabaseSchema, "Gds-Index", EnvDatabaseSchema, "", "lower-case"},
+		{EnvDatabaseSchema, "1gds", EnvDatabaseSchema, "", "lower-case"},
 		{EnvDriveFolderIDs, "ok1,bad id", EnvDriveFolderIDs, "", "\"bad id\""},
 		{EnvDriveFolderIDs, "https://drive.google.com/drive/folders/1AbC_x-9?usp=sharing", EnvDriveFolderIDs, "", "folder ID 1AbC_x-9"},
 	}
@@ -477,5 +479,16 @@ func TestCrawlFingerprint(t *testing.T) {
 		if load(env) == base {
 			t.Errorf("%v did not change the fingerprint", env)
 		}
+	}
+}
+
+func TestDatabaseSchema(t *testing.T) {
+	f := newFixture(t)
+	if c := f.mustLoad(); c.DatabaseSchema != "" {
+		t.Errorf("default schema = %q, want empty (public)", c.DatabaseSchema)
+	}
+	f.env[EnvDatabaseSchema] = "gds_run_42"
+	if c := f.mustLoad(); c.DatabaseSchema != "gds_run_42" {
+		t.Errorf("schema = %q", c.DatabaseSchema)
 	}
 }
