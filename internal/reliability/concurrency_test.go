@@ -158,7 +158,7 @@ func concSchema(t *testing.T, url string) string {
 func TestConcurrentStoreReadsDuringWrites(t *testing.T) {
 	for name, open := range concBackends(t) {
 		t.Run(name, func(t *testing.T) {
-			form := concForm{files: 40, rounds: 6, readers: 4}
+			form := concForm{files: 16, rounds: 4, readers: 4}
 			if name == "postgres" { // PGlite runs one statement at a time
 				form = concForm{files: 20, rounds: 3, readers: 4}
 			}
