@@ -2,12 +2,17 @@ package reliability
 
 import (
 	"context"
+	"math/rand/v2"
 	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
-	"github.com/gds-cli/gds/internal/ai/offline"
+	"github.com/gds-cli/gds/internal/ai/openai"
+	"github.com/gds-cli/gds/internal/app"
+	"github.com/gds-cli/gds/internal/ai/openaitest"
 	"github.com/gds-cli/gds/internal/drive"
 	"github.com/gds-cli/gds/internal/driveemu"
 )
@@ -55,8 +60,8 @@ func installDriveStorm(f *driveemu.Faults, seed uint64) {
 	}
 }
 
-// TestDriveFaultStorm crawls a few hundred Drive files (Docs, Sheets, text
-// blobs) through the real drive/v3 client while the emulator answers about a
+// TestDriveFaultStorm crawls Drive files (Docs, Sheets, text blobs; 150 in
+// the CI form, 2,000 in the full form) through the real drive/v3 client while the emulator answers about a
 // third of the content requests with 429, 403 userRateLimitExceeded, 403
 // rateLimitExceeded, 500/502/503, a stall past the client timeout, a dropped
 // connection or a truncated body.
@@ -69,10 +74,11 @@ func installDriveStorm(f *driveemu.Faults, seed uint64) {
 //
 // The backoff waits are counted, not slept (RetryPolicy.Sleep). The wall
 // time is compared with the same crawl without faults, measured in the same
-// run.
+// run. The AI provider is openaitest's cheap deterministic backend: this
+// storm is about Drive, and the OpenAI storm below covers the provider.
 func TestDriveFaultStorm(t *testing.T) {
-	n := scale(300, 2000)
-	prov := offline.New()
+	n := scale(150, 2000)
+	prov := openaitest.NewSimpleBackend(openaitest.DefaultSimpleDim)
 	hc := &http.Client{Timeout: clientTimeout}
 	ctx := context.Background()
 
@@ -160,4 +166,138 @@ func TestDriveFaultStorm(t *testing.T) {
 				retries, waited.Round(time.Millisecond), elapsed.Round(time.Millisecond), baseline.Round(time.Millisecond), ratio(elapsed, baseline))
 		})
 	}
+}
+
+// openAIStorm wraps the OpenAI-compatible test server: on chat and
+// embeddings requests it injects, with a seeded probability, a 429 with
+// retry-after-ms, a 500/502/503, a 200 whose JSON body is cut off, or a
+// dropped connection, by queueing the scripted reply just before the
+// request is served. It counts what it injected.
+type openAIStorm struct {
+	h    *openaitest.Handler
+	p    float64
+	mu   sync.Mutex
+	rng  *rand.Rand
+	hits map[string]int
+	// fastServerErrors sends retry-after-ms with 5xx answers, so the SDK
+	// retries at once instead of after its own 0.5–8 s backoff (CI form).
+	fastServerErrors bool
+}
+
+func (s *openAIStorm) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path == openaitest.PathChat || r.URL.Path == openaitest.PathEmbeddings {
+		s.mu.Lock()
+		fire := s.rng.Float64() < s.p
+		pick := s.rng.IntN(10)
+		s.mu.Unlock()
+		if fire {
+			var (
+				reply openaitest.Reply
+				kind  string
+			)
+			switch {
+			case pick < 4:
+				reply, kind = openaitest.RateLimited(20*time.Millisecond), "429"
+			case pick < 7:
+				status := []int{500, 502, 503}[pick-4]
+				reply, kind = openaitest.ServerError(status), "5xx"
+				if s.fastServerErrors {
+					reply.Header = http.Header{"Retry-After-Ms": {"10"}}
+				}
+			case pick < 9:
+				reply, kind = openaitest.Reply{Fault: openaitest.FaultMalformedJSON}, "malformed"
+			default:
+				reply, kind = openaitest.Reply{Fault: openaitest.FaultDropConnection}, "drop"
+			}
+			reply.Path = r.URL.Path
+			s.h.Enqueue(reply)
+			s.mu.Lock()
+			s.hits[kind]++
+			s.mu.Unlock()
+		}
+	}
+	s.h.ServeHTTP(w, r)
+}
+
+func (s *openAIStorm) injected() (map[string]int, int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out, n := map[string]int{}, 0
+	for k, v := range s.hits {
+		out[k] = v
+		n += v
+	}
+	return out, n
+}
+
+// openAIStormKey is a fake API key; no output may contain it.
+const openAIStormKey = "sk-test-SECRET-storm-0123456789"
+
+// TestOpenAIFaultStorm crawls the same kind of Drive tree (no Drive faults)
+// with the openai provider against the OpenAI-compatible test server while
+// about one chat or embeddings request in five meets a 429 (retry-after-ms),
+// a 5xx, a cut-off JSON body or a dropped connection. The SDK retries 429,
+// 5xx and drops (app.OpenAIMaxRetries); a malformed answer fails the file
+// with a clear "openai: … malformed response" reason, and the next crawl
+// (same storm) indexes it. The checkpoint never passes an unindexed file.
+func TestOpenAIFaultStorm(t *testing.T) {
+	n := scale(90, 1000)
+	ctx := context.Background()
+	newProvider := func(t *testing.T, url string) *openai.Provider {
+		p, err := openai.New(openai.Config{APIKey: openAIStormKey, BaseURL: url, Timeout: 10 * time.Second, MaxRetries: app.OpenAIMaxRetries})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	run := func(t *testing.T, p float64, seed uint64) (crawls, failedFiles int, failures []string, elapsed time.Duration, c *corpus, st *openAIStorm) {
+		c = newCorpus(t, n, nil)
+		st = &openAIStorm{h: openaitest.NewHandler(openaitest.WithAPIKey(openAIStormKey)), p: p,
+			rng: rand.New(rand.NewPCG(seed, seed)), hits: map[string]int{}, fastServerErrors: !full()}
+		srv := httptest.NewServer(st)
+		t.Cleanup(srv.Close)
+		prov := newProvider(t, srv.URL+"/v1")
+		idx := openIndex(t)
+		start := time.Now()
+		for crawls < 6 {
+			crawls++
+			sum, err := crawlOnce(ctx, t, c, idx, prov, nil, drive.RetryPolicy{Sleep: (&retryCounter{}).sleep})
+			checkCheckpoint(t, c, idx)
+			if err != nil {
+				t.Fatalf("crawl %d stopped: %v", crawls, err)
+			}
+			for _, f := range sum.Failed {
+				failures = append(failures, f.Reason)
+			}
+			failedFiles += len(sum.Failed)
+			if len(sum.Failed) == 0 {
+				break
+			}
+		}
+		elapsed = time.Since(start)
+		if got := indexed(t, c, idx); got != n {
+			t.Fatalf("%d of %d files indexed after %d crawls; failures:%v", got, n, crawls, failures)
+		}
+		return crawls, failedFiles, failures, elapsed, c, st
+	}
+
+	_, _, _, baseline, _, _ := run(t, 0, 1)
+	crawls, failedFiles, failures, elapsed, _, st := run(t, 0.2, driveStormSeed)
+	hits, injected := st.injected()
+	reqs := len(st.h.Requests())
+	for _, f := range failures {
+		clear := strings.Contains(f, "openai: ") && (strings.Contains(f, "malformed response") || strings.Contains(f, "attempts"))
+		if !clear || strings.Contains(f, openAIStormKey) {
+			t.Errorf("unclear or leaking per-file failure: %q", f)
+		}
+	}
+	if hits["malformed"] > 0 && failedFiles == 0 {
+		t.Errorf("%d malformed answers and no failed file: the malformed answers did not reach the provider", hits["malformed"])
+	}
+	if injected == 0 {
+		t.Fatal("no fault injected")
+	}
+	t.Logf("openai storm (seed %d): files %d, indexed %d, failed-then-reindexed %d, crawls %d; requests %d, faults injected %d %v; wall %s vs baseline %s = %.2fx",
+		uint64(driveStormSeed), n, n, failedFiles, crawls, reqs, injected, hits,
+		elapsed.Round(time.Millisecond), baseline.Round(time.Millisecond), ratio(elapsed, baseline))
 }
