@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/gds-cli/gds/internal/ai/openai"
-	"github.com/gds-cli/gds/internal/app"
 	"github.com/gds-cli/gds/internal/ai/openaitest"
+	"github.com/gds-cli/gds/internal/app"
 	"github.com/gds-cli/gds/internal/drive"
 	"github.com/gds-cli/gds/internal/driveemu"
 )
