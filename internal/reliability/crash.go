@@ -132,8 +132,8 @@ func RunCrash(ctx context.Context, cfg CrashConfig) (CrashReport, error) {
 		if err != nil {
 			return rep, err
 		}
-		logf("run %d: stop at %d (after %d events of this run): exit %d, %d events, signalled %v",
-			rep.Runs, pt, stop.AfterEvents, o.ExitCode, o.Events, o.Signaled)
+		logf("run %d: stop at %d (after %d events of this run): exit %d, %d events, signalled %v, %s",
+			rep.Runs, pt, stop.AfterEvents, o.ExitCode, o.Events, o.Signaled, o.Wall.Round(time.Millisecond))
 		switch {
 		case o.ExitCode == 0:
 			finished = true // the crawl ended before the signal landed
@@ -162,7 +162,7 @@ func RunCrash(ctx context.Context, cfg CrashConfig) (CrashReport, error) {
 			return rep, err
 		}
 		rep.RerunsToFinish++
-		logf("run %d: to the end: exit %d, %d events", rep.Runs, o.ExitCode, o.Events)
+		logf("run %d: to the end: exit %d, %d events, %s", rep.Runs, o.ExitCode, o.Events, o.Wall.Round(time.Millisecond))
 		if o.ExitCode != 0 {
 			return rep, fmt.Errorf("gds crawl rerun exited %d:\n%s", o.ExitCode, o.Stderr)
 		}
