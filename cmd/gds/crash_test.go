@@ -1,12 +1,20 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 
+	"github.com/gds-cli/gds/internal/crawl"
+	"github.com/gds-cli/gds/internal/driveemu"
+	"github.com/gds-cli/gds/internal/extract"
 	"github.com/gds-cli/gds/internal/reliability"
+	"github.com/gds-cli/gds/internal/store/sqlite"
 )
 
 // Reduced forms of the crash-safety and graceful-stop harness
@@ -87,4 +95,82 @@ func TestCrawlStopsGracefullyOnSIGTERM(t *testing.T) {
 		}
 		return 3
 	}, 12)
+}
+
+// TestCrawlMemoryBound crawls a synthetic in-memory Drive (served by the
+// test process) and bounds the gds child's peak RSS. The reduced form uses
+// 3,000 files; the full form (100,000 files) is `gdsreliability memory`.
+func TestCrawlMemoryBound(t *testing.T) {
+	bin := gdsBinary(t)
+	rep, err := reliability.RunMemory(context.Background(), bin, t.TempDir(), 3000)
+	t.Logf("%+v", rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.PeakRSSMB <= 0 || rep.PeakRSSMB > 500 {
+		t.Errorf("peak RSS %.0f MB, want (0, 500]", rep.PeakRSSMB)
+	}
+}
+
+// TestCrawlSkipsFilesOverTheSizeLimit: a file one byte over the extraction
+// limit (extract.DefaultMaxBytes) is skipped with a reason, from a local
+// folder and from the Drive emulator, and the crawl still indexes the rest.
+func TestCrawlSkipsFilesOverTheSizeLimit(t *testing.T) {
+	bin := gdsBinary(t)
+	dir := t.TempDir()
+	big := bytes.Repeat([]byte("lorem ipsum "), extract.DefaultMaxBytes/12+1)[:extract.DefaultMaxBytes+1]
+	if err := os.WriteFile(filepath.Join(dir, "big.txt"), big, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "small.txt"), []byte("a small note about the budget"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fx, err := driveemu.FromDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	url, stop, err := reliability.ServeEmulator(fx.Emu)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	abs, _ := filepath.Abs(dir)
+	for _, tc := range []struct {
+		name     string
+		args     []string
+		env      []string
+		big, sml string
+	}{
+		{"local", []string{"--source", "local:" + dir}, nil, crawl.LocalID(abs, "big.txt"), crawl.LocalID(abs, "small.txt")},
+		{"drive", nil, []string{"GDS_SOURCE=drive", "GDS_DRIVE_ENDPOINT=" + url, "GOOGLE_DRIVE_TARGET_FOLDER_IDS=" + fx.Targets[0]},
+			fx.IDs["big.txt"], fx.IDs["small.txt"]},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			home := t.TempDir()
+			cmd := exec.Command(bin, append([]string{"crawl"}, tc.args...)...)
+			cmd.Dir = home
+			cmd.Env = append(os.Environ(), append([]string{"GDS_HOME=" + home, "GDS_AI_PROVIDER=offline", "DATABASE_URL=",
+				"SUPABASE_DB_URL=", "LANG=C", "LC_ALL="}, tc.env...)...)
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("crawl: %v\n%s", err, out)
+			}
+			skipped := false
+			for _, line := range strings.Split(string(out), "\n") {
+				skipped = skipped || strings.Contains(line, "big.txt") && strings.Contains(line, "larger than")
+			}
+			if !skipped || !strings.Contains(string(out), "1 new") || !strings.Contains(string(out), "1 skipped") {
+				t.Errorf("summary does not show big.txt skipped for its size and small.txt indexed:\n%s", out)
+			}
+			st, err := sqlite.Open(context.Background(), filepath.Join(home, "index.db"), sqlite.Options{ReadOnly: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer st.Close()
+			got, err := st.FilterIndexed(context.Background(), []string{tc.big, tc.sml})
+			if err != nil || len(got) != 1 || got[0] != tc.sml {
+				t.Errorf("indexed %v (%v), want only small.txt", got, err)
+			}
+		})
+	}
 }

@@ -1,0 +1,206 @@
+// Command gdsreliability runs the full forms of gds's crash-safety,
+// graceful-stop and memory-bound harness (internal/reliability); the
+// reduced forms run in `go test ./cmd/gds` (crash_test.go).
+// scripts/reliability.sh builds gds, starts PGlite and runs every full form:
+//
+//	gdsreliability crash  -gds ./gds -signal kill -files 1000 -stops 20
+//	gdsreliability crash  -gds ./gds -signal term -files 1000 -stops 5
+//	gdsreliability memory -gds ./gds -files 100000
+//
+// crash runs every combination of -sources (local, drive) and -stores
+// (sqlite, postgres; Postgres at GDS_TEST_DATABASE_URL, a fresh schema per
+// run). Results print as a table, or JSON with -json. The exit status is 1
+// when an invariant failed, 2 on a usage error.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/gds-cli/gds/internal/reliability"
+)
+
+const usage = `usage: gdsreliability <crash|memory> [flags]
+
+  crash    crawl a generated corpus with gds, stop it with SIGKILL or SIGTERM
+           at planned points, check the checkpoint after every stop and the
+           whole index at the end (gdsreliability crash -h)
+  memory   crawl N synthetic files from an in-memory Drive emulator and report
+           the gds process's peak RSS (gdsreliability memory -h)
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	var ue usageError
+	switch {
+	case err == nil:
+	case errors.Is(err, flag.ErrHelp):
+		os.Exit(2)
+	case errors.As(err, &ue):
+		fmt.Fprintln(os.Stderr, "gdsreliability:", err)
+		os.Exit(2)
+	default:
+		fmt.Fprintln(os.Stderr, "gdsreliability:", err)
+		os.Exit(1)
+	}
+}
+
+type usageError struct{ error }
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return usageError{errors.New("no form given")}
+	}
+	switch args[0] {
+	case "crash":
+		return runCrash(ctx, args[1:], stdout, stderr)
+	case "memory":
+		return runMemory(ctx, args[1:], stdout, stderr)
+	case "-h", "--help", "help":
+		fmt.Fprint(stderr, usage)
+		return flag.ErrHelp
+	}
+	fmt.Fprint(stderr, usage)
+	return usageError{fmt.Errorf("unknown form %q", args[0])}
+}
+
+func runCrash(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("crash", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	bin := fs.String("gds", "", "the gds binary (go build -o gds ./cmd/gds)")
+	sigName := fs.String("signal", "kill", "kill (SIGKILL, crash) or term (SIGTERM, graceful stop)")
+	files := fs.Int("files", 1000, "corpus files (one in 40 is a binary file gds skips)")
+	stops := fs.Int("stops", 20, "signals per run, spread over the crawl")
+	sources := fs.String("sources", "local,drive", "comma-separated: local, drive (the Drive API emulator)")
+	stores := fs.String("stores", "sqlite,postgres", "comma-separated: sqlite, postgres")
+	pgURL := fs.String("pg-url", os.Getenv("GDS_TEST_DATABASE_URL"), "Postgres URL for the postgres store")
+	seed := fs.Uint64("seed", 1, "seed of the corpus and the stop plan")
+	conc := fs.Int("concurrency", 4, "gds crawl --concurrency")
+	asJSON := fs.Bool("json", false, "print JSON")
+	verbose := fs.Bool("v", false, "log every gds run")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *bin == "" {
+		return usageError{errors.New("-gds is required")}
+	}
+	var sig os.Signal
+	switch *sigName {
+	case "kill":
+		sig = syscall.SIGKILL
+	case "term":
+		sig = syscall.SIGTERM
+	default:
+		return usageError{fmt.Errorf("-signal %q: want kill or term", *sigName)}
+	}
+	tmp, err := os.MkdirTemp("", "gdsreliability-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	corpus, err := reliability.WriteCorpus(tmp+"/corpus", *files, *seed)
+	if err != nil {
+		return err
+	}
+	type row struct {
+		Source string `json:"source"`
+		Store  string `json:"store"`
+		reliability.CrashReport
+		Error string `json:"error,omitempty"`
+	}
+	var rows []row
+	failed := false
+	for _, src := range strings.Split(*sources, ",") {
+		for _, st := range strings.Split(*stores, ",") {
+			src, st := strings.TrimSpace(src), strings.TrimSpace(st)
+			home, err := reliability.TempHome(tmp, "home-"+src+"-"+st)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(stderr, "crash: %s source, %s store, %d files, %d × %s...\n", src, st, *files, *stops, *sigName)
+			g, open, exp, cleanup, err := reliability.Prepare(ctx, corpus, reliability.Setup{
+				Bin: *bin, Home: home, Source: src, Store: st, PostgresURL: *pgURL, Concurrency: *conc})
+			if err != nil {
+				return usageError{err}
+			}
+			cfg := reliability.CrashConfig{GDS: g, Index: open, Files: exp, Stops: *stops, Signal: sig, Seed: *seed}
+			if *verbose {
+				cfg.Logf = func(format string, a ...any) { fmt.Fprintf(stderr, "  "+format+"\n", a...) }
+			}
+			rep, err := reliability.RunCrash(ctx, cfg)
+			cleanup()
+			r := row{Source: src, Store: st, CrashReport: rep}
+			if err != nil {
+				r.Error, failed = err.Error(), true
+				fmt.Fprintf(stderr, "  FAILED: %v\n", err)
+			}
+			rows = append(rows, r)
+		}
+	}
+	if *asJSON {
+		if err := json.NewEncoder(stdout).Encode(rows); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintf(stdout, "%-6s %-9s %-7s %6s %9s %8s %5s %7s %7s %10s %9s %12s  %s\n", "source", "store", "signal", "files",
+			"indexable", "stops", "runs", "reruns", "checks", "files lost", "seconds", "peak RSS MB", "result")
+		for _, r := range rows {
+			res := "ok"
+			if r.Error != "" {
+				res = "FAILED: " + r.Error
+			}
+			fmt.Fprintf(stdout, "%-6s %-9s %-7s %6d %9d %5d/%-2d %5d %7d %7d %10d %9.1f %12.0f  %s\n", r.Source, r.Store, r.Signal,
+				r.Files, r.Indexable, r.Stops, r.Planned, r.Runs, r.RerunsToFinish, r.Checks, r.FilesLost, r.Seconds, r.PeakRSSMB, res)
+		}
+	}
+	if failed {
+		return errors.New("an invariant failed (see above)")
+	}
+	return nil
+}
+
+func runMemory(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("memory", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	bin := fs.String("gds", "", "the gds binary")
+	files := fs.Int("files", 100000, "synthetic files served by the in-memory Drive emulator")
+	limit := fs.Float64("limit-mb", 500, "fail when the gds process's peak RSS exceeds this")
+	asJSON := fs.Bool("json", false, "print JSON")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *bin == "" {
+		return usageError{errors.New("-gds is required")}
+	}
+	home, err := os.MkdirTemp("", "gdsreliability-mem-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(home)
+	fmt.Fprintf(stderr, "memory: crawling %d synthetic files from the Drive emulator...\n", *files)
+	rep, err := reliability.RunMemory(ctx, *bin, home, *files)
+	if *asJSON {
+		_ = json.NewEncoder(stdout).Encode(rep)
+	} else {
+		fmt.Fprintf(stdout, "files %d, indexed %d, %.1f s (%.0f files/s), peak RSS %.0f MB (limit %.0f MB)\n",
+			rep.Files, rep.Indexed, rep.Seconds, float64(rep.Indexed)/max(rep.Seconds, 1e-9), rep.PeakRSSMB, *limit)
+	}
+	if err != nil {
+		return err
+	}
+	if rep.PeakRSSMB > *limit {
+		return fmt.Errorf("peak RSS %.0f MB exceeds %.0f MB", rep.PeakRSSMB, *limit)
+	}
+	return nil
+}
