@@ -77,19 +77,19 @@ func installDriveStorm(f *driveemu.Faults, seed uint64) {
 // run. The AI provider is openaitest's cheap deterministic backend: this
 // storm is about Drive, and the OpenAI storm below covers the provider.
 func TestDriveFaultStorm(t *testing.T) {
-	n := scale(150, 2000)
+	n := stormScale(150, 2000)
 	prov := openaitest.NewSimpleBackend(openaitest.DefaultSimpleDim)
 	hc := &http.Client{Timeout: clientTimeout}
 	ctx := context.Background()
 
 	// Baseline: the same crawl without faults.
-	base := newCorpus(t, n, nil)
-	baseIdx := openIndex(t)
+	base := newStormCorpus(t, n, nil)
+	baseIdx := stormIndex(t)
 	start := time.Now()
-	sum, err := crawlOnce(ctx, t, base, baseIdx, prov, hc, drive.RetryPolicy{Sleep: (&retryCounter{}).sleep})
+	sum, err := stormCrawl(ctx, t, base, baseIdx, prov, hc, drive.RetryPolicy{Sleep: (&stormRetries{}).sleep})
 	baseline := time.Since(start)
-	if err != nil || len(sum.Failed) > 0 || indexed(t, base, baseIdx) != n {
-		t.Fatalf("baseline crawl: err %v, %d failed%s", err, len(sum.Failed), problems(sum.Failed))
+	if err != nil || len(sum.Failed) > 0 || stormIndexed(t, base, baseIdx) != n {
+		t.Fatalf("baseline crawl: err %v, %d failed%s", err, len(sum.Failed), stormProblems(sum.Failed))
 	}
 	baseCalls := base.emu.Stats().Total()
 
@@ -103,10 +103,10 @@ func TestDriveFaultStorm(t *testing.T) {
 		{"tight policy", 3, driveStormSeed + 1, false},
 	} {
 		t.Run(sc.name, func(t *testing.T) {
-			c := newCorpus(t, n, nil)
-			idx := openIndex(t)
+			c := newStormCorpus(t, n, nil)
+			idx := stormIndex(t)
 			installDriveStorm(c.emu.Faults(), sc.seed)
-			rc := &retryCounter{}
+			rc := &stormRetries{}
 			rp := drive.RetryPolicy{MaxAttempts: sc.maxAttempts, Sleep: rc.sleep}
 
 			var (
@@ -116,8 +116,8 @@ func TestDriveFaultStorm(t *testing.T) {
 			start := time.Now()
 			for crawls < 5 {
 				crawls++
-				sum, err := crawlOnce(ctx, t, c, idx, prov, hc, rp)
-				checkCheckpoint(t, c, idx)
+				sum, err := stormCrawl(ctx, t, c, idx, prov, hc, rp)
+				stormCheckpoint(t, c, idx)
 				if err != nil {
 					// A listing that ran out of tries stops the crawl: a clear
 					// error, nothing lost (checked above), the next crawl resumes.
@@ -136,12 +136,12 @@ func TestDriveFaultStorm(t *testing.T) {
 					}
 				}
 				failedFiles += len(sum.Failed)
-				if len(sum.Failed) == 0 && indexed(t, c, idx) == n {
+				if len(sum.Failed) == 0 && stormIndexed(t, c, idx) == n {
 					break
 				}
 			}
 			elapsed := time.Since(start)
-			got := indexed(t, c, idx)
+			got := stormIndexed(t, c, idx)
 			if got != n {
 				t.Fatalf("%d of %d files indexed after %d crawls", got, n, crawls)
 			}
@@ -163,7 +163,7 @@ func TestDriveFaultStorm(t *testing.T) {
 			t.Logf("drive storm (%s, seed %d): files %d, indexed %d, failed-then-reindexed %d, crawls %d (stopped %d); "+
 				"requests %d (baseline %d), faults injected %d %v, retries %d (backoff asked %s, not slept); wall %s vs baseline %s = %.2fx",
 				sc.name, sc.seed, n, got, failedFiles, crawls, crawlErrors, st.Total(), baseCalls, injected, st.Faults,
-				retries, waited.Round(time.Millisecond), elapsed.Round(time.Millisecond), baseline.Round(time.Millisecond), ratio(elapsed, baseline))
+				retries, waited.Round(time.Millisecond), elapsed.Round(time.Millisecond), baseline.Round(time.Millisecond), stormRatio(elapsed, baseline))
 		})
 	}
 }
@@ -241,7 +241,7 @@ const openAIStormKey = "sk-test-SECRET-storm-0123456789"
 // with a clear "openai: … malformed response" reason, and the next crawl
 // (same storm) indexes it. The checkpoint never passes an unindexed file.
 func TestOpenAIFaultStorm(t *testing.T) {
-	n := scale(90, 1000)
+	n := stormScale(90, 1000)
 	ctx := context.Background()
 	newProvider := func(t *testing.T, url string) *openai.Provider {
 		p, err := openai.New(openai.Config{APIKey: openAIStormKey, BaseURL: url, Timeout: 10 * time.Second, MaxRetries: app.OpenAIMaxRetries})
@@ -250,19 +250,19 @@ func TestOpenAIFaultStorm(t *testing.T) {
 		}
 		return p
 	}
-	run := func(t *testing.T, p float64, seed uint64) (crawls, failedFiles int, failures []string, elapsed time.Duration, c *corpus, st *openAIStorm) {
-		c = newCorpus(t, n, nil)
+	run := func(t *testing.T, p float64, seed uint64) (crawls, failedFiles int, failures []string, elapsed time.Duration, c *stormCorpus, st *openAIStorm) {
+		c = newStormCorpus(t, n, nil)
 		st = &openAIStorm{h: openaitest.NewHandler(openaitest.WithAPIKey(openAIStormKey)), p: p,
 			rng: rand.New(rand.NewPCG(seed, seed)), hits: map[string]int{}, fastServerErrors: !full()}
 		srv := httptest.NewServer(st)
 		t.Cleanup(srv.Close)
 		prov := newProvider(t, srv.URL+"/v1")
-		idx := openIndex(t)
+		idx := stormIndex(t)
 		start := time.Now()
 		for crawls < 6 {
 			crawls++
-			sum, err := crawlOnce(ctx, t, c, idx, prov, nil, drive.RetryPolicy{Sleep: (&retryCounter{}).sleep})
-			checkCheckpoint(t, c, idx)
+			sum, err := stormCrawl(ctx, t, c, idx, prov, nil, drive.RetryPolicy{Sleep: (&stormRetries{}).sleep})
+			stormCheckpoint(t, c, idx)
 			if err != nil {
 				t.Fatalf("crawl %d stopped: %v", crawls, err)
 			}
@@ -275,7 +275,7 @@ func TestOpenAIFaultStorm(t *testing.T) {
 			}
 		}
 		elapsed = time.Since(start)
-		if got := indexed(t, c, idx); got != n {
+		if got := stormIndexed(t, c, idx); got != n {
 			t.Fatalf("%d of %d files indexed after %d crawls; failures:%v", got, n, crawls, failures)
 		}
 		return crawls, failedFiles, failures, elapsed, c, st
@@ -299,5 +299,5 @@ func TestOpenAIFaultStorm(t *testing.T) {
 	}
 	t.Logf("openai storm (seed %d): files %d, indexed %d, failed-then-reindexed %d, crawls %d; requests %d, faults injected %d %v; wall %s vs baseline %s = %.2fx",
 		uint64(driveStormSeed), n, n, failedFiles, crawls, reqs, injected, hits,
-		elapsed.Round(time.Millisecond), baseline.Round(time.Millisecond), ratio(elapsed, baseline))
+		elapsed.Round(time.Millisecond), baseline.Round(time.Millisecond), stormRatio(elapsed, baseline))
 }

@@ -26,7 +26,7 @@ const envFull = "GDS_RELIABILITY_FULL"
 func full() bool { return os.Getenv(envFull) == "1" }
 
 // scale returns ci in the reduced form and fullN in the full form.
-func scale(ci, fullN int) int {
+func stormScale(ci, fullN int) int {
 	if full() {
 		return fullN
 	}
@@ -35,7 +35,7 @@ func scale(ci, fullN int) int {
 
 // corpus is a Drive tree of n indexable files (Docs, Sheets and text
 // blobs, a third each) in a few folders.
-type corpus struct {
+type stormCorpus struct {
 	emu  *driveemu.Emulator
 	top  string
 	ids  []string
@@ -43,10 +43,10 @@ type corpus struct {
 	name map[string]string // file ID → name
 }
 
-func newCorpus(t *testing.T, n int, wrap func(http.Handler) http.Handler) *corpus {
+func newStormCorpus(t *testing.T, n int, wrap func(http.Handler) http.Handler) *stormCorpus {
 	t.Helper()
 	e := driveemu.New()
-	c := &corpus{emu: e, top: e.AddFolder("root", "Storm"), name: map[string]string{}}
+	c := &stormCorpus{emu: e, top: e.AddFolder("root", "Storm"), name: map[string]string{}}
 	folders := []string{c.top, e.AddFolder(c.top, "Minutes"), e.AddFolder(c.top, "Reports")}
 	for i := range n {
 		parent := folders[i%len(folders)]
@@ -76,13 +76,13 @@ func newCorpus(t *testing.T, n int, wrap func(http.Handler) http.Handler) *corpu
 
 // retryCounter is a RetryPolicy sleeper that never sleeps: it counts the
 // retries and adds up the waits the policy asked for.
-type retryCounter struct {
+type stormRetries struct {
 	mu      sync.Mutex
 	retries int
 	waited  time.Duration
 }
 
-func (r *retryCounter) sleep(ctx context.Context, d time.Duration) error {
+func (r *stormRetries) sleep(ctx context.Context, d time.Duration) error {
 	r.mu.Lock()
 	r.retries++
 	r.waited += d
@@ -90,14 +90,14 @@ func (r *retryCounter) sleep(ctx context.Context, d time.Duration) error {
 	return ctx.Err()
 }
 
-func (r *retryCounter) get() (int, time.Duration) {
+func (r *stormRetries) get() (int, time.Duration) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.retries, r.waited
 }
 
 // index is a fresh embedded (SQLite) index.
-func openIndex(t *testing.T) *sqlite.Store {
+func stormIndex(t *testing.T) *sqlite.Store {
 	t.Helper()
 	s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "index.db"), sqlite.Options{})
 	if err != nil {
@@ -109,7 +109,7 @@ func openIndex(t *testing.T) *sqlite.Store {
 
 // crawlOnce runs one crawl of c over a new client with the given policy and
 // HTTP client.
-func crawlOnce(ctx context.Context, t *testing.T, c *corpus, idx crawl.Index, p ai.Provider, hc *http.Client, rp drive.RetryPolicy) (crawl.Summary, error) {
+func stormCrawl(ctx context.Context, t *testing.T, c *stormCorpus, idx crawl.Index, p ai.Provider, hc *http.Client, rp drive.RetryPolicy) (crawl.Summary, error) {
 	t.Helper()
 	cl, err := drive.New(ctx, drive.Options{Endpoint: c.srv.URL, HTTPClient: hc, Retry: rp})
 	if err != nil {
@@ -120,7 +120,7 @@ func crawlOnce(ctx context.Context, t *testing.T, c *corpus, idx crawl.Index, p 
 }
 
 // indexed returns how many of c's files are in the index.
-func indexed(t *testing.T, c *corpus, s *sqlite.Store) int {
+func stormIndexed(t *testing.T, c *stormCorpus, s *sqlite.Store) int {
 	t.Helper()
 	got, err := s.ContentHashes(context.Background(), c.ids)
 	if err != nil {
@@ -131,7 +131,7 @@ func indexed(t *testing.T, c *corpus, s *sqlite.Store) int {
 
 // checkCheckpoint fails when the sync checkpoint has passed a file that is
 // not in the index: the next incremental crawl would never see it again.
-func checkCheckpoint(t *testing.T, c *corpus, s *sqlite.Store) {
+func stormCheckpoint(t *testing.T, c *stormCorpus, s *sqlite.Store) {
 	t.Helper()
 	ctx := context.Background()
 	st, err := s.SyncState(ctx)
@@ -157,7 +157,7 @@ func checkCheckpoint(t *testing.T, c *corpus, s *sqlite.Store) {
 }
 
 // problems joins the reasons of failed files (first few).
-func problems(ps []crawl.Problem) string {
+func stormProblems(ps []crawl.Problem) string {
 	var b strings.Builder
 	for i, p := range ps {
 		if i == 5 {
@@ -170,7 +170,7 @@ func problems(ps []crawl.Problem) string {
 }
 
 // ratio is a/b rounded for the report.
-func ratio(a, b time.Duration) float64 {
+func stormRatio(a, b time.Duration) float64 {
 	if b <= 0 {
 		return 0
 	}
