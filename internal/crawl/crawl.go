@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"sync"
 	"time"
@@ -155,6 +156,12 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 		status Status
 		detail string
 	}
+	// A Stop error from the source ends the feed; the files already
+	// started finish and are reported.
+	feedCtx, stopFeed := context.WithCancel(ctx)
+	defer stopFeed()
+	stopper := &stopWatch{Source: opts.Source, stop: stopFeed}
+	opts.Source = stopper
 	jobs := make(chan int)
 	results := make(chan result)
 	var wg sync.WaitGroup
@@ -173,7 +180,7 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 		for i := range entries {
 			select {
 			case jobs <- i:
-			case <-ctx.Done():
+			case <-feedCtx.Done():
 				return
 			}
 		}
@@ -218,7 +225,40 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 	if stateErr != nil {
 		return sum, stateErr
 	}
+	if err := stopper.err(); err != nil {
+		return sum, err
+	}
 	return sum, ctx.Err()
+}
+
+// stopWatch passes Open through and remembers the first Stop error, ending
+// the feed of new files.
+type stopWatch struct {
+	Source
+	stop func()
+
+	mu    sync.Mutex
+	first error
+}
+
+func (w *stopWatch) Open(ctx context.Context, e Entry) (io.ReadCloser, error) {
+	rc, err := w.Source.Open(ctx, e)
+	var se stopError
+	if err != nil && errors.As(err, &se) {
+		w.mu.Lock()
+		if w.first == nil {
+			w.first = se.err
+		}
+		w.mu.Unlock()
+		w.stop()
+	}
+	return rc, err
+}
+
+func (w *stopWatch) err() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.first
 }
 
 // processFile extracts, summarises, embeds and stores one file.

@@ -13,6 +13,18 @@ import (
 // the sync checkpoint back or fail the run.
 var ErrSkip = errors.New("skipped")
 
+// Stop wraps a Source's Open error that every other file would meet too
+// (the Google sign-in was revoked): Run starts no further file, lets the
+// files already open finish, and returns the error, with the checkpoint
+// still before every file not committed. Without it a crawl would fail
+// each remaining file in turn.
+func Stop(err error) error { return stopError{err} }
+
+type stopError struct{ err error }
+
+func (e stopError) Error() string { return e.err.Error() }
+func (e stopError) Unwrap() error { return e.err }
+
 // Entry is a file offered by a source.
 type Entry struct {
 	ID         string
@@ -36,6 +48,7 @@ type Source interface {
 	// when since is zero). It stops at the first error fn returns.
 	List(ctx context.Context, since time.Time, fn func(Entry) error) error
 	// Open returns the content of a file. An error wrapping ErrSkip skips
-	// the file for good (until it changes); any other error fails it.
+	// the file for good (until it changes); an error made by Stop stops the
+	// crawl; any other error fails the file.
 	Open(ctx context.Context, e Entry) (io.ReadCloser, error)
 }

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"google.golang.org/api/googleapi"
+
+	"github.com/gds-cli/gds/internal/auth"
 )
 
 // RetryPolicy decides how often and how long a Drive call is retried:
@@ -149,9 +151,10 @@ var errTransient = errors.New("transient transfer error")
 // Rate limits (429; 403 userRateLimitExceeded/rateLimitExceeded), 408,
 // 5xx, network errors, timeouts and truncated bodies are retried; other
 // 4xx (not found, no permission, export too large, bad request) are final,
-// as is the caller's own cancellation.
+// as is the caller's own cancellation and a sign-in that needs the user
+// (NeedsSignIn).
 func shouldRetry(err error, now func() time.Time) (bool, time.Duration) {
-	if err == nil || errors.Is(err, context.Canceled) {
+	if err == nil || errors.Is(err, context.Canceled) || NeedsSignIn(err) {
 		return false, 0
 	}
 	var gerr *googleapi.Error
@@ -198,6 +201,17 @@ func shouldRetry(err error, now func() time.Time) (bool, time.Duration) {
 		}
 	}
 	return false, 0
+}
+
+// NeedsSignIn reports whether err comes from the OAuth token source and only
+// the user can fix it (`gds auth login`): the refresh token was revoked or
+// expired, no token is stored, the OAuth client is wrong, or the Keychain
+// refused. The HTTP client reports these inside a *url.Error, like a
+// dropped connection, but retrying cannot help and no other file can
+// succeed either.
+func NeedsSignIn(err error) bool {
+	return errors.Is(err, auth.ErrReauthRequired) || errors.Is(err, auth.ErrNotLoggedIn) ||
+		errors.Is(err, auth.ErrNoClient) || errors.Is(err, auth.ErrKeychain)
 }
 
 // retryAfter parses a Retry-After header: seconds or an HTTP date.

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"google.golang.org/api/googleapi"
+
+	"github.com/gds-cli/gds/internal/auth"
 )
 
 func apiErr(code int, reason string, header http.Header) error {
@@ -60,6 +62,8 @@ func TestShouldRetry(t *testing.T) {
 		{"503 retry-after", apiErr(503, "", ra("2")), true, 2 * time.Second},
 		{"unexpected EOF", fmt.Errorf("decode: %w", io.ErrUnexpectedEOF), true, 0},
 		{"EOF in url.Error", &url.Error{Op: "Get", URL: "http://x", Err: io.EOF}, true, 0},
+		{"revoked sign-in in url.Error", &url.Error{Op: "Get", URL: "http://x", Err: fmt.Errorf("token: %w", auth.ErrReauthRequired)}, false, 0},
+		{"no OAuth client in url.Error", &url.Error{Op: "Get", URL: "http://x", Err: fmt.Errorf("token: %w", auth.ErrNoClient)}, false, 0},
 		{"reset", &url.Error{Op: "Get", URL: "http://x", Err: syscall.ECONNRESET}, true, 0},
 		{"net timeout", fmt.Errorf("read: %w", timeoutErr{}), true, 0},
 		{"client timeout", &url.Error{Op: "Get", URL: "http://x", Err: context.DeadlineExceeded}, true, 0},

@@ -220,6 +220,10 @@ func (s *Source) Open(ctx context.Context, e crawl.Entry) (io.ReadCloser, error)
 		if reason := s.openSkipReason(err); reason != "" {
 			return nil, skipError(reason)
 		}
+		if NeedsSignIn(err) {
+			// Every other file would meet the same refusal.
+			return nil, crawl.Stop(fmt.Errorf("open %s: %w", e.Name, err))
+		}
 		return nil, fmt.Errorf("open %s: %w", e.Name, err)
 	}
 	return io.NopCloser(bytes.NewReader(b)), nil
