@@ -211,10 +211,12 @@ func (o *oauthCrawl) run(args ...string) int {
 	return o.runWith(ep, o.emuURL(), args...)
 }
 
-func (o *oauthCrawl) ledgerURL() string  { return o.env["test.token_url"] }
-func (o *oauthCrawl) emuURL() *url.URL   { u, _ := url.Parse(o.env["test.emu_url"]); return u }
-func (o *oauthCrawl) indexPath() string  { return filepath.Join(o.env[config.EnvHome], config.IndexFileName) }
-func (o *oauthCrawl) output() string     { return o.stdout.String() + o.stderr.String() }
+func (o *oauthCrawl) ledgerURL() string { return o.env["test.token_url"] }
+func (o *oauthCrawl) emuURL() *url.URL  { u, _ := url.Parse(o.env["test.emu_url"]); return u }
+func (o *oauthCrawl) indexPath() string {
+	return filepath.Join(o.env[config.EnvHome], config.IndexFileName)
+}
+func (o *oauthCrawl) output() string { return o.stdout.String() + o.stderr.String() }
 func (o *oauthCrawl) record() *auth.Record {
 	o.t.Helper()
 	rec, err := o.store.Load(context.Background())
