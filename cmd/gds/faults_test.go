@@ -41,6 +41,12 @@ func (l *tokenLedger) expiresAt(tok string) (time.Time, bool) {
 	return t, ok
 }
 
+func (l *tokenLedger) refreshes() (int, []string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.refresh, append([]string(nil), l.grants...)
+}
+
 func (l *tokenLedger) set(tok string, t time.Time) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -169,8 +175,12 @@ type oauthCrawl struct {
 	ids    []string
 	env    map[string]string
 	store  auth.FileStore
-	stdout lockedBuffer
-	stderr lockedBuffer
+	// endpoints are the OAuth URLs (token requests through the ledger);
+	// emulator is where googleapis.com requests go.
+	endpoints auth.Endpoints
+	emulator  *url.URL
+	stdout    lockedBuffer
+	stderr    lockedBuffer
 }
 
 func newOAuthCrawl(t *testing.T, files int) *oauthCrawl {
@@ -195,24 +205,44 @@ func newOAuthCrawl(t *testing.T, files int) *oauthCrawl {
 		config.EnvAIProvider:        "offline",
 	}
 	o.store = auth.NewFileStore(home)
-	emuURL, _ := url.Parse(drv.URL)
-	ep := srv.Endpoints()
-	ep.TokenURL = tok.URL
-	o.srv.ExpiresIn = 3600
-	o.runWith(ep, emuURL, "auth", "login")
+	o.emulator, _ = url.Parse(drv.URL)
+	o.endpoints = srv.Endpoints()
+	o.endpoints.TokenURL = tok.URL
+	if code := o.run("auth", "login"); code != exitOK {
+		t.Fatalf("gds auth login: exit %d\n%s", code, o.output())
+	}
 	return o
 }
 
 // run runs gds in-process. GoogleHTTPClient is the production one except
 // for its base transport, which reaches the emulator for googleapis.com.
 func (o *oauthCrawl) run(args ...string) int {
-	ep := o.srv.Endpoints()
-	ep.TokenURL = o.ledgerURL()
-	return o.runWith(ep, o.emuURL(), args...)
+	o.t.Helper()
+	o.stdout.Reset()
+	o.stderr.Reset()
+	cfg, err := config.Load(config.LoadOptions{
+		LookupEnv: func(k string) (string, bool) { v, ok := o.env[k]; return v, ok },
+		WorkDir:   o.t.TempDir(),
+		GOOS:      "linux",
+	})
+	d := app.New(app.Options{Config: cfg, ConfigErr: err, Stdout: &o.stdout, Stderr: &o.stderr})
+	d.OAuthEndpoints = o.endpoints
+	d.TokenStore = func() (auth.TokenStore, error) { return o.store, nil }
+	d.OpenBrowser = func(_ context.Context, u string) error { _, err := authtest.Visit(u); return err }
+	if cfg != nil {
+		d.GoogleHTTPClient = func(ctx context.Context) (*http.Client, error) {
+			return auth.HTTPClient(ctx, auth.SessionOptions{
+				Client:     auth.Client{ID: cfg.OAuthClientID, Secret: cfg.OAuthClientSecret},
+				Endpoints:  o.endpoints,
+				Store:      o.store,
+				HTTPClient: &http.Client{Transport: googleAPIs{emulator: o.emulator}},
+				Warn:       func(err error) { fmt.Fprintln(d.Stderr, d.T("auth.warning", err.Error())) },
+			})
+		}
+	}
+	return run(context.Background(), d, append([]string{"gds"}, args...), buildInfo{Version: "1.2.3"})
 }
 
-func (o *oauthCrawl) ledgerURL() string { return o.env["test.token_url"] }
-func (o *oauthCrawl) emuURL() *url.URL  { u, _ := url.Parse(o.env["test.emu_url"]); return u }
 func (o *oauthCrawl) indexPath() string {
 	return filepath.Join(o.env[config.EnvHome], config.IndexFileName)
 }
@@ -224,36 +254,6 @@ func (o *oauthCrawl) record() *auth.Record {
 		o.t.Fatal(err)
 	}
 	return rec
-}
-
-func (o *oauthCrawl) runWith(ep auth.Endpoints, emu *url.URL, args ...string) int {
-	o.t.Helper()
-	o.env["test.token_url"], o.env["test.emu_url"] = ep.TokenURL, emu.String()
-	o.stdout.Reset()
-	o.stderr.Reset()
-	cfg, err := config.Load(config.LoadOptions{
-		LookupEnv: func(k string) (string, bool) { v, ok := o.env[k]; return v, ok },
-		WorkDir:   o.t.TempDir(),
-		GOOS:      "linux",
-	})
-	d := app.New(app.Options{Config: cfg, ConfigErr: err, Stdout: &o.stdout, Stderr: &o.stderr})
-	d.OAuthEndpoints = ep
-	d.TokenStore = func() (auth.TokenStore, error) { return o.store, nil }
-	d.OpenBrowser = func(_ context.Context, u string) error { _, err := authtest.Visit(u); return err }
-	d.GoogleHTTPClient = func(ctx context.Context) (*http.Client, error) {
-		return auth.HTTPClient(ctx, auth.SessionOptions{
-			Client:     auth.Client{ID: cfg.OAuthClientID, Secret: cfg.OAuthClientSecret},
-			Endpoints:  ep,
-			Store:      o.store,
-			HTTPClient: &http.Client{Transport: googleAPIs{emulator: emu}},
-			Warn:       func(err error) { fmt.Fprintln(d.Stderr, d.T("auth.warning", err.Error())) },
-		})
-	}
-	code := run(context.Background(), d, append([]string{"gds"}, args...), buildInfo{Version: "1.2.3"})
-	if args[0] == "auth" && code != exitOK {
-		o.t.Fatalf("gds %v: exit %d\n%s", args, code, o.output())
-	}
-	return code
 }
 
 // expireMidCrawl makes the stored access token expire (for the client,
@@ -342,8 +342,9 @@ func TestOAuthTokenExpiresMidCrawl(t *testing.T) {
 	if first < 20 || later == 0 || rejected != 0 {
 		t.Errorf("Drive requests: %d with the first token, %d with refreshed ones, %d rejected; want the crawl to straddle the refresh", first, later, rejected)
 	}
-	if o.ledger.refresh == 0 {
-		t.Errorf("no refresh: token grants %v", o.ledger.grants)
+	refreshes, grants := o.ledger.refreshes()
+	if refreshes == 0 {
+		t.Errorf("no refresh: token grants %v", grants)
 	}
 	if n, lost := o.committed(); n != files || len(lost) > 0 {
 		t.Errorf("%d of %d files indexed; lost behind the checkpoint: %v", n, files, lost)
@@ -353,11 +354,24 @@ func TestOAuthTokenExpiresMidCrawl(t *testing.T) {
 		t.Error("the refreshed token was not persisted (or lost its refresh token)")
 	}
 	checkTokenFile(t, o.store.Path)
+	// The gate really checks: an unknown token is refused, the saved one works.
+	for tok, want := range map[string]int{"ya29.unknown": http.StatusUnauthorized, after.Token.AccessToken: http.StatusOK} {
+		req, _ := http.NewRequest(http.MethodGet, o.emulator.String()+"/drive/v3/about?fields=user", nil)
+		req.Header.Set("Authorization", "Bearer "+tok)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Errorf("Drive gate: HTTP %d for a token, want %d", resp.StatusCode, want)
+		}
+	}
 	if strings.Contains(o.output(), authtest.TokenMarker) {
 		t.Errorf("a token appears in the output:\n%s", o.output())
 	}
 	t.Logf("oauth expiry: files %d indexed %d; Drive requests %d with the expiring token + %d after refresh, 401s %d; token grants %v; wall %s",
-		files, files, first, later, rejected, o.ledger.grants, elapsed.Round(time.Millisecond))
+		files, files, first, later, rejected, grants, elapsed.Round(time.Millisecond))
 }
 
 // TestOAuthRevokedMidCrawl: the grant is revoked while a crawl runs, so the
@@ -397,9 +411,12 @@ func TestOAuthRevokedMidCrawl(t *testing.T) {
 		t.Errorf("%d of %d files indexed: the revocation did not land mid-crawl", n, files)
 	}
 	first, later, rejected := o.gate.counts()
+	_, grants := o.ledger.refreshes()
 
 	// Sign in again: the next crawl finishes the job.
-	o.run("auth", "login")
+	if code := o.run("auth", "login"); code != exitOK {
+		t.Fatalf("login: exit %d\n%s", code, o.output())
+	}
 	if code := o.run("crawl"); code != exitOK {
 		t.Fatalf("crawl after login: exit %d\n%s", code, o.output())
 	}
@@ -407,5 +424,5 @@ func TestOAuthRevokedMidCrawl(t *testing.T) {
 		t.Errorf("after login: %d of %d files indexed, lost %v", m, files, lost)
 	}
 	t.Logf("oauth revoked: files %d, indexed before the stop %d, lost 0; Drive requests %d + %d, 401s %d; token grants %v; stop after %s",
-		files, n, first, later, rejected, o.ledger.grants, elapsed.Round(time.Millisecond))
+		files, n, first, later, rejected, grants, elapsed.Round(time.Millisecond))
 }
