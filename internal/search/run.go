@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/gds-cli/gds/internal/ai"
 	"github.com/gds-cli/gds/internal/store"
+	"github.com/gds-cli/gds/internal/tokenize"
 )
 
 // KeywordSearcher runs the keyword-search step: it returns the indexed
@@ -202,6 +204,9 @@ func (l *Loop) drive(ctx context.Context, s State, a Action) (Outcome, error) {
 			if err != nil {
 				return out, err
 			}
+			if err := l.fillSnippets(ctx, s, a.IDs, out.snippets); err != nil {
+				return out, err
+			}
 			for i := range cands {
 				cands[i].Snippet = out.snippets[cands[i].ID]
 			}
@@ -209,7 +214,7 @@ func (l *Loop) drive(ctx context.Context, s State, a Action) (Outcome, error) {
 			if err != nil {
 				return out, err
 			}
-			ev = Event{Kind: EvReranked, Hits: order}
+			ev = Event{Kind: EvReranked, Hits: FuseOrders(order, a.IDs, weightRetrieval)}
 
 		case ActRelax:
 			l.step(StepRelax, s)
@@ -217,17 +222,38 @@ func (l *Loop) drive(ctx context.Context, s State, a Action) (Outcome, error) {
 			if err != nil {
 				return out, err
 			}
-			ev = Event{Kind: EvRelaxed, Relaxation: r}
+			ev = Event{Kind: EvRelaxed, Relaxation: UsefulRelaxation(a.Cond, r)}
 		}
 		s, a = Next(s, ev)
 	}
 }
 
-// narrow embeds the query and keywords and keeps the Keep hits most
-// similar to it. A file's similarity is the best of its own embedding
-// (summary + keywords + name) and its chunks' embeddings, so a file is
-// found by any passage of its text. The best chunk becomes the snippet the
-// reranker sees.
+// Narrowing fuses three rankings of the hits by reciprocal rank fusion
+// (RRF): the keyword search's order, the whole query's words ranked by the
+// store's full-text score (when the index offers one), and vector
+// similarity. Each contributes weight/(fusionK + rank). The final order
+// fuses the reranker's order with the order it was given the same way.
+// The weights were chosen on the dev splits of ../shared/bench (see
+// docs/BENCHMARKS.md, "Search quality"): the whole-query ranking is the
+// strongest single signal there, so it weighs most.
+const (
+	fusionK       = 10.0
+	weightKeyword = 1.0
+	weightQuery   = 3.0
+	weightVector  = 1.0
+	// weightRetrieval is the weight of the retrieval order (narrowing or
+	// keyword search) next to the reranker's order (weight 1).
+	weightRetrieval = 1.0
+)
+
+// narrow keeps the Keep hits that best match the query. A file's vector
+// similarity is the best of its own embedding (summary + keywords + name)
+// and its chunks' embeddings, so a file is found by any passage of its
+// text; the best chunk becomes the snippet the reranker sees. The vector
+// ranking is fused with the keyword ranking (ids are in keyword order) and,
+// when the index has a full-text search, the ranking of the hits by every
+// word of the query, so that neither a lexical nor a semantic miss alone
+// drops the right file.
 func (l *Loop) narrow(ctx context.Context, s State, ids []string, scores map[string]float64, snippets map[string]string) ([]string, error) {
 	if len(ids) == 0 {
 		return nil, nil
@@ -257,25 +283,151 @@ func (l *Loop) narrow(ctx context.Context, s State, ids []string, scores map[str
 			best[h.FileID] = h.Score
 		}
 	}
-	rank := map[string]int{}
-	for i, id := range ids {
-		rank[id] = i
-	}
-	out := make([]string, 0, len(best))
+	vecOrder := make([]string, 0, len(best))
 	for id := range best {
-		out = append(out, id)
+		vecOrder = append(vecOrder, id)
+	}
+	kwRank := map[string]int{}
+	for i, id := range ids {
+		kwRank[id] = i
+	}
+	sort.Slice(vecOrder, func(i, j int) bool {
+		if best[vecOrder[i]] != best[vecOrder[j]] {
+			return best[vecOrder[i]] > best[vecOrder[j]]
+		}
+		return kwRank[vecOrder[i]] < kwRank[vecOrder[j]]
+	})
+	fused := map[string]float64{}
+	addRanks(fused, ids, weightKeyword)
+	addRanks(fused, vecOrder, weightVector)
+	if ki, ok := l.Index.(KeywordIndex); ok {
+		if terms := QueryTerms(s.Query); len(terms) > 0 {
+			r, err := ki.KeywordSearch(ctx, store.KeywordQuery{Terms: terms, Match: store.MatchAny, Filter: f, Limit: len(ids)})
+			if err != nil {
+				return nil, fmt.Errorf("rank the hits by the query's words: %w", err)
+			}
+			q := make([]string, len(r.Hits))
+			for i, h := range r.Hits {
+				q[i] = h.ID
+			}
+			addRanks(fused, q, weightQuery)
+		}
+	}
+	out := make([]string, 0, len(fused))
+	for id := range fused {
+		if _, known := kwRank[id]; known {
+			out = append(out, id)
+		}
 	}
 	sort.Slice(out, func(i, j int) bool {
-		if best[out[i]] != best[out[j]] {
-			return best[out[i]] > best[out[j]]
+		if fused[out[i]] != fused[out[j]] {
+			return fused[out[i]] > fused[out[j]]
 		}
-		return rank[out[i]] < rank[out[j]]
+		return kwRank[out[i]] < kwRank[out[j]]
 	})
 	out = out[:min(len(out), Keep)]
 	for _, id := range out {
-		scores[id] = best[id]
+		scores[id] = fused[id]
 	}
 	return out, nil
+}
+
+// addRanks adds w/(fusionK+rank) to each ID's fused score (rank from 1).
+func addRanks(fused map[string]float64, order []string, w float64) {
+	for i, id := range order {
+		fused[id] += w / (fusionK + float64(i+1))
+	}
+}
+
+// FuseOrders merges the reranker's order with the retrieval order (weight
+// w against 1) by reciprocal rank fusion: the reranker decides between
+// close candidates, but a file the retrieval ranked far ahead is not
+// buried by one weak judgement. Ties keep the reranker's order; IDs only
+// in retrieval are dropped (the reranker may not add files).
+func FuseOrders(reranked, retrieval []string, w float64) []string {
+	fused := map[string]float64{}
+	addRanks(fused, reranked, 1)
+	addRanks(fused, retrieval, w)
+	out := make([]string, 0, len(reranked))
+	seen := map[string]bool{}
+	for _, id := range reranked {
+		if !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return fused[out[i]] > fused[out[j]] })
+	return out
+}
+
+// QueryTerms are the distinct full-text tokens of a query (words, CJK
+// bigrams), each searched as an alternative when ranking hits by the
+// whole query.
+func QueryTerms(query string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, t := range tokenize.Tokens(query) {
+		if !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// UsefulRelaxation returns r unless it cannot find anything c did not: the
+// keywords of c are alternatives, so when c has no required keyword and
+// r only drops keywords while keeping c's filters, r matches a subset of
+// c's zero hits. Then the filters are loosened instead — the period
+// first, then the file type — and the keywords kept. (A query such as
+// "what happened in 1910 in Vienna" reads 1910 as a period; when no file
+// was modified then, dropping the period is what can find the file.)
+func UsefulRelaxation(c Conditions, r ai.Relaxation) ai.Relaxation {
+	if len(c.Required) > 0 || c.Filters.IsZero() || r.Filters != c.Filters {
+		return r
+	}
+	for _, k := range r.Keywords {
+		if !containsFold(c.Keywords, k) {
+			return r // adds a keyword: leave the judgement to the state machine
+		}
+	}
+	f := c.Filters
+	if f.ModifiedAfter != "" || f.ModifiedBefore != "" {
+		f.ModifiedAfter, f.ModifiedBefore = "", ""
+	} else {
+		f.FileType = ""
+	}
+	return ai.Relaxation{Keywords: slices.Clone(c.Keywords), Filters: f}
+}
+
+// fillSnippets finds, for the candidates without a snippet (the 2–10
+// branch straight after a keyword search), the chunk most similar to the
+// query, so the reranker reads the matching passage and not only the
+// summary.
+func (l *Loop) fillSnippets(ctx context.Context, s State, ids []string, snippets map[string]string) error {
+	var missing []string
+	for _, id := range ids {
+		if _, ok := snippets[id]; !ok {
+			missing = append(missing, id)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	vecs, err := l.AI.Embed(ctx, []string{s.Query + "\n" + strings.Join(allKeywords(s.Cond), " ")})
+	if err != nil {
+		return fmt.Errorf("embed the query: %w", err)
+	}
+	hits, err := l.Index.ChunkSearch(ctx, vecs[0], store.Filter{IDs: missing}, 4*len(missing))
+	if err != nil {
+		return fmt.Errorf("chunk search: %w", err)
+	}
+	for _, h := range hits {
+		if _, ok := snippets[h.FileID]; !ok {
+			snippets[h.FileID] = h.Text
+		}
+	}
+	return nil
 }
 
 func (l *Loop) hitInfos(ctx context.Context, ids []string) ([]ai.HitInfo, error) {
