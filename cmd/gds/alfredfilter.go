@@ -59,8 +59,10 @@ func runAlfredFilter(ctx context.Context, d *app.Deps, opts alfredFilterOptions)
 	var out render.AlfredOutput
 	defer func() {
 		if p := recover(); p != nil {
-			fmt.Fprintf(d.Stderr, "gds alfred: internal error: %v\n", p)
-			out = render.AlfredMessage(d.T("alfred.err.title"), fmt.Sprint(p), "")
+			// A panic value is text gds did not write: strip secrets first.
+			msg := redactSecrets(d.Config, fmt.Sprint(p))
+			fmt.Fprintf(d.Stderr, "gds alfred: internal error: %s\n", msg)
+			out = render.AlfredMessage(d.T("alfred.err.title"), msg, "")
 		}
 		err = render.WriteAlfred(d.Stdout, out)
 	}()
