@@ -179,11 +179,20 @@ type oauthCrawl struct {
 	// emulator is where googleapis.com requests go.
 	endpoints auth.Endpoints
 	emulator  *url.URL
-	stdout    lockedBuffer
-	stderr    lockedBuffer
+	// runHook, if set, adjusts the Deps of every run.
+	runHook func(*app.Deps)
+	stdout  lockedBuffer
+	stderr  lockedBuffer
 }
 
 func newOAuthCrawl(t *testing.T, files int) *oauthCrawl {
+	t.Helper()
+	return newOAuthCrawlWith(t, files, nil)
+}
+
+// newOAuthCrawlWith is newOAuthCrawl with configure run before the login
+// (to change the environment or the fake server).
+func newOAuthCrawlWith(t *testing.T, files int, configure func(*oauthCrawl)) *oauthCrawl {
 	t.Helper()
 	srv := authtest.New(t)
 	o := &oauthCrawl{t: t, srv: srv, ledger: &tokenLedger{expiry: map[string]time.Time{}}, emu: driveemu.New()}
@@ -208,6 +217,9 @@ func newOAuthCrawl(t *testing.T, files int) *oauthCrawl {
 	o.emulator, _ = url.Parse(drv.URL)
 	o.endpoints = srv.Endpoints()
 	o.endpoints.TokenURL = tok.URL
+	if configure != nil {
+		configure(o)
+	}
 	if code := o.run("auth", "login"); code != exitOK {
 		t.Fatalf("gds auth login: exit %d\n%s", code, o.output())
 	}
@@ -239,6 +251,9 @@ func (o *oauthCrawl) run(args ...string) int {
 				Warn:       func(err error) { fmt.Fprintln(d.Stderr, d.T("auth.warning", err.Error())) },
 			})
 		}
+	}
+	if o.runHook != nil {
+		o.runHook(d)
 	}
 	return run(context.Background(), d, append([]string{"gds"}, args...), buildInfo{Version: "1.2.3"})
 }
