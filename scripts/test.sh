@@ -62,5 +62,6 @@ bash scripts/release-check.sh || fail "release checks failed (scripts/release-ch
 
 step "go test -race ./..."
 go test -race -count=1 -timeout "${GDS_TEST_TIMEOUT:-20m}" ./... || fail "tests failed"
+bash scripts/fuzz.sh || fail "fuzzing failed (scripts/fuzz.sh: every Fuzz* target for FUZZTIME each; reproducer above)"
 
 printf '\n==> all checks passed\n' >&2
