@@ -38,6 +38,8 @@ benchmarks:
           (gdsbench store -h for its flags)
   crawl   crawl N corpus files (local folder or the Drive emulator) with the
           offline provider at several concurrencies; throughput and peak RSS
+  loop    time whole gds processes on a synthetic index: gds alfred filter
+          (the Alfred keystroke path) and gds search (the full loop, offline)
 `
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -53,6 +55,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runStore(ctx, args[1:], stdout, stderr)
 	case "crawl":
 		return runCrawlBench(ctx, args[1:], stdout, stderr)
+	case "loop":
+		return runLoopBench(ctx, args[1:], stdout, stderr)
 	default:
 		fmt.Fprint(stderr, usage)
 		return fmt.Errorf("unknown benchmark %q", args[0])

@@ -1,0 +1,286 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/gds-cli/gds/internal/ai/offline"
+	"github.com/gds-cli/gds/internal/crawl"
+	"github.com/gds-cli/gds/internal/store/sqlite"
+)
+
+// loopFlags are the flags of `gdsbench loop`.
+type loopFlags struct {
+	gds       string
+	home      string
+	files     int
+	queries   int
+	warmup    int
+	seed      uint64
+	embed     string
+	corpus    []string
+	questions []string
+	fullLoop  bool
+	asJSON    bool
+}
+
+// runLoopBench times whole gds processes against a synthetic index of
+// --files files: `gds alfred filter QUESTION` (the Alfred keystroke path)
+// and, with --full-loop, `gds search QUESTION` (the whole hybrid loop with
+// the offline provider; stdin is not a terminal, so a clarifying question
+// takes the no-answer policy). The baseline is `gds version`, timed in the
+// same run, interleaved with the measured commands.
+func runLoopBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var f loopFlags
+	fs := flag.NewFlagSet("gdsbench loop", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&f.gds, "gds", "", "the gds binary to time (build it with go build -o /tmp/gds ./cmd/gds)")
+	fs.StringVar(&f.home, "home", "", "GDS_HOME holding the index; reused when it holds the same synthetic index (default: a temporary folder, removed afterwards)")
+	fs.IntVar(&f.files, "files", 10000, "number of synthetic indexed files")
+	fs.IntVar(&f.queries, "queries", 100, "timed runs of each command")
+	fs.IntVar(&f.warmup, "warmup", 5, "untimed runs of each command first")
+	fs.Uint64Var(&f.seed, "seed", 1, "seed of the pseudo-random choices")
+	fs.StringVar(&f.embed, "embed", "offline", "how the index is built: offline (crawl with the offline provider: summaries, keywords, chunks, embeddings) or random (UpsertFile with random vectors, no chunks; enough for the keystroke path, much faster)")
+	fs.Func("corpus", "directory of .txt files for file text (repeatable)", func(s string) error { f.corpus = append(f.corpus, s); return nil })
+	fs.Func("questions", "query set (JSON Lines with \"query\") to draw typed queries from (repeatable)", func(s string) error { f.questions = append(f.questions, s); return nil })
+	fs.BoolVar(&f.fullLoop, "full-loop", false, "also time gds search (the full loop; needs --embed offline)")
+	fs.BoolVar(&f.asJSON, "json", false, "print the result as JSON")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if f.gds == "" || len(f.corpus) == 0 || len(f.questions) == 0 {
+		return fmt.Errorf("give --gds BINARY, at least one --corpus and one --questions file")
+	}
+	if f.embed != "offline" && f.embed != "random" || f.fullLoop && f.embed != "offline" {
+		return fmt.Errorf("--embed is offline or random; --full-loop needs --embed offline")
+	}
+	if f.files <= 0 || f.queries <= 0 || f.warmup < 0 {
+		return fmt.Errorf("--files and --queries must be positive, --warmup not negative")
+	}
+	docs, err := loadCorpus(f.corpus)
+	if err != nil {
+		return err
+	}
+	qs, err := loadQuestions(f.questions)
+	if err != nil {
+		return err
+	}
+	if f.home == "" {
+		dir, err := os.MkdirTemp("", "gdsbench-loop-*")
+		if err != nil {
+			return fmt.Errorf("create a temporary GDS_HOME: %w", err)
+		}
+		defer os.RemoveAll(dir)
+		f.home = dir
+	}
+	if err := os.MkdirAll(f.home, 0o700); err != nil {
+		return fmt.Errorf("create GDS_HOME: %w", err)
+	}
+	res := loopResult{Files: f.files, Embed: f.embed, Queries: f.queries, GOMAXPROCS: runtime.GOMAXPROCS(0), GOOS: runtime.GOOS, GOARCH: runtime.GOARCH}
+	if res.Reused, res.BuildSeconds, err = ensureLoopIndex(ctx, f, docs, stderr); err != nil {
+		return err
+	}
+
+	env := append(os.Environ(), "GDS_HOME="+f.home, "GDS_AI_PROVIDER=offline", "LANG=C", "LC_ALL=", "GDS_DATABASE_URL=", "DATABASE_URL=")
+	rng := rand.New(rand.NewPCG(f.seed, 3))
+	commands := []struct {
+		name string
+		args func(q string) []string
+		into *stats
+	}{
+		{"baseline: gds version", func(string) []string { return []string{"version"} }, &res.Version},
+		{"gds alfred filter QUERY", func(q string) []string { return []string{"alfred", "filter", q} }, &res.AlfredFilter},
+	}
+	if f.fullLoop {
+		commands = append(commands, struct {
+			name string
+			args func(q string) []string
+			into *stats
+		}{"gds search QUERY", func(q string) []string { return []string{"search", q} }, &res.Search})
+	}
+	times := make([][]time.Duration, len(commands))
+	for i := range f.warmup + f.queries {
+		q := qs[rng.IntN(len(qs))]
+		for c, cmd := range commands { // interleaved, so load changes hit every command alike
+			t0 := time.Now()
+			out, err := runGDS(ctx, f.gds, env, cmd.args(q))
+			el := time.Since(t0)
+			if err != nil {
+				return fmt.Errorf("%s %q: %w\n%s", cmd.name, q, err, out)
+			}
+			if i >= f.warmup {
+				times[c] = append(times[c], el)
+			}
+		}
+	}
+	for c, cmd := range commands {
+		*cmd.into = summarize(times[c])
+	}
+	res.AlfredRatioP95 = res.AlfredFilter.P95 / res.Version.P95
+	if f.fullLoop {
+		res.SearchRatioP95 = res.Search.P95 / res.Version.P95
+	}
+	if f.asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(res)
+	}
+	fmt.Fprintf(stdout, "gdsbench loop: %d files (index: %s, reused %v), %d timed runs per command, whole processes, GOMAXPROCS %d (%s/%s)\n",
+		res.Files, res.Embed, res.Reused, res.Queries, res.GOMAXPROCS, res.GOOS, res.GOARCH)
+	fmt.Fprintf(stdout, "%-26s %8s %8s %8s %8s %12s\n", "command", "p50 ms", "p95 ms", "p99 ms", "max ms", "p95 / base")
+	row := func(name string, s stats, ratio float64) {
+		fmt.Fprintf(stdout, "%-26s %8.1f %8.1f %8.1f %8.1f %11.2fx\n", name, s.P50, s.P95, s.P99, s.Max, ratio)
+	}
+	row("gds version (baseline)", res.Version, 1)
+	row("gds alfred filter QUERY", res.AlfredFilter, res.AlfredRatioP95)
+	if f.fullLoop {
+		row("gds search QUERY", res.Search, res.SearchRatioP95)
+	}
+	return nil
+}
+
+// loopResult is the output of gdsbench loop.
+type loopResult struct {
+	Files          int     `json:"files"`
+	Embed          string  `json:"embed"`
+	Queries        int     `json:"queries"`
+	GOMAXPROCS     int     `json:"gomaxprocs"`
+	GOOS           string  `json:"goos"`
+	GOARCH         string  `json:"goarch"`
+	Reused         bool    `json:"index_reused"`
+	BuildSeconds   float64 `json:"build_seconds,omitempty"`
+	Version        stats   `json:"gds_version_baseline"`
+	AlfredFilter   stats   `json:"gds_alfred_filter"`
+	Search         stats   `json:"gds_search,omitempty"`
+	AlfredRatioP95 float64 `json:"alfred_filter_ratio_p95"`
+	SearchRatioP95 float64 `json:"search_ratio_p95,omitempty"`
+}
+
+func runGDS(ctx context.Context, bin string, env, args []string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Env = env
+	cmd.Stdin = nil
+	return cmd.CombinedOutput()
+}
+
+// loadQuestions reads the "query" of every line of JSON Lines files.
+func loadQuestions(files []string) ([]string, error) {
+	var out []string
+	for _, name := range files {
+		fh, err := os.Open(name)
+		if err != nil {
+			return nil, fmt.Errorf("open questions: %w", err)
+		}
+		sc := bufio.NewScanner(fh)
+		sc.Buffer(make([]byte, 64*1024), 1<<20)
+		for sc.Scan() {
+			var q struct {
+				Query string `json:"query"`
+			}
+			if json.Unmarshal(sc.Bytes(), &q) == nil && strings.TrimSpace(q.Query) != "" {
+				out = append(out, strings.TrimSpace(q.Query))
+			}
+		}
+		fh.Close()
+		if err := sc.Err(); err != nil {
+			return nil, fmt.Errorf("read %s: %w", name, err)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no questions in %s", strings.Join(files, ", "))
+	}
+	return out, nil
+}
+
+// ensureLoopIndex builds GDS_HOME/index.db unless it already holds the
+// same synthetic index (recorded in the sync state's fingerprint).
+func ensureLoopIndex(ctx context.Context, f loopFlags, docs []doc, progress io.Writer) (reused bool, seconds float64, err error) {
+	sf := storeFlags{files: f.files, dim: 256, seed: f.seed}
+	fp := fingerprint(sf, docs) + " loop-embed=" + f.embed
+	path := filepath.Join(f.home, "index.db")
+	s, err := sqlite.Open(ctx, path, sqlite.Options{})
+	if err != nil {
+		return false, 0, err
+	}
+	defer s.Close()
+	st, err := s.Stats(ctx)
+	if err != nil {
+		return false, 0, fmt.Errorf("read index stats: %w", err)
+	}
+	src := &syntheticSource{f: sf, docs: docs, fp: fp}
+	if st.Files == f.files && st.Sync.Fingerprint == fp {
+		return true, 0, nil
+	}
+	fmt.Fprintf(progress, "building a synthetic index of %d files (%s) in %s...\n", f.files, f.embed, path)
+	start := time.Now()
+	if f.embed == "random" {
+		if err := buildIndex(ctx, s, sf, docs, fp, progress); err != nil {
+			return false, 0, err
+		}
+		return false, time.Since(start).Seconds(), nil
+	}
+	if err := s.Reset(ctx); err != nil {
+		return false, 0, fmt.Errorf("reset the index: %w", err)
+	}
+	sum, err := crawl.Run(ctx, crawl.Options{Source: src, Index: s, Provider: offline.New(), SummaryMaxLength: 200, Concurrency: runtime.GOMAXPROCS(0), Full: true})
+	if err != nil {
+		return false, 0, fmt.Errorf("crawl the synthetic files: %w", err)
+	}
+	if len(sum.Failed) > 0 {
+		return false, 0, fmt.Errorf("%d synthetic files failed: %v", len(sum.Failed), sum.Failed[0])
+	}
+	// Record the benchmark's fingerprint next to the crawl's checkpoint.
+	cur, err := s.SyncState(ctx)
+	if err != nil {
+		return false, 0, err
+	}
+	cur.Fingerprint = fp
+	if err := s.SetSyncState(ctx, cur); err != nil {
+		return false, 0, err
+	}
+	return false, time.Since(start).Seconds(), nil
+}
+
+// syntheticSource serves the synthetic files to the crawler from memory,
+// as plain-text files named after their article.
+type syntheticSource struct {
+	f    storeFlags
+	docs []doc
+	fp   string
+}
+
+func (s *syntheticSource) Kind() string        { return "local" }
+func (s *syntheticSource) Fingerprint() string { return "gdsbench:" + s.fp }
+
+func (s *syntheticSource) List(ctx context.Context, since time.Time, fn func(crawl.Entry) error) error {
+	for i := range s.f.files {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		sf := syntheticFile(i, s.f, s.docs)
+		if err := fn(crawl.Entry{ID: sf.ID, Name: sf.Name + ".txt", MimeType: "text/plain", ModifiedAt: sf.ModifiedAt,
+			Size: sf.Size, Path: sf.Path, Parents: sf.Parents, WebLink: sf.WebLink}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *syntheticSource) Open(_ context.Context, e crawl.Entry) (io.ReadCloser, error) {
+	var i int
+	if _, err := fmt.Sscanf(e.ID, "bench-%06d", &i); err != nil {
+		return nil, fmt.Errorf("synthetic file %q: %w", e.ID, err)
+	}
+	return io.NopCloser(strings.NewReader(syntheticFile(i, s.f, s.docs).Text)), nil
+}
