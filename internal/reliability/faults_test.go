@@ -66,11 +66,16 @@ func installDriveStorm(f *driveemu.Faults, seed uint64) {
 // rateLimitExceeded, 500/502/503, a stall past the client timeout, a dropped
 // connection or a truncated body.
 //
-//   - With the production retry policy (8 tries) every file is indexed by the
-//     first crawl.
-//   - With a tight policy (3 tries) some files run out of tries: each is
-//     reported as a failed file, the checkpoint stays before it, and the
-//     next crawl (same storm) indexes it.
+//   - A file whose every try meets a fault is reported as failed ("gave up
+//     after N tries"), the checkpoint stays before it, and the next crawl
+//     (same storm) indexes it; a listing that runs out of tries stops the
+//     crawl, and the next one resumes. Either way nothing is lost: after
+//     every crawl no file at or before the checkpoint is missing.
+//   - With the production retry policy (8 tries) at most 1% of the files
+//     need that second crawl (in the CI form usually none; the full form's
+//     2,000 files typically have one).
+//   - A tight policy (3 tries) must produce such failures, so the
+//     retry-next-crawl path is exercised in every run.
 //
 // The backoff waits are counted, not slept (RetryPolicy.Sleep). The wall
 // time is compared with the same crawl without faults, measured in the same
@@ -97,7 +102,7 @@ func TestDriveFaultStorm(t *testing.T) {
 		name        string
 		maxAttempts int // 0: production default
 		seed        uint64
-		sameCrawl   bool // every file must be indexed by the first crawl
+		production  bool // at most 1% of the files may need a second crawl
 	}{
 		{"production policy", 0, driveStormSeed, true},
 		{"tight policy", 3, driveStormSeed + 1, false},
@@ -145,10 +150,10 @@ func TestDriveFaultStorm(t *testing.T) {
 			if got != n {
 				t.Fatalf("%d of %d files indexed after %d crawls", got, n, crawls)
 			}
-			if sc.sameCrawl && (crawls != 1 || failedFiles != 0) {
-				t.Errorf("the production policy needed %d crawls (%d failed files: %v)", crawls, failedFiles, firstFailed)
+			if sc.production && (len(firstFailed)*100 > n || crawls > 2) {
+				t.Errorf("the production policy failed %d files in the first crawl and needed %d crawls: %v", len(firstFailed), crawls, firstFailed)
 			}
-			if !sc.sameCrawl && failedFiles == 0 {
+			if !sc.production && failedFiles == 0 {
 				t.Errorf("the tight policy never ran out of tries: the storm does not exercise the retry-next-crawl path")
 			}
 			st := c.emu.Stats()
