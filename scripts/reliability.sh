@@ -8,10 +8,13 @@
 #      checked after every kill, the whole index at the end;
 #   2. SIGTERM: the same with 5 graceful stops per run (exit 130, state saved);
 #   3. memory: 100,000 synthetic files from an in-memory Drive emulator, peak
-#      RSS of the gds process ≤ 500 MB.
+#      RSS of the gds process ≤ 500 MB;
+#   4. concurrent use: 1,000 Alfred queries (whole processes, 4 at a time)
+#      during crawls, per store, and 8 store-API readers during 4,000 writes;
+#   5. fuzzing: every Fuzz* target for FUZZTIME (default 60s) each.
 #
 # Needs Go and Node 20+ with npm (PGlite, as scripts/test.sh). Takes about
-# 15–25 minutes on 2 cores. Environment:
+# 15–25 minutes on 2 cores, plus ~10 for concurrency and ~25 for fuzzing. Environment:
 #   RELIABILITY_SEED   seed of the corpora and stop plans (default 1)
 #   RELIABILITY_FILES  crash corpus size (default 1000)
 #   RELIABILITY_KILLS  SIGKILL stops per run (default 20)
@@ -68,6 +71,14 @@ step "SIGTERM: $files files × $terms graceful stops × local/drive × sqlite/po
 
 step "memory: $memfiles synthetic files from the Drive emulator"
 "$rel" memory -gds "$work/bin/gds" -files "$memfiles" | tee "$out/memory.txt" || status=1
+
+step "concurrent use: Alfred queries (processes) during crawls, SQLite and Postgres; store API readers during writes"
+GDS_RELIABILITY_FULL=1 go test -count=1 -timeout 60m -v -run 'TestConcurrentAlfredDuringCrawl|TestConcurrentStoreReadsDuringWrites' \
+	./cmd/gds ./internal/reliability 2>&1 | tee "$out/concurrency.txt" | grep -E '^(---|ok|FAIL)|RELIABILITY' || true
+grep -q '^FAIL' "$out/concurrency.txt" && status=1
+
+step "fuzzing: every Fuzz* target for ${FUZZTIME:-60s} (scripts/fuzz.sh)"
+FUZZTIME="${FUZZTIME:-60s}" FUZZ_REPORT="$out/fuzz.md" bash scripts/fuzz.sh || status=1
 
 echo "results in $out" >&2
 if [ "$status" != 0 ]; then
