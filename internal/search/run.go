@@ -239,7 +239,7 @@ func (l *Loop) drive(ctx context.Context, s State, a Action) (Outcome, error) {
 const (
 	fusionK       = 10.0
 	weightKeyword = 1.0
-	weightQuery   = 3.0
+	weightQuery   = 5.0
 	weightVector  = 1.0
 	// weightRetrieval is the weight of the retrieval order (narrowing or
 	// keyword search) next to the reranker's order (weight 1).

@@ -135,13 +135,13 @@ func TestNarrowFusesRankings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Hand-computed, k = 10, weights keyword 1, query 3, vector 1. Vector
+	// Hand-computed, k = 10, weights keyword 1, query 5, vector 1. Vector
 	// order (file or chunk score): k12 .9, k3 .85, k2 .8, k1 .1.
-	//   k3:  1/13 + 3/12 + 1/12 = .4103
-	//   k12: 1/22 + 3/11 + 1/11 = .4091
-	//   k1:  1/11 + 3/13 + 1/14 = .3931
-	if len(got) != Keep || got[0] != "k3" || got[1] != "k12" || got[2] != "k1" {
-		t.Errorf("narrowed %v; want k3, k12, k1 first and %d kept", got, Keep)
+	//   k12: 1/22 + 5/11 + 1/11 = .5909
+	//   k3:  1/13 + 5/12 + 1/12 = .5769
+	//   k1:  1/11 + 5/13 + 1/14 = .5469
+	if len(got) != Keep || got[0] != "k12" || got[1] != "k3" || got[2] != "k1" {
+		t.Errorf("narrowed %v; want k12, k3, k1 first and %d kept", got, Keep)
 	}
 	if snippets["k3"] != "passage of k3" {
 		t.Errorf("snippet of k3 = %q", snippets["k3"])
