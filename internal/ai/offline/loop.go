@@ -2,7 +2,6 @@ package offline
 
 import (
 	"fmt"
-	"path"
 	"sort"
 	"strings"
 
@@ -14,7 +13,7 @@ const maxChoices = 6
 
 // facet is one way of splitting the hits, with the choices it offers.
 type facet struct {
-	kind    string // "type", "period", "keyword", "folder"
+	kind    string // "type", "period", "keyword"
 	values  []facetValue
 	covered int     // hits that have one of the values
 	bias    float64 // preference among equally discriminating facets
@@ -178,26 +177,14 @@ func facets(in ai.ClarifyInput) []facet {
 	}
 	out = append(out, fk)
 
-	// Folders: answering one adds the folder's name as a keyword (Drive's
-	// full-text search matches names too), so they come last among equals.
-	var fc counter
-	for _, h := range in.Hits {
-		if p := strings.Trim(h.Path, "/"); p != "" {
-			fc.add(p)
-		}
-	}
-	ff := facet{kind: "folder", bias: 0.8}
-	for _, p := range fc.top(maxChoices) {
-		name := path.Base(p)
-		ff.values = append(ff.values, facetValue{label: name, count: fc.n[p], choice: ai.Choice{Keyword: name}})
-		ff.covered += fc.n[p]
-	}
-	out = append(out, ff)
+	// Folders are not offered: neither the index's keyword search nor
+	// Drive's full-text search matches a folder's name, so a folder answer
+	// would lead to zero hits. (A folder filter is future work.)
 	return out
 }
 
 // clarify is TaskClarify: it asks about the facet of the hits (file type,
-// period, keyword, folder) that splits them best, offering its most
+// period, keyword) that splits them best, offering its most
 // frequent values as choices labelled with their counts among the hits.
 func clarify(in ai.ClarifyInput) ai.Question {
 	ja := isJa(in.Lang)
@@ -220,7 +207,6 @@ func clarify(in ai.ClarifyInput) ai.Question {
 		"type":    {"%d files match. Which kind of file is it?", "%d件のファイルが見つかりました。どの種類のファイルですか？"},
 		"period":  {"%d files match. When was it last changed?", "%d件のファイルが見つかりました。いつ頃のファイルですか？"},
 		"keyword": {"%d files match. Which topic is it about?", "%d件のファイルが見つかりました。どの話題に関するファイルですか？"},
-		"folder":  {"%d files match. Which folder is it in?", "%d件のファイルが見つかりました。どのフォルダにありますか？"},
 	}[best.kind]
 	format := q[0]
 	if ja {

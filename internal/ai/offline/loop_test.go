@@ -140,3 +140,21 @@ func TestRelax(t *testing.T) {
 		}
 	}
 }
+
+// Folder names are never offered as answers: keyword search cannot match
+// them, so choosing one would only lead to zero hits.
+func TestClarifyOffersNoFolderChoices(t *testing.T) {
+	var hits []ai.HitInfo
+	for i := range 40 {
+		hits = append(hits, ai.HitInfo{ID: fmt.Sprint(i), Name: fmt.Sprintf("report %d.pdf", i), MimeType: "application/pdf",
+			Modified: "2026-05-01", Path: []string{"Sales/Tokyo", "Sales/Osaka", "Legal"}[i%3], Summary: "quarterly report"})
+	}
+	q := clarify(ai.ClarifyInput{Query: "report", Keywords: []string{"report"}, Total: 400, Hits: hits, Lang: "en"})
+	for _, c := range q.Choices {
+		for _, folder := range []string{"Tokyo", "Osaka", "Legal", "Sales"} {
+			if c.Keyword == folder || c.Label == folder {
+				t.Errorf("folder offered as a choice: %+v", c)
+			}
+		}
+	}
+}
