@@ -11,7 +11,9 @@
 #      RSS of the gds process ≤ 500 MB;
 #   4. concurrent use: 1,000 Alfred queries (whole processes, 4 at a time)
 #      during crawls, per store, and 8 store-API readers during 4,000 writes;
-#   5. fuzzing: every Fuzz* target for FUZZTIME (default 60s) each.
+#   5. fuzzing: every Fuzz* target for FUZZTIME (default 60s) each;
+#   6. fault storms: Drive (2,000 files) and OpenAI (1,000 files) under mixed
+#      faults, OAuth token expiry and revocation mid-crawl (about 3 minutes).
 #
 # Needs Go and Node 20+ with npm (PGlite, as scripts/test.sh). Takes about
 # 15–25 minutes on 2 cores, plus ~10 for concurrency and ~25 for fuzzing. Environment:
@@ -79,6 +81,11 @@ grep -q '^FAIL' "$out/concurrency.txt" && status=1
 
 step "fuzzing: every Fuzz* target for ${FUZZTIME:-60s} (scripts/fuzz.sh)"
 FUZZTIME="${FUZZTIME:-60s}" FUZZ_REPORT="$out/fuzz.md" bash scripts/fuzz.sh || status=1
+
+step "fault storms: Drive (2,000 files), OpenAI (1,000 files), OAuth expiry and revocation"
+GDS_RELIABILITY_FULL=1 go test -count=1 -timeout 30m -v -run 'TestDriveFaultStorm|TestOpenAIFaultStorm|TestOAuth' \
+	./internal/reliability ./cmd/gds 2>&1 | tee "$out/storms.txt" | grep -E '^(---|ok|FAIL)|storm \(|oauth ' || true
+grep -q '^FAIL' "$out/storms.txt" && status=1
 
 echo "results in $out" >&2
 if [ "$status" != 0 ]; then

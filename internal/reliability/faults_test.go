@@ -119,7 +119,7 @@ func TestDriveFaultStorm(t *testing.T) {
 				firstFailed                      []string
 			)
 			start := time.Now()
-			for crawls < 5 {
+			for crawls < 8 {
 				crawls++
 				sum, err := stormCrawl(ctx, t, c, idx, prov, hc, rp)
 				stormCheckpoint(t, c, idx)
