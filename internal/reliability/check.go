@@ -48,6 +48,8 @@ type Snapshot struct {
 	// Behind counts the corpus files at or before the checkpoint: those the
 	// next incremental run will not list again.
 	Behind int
+
+	indexed map[string]bool // IDs of the indexed corpus files
 }
 
 // CheckpointError says the checkpoint claims files that are not indexed.
@@ -77,6 +79,7 @@ func CheckCheckpoint(ctx context.Context, idx Index, files []Expect) (Snapshot, 
 	if err != nil {
 		return snap, err
 	}
+	snap.indexed = in
 	perr := &CheckpointError{Checkpoint: st.ModifiedAt}
 	for _, f := range files {
 		if in[f.ID] {
@@ -99,25 +102,27 @@ func CheckCheckpoint(ctx context.Context, idx Index, files []Expect) (Snapshot, 
 	return snap, nil
 }
 
-// CheckGraceful checks that a graceful stop saved its state: the checkpoint
-// covers the longest run of oldest files that are all indexed. (A run of
-// committed files must not be crawled again because the stop forgot to
-// record it.) The run ends at the first file that is not indexed, or at the
-// first skipped file, whose processing leaves no trace in the index.
-func CheckGraceful(ctx context.Context, idx Index, files []Expect, snap Snapshot) error {
-	in, err := indexedSet(ctx, idx, files)
-	if err != nil {
-		return err
-	}
-	var covered time.Time
+// CheckGraceful checks that a graceful stop saved its state. prev is the
+// snapshot taken before the stopped run, snap the one after it. Every file
+// the run committed for the first time, from the old checkpoint on without a
+// gap, must be covered by the new checkpoint: a graceful stop must not leave
+// work it finished to be redone because it forgot to record it. The run of
+// files ends at the first one the stopped run did not newly commit (not
+// indexed, indexed before the run, or a skipped file, which leaves no trace
+// in the index), so the check never demands more than the run finished.
+func CheckGraceful(files []Expect, prev, snap Snapshot) error {
+	covered := prev.Checkpoint
 	for _, f := range files {
-		if !f.Indexable() || !in[f.ID] {
+		if !prev.Checkpoint.IsZero() && !f.ModTime.After(prev.Checkpoint) {
+			continue
+		}
+		if !f.Indexable() || !snap.indexed[f.ID] || prev.indexed[f.ID] {
 			break
 		}
 		covered = f.ModTime
 	}
 	if snap.Checkpoint.Before(covered) {
-		return fmt.Errorf("graceful stop did not save its state: checkpoint %s, but every file up to %s is committed",
+		return fmt.Errorf("graceful stop did not save its state: checkpoint %s, but the run committed every file up to %s",
 			snap.Checkpoint.Format(time.RFC3339Nano), covered.Format(time.RFC3339Nano))
 	}
 	return nil

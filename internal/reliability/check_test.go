@@ -95,21 +95,39 @@ func TestCheckCheckpoint(t *testing.T) {
 func TestCheckGraceful(t *testing.T) {
 	ctx := context.Background()
 	s := testStore(t)
-	files := expects(6)
-	for _, i := range []int{0, 1, 2, 5} {
+	files := expects(8)
+	// Before the run: file 0 committed and covered, file 4 committed but
+	// not covered (the file before it failed).
+	put(t, s, files[0], files[0].Hash, files[0].Chunks)
+	put(t, s, files[4], files[4].Hash, files[4].Chunks)
+	setCheckpoint(t, s, files[0].ModTime)
+	prev, err := CheckCheckpoint(ctx, s, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The stopped run commits files 1 and 2 (3 is skipped, 4 was indexed
+	// before, 5 newly): the checkpoint must reach file 2.
+	for _, i := range []int{1, 2, 5} {
 		put(t, s, files[i], files[i].Hash, files[i].Chunks)
 	}
-	// Files 0–2 are committed (3 is skipped and ends the run): the
-	// checkpoint must reach file 2.
 	setCheckpoint(t, s, files[1].ModTime)
 	snap, _ := CheckCheckpoint(ctx, s, files)
-	if err := CheckGraceful(ctx, s, files, snap); err == nil {
-		t.Error("a checkpoint behind committed files passed")
+	if err := CheckGraceful(files, prev, snap); err == nil {
+		t.Error("a checkpoint behind files the run committed passed")
 	}
 	setCheckpoint(t, s, files[2].ModTime)
 	snap, _ = CheckCheckpoint(ctx, s, files)
-	if err := CheckGraceful(ctx, s, files, snap); err != nil {
+	if err := CheckGraceful(files, prev, snap); err != nil {
 		t.Error(err)
+	}
+	// From a fresh index: files 0–2 committed by the run.
+	if err := CheckGraceful(files, Snapshot{}, snap); err != nil {
+		t.Error(err)
+	}
+	setCheckpoint(t, s, files[1].ModTime)
+	snap, _ = CheckCheckpoint(ctx, s, files)
+	if err := CheckGraceful(files, Snapshot{}, snap); err == nil {
+		t.Error("from a fresh index: a checkpoint behind committed files passed")
 	}
 }
 

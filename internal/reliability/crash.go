@@ -97,7 +97,7 @@ func RunCrash(ctx context.Context, cfg CrashConfig) (CrashReport, error) {
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0xde1a7))
 	points := Plan(len(cfg.Files), cfg.Stops, cfg.Signal, cfg.Seed)
 	rep.Planned = len(points)
-	snapshot := func() (Snapshot, error) {
+	snapshot := func(prev Snapshot) (Snapshot, error) {
 		var snap Snapshot
 		err := withIndex(ctx, cfg.Index, func(idx Index) error {
 			if idx == nil {
@@ -106,7 +106,7 @@ func RunCrash(ctx context.Context, cfg CrashConfig) (CrashReport, error) {
 			var err error
 			snap, err = CheckCheckpoint(ctx, idx, cfg.Files)
 			if err == nil && cfg.Signal == syscall.SIGTERM {
-				err = CheckGraceful(ctx, idx, cfg.Files, snap)
+				err = CheckGraceful(cfg.Files, prev, snap)
 			}
 			return err
 		})
@@ -144,7 +144,7 @@ func RunCrash(ctx context.Context, cfg CrashConfig) (CrashReport, error) {
 		case cfg.Signal == syscall.SIGKILL && o.ExitCode != -1:
 			return rep, fmt.Errorf("gds crawl exited %d after SIGKILL was sent:\n%s", o.ExitCode, o.Stderr)
 		}
-		if snap, err = snapshot(); err != nil {
+		if snap, err = snapshot(snap); err != nil {
 			return rep, fmt.Errorf("after stop %d at %d: %w", rep.Stops+1, pt, err)
 		}
 		if finished {
