@@ -74,7 +74,7 @@ func installDriveStorm(f *driveemu.Faults, seed uint64) {
 //   - With the production retry policy (8 tries) at most 1% of the files
 //     need that second crawl (in the CI form usually none; the full form's
 //     2,000 files typically have one).
-//   - A tight policy (3 tries) must produce such failures, so the
+//   - A tight policy (2 tries; 3 in the full form) must produce such failures, so the
 //     retry-next-crawl path is exercised in every run.
 //
 // The backoff waits are counted, not slept (RetryPolicy.Sleep). The wall
@@ -87,16 +87,19 @@ func TestDriveFaultStorm(t *testing.T) {
 	hc := &http.Client{Timeout: clientTimeout}
 	ctx := context.Background()
 
-	// Baseline: the same crawl without faults.
-	base := newStormCorpus(t, n, nil)
-	baseIdx := stormIndex(t)
-	start := time.Now()
-	sum, err := stormCrawl(ctx, t, base, baseIdx, prov, hc, drive.RetryPolicy{Sleep: (&stormRetries{}).sleep})
-	baseline := time.Since(start)
-	if err != nil || len(sum.Failed) > 0 || stormIndexed(t, base, baseIdx) != n {
-		t.Fatalf("baseline crawl: err %v, %d failed%s", err, len(sum.Failed), stormProblems(sum.Failed))
+	// baseline times the same crawl without faults, right before each storm
+	// (the machine is shared, so the two are measured side by side).
+	baseline := func(t *testing.T) (time.Duration, int) {
+		base := newStormCorpus(t, n, nil)
+		baseIdx := stormIndex(t)
+		start := time.Now()
+		sum, err := stormCrawl(ctx, t, base, baseIdx, prov, hc, drive.RetryPolicy{Sleep: (&stormRetries{}).sleep})
+		elapsed := time.Since(start)
+		if err != nil || len(sum.Failed) > 0 || stormIndexed(t, base, baseIdx) != n {
+			t.Fatalf("baseline crawl: err %v, %d failed%s", err, len(sum.Failed), stormProblems(sum.Failed))
+		}
+		return elapsed, base.emu.Stats().Total()
 	}
-	baseCalls := base.emu.Stats().Total()
 
 	for _, sc := range []struct {
 		name        string
@@ -105,9 +108,12 @@ func TestDriveFaultStorm(t *testing.T) {
 		production  bool // at most 1% of the files may need a second crawl
 	}{
 		{"production policy", 0, driveStormSeed, true},
-		{"tight policy", 3, driveStormSeed + 1, false},
+		// 2 tries for 150 files, 3 for 2,000: enough files run out of tries
+		// either way, and listings rarely do.
+		{"tight policy", stormScale(2, 3), driveStormSeed + 1, false},
 	} {
 		t.Run(sc.name, func(t *testing.T) {
+			baseline, baseCalls := baseline(t)
 			c := newStormCorpus(t, n, nil)
 			idx := stormIndex(t)
 			installDriveStorm(c.emu.Faults(), sc.seed)
@@ -119,7 +125,7 @@ func TestDriveFaultStorm(t *testing.T) {
 				firstFailed                      []string
 			)
 			start := time.Now()
-			for crawls < 8 {
+			for crawls < 10 {
 				crawls++
 				sum, err := stormCrawl(ctx, t, c, idx, prov, hc, rp)
 				stormCheckpoint(t, c, idx)
@@ -141,7 +147,11 @@ func TestDriveFaultStorm(t *testing.T) {
 					}
 				}
 				failedFiles += len(sum.Failed)
-				if len(sum.Failed) == 0 && stormIndexed(t, c, idx) == n {
+				// Done when every file is in the index. (A later crawl may still
+				// re-fail a re-listed file: a failure holds the checkpoint, so
+				// everything after it is listed and downloaded again, at no AI
+				// cost; that is not a lost file.)
+				if stormIndexed(t, c, idx) == n {
 					break
 				}
 			}
