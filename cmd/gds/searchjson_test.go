@@ -88,8 +88,8 @@ func sampleIndex(t *testing.T) string {
 	return frontendHome(t, &sampleHome, "sample", func() (string, error) { return filepath.Abs("../../testdata/sample") })
 }
 
-// reportsIndex indexes 130 small reports in three folders: "project
-// report" matches all of them, so the loop asks a clarifying question.
+// reportsIndex indexes 130 small reports in three folders and three years:
+// "project report" matches all of them, so the loop asks a clarifying question.
 func reportsIndex(t *testing.T) string {
 	return frontendHome(t, &reportsHome, "reports", func() (string, error) {
 		dir := filepath.Join(homesDir, "reports-src")
@@ -100,7 +100,14 @@ func reportsIndex(t *testing.T) string {
 				return "", err
 			}
 			body := fmt.Sprintf("Project report number %d\n\nThis project report of team %s covers budget item %d and the quarterly review.\n", i, team, i)
-			if err := os.WriteFile(filepath.Join(sub, fmt.Sprintf("report-%d.txt", i)), []byte(body), 0o644); err != nil {
+			file := filepath.Join(sub, fmt.Sprintf("report-%d.txt", i))
+			if err := os.WriteFile(file, []byte(body), 0o644); err != nil {
+				return "", err
+			}
+			// Each team's reports are from another year, so the offline
+			// provider's clarifying question has a period facet to offer.
+			mt := time.Date(2024+i%3, time.Month(1+i%12), 10, 12, 0, 0, 0, time.UTC)
+			if err := os.Chtimes(file, mt, mt); err != nil {
 				return "", err
 			}
 		}
