@@ -1,3 +1,5 @@
+//go:build !windows
+
 package main
 
 import (
@@ -13,6 +15,7 @@ import (
 	"github.com/gds-cli/gds/internal/ai/offline"
 	"github.com/gds-cli/gds/internal/ai/openaitest"
 	"github.com/gds-cli/gds/internal/driveemu"
+	"github.com/gds-cli/gds/internal/render"
 )
 
 // TestBinaryOverDriveAndOpenAI runs the built gds against the Drive API
@@ -98,5 +101,40 @@ func TestBinaryOverDriveAndOpenAI(t *testing.T) {
 	// The OpenAI-compatible server did the AI work.
 	if n := len(oai.Handler.RequestsTo(openaitest.PathChat)); n == 0 {
 		t.Error("no chat request reached the OpenAI-compatible server")
+	}
+
+	// Alfred: the full loop asks with items; a free-text answer continues it.
+	out, err = gds("alfred", "filter", render.AlfredMarker+" budget")
+	if err != nil {
+		t.Fatalf("alfred: %v", err)
+	}
+	var sf render.AlfredOutput
+	if err := json.Unmarshal(out, &sf); err != nil || len(sf.Items) < 2 || sf.Items[0].Valid {
+		t.Fatalf("alfred question: %v\n%s", err, out)
+	}
+	req := render.ParseAlfredQuery(sf.Items[1].Autocomplete)
+	if req.Token == "" {
+		t.Fatalf("question item without a state: %+v", sf.Items[1])
+	}
+	out, err = gds("alfred", "filter", render.AlfredAnswerText(req.Token, "launch"))
+	if err != nil {
+		t.Fatalf("alfred answer: %v", err)
+	}
+	sf = render.AlfredOutput{}
+	if err := json.Unmarshal(out, &sf); err != nil || len(sf.Items) != 1 || sf.Items[0].UID != alpha || !sf.Items[0].Valid {
+		t.Fatalf("alfred after the answer: %v\n%s", err, out)
+	}
+
+	// The interactive terminal: the question is asked at the prompt.
+	chats := len(oai.Handler.RequestsTo(openaitest.PathChat))
+	s := startPTYEnv(t, bin, home, "C", env[len(os.Environ()):], "search", "budget")
+	s.expect(`(?i)too many|files match`)
+	s.send("launch\r")
+	s.expect(`Project Alpha plan`)
+	if code := s.exit(); code != 0 {
+		t.Fatalf("interactive search exit %d; screen:\n%s", code, s.screen())
+	}
+	if len(oai.Handler.RequestsTo(openaitest.PathChat)) == chats {
+		t.Error("the interactive search did not use the OpenAI-compatible server")
 	}
 }

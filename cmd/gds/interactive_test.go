@@ -232,6 +232,13 @@ type ptySession struct {
 
 func startPTY(t *testing.T, bin, home, lang string, args ...string) *ptySession {
 	t.Helper()
+	return startPTYEnv(t, bin, home, lang, nil, args...)
+}
+
+// startPTYEnv is startPTY with extra environment variables, which win over
+// the defaults.
+func startPTYEnv(t *testing.T, bin, home, lang string, env []string, args ...string) *ptySession {
+	t.Helper()
 	ptmx, tty, err := pty.Open()
 	if err != nil {
 		t.Fatal(err)
@@ -243,6 +250,7 @@ func startPTY(t *testing.T, bin, home, lang string, args ...string) *ptySession 
 	cmd.Dir = t.TempDir() // no stray .env
 	cmd.Env = append(os.Environ(), "GDS_HOME="+home, "GDS_AI_PROVIDER=offline", "DATABASE_URL=", "SUPABASE_DB_URL=",
 		"LC_ALL=", "LC_MESSAGES=", "LANG="+lang, "TERM=xterm-256color", "GDS_HYPERLINKS=", "NO_COLOR=")
+	cmd.Env = append(cmd.Env, env...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
 	if err := cmd.Start(); err != nil {
