@@ -80,7 +80,7 @@ func FuzzJSONOutput(f *testing.F) {
 					if utf8.ValidString(query) && back.Query != sd.Query {
 						t.Fatalf("query %q came back as %q", sd.Query, back.Query)
 					}
-					if len(back.Results) != len(sd.Results) || sd.End == render.JSONEndQuestion && (back.Question == nil || back.State != query) {
+					if len(back.Results) != len(sd.Results) || sd.End == render.JSONEndQuestion && (back.Question == nil || utf8.ValidString(query) && back.State != query) {
 						t.Fatalf("document changed in the round trip: %+v vs %+v", sd, back)
 					}
 					for i, r := range back.Results {
