@@ -208,6 +208,12 @@ type RerankInput struct {
 	Query      string    `json:"query"`
 	Keywords   []string  `json:"keywords"`
 	Candidates []HitInfo `json:"candidates"`
+	// DocFreq and Docs are the index's document frequency of each search
+	// token of the query (internal/tokenize) and its number of files, so a
+	// lexical reranker can weigh rare words above common ones across the
+	// whole index rather than the few candidates. Not sent to LLMs.
+	DocFreq map[string]int `json:"-"`
+	Docs    int            `json:"-"`
 }
 
 // RerankResult is the output of TaskRerank.

@@ -210,7 +210,11 @@ func (l *Loop) drive(ctx context.Context, s State, a Action) (Outcome, error) {
 			for i := range cands {
 				cands[i].Snippet = out.snippets[cands[i].ID]
 			}
-			order, err := ai.Rerank(ctx, l.AI, ai.RerankInput{Query: s.Query, Keywords: allKeywords(s.Cond), Candidates: cands})
+			in := ai.RerankInput{Query: s.Query, Keywords: allKeywords(s.Cond), Candidates: cands}
+			if in.DocFreq, in.Docs, err = l.docFreqs(ctx, s.Query+" "+strings.Join(in.Keywords, " ")); err != nil {
+				return out, err
+			}
+			order, err := ai.Rerank(ctx, l.AI, in)
 			if err != nil {
 				return out, err
 			}
@@ -461,3 +465,32 @@ func allKeywords(c Conditions) []string {
 
 // Snippet returns the passage the loop matched for a result, if any.
 func (o Outcome) Snippet(id string) string { return o.snippets[id] }
+
+// docFreqs returns the index's document frequency of every search token of
+// text and the number of indexed files, when the index can count them
+// (nil, 0 otherwise).
+func (l *Loop) docFreqs(ctx context.Context, text string) (map[string]int, int, error) {
+	ki, ok := l.Index.(KeywordIndex)
+	if !ok {
+		return nil, 0, nil
+	}
+	sx, ok := l.Index.(interface {
+		Stats(ctx context.Context) (store.Stats, error)
+	})
+	if !ok {
+		return nil, 0, nil
+	}
+	st, err := sx.Stats(ctx)
+	if err != nil {
+		return nil, 0, fmt.Errorf("count indexed files: %w", err)
+	}
+	df := map[string]int{}
+	for _, t := range QueryTerms(text) {
+		r, err := ki.KeywordSearch(ctx, store.KeywordQuery{Terms: []string{t}, Match: store.MatchAny, Limit: 1})
+		if err != nil {
+			return nil, 0, fmt.Errorf("document frequency of %q: %w", t, err)
+		}
+		df[t] = r.Total
+	}
+	return df, st.Files, nil
+}

@@ -87,6 +87,11 @@ func rerank(in ai.RerankInput) ai.RerankResult {
 				continue
 			}
 			idf := math.Log(1 + (float64(n)-float64(df[t])+0.5)/(float64(df[t])+0.5))
+			if cdf, ok := in.DocFreq[t]; ok && in.Docs > 0 {
+				// The whole index's frequency tells rare from common; the
+				// candidates' frequency tells what separates them.
+				idf = (idf + math.Log(1+(float64(in.Docs)-float64(cdf)+0.5)/(float64(cdf)+0.5))) / 2
+			}
 			lex[i] += idf * tf * (bm25K1 + 1) / (tf + bm25K1*(1-bm25B+bm25B*lens[i]/avg))
 		}
 		vec[i] = max(cosine(qv, Embedding(c.Name+"\n"+strings.Join(c.Keywords, " ")+"\n"+c.Summary+"\n"+c.Snippet)), 0)

@@ -68,3 +68,24 @@ func BenchmarkRerank10(b *testing.B) {
 		rerank(ai.RerankInput{Query: c.queries[0], Keywords: []string{"AFC"}, Candidates: cands})
 	}
 }
+
+// The index's document frequencies, when given, make a word that is rare in
+// the whole index count for more than one that is common, even when the
+// few candidates cannot tell them apart.
+func TestRerankUsesIndexDocumentFrequencies(t *testing.T) {
+	in := ai.RerankInput{
+		Query: "alpha zeta",
+		Candidates: []ai.HitInfo{
+			{ID: "common", Name: "notes one", Summary: "alpha alpha alpha report"},
+			{ID: "rare", Name: "notes two", Summary: "zeta report"},
+		},
+	}
+	if got := rerank(in).Order[0]; got != "common" {
+		t.Fatalf("without index frequencies the first is %q; the test premise fails", got)
+	}
+	in.Docs = 10000
+	in.DocFreq = map[string]int{"alpha": 9000, "zeta": 3, "report": 5000}
+	if got := rerank(in).Order[0]; got != "rare" {
+		t.Errorf("with index frequencies the first is %q, want rare", got)
+	}
+}
