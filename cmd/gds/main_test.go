@@ -58,7 +58,7 @@ var commandPaths = [][]string{
 	{"alfred"}, {"alfred", "filter"}, {"alfred", "workflow"}, {"alfred", "install"},
 	{"config"}, {"config", "show"}, {"config", "path"},
 	{"db"}, {"db", "migrate"}, {"db", "status"},
-	{"doctor"}, {"version"},
+	{"doctor"}, {"eval"}, {"version"},
 }
 
 func TestRootHelpListsEveryCommand(t *testing.T) {
