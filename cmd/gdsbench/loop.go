@@ -45,7 +45,7 @@ func runLoopBench(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	var f loopFlags
 	fs := flag.NewFlagSet("gdsbench loop", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.StringVar(&f.gds, "gds", "", "the gds binary to time (build it with go build -o /tmp/gds ./cmd/gds)")
+	fs.StringVar(&f.gds, "gds", "", "the gds binary to time (build it with go build -o bin/gds ./cmd/gds)")
 	fs.StringVar(&f.home, "home", "", "GDS_HOME holding the index; reused when it holds the same synthetic index (default: a temporary folder, removed afterwards)")
 	fs.IntVar(&f.files, "files", 10000, "number of synthetic indexed files")
 	fs.IntVar(&f.queries, "queries", 100, "timed runs of each command")
