@@ -87,7 +87,7 @@ func rerank(in ai.RerankInput) ai.RerankResult {
 				continue
 			}
 			idf := math.Log(1 + (float64(n)-float64(df[t])+0.5)/(float64(df[t])+0.5))
-			if cdf, ok := in.DocFreq[t]; ok && in.Docs > 0 {
+			if cdf, ok := in.DocFreq[t]; ok && in.Docs > 0 && !isCJKToken(t) {
 				// The whole index's frequency tells rare from common; the
 				// candidates' frequency tells what separates them.
 				idf = (idf + math.Log(1+(float64(in.Docs)-float64(cdf)+0.5)/(float64(cdf)+0.5))) / 2
@@ -115,4 +115,17 @@ func rerank(in ai.RerankInput) ai.RerankResult {
 		out.Order = append(out.Order, in.Candidates[i].ID)
 	}
 	return out
+}
+
+// isCJKToken reports whether a token is a Japanese/Chinese character
+// bigram (or single character): the index's frequency of a bigram says how
+// common two adjacent characters are, not how rare a word is, so only
+// word tokens get the index-wide weight.
+func isCJKToken(t string) bool {
+	for _, r := range t {
+		if isJaClass(classOf(r)) {
+			return true
+		}
+	}
+	return false
 }

@@ -89,3 +89,21 @@ func TestRerankUsesIndexDocumentFrequencies(t *testing.T) {
 		t.Errorf("with index frequencies the first is %q, want rare", got)
 	}
 }
+
+// Character bigrams keep the candidates' own weights: the index's frequency
+// of a bigram is not a word's rarity.
+func TestRerankIgnoresIndexFrequenciesOfBigrams(t *testing.T) {
+	in := ai.RerankInput{
+		Query: "梅雨 出梅",
+		Candidates: []ai.HitInfo{
+			{ID: "a", Name: "メモ一", Summary: "梅雨 梅雨 梅雨 の話"},
+			{ID: "b", Name: "メモ二", Summary: "出梅 の話"},
+		},
+	}
+	want := rerank(in).Order
+	in.Docs = 10000
+	in.DocFreq = map[string]int{"梅雨": 9000, "出梅": 2}
+	if got := rerank(in).Order; !slices.Equal(got, want) {
+		t.Errorf("order %v with bigram frequencies, %v without", got, want)
+	}
+}
