@@ -25,8 +25,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -43,13 +41,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/gds-cli/gds/internal/crawl"
 	"github.com/gds-cli/gds/internal/render"
 	"github.com/gds-cli/gds/internal/store"
 	"github.com/gds-cli/gds/internal/store/postgres"
 	"github.com/gds-cli/gds/internal/store/sqlite"
+	"github.com/gds-cli/gds/internal/store/storetest"
 )
 
 // concForm sizes one run of the whole-process concurrency test.
@@ -518,27 +515,7 @@ func TestConcurrentAlfredDuringCrawlPostgres(t *testing.T) {
 		}
 		t.Skip("GDS_TEST_DATABASE_URL is not set (scripts/test.sh starts PGlite and sets it)")
 	}
-	b := make([]byte, 6)
-	if _, err := rand.Read(b); err != nil {
-		t.Fatal(err)
-	}
-	schema := "gds_conc_e2e_" + hex.EncodeToString(b)
-	t.Cleanup(func() {
-		ctx := context.Background()
-		sep := "?"
-		if strings.Contains(url, "?") {
-			sep = "&"
-		}
-		conn, err := pgx.Connect(ctx, url+sep+"default_query_exec_mode=simple_protocol")
-		if err != nil {
-			t.Errorf("cleanup: connect to drop schema %s: %v", schema, err)
-			return
-		}
-		defer conn.Close(ctx)
-		if _, err := conn.Exec(ctx, "DROP SCHEMA IF EXISTS "+pgx.Identifier{schema}.Sanitize()+" CASCADE"); err != nil {
-			t.Errorf("cleanup: drop schema %s: %v", schema, err)
-		}
-	})
+	schema := storetest.FreshSchema(t, url, "gds_conc_e2e_")
 	home := t.TempDir()
 	runConcAlfred(t, "postgres", gdsEnv(home, "DATABASE_URL="+url, "GDS_DB_SCHEMA="+schema), func(ctx context.Context) (store.Store, error) {
 		return postgres.Open(ctx, url, postgres.WithSchema(schema))

@@ -2,17 +2,12 @@ package drive_test
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 	"time"
-
-	"github.com/jackc/pgx/v5"
 
 	"github.com/gds-cli/gds/internal/ai/offline"
 	"github.com/gds-cli/gds/internal/crawl"
@@ -20,6 +15,7 @@ import (
 	"github.com/gds-cli/gds/internal/store"
 	"github.com/gds-cli/gds/internal/store/postgres"
 	"github.com/gds-cli/gds/internal/store/sqlite"
+	"github.com/gds-cli/gds/internal/store/storetest"
 )
 
 // begins counts crawl.Progress.Begin calls: a crawl that failed before any
@@ -44,7 +40,7 @@ func stores(t *testing.T) map[string]func(t *testing.T) store.Store {
 	}
 	if url := os.Getenv("GDS_TEST_DATABASE_URL"); url != "" {
 		out["postgres"] = func(t *testing.T) store.Store {
-			schema := freshSchema(t, url)
+			schema := storetest.FreshSchema(t, url, "gds_drive_test_")
 			s, err := postgres.Open(context.Background(), url, postgres.WithSchema(schema))
 			if err != nil {
 				t.Fatal(err)
@@ -56,32 +52,6 @@ func stores(t *testing.T) map[string]func(t *testing.T) store.Store {
 		t.Fatal("GDS_TEST_DATABASE_URL is not set under CI: the Postgres crawl test must not be skipped")
 	}
 	return out
-}
-
-// freshSchema returns a new schema name, dropped when the test ends.
-func freshSchema(t *testing.T, url string) string {
-	b := make([]byte, 6)
-	if _, err := rand.Read(b); err != nil {
-		t.Fatal(err)
-	}
-	schema := "gds_drive_test_" + hex.EncodeToString(b)
-	t.Cleanup(func() {
-		ctx := context.Background()
-		sep := "?"
-		if strings.Contains(url, "?") {
-			sep = "&"
-		}
-		conn, err := pgx.Connect(ctx, url+sep+"default_query_exec_mode=simple_protocol")
-		if err != nil {
-			t.Errorf("drop schema %s: %v", schema, err)
-			return
-		}
-		defer conn.Close(ctx)
-		if _, err := conn.Exec(ctx, "DROP SCHEMA IF EXISTS "+pgx.Identifier{schema}.Sanitize()+" CASCADE"); err != nil {
-			t.Errorf("drop schema %s: %v", schema, err)
-		}
-	})
-	return schema
 }
 
 func TestCrawlDriveIntoStore(t *testing.T) {

@@ -9,24 +9,20 @@ package reliability
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"math"
 	mrand "math/rand/v2"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/gds-cli/gds/internal/store"
 	"github.com/gds-cli/gds/internal/store/postgres"
 	"github.com/gds-cli/gds/internal/store/sqlite"
+	"github.com/gds-cli/gds/internal/store/storetest"
 )
 
 // concSpace is the embedding space of the synthetic files.
@@ -105,7 +101,7 @@ func concBackends(t *testing.T) map[string]concBackend {
 	}
 	if url := os.Getenv("GDS_TEST_DATABASE_URL"); url != "" {
 		out["postgres"] = func(t *testing.T) (store.Store, store.Store) {
-			schema := concSchema(t, url)
+			schema := storetest.FreshSchema(t, url, "gds_conc_test_")
 			var ss [2]store.Store
 			for i := range ss {
 				s, err := postgres.Open(context.Background(), url, postgres.WithSchema(schema))
@@ -121,32 +117,6 @@ func concBackends(t *testing.T) map[string]concBackend {
 		t.Fatal("GDS_TEST_DATABASE_URL is not set under CI: the Postgres concurrency test must not be skipped")
 	}
 	return out
-}
-
-// concSchema returns a fresh schema name, dropped when the test ends.
-func concSchema(t *testing.T, url string) string {
-	b := make([]byte, 6)
-	if _, err := rand.Read(b); err != nil {
-		t.Fatal(err)
-	}
-	schema := "gds_conc_test_" + hex.EncodeToString(b)
-	t.Cleanup(func() {
-		ctx := context.Background()
-		sep := "?"
-		if strings.Contains(url, "?") {
-			sep = "&"
-		}
-		conn, err := pgx.Connect(ctx, url+sep+"default_query_exec_mode=simple_protocol")
-		if err != nil {
-			t.Errorf("cleanup: connect to drop schema %s: %v", schema, err)
-			return
-		}
-		defer conn.Close(ctx)
-		if _, err := conn.Exec(ctx, "DROP SCHEMA IF EXISTS "+pgx.Identifier{schema}.Sanitize()+" CASCADE"); err != nil {
-			t.Errorf("cleanup: drop schema %s: %v", schema, err)
-		}
-	})
-	return schema
 }
 
 // TestConcurrentStoreReadsDuringWrites: while one goroutine rewrites every

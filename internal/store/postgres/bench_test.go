@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/gds-cli/gds/internal/store"
+	"github.com/gds-cli/gds/internal/store/storetest"
 )
 
 // BenchmarkQuery10k measures the search loop's store calls on 10,000
@@ -36,7 +37,7 @@ func BenchmarkQuery10k(b *testing.B) {
 	}
 	const dim = 256
 	ctx := context.Background()
-	s := openTest(b, url, freshSchema(b, url))
+	s := openTest(b, url, storetest.FreshSchema(b, url, "gds_test_"))
 	if err := s.EnsureEmbeddingSpace(ctx, store.EmbeddingSpace{Model: "bench", Dim: dim}); err != nil {
 		b.Fatal(err)
 	}

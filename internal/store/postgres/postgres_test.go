@@ -2,8 +2,6 @@ package postgres
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"os"
 	"strings"
@@ -32,30 +30,6 @@ func testURL(t *testing.T) string {
 	return ""
 }
 
-// freshSchema returns a new schema name and drops it (with everything in it)
-// when the test ends.
-func freshSchema(t testing.TB, url string) string {
-	t.Helper()
-	b := make([]byte, 6)
-	if _, err := rand.Read(b); err != nil {
-		t.Fatal(err)
-	}
-	schema := "gds_test_" + hex.EncodeToString(b)
-	t.Cleanup(func() {
-		ctx := context.Background()
-		conn, err := pgx.Connect(ctx, url+sep(url)+"default_query_exec_mode=simple_protocol")
-		if err != nil {
-			t.Errorf("cleanup: connecting to drop schema %s: %v", schema, err)
-			return
-		}
-		defer conn.Close(ctx)
-		if _, err := conn.Exec(ctx, "DROP SCHEMA IF EXISTS "+pgx.Identifier{schema}.Sanitize()+" CASCADE"); err != nil {
-			t.Errorf("cleanup: dropping schema %s: %v", schema, err)
-		}
-	})
-	return schema
-}
-
 func sep(url string) string {
 	if strings.Contains(url, "?") {
 		return "&"
@@ -76,13 +50,13 @@ func openTest(t testing.TB, url, schema string) *Store {
 func TestContract(t *testing.T) {
 	url := testURL(t)
 	storetest.Run(t, func(t *testing.T) store.Store {
-		return openTest(t, url, freshSchema(t, url))
+		return openTest(t, url, storetest.FreshSchema(t, url, "gds_test_"))
 	})
 }
 
 func TestConcurrentOpenMigratesOnce(t *testing.T) {
 	url := testURL(t)
-	schema := freshSchema(t, url)
+	schema := storetest.FreshSchema(t, url, "gds_test_")
 	const n = 4
 	var wg sync.WaitGroup
 	stores := make([]*Store, n)
@@ -121,7 +95,7 @@ func TestConcurrentOpenMigratesOnce(t *testing.T) {
 
 func TestSchemaTooNew(t *testing.T) {
 	url := testURL(t)
-	schema := freshSchema(t, url)
+	schema := storetest.FreshSchema(t, url, "gds_test_")
 	s := openTest(t, url, schema)
 	ctx := context.Background()
 	if _, err := s.pool.Exec(ctx, s.q("INSERT INTO {schema}.gds_schema_migrations (version, name) VALUES (9999, 'future')")); err != nil {
@@ -135,7 +109,7 @@ func TestSchemaTooNew(t *testing.T) {
 
 func TestHNSWIndexAfterEnsureEmbeddingSpace(t *testing.T) {
 	url := testURL(t)
-	s := openTest(t, url, freshSchema(t, url))
+	s := openTest(t, url, storetest.FreshSchema(t, url, "gds_test_"))
 	ctx := context.Background()
 	indexdefs := func() []string {
 		rows, err := s.pool.Query(ctx, "SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND indexdef ILIKE '%hnsw%' ORDER BY indexname", s.Schema())
@@ -199,7 +173,7 @@ func TestHNSWIndexAfterEnsureEmbeddingSpace(t *testing.T) {
 
 func TestSeedTables(t *testing.T) {
 	url := testURL(t)
-	s := openTest(t, url, freshSchema(t, url))
+	s := openTest(t, url, storetest.FreshSchema(t, url, "gds_test_"))
 	ctx := context.Background()
 	rows, err := s.pool.Query(ctx, `SELECT table_name, column_name, data_type, udt_name, is_nullable
 		FROM information_schema.columns WHERE table_schema = $1 AND table_name IN ('drive_file_index', 'drive_sync_state')`, s.Schema())
@@ -282,7 +256,7 @@ func TestUnreachableServerNamesLocationWithoutPassword(t *testing.T) {
 
 func TestLongTextIsIndexed(t *testing.T) {
 	url := testURL(t)
-	s := openTest(t, url, freshSchema(t, url))
+	s := openTest(t, url, storetest.FreshSchema(t, url, "gds_test_"))
 	ctx := context.Background()
 	if err := s.EnsureEmbeddingSpace(ctx, store.EmbeddingSpace{Model: "m", Dim: 2}); err != nil {
 		t.Fatal(err)
@@ -311,7 +285,7 @@ func TestStatsLocationHidesPassword(t *testing.T) {
 	if withPW == url {
 		t.Skip("GDS_TEST_DATABASE_URL is not in the form scripts/pglite.sh prints")
 	}
-	s := openTest(t, withPW, freshSchema(t, url))
+	s := openTest(t, withPW, storetest.FreshSchema(t, url, "gds_test_"))
 	st, err := s.Stats(context.Background())
 	if err != nil {
 		t.Fatal(err)
