@@ -31,7 +31,7 @@ import (
 	"github.com/gds-cli/gds/internal/store"
 	"github.com/gds-cli/gds/migrations"
 
-	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
+	"modernc.org/sqlite" // also registers the "sqlite" database/sql driver
 )
 
 // ErrReadOnly is returned by write methods of a store opened read-only.
@@ -216,7 +216,7 @@ func (s *Store) Migrate(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	tx, err := s.write.BeginTx(ctx, nil)
+	tx, err := beginRetryingBusy(ctx, s.write, migrateBusyWait)
 	if err != nil {
 		return fmt.Errorf("migrate sqlite index %s: begin: %w", s.path, err)
 	}
@@ -354,4 +354,39 @@ func (s *Store) Stats(ctx context.Context) (store.Stats, error) {
 		return st, fmt.Errorf("stats of sqlite index %s: %w", s.path, err)
 	}
 	return st, nil
+}
+
+// migrateBusyWait bounds how long Migrate retries a busy database.
+const migrateBusyWait = 30 * time.Second
+
+// beginRetryingBusy begins a transaction, retrying while SQLite reports
+// SQLITE_BUSY without waiting on its busy handler. That happens when several
+// processes open a brand-new file at once: the first connection switches it
+// to WAL, and SQLite does not invoke the busy handler for the others'
+// journal-mode change or WAL open, so they fail at once instead of waiting.
+func beginRetryingBusy(ctx context.Context, db *sql.DB, wait time.Duration) (*sql.Tx, error) {
+	deadline := time.Now().Add(wait)
+	delay := 5 * time.Millisecond
+	for {
+		tx, err := db.BeginTx(ctx, nil)
+		if err == nil || !isBusy(err) || time.Now().After(deadline) {
+			return tx, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(delay):
+		}
+		delay = min(2*delay, 200*time.Millisecond)
+	}
+}
+
+// isBusy reports whether err is SQLITE_BUSY (5) or SQLITE_LOCKED (6).
+func isBusy(err error) bool {
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		code := se.Code() & 0xff // primary result code
+		return code == 5 || code == 6
+	}
+	return false
 }
