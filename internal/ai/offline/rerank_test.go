@@ -107,3 +107,58 @@ func TestRerankIgnoresIndexFrequenciesOfBigrams(t *testing.T) {
 		t.Errorf("order %v with bigram frequencies, %v without", got, want)
 	}
 }
+
+// A keyword found as a whole phrase, and the query's words found together,
+// count for more than the same words scattered over a passage that repeats
+// them: term frequencies alone prefer "scattered".
+func TestRerankPrefersPhrasesAndWordsTogether(t *testing.T) {
+	tests := []struct {
+		name     string
+		in       ai.RerankInput
+		wantLead string
+	}{
+		{
+			name: "keyword phrase",
+			in: ai.RerankInput{
+				Query:    "what did project alpha deliver",
+				Keywords: []string{"project alpha"},
+				Candidates: []ai.HitInfo{
+					{ID: "scattered", Name: "notes", Snippet: "Alpha testers joined. The project grew. Alpha builds shipped weekly while the project hired. Alpha is a phase of every project."},
+					{ID: "phrase", Name: "report", Snippet: "Project Alpha delivered the new billing system to the finance team in March, two weeks ahead of plan."},
+				},
+			},
+			wantLead: "phrase",
+		},
+		{
+			name: "Japanese compound",
+			in: ai.RerankInput{
+				Query:    "ポルトガルの鉱業資源は？",
+				Keywords: []string{"ポルトガル", "鉱業資源"},
+				Candidates: []ai.HitInfo{
+					{ID: "other", Name: "メモ1", Snippet: "ラオスの鉱業資源は未開発な段階にある。鉱業資源として岩塩の鉱床がある。鉱業資源の開発とポルトの港湾が課題である。"},
+					{ID: "both", Name: "メモ2", Snippet: "ポルトガルは鉱業資源には恵まれていないが、鉄、銅、錫、銀などを産する。世界有数のタングステン鉱山があり、食品工業、繊維工業などが盛んである。"},
+				},
+			},
+			wantLead: "both",
+		},
+		{
+			name: "words in one sentence",
+			in: ai.RerankInput{
+				Query:    "which treaty ended the thirty years war",
+				Keywords: []string{"treaty", "thirty", "war"},
+				Candidates: []ai.HitInfo{
+					{ID: "spread", Name: "history", Snippet: "A treaty was signed with Spain. Trade ended after thirty years. The war at sea went on. Another treaty followed, and a war of succession began. The war ended with a treaty."},
+					{ID: "together", Name: "history", Snippet: "The Peace of Westphalia was the treaty that ended the Thirty Years' War in 1648. Envoys met in two cities."},
+				},
+			},
+			wantLead: "together",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := rerank(tt.in).Order[0]; got != tt.wantLead {
+				t.Errorf("first %q, want %q", got, tt.wantLead)
+			}
+		})
+	}
+}
