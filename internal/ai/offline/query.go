@@ -115,20 +115,22 @@ func extractFrom(s string, sentenceStart bool) extraction {
 			}
 			cands = append(cands, candidate{text: sg.text, tier: latinTier(sg), pos: sg.start})
 		case segCJK:
-			text := stripGeneric(sg.text)
-			ft, rest := typeOfCJK(text)
-			if ft != "" {
-				setType(ft)
+			for _, part := range splitInterrogative(sg.text) {
+				text := stripGeneric(part)
+				ft, rest := typeOfCJK(text)
+				if ft != "" {
+					setType(ft)
+				}
+				text = stripGeneric(rest)
+				if text == "" || jaGeneric[text] || isAllClass(text, rcDigit) {
+					continue
+				}
+				if runeLen(text) == 1 && classOf([]rune(text)[0]) == rcKanji && text == sg.text &&
+					sg.next != 0 && classOf(sg.next) == rcHiragana && !strings.ContainsRune(particles, sg.next) {
+					continue // a verb or adjective stem: 探して, 見せて
+				}
+				cands = append(cands, candidate{text: text, tier: cjkTier(text), pos: sg.start})
 			}
-			text = stripGeneric(rest)
-			if text == "" || jaGeneric[text] || isAllClass(text, rcDigit) {
-				continue
-			}
-			if runeLen(text) == 1 && classOf([]rune(text)[0]) == rcKanji && text == sg.text &&
-				sg.next != 0 && classOf(sg.next) == rcHiragana && !strings.ContainsRune(particles, sg.next) {
-				continue // a verb or adjective stem: 探して, 見せて
-			}
-			cands = append(cands, candidate{text: text, tier: cjkTier(text), pos: sg.start})
 		}
 	}
 	sort.SliceStable(cands, func(i, j int) bool {
@@ -147,6 +149,24 @@ func extractFrom(s string, sentenceStart bool) extraction {
 		}
 	}
 	return ex
+}
+
+// splitInterrogative cuts a compound at the interrogative 何 ("what",
+// "how many"): 何地区 → 地区, 党員何名 → 党員, 何議席獲得 → 議席獲得. The
+// question word is not in the answer's text, so a keyword that keeps it
+// finds nothing. Parts of one character (counters: 何年, 何人) are
+// dropped; words in which 何 is not a question (幾何, 如何) stay whole.
+func splitInterrogative(s string) []string {
+	if !strings.Contains(s, "何") || strings.Contains(s, "幾何") || strings.Contains(s, "如何") || jaGeneric[s] {
+		return []string{s}
+	}
+	var out []string
+	for _, p := range strings.Split(s, "何") {
+		if runeLen(p) >= 2 {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 func stripGeneric(s string) string {

@@ -205,3 +205,14 @@ func TestAnalyzeQueryReadsOnlyTheStartOfHugeInput(t *testing.T) {
 		t.Errorf("keywords %q within the limit", got.Keywords)
 	}
 }
+
+// The interrogative 何 is cut out of compounds: the answer's text says
+// 東部、西部、中部の3地区, never 何地区.
+func TestAnalyzeQueryDropsInterrogative(t *testing.T) {
+	runQueryCases(t, []queryCase{
+		{"島根県は何地区に分割されているか", []string{"島根県", "地区", "分割"}, "", "", ""},
+		{"党員何名の推薦が必要か", []string{"党員", "推薦", "必要"}, "", "", ""},
+		{"マーラー夫妻には何人の子供が生まれたか", []string{"マーラー夫妻", "子供"}, "", "", ""},
+		{"幾何学の教科書", []string{"幾何学", "教科書"}, "", "", ""},
+	})
+}
