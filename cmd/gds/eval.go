@@ -16,6 +16,7 @@ import (
 	"github.com/gds-cli/gds/internal/ai"
 	"github.com/gds-cli/gds/internal/app"
 	"github.com/gds-cli/gds/internal/config"
+	"github.com/gds-cli/gds/internal/crawl"
 	"github.com/gds-cli/gds/internal/eval"
 	"github.com/gds-cli/gds/internal/i18n"
 	"github.com/gds-cli/gds/internal/render"
@@ -107,7 +108,7 @@ func runEval(ctx context.Context, d *app.Deps, opts evalOptions) error {
 		Provider:         prov,
 		SummaryMaxLength: cfg.SummaryMaxLength,
 		Concurrency:      cfg.CrawlConcurrency,
-		Progress:         render.CrawlProgress(d.Stderr, isTerminal(d.Stderr), d.Lang),
+		Progress:         evalIndexProgress(d),
 		Now:              d.Now,
 	})
 	if err != nil {
@@ -304,4 +305,14 @@ func displayWidth(s string) int {
 		}
 	}
 	return n
+}
+
+// evalIndexProgress reports the indexing of the corpus: the bar on a terminal,
+// otherwise counts and problem files only (a benchmark folder has
+// thousands of files; a line each is noise in a log).
+func evalIndexProgress(d *app.Deps) crawl.Progress {
+	if isTerminal(d.Stderr) {
+		return render.CrawlProgress(d.Stderr, true, d.Lang)
+	}
+	return render.CountProgress(d.Stderr, d.Lang)
 }

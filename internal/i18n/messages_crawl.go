@@ -6,6 +6,7 @@ func init() {
 		"crawl.begin.full":        {En: "Full scan: %d files to check", Ja: "フルスキャン: %d 件のファイルを確認します"},
 		"crawl.begin.incremental": {En: "Incremental crawl: %d files changed since the last crawl", Ja: "差分クロール: 前回のクロール以降に変更されたファイル %d 件"},
 		"crawl.progress.title":    {En: "Indexing", Ja: "インデックス作成中"},
+		"crawl.progress.count":    {En: "Files: %d/%d", Ja: "ファイル: %d/%d"},
 		"crawl.status.new":        {En: "indexed", Ja: "追加"},
 		"crawl.status.updated":    {En: "updated", Ja: "更新"},
 		"crawl.status.unchanged":  {En: "unchanged", Ja: "変更なし"},

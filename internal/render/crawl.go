@@ -22,6 +22,49 @@ func CrawlProgress(w io.Writer, tty bool, lang string) crawl.Progress {
 	return &lineProgress{w: w, lang: lang, now: time.Now}
 }
 
+// CountProgress reports a crawl without a line per file, for callers whose
+// output is not a crawl log (gds eval indexing a benchmark folder when
+// stderr is not a terminal): the begin line, a count at every tenth of the
+// files, and every skipped or failed file with its reason.
+func CountProgress(w io.Writer, lang string) crawl.Progress {
+	return &countProgress{w: w, lang: lang}
+}
+
+type countProgress struct {
+	mu          sync.Mutex
+	w           io.Writer
+	lang        string
+	total, done int
+}
+
+func (p *countProgress) Begin(total int, full bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.total, p.done = total, 0
+	key := i18n.Key("crawl.begin.incremental")
+	if full {
+		key = "crawl.begin.full"
+	}
+	fmt.Fprintln(p.w, i18n.T(p.lang, key, total))
+}
+
+func (p *countProgress) File(e crawl.Entry, s crawl.Status, detail string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.done++
+	if s == crawl.StatusSkipped || s == crawl.StatusFailed {
+		line := i18n.T(p.lang, statusKey(s)) + " " + path.Join(e.Path, e.Name)
+		if detail != "" {
+			line += ": " + detail
+		}
+		fmt.Fprintln(p.w, line)
+	}
+	step := max(p.total/10, 1)
+	if p.done%step == 0 || p.done == p.total {
+		fmt.Fprintln(p.w, i18n.T(p.lang, "crawl.progress.count", p.done, p.total))
+	}
+}
+
 type lineProgress struct {
 	mu   sync.Mutex
 	w    io.Writer
