@@ -147,7 +147,7 @@ func (c *Client) ResolveFolders(ctx context.Context, ids []string) ([]Folder, er
 	out := make([]Folder, 0, len(ids))
 	for _, id := range ids {
 		var f *drivev3.File
-		err := c.retry.do(ctx, "get folder "+id, func(ctx context.Context) error {
+		err := c.retry.doMeta(ctx, "get folder "+id, func(ctx context.Context) error {
 			var err error
 			f, err = c.svc.Files.Get(id).SupportsAllDrives(true).
 				Fields("id,name,mimeType,trashed,driveId,shortcutDetails").Context(ctx).Do()
@@ -342,7 +342,7 @@ func (c *Client) shortcutTarget(ctx context.Context, f *drivev3.File, seen map[s
 		return nil, false, nil
 	}
 	var t *drivev3.File
-	err := c.retry.do(ctx, "get shortcut target "+d.TargetId, func(ctx context.Context) error {
+	err := c.retry.doMeta(ctx, "get shortcut target "+d.TargetId, func(ctx context.Context) error {
 		var err error
 		t, err = c.svc.Files.Get(d.TargetId).SupportsAllDrives(true).Fields(fileFields).Context(ctx).Do()
 		return err
@@ -373,7 +373,7 @@ func (c *Client) list(ctx context.Context, q Query, st *WalkStats, fn func(*driv
 	token := ""
 	for {
 		var res *drivev3.FileList
-		err := c.retry.do(ctx, "list folder contents", func(ctx context.Context) error {
+		err := c.retry.doMeta(ctx, "list folder contents", func(ctx context.Context) error {
 			call := c.svc.Files.List().Q(q.String()).PageSize(PageSize).Fields(listFields).
 				SupportsAllDrives(true).IncludeItemsFromAllDrives(true).Corpora("allDrives")
 			if token != "" {

@@ -27,6 +27,11 @@ type RetryPolicy struct {
 	Base          time.Duration // first backoff ceiling; <= 0: 1 s
 	Cap           time.Duration // largest backoff ceiling; <= 0: 32 s
 	MaxRetryAfter time.Duration // longest Retry-After honoured; <= 0: 2 min
+	// CallTimeout bounds one try of a metadata call (files.list,
+	// files.get): a connection that stops answering is abandoned and the
+	// call retried instead of hanging the crawl or the search. Downloads
+	// are bounded by the crawl's per-file limits instead. <= 0: 1 min.
+	CallTimeout time.Duration
 
 	// Sleep waits d or until ctx ends (nil: a real timer). Tests inject an
 	// instant sleeper.
@@ -49,6 +54,9 @@ func (p RetryPolicy) withDefaults() RetryPolicy {
 	}
 	if p.MaxRetryAfter <= 0 {
 		p.MaxRetryAfter = 2 * time.Minute
+	}
+	if p.CallTimeout <= 0 {
+		p.CallTimeout = time.Minute
 	}
 	if p.Sleep == nil {
 		p.Sleep = sleepCtx
@@ -132,6 +140,24 @@ func (p RetryPolicy) do(ctx context.Context, op string, fn func(ctx context.Cont
 			return fmt.Errorf("%s: %w", op, serr)
 		}
 	}
+}
+
+// errCallTimeout marks a try abandoned after CallTimeout.
+var errCallTimeout = errors.New("no answer")
+
+// doMeta is do for a metadata call: each try gets CallTimeout, and a try
+// that runs out of it (while ctx is still live) is retried as transient.
+func (p RetryPolicy) doMeta(ctx context.Context, op string, fn func(ctx context.Context) error) error {
+	p = p.withDefaults()
+	return p.do(ctx, op, func(ctx context.Context) error {
+		tctx, cancel := context.WithTimeoutCause(ctx, p.CallTimeout, errCallTimeout)
+		defer cancel()
+		err := fn(tctx)
+		if err != nil && ctx.Err() == nil && errors.Is(context.Cause(tctx), errCallTimeout) {
+			return fmt.Errorf("%w within %s (%w)", errCallTimeout, p.CallTimeout, errTransient)
+		}
+		return err
+	})
 }
 
 // Drive error reasons that mean "slow down and try again".

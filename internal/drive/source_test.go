@@ -428,3 +428,35 @@ func TestIncompleteSearchFailsTheListing(t *testing.T) {
 		t.Errorf("err = %v after %d lists, want ErrIncompleteSearch after 3", err, lists)
 	}
 }
+
+// A listing call that stops answering is abandoned after CallTimeout and
+// tried again, so a hung connection cannot hang the crawl; when every try
+// hangs, the listing fails with a clear error instead of waiting forever.
+func TestHungListingIsAbandonedAndRetried(t *testing.T) {
+	e := driveemu.New()
+	dir := e.AddFolder("root", "Docs")
+	for i := range 3 {
+		e.AddBlob(dir, fmt.Sprintf("f%d.txt", i), "text/plain", []byte("x"))
+	}
+	hang := e.Faults().Add(driveemu.Latency(time.Hour).On(driveemu.EndpointList).Times(2))
+	retry := instant(3)
+	retry.CallTimeout = 50 * time.Millisecond
+	c, err := drive.New(context.Background(), drive.Options{Endpoint: newServer(t, e), Retry: retry})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := drive.NewSource(c, drive.SourceOptions{FolderIDs: []string{dir}})
+	if got := listAll(t, src, time.Time{}); len(got) != 3 {
+		t.Fatalf("listed %d of 3 after two hung tries", len(got))
+	}
+	if n := e.Stats().Calls[driveemu.EndpointList]; n != 3 {
+		t.Errorf("%d list calls, want 3 (two abandoned, one answered)", n)
+	}
+
+	e.Faults().Remove(hang)
+	e.Faults().Add(driveemu.Latency(time.Hour).On(driveemu.EndpointList))
+	err = src.List(context.Background(), time.Time{}, func(crawl.Entry) error { return nil })
+	if err == nil || !strings.Contains(err.Error(), "no answer within 50ms") {
+		t.Fatalf("every try hung: error %v, want one naming the call timeout", err)
+	}
+}
