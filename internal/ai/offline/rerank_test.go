@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gds-cli/gds/internal/ai"
@@ -161,4 +162,39 @@ func TestRerankPrefersPhrasesAndWordsTogether(t *testing.T) {
 			}
 		})
 	}
+}
+
+// Whatever the query and texts, the reranker returns a permutation of the
+// candidates' IDs (the loop relies on it to keep every candidate).
+func FuzzRerank(f *testing.F) {
+	f.Add("ポルトガルの鉱業資源は？", "ポルトガル 鉱業資源", "鉱業資源には恵まれていない。鉄を産する。", "Treaty of Westphalia. The war ended.", 3)
+	f.Add("the of and", "", "", "", 1)
+	f.Add("a\x00b \u3099が", "が", "\u3099\u3099", "。。。...!!!", 4)
+	f.Fuzz(func(t *testing.T, query, keywords, textA, textB string, n int) {
+		n = 1 + (n%8+8)%8
+		var cands []ai.HitInfo
+		for i := range n {
+			text := textA
+			if i%2 == 1 {
+				text = textB
+			}
+			cands = append(cands, ai.HitInfo{ID: fmt.Sprint(i), Name: text[:len(text)/2], Summary: text, Snippet: text + " " + query})
+		}
+		in := ai.RerankInput{Query: query, Keywords: strings.Fields(keywords), Candidates: cands,
+			DocFreq: map[string]int{}, Docs: 100}
+		for _, tok := range strings.Fields(query) {
+			in.DocFreq[tok] = len(tok) % 101
+		}
+		got := rerank(in).Order
+		want := make([]string, n)
+		for i := range want {
+			want[i] = fmt.Sprint(i)
+		}
+		sorted := slices.Clone(got)
+		slices.Sort(sorted)
+		slices.Sort(want)
+		if !slices.Equal(sorted, want) {
+			t.Fatalf("order %v is not a permutation of %v", got, want)
+		}
+	})
 }
