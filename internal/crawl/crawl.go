@@ -287,7 +287,14 @@ func processFile(ctx context.Context, opts Options, e Entry) (Status, string) {
 		if ctx.Err() != nil {
 			return StatusFailed, "interrupted"
 		}
-		// Unsupported, too large, or malformed: skipping is final.
+		if errors.Is(err, extract.ErrRead) {
+			// The content stopped coming (a stalled mount, an I/O error):
+			// a failure, tried again by the next crawl, as a Drive
+			// download that stalls is.
+			return StatusFailed, err.Error()
+		}
+		// Unsupported, too large, malformed or a parser over the time
+		// limit: skipping is final until the file changes.
 		return StatusSkipped, err.Error()
 	}
 	text := doc.Text()

@@ -57,3 +57,53 @@ func TestOpenErrSkipIsASkipNotAFailure(t *testing.T) {
 		t.Errorf("checkpoint %v, want %v", sum.Checkpoint, want)
 	}
 }
+
+// stallSource lists one file whose content stops coming after a few bytes
+// until the per-file limit ends the read, while healthy is false.
+type stallSource struct{ healthy bool }
+
+func (*stallSource) Kind() string        { return "test" }
+func (*stallSource) Fingerprint() string { return "test" }
+func (*stallSource) List(_ context.Context, _ time.Time, fn func(crawl.Entry) error) error {
+	return fn(crawl.Entry{ID: "slow", Name: "mount.txt", MimeType: "text/plain", ModifiedAt: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)})
+}
+func (s *stallSource) Open(ctx context.Context, _ crawl.Entry) (io.ReadCloser, error) {
+	if s.healthy {
+		return io.NopCloser(strings.NewReader("quarterly budget review notes")), nil
+	}
+	return io.NopCloser(io.MultiReader(strings.NewReader("quarterly "), ctxReader{ctx})), nil
+}
+
+type ctxReader struct{ ctx context.Context }
+
+func (r ctxReader) Read([]byte) (int, error) {
+	<-r.ctx.Done()
+	return 0, r.ctx.Err()
+}
+
+// Content that stops coming is a failure the next crawl tries again, not
+// a final skip: the file is indexed once it can be read.
+func TestStalledReadIsRetriedNotSkipped(t *testing.T) {
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "index.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	src := &stallSource{}
+	opts := crawl.Options{Source: src, Index: st, Provider: offline.New(), SummaryMaxLength: 100, FileTimeout: 100 * time.Millisecond}
+	sum, err := crawl.Run(ctx, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sum.Failed) != 1 || len(sum.Skipped) != 0 || !strings.Contains(sum.Failed[0].Reason, "deadline") {
+		t.Fatalf("stalled read: failed %+v, skipped %+v; want one failure naming the deadline", sum.Failed, sum.Skipped)
+	}
+	src.healthy = true
+	if sum, err = crawl.Run(ctx, opts); err != nil {
+		t.Fatal(err)
+	}
+	if sum.New != 1 {
+		t.Errorf("second crawl: %+v, want the file indexed", sum)
+	}
+}

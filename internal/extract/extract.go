@@ -38,6 +38,11 @@ var ErrTooLarge = errors.New("file is larger than the extraction limit")
 // what is wrong, e.g. "truncated PDF: no cross-reference table or trailer".
 var ErrMalformed = errors.New("malformed file")
 
+// ErrRead means the input could not be read to its end (a stalled or
+// broken download, an I/O error): the file itself may be fine, so the
+// crawler tries it again rather than skipping it for good.
+var ErrRead = errors.New("read")
+
 // DefaultMaxBytes is the default size limit for one file.
 const DefaultMaxBytes = 50 << 20
 
@@ -162,7 +167,7 @@ func Extract(ctx context.Context, mimeType string, r io.Reader, maxBytes int64) 
 	}
 	data, err := io.ReadAll(io.LimitReader(r, maxBytes+1))
 	if err != nil {
-		return Doc{}, fmt.Errorf("read: %w", err)
+		return Doc{}, fmt.Errorf("%w: %w", ErrRead, err)
 	}
 	if int64(len(data)) > maxBytes {
 		return Doc{}, fmt.Errorf("%w (%d bytes)", ErrTooLarge, maxBytes)
