@@ -38,7 +38,19 @@ func where(flt store.Filter, args []any) (conds []string, outArgs []any, none bo
 	if len(flt.IDs) > 0 {
 		conds = append(conds, "f.file_id = ANY("+param(flt.IDs)+"::text[])")
 	}
+	if folder := store.CleanFolder(flt.Folder); folder != "" {
+		// starts_with takes the prefix literally (no LIKE wildcards to
+		// escape) and, like =, case-sensitively.
+		conds = append(conds, "(f.path = "+param(folder)+" OR starts_with(f.path, "+param(folder+"/")+"))")
+	}
 	return conds, args, false
+}
+
+// filterOnly reports whether a query without usable terms still selects
+// files: a period, MIME-type or folder restriction.
+func filterOnly(f store.Filter) bool {
+	return !f.ModifiedAfter.IsZero() || !f.ModifiedBefore.IsZero() || len(f.MimeTypes) > 0 ||
+		store.CleanFolder(f.Folder) != ""
 }
 
 func and(conds []string) string {
@@ -55,8 +67,7 @@ func (s *Store) KeywordSearch(ctx context.Context, q store.KeywordQuery) (store.
 	res := store.KeywordResult{}
 	tsq := buildTSQuery(q.Terms, q.Match)
 	f := q.Filter
-	filterOnly := !f.ModifiedAfter.IsZero() || !f.ModifiedBefore.IsZero() || len(f.MimeTypes) > 0
-	if tsq == "" && !filterOnly {
+	if tsq == "" && !filterOnly(f) {
 		return res, nil
 	}
 	limit := q.Limit

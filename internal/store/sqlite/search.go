@@ -80,6 +80,14 @@ func filterSQL(f store.Filter, a string) (where string, args []any, none bool) {
 		b.WriteString(" AND " + a + ".file_id IN (SELECT value FROM json_each(?))")
 		args = append(args, jsonIDs(f.IDs))
 	}
+	if folder := store.CleanFolder(f.Folder); folder != "" {
+		// The folder itself, or a path in [folder+"/", folder+"0"): with the
+		// BINARY collation that range is exactly the paths starting with
+		// folder+"/" ('0' follows '/'). LIKE would be case-insensitive in
+		// SQLite and need escaping; a range compares bytes.
+		b.WriteString(" AND (" + a + ".path = ? OR (" + a + ".path >= ? AND " + a + ".path < ?))")
+		args = append(args, folder, folder+"/", folder+"0")
+	}
 	return b.String(), args, false
 }
 
@@ -180,9 +188,10 @@ func (s *Store) KeywordSearch(ctx context.Context, q store.KeywordQuery) (store.
 }
 
 // filterOnly reports whether a query without usable terms still selects
-// files: a period or MIME-type restriction.
+// files: a period, MIME-type or folder restriction.
 func filterOnly(f store.Filter) bool {
-	return !f.ModifiedAfter.IsZero() || !f.ModifiedBefore.IsZero() || len(f.MimeTypes) > 0
+	return !f.ModifiedAfter.IsZero() || !f.ModifiedBefore.IsZero() || len(f.MimeTypes) > 0 ||
+		store.CleanFolder(f.Folder) != ""
 }
 
 // filterSearch returns every file passing where, newest first. The score
@@ -370,12 +379,13 @@ type vecCache struct {
 	ids   []string
 	mod   []string
 	mime  []string
+	path  []string  // cleaned (store.CleanFolder) folder path of each file
 	vecs  []float32 // n × dim unit vectors; zeros for a vector of another dimension
 	index map[string]int
 }
 
 func (s *Store) loadCache(ctx context.Context, tx *sql.Tx, gen int64, dim int) (*vecCache, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT file_id, drive_modified_at, mime_type, embedding FROM drive_file_index`)
+	rows, err := tx.QueryContext(ctx, `SELECT file_id, drive_modified_at, mime_type, path, embedding FROM drive_file_index`)
 	if err != nil {
 		return nil, err
 	}
@@ -383,9 +393,9 @@ func (s *Store) loadCache(ctx context.Context, tx *sql.Tx, gen int64, dim int) (
 	c := &vecCache{gen: gen, dim: dim, index: map[string]int{}}
 	buf := make([]float32, 0, dim)
 	for rows.Next() {
-		var id, mod, mime string
+		var id, mod, mime, path string
 		var b sql.RawBytes
-		if err := rows.Scan(&id, &mod, &mime, &b); err != nil {
+		if err := rows.Scan(&id, &mod, &mime, &path, &b); err != nil {
 			return nil, err
 		}
 		buf, err = decodeVec(buf[:0], b)
@@ -396,6 +406,7 @@ func (s *Store) loadCache(ctx context.Context, tx *sql.Tx, gen int64, dim int) (
 		c.ids = append(c.ids, id)
 		c.mod = append(c.mod, mod)
 		c.mime = append(c.mime, mime)
+		c.path = append(c.path, store.CleanFolder(path))
 		if len(buf) == dim {
 			c.vecs = append(c.vecs, normalize(buf)...)
 		} else {
@@ -420,9 +431,15 @@ func (c *vecCache) search(qn []float32, f store.Filter, k int) []store.Hit {
 			mimes[m] = true
 		}
 	}
+	// store.InFolder on the paths cleaned at load, without cleaning per row.
+	folder := store.CleanFolder(f.Folder)
+	below := folder + "/"
 	top := &topK{k: k}
 	consider := func(i int) {
 		if after != "" && c.mod[i] < after || before != "" && c.mod[i] >= before || mimes != nil && !mimes[c.mime[i]] {
+			return
+		}
+		if folder != "" && c.path[i] != folder && !strings.HasPrefix(c.path[i], below) {
 			return
 		}
 		top.offer(scored{id: c.ids[i], score: dot(qn, c.vecs[i*c.dim:(i+1)*c.dim])})

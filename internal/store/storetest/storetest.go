@@ -45,6 +45,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"VectorSearch", testVectorSearch},
 		{"VectorSearchFilters", testVectorFilters},
 		{"ChunkSearch", testChunkSearch},
+		{"FolderFilter", testFolderFilter},
 		{"SyncState", testSyncState},
 		{"EmbeddingSpace", testEmbeddingSpace},
 		{"Reset", testReset},
@@ -827,6 +828,132 @@ func testChunkSearch(t *testing.T, newStore func(t *testing.T) store.Store) {
 	if err != nil || len(hits) != 0 {
 		t.Errorf("ChunkSearch(after every file) = %+v, %v; want none", hits, err)
 	}
+}
+
+// testFolderFilter: Filter.Folder keeps the files in that folder or below
+// it, compared whole segment by segment, case-sensitively and literally (no
+// wildcards), after CleanFolder; it restricts every search and makes a
+// query without terms a filter-only listing.
+func testFolderFilter(t *testing.T, newStore func(t *testing.T) store.Store) {
+	ctx, s := open(t, newStore)
+	paths := map[string]string{ // file ID → Path
+		"root":      "",
+		"rep":       "Reports",
+		"rep-2024":  "Reports/2024",
+		"rep-q1":    "Reports/2024/Q1",
+		"rep-old":   "Reports-old",
+		"rep-dot":   "Reports.x", // '.' sorts just before '/'
+		"rep-0":     "Reports0",  // '0' sorts just after '/'
+		"rep-lower": "reports",
+		"other":     "Other/Reports",
+		"a_b":       "a_b",
+		"a_b-sub":   "a_b/c",
+		"axb":       "axb",
+		"axb-sub":   "axb/c",
+		"pct":       "100%",
+		"pct-x":     "100x",
+		"pct-more":  "1000/x",
+		"esc":       `x\y`,
+		"esc-not":   `x\\y`,
+	}
+	ids := make([]string, 0, len(paths))
+	for id := range paths {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for i, id := range ids {
+		f := file(id, id+".txt", "quarterly report "+id)
+		f.Path = paths[id]
+		f.ModifiedAt = t0.Add(time.Duration(i) * time.Hour) // filter-only order: later IDs first
+		f.MimeType = "text/plain"
+		if id == "rep-2024" {
+			f.MimeType = "application/pdf"
+		}
+		f.Embedding = vec(1, float32(i)/10)
+		upsert(t, ctx, s, f, store.Chunk{Ordinal: 0, Text: "chunk of " + id, Embedding: vec(1, float32(i)/10)})
+	}
+	// newestFirst orders file IDs as a filter-only listing does.
+	newestFirst := func(want []string) []string {
+		out := slices.Clone(want)
+		slices.Sort(out)
+		slices.Reverse(out)
+		return out
+	}
+	// check runs every search with the filter and wants exactly these files.
+	check := func(f store.Filter, want ...string) {
+		t.Helper()
+		wantKeyword(t, ctx, s, store.KeywordQuery{Terms: []string{"report"}, Filter: f}, want...)
+		wantKeyword(t, ctx, s, store.KeywordQuery{Terms: []string{"quarterly", "nothing"}, Match: store.MatchAny, Filter: f}, want...)
+
+		res := keyword(t, ctx, s, store.KeywordQuery{Filter: f})
+		if got := hitIDs(res.Hits); !slices.Equal(got, newestFirst(want)) && !(len(got) == 0 && len(want) == 0) {
+			t.Errorf("KeywordSearch(no terms, filter %+v) = %v, want %v in this order", f, got, newestFirst(want))
+		}
+		if res.Total != len(want) {
+			t.Errorf("KeywordSearch(no terms, filter %+v).Total = %d, want %d", f, res.Total, len(want))
+		}
+
+		hits, err := s.VectorSearch(ctx, vec(1), f, 100)
+		if err != nil {
+			t.Errorf("VectorSearch(filter %+v): %v", f, err)
+		} else if got := sorted(hitIDs(hits)); !slices.Equal(got, sorted(want)) {
+			t.Errorf("VectorSearch(filter %+v) = %v, want %v", f, got, sorted(want))
+		}
+
+		chunks, err := s.ChunkSearch(ctx, vec(1), f, 100)
+		if err != nil {
+			t.Errorf("ChunkSearch(filter %+v): %v", f, err)
+		} else {
+			var got []string
+			for _, h := range chunks {
+				got = append(got, h.FileID)
+			}
+			if got := sorted(got); !slices.Equal(got, sorted(want)) {
+				t.Errorf("ChunkSearch(filter %+v) = files %v, want %v", f, got, sorted(want))
+			}
+		}
+	}
+
+	// Restricted to IDs first: the SQLite store then filters vectors in SQL
+	// (no vector cache yet); the unrestricted searches below fill and use the
+	// cache.
+	check(store.Filter{Folder: "Reports", IDs: []string{"rep-2024", "rep-old", "root", "unknown"}}, "rep-2024")
+	check(store.Filter{Folder: "Reports"}, "rep", "rep-2024", "rep-q1")
+	check(store.Filter{Folder: "/Reports/"}, "rep", "rep-2024", "rep-q1")
+	check(store.Filter{Folder: " Reports / ./2024//"}, "rep-2024", "rep-q1")
+	check(store.Filter{Folder: "Reports/2024/Q1"}, "rep-q1")
+	check(store.Filter{Folder: "Reports", MimeTypes: []string{"text/plain"}}, "rep", "rep-q1")
+	check(store.Filter{Folder: "Reports", ModifiedBefore: t0.Add(time.Duration(slices.Index(ids, "rep-2024")) * time.Hour)}, "rep")
+	check(store.Filter{Folder: "Report"})
+	check(store.Filter{Folder: "reports"}, "rep-lower")
+	check(store.Filter{Folder: "Other"}, "other")
+	check(store.Filter{Folder: "a_b"}, "a_b", "a_b-sub")
+	check(store.Filter{Folder: "100%"}, "pct")
+	check(store.Filter{Folder: "10%"})
+	check(store.Filter{Folder: `x\y`}, "esc")
+	check(store.Filter{Folder: "nowhere"})
+	check(store.Filter{Folder: "Reports", IDs: []string{}})
+
+	// A folder that cleans to "" is no restriction: terms find every file,
+	// and a query without terms is not a filter-only listing.
+	for _, folder := range []string{"", "/", " / . /"} {
+		f := store.Filter{Folder: folder}
+		wantKeyword(t, ctx, s, store.KeywordQuery{Terms: []string{"report"}, Filter: f}, ids...)
+		wantKeyword(t, ctx, s, store.KeywordQuery{Filter: f})
+		hits, err := s.VectorSearch(ctx, vec(1), f, 100)
+		if err != nil || len(hits) != len(ids) {
+			t.Errorf("VectorSearch(folder %q) = %d hits, %v; want all %d files", folder, len(hits), err, len(ids))
+		}
+	}
+
+	// A write invalidates the SQLite vector cache: a moved file is found in
+	// its new folder only.
+	moved := file("rep-old", "rep-old.txt", "quarterly report rep-old")
+	moved.Path = "Reports/old"
+	moved.ModifiedAt = t0.Add(time.Duration(slices.Index(ids, "rep-old")) * time.Hour)
+	upsert(t, ctx, s, moved, store.Chunk{Ordinal: 0, Text: "chunk of rep-old", Embedding: vec(1)})
+	check(store.Filter{Folder: "Reports"}, "rep", "rep-2024", "rep-q1", "rep-old")
+	check(store.Filter{Folder: "Reports-old"})
 }
 
 // ---------------------------------------------------------------- state
