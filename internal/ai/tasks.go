@@ -62,13 +62,15 @@ func FileTypeOf(mimeType string) string {
 // DateLayout is the format of the dates in Filters.
 const DateLayout = "2006-01-02"
 
-// Filters are the period and file-type conditions of a search. Dates are
-// YYYY-MM-DD in UTC; ModifiedAfter is inclusive, ModifiedBefore exclusive;
-// empty strings mean "no bound".
+// Filters are the period, file-type and folder conditions of a search.
+// Dates are YYYY-MM-DD in UTC; ModifiedAfter is inclusive, ModifiedBefore
+// exclusive. Folder is a folder path as in HitInfo.Path ("Reports/2024"):
+// that folder and everything below it. Empty strings mean "no bound".
 type Filters struct {
 	ModifiedAfter  string `json:"modified_after"`
 	ModifiedBefore string `json:"modified_before"`
 	FileType       string `json:"file_type"`
+	Folder         string `json:"folder"`
 }
 
 // Range parses the period bounds; zero times mean "no bound".
@@ -107,6 +109,7 @@ func (f Filters) clean() Filters {
 	if errA == nil && errB == nil && !a.Before(b) {
 		f.ModifiedAfter, f.ModifiedBefore = "", ""
 	}
+	f.Folder = strings.Trim(strings.TrimSpace(f.Folder), "/")
 	return f
 }
 
@@ -254,6 +257,7 @@ func filtersSchema() map[string]any {
 		"modified_after":  map[string]any{"type": "string", "description": "YYYY-MM-DD inclusive, or empty"},
 		"modified_before": map[string]any{"type": "string", "description": "YYYY-MM-DD exclusive, or empty"},
 		"file_type":       map[string]any{"type": "string", "enum": append([]string{""}, FileTypes...)},
+		"folder":          map[string]any{"type": "string", "description": "a folder path taken from the hits' paths (that folder and its subfolders), or empty"},
 	})
 }
 
@@ -288,11 +292,12 @@ keywords: proper nouns, project names and distinctive terms first.`
 
 const promptClarify = `Too many files match the user's search. Using the top hits (summaries and metadata),
 write ONE short clarifying question, in the user's language (lang), whose answer would narrow the search
-most: for example by project, period or file type. Offer 2 to 6 choices; each sets one keyword or filter.`
+most: for example by project, period, file type or folder. Offer 2 to 6 choices; each sets one keyword or
+filter (a folder filter takes a path exactly as it appears in the hits).`
 
 const promptRefine = `The user answered a clarifying question. Turn the answer into search conditions: either
-ONE additional keyword that will appear in the wanted files, or period/file-type filters, or both. Dates
-are YYYY-MM-DD relative to "now"; leave fields empty when the answer does not state them.`
+ONE additional keyword that will appear in the wanted files, or period/file-type/folder filters, or both.
+Dates are YYYY-MM-DD relative to "now"; leave fields empty when the answer does not state them.`
 
 const promptRelax = `No file matched. Loosen the search: remove the least important keyword or widen or drop
 a filter. Return the new keywords (a subset of the current ones, never more) and filters.`

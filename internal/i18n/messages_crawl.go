@@ -20,9 +20,10 @@ func init() {
 		"crawl.summary.more":      {En: "  … and %d more", Ja: "  … ほか %d 件"},
 		"crawl.checkpoint":        {En: "Sync checkpoint: %s", Ja: "同期チェックポイント: %s"},
 
-		"search.round":        {En: "Loop %d: keywords [%s] · filters: %s · %d hits → %s", Ja: "ループ %d: キーワード [%s] ・ フィルタ: %s ・ %d 件 → %s"},
-		"search.provider":     {En: "AI provider: %s", Ja: "AI プロバイダー: %s"},
-		"search.filters.none": {En: "none", Ja: "なし"},
+		"search.round":          {En: "Loop %d: keywords [%s] · filters: %s · %d hits → %s", Ja: "ループ %d: キーワード [%s] ・ フィルタ: %s ・ %d 件 → %s"},
+		"search.provider":       {En: "AI provider: %s", Ja: "AI プロバイダー: %s"},
+		"search.filters.none":   {En: "none", Ja: "なし"},
+		"search.filters.folder": {En: "in %s", Ja: "%s 内"},
 	})
 }
 

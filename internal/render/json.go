@@ -45,11 +45,12 @@ type JSONResult struct {
 	Path         string  `json:"path"`
 }
 
-// JSONFilters are the period and type filters of a round or a choice.
+// JSONFilters are the period, type and folder filters of a round or a choice.
 type JSONFilters struct {
 	ModifiedAfter  string `json:"modified_after"`  // YYYY-MM-DD inclusive, or ""
 	ModifiedBefore string `json:"modified_before"` // YYYY-MM-DD exclusive, or ""
 	FileType       string `json:"file_type"`       // pdf, document, spreadsheet, … or ""
+	Folder         string `json:"folder"`          // folder path (and below), or ""
 }
 
 // JSONRound is one loop of the search.
@@ -138,7 +139,7 @@ func WriteJSON(w io.Writer, v any) error {
 }
 
 func jsonFilters(f ai.Filters) JSONFilters {
-	return JSONFilters{ModifiedAfter: f.ModifiedAfter, ModifiedBefore: f.ModifiedBefore, FileType: f.FileType}
+	return JSONFilters{ModifiedAfter: f.ModifiedAfter, ModifiedBefore: f.ModifiedBefore, FileType: f.FileType, Folder: f.Folder}
 }
 
 func nonNil(xs []string) []string {

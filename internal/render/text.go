@@ -66,6 +66,9 @@ func FiltersText(f ai.Filters, lang string) string {
 	if f.ModifiedAfter != "" || f.ModifiedBefore != "" {
 		parts = append(parts, f.ModifiedAfter+"…"+f.ModifiedBefore)
 	}
+	if f.Folder != "" {
+		parts = append(parts, i18n.T(lang, "search.filters.folder", f.Folder))
+	}
 	if len(parts) == 0 {
 		return i18n.T(lang, "search.filters.none")
 	}

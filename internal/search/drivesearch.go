@@ -7,6 +7,7 @@ import (
 
 	"github.com/gds-cli/gds/internal/ai"
 	"github.com/gds-cli/gds/internal/drive"
+	"github.com/gds-cli/gds/internal/store"
 	"github.com/gds-cli/gds/internal/tokenize"
 )
 
@@ -16,9 +17,12 @@ type DriveFinder interface {
 	Search(ctx context.Context, q drive.Query, fn func(drive.File) error) error
 }
 
-// IndexedFilter keeps the IDs that are in the index.
+// IndexedFilter keeps the IDs that are in the index; GetFiles gives their
+// folder paths when a folder filter applies (Drive's query language has
+// no "anywhere below this folder").
 type IndexedFilter interface {
 	FilterIndexed(ctx context.Context, ids []string) ([]string, error)
+	GetFiles(ctx context.Context, ids []string) ([]store.File, error)
 }
 
 // DefaultMaxProbe bounds how many Drive results one keyword search reads.
@@ -27,7 +31,8 @@ const DefaultMaxProbe = 1000
 // DriveSearcher is the keyword-search step of seed §6.3 for a Drive
 // source: Drive's `fullText contains` with the period and type filters,
 // then hits = Drive's results ∩ the index (which only holds files of the
-// target folders and their subfolders). Drive gives no total count and
+// target folders and their subfolders), kept to the folder filter's
+// subtree by the paths the index records. Drive gives no total count and
 // rejects orderBy with fullText, so it reads results in Drive's relevance
 // order only until the branch is decided: ClarifyAt indexed hits, the end
 // of the results, or MaxProbe results. Keywords are alternatives (any of
@@ -100,6 +105,9 @@ func (s DriveSearcher) SearchKeywords(ctx context.Context, c Conditions, limit i
 		if err != nil {
 			return fmt.Errorf("intersect with the index: %w", err)
 		}
+		if idx, err = s.inFolder(ctx, idx, c.Filters.Folder); err != nil {
+			return err
+		}
 		hits = append(hits, idx...)
 		pending = pending[:0]
 		return nil
@@ -151,6 +159,30 @@ func (s DriveSearcher) SearchKeywords(ctx context.Context, c Conditions, limit i
 		total += added + max(0, ltotal-len(local))
 	}
 	return hits[:min(len(hits), limit)], total, nil
+}
+
+// inFolder keeps the ids whose indexed path lies in folder ("" keeps all).
+func (s DriveSearcher) inFolder(ctx context.Context, ids []string, folder string) ([]string, error) {
+	if store.CleanFolder(folder) == "" || len(ids) == 0 {
+		return ids, nil
+	}
+	files, err := s.Index.GetFiles(ctx, ids)
+	if err != nil {
+		return nil, fmt.Errorf("folder of the hits: %w", err)
+	}
+	in := make(map[string]bool, len(files))
+	for _, f := range files {
+		if store.InFolder(f.Path, folder) {
+			in[f.ID] = true
+		}
+	}
+	out := ids[:0:0]
+	for _, id := range ids {
+		if in[id] {
+			out = append(out, id)
+		}
+	}
+	return out, nil
 }
 
 func hasCJK(c Conditions) bool {

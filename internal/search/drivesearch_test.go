@@ -101,6 +101,26 @@ func TestDriveSearcher(t *testing.T) {
 		t.Errorf("the emulator found a CJK substring (%v): the fallback is untested", hits)
 	}
 
+	// Folder filter: Drive's query cannot say "below this folder", so the
+	// hits are kept to the folder by the paths the index records. "budget"
+	// matches the 120 memos in the subfolder and the alpha plan above it.
+	files, err := f.store.GetFiles(ctx, []string{f.ids["alpha"]})
+	if err != nil || len(files) != 1 {
+		t.Fatalf("alpha in the index: %v, %v", files, err)
+	}
+	top := files[0].Path
+	sub := top + "/Finance"
+	for _, tc := range []struct {
+		folder    string
+		total     int
+		withAlpha bool
+	}{{sub, 120, false}, {top, 121, true}, {top + "/Fin", 0, false}} {
+		hits, total, err := f.searcher.SearchKeywords(ctx, search.Conditions{Keywords: []string{"budget"}, Filters: ai.Filters{Folder: tc.folder}}, 200)
+		if err != nil || total != tc.total || slices.Contains(hits, f.ids["alpha"]) != tc.withAlpha {
+			t.Errorf("budget in %q: %d hits, total %d (want %d), alpha %v, %v", tc.folder, len(hits), total, tc.total, slices.Contains(hits, f.ids["alpha"]), err)
+		}
+	}
+
 	// Type filter: no PDFs here.
 	hits, total, err = f.searcher.SearchKeywords(ctx, search.Conditions{Keywords: []string{"budget"}, Filters: ai.Filters{FileType: ai.FileTypePDF}}, 100)
 	if err != nil || total != 0 || len(hits) != 0 {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gds-cli/gds/internal/ai"
+	"github.com/gds-cli/gds/internal/store"
 )
 
 // Hit-count thresholds of seed §6.4.
@@ -318,6 +319,9 @@ func mergeFilters(base, add ai.Filters) ai.Filters {
 	if add.FileType != "" {
 		base.FileType = add.FileType
 	}
+	if add.Folder != "" {
+		base.Folder = add.Folder
+	}
 	return base
 }
 
@@ -344,12 +348,16 @@ func looser(a, b Conditions) bool {
 	if b.Filters.FileType != "" && b.Filters.FileType != a.Filters.FileType {
 		return false
 	}
+	if b.Filters.Folder != "" && !store.InFolder(a.Filters.Folder, b.Filters.Folder) {
+		return false // b's folder must contain a's
+	}
 	if !periodWithin(a.Filters, b.Filters) {
 		return false
 	}
 	samePeriod := a.Filters.ModifiedAfter == b.Filters.ModifiedAfter && a.Filters.ModifiedBefore == b.Filters.ModifiedBefore
 	return len(b.Keywords) < len(a.Keywords) || len(b.Required) < len(a.Required) ||
-		(a.Filters.FileType != "" && b.Filters.FileType == "") || !samePeriod
+		(a.Filters.FileType != "" && b.Filters.FileType == "") || !samePeriod ||
+		store.CleanFolder(a.Filters.Folder) != store.CleanFolder(b.Filters.Folder)
 }
 
 // periodWithin reports whether b's period contains a's ("" is unbounded;
@@ -361,7 +369,8 @@ func periodWithin(a, b ai.Filters) bool {
 }
 
 // forceRelax drops the least important keyword when there are several,
-// else the period, else the file type, else a required keyword.
+// else the period, else the file type, else the folder, else a required
+// keyword.
 func forceRelax(c Conditions) Conditions {
 	c.Keywords = slices.Clone(c.Keywords)
 	c.Required = slices.Clone(c.Required)
@@ -372,6 +381,8 @@ func forceRelax(c Conditions) Conditions {
 		c.Filters.ModifiedAfter, c.Filters.ModifiedBefore = "", ""
 	case c.Filters.FileType != "":
 		c.Filters.FileType = ""
+	case c.Filters.Folder != "":
+		c.Filters.Folder = ""
 	case len(c.Required) > 0 && len(c.Keywords)+len(c.Required) > 1:
 		c.Required = c.Required[:len(c.Required)-1]
 	}

@@ -89,6 +89,7 @@ func TestClarifyAnswerLoop(t *testing.T) {
 	q := ai.Question{Question: "Which type?", Choices: []ai.Choice{
 		{Label: "PDF (300)", Filters: ai.Filters{FileType: ai.FileTypePDF}},
 		{Label: "alpha (120)", Keyword: "alpha"},
+		{Label: "Sales (80)", Filters: ai.Filters{Folder: "Sales"}},
 	}}
 	s, a = Next(s, Event{Kind: EvClarified, Question: q})
 	if a.Kind != ActAsk || !s.Waiting() {
@@ -103,6 +104,10 @@ func TestClarifyAnswerLoop(t *testing.T) {
 	_, a3 := Next(s, Event{Kind: EvAnswered, Answer: Answer{Choice: 1}})
 	if !reflect.DeepEqual(a3.Cond.Required, []string{"alpha"}) || !reflect.DeepEqual(a3.Cond.Keywords, []string{"report"}) {
 		t.Errorf("choice 1: %+v", a3.Cond)
+	}
+	// A folder choice applies the folder filter.
+	if _, a := Next(s, Event{Kind: EvAnswered, Answer: Answer{Choice: 2}}); a.Kind != ActSearch || a.Cond.Filters != (ai.Filters{Folder: "Sales"}) {
+		t.Errorf("folder choice: %v %+v", a.Kind, a.Cond)
 	}
 	// Free text goes through the AI.
 	s4, a4 := Next(s, Event{Kind: EvAnswered, Answer: Answer{Choice: -1, Text: " the one from March "}})
@@ -164,6 +169,12 @@ func TestRelaxation(t *testing.T) {
 			Conditions{Keywords: []string{"a"}}, EndNone},
 		{"AI changes nothing: forced period drop", []string{"a"}, pdfMarch, ai.Relaxation{Keywords: []string{"a"}, Filters: pdfMarch},
 			Conditions{Keywords: []string{"a"}, Filters: ai.Filters{FileType: ai.FileTypePDF}}, EndNone},
+		{"AI widens the folder to its parent", []string{"a"}, ai.Filters{Folder: "Sales/Tokyo"}, ai.Relaxation{Keywords: []string{"a"}, Filters: ai.Filters{Folder: "Sales"}},
+			Conditions{Keywords: []string{"a"}, Filters: ai.Filters{Folder: "Sales"}}, EndNone},
+		{"AI moves to another folder: forced folder drop", []string{"a"}, ai.Filters{Folder: "Sales/Tokyo"}, ai.Relaxation{Keywords: []string{"a"}, Filters: ai.Filters{Folder: "Legal"}},
+			Conditions{Keywords: []string{"a"}}, EndNone},
+		{"AI narrows the folder: forced folder drop", []string{"a"}, ai.Filters{Folder: "Sales"}, ai.Relaxation{Keywords: []string{"a"}, Filters: ai.Filters{Folder: "Sales/Tokyo"}},
+			Conditions{Keywords: []string{"a"}}, EndNone},
 		{"AI narrows the period: forced drop", []string{"a"}, pdfMarch, ai.Relaxation{Keywords: []string{"a"}, Filters: ai.Filters{FileType: ai.FileTypePDF, ModifiedAfter: "2026-03-10", ModifiedBefore: "2026-04-01"}},
 			Conditions{Keywords: []string{"a"}, Filters: ai.Filters{FileType: ai.FileTypePDF}}, EndNone},
 	}

@@ -386,9 +386,10 @@ func QueryTerms(query string) []string {
 // keywords of c are alternatives, so when c has no required keyword and
 // r only drops keywords while keeping c's filters, r matches a subset of
 // c's zero hits. Then the filters are loosened instead — the period
-// first, then the file type — and the keywords kept. (A query such as
-// "what happened in 1910 in Vienna" reads 1910 as a period; when no file
-// was modified then, dropping the period is what can find the file.)
+// first, then the file type, then the folder — and the keywords kept. (A
+// query such as "what happened in 1910 in Vienna" reads 1910 as a period;
+// when no file was modified then, dropping the period is what can find
+// the file.)
 func UsefulRelaxation(c Conditions, r ai.Relaxation) ai.Relaxation {
 	if len(c.Required) > 0 || c.Filters.IsZero() || r.Filters != c.Filters {
 		return r
@@ -399,10 +400,13 @@ func UsefulRelaxation(c Conditions, r ai.Relaxation) ai.Relaxation {
 		}
 	}
 	f := c.Filters
-	if f.ModifiedAfter != "" || f.ModifiedBefore != "" {
+	switch {
+	case f.ModifiedAfter != "" || f.ModifiedBefore != "":
 		f.ModifiedAfter, f.ModifiedBefore = "", ""
-	} else {
+	case f.FileType != "":
 		f.FileType = ""
+	default:
+		f.Folder = ""
 	}
 	return ai.Relaxation{Keywords: slices.Clone(c.Keywords), Filters: f}
 }

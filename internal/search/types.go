@@ -17,7 +17,8 @@ func Filter(f ai.Filters) (store.Filter, error) {
 	if err != nil {
 		return store.Filter{}, err
 	}
-	return store.Filter{ModifiedAfter: after, ModifiedBefore: before, MimeTypes: ai.MimeTypesFor(f.FileType)}, nil
+	return store.Filter{ModifiedAfter: after, ModifiedBefore: before, MimeTypes: ai.MimeTypesFor(f.FileType),
+		Folder: store.CleanFolder(f.Folder)}, nil
 }
 
 // HitInfo describes a file to the AI provider.

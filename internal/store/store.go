@@ -8,6 +8,7 @@ package store
 import (
 	"context"
 	"errors"
+	"strings"
 	"time"
 )
 
@@ -68,6 +69,34 @@ type Filter struct {
 	ModifiedBefore time.Time // exclusive upper bound on ModifiedAt
 	MimeTypes      []string  // any of these MIME types
 	IDs            []string  // only these file IDs (nil: all; empty non-nil: none)
+	// Folder keeps the files whose Path is this folder or below it
+	// ("Reports" matches "Reports" and "Reports/2024", not "Reports-old").
+	// Compared after CleanFolder; "" means every folder.
+	Folder string
+}
+
+// CleanFolder is the canonical form of a folder path in a Filter: no
+// leading or trailing slashes, no empty or "." segments. Names are kept
+// exactly (a folder may be named "Reports "), as the index stores them.
+func CleanFolder(folder string) string {
+	var parts []string
+	for _, p := range strings.Split(folder, "/") {
+		if p != "" && p != "." {
+			parts = append(parts, p)
+		}
+	}
+	return strings.Join(parts, "/")
+}
+
+// InFolder reports whether a file whose Path is path lies in folder (or
+// below it); folder "" holds every file. Both are compared cleaned.
+func InFolder(path, folder string) bool {
+	folder = CleanFolder(folder)
+	if folder == "" {
+		return true
+	}
+	path = CleanFolder(path)
+	return path == folder || strings.HasPrefix(path, folder+"/")
 }
 
 // MatchMode says how the terms of a keyword query combine.
@@ -156,7 +185,7 @@ type Store interface {
 
 	// KeywordSearch runs a full-text query. A query with no usable term
 	// (no term yields a search token) matches nothing, unless its filter
-	// restricts the period or the MIME types: then every file passing the
+	// restricts the period, the MIME types or the folder: then every file passing the
 	// filter matches, newest (ModifiedAt) first, ties by ID, with Total
 	// counting them all. This is the filter-only search of a query such as
 	// 「先月のPDF」.

@@ -13,7 +13,7 @@ const maxChoices = 6
 
 // facet is one way of splitting the hits, with the choices it offers.
 type facet struct {
-	kind    string // "type", "period", "keyword"
+	kind    string // "type", "period", "keyword", "folder"
 	values  []facetValue
 	covered int     // hits that have one of the values
 	bias    float64 // preference among equally discriminating facets
@@ -177,14 +177,47 @@ func facets(in ai.ClarifyInput) []facet {
 	}
 	out = append(out, fk)
 
-	// Folders are not offered: neither the index's keyword search nor
-	// Drive's full-text search matches a folder's name, so a folder answer
-	// would lead to zero hits. (A folder filter is future work.)
+	out = append(out, folderFacet(in.Hits))
 	return out
 }
 
+// folderFacet groups the hits by the first folder level at which their
+// paths differ ("Reports/2023", "Reports/2024" under a common "Reports");
+// a choice is a folder filter (that folder and below). Hits directly in
+// the common folder are in no group.
+func folderFacet(hits []ai.HitInfo) facet {
+	f := facet{kind: "folder", bias: 0.8}
+	segs := make([][]string, len(hits))
+	var common []string
+	for i, h := range hits {
+		if p := strings.Trim(h.Path, "/"); p != "" {
+			segs[i] = strings.Split(p, "/")
+		}
+		if i == 0 {
+			common = segs[i]
+			continue
+		}
+		n := 0
+		for n < len(common) && n < len(segs[i]) && common[n] == segs[i][n] {
+			n++
+		}
+		common = common[:n]
+	}
+	var fc counter
+	for _, sg := range segs {
+		if len(sg) > len(common) {
+			fc.add(strings.Join(sg[:len(common)+1], "/"))
+		}
+	}
+	for _, p := range fc.top(maxChoices) {
+		f.values = append(f.values, facetValue{label: p, count: fc.n[p], choice: ai.Choice{Filters: ai.Filters{Folder: p}}})
+		f.covered += fc.n[p]
+	}
+	return f
+}
+
 // clarify is TaskClarify: it asks about the facet of the hits (file type,
-// period, keyword) that splits them best, offering its most
+// period, keyword, folder) that splits them best, offering its most
 // frequent values as choices labelled with their counts among the hits.
 func clarify(in ai.ClarifyInput) ai.Question {
 	ja := isJa(in.Lang)
@@ -207,6 +240,7 @@ func clarify(in ai.ClarifyInput) ai.Question {
 		"type":    {"%d files match. Which kind of file is it?", "%d件のファイルが見つかりました。どの種類のファイルですか？"},
 		"period":  {"%d files match. When was it last changed?", "%d件のファイルが見つかりました。いつ頃のファイルですか？"},
 		"keyword": {"%d files match. Which topic is it about?", "%d件のファイルが見つかりました。どの話題に関するファイルですか？"},
+		"folder":  {"%d files match. Which folder is it in?", "%d件のファイルが見つかりました。どのフォルダにありますか？"},
 	}[best.kind]
 	format := q[0]
 	if ja {
@@ -249,8 +283,8 @@ func stripCount(s string) string {
 }
 
 // relax is TaskRelax: drop the least important (last) keyword while there
-// are several; otherwise drop the period, then the file type; otherwise
-// return the conditions unchanged.
+// are several; otherwise drop the period, then the file type, then the
+// folder; otherwise return the conditions unchanged.
 func relax(in ai.RelaxInput) ai.Relaxation {
 	kws := ai.Relaxation{Filters: in.Filters}
 	for _, k := range in.Keywords {
@@ -265,6 +299,8 @@ func relax(in ai.RelaxInput) ai.Relaxation {
 		kws.Filters.ModifiedAfter, kws.Filters.ModifiedBefore = "", ""
 	case kws.Filters.FileType != "":
 		kws.Filters.FileType = ""
+	case kws.Filters.Folder != "":
+		kws.Filters.Folder = ""
 	}
 	if kws.Keywords == nil {
 		kws.Keywords = []string{}

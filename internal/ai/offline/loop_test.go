@@ -141,20 +141,50 @@ func TestRelax(t *testing.T) {
 	}
 }
 
-// Folder names are never offered as answers: keyword search cannot match
-// them, so choosing one would only lead to zero hits.
-func TestClarifyOffersNoFolderChoices(t *testing.T) {
-	var hits []ai.HitInfo
-	for i := range 40 {
-		hits = append(hits, ai.HitInfo{ID: fmt.Sprint(i), Name: fmt.Sprintf("report %d.pdf", i), MimeType: "application/pdf",
-			Modified: "2026-05-01", Path: []string{"Sales/Tokyo", "Sales/Osaka", "Legal"}[i%3], Summary: "quarterly report"})
-	}
-	q := clarify(ai.ClarifyInput{Query: "report", Keywords: []string{"report"}, Total: 400, Hits: hits, Lang: "en"})
-	for _, c := range q.Choices {
-		for _, folder := range []string{"Tokyo", "Osaka", "Legal", "Sales"} {
-			if c.Keyword == folder || c.Label == folder {
-				t.Errorf("folder offered as a choice: %+v", c)
-			}
+// When the hits differ only by folder, the question asks for the folder
+// and each choice is a folder filter at the level where their paths part.
+func TestClarifyOffersFolderFilters(t *testing.T) {
+	hitsIn := func(paths ...string) []ai.HitInfo {
+		var hits []ai.HitInfo
+		for i := range 40 {
+			hits = append(hits, ai.HitInfo{ID: fmt.Sprint(i), Name: fmt.Sprintf("report %d.pdf", i), MimeType: "application/pdf",
+				Modified: "2026-05-01", Path: paths[i%len(paths)], Summary: "quarterly report"})
 		}
+		return hits
+	}
+	tests := []struct {
+		paths []string
+		want  []string // folder filters offered
+	}{
+		{[]string{"Sales/Tokyo", "Sales/Osaka", "Legal"}, []string{"Sales", "Legal"}},
+		{[]string{"Sales/Tokyo/2025", "Sales/Osaka", "Sales/Tokyo/2026", "Sales"}, []string{"Sales/Tokyo", "Sales/Osaka"}},
+	}
+	for _, tt := range tests {
+		q := clarify(ai.ClarifyInput{Query: "report", Keywords: []string{"report"}, Total: 400, Hits: hitsIn(tt.paths...), Lang: "ja"})
+		var got []string
+		for _, c := range q.Choices {
+			if c.Keyword != "" || c.Filters.Folder == "" {
+				t.Errorf("%v: choice %+v is not a folder filter", tt.paths, c)
+			}
+			got = append(got, c.Filters.Folder)
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%v: folders offered %q, want %q", tt.paths, got, tt.want)
+		}
+		if !strings.Contains(q.Question, "フォルダ") {
+			t.Errorf("%v: question %q does not ask for the folder", tt.paths, q.Question)
+		}
+	}
+}
+
+func TestRelaxDropsTheFolderLast(t *testing.T) {
+	in := ai.RelaxInput{Keywords: []string{"report"}, Filters: ai.Filters{FileType: ai.FileTypePDF, Folder: "Sales"}}
+	r := relax(in)
+	if r.Filters.FileType != "" || r.Filters.Folder != "Sales" {
+		t.Fatalf("first relaxation %+v, want the file type dropped and the folder kept", r.Filters)
+	}
+	in.Filters = r.Filters
+	if r = relax(in); !r.Filters.IsZero() {
+		t.Errorf("second relaxation %+v, want the folder dropped", r.Filters)
 	}
 }

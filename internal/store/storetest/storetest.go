@@ -920,7 +920,7 @@ func testFolderFilter(t *testing.T, newStore func(t *testing.T) store.Store) {
 	check(store.Filter{Folder: "Reports", IDs: []string{"rep-2024", "rep-old", "root", "unknown"}}, "rep-2024")
 	check(store.Filter{Folder: "Reports"}, "rep", "rep-2024", "rep-q1")
 	check(store.Filter{Folder: "/Reports/"}, "rep", "rep-2024", "rep-q1")
-	check(store.Filter{Folder: " Reports / ./2024//"}, "rep-2024", "rep-q1")
+	check(store.Filter{Folder: "/Reports/./2024//"}, "rep-2024", "rep-q1")
 	check(store.Filter{Folder: "Reports/2024/Q1"}, "rep-q1")
 	check(store.Filter{Folder: "Reports", MimeTypes: []string{"text/plain"}}, "rep", "rep-q1")
 	check(store.Filter{Folder: "Reports", ModifiedBefore: t0.Add(time.Duration(slices.Index(ids, "rep-2024")) * time.Hour)}, "rep")
@@ -936,7 +936,7 @@ func testFolderFilter(t *testing.T, newStore func(t *testing.T) store.Store) {
 
 	// A folder that cleans to "" is no restriction: terms find every file,
 	// and a query without terms is not a filter-only listing.
-	for _, folder := range []string{"", "/", " / . /"} {
+	for _, folder := range []string{"", "/", "/./"} {
 		f := store.Filter{Folder: folder}
 		wantKeyword(t, ctx, s, store.KeywordQuery{Terms: []string{"report"}, Filter: f}, ids...)
 		wantKeyword(t, ctx, s, store.KeywordQuery{Filter: f})
