@@ -9,14 +9,14 @@ import (
 	"github.com/gds-cli/gds/internal/tokenize"
 )
 
-// Rerank weights. The lexical score combines four signals: a BM25F-like score over the fields (name,
-// keywords, summary, the passage the search matched), the share of the
-// query's keywords found as whole phrases, the query's adjacent token
-// pairs found adjacent, and the best single sentence's weight of query
-// tokens. Coverage is a share already; the others are scaled to the best
-// candidate's. The final score is lexicalShare of that and the rest cosine.
-// The weights were chosen on the dev splits of ../shared/bench (see
-// docs/BENCHMARKS.md, "Search quality").
+// Rerank weights. The lexical score combines four signals: a BM25F-like
+// score over the fields (name, keywords, summary, the passage the search
+// matched), the share of the query's keywords found as whole phrases, the
+// query's adjacent token pairs found adjacent, and the best single
+// sentence's weight of query tokens. Coverage is a share already; the
+// others are scaled to the best candidate's. The final score is
+// lexicalShare of that and the rest cosine. The weights were chosen on the
+// dev splits of ../shared/bench (see docs/BENCHMARKS.md, "Search quality").
 const (
 	weightName     = 3.0
 	weightKeywords = 2.0
