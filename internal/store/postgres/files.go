@@ -202,3 +202,26 @@ func (s *Store) FilterIndexed(ctx context.Context, ids []string) ([]string, erro
 	}
 	return out, nil
 }
+
+// IndexedIDs returns the ID of every indexed file, sorted by byte order
+// (COLLATE "C", so the order matches Go's sort.Strings whatever the
+// database's default collation).
+func (s *Store) IndexedIDs(ctx context.Context) ([]string, error) {
+	rows, err := s.pool.Query(ctx, s.q(`SELECT file_id FROM {schema}.drive_file_index ORDER BY file_id COLLATE "C"`))
+	if err != nil {
+		return nil, fmt.Errorf("postgres: listing indexed IDs: %w", err)
+	}
+	defer rows.Close()
+	out := []string{}
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("postgres: listing indexed IDs: %w", err)
+		}
+		out = append(out, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("postgres: listing indexed IDs: %w", err)
+	}
+	return out, nil
+}

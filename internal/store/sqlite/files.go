@@ -268,3 +268,25 @@ func (s *Store) FilterIndexed(ctx context.Context, ids []string) ([]string, erro
 	}
 	return out, nil
 }
+
+// IndexedIDs returns the ID of every indexed file, sorted by byte order
+// (file_id uses SQLite's default BINARY collation, which compares bytes).
+func (s *Store) IndexedIDs(ctx context.Context) ([]string, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT file_id FROM drive_file_index ORDER BY file_id`)
+	if err != nil {
+		return nil, fmt.Errorf("list indexed IDs in %s: %w", s.path, err)
+	}
+	defer rows.Close()
+	out := []string{}
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("list indexed IDs in %s: %w", s.path, err)
+		}
+		out = append(out, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list indexed IDs in %s: %w", s.path, err)
+	}
+	return out, nil
+}

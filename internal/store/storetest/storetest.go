@@ -32,6 +32,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"UpsertReplacesFileAndChunks", testUpsertReplaces},
 		{"ContentHashes", testContentHashes},
 		{"FilterIndexed", testFilterIndexed},
+		{"IndexedIDs", testIndexedIDs},
 		{"DeleteFiles", testDeleteFiles},
 		{"KeywordSearchFields", testKeywordFields},
 		{"KeywordSearchMatchModes", testKeywordMatchModes},
@@ -344,6 +345,39 @@ func testFilterIndexed(t *testing.T, newStore func(t *testing.T) store.Store) {
 	got, err = s.FilterIndexed(ctx, []string{})
 	if err != nil || len(got) != 0 {
 		t.Errorf("FilterIndexed(empty) = %v, %v; want empty", got, err)
+	}
+}
+
+func testIndexedIDs(t *testing.T, newStore func(t *testing.T) store.Store) {
+	ctx, s := open(t, newStore)
+	got, err := s.IndexedIDs(ctx)
+	if err != nil {
+		t.Fatalf("IndexedIDs on an empty store: %v", err)
+	}
+	if got == nil || len(got) != 0 {
+		t.Errorf("IndexedIDs on an empty store = %#v, want empty non-nil", got)
+	}
+	// Upper case sorts before lower case and "a" before "a-1" in byte order,
+	// which a locale-aware collation would not give.
+	for _, id := range []string{"b", "a", "C", "a-1"} {
+		upsert(t, ctx, s, file(id, id, id))
+	}
+	got, err = s.IndexedIDs(ctx)
+	if err != nil {
+		t.Fatalf("IndexedIDs: %v", err)
+	}
+	if want := []string{"C", "a", "a-1", "b"}; !slices.Equal(got, want) {
+		t.Errorf("IndexedIDs = %q, want %q", got, want)
+	}
+	if err := s.DeleteFiles(ctx, []string{"a"}); err != nil {
+		t.Fatalf("DeleteFiles(a): %v", err)
+	}
+	got, err = s.IndexedIDs(ctx)
+	if err != nil {
+		t.Fatalf("IndexedIDs after delete: %v", err)
+	}
+	if want := []string{"C", "a-1", "b"}; !slices.Equal(got, want) {
+		t.Errorf("IndexedIDs after DeleteFiles(a) = %q, want %q", got, want)
 	}
 }
 
