@@ -24,6 +24,8 @@ type Index interface {
 	SyncState(ctx context.Context) (store.SyncState, error)
 	SetSyncState(ctx context.Context, s store.SyncState) error
 	Reset(ctx context.Context) error
+	IndexedIDs(ctx context.Context) ([]string, error)
+	DeleteFiles(ctx context.Context, ids []string) error
 }
 
 // Status is the outcome for one file.
@@ -79,6 +81,15 @@ type Summary struct {
 	Skipped    []Problem
 	Failed     []Problem
 	Checkpoint time.Time // sync state after the crawl
+	// Removed counts indexed files a full scan no longer listed (deleted,
+	// moved out of the target folders, or of a former target), removed
+	// from the index — or, in a dry run, that would be.
+	Removed int
+	// KeptUnlisted is set when a full scan listed no file at all while the
+	// index holds KeptUnlisted files: they are kept, since an empty listing
+	// is more likely an unmounted folder or a permissions change than a
+	// target emptied on purpose.
+	KeptUnlisted int
 }
 
 // Fingerprint of the crawl target: the source's own plus what decides what
@@ -228,7 +239,47 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 	if err := stopper.err(); err != nil {
 		return sum, err
 	}
-	return sum, ctx.Err()
+	if err := ctx.Err(); err != nil {
+		return sum, err
+	}
+	if sum.Full {
+		if err := prune(ctx, opts, entries, &sum); err != nil {
+			return sum, err
+		}
+	}
+	return sum, nil
+}
+
+// prune removes the indexed files a complete full-scan listing did not
+// hold: the index keeps only what is in the target folders now. A file
+// that was listed but failed or was skipped this time is not removed.
+func prune(ctx context.Context, opts Options, entries []Entry, sum *Summary) error {
+	indexed, err := opts.Index.IndexedIDs(ctx)
+	if err != nil {
+		return fmt.Errorf("list indexed files: %w", err)
+	}
+	if len(entries) == 0 {
+		sum.KeptUnlisted = len(indexed)
+		return nil
+	}
+	listed := make(map[string]bool, len(entries))
+	for _, e := range entries {
+		listed[e.ID] = true
+	}
+	var stale []string
+	for _, id := range indexed {
+		if !listed[id] {
+			stale = append(stale, id)
+		}
+	}
+	sum.Removed = len(stale)
+	if len(stale) == 0 || opts.DryRun {
+		return nil
+	}
+	if err := opts.Index.DeleteFiles(context.WithoutCancel(ctx), stale); err != nil {
+		return fmt.Errorf("remove %d files no longer in the target folders: %w", len(stale), err)
+	}
+	return nil
 }
 
 // stopWatch passes Open through and remembers the first Stop error, ending

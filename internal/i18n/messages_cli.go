@@ -54,7 +54,9 @@ func init() {
 			En: "Walks the source, extracts text, asks the AI provider for a summary and keywords,\n" +
 				"embeds them and stores everything in the index. Later runs only process files\n" +
 				"modified since the last committed checkpoint; changing the target folders or the\n" +
-				"source starts over with a full scan.\n\n" +
+				"source starts over with a full scan. A full scan (the first run, --full, or after\n" +
+				"changing the targets) also removes files that are no longer in the target folders;\n" +
+				"later runs do not notice deleted files.\n\n" +
 				"Examples:\n" +
 				"  gds crawl                                # GDS_SOURCE, default: Google Drive\n" +
 				"  gds crawl --source local:testdata/sample\n" +
@@ -62,7 +64,9 @@ func init() {
 				"  gds crawl --dry-run",
 			Ja: "ソースを巡回してテキストを抽出し、AI プロバイダーで要約とキーワードを作り、\n" +
 				"ベクトル化してインデックスに保存します。2 回目以降は前回のチェックポイント以降に\n" +
-				"更新されたファイルだけを処理します。対象フォルダやソースを変えるとフルスキャンからやり直します。\n\n" +
+				"更新されたファイルだけを処理します。対象フォルダやソースを変えるとフルスキャンからやり直します。\n" +
+				"フルスキャン（初回、--full、対象の変更後）では、対象フォルダに無くなったファイルを\n" +
+				"インデックスから削除します。差分クロールは削除されたファイルに気付きません。\n\n" +
 				"例:\n" +
 				"  gds crawl                                # GDS_SOURCE（既定: Google Drive）\n" +
 				"  gds crawl --source local:testdata/sample\n" +
@@ -70,7 +74,7 @@ func init() {
 				"  gds crawl --dry-run",
 		},
 		"flag.crawl.source":      {En: "what to crawl: drive or local:PATH (default: GDS_SOURCE)", Ja: "クロール対象: drive または local:PATH（既定: GDS_SOURCE）"},
-		"flag.crawl.full":        {En: "discard the index and re-crawl everything (needed after changing the embedding model)", Ja: "インデックスを破棄してすべてを再クロールします（埋め込みモデル変更後に必要）"},
+		"flag.crawl.full":        {En: "check every file again and remove files no longer in the target folders (needed after changing the embedding model, which also rebuilds the index)", Ja: "すべてのファイルを確認し直し、対象フォルダに無いファイルを削除します（埋め込みモデル変更後に必要。その場合はインデックスを作り直します）"},
 		"flag.crawl.dry_run":     {En: "list what would be indexed without calling the AI provider or writing", Ja: "AI プロバイダーの呼び出しや書き込みをせず、インデックス予定を一覧表示します"},
 		"flag.crawl.concurrency": {En: "files processed in parallel (default: GDS_CRAWL_CONCURRENCY)", Ja: "並列に処理するファイル数（既定: GDS_CRAWL_CONCURRENCY）"},
 

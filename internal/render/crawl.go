@@ -146,6 +146,14 @@ func CrawlSummary(w io.Writer, sum crawl.Summary, dryRun bool, lang string) {
 	} else {
 		fmt.Fprintln(w, i18n.T(lang, "crawl.summary", sum.New, sum.Updated, sum.Unchanged, len(sum.Skipped), len(sum.Failed)))
 	}
+	switch {
+	case sum.Removed > 0 && dryRun:
+		fmt.Fprintln(w, i18n.T(lang, "crawl.summary.would_remove", sum.Removed))
+	case sum.Removed > 0:
+		fmt.Fprintln(w, i18n.T(lang, "crawl.summary.removed", sum.Removed))
+	case sum.KeptUnlisted > 0:
+		fmt.Fprintln(w, i18n.T(lang, "crawl.summary.kept_unlisted", sum.KeptUnlisted))
+	}
 	for _, group := range []struct {
 		key   i18n.Key
 		items []crawl.Problem

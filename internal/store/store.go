@@ -182,6 +182,9 @@ type Store interface {
 	ContentHashes(ctx context.Context, ids []string) (map[string]string, error)
 	// FilterIndexed returns the IDs that are indexed, in input order.
 	FilterIndexed(ctx context.Context, ids []string) ([]string, error)
+	// IndexedIDs returns the ID of every indexed file, sorted (a full
+	// crawl removes those its listing no longer holds).
+	IndexedIDs(ctx context.Context) ([]string, error)
 
 	// KeywordSearch runs a full-text query. A query with no usable term
 	// (no term yields a search token) matches nothing, unless its filter
