@@ -48,6 +48,12 @@ func alfredFilterAction(d *app.Deps) cli.ActionFunc {
 // runSearchAlfred is `gds search --alfred`: the same output as
 // `gds alfred filter`.
 func runSearchAlfred(ctx context.Context, d *app.Deps, opts searchOptions) error {
+	if opts.Folder != "" {
+		// Script Filter output stays valid Alfred JSON: the refusal is an item.
+		msg := d.T("search.folder_alfred")
+		fmt.Fprintln(d.Stderr, d.T(i18n.ErrorPrefix)+msg)
+		return render.WriteAlfred(d.Stdout, render.AlfredMessage(d.T("alfred.err.title"), msg, ""))
+	}
 	return runAlfredFilter(ctx, d, alfredFilterOptions{Query: opts.Query, State: opts.State, Answer: opts.Answer})
 }
 

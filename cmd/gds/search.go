@@ -24,6 +24,7 @@ type searchOptions struct {
 	Answer  string // answer to a pending clarifying question
 	State   string // state token carried between --json/--alfred runs
 	Limit   int
+	Folder  string // limit the search to this folder and its subfolders
 }
 
 func newSearchCommand(d *app.Deps) *cli.Command {
@@ -37,6 +38,7 @@ func newSearchCommand(d *app.Deps) *cli.Command {
 			&cli.StringFlag{Name: "answer", Usage: d.T("flag.search.answer"), Aliases: []string{"a"}},
 			&cli.StringFlag{Name: "state", Usage: d.T("flag.search.state")},
 			&cli.IntFlag{Name: "limit", Value: 10, Usage: d.T("flag.search.limit")},
+			&cli.StringFlag{Name: "folder", Usage: d.T("flag.search.folder")},
 		},
 		// --json and --alfred pick the output format; at most one.
 		MutuallyExclusiveFlags: []cli.MutuallyExclusiveFlags{{Flags: [][]cli.Flag{
@@ -52,6 +54,7 @@ func newSearchCommand(d *app.Deps) *cli.Command {
 				Answer:  cmd.String("answer"),
 				State:   cmd.String("state"),
 				Limit:   cmd.Int("limit"),
+				Folder:  cmd.String("folder"),
 			}
 			return runSearch(ctx, d, opts)
 		},
@@ -69,6 +72,8 @@ func runSearch(ctx context.Context, d *app.Deps, opts searchOptions) error {
 		return runSearchAlfred(ctx, d, opts)
 	case opts.Answer != "" || opts.State != "":
 		return usageError{err: errors.New(d.T("search.state_needs_format"))}
+	case opts.Folder != "" && opts.State != "":
+		return usageError{err: errors.New(d.T("search.folder_and_state"))}
 	default:
 		return runSearchText(ctx, d, opts)
 	}
@@ -95,6 +100,7 @@ func runSearchText(ctx context.Context, d *app.Deps, opts searchOptions) error {
 		return err
 	}
 	defer sl.Close()
+	sl.Scope = opts.Folder
 	if d.StdoutTTY {
 		sl.Loop.OnStep = r.Step
 	}

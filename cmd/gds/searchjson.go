@@ -36,6 +36,8 @@ func searchJSON(ctx context.Context, d *app.Deps, opts searchOptions) (render.Se
 		ans    search.Answer
 	)
 	switch {
+	case opts.State != "" && opts.Folder != "":
+		return render.SearchDoc{}, usageError{err: errors.New(d.T("search.folder_and_state"))}
 	case opts.State != "" && opts.Query != "":
 		return render.SearchDoc{}, usageError{err: errors.New(d.T("searchjson.state_and_query"))}
 	case opts.State != "":
@@ -54,6 +56,7 @@ func searchJSON(ctx context.Context, d *app.Deps, opts searchOptions) (render.Se
 		return render.SearchDoc{}, err
 	}
 	defer sl.Close()
+	sl.Scope = opts.Folder
 	var out search.Outcome
 	if resume != nil {
 		out, err = sl.Loop.Resume(ctx, *resume, ans)

@@ -389,3 +389,34 @@ func TestRaycastScriptCommand(t *testing.T) {
 		t.Fatalf("script run: %v\n%s", err, out)
 	}
 }
+
+// --folder limits the search to a folder: the 44 reports of team beta
+// (130 reports, every third in beta) are narrowed without a question, each
+// round records the folder, and the results all lie in it.
+func TestSearchJSONFolderE2E(t *testing.T) {
+	home := reportsIndex(t)
+	out, _, code := runGds(t, gdsEnv(home), "search", "--json", "--folder", "/beta/", "project report")
+	doc := decodeDoc(t, out)
+	if code != 0 || doc.End != render.JSONEndResults || len(doc.Results) == 0 {
+		t.Fatalf("code %d end %q rounds %+v", code, doc.End, doc.Rounds)
+	}
+	if r := doc.Rounds[0]; r.Hits != 44 || r.Filters.Folder != "beta" {
+		t.Errorf("first round %+v, want 44 hits in folder beta", r)
+	}
+	for _, r := range doc.Results {
+		if r.Path != "beta" {
+			t.Errorf("result %s in %q", r.Name, r.Path)
+		}
+	}
+	// The token of a question carries the folder, so --folder with --state
+	// is refused rather than silently changing the search.
+	out, _, code = runGds(t, gdsEnv(home), "search", "--json", "--folder", "beta", "--state", "g1.x")
+	if e := decodeErr(t, out); code != exitUsage || !strings.Contains(e.Message, "--folder") {
+		t.Errorf("--folder with --state: code %d %+v", code, e)
+	}
+	// Alfred's output stays valid Script Filter JSON with the refusal.
+	out, _, code = runGds(t, gdsEnv(home), "search", "--alfred", "--folder", "beta", "report")
+	if items := alfredItems(t, out); code != 0 || len(items) != 1 || !strings.Contains(items[0].Subtitle, "--folder") {
+		t.Errorf("--alfred --folder: code %d items %+v", code, items)
+	}
+}

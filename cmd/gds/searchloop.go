@@ -19,12 +19,17 @@ type searchLoop struct {
 	Loop   *search.Loop
 	Store  store.Store
 	Config *config.Config
-	d      *app.Deps
+	// Scope is the folder new searches are limited to (--folder; "" for all).
+	Scope string
+	d     *app.Deps
 }
 
-// NewState starts a search for query with the configured loop limit.
+// NewState starts a search for query with the configured loop limit,
+// limited to Scope.
 func (sl *searchLoop) NewState(query string) search.State {
-	return search.NewState(query, sl.d.Lang, sl.d.Now(), sl.Config.SearchMaxLoopCount)
+	s := search.NewState(query, sl.d.Lang, sl.d.Now(), sl.Config.SearchMaxLoopCount)
+	s.Scope = sl.Scope
+	return s
 }
 
 // Close closes the store.

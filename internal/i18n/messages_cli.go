@@ -33,6 +33,7 @@ func init() {
 				"Examples:\n" +
 				"  gds search \"先月の議事録PDF\"\n" +
 				"  gds search --json \"budget 2024 spreadsheet\"\n" +
+				"  gds search --folder Team/Specs \"login flow\"   # only that folder and its subfolders\n" +
 				"  gds search --json --state TOKEN --answer \"the marketing one\"   # answer a pending question",
 			Ja: "クエリを解析し（期間・ファイル種別・キーワード 1〜5 件）、キーワード検索のヒット件数に応じて\n" +
 				"絞り込みます: 101 件以上は追加の質問、11〜100 件はベクトル検索、2〜10 件は LLM による並べ替え。\n" +
@@ -40,6 +41,7 @@ func init() {
 				"例:\n" +
 				"  gds search \"先月の議事録PDF\"\n" +
 				"  gds search --json \"budget 2024 spreadsheet\"\n" +
+				"  gds search --folder Team/Specs \"ログイン画面\"   # そのフォルダとサブフォルダだけ\n" +
 				"  gds search --json --state TOKEN --answer \"マーケティングの方\"   # 保留中の質問に回答",
 		},
 		"flag.search.json":    {En: "print one machine-readable JSON result (including a pending question, if any)", Ja: "機械可読な JSON で結果を 1 つ出力します（保留中の質問を含む）"},
@@ -48,6 +50,7 @@ func init() {
 		"flag.search.answer":  {En: "answer to the pending clarifying question (with --state)", Ja: "保留中の追加質問への回答（--state と併用）"},
 		"flag.search.state":   {En: "state token of a previous --json/--alfred run that asked a question", Ja: "質問を返した前回の --json/--alfred 実行の状態トークン"},
 		"flag.search.limit":   {En: "maximum number of results to show", Ja: "表示する結果の最大件数"},
+		"flag.search.folder":  {En: "search only this folder and its subfolders (a path as shown in results, e.g. Team/Specs)", Ja: "このフォルダとサブフォルダだけを検索します（結果に表示されるパス。例: Team/Specs）"},
 
 		"cmd.crawl.usage": {En: "index the target folders (incremental after the first run)", Ja: "対象フォルダをインデックスします（2 回目以降は差分）"},
 		"cmd.crawl.desc": {

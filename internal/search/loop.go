@@ -81,6 +81,10 @@ type State struct {
 	Lang     string    `json:"lang"`
 	Now      time.Time `json:"now"`
 	MaxLoops int       `json:"max_loops"`
+	// Scope limits every keyword search to a folder and its subfolders
+	// (`gds search --folder`); answers may narrow it, relaxation never
+	// leaves it. "" searches everything indexed.
+	Scope string `json:"scope,omitempty"`
 
 	Loop     int          `json:"loop"` // keyword searches (and narrowings) done
 	Cond     Conditions   `json:"conditions"`
@@ -234,7 +238,7 @@ func Next(s State, ev Event) (State, Action) {
 		// Seed §6.4.2: the ≤ 10 candidates are the next loop's hit count.
 		s.Loop++
 		s.Hits = slices.Clone(ev.Hits)
-		s.Rounds = append(s.Rounds, Round{Loop: s.Loop, Conditions: s.Cond, Hits: len(ev.Hits)})
+		s.Rounds = append(s.Rounds, Round{Loop: s.Loop, Conditions: Scoped(s.Cond, s.Scope), Hits: len(ev.Hits)})
 		return decide(s, len(ev.Hits))
 
 	case EvReranked:
@@ -249,14 +253,14 @@ func Next(s State, ev Event) (State, Action) {
 func search(s State) (State, Action) {
 	s.Loop++
 	s.Question = nil
-	return s, Action{Kind: ActSearch, Cond: s.Cond}
+	return s, Action{Kind: ActSearch, Cond: Scoped(s.Cond, s.Scope)}
 }
 
 // branch records a keyword search's result and decides.
 func branch(s State, hits []string, total int) (State, Action) {
 	total = max(total, len(hits))
 	s.Hits = slices.Clone(hits[:min(len(hits), NoAnswerKeep)])
-	s.Rounds = append(s.Rounds, Round{Loop: s.Loop, Conditions: s.Cond, Hits: total})
+	s.Rounds = append(s.Rounds, Round{Loop: s.Loop, Conditions: Scoped(s.Cond, s.Scope), Hits: total})
 	return decide(s, total)
 }
 

@@ -26,3 +26,16 @@ func HitInfo(f store.File) ai.HitInfo {
 	return ai.HitInfo{ID: f.ID, Name: f.Name, Summary: f.Summary, Keywords: f.Keywords,
 		MimeType: f.MimeType, Modified: f.ModifiedAt.UTC().Format(ai.DateLayout), Path: f.Path}
 }
+
+// Scoped returns c with its folder filter kept inside scope: c's folder
+// when it lies in scope, scope otherwise ("" scope leaves c as it is).
+func Scoped(c Conditions, scope string) Conditions {
+	scope = store.CleanFolder(scope)
+	if scope == "" {
+		return c
+	}
+	if f := store.CleanFolder(c.Filters.Folder); f == "" || !store.InFolder(f, scope) {
+		c.Filters.Folder = scope
+	}
+	return c
+}
