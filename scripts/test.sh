@@ -4,7 +4,7 @@
 #   1. downloads the Go modules,
 #   2. starts a throw-away Postgres with pgvector (PGlite, scripts/pglite.sh)
 #      and exports GDS_TEST_DATABASE_URL so the Postgres contract tests run,
-#   3. checks formatting (gofmt) and runs go vet,
+#   3. checks formatting (gofmt), that go.mod is tidy, and runs go vet,
 #   4. runs every test with the race detector,
 #   5. stops PGlite again, on success and on failure.
 #
@@ -55,6 +55,9 @@ if [ -n "$unformatted" ]; then
 	printf '%s\n' "$unformatted" >&2
 	fail "these files are not gofmt-formatted (run gofmt -w on them)"
 fi
+
+step "go mod tidy -diff"
+go mod tidy -diff || fail "go.mod/go.sum are not tidy (run go mod tidy and commit the result)"
 
 step "go vet ./..."
 go vet ./... || fail "go vet reported problems"
