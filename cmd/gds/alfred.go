@@ -95,3 +95,22 @@ func runAlfredInstall(ctx context.Context, d *app.Deps, version string, open ope
 	fmt.Fprintln(d.Stdout, d.T("alfred.opened", p))
 	return nil
 }
+
+func newAlfredCommand(d *app.Deps) *cli.Command {
+	return &cli.Command{
+		Name:        "alfred",
+		Usage:       d.T("cmd.alfred.usage"),
+		Description: d.T("cmd.alfred.desc"),
+		Commands: []*cli.Command{
+			{
+				Name:      "filter",
+				Usage:     d.T("cmd.alfred.filter.usage"),
+				ArgsUsage: "[QUERY]",
+				Flags:     []cli.Flag{&cli.StringFlag{Name: "state", Usage: d.T("flag.search.state")}},
+				Action:    alfredFilterAction(d),
+			},
+			alfredWorkflowCommand(d),
+			alfredInstallCommand(d),
+		},
+	}
+}

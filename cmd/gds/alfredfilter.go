@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"fmt"
 	"net/url"
 	"os"
@@ -14,6 +15,7 @@ import (
 	"github.com/gds-cli/gds/internal/ai"
 	"github.com/gds-cli/gds/internal/ai/offline"
 	"github.com/gds-cli/gds/internal/app"
+	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/i18n"
 	"github.com/gds-cli/gds/internal/render"
@@ -74,8 +76,7 @@ func runAlfredFilter(ctx context.Context, d *app.Deps, opts alfredFilterOptions)
 	}()
 	out, ferr := alfredFilter(ctx, d, opts)
 	if ferr != nil {
-		msg, _ := errorText(d, ferr)
-		fmt.Fprintln(d.Stderr, d.T(i18n.ErrorPrefix)+msg)
+		fmt.Fprintln(d.Stderr, d.T(i18n.ErrorPrefix)+apperr.Message(ferr, d.Lang))
 		out = alfredErrorOutput(d, ferr)
 	}
 	return nil
@@ -141,7 +142,7 @@ func alfredFast(ctx context.Context, d *app.Deps, query string) (render.AlfredOu
 			return render.AlfredOutput{}, fmt.Errorf("read the index statistics: %w", err)
 		}
 		if stats.Files == 0 {
-			return render.AlfredOutput{}, errors.New(d.T("search.empty_index"))
+			return render.AlfredOutput{}, apperr.L(apperr.NoIndex, "search.empty_index")
 		}
 	}
 	return render.AlfredKeystroke(query, files, render.AlfredOptions{Lang: d.Lang, Limit: alfredFastLimit, LocalPaths: localCopies(files)}), nil
@@ -162,6 +163,9 @@ func openIndexForKeystroke(ctx context.Context, d *app.Deps, cfg *config.Config)
 		return d.OpenStore(ctx)
 	}
 	st, err := sqlite.Open(ctx, cfg.IndexPath(), sqlite.Options{ReadOnly: true})
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, apperr.Mark(err, apperr.NoIndex)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -232,18 +236,18 @@ func alfredLoop(ctx context.Context, d *app.Deps, s *search.State, ans search.An
 
 // alfredErrorOutput turns a failure into an item that tells the fix.
 func alfredErrorOutput(d *app.Deps, err error) render.AlfredOutput {
-	var ce *config.Error
-	switch {
-	case isNoIndex(d, err):
+	r := apperr.Describe(err, d.Lang)
+	switch r.Code {
+	case apperr.NoIndex.Code():
 		return render.AlfredMessage(d.T("alfred.err.no_index.title"), d.T("alfred.err.no_index.sub"), "")
-	case exitCode(err) == exitAuth:
+	case apperr.Auth.Code():
 		return render.AlfredMessage(d.T("alfred.err.auth.title"), d.T("alfred.err.auth.sub"), "")
-	case errors.As(err, &ce):
-		return render.AlfredMessage(d.T("alfred.err.config.title"), ce.Message(d.Lang), "")
+	case apperr.Config.Code():
+		return render.AlfredMessage(d.T("alfred.err.config.title"), r.Message, "")
 	}
-	msg, hint := errorText(d, err)
-	if hint != "" {
-		msg += " — " + hint
+	msg := r.Message
+	if r.Hint != "" {
+		msg += " — " + r.Hint
 	}
 	return render.AlfredMessage(d.T("alfred.err.title"), msg, "")
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/gds-cli/gds/internal/app"
+	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/auth"
 	"github.com/gds-cli/gds/internal/i18n"
 )
@@ -146,7 +147,7 @@ func runAuthStatus(ctx context.Context, d *app.Deps, opts authStatusOptions) err
 		}
 		if err != nil {
 			checkErr = err
-			st.Problem = localizedError(d, err)
+			st.Problem = apperr.Message(err, d.Lang)
 		} else {
 			st.Valid = true
 		}
@@ -225,13 +226,4 @@ func runAuthLogout(ctx context.Context, d *app.Deps, opts authLogoutOptions) err
 	}
 	fmt.Fprintln(d.Stdout, d.T("out.auth.logged_out", store.Location()))
 	return nil
-}
-
-// localizedError returns err's message in the user's language.
-func localizedError(d *app.Deps, err error) string {
-	var ae *auth.Error
-	if errors.As(err, &ae) {
-		return ae.Message(d.Lang)
-	}
-	return err.Error()
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"net/http"
 
 	"github.com/gds-cli/gds/internal/app"
@@ -32,21 +31,7 @@ func newDriveSource(ctx context.Context, d *app.Deps, cfg *config.Config) (*driv
 	}
 	src := drive.NewSource(c, drive.SourceOptions{FolderIDs: cfg.DriveFolderIDs, Lang: d.Lang})
 	if _, err := src.Resolve(ctx); err != nil {
-		var fe *drive.FolderError
-		if errors.As(err, &fe) {
-			return nil, driveFolderError{msg: fe.Message(d.Lang), err: err}
-		}
 		return nil, err
 	}
 	return src, nil
 }
-
-// driveFolderError shows msg (already in the user's language) and keeps err
-// for errors.Is/As.
-type driveFolderError struct {
-	msg string
-	err error
-}
-
-func (e driveFolderError) Error() string { return e.msg }
-func (e driveFolderError) Unwrap() error { return e.err }

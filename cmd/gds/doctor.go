@@ -13,6 +13,7 @@ import (
 
 	"github.com/gds-cli/gds/alfred"
 	"github.com/gds-cli/gds/internal/app"
+	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/auth"
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/doctor"
@@ -34,6 +35,9 @@ type doctorError struct {
 
 func (e doctorError) Error() string { return e.msg }
 func (e doctorError) Unwrap() error { return doctor.ErrUnhealthy }
+
+// Hint is empty: the report above already gives a fix per problem.
+func (e doctorError) Hint(string) string { return "" }
 
 func newDoctorCommand(d *app.Deps) *cli.Command {
 	return &cli.Command{
@@ -154,7 +158,7 @@ func (a authInspector) InspectToken(ctx context.Context) (doctor.TokenState, err
 	clientID := a.d.Config.OAuthClientID
 	st, err := auth.Inspect(ctx, ts, clientID)
 	if err != nil {
-		return doctor.TokenState{}, errors.New(localizedError(a.d, err))
+		return doctor.TokenState{}, errors.New(apperr.Message(err, a.d.Lang))
 	}
 	out := doctor.TokenState{LoggedIn: st.LoggedIn, Store: st.Store}
 	switch {
@@ -166,7 +170,7 @@ func (a authInspector) InspectToken(ctx context.Context) (doctor.TokenState, err
 	case !a.offline && clientID != "":
 		client, err := authClient(a.d)
 		if err != nil {
-			out.Problem = localizedError(a.d, err)
+			out.Problem = apperr.Message(err, a.d.Lang)
 			break
 		}
 		vctx, cancel := context.WithTimeout(ctx, 15*time.Second)
@@ -176,7 +180,7 @@ func (a authInspector) InspectToken(ctx context.Context) (doctor.TokenState, err
 			err = s.Verify()
 		}
 		if err != nil {
-			out.Problem = localizedError(a.d, err)
+			out.Problem = apperr.Message(err, a.d.Lang)
 		}
 	}
 	return out, nil

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/gds-cli/gds/internal/app"
+	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/i18n"
 )
 
@@ -31,8 +33,18 @@ func run(ctx context.Context, d *app.Deps, args []string, info buildInfo) int {
 	if err == nil {
 		return exitOK
 	}
-	if ctx.Err() != nil {
+	var (
+		ae  actionError
+		cec cli.ExitCoder
+	)
+	switch {
+	case ctx.Err() != nil:
 		err = errInterrupted{cause: err}
+	case errors.Is(err, apperr.Usage):
+	case !errors.As(err, &ae), errors.As(err, &cec):
+		// Not from an Action: the flag parser (unknown flag, bad value,
+		// missing or clashing flags), or cli's own exit errors.
+		err = usageError{err: err}
 	}
 	printError(d, err)
 	return exitCode(err)
@@ -74,9 +86,18 @@ func newRootCommand(d *app.Deps, info buildInfo) *cli.Command {
 	}
 	// Usage errors of every command become usageError, printed once by run
 	// (instead of cli printing "Incorrect Usage" and the whole help).
+	// Actions' errors are marked, so run tells them from the parser's.
 	_ = root.Walk(func(c *cli.Command) error {
 		c.OnUsageError = func(_ context.Context, _ *cli.Command, err error, _ bool) error {
 			return usageError{err: err}
+		}
+		if act := c.Action; act != nil {
+			c.Action = func(ctx context.Context, cmd *cli.Command) error {
+				if err := act(ctx, cmd); err != nil {
+					return actionError{err: err}
+				}
+				return nil
+			}
 		}
 		return nil
 	})

@@ -1,14 +1,11 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"io/fs"
-	"strings"
 
 	"github.com/gds-cli/gds/internal/app"
-	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/render"
 	"github.com/gds-cli/gds/internal/search"
 )
@@ -104,57 +101,9 @@ func pendingToken(out search.Outcome) (string, error) {
 	return search.EncodeState(out.State)
 }
 
-// jsonError describes err as the CLI would print it: the same message and
-// hint as printError, with a code named after the exit code.
+// jsonError describes err as the CLI prints it: the same message and hint
+// as printError, with the code of its kind (apperr).
 func jsonError(d *app.Deps, err error) render.JSONError {
-	msg, hint := errorText(d, err)
-	return render.JSONError{Code: errorCode(d, err), Message: msg, Hint: hint}
-}
-
-// errorText returns the one-line message and hint printError writes for
-// err, so --json and Alfred say exactly what the terminal says.
-func errorText(d *app.Deps, err error) (msg, hint string) {
-	var buf bytes.Buffer
-	dc := *d
-	dc.Stderr = &buf
-	printError(&dc, err)
-	for _, line := range strings.Split(strings.TrimRight(buf.String(), "\n"), "\n") {
-		if m, ok := strings.CutPrefix(line, d.T(i18n.ErrorPrefix)); ok && msg == "" {
-			msg = m
-		} else if h, ok := strings.CutPrefix(line, d.T(i18n.HintPrefix)); ok {
-			hint = h
-		}
-	}
-	if msg == "" {
-		msg = strings.TrimSpace(buf.String())
-	}
-	return msg, hint
-}
-
-// errorCode names the kind of failure for machines.
-func errorCode(d *app.Deps, err error) string {
-	if isNoIndex(d, err) {
-		return "no_index"
-	}
-	switch exitCode(err) {
-	case exitUsage:
-		return "usage"
-	case exitConfig:
-		return "config"
-	case exitNotImplemented:
-		return "not_implemented"
-	case exitIndex:
-		return "index"
-	case exitAuth:
-		return "auth"
-	case exitInterrupted:
-		return "interrupted"
-	}
-	return "error"
-}
-
-// isNoIndex reports whether err says there is no index to search yet: the
-// index file is missing, or newLoop found it empty.
-func isNoIndex(d *app.Deps, err error) bool {
-	return errors.Is(err, fs.ErrNotExist) || err.Error() == d.T("search.empty_index")
+	r := apperr.Describe(err, d.Lang)
+	return render.JSONError{Code: r.Code, Message: r.Message, Hint: r.Hint}
 }

@@ -2,10 +2,10 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 
 	"github.com/gds-cli/gds/internal/app"
+	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/crawl"
 	"github.com/gds-cli/gds/internal/drive"
@@ -57,7 +57,7 @@ func newLoop(ctx context.Context, d *app.Deps, asker search.Asker) (*searchLoop,
 	}
 	if stats.Files == 0 {
 		st.Close()
-		return nil, fmt.Errorf("%s", d.T("search.empty_index"))
+		return nil, apperr.L(apperr.NoIndex, "search.empty_index")
 	}
 	keywords, err := keywordSearcher(ctx, d, cfg, st, stats.Sync.Fingerprint)
 	if err != nil {

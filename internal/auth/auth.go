@@ -13,6 +13,7 @@ import (
 	"golang.org/x/oauth2"
 	"golang.org/x/oauth2/endpoints"
 
+	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/i18n"
 )
 
@@ -165,17 +166,17 @@ func decodeRecord(data []byte) (*Record, error) {
 // match them with errors.Is.
 var (
 	// ErrNotLoggedIn: no token is stored.
-	ErrNotLoggedIn = errors.New("not signed in to Google")
+	ErrNotLoggedIn = apperr.Mark(errors.New("not signed in to Google"), apperr.Auth)
 	// ErrReauthRequired: the stored sign-in no longer works (refresh token
 	// revoked or expired, issued to another client, or without Drive access).
-	ErrReauthRequired = errors.New("the Google sign-in must be renewed")
+	ErrReauthRequired = apperr.Mark(errors.New("the Google sign-in must be renewed"), apperr.Auth)
 	// ErrNoClient: GOOGLE_OAUTH_CLIENT_ID or GOOGLE_OAUTH_CLIENT_SECRET is missing.
-	ErrNoClient = errors.New("no Google OAuth client configured")
+	ErrNoClient = apperr.Mark(errors.New("no Google OAuth client configured"), apperr.Config)
 	// ErrLoginFailed: the browser step did not produce a usable code
 	// (state mismatch, access denied, timeout).
-	ErrLoginFailed = errors.New("Google sign-in failed")
+	ErrLoginFailed = apperr.Mark(errors.New("Google sign-in failed"), apperr.Auth)
 	// ErrKeychain: the macOS Keychain refused access.
-	ErrKeychain = errors.New("the macOS Keychain refused access")
+	ErrKeychain = apperr.Mark(errors.New("the macOS Keychain refused access"), apperr.Auth)
 )
 
 // Error is a user-facing auth failure: a kind (one of the sentinels), a
@@ -199,7 +200,9 @@ func (e *Error) Error() string { return e.Message(i18n.En) }
 func (e *Error) Message(lang string) string { return i18n.T(lang, e.Key, e.Args...) }
 
 // Is matches the error's kind.
-func (e *Error) Is(target error) bool { return target == e.Kind }
+func (e *Error) Is(target error) bool {
+	return target == e.Kind || (e.Kind != nil && errors.Is(e.Kind, target))
+}
 
 // Unwrap returns the cause.
 func (e *Error) Unwrap() error { return e.Err }

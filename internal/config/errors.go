@@ -1,6 +1,7 @@
 package config
 
 import (
+	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/i18n"
 )
 
@@ -23,6 +24,9 @@ func (e *Error) Error() string { return e.Message(i18n.En) }
 
 // Unwrap returns the underlying error.
 func (e *Error) Unwrap() error { return e.Err }
+
+// Is makes every configuration error match apperr.Config.
+func (e *Error) Is(target error) bool { return target == apperr.Config }
 
 // Message renders the error in lang: "VAR=value: problem; fix".
 func (e *Error) Message(lang string) string {

@@ -16,6 +16,7 @@ import (
 
 	"google.golang.org/api/googleapi"
 
+	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/auth"
 )
 
@@ -116,6 +117,19 @@ func (e *RetryError) Error() string {
 }
 
 func (e *RetryError) Unwrap() error { return e.Err }
+
+// Is classifies a call that kept failing: rate limited when the last try
+// was refused for rate or quota, else unavailable (5xx, timeouts, dropped
+// connections).
+func (e *RetryError) Is(target error) bool {
+	switch target {
+	case apperr.RateLimited:
+		return isRateLimit(e.Err)
+	case apperr.Unavailable:
+		return true
+	}
+	return false
+}
 
 // do runs fn until it succeeds, fails for good, ctx ends, or the tries run
 // out. op names the call in errors. A final error is wrapped as "op: err".
@@ -258,4 +272,24 @@ func retryAfter(h http.Header, now func() time.Time) time.Duration {
 		}
 	}
 	return 0
+}
+
+// isRateLimit reports whether err is Drive refusing for rate or quota:
+// 429, or 403 with a rate-limit reason.
+func isRateLimit(err error) bool {
+	var gerr *googleapi.Error
+	if !errors.As(err, &gerr) {
+		return false
+	}
+	if gerr.Code == http.StatusTooManyRequests {
+		return true
+	}
+	if gerr.Code == http.StatusForbidden {
+		for _, e := range gerr.Errors {
+			if e.Reason == "userRateLimitExceeded" || e.Reason == "rateLimitExceeded" {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -60,6 +60,14 @@ func init() {
 			Ja: "`gds doctor` で設定を確認してください",
 		},
 		Interrupted: {En: "interrupted", Ja: "中断されました"},
+		"cli.hint_rate_limited": {
+			En: "the service is limiting requests; wait a minute and try again",
+			Ja: "サービス側でリクエストが制限されています。少し待ってから再実行してください",
+		},
+		"cli.hint_unavailable": {
+			En: "check your network connection and that the service is up, then try again (`gds doctor` checks the setup)",
+			Ja: "ネットワーク接続とサービスの稼働を確認してから再実行してください（`gds doctor` で設定を確認できます）",
+		},
 		"cli.hint_index": {
 			En: "re-index with `gds crawl --full` (or upgrade gds if the index was made by a newer version)",
 			Ja: "`gds crawl --full` で再インデックスしてください（新しいバージョンの gds で作られたインデックスなら gds を更新してください）",

@@ -1,6 +1,9 @@
 package schedule
 
 import (
+	"github.com/gds-cli/gds/internal/apperr"
+	"github.com/gds-cli/gds/internal/i18n"
+
 	"errors"
 	"fmt"
 	"os"
@@ -14,7 +17,7 @@ const LockFileName = "crawl.lock"
 
 // ErrCrawlRunning is returned by AcquireCrawlLock when another crawl holds
 // the lock (a *BusyError wraps it).
-var ErrCrawlRunning = errors.New("another gds crawl is running")
+var ErrCrawlRunning = apperr.Mark(errors.New("another gds crawl is running"), apperr.Busy)
 
 // BusyError says which lock is held and by which process (PID 0 when the
 // holder did not record it).
@@ -31,6 +34,9 @@ func (e *BusyError) Error() string {
 }
 
 func (e *BusyError) Unwrap() error { return ErrCrawlRunning }
+
+// Message says which process holds the lock, in lang.
+func (e *BusyError) Message(lang string) string { return i18n.T(lang, "crawl.locked", e.PID, e.Path) }
 
 // Lock is a held crawl lock. The operating system releases it when the
 // process dies, so a killed crawl never leaves a stale lock.

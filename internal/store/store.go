@@ -6,6 +6,8 @@
 package store
 
 import (
+	"github.com/gds-cli/gds/internal/apperr"
+
 	"context"
 	"errors"
 	"strings"
@@ -15,13 +17,13 @@ import (
 // Sentinel errors shared by every back end. Match them with errors.Is.
 var (
 	// ErrNotFound is returned when a requested file is not in the index.
-	ErrNotFound = errors.New("not found in the index")
+	ErrNotFound = apperr.Mark(errors.New("not found in the index"), apperr.NotFound)
 	// ErrEmbeddingMismatch is returned when embeddings of another model or
 	// dimension would be mixed with the ones already stored. The wrapping
 	// error tells the user to re-crawl with --full.
-	ErrEmbeddingMismatch = errors.New("embedding model mismatch")
+	ErrEmbeddingMismatch = apperr.Mark(errors.New("embedding model mismatch"), apperr.Index)
 	// ErrSchemaTooNew is returned when the database was migrated by a newer gds.
-	ErrSchemaTooNew = errors.New("index schema is newer than this gds")
+	ErrSchemaTooNew = apperr.Mark(errors.New("index schema is newer than this gds"), apperr.Index)
 )
 
 // File is one indexed file: the seed's drive_file_index row plus what gds

@@ -17,18 +17,19 @@ import (
 	sdk "github.com/openai/openai-go/v3"
 
 	"github.com/gds-cli/gds/internal/ai"
+	"github.com/gds-cli/gds/internal/apperr"
 )
 
 // Kinds of failure, for errors.Is on the errors the Provider returns.
 var (
 	ErrNoAPIKey          = errors.New(msg("OPENAI_API_KEY is not set: set it, or set OPENAI_BASE_URL to an OpenAI-compatible server, or use GDS_AI_PROVIDER=offline", "OPENAI_API_KEY が設定されていません。設定するか、OPENAI_BASE_URL に OpenAI 互換サーバーを指定するか、GDS_AI_PROVIDER=offline を使ってください"))
 	ErrUnauthorized      = errors.New("unauthorized")
-	ErrRateLimited       = errors.New("rate limited")
-	ErrServer            = errors.New("server error")
+	ErrRateLimited       = apperr.Mark(errors.New("rate limited"), apperr.RateLimited)
+	ErrServer            = apperr.Mark(errors.New("server error"), apperr.Unavailable)
 	ErrBadRequest        = errors.New("request rejected")
 	ErrModelNotFound     = errors.New("model not found")
-	ErrTimeout           = errors.New("timed out")
-	ErrConnection        = errors.New("connection failed")
+	ErrTimeout           = apperr.Mark(errors.New("timed out"), apperr.Unavailable)
+	ErrConnection        = apperr.Mark(errors.New("connection failed"), apperr.Unavailable)
 	ErrMalformedResponse = errors.New("malformed response")
 	ErrTruncated         = errors.New("incomplete response")
 	ErrRefused           = errors.New("the model refused")
