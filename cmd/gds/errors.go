@@ -27,9 +27,9 @@ const (
 // usageError marks bad command-line usage.
 type usageError struct{ err error }
 
-func (e usageError) Error() string          { return e.err.Error() }
-func (e usageError) Unwrap() error          { return e.err }
-func (e usageError) Is(target error) bool   { return target == apperr.Usage }
+func (e usageError) Error() string              { return e.err.Error() }
+func (e usageError) Unwrap() error              { return e.err }
+func (e usageError) Is(target error) bool       { return target == apperr.Usage }
 func usageErrorf(format string, a ...any) error { return usageError{err: fmt.Errorf(format, a...)} }
 
 // notImplementedError is the error of a command a later release builds
