@@ -1,0 +1,90 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/gds-cli/gds/internal/eval"
+	"github.com/gds-cli/gds/internal/i18n"
+)
+
+// EvalProgress reports query progress: a rewritten line on a terminal,
+// else a line at every tenth of the set.
+func EvalProgress(w io.Writer, tty bool, lang string) func(done, total int) {
+	step := 0
+	return func(done, total int) {
+		switch {
+		case tty:
+			fmt.Fprintf(w, "\r%s", i18n.T(lang, "eval.progress", done, total))
+			if done == total {
+				fmt.Fprintln(w)
+			}
+		default:
+			if step == 0 {
+				step = max(total/10, 1)
+			}
+			if done%step == 0 || done == total {
+				fmt.Fprintln(w, i18n.T(lang, "eval.progress", done, total))
+			}
+		}
+	}
+}
+
+// EvalReport prints an evaluation report as a small table; corpus names
+// the document set.
+func EvalReport(w io.Writer, r eval.Report, corpus, lang string) {
+	sys := r.System
+	if r.Provider != "" {
+		sys += " (" + r.Provider + ")"
+	}
+	fmt.Fprintln(w, i18n.T(lang, "eval.report.title", sys, r.Queries, corpus))
+	rows := [][2]string{
+		{"Recall@1", fmt.Sprintf("%.3f", r.RecallAt1)},
+		{"Recall@10", fmt.Sprintf("%.3f", r.RecallAt10)},
+		{"MRR@10", fmt.Sprintf("%.3f", r.MRRAt10)},
+		{i18n.T(lang, "eval.report.zero"), fmt.Sprintf("%.3f", r.ZeroResultRate)},
+		{i18n.T(lang, "eval.report.loops"), fmt.Sprintf("%.2f", r.MeanLoops)},
+		{i18n.T(lang, "eval.report.results"), fmt.Sprintf("%.2f", r.MeanResults)},
+		{i18n.T(lang, "eval.report.latency"), fmt.Sprintf("%.1f / %.1f / %.1f ms", r.LatencyMS.P50, r.LatencyMS.P95, r.LatencyMS.Max)},
+	}
+	if len(r.Ends) > 0 {
+		rows = append(rows, [2]string{i18n.T(lang, "eval.report.ends"), counts(r.Ends)})
+	}
+	if len(r.Branches) > 0 {
+		rows = append(rows, [2]string{i18n.T(lang, "eval.report.branches"), counts(r.Branches)})
+	}
+	table(w, rows, "  ")
+}
+
+// table prints two columns, the first padded to its widest cell in
+// terminal columns (East Asian wide characters count two).
+func table(w io.Writer, rows [][2]string, indent string) {
+	width := 0
+	for _, row := range rows {
+		width = max(width, widthCond.StringWidth(row[0]))
+	}
+	for _, row := range rows {
+		fmt.Fprintf(w, "%s%s%s  %s\n", indent, row[0], strings.Repeat(" ", width-widthCond.StringWidth(row[0])), row[1])
+	}
+}
+
+// counts formats a count map as "a 3, b 1", largest first.
+func counts(m map[string]int) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if m[keys[i]] != m[keys[j]] {
+			return m[keys[i]] > m[keys[j]]
+		}
+		return keys[i] < keys[j]
+	})
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s %d", k, m[k])
+	}
+	return strings.Join(parts, ", ")
+}

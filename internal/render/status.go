@@ -1,0 +1,60 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/gds-cli/gds/internal/config"
+	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/store"
+)
+
+// IndexStatusDoc is the --json form of the index status (`gds db status`,
+// `gds db migrate`).
+type IndexStatusDoc struct {
+	Backend        string     `json:"backend"`
+	Location       string     `json:"location"`
+	SchemaVersion  int        `json:"schema_version"`
+	Files          int        `json:"files"`
+	Chunks         int        `json:"chunks"`
+	EmbeddingModel string     `json:"embedding_model,omitempty"`
+	EmbeddingDim   int        `json:"embedding_dim,omitempty"`
+	LastSync       *time.Time `json:"last_sync,omitempty"`
+}
+
+// NewIndexStatusDoc describes st; a database URL's password is masked.
+func NewIndexStatusDoc(st store.Stats) IndexStatusDoc {
+	out := IndexStatusDoc{
+		Backend: st.Backend, Location: config.MaskURL(st.Location), SchemaVersion: st.SchemaVersion,
+		Files: st.Files, Chunks: st.Chunks, EmbeddingModel: st.Space.Model, EmbeddingDim: st.Space.Dim,
+	}
+	if !st.Sync.ModifiedAt.IsZero() {
+		t := st.Sync.ModifiedAt.UTC()
+		out.LastSync = &t
+	}
+	return out
+}
+
+// IndexStatus prints the index status as a two-column table.
+func IndexStatus(w io.Writer, st store.Stats, lang string) {
+	j := NewIndexStatusDoc(st)
+	emb := i18n.T(lang, "out.db.no_embedding")
+	if j.EmbeddingModel != "" {
+		emb = fmt.Sprintf("%s (%d)", j.EmbeddingModel, j.EmbeddingDim)
+	}
+	sync := i18n.T(lang, "out.db.never")
+	if j.LastSync != nil {
+		sync = j.LastSync.Format(time.RFC3339)
+	}
+	t := func(k i18n.Key) string { return i18n.T(lang, k) }
+	table(w, [][2]string{
+		{t("out.db.backend"), j.Backend},
+		{t("out.db.location"), j.Location},
+		{t("out.db.schema"), fmt.Sprint(j.SchemaVersion)},
+		{t("out.db.files"), fmt.Sprint(j.Files)},
+		{t("out.db.chunks"), fmt.Sprint(j.Chunks)},
+		{t("out.db.embedding"), emb},
+		{t("out.db.last_sync"), sync},
+	}, "")
+}
