@@ -2,26 +2,19 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
-	"net/url"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/urfave/cli/v3"
 
-	"github.com/gds-cli/gds/internal/ai"
-	"github.com/gds-cli/gds/internal/ai/offline"
 	"github.com/gds-cli/gds/internal/app"
 	"github.com/gds-cli/gds/internal/apperr"
-	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/mirror"
 	"github.com/gds-cli/gds/internal/render"
 	"github.com/gds-cli/gds/internal/search"
 	"github.com/gds-cli/gds/internal/store"
-	"github.com/gds-cli/gds/internal/store/sqlite"
 )
 
 // Result counts of the Alfred front end.
@@ -100,7 +93,7 @@ func alfredFilter(ctx context.Context, d *app.Deps, opts alfredFilterOptions) (r
 		}
 		return alfredFast(ctx, d, req.Query)
 	case render.AlfredRun:
-		return alfredLoop(ctx, d, nil, search.Answer{}, req.Query)
+		return alfredLoop(ctx, d, nil, "", req.Query)
 	case render.AlfredPending:
 		s, err := search.DecodeState(req.Token)
 		if err != nil || !s.Waiting() {
@@ -112,118 +105,40 @@ func alfredFilter(ctx context.Context, d *app.Deps, opts alfredFilterOptions) (r
 		if err != nil || !s.Waiting() {
 			return badTokenOutput(d), nil
 		}
-		return alfredLoop(ctx, d, &s, search.ParseAnswer(*s.Question, req.Answer), "")
+		return alfredLoop(ctx, d, &s, req.Answer, "")
 	}
 	return render.AlfredMessage(d.T("alfred.err.title"), d.T("alfred.err.malformed.sub"), ""), nil
 }
 
-// alfredFast is the per-keystroke path: it reads only the local index
-// (SQLite opened read-only, or Postgres when configured), parses period and
-// type with the offline provider's rules, and lists the best keyword
-// matches under the item that runs the full loop. It never builds the
-// configured AI provider.
+// alfredFast is the per-keystroke path (app.Keystroke): the best keyword
+// matches in the index, under the item that runs the full loop.
 func alfredFast(ctx context.Context, d *app.Deps, query string) (render.AlfredOutput, error) {
-	cfg, err := d.RequireConfig()
+	files, err := d.Keystroke(ctx, query, alfredFastLimit)
 	if err != nil {
 		return render.AlfredOutput{}, err
 	}
-	st, err := openIndexForKeystroke(ctx, d, cfg)
+	return render.AlfredKeystroke(query, files, alfredOptions(d, alfredFastLimit, files)), nil
+}
+
+// alfredLoop runs the full hybrid loop for query, or resumes s with the
+// answer, with the deferred asker: a question becomes items carrying the
+// state.
+func alfredLoop(ctx context.Context, d *app.Deps, s *search.State, answer, query string) (render.AlfredOutput, error) {
+	ss, err := d.OpenSearch(ctx, search.Deferred{})
 	if err != nil {
 		return render.AlfredOutput{}, err
 	}
-	defer st.Close()
-	files, err := fastMatches(ctx, st, query, d)
-	if err != nil {
-		return render.AlfredOutput{}, err
-	}
-	if len(files) == 0 {
-		stats, err := st.Stats(ctx)
-		if err != nil {
-			return render.AlfredOutput{}, fmt.Errorf("read the index statistics: %w", err)
-		}
-		if stats.Files == 0 {
-			return render.AlfredOutput{}, apperr.L(apperr.NoIndex, "search.empty_index")
-		}
-	}
-	return render.AlfredKeystroke(query, files, render.AlfredOptions{Lang: d.Lang, Limit: alfredFastLimit, LocalPaths: localCopies(files)}), nil
-}
-
-// keystrokeIndex is what the fast path reads.
-type keystrokeIndex interface {
-	search.KeywordIndex
-	GetFiles(ctx context.Context, ids []string) ([]store.File, error)
-	Stats(ctx context.Context) (store.Stats, error)
-	Close() error
-}
-
-// openIndexForKeystroke opens the SQLite index read-only (no migration,
-// no write lock), or the configured Postgres index.
-func openIndexForKeystroke(ctx context.Context, d *app.Deps, cfg *config.Config) (keystrokeIndex, error) {
-	if cfg.UsesPostgres() {
-		return d.OpenStore(ctx)
-	}
-	st, err := sqlite.Open(ctx, cfg.IndexPath(), sqlite.Options{ReadOnly: true})
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, apperr.Mark(err, apperr.NoIndex)
-	}
-	if err != nil {
-		return nil, err
-	}
-	return st, nil
-}
-
-// fastMatches runs one keyword search for the typed query: the offline
-// analysis's keywords (or the raw query) with its period/type filters;
-// when the filters leave nothing, the keywords alone.
-func fastMatches(ctx context.Context, st keystrokeIndex, query string, d *app.Deps) ([]store.File, error) {
-	qa, err := ai.AnalyzeQuery(ctx, offline.New(), ai.QueryInput{Query: query, Now: d.Now(), Lang: d.Lang})
-	if err != nil {
-		return nil, fmt.Errorf("analyse the query: %w", err)
-	}
-	terms := qa.Keywords
-	if len(terms) == 0 {
-		terms = []string{query}
-	}
-	f, err := search.Filter(qa.Filters)
-	if err != nil {
-		f = store.Filter{}
-	}
-	res, err := st.KeywordSearch(ctx, store.KeywordQuery{Terms: terms, Match: store.MatchAny, Filter: f, Limit: alfredFastLimit})
-	if err == nil && len(res.Hits) == 0 && !qa.Filters.IsZero() {
-		res, err = st.KeywordSearch(ctx, store.KeywordQuery{Terms: terms, Match: store.MatchAny, Limit: alfredFastLimit})
-	}
-	if err != nil {
-		return nil, fmt.Errorf("keyword search of the index: %w", err)
-	}
-	ids := make([]string, len(res.Hits))
-	for i, h := range res.Hits {
-		ids[i] = h.ID
-	}
-	files, err := st.GetFiles(ctx, ids)
-	if err != nil {
-		return nil, fmt.Errorf("load the matches: %w", err)
-	}
-	return files, nil
-}
-
-// alfredLoop runs the full hybrid loop for query, or resumes s with ans,
-// with the deferred asker: a question becomes items carrying the state.
-func alfredLoop(ctx context.Context, d *app.Deps, s *search.State, ans search.Answer, query string) (render.AlfredOutput, error) {
-	sl, err := newLoop(ctx, d, search.Deferred{})
-	if err != nil {
-		return render.AlfredOutput{}, err
-	}
-	defer sl.Close()
+	defer ss.Close()
 	var out search.Outcome
 	if s != nil {
-		out, err = sl.Loop.Resume(ctx, *s, ans)
+		out, err = ss.Resume(ctx, *s, answer)
 	} else {
-		out, err = sl.Loop.Run(ctx, sl.NewState(query))
+		out, err = ss.Run(ctx, query)
 	}
 	if err != nil {
 		return render.AlfredOutput{}, err
 	}
-	tok, err := pendingToken(out)
+	tok, err := app.PendingToken(out)
 	if err != nil {
 		return render.AlfredOutput{}, err
 	}
@@ -231,7 +146,12 @@ func alfredLoop(ctx context.Context, d *app.Deps, s *search.State, ans search.An
 	for i, r := range out.Results {
 		files[i] = r.File
 	}
-	return render.AlfredOutcome(out, tok, render.AlfredOptions{Lang: d.Lang, Limit: alfredLoopLimit, LocalPaths: localCopies(files)}), nil
+	return render.AlfredOutcome(out, tok, alfredOptions(d, alfredLoopLimit, files)), nil
+}
+
+// alfredOptions are the render options, with the local copies of files.
+func alfredOptions(d *app.Deps, limit int, files []store.File) render.AlfredOptions {
+	return render.AlfredOptions{Lang: d.Lang, Limit: limit, LocalPaths: mirror.LocalCopies(files, os.Getenv("HOME"))}
 }
 
 // alfredErrorOutput turns a failure into an item that tells the fix.
@@ -254,87 +174,4 @@ func alfredErrorOutput(d *app.Deps, err error) render.AlfredOutput {
 
 func badTokenOutput(d *app.Deps) render.AlfredOutput {
 	return render.AlfredMessage(d.T("alfred.err.bad_token.title"), d.T("alfred.err.bad_token.sub"), "")
-}
-
-// ---- local copies ----
-
-// localCopies maps the files that have a local copy to its path: the file
-// itself for a local source, or the file inside a Google Drive for desktop
-// mirror (macOS: ~/Library/CloudStorage/GoogleDrive-*/).
-func localCopies(files []store.File) map[string]string {
-	out := map[string]string{}
-	var roots []string
-	rootsDone := false
-	for _, f := range files {
-		if p := localSourcePath(f); p != "" {
-			out[f.ID] = p
-			continue
-		}
-		if !rootsDone {
-			roots, rootsDone = mirrorRoots(os.Getenv("HOME")), true
-		}
-		for _, c := range mirrorCandidates(roots, f) {
-			if _, err := os.Stat(c); err == nil {
-				out[f.ID] = c
-				break
-			}
-		}
-	}
-	return out
-}
-
-// localSourcePath is the path of a file:// link, "" for other links.
-func localSourcePath(f store.File) string {
-	if !strings.HasPrefix(f.WebLink, "file://") {
-		return ""
-	}
-	u, err := url.Parse(f.WebLink)
-	if err != nil || u.Path == "" {
-		return ""
-	}
-	return filepath.FromSlash(u.Path)
-}
-
-// mirrorRoots lists the folders under which a Drive file's folder path
-// (which starts with the target folder's name) may appear in a Google Drive
-// for desktop mirror: My Drive, its direct subfolders, and each Shared
-// drive. Deeper target folders are not searched (it would cost a walk).
-func mirrorRoots(home string) []string {
-	if home == "" {
-		return nil
-	}
-	var roots []string
-	for _, pat := range []string{
-		filepath.Join(home, "Library", "CloudStorage", "GoogleDrive-*", "My Drive"),
-		filepath.Join(home, "Library", "CloudStorage", "GoogleDrive-*", "My Drive", "*"),
-		filepath.Join(home, "Library", "CloudStorage", "GoogleDrive-*", "Shared drives", "*"),
-		filepath.Join(home, "Google Drive", "My Drive"),
-	} {
-		m, _ := filepath.Glob(pat)
-		roots = append(roots, m...)
-	}
-	return roots
-}
-
-// googleNativeExt is the extension Google Drive for desktop gives the
-// placeholder files of Google-native documents.
-var googleNativeExt = map[string]string{
-	"application/vnd.google-apps.document":     ".gdoc",
-	"application/vnd.google-apps.spreadsheet":  ".gsheet",
-	"application/vnd.google-apps.presentation": ".gslides",
-	"application/vnd.google-apps.drawing":      ".gdraw",
-	"application/vnd.google-apps.form":         ".gform",
-}
-
-// mirrorCandidates are the paths a Drive file may have in the mirrors.
-func mirrorCandidates(roots []string, f store.File) []string {
-	if f.Name == "" || strings.ContainsAny(f.Name, "/\x00") || strings.Contains(f.Path, "..") {
-		return nil
-	}
-	name := f.Name + googleNativeExt[f.MimeType]
-	out := make([]string, 0, len(roots))
-	for _, r := range roots {
-		out = append(out, filepath.Join(r, filepath.FromSlash(f.Path), name))
-	}
-	return out
 }

@@ -2,17 +2,13 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"os"
 
 	"github.com/urfave/cli/v3"
 	"golang.org/x/term"
 
 	"github.com/gds-cli/gds/internal/app"
-	"github.com/gds-cli/gds/internal/config"
-	"github.com/gds-cli/gds/internal/crawl"
 	"github.com/gds-cli/gds/internal/render"
-	"github.com/gds-cli/gds/internal/schedule"
 )
 
 // crawlOptions are the parsed flags of `gds crawl`.
@@ -50,71 +46,20 @@ func newCrawlCommand(d *app.Deps) *cli.Command {
 }
 
 // runCrawl indexes the configured (or --source) source and prints the
-// summary. It fails when any file failed, so schedulers see the problem.
+// summary, also when files failed (the crawl then fails, so schedulers see
+// the problem).
 func runCrawl(ctx context.Context, d *app.Deps, opts crawlOptions) error {
-	cfg, err := d.RequireConfig()
-	if err != nil {
-		return err
-	}
-	if !opts.DryRun {
-		// One crawl at a time (the scheduler may fire while one runs).
-		lock, err := schedule.AcquireCrawlLock(cfg.DataDir)
-		if err != nil {
-			return err
-		}
-		defer lock.Release()
-	}
-	target := cfg.Source
-	if opts.Source != "" {
-		wd, _ := os.Getwd()
-		home, _ := os.UserHomeDir()
-		if target, err = config.ParseSource(opts.Source, wd, home); err != nil {
-			return usageError{err: fmt.Errorf("--source: %w", err)}
-		}
-	}
-	var src crawl.Source
-	switch target.Kind {
-	case config.SourceLocal:
-		if src, err = crawl.NewLocalSource(target.Path); err != nil {
-			return err
-		}
-	default:
-		if src, err = newDriveSource(ctx, d, cfg); err != nil {
-			return err
-		}
-	}
-	prov, err := d.Provider()
-	if err != nil {
-		return err
-	}
-	st, err := d.OpenStore(ctx)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	concurrency := opts.Concurrency
-	if concurrency <= 0 {
-		concurrency = cfg.CrawlConcurrency
-	}
-	sum, err := crawl.Run(ctx, crawl.Options{
-		Source:           src,
-		Index:            st,
-		Provider:         prov,
-		SummaryMaxLength: cfg.SummaryMaxLength,
-		Concurrency:      concurrency,
-		Full:             opts.Full,
-		DryRun:           opts.DryRun,
-		Progress:         render.CrawlProgress(d.Stderr, isTerminal(d.Stderr), d.Lang),
-		Now:              d.Now,
+	sum, err := d.Crawl(ctx, app.CrawlRequest{
+		Source:      opts.Source,
+		Full:        opts.Full,
+		DryRun:      opts.DryRun,
+		Concurrency: opts.Concurrency,
+		Progress:    render.CrawlProgress(d.Stderr, isTerminal(d.Stderr), d.Lang),
 	})
-	render.CrawlSummary(d.Stdout, sum, opts.DryRun, d.Lang)
-	if err != nil {
-		return err
+	if sum != nil {
+		render.CrawlSummary(d.Stdout, *sum, opts.DryRun, d.Lang)
 	}
-	if n := len(sum.Failed); n > 0 {
-		return fmt.Errorf("%s", d.T("crawl.failed_files", n))
-	}
-	return nil
+	return err
 }
 
 // isTerminal reports whether w is a terminal.

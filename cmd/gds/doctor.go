@@ -2,23 +2,11 @@ package main
 
 import (
 	"context"
-	"errors"
-	"io/fs"
-	"os"
-	"strconv"
-	"strings"
-	"time"
 
 	"github.com/urfave/cli/v3"
 
-	"github.com/gds-cli/gds/alfred"
 	"github.com/gds-cli/gds/internal/app"
-	"github.com/gds-cli/gds/internal/apperr"
-	"github.com/gds-cli/gds/internal/auth"
-	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/doctor"
-	"github.com/gds-cli/gds/internal/store"
-	"github.com/gds-cli/gds/migrations"
 )
 
 // doctorOptions are the flags of `gds doctor`.
@@ -54,78 +42,8 @@ func newDoctorCommand(d *app.Deps) *cli.Command {
 	}
 }
 
-// doctorInputs gathers what the checks look at, from Deps and the OS.
-func doctorInputs(d *app.Deps, opts doctorOptions, env scheduleEnv) doctor.Inputs {
-	in := doctor.Inputs{
-		Lang: d.Lang, Now: d.Now(), Config: d.Config, ConfigErr: d.ConfigErr, Offline: opts.Offline,
-		ProgramExists: func(p string) bool { fi, err := os.Stat(p); return err == nil && !fi.IsDir() },
-	}
-	if b := env.backend(); b != nil {
-		in.Schedule = b
-		in.ScheduleFix = "gds schedule install"
-		if env.GOOS == "linux" {
-			in.ScheduleFix = "gds schedule install --write   # or: gds schedule install --cron"
-		}
-	}
-	if env.GOOS == "darwin" {
-		in.Alfred = func() (string, error) {
-			return doctor.FindAlfredWorkflow(doctor.AlfredPrefsDirs(env.UserHome), alfred.BundleID)
-		}
-	}
-	cfg := d.Config
-	if cfg == nil {
-		return in
-	}
-	in.Stats = func(ctx context.Context) (store.Stats, error) {
-		// Doctor does not create an embedded index that is not there yet.
-		if !cfg.UsesPostgres() {
-			if _, err := os.Stat(cfg.IndexPath()); errors.Is(err, fs.ErrNotExist) {
-				return store.Stats{}, doctor.ErrNoIndex
-			}
-		}
-		var st store.Stats
-		err := withStore(ctx, d, func(s store.Store) (err error) {
-			st, err = s.Stats(ctx)
-			return err
-		})
-		return st, err
-	}
-	latest := migrations.SQLite
-	if cfg.UsesPostgres() {
-		latest = migrations.Postgres
-	}
-	in.LatestSchema = latestMigration(latest)
-	if prov, err := d.Provider(); err != nil {
-		in.ProviderErr = err
-	} else {
-		em := prov.EmbeddingModel()
-		in.EmbeddingModel = store.EmbeddingSpace{Model: em.Name, Dim: em.Dim}
-	}
-	if cfg.AIProvider == config.ProviderOpenAI {
-		in.Prober = doctor.HTTPModelsProbe{BaseURL: cfg.OpenAIBaseURL, APIKey: cfg.OpenAIAPIKey}
-	}
-	in.Token = doctorTokenInspector(d, opts.Offline)
-	return in
-}
-
-// latestMigration is the highest NNNN_ prefix among the *.sql files of fsys.
-func latestMigration(fsys fs.FS) int {
-	n := 0
-	_ = fs.WalkDir(fsys, ".", func(p string, de fs.DirEntry, err error) error {
-		if err != nil || de.IsDir() || !strings.HasSuffix(p, ".sql") {
-			return nil
-		}
-		num, _, _ := strings.Cut(de.Name(), "_")
-		if v, err := strconv.Atoi(num); err == nil && v > n {
-			n = v
-		}
-		return nil
-	})
-	return n
-}
-
 func runDoctor(ctx context.Context, d *app.Deps, opts doctorOptions, env scheduleEnv) error {
-	r := doctor.Run(ctx, doctorInputs(d, opts, env))
+	r := doctor.Run(ctx, d.DoctorInputs(opts.Offline, env))
 	var err error
 	if opts.JSON {
 		err = doctor.WriteJSON(d.Stdout, r)
@@ -140,53 +58,4 @@ func runDoctor(ctx context.Context, d *app.Deps, opts doctorOptions, env schedul
 		return doctorError{msg: d.T("doctor.unhealthy", fails)}
 	}
 	return nil
-}
-
-// authInspector reads the Google sign-in for doctor through internal/auth:
-// the stored record, and unless offline, one refresh/verify round trip.
-type authInspector struct {
-	d       *app.Deps
-	offline bool
-}
-
-// InspectToken implements doctor.TokenInspector.
-func (a authInspector) InspectToken(ctx context.Context) (doctor.TokenState, error) {
-	ts, err := a.d.TokenStore()
-	if err != nil {
-		return doctor.TokenState{}, err
-	}
-	clientID := a.d.Config.OAuthClientID
-	st, err := auth.Inspect(ctx, ts, clientID)
-	if err != nil {
-		return doctor.TokenState{}, errors.New(apperr.Message(err, a.d.Lang))
-	}
-	out := doctor.TokenState{LoggedIn: st.LoggedIn, Store: st.Store}
-	switch {
-	case !st.LoggedIn:
-	case clientID != "" && !st.ClientMatches:
-		out.Problem = a.d.T("doctor.auth.other_client", st.ClientID)
-	case !st.HasRefreshToken:
-		out.Problem = a.d.T("doctor.auth.no_refresh")
-	case !a.offline && clientID != "":
-		client, err := authClient(a.d)
-		if err != nil {
-			out.Problem = apperr.Message(err, a.d.Lang)
-			break
-		}
-		vctx, cancel := context.WithTimeout(ctx, 15*time.Second)
-		defer cancel()
-		s, err := auth.OpenSession(vctx, auth.SessionOptions{Client: client, Endpoints: a.d.OAuthEndpoints, Store: ts})
-		if err == nil {
-			err = s.Verify()
-		}
-		if err != nil {
-			out.Problem = apperr.Message(err, a.d.Lang)
-		}
-	}
-	return out, nil
-}
-
-// doctorTokenInspector returns how doctor reads the Google sign-in.
-func doctorTokenInspector(d *app.Deps, offline bool) doctor.TokenInspector {
-	return authInspector{d: d, offline: offline}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/gds-cli/gds/internal/app"
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/render"
 	"github.com/gds-cli/gds/internal/schedule"
 )
 
@@ -305,7 +306,7 @@ func TestDBMigrateAndStatusSQLite(t *testing.T) {
 	if code := h.run("db", "status", "--json"); code != exitOK {
 		t.Fatalf("db status: exit %d: %s", code, h.stderr.String())
 	}
-	var st dbStatusJSON
+	var st render.IndexStatusDoc
 	if err := json.Unmarshal(h.stdout.Bytes(), &st); err != nil {
 		t.Fatal(err)
 	}
@@ -330,7 +331,7 @@ func TestDBMigratePostgres(t *testing.T) {
 	if code := h.run("db", "migrate", "--json"); code != exitOK {
 		t.Fatalf("db migrate: exit %d: %s", code, h.stderr.String())
 	}
-	var st dbStatusJSON
+	var st render.IndexStatusDoc
 	if err := json.Unmarshal(h.stdout.Bytes(), &st); err != nil {
 		t.Fatal(err)
 	}

@@ -23,18 +23,18 @@ import (
 //
 // main's context is cancelled by the first SIGINT, so the REPL runs on a
 // context without that cancellation and takes the signals itself.
-func runREPL(ctx context.Context, d *app.Deps, sl *searchLoop, r *render.Interactive, opts searchOptions) error {
+func runREPL(ctx context.Context, d *app.Deps, ss *app.SearchSession, r *render.Interactive, opts searchOptions) error {
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
-	fmt.Fprintln(d.Stderr, d.T("interactive.repl.welcome", sl.Loop.AI.Name()))
+	fmt.Fprintln(d.Stderr, d.T("interactive.repl.welcome", ss.Loop.AI.Name()))
 	rp := &repl{
 		lines:   r.Lines,
 		signals: sigs,
 		msgs:    d.Stderr,
 		t:       d.T,
 		search: func(ctx context.Context, q string) error {
-			return searchOnce(ctx, d, sl, r, q, opts)
+			return searchOnce(ctx, d, ss, r, q, opts)
 		},
 		onError: func(err error) { printError(d, err) },
 		cleanup: r.Stop,

@@ -4,15 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"time"
 
 	"github.com/urfave/cli/v3"
 
 	"github.com/gds-cli/gds/internal/app"
+	"github.com/gds-cli/gds/internal/render"
 	"github.com/gds-cli/gds/internal/schedule"
 )
 
@@ -24,48 +23,14 @@ type scheduleOptions struct {
 	JSON     bool
 }
 
-// scheduler is what the schedule commands need from a back end
-// (schedule.Launchd, schedule.Systemd).
-type scheduler interface {
-	Install(ctx context.Context, s schedule.Spec) error
-	Uninstall(ctx context.Context) (bool, error)
-	Status(ctx context.Context) (schedule.Status, error)
-	RunNow(ctx context.Context) error
-}
+// scheduleEnv is the outside world of the schedule commands; tests
+// replace it (GOOS, directories, a fake runner, the binary path).
+type scheduleEnv = schedule.Env
 
-// scheduleEnv is the outside world of the schedule commands; tests replace
-// it (GOOS, directories, a fake runner, the binary path).
-type scheduleEnv struct {
-	GOOS       string
-	UserHome   string
-	ConfigHome string // $XDG_CONFIG_HOME or ~/.config (Linux)
-	UID        int
-	Runner     schedule.Runner
-	Executable func() (string, error)
-}
+func osScheduleEnv() scheduleEnv { return schedule.OSEnv() }
 
-func osScheduleEnv() scheduleEnv {
-	home, _ := os.UserHomeDir()
-	cfgHome := os.Getenv("XDG_CONFIG_HOME")
-	if cfgHome == "" || !filepath.IsAbs(cfgHome) {
-		cfgHome = filepath.Join(home, ".config")
-	}
-	return scheduleEnv{GOOS: runtime.GOOS, UserHome: home, ConfigHome: cfgHome, UID: os.Getuid(), Runner: schedule.ExecRunner{}, Executable: os.Executable}
-}
-
-// backend returns the scheduler of this OS, or nil when there is none.
-func (e scheduleEnv) backend() scheduler {
-	switch e.GOOS {
-	case "darwin":
-		return schedule.Launchd{Runner: e.Runner, UID: e.UID, Home: e.UserHome}
-	case "linux":
-		return schedule.Systemd{Runner: e.Runner, ConfigHome: e.ConfigHome}
-	}
-	return nil
-}
-
-func (e scheduleEnv) requireBackend(d *app.Deps) (scheduler, error) {
-	if b := e.backend(); b != nil {
+func requireBackend(d *app.Deps, e scheduleEnv) (schedule.Scheduler, error) {
+	if b := e.Backend(); b != nil {
 		return b, nil
 	}
 	return nil, errors.New(d.T("schedule.unsupported", e.GOOS))
@@ -199,12 +164,12 @@ func runScheduleInstall(ctx context.Context, d *app.Deps, opts scheduleOptions, 
 		}
 		return nil
 	}
-	_, err = env.requireBackend(d)
+	_, err = requireBackend(d, env)
 	return err
 }
 
 func runScheduleUninstall(ctx context.Context, d *app.Deps, env scheduleEnv) error {
-	b, err := env.requireBackend(d)
+	b, err := requireBackend(d, env)
 	if err != nil {
 		return err
 	}
@@ -222,7 +187,7 @@ func runScheduleUninstall(ctx context.Context, d *app.Deps, env scheduleEnv) err
 }
 
 func runScheduleRunNow(ctx context.Context, d *app.Deps, env scheduleEnv) error {
-	b, err := env.requireBackend(d)
+	b, err := requireBackend(d, env)
 	if err != nil {
 		return err
 	}
@@ -241,7 +206,7 @@ func runScheduleRunNow(ctx context.Context, d *app.Deps, env scheduleEnv) error 
 }
 
 func runScheduleStatus(ctx context.Context, d *app.Deps, opts scheduleOptions, env scheduleEnv) error {
-	b, err := env.requireBackend(d)
+	b, err := requireBackend(d, env)
 	if err != nil {
 		return err
 	}
@@ -252,39 +217,7 @@ func runScheduleStatus(ctx context.Context, d *app.Deps, opts scheduleOptions, e
 	if opts.JSON {
 		return writeJSON(d, st)
 	}
-	if !st.Installed {
-		fmt.Fprintln(d.Stdout, d.T("schedule.status.not_installed", st.Backend))
-		return nil
-	}
-	yesNo := func(b bool) string {
-		if b {
-			return d.T("schedule.yes")
-		}
-		return d.T("schedule.no")
-	}
-	fmt.Fprintln(d.Stdout, d.T("schedule.status.installed", st.Backend, st.Path))
-	if st.Program != "" {
-		fmt.Fprintln(d.Stdout, d.T("schedule.status.program", st.Program))
-	}
-	if st.Interval > 0 {
-		fmt.Fprintln(d.Stdout, d.T("schedule.status.interval", st.Interval))
-	}
-	fmt.Fprintln(d.Stdout, d.T("schedule.status.loaded", yesNo(st.Loaded)))
-	fmt.Fprintln(d.Stdout, d.T("schedule.status.running", yesNo(st.Running)))
-	last := d.T("schedule.status.never")
-	if !st.LastRun.IsZero() {
-		last = st.LastRun.Local().Format(time.DateTime)
-	}
-	fmt.Fprintln(d.Stdout, d.T("schedule.status.last_run", last))
-	if st.LastExitCode != nil {
-		fmt.Fprintln(d.Stdout, d.T("schedule.status.last_exit", *st.LastExitCode))
-	}
-	if st.LastLogLine != "" {
-		fmt.Fprintln(d.Stdout, d.T("schedule.status.last_line", st.LastLogLine))
-	}
-	if st.LogPath != "" {
-		fmt.Fprintln(d.Stdout, d.T("schedule.status.logs", st.LogPath+", "+st.ErrLogPath))
-	}
+	render.ScheduleStatus(d.Stdout, st, d.Lang)
 	return nil
 }
 

@@ -62,7 +62,7 @@ func newSearchCommand(d *app.Deps) *cli.Command {
 }
 
 // runSearch dispatches to the front end the flags choose. Every front end
-// runs the same hybrid loop (newLoop); they differ only in how a
+// runs the same hybrid loop (app.SearchSession); they differ only in how a
 // clarifying question is asked and how the outcome is rendered.
 func runSearch(ctx context.Context, d *app.Deps, opts searchOptions) error {
 	switch {
@@ -72,8 +72,6 @@ func runSearch(ctx context.Context, d *app.Deps, opts searchOptions) error {
 		return runSearchAlfred(ctx, d, opts)
 	case opts.Answer != "" || opts.State != "":
 		return usageError{err: errors.New(d.T("search.state_needs_format"))}
-	case opts.Folder != "" && opts.State != "":
-		return usageError{err: errors.New(d.T("search.folder_and_state"))}
 	default:
 		return runSearchText(ctx, d, opts)
 	}
@@ -95,21 +93,20 @@ func runSearchText(ctx context.Context, d *app.Deps, opts searchOptions) error {
 	if stdinTTY {
 		asker = r
 	}
-	sl, err := newLoop(ctx, d, asker)
+	ss, err := d.OpenSearch(ctx, asker)
 	if err != nil {
 		return err
 	}
-	defer sl.Close()
-	sl.Scope = opts.Folder
+	defer ss.Close()
+	ss.Scope = opts.Folder
 	if d.StdoutTTY {
-		sl.Loop.OnStep = r.Step
+		ss.Loop.OnStep = r.Step
 	}
-	_, local := sl.Loop.Keywords.(search.StoreSearcher)
-	r.Drive = !local
+	r.Drive = ss.Drive
 	if opts.Query == "" {
-		return runREPL(ctx, d, sl, r, opts)
+		return runREPL(ctx, d, ss, r, opts)
 	}
-	return searchOnce(ctx, d, sl, r, opts.Query, opts)
+	return searchOnce(ctx, d, ss, r, opts.Query, opts)
 }
 
 // newInteractive builds the terminal renderer: colours, hyperlinks and the
@@ -136,9 +133,9 @@ func newInteractive(d *app.Deps, opts searchOptions) *render.Interactive {
 
 // searchOnce runs one search and prints its end: the readable list on a
 // terminal, render.SearchText's plain form otherwise.
-func searchOnce(ctx context.Context, d *app.Deps, sl *searchLoop, r *render.Interactive, query string, opts searchOptions) error {
+func searchOnce(ctx context.Context, d *app.Deps, ss *app.SearchSession, r *render.Interactive, query string, opts searchOptions) error {
 	r.Begin()
-	out, err := sl.Loop.Run(ctx, sl.NewState(query))
+	out, err := ss.Run(ctx, query)
 	r.Stop()
 	if err != nil {
 		return err
