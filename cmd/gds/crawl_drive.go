@@ -7,6 +7,7 @@ import (
 
 	"github.com/gds-cli/gds/internal/app"
 	"github.com/gds-cli/gds/internal/config"
+	"github.com/gds-cli/gds/internal/crawl/drivesource"
 	"github.com/gds-cli/gds/internal/drive"
 )
 
@@ -15,7 +16,7 @@ import (
 // crawl before the index is opened or any file is listed. With
 // GDS_DRIVE_ENDPOINT set it talks to that endpoint without OAuth (the Drive
 // emulator); otherwise it uses the stored OAuth token.
-func newDriveSource(ctx context.Context, d *app.Deps, cfg *config.Config) (*drive.Source, error) {
+func newDriveSource(ctx context.Context, d *app.Deps, cfg *config.Config) (*drivesource.Source, error) {
 	if err := cfg.RequireDriveFolders(); err != nil {
 		return nil, err
 	}
@@ -30,7 +31,7 @@ func newDriveSource(ctx context.Context, d *app.Deps, cfg *config.Config) (*driv
 	if err != nil {
 		return nil, err
 	}
-	src := drive.NewSource(c, drive.SourceOptions{FolderIDs: cfg.DriveFolderIDs, Lang: d.Lang})
+	src := drivesource.New(c, drivesource.Options{FolderIDs: cfg.DriveFolderIDs, Lang: d.Lang})
 	if _, err := src.Resolve(ctx); err != nil {
 		var fe *drive.FolderError
 		if errors.As(err, &fe) {

@@ -13,6 +13,7 @@ import (
 	"github.com/gds-cli/gds/internal/ai"
 	"github.com/gds-cli/gds/internal/ai/offline"
 	"github.com/gds-cli/gds/internal/crawl"
+	"github.com/gds-cli/gds/internal/crawl/drivesource"
 	"github.com/gds-cli/gds/internal/drive"
 	"github.com/gds-cli/gds/internal/driveemu"
 	"github.com/gds-cli/gds/internal/search"
@@ -53,7 +54,7 @@ func newDriveFixture(t *testing.T) *driveFixture {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	src := drive.NewSource(c, drive.SourceOptions{FolderIDs: []string{target}})
+	src := drivesource.New(c, drivesource.Options{FolderIDs: []string{target}})
 	sum, err := crawl.Run(ctx, crawl.Options{Source: src, Index: st, Provider: offline.New(), SummaryMaxLength: 100})
 	if err != nil || sum.New != 122 {
 		t.Fatalf("crawl: %+v, %v", sum, err)
