@@ -10,6 +10,7 @@ import (
 	"github.com/gds-cli/gds/internal/crawl"
 	"github.com/gds-cli/gds/internal/drive"
 	"github.com/gds-cli/gds/internal/search"
+	"github.com/gds-cli/gds/internal/search/drivesearch"
 	"github.com/gds-cli/gds/internal/store"
 )
 
@@ -91,5 +92,5 @@ func keywordSearcher(ctx context.Context, d *app.Deps, cfg *config.Config, st st
 	if err != nil {
 		return nil, err
 	}
-	return search.DriveSearcher{Drive: c, Index: st, Local: local}, nil
+	return drivesearch.Searcher{Drive: c, Index: st, Local: local}, nil
 }

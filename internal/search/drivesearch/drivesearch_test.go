@@ -1,4 +1,4 @@
-package search_test
+package drivesearch_test
 
 import (
 	"context"
@@ -17,6 +17,7 @@ import (
 	"github.com/gds-cli/gds/internal/drive"
 	"github.com/gds-cli/gds/internal/driveemu"
 	"github.com/gds-cli/gds/internal/search"
+	"github.com/gds-cli/gds/internal/search/drivesearch"
 	"github.com/gds-cli/gds/internal/store/sqlite"
 )
 
@@ -24,7 +25,7 @@ import (
 // into a SQLite index with the offline provider, and returns the searcher.
 type driveFixture struct {
 	emu      *driveemu.Emulator
-	searcher search.DriveSearcher
+	searcher drivesearch.Searcher
 	store    *sqlite.Store
 	ids      map[string]string
 }
@@ -60,10 +61,10 @@ func newDriveFixture(t *testing.T) *driveFixture {
 		t.Fatalf("crawl: %+v, %v", sum, err)
 	}
 	return &driveFixture{emu: e, store: st, ids: ids,
-		searcher: search.DriveSearcher{Drive: c, Index: st, Local: search.StoreSearcher{Index: st}}}
+		searcher: drivesearch.Searcher{Drive: c, Index: st, Local: search.StoreSearcher{Index: st}}}
 }
 
-func TestDriveSearcher(t *testing.T) {
+func TestSearcher(t *testing.T) {
 	ctx := context.Background()
 	f := newDriveFixture(t)
 
@@ -129,8 +130,8 @@ func TestDriveSearcher(t *testing.T) {
 	}
 }
 
-func TestDriveQueryEscapes(t *testing.T) {
-	q, err := search.DriveQuery(search.Conditions{Keywords: []string{`quinn's \ paper`, "x' or trashed = true or 'a"},
+func TestQueryEscapes(t *testing.T) {
+	q, err := drivesearch.Query(search.Conditions{Keywords: []string{`quinn's \ paper`, "x' or trashed = true or 'a"},
 		Filters: ai.Filters{ModifiedAfter: "2024-01-01", ModifiedBefore: "2025-01-01", FileType: ai.FileTypePDF}})
 	if err != nil {
 		t.Fatal(err)
