@@ -20,6 +20,7 @@ import (
 	"github.com/gds-cli/gds/internal/eval"
 	"github.com/gds-cli/gds/internal/i18n"
 	"github.com/gds-cli/gds/internal/render"
+	"github.com/gds-cli/gds/internal/render/textwidth"
 	"github.com/gds-cli/gds/internal/search"
 )
 
@@ -268,10 +269,10 @@ func printEvalReport(d *app.Deps, r eval.Report, opts evalOptions) {
 	}
 	width := 0
 	for _, row := range rows {
-		width = max(width, displayWidth(row[0]))
+		width = max(width, textwidth.String(row[0]))
 	}
 	for _, row := range rows {
-		fmt.Fprintf(w, "  %s%s  %s\n", row[0], strings.Repeat(" ", width-displayWidth(row[0])), row[1])
+		fmt.Fprintf(w, "  %s%s  %s\n", row[0], strings.Repeat(" ", width-textwidth.String(row[0])), row[1])
 	}
 }
 
@@ -292,19 +293,6 @@ func counts(m map[string]int) string {
 		parts[i] = fmt.Sprintf("%s %d", k, m[k])
 	}
 	return strings.Join(parts, ", ")
-}
-
-// displayWidth counts East Asian wide characters as two columns.
-func displayWidth(s string) int {
-	n := 0
-	for _, r := range s {
-		if r >= 0x1100 && (r <= 0x115f || r >= 0x2e80 && r <= 0xa4cf || r >= 0xac00 && r <= 0xd7a3 || r >= 0xf900 && r <= 0xfaff || r >= 0xfe30 && r <= 0xfe4f || r >= 0xff00 && r <= 0xff60 || r >= 0xffe0 && r <= 0xffe6) {
-			n += 2
-		} else {
-			n++
-		}
-	}
-	return n
 }
 
 // evalIndexProgress reports the indexing of the corpus: the bar on a terminal,
