@@ -7,12 +7,13 @@ import (
 	"time"
 
 	"github.com/gds-cli/gds/internal/crawl"
+	"github.com/gds-cli/gds/internal/crawl/drivesource"
 	"github.com/gds-cli/gds/internal/drive"
 	"github.com/gds-cli/gds/internal/driveemu"
 )
 
 // The Drive source of the crawl benchmark: dir served by the in-process
-// Drive API emulator with latency added to every call, read by drive.Source
+// Drive API emulator with latency added to every call, read by drivesource.Source
 // through the real drive/v3 client over loopback HTTP.
 func init() {
 	emulatorSource = func(ctx context.Context, dir string, latency time.Duration) (crawl.Source, func(), error) {
@@ -29,6 +30,6 @@ func init() {
 			srv.Close()
 			return nil, nil, fmt.Errorf("drive client: %w", err)
 		}
-		return drive.NewSource(c, drive.SourceOptions{FolderIDs: fx.Targets}), srv.Close, nil
+		return drivesource.New(c, drivesource.Options{FolderIDs: fx.Targets}), srv.Close, nil
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/crawl"
-	"github.com/gds-cli/gds/internal/drive"
+	"github.com/gds-cli/gds/internal/crawl/drivesource"
 	"github.com/gds-cli/gds/internal/schedule"
 )
 
@@ -98,7 +98,7 @@ func (d *Deps) Crawl(ctx context.Context, req CrawlRequest) (*crawl.Summary, err
 // DriveSource builds the Google Drive source of a crawl and resolves its
 // target folders, so a missing, non-folder or forbidden ID stops the crawl
 // before the index is opened or any file is listed.
-func (d *Deps) DriveSource(ctx context.Context) (*drive.Source, error) {
+func (d *Deps) DriveSource(ctx context.Context) (*drivesource.Source, error) {
 	cfg, err := d.RequireConfig()
 	if err != nil {
 		return nil, err
@@ -110,7 +110,7 @@ func (d *Deps) DriveSource(ctx context.Context) (*drive.Source, error) {
 	if err != nil {
 		return nil, err
 	}
-	src := drive.NewSource(c, drive.SourceOptions{FolderIDs: cfg.DriveFolderIDs, Lang: d.Lang})
+	src := drivesource.New(c, drivesource.Options{FolderIDs: cfg.DriveFolderIDs, Lang: d.Lang})
 	if _, err := src.Resolve(ctx); err != nil {
 		return nil, err
 	}

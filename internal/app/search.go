@@ -12,6 +12,7 @@ import (
 	"github.com/gds-cli/gds/internal/crawl"
 	"github.com/gds-cli/gds/internal/drive"
 	"github.com/gds-cli/gds/internal/search"
+	"github.com/gds-cli/gds/internal/search/drivesearch"
 	"github.com/gds-cli/gds/internal/store"
 	"github.com/gds-cli/gds/internal/store/sqlite"
 )
@@ -88,7 +89,7 @@ func (d *Deps) keywordSearcher(ctx context.Context, cfg *config.Config, st store
 	if err != nil {
 		return nil, false, err
 	}
-	return search.DriveSearcher{Drive: c, Index: st, Local: local}, true, nil
+	return drivesearch.Searcher{Drive: c, Index: st, Local: local}, true, nil
 }
 
 // DriveClient returns a Drive API client: against GDS_DRIVE_ENDPOINT

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/render/textwidth"
 )
 
 var marks = map[Level]string{OK: "✓", Skip: "-", Warn: "!", Fail: "✗"}
@@ -16,12 +17,11 @@ var marks = map[Level]string{OK: "✓", Skip: "-", Warn: "!", Fail: "✗"}
 func WriteText(w io.Writer, r Report, lang string) error {
 	width := 0
 	for _, c := range r.Checks {
-		width = max(width, displayWidth(c.Title))
+		width = max(width, textwidth.String(c.Title))
 	}
 	var b strings.Builder
 	for _, c := range r.Checks {
-		pad := strings.Repeat(" ", width-displayWidth(c.Title))
-		fmt.Fprintf(&b, "%s %s%s  %s\n", marks[c.Level], c.Title, pad, c.Detail)
+		fmt.Fprintf(&b, "%s %s  %s\n", marks[c.Level], textwidth.PadRight(c.Title, width), c.Detail)
 		if c.Fix != "" && (c.Level == Fail || c.Level == Warn) {
 			fmt.Fprintf(&b, "  %s%s  %s\n", strings.Repeat(" ", width), i18n.T(lang, "doctor.fix"), c.Fix)
 		}
@@ -45,17 +45,4 @@ func WriteJSON(w io.Writer, r Report) error {
 		return fmt.Errorf("write the doctor report: %w", err)
 	}
 	return nil
-}
-
-// displayWidth counts East Asian wide characters as two columns.
-func displayWidth(s string) int {
-	n := 0
-	for _, r := range s {
-		if r >= 0x1100 && (r <= 0x115f || (r >= 0x2e80 && r <= 0xa4cf) || (r >= 0xac00 && r <= 0xd7a3) || (r >= 0xf900 && r <= 0xfaff) || (r >= 0xff00 && r <= 0xff60) || (r >= 0xffe0 && r <= 0xffe6)) {
-			n += 2
-		} else {
-			n++
-		}
-	}
-	return n
 }

@@ -15,6 +15,8 @@ import (
 	"google.golang.org/api/option"
 
 	drivev3 "google.golang.org/api/drive/v3"
+
+	"github.com/gds-cli/gds/internal/i18n"
 )
 
 // MIME types of Google-native items.
@@ -96,6 +98,10 @@ func New(ctx context.Context, o Options) (*Client, error) {
 	return c, nil
 }
 
+// Endpoint returns the normalised API endpoint the client talks to ("" for
+// Google's own).
+func (c *Client) Endpoint() string { return c.endpoint }
+
 // NormalizeEndpoint returns endpoint with the "/drive/v3/" path the client
 // library needs (it resolves method paths relative to it); "" stays "".
 func NormalizeEndpoint(endpoint string) string {
@@ -139,6 +145,26 @@ type FolderError struct {
 
 // Unwrap returns the API error.
 func (e *FolderError) Unwrap() error { return e.Err }
+
+// Error returns the English message.
+func (e *FolderError) Error() string { return e.Message(i18n.En) }
+
+// Message returns the error in lang (i18n.En or i18n.Ja), naming the folder
+// ID, the reason and the fix.
+func (e *FolderError) Message(lang string) string {
+	switch e.Problem {
+	case FolderNotAFolder:
+		return i18n.T(lang, "drive.folder.not_a_folder", e.ID, e.Detail)
+	case FolderShortcut:
+		return i18n.T(lang, "drive.folder.shortcut", e.ID, e.Detail)
+	case FolderTrashed:
+		return i18n.T(lang, "drive.folder.trashed", e.ID)
+	case FolderNoPermission:
+		return i18n.T(lang, "drive.folder.no_permission", e.ID)
+	default:
+		return i18n.T(lang, "drive.folder.not_found", e.ID)
+	}
+}
 
 // ResolveFolders checks every target folder (files.get with Shared drive
 // support) and returns them in order. The first that is missing, not a

@@ -2,14 +2,15 @@
 // google.golang.org/api/drive/v3 client: a typed builder for Drive's `q`
 // search language (Query; every value escaped), a retry policy for every
 // call (RetryPolicy: rate limits, 5xx, dropped and truncated transfers,
-// full-jitter backoff, Retry-After), a Client that resolves target folders
-// and walks them, and Source, the crawl.Source of a Drive crawl.
+// full-jitter backoff, Retry-After), and a Client that resolves target
+// folders, walks them, searches, exports and downloads. It knows nothing of
+// the crawl: package crawl/drivesource adapts the Client to crawl.Source.
 //
 // Decisions:
 //
 //   - Target folders are resolved first (files.get with supportsAllDrives);
 //     a missing, invisible, trashed, forbidden or non-folder ID is a
-//     *FolderError and stops the crawl before any file is listed.
+//     *FolderError, so a crawl can stop before any file is listed.
 //   - The walk is breadth-first and lists up to Options.BatchFolders folders
 //     per files.list query (`'a' in parents or 'b' in parents ...`, q kept
 //     under Options.MaxQueryLen), pageSize 100, minimal fields,
@@ -25,18 +26,15 @@
 //     folders are skipped: they can lead outside the targets or into
 //     cycles; add the folder as a target instead.
 //   - A listing answered with incompleteSearch=true is retried and then
-//     fails the crawl (ErrIncompleteSearch) rather than let the checkpoint
+//     fails the walk (ErrIncompleteSearch) rather than let the checkpoint
 //     pass files that were never seen.
-//   - Files that can never be indexed (images, video, audio, fonts,
-//     archives, executables, Google Forms/Drawings/...) are dropped at list
-//     time without a request and counted in WalkStats.Refused. Google Docs
-//     and Slides are exported as text/plain and Sheets as text/csv; the
-//     Entry keeps the native MIME type, which package extract maps. Files
-//     over the size limit, exports over Drive's 10 MB limit and files Drive
-//     refuses to serve are skipped at Open (crawl.ErrSkip) with a reason.
-//   - Open reads the whole content (bounded) inside the retry loop and
-//     checks its length, so a damaged transfer is retried rather than
-//     indexed; for blobs it also checks the MD5 checksum from the listing,
-//     and content that changed since the listing fails the file
+//   - Refused names the types that can never be indexed (images, video,
+//     audio, fonts, archives, executables, Google Forms/Drawings/...);
+//     ExportMimeType the text format of Google Docs and Slides (text/plain)
+//     and Sheets (text/csv).
+//   - Export and Download read the whole content (bounded) inside the
+//     retry loop and check its length, so a damaged transfer is retried
+//     rather than indexed; Download also checks the MD5 checksum from the
+//     listing, and content that changed since the listing fails the file
 //     (ErrChanged) so the next crawl takes it with its new metadata.
 package drive

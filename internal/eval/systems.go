@@ -7,7 +7,6 @@ import (
 
 	"github.com/gds-cli/gds/internal/search"
 	"github.com/gds-cli/gds/internal/store"
-	"github.com/gds-cli/gds/internal/tokenize"
 )
 
 // LoopSystem runs each query through the hybrid search loop, exactly as
@@ -62,8 +61,8 @@ type BM25Index interface {
 }
 
 // BM25System is the baseline: the store's keyword search (bm25 in SQLite's
-// FTS5) with every distinct token of the whole query as an alternative
-// (MatchAny), top TopK. No query analysis, no AI.
+// FTS5) with every distinct token of the whole query (search.QueryTerms)
+// as an alternative (MatchAny), top TopK. No query analysis, no AI.
 type BM25System struct {
 	Index BM25Index
 }
@@ -74,23 +73,9 @@ func (BM25System) Name() string { return "bm25" }
 // Provider implements System.
 func (BM25System) Provider() string { return "" }
 
-// Terms are the baseline's search terms for a query: its distinct tokens
-// (words, CJK bigrams) in order.
-func Terms(query string) []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, t := range tokenize.Tokens(query) {
-		if !seen[t] {
-			seen[t] = true
-			out = append(out, t)
-		}
-	}
-	return out
-}
-
 // Search implements System.
 func (s BM25System) Search(ctx context.Context, query string) (Ranked, error) {
-	res, err := s.Index.KeywordSearch(ctx, store.KeywordQuery{Terms: Terms(query), Match: store.MatchAny, Limit: TopK})
+	res, err := s.Index.KeywordSearch(ctx, store.KeywordQuery{Terms: search.QueryTerms(query), Match: store.MatchAny, Limit: TopK})
 	if err != nil {
 		return Ranked{}, fmt.Errorf("bm25 keyword search: %w", err)
 	}

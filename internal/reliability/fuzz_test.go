@@ -24,6 +24,7 @@ import (
 	"github.com/gds-cli/gds/internal/i18n"
 	"github.com/gds-cli/gds/internal/render"
 	"github.com/gds-cli/gds/internal/search"
+	"github.com/gds-cli/gds/internal/search/drivesearch"
 	"github.com/gds-cli/gds/internal/store"
 )
 
@@ -135,10 +136,10 @@ func FuzzDriveSearchQuery(f *testing.F) {
 			return // user text reaches the query as UTF-8
 		}
 		c := search.Conditions{Keywords: []string{k1, k2}, Required: []string{req}, Filters: ai.Filters{FileType: fileType, ModifiedAfter: after, ModifiedBefore: before}}
-		q, err := search.DriveQuery(c)
+		q, err := drivesearch.Query(c)
 		if err != nil {
 			if _, _, rerr := c.Filters.Range(); rerr == nil {
-				t.Fatalf("DriveQuery failed on a valid period: %v", err)
+				t.Fatalf("drivesearch.Query failed on a valid period: %v", err)
 			}
 			return
 		}
@@ -154,7 +155,7 @@ func FuzzDriveSearchQuery(f *testing.F) {
 		}
 		plain := c
 		plain.Keywords, plain.Required = []string{placeholder(k1), placeholder(k2)}, []string{placeholder(req)}
-		pq, err := search.DriveQuery(plain)
+		pq, err := drivesearch.Query(plain)
 		if err != nil {
 			t.Fatal(err)
 		}

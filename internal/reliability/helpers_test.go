@@ -14,6 +14,7 @@ import (
 
 	"github.com/gds-cli/gds/internal/ai"
 	"github.com/gds-cli/gds/internal/crawl"
+	"github.com/gds-cli/gds/internal/crawl/drivesource"
 	"github.com/gds-cli/gds/internal/drive"
 	"github.com/gds-cli/gds/internal/driveemu"
 	"github.com/gds-cli/gds/internal/store/sqlite"
@@ -115,7 +116,7 @@ func stormCrawl(ctx context.Context, t *testing.T, c *stormCorpus, idx crawl.Ind
 	if err != nil {
 		t.Fatal(err)
 	}
-	src := drive.NewSource(cl, drive.SourceOptions{FolderIDs: []string{c.top}})
+	src := drivesource.New(cl, drivesource.Options{FolderIDs: []string{c.top}})
 	return crawl.Run(ctx, crawl.Options{Source: src, Index: idx, Provider: p, SummaryMaxLength: 200, Concurrency: 4})
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gds-cli/gds/internal/eval"
 	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/render/textwidth"
 )
 
 // EvalProgress reports query progress: a rewritten line on a terminal,
@@ -63,10 +64,10 @@ func EvalReport(w io.Writer, r eval.Report, corpus, lang string) {
 func table(w io.Writer, rows [][2]string, indent string) {
 	width := 0
 	for _, row := range rows {
-		width = max(width, widthCond.StringWidth(row[0]))
+		width = max(width, textwidth.String(row[0]))
 	}
 	for _, row := range rows {
-		fmt.Fprintf(w, "%s%s%s  %s\n", indent, row[0], strings.Repeat(" ", width-widthCond.StringWidth(row[0])), row[1])
+		fmt.Fprintf(w, "%s%s%s  %s\n", indent, row[0], strings.Repeat(" ", width-textwidth.String(row[0])), row[1])
 	}
 }
 

@@ -9,11 +9,11 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/mattn/go-runewidth"
 	"github.com/pterm/pterm"
 
 	"github.com/gds-cli/gds/internal/ai"
 	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/render/textwidth"
 	"github.com/gds-cli/gds/internal/search"
 )
 
@@ -329,14 +329,6 @@ func osc8(url, text string) string {
 	return "\x1b]8;;" + url + "\x1b\\" + text + "\x1b]8;;\x1b\\"
 }
 
-// widthCond measures display width without the locale's ambiguous-width
-// rule, so wrapping does not depend on the environment.
-var widthCond = func() *runewidth.Condition {
-	c := runewidth.NewCondition()
-	c.EastAsianWidth = false
-	return c
-}()
-
 // Wrap breaks s into lines of at most width display columns (wide CJK
 // characters count two). It breaks at spaces, and inside a word only when
 // the word alone is wider than a line (Japanese text has no spaces).
@@ -353,7 +345,7 @@ func Wrap(s string, width int) []string {
 		curW = 0
 	}
 	for _, word := range strings.Fields(s) {
-		ww := widthCond.StringWidth(word)
+		ww := textwidth.String(word)
 		switch {
 		case curW > 0 && curW+1+ww <= width:
 			cur.WriteByte(' ')
@@ -369,7 +361,7 @@ func Wrap(s string, width int) []string {
 			continue
 		}
 		for _, rn := range word {
-			rw := widthCond.RuneWidth(rn)
+			rw := textwidth.Rune(rn)
 			if curW+rw > width {
 				flush()
 			}

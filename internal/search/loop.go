@@ -373,21 +373,13 @@ func periodWithin(a, b ai.Filters) bool {
 }
 
 // forceRelax drops the least important keyword when there are several,
-// else the period, else the file type, else the folder, else a required
-// keyword.
+// else a filter (ai.Loosen: the period, the file type, the folder), else a
+// required keyword.
 func forceRelax(c Conditions) Conditions {
-	c.Keywords = slices.Clone(c.Keywords)
+	kws, f, ok := ai.Loosen(c.Keywords, c.Filters)
+	c.Keywords, c.Filters = kws, f
 	c.Required = slices.Clone(c.Required)
-	switch {
-	case len(c.Keywords) > 1:
-		c.Keywords = c.Keywords[:len(c.Keywords)-1]
-	case c.Filters.ModifiedAfter != "" || c.Filters.ModifiedBefore != "":
-		c.Filters.ModifiedAfter, c.Filters.ModifiedBefore = "", ""
-	case c.Filters.FileType != "":
-		c.Filters.FileType = ""
-	case c.Filters.Folder != "":
-		c.Filters.Folder = ""
-	case len(c.Required) > 0 && len(c.Keywords)+len(c.Required) > 1:
+	if !ok && len(c.Required) > 0 && len(c.Keywords)+len(c.Required) > 1 {
 		c.Required = c.Required[:len(c.Required)-1]
 	}
 	return c

@@ -385,8 +385,9 @@ func QueryTerms(query string) []string {
 // UsefulRelaxation returns r unless it cannot find anything c did not: the
 // keywords of c are alternatives, so when c has no required keyword and
 // r only drops keywords while keeping c's filters, r matches a subset of
-// c's zero hits. Then the filters are loosened instead — the period
-// first, then the file type, then the folder — and the keywords kept. (A
+// c's zero hits. Then the filters are loosened instead (ai.Filters.Loosen:
+// the period first, then the file type, then the folder) and the keywords
+// kept. (A
 // query such as "what happened in 1910 in Vienna" reads 1910 as a period;
 // when no file was modified then, dropping the period is what can find
 // the file.)
@@ -399,15 +400,7 @@ func UsefulRelaxation(c Conditions, r ai.Relaxation) ai.Relaxation {
 			return r // adds a keyword: leave the judgement to the state machine
 		}
 	}
-	f := c.Filters
-	switch {
-	case f.ModifiedAfter != "" || f.ModifiedBefore != "":
-		f.ModifiedAfter, f.ModifiedBefore = "", ""
-	case f.FileType != "":
-		f.FileType = ""
-	default:
-		f.Folder = ""
-	}
+	f, _ := c.Filters.Loosen() // c.Filters is not zero: something is dropped
 	return ai.Relaxation{Keywords: slices.Clone(c.Keywords), Filters: f}
 }
 

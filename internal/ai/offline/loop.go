@@ -282,9 +282,9 @@ func stripCount(s string) string {
 	return s
 }
 
-// relax is TaskRelax: drop the least important (last) keyword while there
-// are several; otherwise drop the period, then the file type, then the
-// folder; otherwise return the conditions unchanged.
+// relax is TaskRelax: one step of ai.Loosen (the least important keyword
+// while there are several, then the period, the file type, the folder);
+// with nothing left to drop, the conditions unchanged.
 func relax(in ai.RelaxInput) ai.Relaxation {
 	kws := ai.Relaxation{Filters: in.Filters}
 	for _, k := range in.Keywords {
@@ -292,16 +292,7 @@ func relax(in ai.RelaxInput) ai.Relaxation {
 			kws.Keywords = append(kws.Keywords, k)
 		}
 	}
-	switch {
-	case len(kws.Keywords) > 1:
-		kws.Keywords = kws.Keywords[:len(kws.Keywords)-1]
-	case kws.Filters.ModifiedAfter != "" || kws.Filters.ModifiedBefore != "":
-		kws.Filters.ModifiedAfter, kws.Filters.ModifiedBefore = "", ""
-	case kws.Filters.FileType != "":
-		kws.Filters.FileType = ""
-	case kws.Filters.Folder != "":
-		kws.Filters.Folder = ""
-	}
+	kws.Keywords, kws.Filters, _ = ai.Loosen(kws.Keywords, kws.Filters)
 	if kws.Keywords == nil {
 		kws.Keywords = []string{}
 	}

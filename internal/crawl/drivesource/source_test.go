@@ -1,4 +1,4 @@
-package drive_test
+package drivesource_test
 
 import (
 	"context"
@@ -13,13 +13,15 @@ import (
 	"time"
 
 	"github.com/gds-cli/gds/internal/crawl"
+	"github.com/gds-cli/gds/internal/crawl/drivesource"
 	"github.com/gds-cli/gds/internal/drive"
+	"github.com/gds-cli/gds/internal/drive/drivetest"
 	"github.com/gds-cli/gds/internal/driveemu"
 	"github.com/gds-cli/gds/internal/i18n"
 )
 
 func TestResolveFolderFailuresStopBeforeListing(t *testing.T) {
-	f := newFixture(t)
+	f := drivetest.New(t)
 	tests := []struct {
 		name    string
 		id      string
@@ -28,21 +30,21 @@ func TestResolveFolderFailuresStopBeforeListing(t *testing.T) {
 		msg     string // in the English message besides the ID
 	}{
 		{"missing", "1NoSuchFolderXXXXXXXXXXXXXXXXXXXXX", nil, drive.FolderNotFound, "not found"},
-		{"not a folder", f.notFolder, nil, drive.FolderNotAFolder, driveemu.MimeDoc},
-		{"invisible (Drive answers 404)", f.hidden, nil, drive.FolderNotFound, "no access"},
-		{"trashed", f.trashedFolder, nil, drive.FolderTrashed, "trash"},
-		{"forbidden", f.alpha, &driveemu.Rule{Kind: driveemu.FaultStatus, Status: 403, Reason: "insufficientFilePermissions", PathPrefix: "/drive/v3/files/" + f.alpha,
+		{"not a folder", f.NotFolder, nil, drive.FolderNotAFolder, driveemu.MimeDoc},
+		{"invisible (Drive answers 404)", f.Hidden, nil, drive.FolderNotFound, "no access"},
+		{"trashed", f.TrashedFolder, nil, drive.FolderTrashed, "trash"},
+		{"forbidden", f.Alpha, &driveemu.Rule{Kind: driveemu.FaultStatus, Status: 403, Reason: "insufficientFilePermissions", PathPrefix: "/drive/v3/files/" + f.Alpha,
 			Message: "The user does not have sufficient permissions for this file."}, drive.FolderNoPermission, "no permission"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f.emu.Faults().Clear()
+			f.Emu.Faults().Clear()
 			if tt.fault != nil {
-				f.emu.Faults().Add(tt.fault.On(driveemu.EndpointGet))
+				f.Emu.Faults().Add(tt.fault.On(driveemu.EndpointGet))
 			}
-			f.emu.ResetStats()
+			f.Emu.ResetStats()
 			// The good target comes first: resolution still fails before any listing.
-			src := f.source(t, f.projects, tt.id)
+			src := source(t, f, f.Projects, tt.id)
 			listed := 0
 			err := src.List(context.Background(), time.Time{}, func(crawl.Entry) error { listed++; return nil })
 			var fe *drive.FolderError
@@ -58,7 +60,7 @@ func TestResolveFolderFailuresStopBeforeListing(t *testing.T) {
 			if ja := fe.Message(i18n.Ja); !strings.Contains(ja, tt.id) || ja == fe.Message(i18n.En) {
 				t.Errorf("Japanese message %q", ja)
 			}
-			st := f.emu.Stats()
+			st := f.Emu.Stats()
 			if listed != 0 || st.Calls[driveemu.EndpointList] != 0 || st.Calls[driveemu.EndpointDownload]+st.Calls[driveemu.EndpointExport] != 0 {
 				t.Errorf("listed %d files, calls %v: resolution must stop the crawl first", listed, st.Calls)
 			}
@@ -66,34 +68,21 @@ func TestResolveFolderFailuresStopBeforeListing(t *testing.T) {
 	}
 }
 
-func TestResolveAShortcutTargetNamesTheFolder(t *testing.T) {
-	f := newFixture(t)
-	link := f.emu.AddShortcut("root", "Link to Alpha", f.alpha)
-	_, err := f.client(t, drive.Options{}).ResolveFolders(context.Background(), []string{link})
-	var fe *drive.FolderError
-	if !errors.As(err, &fe) || fe.Problem != drive.FolderShortcut || fe.Detail != f.alpha {
-		t.Fatalf("err = %v, want a shortcut problem naming %s", err, f.alpha)
-	}
-	if !strings.Contains(fe.Message(i18n.En), f.alpha) {
-		t.Errorf("message %q does not name the folder's own ID", fe.Message(i18n.En))
-	}
-}
-
 func TestListFindsExactlyTheIndexableFiles(t *testing.T) {
-	f := newFixture(t)
-	src := f.source(t)
+	f := drivetest.New(t)
+	src := source(t, f)
 	got := listAll(t, src, time.Time{})
 	// Over-limit files are listed (and skipped at Open with a reason).
-	want := names(f.want)
+	want := names(f.Want)
 	want = append(want, "huge.txt", "Giant doc")
 	slices.Sort(want)
 	if fmt.Sprint(names(got)) != fmt.Sprint(want) {
 		t.Fatalf("listed %v\nwant   %v", names(got), want)
 	}
-	for name, path := range f.want {
+	for name, path := range f.Want {
 		e := got[name]
-		if e.Path != path || e.ID != f.ids[name] {
-			t.Errorf("%s: path %q id %s, want %q %s", name, e.Path, e.ID, path, f.ids[name])
+		if e.Path != path || e.ID != f.IDs[name] {
+			t.Errorf("%s: path %q id %s, want %q %s", name, e.Path, e.ID, path, f.IDs[name])
 		}
 		if e.WebLink == "" || e.ModifiedAt.IsZero() || len(e.Parents) == 0 {
 			t.Errorf("%s: missing link, time or parents: %+v", name, e)
@@ -113,8 +102,8 @@ func TestListFindsExactlyTheIndexableFiles(t *testing.T) {
 }
 
 func TestOpenExportsDownloadsAndSkips(t *testing.T) {
-	f := newFixture(t)
-	src := f.source(t)
+	f := drivetest.New(t)
+	src := source(t, f)
 	got := listAll(t, src, time.Time{})
 	ctx := context.Background()
 	read := func(name string) (string, error) {
@@ -148,21 +137,21 @@ func TestOpenExportsDownloadsAndSkips(t *testing.T) {
 		}
 	}
 	// Refused types are skipped without a request even when asked directly.
-	f.emu.ResetStats()
+	f.Emu.ResetStats()
 	_, err := src.Open(ctx, crawl.Entry{ID: "x", Name: "a.png", MimeType: "image/png"})
-	if !errors.Is(err, crawl.ErrSkip) || f.emu.Stats().Total() != 0 {
-		t.Errorf("png: %v after %d calls", err, f.emu.Stats().Total())
+	if !errors.Is(err, crawl.ErrSkip) || f.Emu.Stats().Total() != 0 {
+		t.Errorf("png: %v after %d calls", err, f.Emu.Stats().Total())
 	}
 	// A file deleted between listing and opening is skipped, not failed.
-	f.emu.Delete(f.ids["deep.txt"])
+	f.Emu.Delete(f.IDs["deep.txt"])
 	if _, err := read("deep.txt"); !errors.Is(err, crawl.ErrSkip) {
 		t.Errorf("deleted file: %v, want a skip", err)
 	}
 }
 
 func TestIncrementalListing(t *testing.T) {
-	f := newFixture(t)
-	src := f.source(t)
+	f := drivetest.New(t)
+	src := source(t, f)
 	all := listAll(t, src, time.Time{})
 	var since time.Time
 	for _, e := range all {
@@ -175,9 +164,9 @@ func TestIncrementalListing(t *testing.T) {
 	}
 	// A file deep in an unchanged folder, and the target of a shortcut, change.
 	later := since.Add(time.Minute)
-	f.emu.Touch(f.ids["deep.txt"], []byte("edited"), later)
-	f.emu.Touch(f.outside, []byte("edited outside"), later.Add(time.Second))
-	f.emu.Touch(f.ids["team-notes.txt"], []byte("edited team notes"), later.Add(1500*time.Millisecond))
+	f.Emu.Touch(f.IDs["deep.txt"], []byte("edited"), later)
+	f.Emu.Touch(f.Outside, []byte("edited outside"), later.Add(time.Second))
+	f.Emu.Touch(f.IDs["team-notes.txt"], []byte("edited team notes"), later.Add(1500*time.Millisecond))
 	got := listAll(t, src, since)
 	if want := []string{"deep.txt", "outside.txt", "team-notes.txt"}; fmt.Sprint(names(got)) != fmt.Sprint(want) {
 		t.Fatalf("listed %v, want %v", names(got), want)
@@ -202,12 +191,12 @@ func TestWalkBatchesFolders(t *testing.T) {
 			want++
 		}
 	}
-	srv := newServer(t, e)
-	c, err := drive.New(context.Background(), drive.Options{Endpoint: srv, Retry: instant(3)})
+	srv := drivetest.Serve(t, e)
+	c, err := drive.New(context.Background(), drive.Options{Endpoint: srv, Retry: drivetest.Instant(3)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	src := drive.NewSource(c, drive.SourceOptions{FolderIDs: []string{top}})
+	src := drivesource.New(c, drivesource.Options{FolderIDs: []string{top}})
 	got := listAll(t, src, time.Time{})
 	if len(got) != want {
 		t.Fatalf("listed %d files, want %d", len(got), want)
@@ -229,11 +218,11 @@ func TestListPagesThroughLargeFolders(t *testing.T) {
 	for i := range 250 {
 		e.AddBlob(dir, fmt.Sprintf("f%03d.txt", i), "text/plain", []byte("x"))
 	}
-	c, err := drive.New(context.Background(), drive.Options{Endpoint: newServer(t, e), Retry: instant(3)})
+	c, err := drive.New(context.Background(), drive.Options{Endpoint: drivetest.Serve(t, e), Retry: drivetest.Instant(3)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	src := drive.NewSource(c, drive.SourceOptions{FolderIDs: []string{dir}})
+	src := drivesource.New(c, drivesource.Options{FolderIDs: []string{dir}})
 	if got := listAll(t, src, time.Time{}); len(got) != 250 {
 		t.Fatalf("listed %d of 250", len(got))
 	}
@@ -243,8 +232,8 @@ func TestListPagesThroughLargeFolders(t *testing.T) {
 }
 
 func TestFaultStormEndsWithEveryFileListedAndOpened(t *testing.T) {
-	f := newFixture(t)
-	fl := f.emu.Faults()
+	f := drivetest.New(t)
+	fl := f.Emu.Faults()
 	fl.Seed(7)
 	for _, r := range []driveemu.Rule{
 		driveemu.TooManyRequests(time.Second).WithProbability(0.12),
@@ -258,13 +247,13 @@ func TestFaultStormEndsWithEveryFileListedAndOpened(t *testing.T) {
 		fl.Add(r)
 	}
 	var waits []time.Duration
-	c := f.client(t, drive.Options{Retry: drive.RetryPolicy{
+	c := f.Client(t, drive.Options{Retry: drive.RetryPolicy{
 		MaxAttempts: 40,
 		Sleep:       func(ctx context.Context, d time.Duration) error { waits = append(waits, d); return ctx.Err() },
 	}})
-	src := drive.NewSource(c, drive.SourceOptions{FolderIDs: f.targets, MaxFileBytes: maxBytes})
+	src := drivesource.New(c, drivesource.Options{FolderIDs: f.Targets, MaxFileBytes: drivetest.MaxBytes})
 	got := listAll(t, src, time.Time{})
-	for name := range f.want {
+	for name := range f.Want {
 		e, ok := got[name]
 		if !ok {
 			t.Errorf("%s not listed under faults", name)
@@ -281,7 +270,7 @@ func TestFaultStormEndsWithEveryFileListedAndOpened(t *testing.T) {
 			t.Errorf("%s: empty content", name)
 		}
 	}
-	st := f.emu.Stats()
+	st := f.Emu.Stats()
 	for _, k := range []driveemu.FaultKind{driveemu.FaultStatus, driveemu.FaultDrop, driveemu.FaultTruncate} {
 		if st.Faults[k] == 0 {
 			t.Errorf("no %s fault was injected; the storm proves nothing (faults %v)", k, st.Faults)
@@ -293,115 +282,44 @@ func TestFaultStormEndsWithEveryFileListedAndOpened(t *testing.T) {
 }
 
 func TestGivesUpAfterBoundedTries(t *testing.T) {
-	f := newFixture(t)
-	f.emu.Faults().Add(driveemu.ServerError(http.StatusServiceUnavailable).On(driveemu.EndpointExport))
-	c := f.client(t, drive.Options{Retry: instant(4)})
-	src := drive.NewSource(c, drive.SourceOptions{FolderIDs: f.targets})
+	f := drivetest.New(t)
+	f.Emu.Faults().Add(driveemu.ServerError(http.StatusServiceUnavailable).On(driveemu.EndpointExport))
+	c := f.Client(t, drive.Options{Retry: drivetest.Instant(4)})
+	src := drivesource.New(c, drivesource.Options{FolderIDs: f.Targets})
 	got := listAll(t, src, time.Time{})
-	f.emu.ResetStats()
+	f.Emu.ResetStats()
 	_, err := src.Open(context.Background(), got["Plan"])
 	var re *drive.RetryError
 	if !errors.As(err, &re) || re.Attempts != 4 || errors.Is(err, crawl.ErrSkip) {
 		t.Fatalf("err = %v, want a RetryError after 4 tries that is not a skip", err)
 	}
-	if n := f.emu.Stats().Calls[driveemu.EndpointExport]; n != 4 {
+	if n := f.Emu.Stats().Calls[driveemu.EndpointExport]; n != 4 {
 		t.Errorf("%d export calls, want 4", n)
 	}
 }
 
 func TestFingerprint(t *testing.T) {
-	f := newFixture(t)
-	a := f.source(t, f.projects, f.shared).Fingerprint()
-	if b := f.source(t, f.shared, f.projects).Fingerprint(); a != b {
+	f := drivetest.New(t)
+	a := source(t, f, f.Projects, f.Shared).Fingerprint()
+	if b := source(t, f, f.Shared, f.Projects).Fingerprint(); a != b {
 		t.Errorf("order changed the fingerprint")
 	}
-	if b := f.source(t, f.projects).Fingerprint(); a == b {
+	if b := source(t, f, f.Projects).Fingerprint(); a == b {
 		t.Errorf("a different folder set kept the fingerprint")
 	}
 }
 
-func TestNormalizeEndpoint(t *testing.T) {
-	for in, want := range map[string]string{
-		"":                                  "",
-		"http://127.0.0.1:8088":             "http://127.0.0.1:8088/drive/v3/",
-		"http://127.0.0.1:8088/":            "http://127.0.0.1:8088/drive/v3/",
-		"http://127.0.0.1:8088/drive/v3":    "http://127.0.0.1:8088/drive/v3/",
-		"https://example.test/x/drive/v3/ ": "https://example.test/x/drive/v3/",
-	} {
-		if got := drive.NormalizeEndpoint(in); got != want {
-			t.Errorf("NormalizeEndpoint(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
-func TestFoldersListsTheTargetTrees(t *testing.T) {
-	f := newFixture(t)
-	c := f.client(t, drive.Options{})
-	ctx := context.Background()
-	roots, err := c.ResolveFolders(ctx, f.targets)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.emu.ResetStats()
-	folders, err := c.Folders(ctx, roots)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := map[string]string{}
-	for _, fo := range folders {
-		got[fo.ID] = fo.Name
-	}
-	want := map[string]string{
-		f.projects: "Projects", f.alpha: "Projects/Alpha", f.deep: "Projects/Alpha/Deep",
-		f.deeper: "Projects/Alpha/Deep/Deeper", f.shared: "Shared", f.sharedSub: "Shared/Specs",
-	}
-	if fmt.Sprint(got) != fmt.Sprint(want) || len(folders) != len(want) {
-		t.Errorf("folders %v\nwant    %v", got, want)
-	}
-	// Four levels, one query each; no file content is touched.
-	st := f.emu.Stats()
-	if st.Calls[driveemu.EndpointList] != 4 || st.Total() != 4 {
-		t.Errorf("calls %v, want 4 files.list", st.Calls)
-	}
-	// The folder IDs restrict a Drive keyword search to the targets.
-	ids := make([]string, len(folders))
-	for i, fo := range folders {
-		ids[i] = fo.ID
-	}
-	var hits []string
-	err = c.Search(ctx, drive.And(drive.InParents(ids...), drive.NotTrashed(), drive.FullTextContains("roadmap")), func(f drive.File) error {
-		hits = append(hits, f.Name)
-		return nil
-	})
-	if err != nil || fmt.Sprint(hits) != "[team-notes.txt]" {
-		t.Errorf("search hits %v, %v; want [team-notes.txt]", hits, err)
-	}
-}
-
-func TestResolveRateLimitedIsNotAFolderProblem(t *testing.T) {
-	f := newFixture(t)
-	f.emu.Faults().Add(driveemu.UserRateLimitExceeded().On(driveemu.EndpointGet))
-	_, err := f.client(t, drive.Options{Retry: instant(3)}).ResolveFolders(context.Background(), f.targets)
-	var (
-		fe *drive.FolderError
-		re *drive.RetryError
-	)
-	if errors.As(err, &fe) || !errors.As(err, &re) || re.Attempts != 3 {
-		t.Errorf("err = %v, want a RetryError after 3 tries and no FolderError", err)
-	}
-}
-
 func TestOpenOfAFileChangedSinceListingFailsWithoutRetries(t *testing.T) {
-	f := newFixture(t)
-	src := f.source(t)
+	f := drivetest.New(t)
+	src := source(t, f)
 	e := listAll(t, src, time.Time{})["notes.txt"]
-	f.emu.Touch(e.ID, []byte("new content written after the listing"), time.Time{})
-	f.emu.ResetStats()
+	f.Emu.Touch(e.ID, []byte("new content written after the listing"), time.Time{})
+	f.Emu.ResetStats()
 	_, err := src.Open(context.Background(), e)
 	if !errors.Is(err, drive.ErrChanged) || errors.Is(err, crawl.ErrSkip) {
 		t.Fatalf("err = %v, want ErrChanged (a failure the next crawl retries)", err)
 	}
-	if n := f.emu.Stats().Calls[driveemu.EndpointDownload]; n != 1 {
+	if n := f.Emu.Stats().Calls[driveemu.EndpointDownload]; n != 1 {
 		t.Errorf("%d downloads, want 1 (a changed file is not a transient error)", n)
 	}
 }
@@ -418,11 +336,11 @@ func TestIncompleteSearchFailsTheListing(t *testing.T) {
 		fmt.Fprint(w, `{"id":"top","name":"Top","mimeType":"application/vnd.google-apps.folder"}`)
 	}))
 	defer srv.Close()
-	c, err := drive.New(context.Background(), drive.Options{Endpoint: srv.URL, Retry: instant(3)})
+	c, err := drive.New(context.Background(), drive.Options{Endpoint: srv.URL, Retry: drivetest.Instant(3)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	src := drive.NewSource(c, drive.SourceOptions{FolderIDs: []string{"top"}})
+	src := drivesource.New(c, drivesource.Options{FolderIDs: []string{"top"}})
 	err = src.List(context.Background(), time.Time{}, func(crawl.Entry) error { return nil })
 	if !errors.Is(err, drive.ErrIncompleteSearch) || lists != 3 {
 		t.Errorf("err = %v after %d lists, want ErrIncompleteSearch after 3", err, lists)
@@ -439,13 +357,13 @@ func TestHungListingIsAbandonedAndRetried(t *testing.T) {
 		e.AddBlob(dir, fmt.Sprintf("f%d.txt", i), "text/plain", []byte("x"))
 	}
 	hang := e.Faults().Add(driveemu.Latency(time.Hour).On(driveemu.EndpointList).Times(2))
-	retry := instant(3)
+	retry := drivetest.Instant(3)
 	retry.CallTimeout = 50 * time.Millisecond
-	c, err := drive.New(context.Background(), drive.Options{Endpoint: newServer(t, e), Retry: retry})
+	c, err := drive.New(context.Background(), drive.Options{Endpoint: drivetest.Serve(t, e), Retry: retry})
 	if err != nil {
 		t.Fatal(err)
 	}
-	src := drive.NewSource(c, drive.SourceOptions{FolderIDs: []string{dir}})
+	src := drivesource.New(c, drivesource.Options{FolderIDs: []string{dir}})
 	if got := listAll(t, src, time.Time{}); len(got) != 3 {
 		t.Fatalf("listed %d of 3 after two hung tries", len(got))
 	}

@@ -1,4 +1,4 @@
-package search_test
+package drivesearch_test
 
 import (
 	"context"
@@ -13,9 +13,11 @@ import (
 	"github.com/gds-cli/gds/internal/ai"
 	"github.com/gds-cli/gds/internal/ai/offline"
 	"github.com/gds-cli/gds/internal/crawl"
+	"github.com/gds-cli/gds/internal/crawl/drivesource"
 	"github.com/gds-cli/gds/internal/drive"
 	"github.com/gds-cli/gds/internal/driveemu"
 	"github.com/gds-cli/gds/internal/search"
+	"github.com/gds-cli/gds/internal/search/drivesearch"
 	"github.com/gds-cli/gds/internal/store/sqlite"
 )
 
@@ -23,7 +25,7 @@ import (
 // into a SQLite index with the offline provider, and returns the searcher.
 type driveFixture struct {
 	emu      *driveemu.Emulator
-	searcher search.DriveSearcher
+	searcher drivesearch.Searcher
 	store    *sqlite.Store
 	ids      map[string]string
 }
@@ -53,16 +55,16 @@ func newDriveFixture(t *testing.T) *driveFixture {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	src := drive.NewSource(c, drive.SourceOptions{FolderIDs: []string{target}})
+	src := drivesource.New(c, drivesource.Options{FolderIDs: []string{target}})
 	sum, err := crawl.Run(ctx, crawl.Options{Source: src, Index: st, Provider: offline.New(), SummaryMaxLength: 100})
 	if err != nil || sum.New != 122 {
 		t.Fatalf("crawl: %+v, %v", sum, err)
 	}
 	return &driveFixture{emu: e, store: st, ids: ids,
-		searcher: search.DriveSearcher{Drive: c, Index: st, Local: search.StoreSearcher{Index: st}}}
+		searcher: drivesearch.Searcher{Drive: c, Index: st, Local: search.StoreSearcher{Index: st}}}
 }
 
-func TestDriveSearcher(t *testing.T) {
+func TestSearcher(t *testing.T) {
 	ctx := context.Background()
 	f := newDriveFixture(t)
 
@@ -128,8 +130,8 @@ func TestDriveSearcher(t *testing.T) {
 	}
 }
 
-func TestDriveQueryEscapes(t *testing.T) {
-	q, err := search.DriveQuery(search.Conditions{Keywords: []string{`quinn's \ paper`, "x' or trashed = true or 'a"},
+func TestQueryEscapes(t *testing.T) {
+	q, err := drivesearch.Query(search.Conditions{Keywords: []string{`quinn's \ paper`, "x' or trashed = true or 'a"},
 		Filters: ai.Filters{ModifiedAfter: "2024-01-01", ModifiedBefore: "2025-01-01", FileType: ai.FileTypePDF}})
 	if err != nil {
 		t.Fatal(err)

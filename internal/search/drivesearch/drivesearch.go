@@ -1,19 +1,25 @@
-package search
+// Package drivesearch is the keyword-search step of the search loop for an
+// index crawled from Google Drive: Drive's own full-text search, kept to the
+// index. It joins package drive (the API client) and package search (the
+// loop), so that neither imports the other.
+package drivesearch
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/gds-cli/gds/internal/ai"
 	"github.com/gds-cli/gds/internal/drive"
+	"github.com/gds-cli/gds/internal/search"
 	"github.com/gds-cli/gds/internal/store"
 	"github.com/gds-cli/gds/internal/tokenize"
 )
 
-// DriveFinder lists the Drive files matching a query, in Drive's relevance
+// Finder lists the Drive files matching a query, in Drive's relevance
 // order, calling fn per file; fn returning an error stops the listing.
-type DriveFinder interface {
+type Finder interface {
 	Search(ctx context.Context, q drive.Query, fn func(drive.File) error) error
 }
 
@@ -28,31 +34,31 @@ type IndexedFilter interface {
 // DefaultMaxProbe bounds how many Drive results one keyword search reads.
 const DefaultMaxProbe = 1000
 
-// DriveSearcher is the keyword-search step of seed §6.3 for a Drive
+// Searcher is the keyword-search step of seed §6.3 for a Drive
 // source: Drive's `fullText contains` with the period and type filters,
 // then hits = Drive's results ∩ the index (which only holds files of the
 // target folders and their subfolders), kept to the folder filter's
 // subtree by the paths the index records. Drive gives no total count and
 // rejects orderBy with fullText, so it reads results in Drive's relevance
-// order only until the branch is decided: ClarifyAt indexed hits, the end
+// order only until the branch is decided: search.ClarifyAt indexed hits, the end
 // of the results, or MaxProbe results. Keywords are alternatives (any of
 // them); required keywords must all match.
 //
 // Drive's tokeniser does not find a substring inside a Japanese compound,
 // so when a keyword contains CJK characters the store's own bigram index
 // (Local) is searched too and its hits are added after Drive's.
-type DriveSearcher struct {
-	Drive    DriveFinder
+type Searcher struct {
+	Drive    Finder
 	Index    IndexedFilter
-	Local    KeywordSearcher // may be nil
-	MaxProbe int             // <= 0: DefaultMaxProbe
+	Local    search.KeywordSearcher // may be nil
+	MaxProbe int                    // <= 0: DefaultMaxProbe
 }
 
 var errEnough = errors.New("enough results")
 
-// DriveQuery builds the Drive query of conditions c. Every user value goes
+// Query builds the Drive query of conditions c. Every user value goes
 // through the escaping builder.
-func DriveQuery(c Conditions) (drive.Query, error) {
+func Query(c search.Conditions) (drive.Query, error) {
 	parts := []drive.Query{drive.NotTrashed(), drive.Not(drive.IsFolder())}
 	var alts []drive.Query
 	for _, k := range c.Keywords {
@@ -84,9 +90,9 @@ func DriveQuery(c Conditions) (drive.Query, error) {
 	return drive.And(parts...), nil
 }
 
-// SearchKeywords implements KeywordSearcher.
-func (s DriveSearcher) SearchKeywords(ctx context.Context, c Conditions, limit int) ([]string, int, error) {
-	q, err := DriveQuery(c)
+// SearchKeywords implements search.KeywordSearcher.
+func (s Searcher) SearchKeywords(ctx context.Context, c search.Conditions, limit int) ([]string, int, error) {
+	q, err := Query(c)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -123,7 +129,7 @@ func (s DriveSearcher) SearchKeywords(ctx context.Context, c Conditions, limit i
 			if err := flush(); err != nil {
 				return err
 			}
-			if len(hits) >= ClarifyAt {
+			if len(hits) >= search.ClarifyAt {
 				return errEnough
 			}
 		}
@@ -162,7 +168,7 @@ func (s DriveSearcher) SearchKeywords(ctx context.Context, c Conditions, limit i
 }
 
 // inFolder keeps the ids whose indexed path lies in folder ("" keeps all).
-func (s DriveSearcher) inFolder(ctx context.Context, ids []string, folder string) ([]string, error) {
+func (s Searcher) inFolder(ctx context.Context, ids []string, folder string) ([]string, error) {
 	if store.CleanFolder(folder) == "" || len(ids) == 0 {
 		return ids, nil
 	}
@@ -185,8 +191,10 @@ func (s DriveSearcher) inFolder(ctx context.Context, ids []string, folder string
 	return out, nil
 }
 
-func hasCJK(c Conditions) bool {
-	for _, k := range allKeywords(c) {
+// hasCJK reports whether a keyword or a required keyword has a CJK
+// character.
+func hasCJK(c search.Conditions) bool {
+	for _, k := range slices.Concat(c.Keywords, c.Required) {
 		for _, r := range k {
 			if tokenize.IsCJK(r) {
 				return true

@@ -1,4 +1,4 @@
-package drive_test
+package drivesource_test
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/gds-cli/gds/internal/ai/offline"
 	"github.com/gds-cli/gds/internal/crawl"
 	"github.com/gds-cli/gds/internal/drive"
+	"github.com/gds-cli/gds/internal/drive/drivetest"
 	"github.com/gds-cli/gds/internal/store"
 	"github.com/gds-cli/gds/internal/store/postgres"
 	"github.com/gds-cli/gds/internal/store/sqlite"
@@ -62,28 +63,28 @@ func TestCrawlDriveIntoStore(t *testing.T) {
 
 func testCrawlDriveIntoStore(t *testing.T, st store.Store) {
 	ctx := context.Background()
-	f := newFixture(t)
+	f := drivetest.New(t)
 	// Real uploaded documents next to the Google-native ones.
 	for name, mt := range map[string]string{
 		"pdftools-hello.pdf":  "application/pdf",
 		"docxrs-toc1-ja.docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
 	} {
-		b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "realdocs", name))
+		b, err := os.ReadFile(filepath.Join("..", "..", "..", "testdata", "realdocs", name))
 		if err != nil {
 			t.Fatal(err)
 		}
-		f.want[name] = "Projects/Alpha/Deep"
-		f.ids[name] = f.emu.AddBlob(f.deep, name, mt, b)
+		f.Want[name] = "Projects/Alpha/Deep"
+		f.IDs[name] = f.Emu.AddBlob(f.Deep, name, mt, b)
 	}
 	prov := offline.New()
 	progress := &begins{}
-	opts := crawl.Options{Source: f.source(t), Index: st, Provider: prov, SummaryMaxLength: 200, Concurrency: 4, Progress: progress}
+	opts := crawl.Options{Source: source(t, f), Index: st, Provider: prov, SummaryMaxLength: 200, Concurrency: 4, Progress: progress}
 
 	sum, err := crawl.Run(ctx, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !sum.Full || sum.New != len(f.want) || len(sum.Failed) != 0 {
+	if !sum.Full || sum.New != len(f.Want) || len(sum.Failed) != 0 {
 		t.Fatalf("first crawl: %+v", sum)
 	}
 	var skipped []string
@@ -98,7 +99,7 @@ func testCrawlDriveIntoStore(t *testing.T, st store.Store) {
 
 	// One file changes in Drive: only it is listed and reprocessed.
 	later := sum.Checkpoint.Add(time.Hour)
-	f.emu.Touch(f.ids["deep.txt"], []byte("rewritten at the bottom of the tree: the 2027 budget"), later)
+	f.Emu.Touch(f.IDs["deep.txt"], []byte("rewritten at the bottom of the tree: the 2027 budget"), later)
 	sum, err = crawl.Run(ctx, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -109,26 +110,26 @@ func testCrawlDriveIntoStore(t *testing.T, st store.Store) {
 	if !sum.Checkpoint.Equal(later) {
 		t.Errorf("checkpoint %v, want %v", sum.Checkpoint, later)
 	}
-	got, err := st.GetFiles(ctx, []string{f.ids["deep.txt"]})
+	got, err := st.GetFiles(ctx, []string{f.IDs["deep.txt"]})
 	if err != nil || len(got) != 1 || !got[0].ModifiedAt.Equal(later) {
 		t.Errorf("deep.txt row after the change: %+v, %v", got, err)
 	}
 	checkRows(t, st, f)
 
 	// Another target set: a full scan (unchanged content costs no summary).
-	opts.Source = f.source(t, f.projects)
+	opts.Source = source(t, f, f.Projects)
 	sum, err = crawl.Run(ctx, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !sum.Full || sum.New != 0 || sum.Unchanged != len(f.want)-3 {
-		t.Errorf("crawl of a new target: %+v, want a full scan of %d unchanged files (the Shared drive target dropped)", sum, len(f.want)-3)
+	if !sum.Full || sum.New != 0 || sum.Unchanged != len(f.Want)-3 {
+		t.Errorf("crawl of a new target: %+v, want a full scan of %d unchanged files (the Shared drive target dropped)", sum, len(f.Want)-3)
 	}
 
 	// A folder that does not exist fails the crawl before any file.
 	before, _ := st.Stats(ctx)
 	progress.n = 0
-	opts.Source = f.source(t, f.projects, "1DoesNotExistXXXXXXXXXXXXXXXXXXXXX")
+	opts.Source = source(t, f, f.Projects, "1DoesNotExistXXXXXXXXXXXXXXXXXXXXX")
 	sum, err = crawl.Run(ctx, opts)
 	var fe *drive.FolderError
 	if !errors.As(err, &fe) || fe.Problem != drive.FolderNotFound {
@@ -141,18 +142,18 @@ func testCrawlDriveIntoStore(t *testing.T, st store.Store) {
 }
 
 // checkRows asserts the index holds exactly the fixture's indexable files.
-func checkRows(t *testing.T, st store.Store, f *fixture) {
+func checkRows(t *testing.T, st store.Store, f *drivetest.Fixture) {
 	t.Helper()
 	ctx := context.Background()
 	stats, err := st.Stats(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if stats.Files != len(f.want) {
-		t.Errorf("%d rows, want %d", stats.Files, len(f.want))
+	if stats.Files != len(f.Want) {
+		t.Errorf("%d rows, want %d", stats.Files, len(f.Want))
 	}
-	ids := make([]string, 0, len(f.ids))
-	for _, id := range f.ids {
+	ids := make([]string, 0, len(f.IDs))
+	for _, id := range f.IDs {
 		ids = append(ids, id)
 	}
 	rows, err := st.GetFiles(ctx, ids)
@@ -163,7 +164,7 @@ func checkRows(t *testing.T, st store.Store, f *fixture) {
 	for _, r := range rows {
 		byName[r.Name] = r
 	}
-	for name, path := range f.want {
+	for name, path := range f.Want {
 		r, ok := byName[name]
 		switch {
 		case !ok:

@@ -1,4 +1,4 @@
-package drive
+package drivesource
 
 import (
 	"bytes"
@@ -15,70 +15,13 @@ import (
 	"google.golang.org/api/googleapi"
 
 	"github.com/gds-cli/gds/internal/crawl"
+	"github.com/gds-cli/gds/internal/drive"
 	"github.com/gds-cli/gds/internal/extract"
 	"github.com/gds-cli/gds/internal/i18n"
 )
 
-// Error returns the English message.
-func (e *FolderError) Error() string { return e.Message(i18n.En) }
-
-// Message returns the error in lang (i18n.En or i18n.Ja), naming the folder
-// ID, the reason and the fix.
-func (e *FolderError) Message(lang string) string {
-	switch e.Problem {
-	case FolderNotAFolder:
-		return i18n.T(lang, "drive.folder.not_a_folder", e.ID, e.Detail)
-	case FolderShortcut:
-		return i18n.T(lang, "drive.folder.shortcut", e.ID, e.Detail)
-	case FolderTrashed:
-		return i18n.T(lang, "drive.folder.trashed", e.ID)
-	case FolderNoPermission:
-		return i18n.T(lang, "drive.folder.no_permission", e.ID)
-	default:
-		return i18n.T(lang, "drive.folder.not_found", e.ID)
-	}
-}
-
-// ExportMimeType returns the text format a Google-native file is exported
-// as (Docs and Slides as text/plain, Sheets as text/csv), or "" for a type
-// that is downloaded as is or not exportable.
-func ExportMimeType(mimeType string) string {
-	switch mimeType {
-	case MimeDoc, MimeSlides:
-		return "text/plain"
-	case MimeSheet:
-		return "text/csv"
-	}
-	return ""
-}
-
-// refusedPrefixes and refusedTypes are MIME types never worth downloading:
-// media, fonts, archives and executables have no searchable text.
-var (
-	refusedPrefixes = []string{"image/", "video/", "audio/", "font/"}
-	refusedTypes    = []string{
-		"application/zip", "application/x-zip-compressed", "application/x-7z-compressed", "application/vnd.rar",
-		"application/x-rar-compressed", "application/gzip", "application/x-gzip", "application/x-tar", "application/x-bzip2",
-		"application/x-xz", "application/java-archive", "application/x-msdownload", "application/x-executable",
-		"application/x-mach-binary", "application/x-apple-diskimage", "application/x-iso9660-image", "application/vnd.android.package-archive",
-	}
-)
-
-// Refused reports whether files of mimeType are skipped without a download.
-func Refused(mimeType string) bool {
-	if strings.HasPrefix(mimeType, googleApps) {
-		return ExportMimeType(mimeType) == ""
-	}
-	for _, p := range refusedPrefixes {
-		if strings.HasPrefix(mimeType, p) {
-			return true
-		}
-	}
-	return slices.Contains(refusedTypes, mimeType)
-}
-
-// SourceOptions configure NewSource.
-type SourceOptions struct {
+// Options configure New.
+type Options struct {
 	// FolderIDs are the target folders (GOOGLE_DRIVE_TARGET_FOLDER_IDS).
 	FolderIDs []string
 	// MaxFileBytes is the largest download or export read
@@ -91,21 +34,21 @@ type SourceOptions struct {
 // Source is the Google Drive crawl source: the target folders and their
 // subfolders, Shared drives included. It implements crawl.Source.
 type Source struct {
-	c    *Client
+	c    *drive.Client
 	ids  []string
 	max  int64
 	lang string
 
 	mu    sync.Mutex
-	roots []Folder          // resolved target folders, nil until resolved
+	roots []drive.Folder    // resolved target folders, nil until resolved
 	md5s  map[string]string // file ID → md5Checksum seen by List
-	stats WalkStats         // of the last List
+	stats drive.WalkStats   // of the last List
 }
 
 var _ crawl.Source = (*Source)(nil)
 
-// NewSource returns the Drive source over c.
-func NewSource(c *Client, o SourceOptions) *Source {
+// New returns the Drive source over c.
+func New(c *drive.Client, o Options) *Source {
 	if o.MaxFileBytes <= 0 {
 		o.MaxFileBytes = extract.DefaultMaxBytes
 	}
@@ -125,12 +68,12 @@ func (s *Source) Fingerprint() string {
 	ids := slices.Clone(s.ids)
 	slices.Sort(ids)
 	ids = slices.Compact(ids)
-	return "drive-v1\x00endpoint=" + s.c.endpoint + "\x00folders=" + strings.Join(ids, ",")
+	return "drive-v1\x00endpoint=" + s.c.Endpoint() + "\x00folders=" + strings.Join(ids, ",")
 }
 
-// Resolve checks the target folders once (see Client.ResolveFolders); List
+// Resolve checks the target folders once (see drive.Client.ResolveFolders); List
 // calls it first, so a bad folder stops a crawl before any file is listed.
-func (s *Source) Resolve(ctx context.Context) ([]Folder, error) {
+func (s *Source) Resolve(ctx context.Context) ([]drive.Folder, error) {
 	s.mu.Lock()
 	roots := s.roots
 	s.mu.Unlock()
@@ -151,7 +94,7 @@ func (s *Source) Resolve(ctx context.Context) ([]Folder, error) {
 }
 
 // Stats returns the request counts of the last List.
-func (s *Source) Stats() WalkStats {
+func (s *Source) Stats() drive.WalkStats {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.stats
@@ -169,8 +112,8 @@ func (s *Source) List(ctx context.Context, since time.Time, fn func(crawl.Entry)
 		return err
 	}
 	refused := 0
-	st, err := s.c.Walk(ctx, roots, since, func(f File) error {
-		if Refused(f.MimeType) {
+	st, err := s.c.Walk(ctx, roots, since, func(f drive.File) error {
+		if drive.Refused(f.MimeType) {
 			refused++
 			return nil
 		}
@@ -188,7 +131,7 @@ func (s *Source) List(ctx context.Context, since time.Time, fn func(crawl.Entry)
 	s.mu.Lock()
 	s.stats = st
 	s.mu.Unlock()
-	if errors.Is(err, ErrIncompleteSearch) {
+	if errors.Is(err, drive.ErrIncompleteSearch) {
 		return fmt.Errorf("%s: %w", i18n.T(s.lang, "drive.incomplete_listing"), err)
 	}
 	return err
@@ -208,7 +151,7 @@ func (s *Source) Open(ctx context.Context, e crawl.Entry) (io.ReadCloser, error)
 		b   []byte
 		err error
 	)
-	if exp := ExportMimeType(e.MimeType); exp != "" {
+	if exp := drive.ExportMimeType(e.MimeType); exp != "" {
 		b, err = s.c.Export(ctx, e.ID, exp, s.max)
 	} else {
 		s.mu.Lock()
@@ -220,7 +163,7 @@ func (s *Source) Open(ctx context.Context, e crawl.Entry) (io.ReadCloser, error)
 		if reason := s.openSkipReason(err); reason != "" {
 			return nil, skipError(reason)
 		}
-		if NeedsSignIn(err) {
+		if drive.NeedsSignIn(err) {
 			// Every other file would meet the same refusal.
 			return nil, crawl.Stop(fmt.Errorf("open %s: %w", e.Name, err))
 		}
@@ -232,9 +175,9 @@ func (s *Source) Open(ctx context.Context, e crawl.Entry) (io.ReadCloser, error)
 // skipReason decides from the metadata alone whether a file is skipped.
 func (s *Source) skipReason(e crawl.Entry) string {
 	switch {
-	case strings.HasPrefix(e.MimeType, googleApps) && ExportMimeType(e.MimeType) == "":
+	case drive.IsNative(e.MimeType) && drive.ExportMimeType(e.MimeType) == "":
 		return i18n.T(s.lang, "drive.skip.native", e.MimeType)
-	case Refused(e.MimeType):
+	case drive.Refused(e.MimeType):
 		return i18n.T(s.lang, "drive.skip.type", e.MimeType)
 	case e.Size > s.max:
 		return i18n.T(s.lang, "drive.skip.too_large", formatBytes(s.max))
@@ -245,14 +188,14 @@ func (s *Source) skipReason(e crawl.Entry) string {
 // openSkipReason turns final refusals of a download or export into skip
 // reasons; other errors fail the file (it is retried by the next crawl).
 func (s *Source) openSkipReason(err error) string {
-	if errors.Is(err, ErrTooLarge) {
+	if errors.Is(err, drive.ErrTooLarge) {
 		return i18n.T(s.lang, "drive.skip.too_large", formatBytes(s.max))
 	}
 	var gerr *googleapi.Error
 	if !errors.As(err, &gerr) {
 		return ""
 	}
-	var re *RetryError
+	var re *drive.RetryError
 	if errors.As(err, &re) {
 		return "" // gave up on a retryable error: fail, try again next crawl
 	}
