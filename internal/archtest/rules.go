@@ -11,6 +11,7 @@ var Pure = []string{
 	"./internal/ai",
 	"./internal/ai/offline",
 	"./internal/store",
+	"./internal/apperr",
 }
 
 // IO are the packages a pure package must not depend on: the standard
@@ -48,6 +49,15 @@ var Rules = []Rule{
 		From: []string{"./internal/drive/..."},
 		Forbid: []string{"./internal/crawl/...", "./internal/search/...", "./internal/store/...",
 			"./internal/extract/..."},
+	},
+	{
+		Name: "nothing below the application layer imports it",
+		Why:  "internal/app wires every back end; a domain package that imported it would pull in all of them and could not be reused by another front end",
+		From: []string{"./internal/search/...", "./internal/store/...", "./internal/ai/...", "./internal/crawl/...",
+			"./internal/drive/...", "./internal/extract/...", "./internal/render/...", "./internal/auth/...",
+			"./internal/config/...", "./internal/apperr", "./internal/mirror", "./internal/schedule/...", "./internal/eval/...",
+			"./internal/doctor/..."},
+		Forbid: []string{"./internal/app", "./cmd/..."},
 	},
 	{
 		Name:   "pure packages do no I/O",
