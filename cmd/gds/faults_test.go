@@ -280,7 +280,13 @@ func (o *oauthCrawl) expireMidCrawl(hold int, onHold func()) {
 	o.t.Helper()
 	rec := o.record()
 	const clientMargin = 10 * time.Second // oauth2's expiryDelta
-	refreshAt := time.Now().Add(time.Second)
+	// oauth2 reads the wall clock (no clock can be injected), so the
+	// window before the refresh must hold the crawl's first `hold` Drive
+	// requests even on a loaded machine running -race: 5 s, not 1 s (with
+	// 1 s the crawl sometimes reached fewer than 20 requests in time). The
+	// gate keeps later requests until the refresh, so the margin only
+	// costs these two tests the wait.
+	refreshAt := time.Now().Add(5 * time.Second)
 	rec.Token.Expiry = refreshAt.Add(clientMargin)
 	if err := o.store.Save(context.Background(), rec); err != nil {
 		o.t.Fatal(err)
