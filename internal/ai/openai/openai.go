@@ -279,14 +279,11 @@ func (p *Provider) messages(req ai.Request) []sdk.ChatCompletionMessageParamUnio
 }
 
 // tools sets the tool parameters of a chat request. Parallel calls are
-// allowed whenever tools are offered; servers reject parallel_tool_calls
-// without tools.
+// allowed whenever tools are offered; servers reject tool_choice and
+// parallel_tool_calls without tools.
 func tools(params *sdk.ChatCompletionNewParams, req ai.Request) {
 	if len(req.Tools) == 0 {
-		if req.ToolChoice == ai.ToolChoiceNone {
-			params.ToolChoice.OfAuto = sdk.String(string(ai.ToolChoiceNone))
-		}
-		return
+		return // nothing to choose from: no tool parameter at all
 	}
 	for _, t := range req.Tools {
 		def := shared.FunctionDefinitionParam{Name: t.Name, Parameters: shared.FunctionParameters(t.Parameters)}
