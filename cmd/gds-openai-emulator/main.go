@@ -6,8 +6,11 @@
 //	go run ./cmd/gds-openai-emulator -addr 127.0.0.1:8089
 //	OPENAI_BASE_URL=http://127.0.0.1:8089/v1 gds search ...
 //
-// It implements POST /v1/chat/completions (json_schema structured output
-// and SSE streaming), POST /v1/embeddings and GET /v1/models.
+// It implements POST /v1/chat/completions (json_schema structured output,
+// SSE streaming with usage, and validation of tools and tool messages),
+// POST /v1/embeddings and GET /v1/models. Scripted tool calls are for tests
+// that use internal/ai/openaitest directly; the standalone emulator answers
+// with text.
 package main
 
 import (

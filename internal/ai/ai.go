@@ -9,6 +9,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"iter"
 )
 
 // Task names a job. LLM providers follow Request.System and Messages; the
@@ -26,10 +27,23 @@ const (
 	TaskAnswer       Task = "answer"        // Input: AnswerInput → streamed text
 )
 
-// Message is one chat message.
+// Message roles.
+const (
+	RoleSystem    = "system"
+	RoleUser      = "user"
+	RoleAssistant = "assistant"
+	RoleTool      = "tool" // the result of one tool call
+)
+
+// Message is one chat message. An assistant message may carry the tool
+// calls the model made (Reply.Message builds it); each call is answered by
+// one RoleTool message whose ToolCallID is the call's ID (ToolResult builds
+// it).
 type Message struct {
-	Role    string `json:"role"` // "system", "user" or "assistant"
-	Content string `json:"content"`
+	Role       string     `json:"role"`
+	Content    string     `json:"content"`
+	ToolCalls  []ToolCall `json:"tool_calls,omitempty"`   // RoleAssistant
+	ToolCallID string     `json:"tool_call_id,omitempty"` // RoleTool
 }
 
 // Schema is a JSON schema for structured output.
@@ -46,6 +60,11 @@ type Request struct {
 	Schema    *Schema // required for Structured
 	Input     any     // the typed task input
 	MaxTokens int     // 0: provider default
+	// Tools the model may call, and how it must choose among them. Only a
+	// ToolCaller honours them; other providers fail a request that offers
+	// tools with ErrToolsUnsupported.
+	Tools      []Tool
+	ToolChoice ToolChoice
 }
 
 // EmbeddingModel names the embedding model and its dimension.
@@ -60,8 +79,13 @@ type Provider interface {
 	Name() string
 	// Structured returns a JSON document satisfying req.Schema.
 	Structured(ctx context.Context, req Request) (json.RawMessage, error)
-	// Stream generates free text, calling onDelta for each piece in order.
-	Stream(ctx context.Context, req Request, onDelta func(string) error) error
+	// Stream generates free text as a sequence of typed events: EventText
+	// pieces in order, EventUsage when the provider knows the token counts,
+	// and EventEnd last when the model finished. A failure is yielded once,
+	// as the last pair, with a zero Event. Breaking out of the loop stops the
+	// generation and releases the connection. The sequence is single-use.
+	// StreamText is the helper for callers that only want the text.
+	Stream(ctx context.Context, req Request) iter.Seq2[Event, error]
 	// Embed returns one embedding per text, in order, each of
 	// EmbeddingModel().Dim dimensions. Providers batch large inputs.
 	Embed(ctx context.Context, texts []string) ([][]float32, error)

@@ -3,6 +3,7 @@ package ai
 import (
 	"context"
 	"encoding/json"
+	"iter"
 	"testing"
 )
 
@@ -13,9 +14,11 @@ func (s scripted) Name() string { return "scripted" }
 func (s scripted) Structured(_ context.Context, r Request) (json.RawMessage, error) {
 	return json.RawMessage(s[r.Task]), nil
 }
-func (s scripted) Stream(context.Context, Request, func(string) error) error { return nil }
-func (s scripted) Embed(context.Context, []string) ([][]float32, error)      { return nil, nil }
-func (s scripted) EmbeddingModel() EmbeddingModel                            { return EmbeddingModel{} }
+func (s scripted) Stream(context.Context, Request) iter.Seq2[Event, error] {
+	return func(func(Event, error) bool) {}
+}
+func (s scripted) Embed(context.Context, []string) ([][]float32, error) { return nil, nil }
+func (s scripted) EmbeddingModel() EmbeddingModel                       { return EmbeddingModel{} }
 
 func TestTaskOutputsAreSanitised(t *testing.T) {
 	ctx := context.Background()

@@ -441,14 +441,15 @@ func Rerank(ctx context.Context, p Provider, in RerankInput) ([]string, error) {
 	return order, nil
 }
 
-// Answer streams an answer grounded in the given passages.
+// Answer streams an answer grounded in the given passages, handing each
+// piece of text to onDelta in order.
 func Answer(ctx context.Context, p Provider, in AnswerInput, onDelta func(string) error) error {
 	user, err := json.Marshal(in)
 	if err != nil {
 		return fmt.Errorf("%s: encode input: %w", TaskAnswer, err)
 	}
-	err = p.Stream(ctx, Request{Task: TaskAnswer, System: promptAnswer, Input: in,
-		Messages: []Message{{Role: "user", Content: string(user)}}}, onDelta)
+	err = StreamText(ctx, p, Request{Task: TaskAnswer, System: promptAnswer, Input: in,
+		Messages: []Message{{Role: RoleUser, Content: string(user)}}}, onDelta)
 	if err != nil {
 		return fmt.Errorf("%s (%s): %w", TaskAnswer, p.Name(), err)
 	}

@@ -57,10 +57,34 @@ func TestAnswerWithoutMatchSaysSo(t *testing.T) {
 func TestAnswerStopsWhenConsumerFails(t *testing.T) {
 	boom := errors.New("closed")
 	calls := 0
-	err := New().Stream(context.Background(), ai.Request{Task: ai.TaskAnswer, Input: &ai.AnswerInput{Question: "a b",
+	err := ai.StreamText(context.Background(), New(), ai.Request{Task: ai.TaskAnswer, Input: &ai.AnswerInput{Question: "a b",
 		Contexts: []ai.AnswerContext{{Ref: 1, Text: "alpha beta. beta alpha gamma. alpha."}}}},
 		func(string) error { calls++; return boom })
 	if !errors.Is(err, boom) || calls != 1 {
 		t.Errorf("err %v after %d calls", err, calls)
+	}
+}
+
+func TestAnswerStreamEndsWithStopAndNoToolCalls(t *testing.T) {
+	in := ai.AnswerInput{Question: "alpha", Lang: "en",
+		Contexts: []ai.AnswerContext{{Ref: 1, Text: "alpha beta. gamma delta. alpha again."}}}
+	r, err := ai.Collect(New().Stream(context.Background(), ai.Request{Task: ai.TaskAnswer, Input: in}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.FinishReason != ai.FinishStop || len(r.ToolCalls) != 0 || !strings.Contains(r.Text, "[1]") {
+		t.Errorf("reply = %+v", r)
+	}
+}
+
+func TestOfflineDoesNotCallTools(t *testing.T) {
+	var p ai.Provider = New()
+	if _, ok := p.(ai.ToolCaller); ok {
+		t.Fatal("the offline provider claims to call tools")
+	}
+	req := ai.Request{Task: ai.TaskAnswer, Input: ai.AnswerInput{Question: "q"},
+		Tools: []ai.Tool{{Name: "search"}}}
+	if _, err := ai.Collect(p.Stream(context.Background(), req)); !errors.Is(err, ai.ErrToolsUnsupported) {
+		t.Errorf("a request with tools: %v, want ErrToolsUnsupported", err)
 	}
 }

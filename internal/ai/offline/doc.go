@@ -17,6 +17,9 @@
 //     (embed.go), deterministic across runs and machines.
 //   - TaskClarify, TaskRefine, TaskRelax, TaskRerank (loop.go, rerank.go) and
 //     the streamed extractive answer of TaskAnswer (answer.go).
+//   - No tool calls: Provider is not an ai.ToolCaller (callers detect that
+//     with a type assertion), and a request that offers tools fails with
+//     ai.ErrToolsUnsupported.
 //
 // Decisions worth knowing:
 //

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"iter"
 
 	"github.com/gds-cli/gds/internal/ai"
 )
@@ -97,24 +98,36 @@ func (p *Provider) Structured(ctx context.Context, req ai.Request) (json.RawMess
 }
 
 // Stream performs TaskAnswer: an extractive answer built from the passages,
-// delivered one sentence at a time. Other tasks return ai.ErrUnsupportedTask.
-func (p *Provider) Stream(ctx context.Context, req ai.Request, onDelta func(string) error) error {
-	if req.Task != ai.TaskAnswer {
-		return fmt.Errorf("offline stream %q: %w", req.Task, ai.ErrUnsupportedTask)
-	}
-	in, err := input[ai.AnswerInput](req)
-	if err != nil {
-		return err
-	}
-	for _, piece := range answer(in) {
-		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("offline %s: %w", req.Task, err)
+// delivered one sentence per EventText, then EventEnd (FinishStop); it
+// reports no usage. Other tasks fail with ai.ErrUnsupportedTask. The offline
+// provider is not an ai.ToolCaller: a request that offers tools fails with
+// ai.ErrToolsUnsupported.
+func (p *Provider) Stream(ctx context.Context, req ai.Request) iter.Seq2[ai.Event, error] {
+	return func(yield func(ai.Event, error) bool) {
+		if len(req.Tools) > 0 {
+			yield(ai.Event{}, fmt.Errorf("offline %s: %w", req.Task, ai.ErrToolsUnsupported))
+			return
 		}
-		if err := onDelta(piece); err != nil {
-			return fmt.Errorf("offline %s: deliver text: %w", req.Task, err)
+		if req.Task != ai.TaskAnswer {
+			yield(ai.Event{}, fmt.Errorf("offline stream %q: %w", req.Task, ai.ErrUnsupportedTask))
+			return
 		}
+		in, err := input[ai.AnswerInput](req)
+		if err != nil {
+			yield(ai.Event{}, err)
+			return
+		}
+		for _, piece := range answer(in) {
+			if err := ctx.Err(); err != nil {
+				yield(ai.Event{}, fmt.Errorf("offline %s: %w", req.Task, err))
+				return
+			}
+			if !yield(ai.Event{Kind: ai.EventText, Text: piece}, nil) {
+				return
+			}
+		}
+		yield(ai.Event{Kind: ai.EventEnd, FinishReason: ai.FinishStop}, nil)
 	}
-	return nil
 }
 
 // Embed returns the lexical embedding of each text (see Embedding).

@@ -101,7 +101,7 @@ func TestUnsupportedAndBadInput(t *testing.T) {
 	if _, err := p.Structured(ctx, ai.Request{Task: "nope"}); !errors.Is(err, ai.ErrUnsupportedTask) {
 		t.Errorf("unknown task: %v", err)
 	}
-	if err := p.Stream(ctx, ai.Request{Task: ai.TaskSummarize, Input: ai.DocInput{}}, func(string) error { return nil }); !errors.Is(err, ai.ErrUnsupportedTask) {
+	if err := ai.StreamText(ctx, p, ai.Request{Task: ai.TaskSummarize, Input: ai.DocInput{}}, func(string) error { return nil }); !errors.Is(err, ai.ErrUnsupportedTask) {
 		t.Errorf("summarize as stream: %v", err)
 	}
 	if _, err := p.Structured(ctx, ai.Request{Task: ai.TaskRelax, Input: ai.QueryInput{}}); err == nil || !strings.Contains(err.Error(), "RelaxInput") {

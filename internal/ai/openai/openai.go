@@ -1,8 +1,9 @@
 // Package openai is the ai.Provider for OpenAI and any OpenAI-compatible
 // server (Ollama, LM Studio, llama.cpp) reached through a base URL. It uses
 // the official SDK, github.com/openai/openai-go/v3: structured output with
-// strict json_schema, streaming chat completions, and batched embeddings,
-// with retries and backoff on 429 and 5xx that honour Retry-After.
+// strict json_schema, streaming chat completions as typed events, tool
+// calls (it is an ai.ToolCaller), and batched embeddings, with retries and
+// backoff on 429 and 5xx that honour Retry-After.
 //
 // The API key never appears in errors, logs or String output.
 package openai
@@ -14,6 +15,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"iter"
 	"math"
 	"net/http"
 	"net/url"
@@ -250,10 +252,25 @@ func (p *Provider) messages(req ai.Request) []sdk.ChatCompletionMessageParamUnio
 	}
 	for _, m := range req.Messages {
 		switch m.Role {
-		case "system":
+		case ai.RoleSystem:
 			out = append(out, sdk.SystemMessage(m.Content))
-		case "assistant":
-			out = append(out, sdk.AssistantMessage(m.Content))
+		case ai.RoleAssistant:
+			if len(m.ToolCalls) == 0 {
+				out = append(out, sdk.AssistantMessage(m.Content))
+				continue
+			}
+			var asst sdk.ChatCompletionAssistantMessageParam
+			if m.Content != "" {
+				asst.Content.OfString = sdk.String(m.Content)
+			}
+			for _, tc := range m.ToolCalls {
+				asst.ToolCalls = append(asst.ToolCalls, sdk.ChatCompletionMessageToolCallUnionParam{
+					OfFunction: &sdk.ChatCompletionMessageFunctionToolCallParam{ID: tc.ID,
+						Function: sdk.ChatCompletionMessageFunctionToolCallFunctionParam{Name: tc.Name, Arguments: tc.Arguments}}})
+			}
+			out = append(out, sdk.ChatCompletionMessageParamUnion{OfAssistant: &asst})
+		case ai.RoleTool:
+			out = append(out, sdk.ToolMessage(m.Content, m.ToolCallID))
 		default:
 			out = append(out, sdk.UserMessage(m.Content))
 		}
@@ -261,8 +278,34 @@ func (p *Provider) messages(req ai.Request) []sdk.ChatCompletionMessageParamUnio
 	return out
 }
 
+// tools sets the tool parameters of a chat request. Parallel calls are
+// allowed whenever tools are offered; servers reject tool_choice and
+// parallel_tool_calls without tools.
+func tools(params *sdk.ChatCompletionNewParams, req ai.Request) {
+	if len(req.Tools) == 0 {
+		return // nothing to choose from: no tool parameter at all
+	}
+	for _, t := range req.Tools {
+		def := shared.FunctionDefinitionParam{Name: t.Name, Parameters: shared.FunctionParameters(t.Parameters)}
+		if t.Description != "" {
+			def.Description = sdk.String(t.Description)
+		}
+		params.Tools = append(params.Tools, sdk.ChatCompletionFunctionTool(def))
+	}
+	switch req.ToolChoice {
+	case "":
+	case ai.ToolChoiceAuto, ai.ToolChoiceNone, ai.ToolChoiceRequired:
+		params.ToolChoice.OfAuto = sdk.String(string(req.ToolChoice))
+	default:
+		params.ToolChoice.OfFunctionToolChoice = &sdk.ChatCompletionNamedToolChoiceParam{
+			Function: sdk.ChatCompletionNamedToolChoiceFunctionParam{Name: string(req.ToolChoice)}}
+	}
+	params.ParallelToolCalls = sdk.Bool(true)
+}
+
 func (p *Provider) chatParams(req ai.Request) sdk.ChatCompletionNewParams {
 	params := sdk.ChatCompletionNewParams{Model: p.chatModel, Messages: p.messages(req)}
+	tools(&params, req)
 	if req.MaxTokens > 0 {
 		// OpenAI deprecated max_tokens; compatible servers mostly know only it.
 		if p.official {
@@ -324,34 +367,119 @@ func stripFence(s string) string {
 	return strings.TrimSpace(s)
 }
 
-// Stream implements ai.Provider with the streaming chat API. It fails when
-// the stream ends before the model finished (a dropped or cut connection).
-func (p *Provider) Stream(ctx context.Context, req ai.Request, onDelta func(string) error) error {
-	const op = "chat stream"
-	ctx, n := withAttempts(ctx)
-	stream := p.chat.NewStreaming(ctx, p.chatParams(req))
-	defer stream.Close()
-	finished := false
-	for stream.Next() {
-		for _, c := range stream.Current().Choices {
-			if c.Delta.Content != "" {
-				if err := onDelta(c.Delta.Content); err != nil {
-					return fmt.Errorf("openai: %s: %w", op, err)
+var _ ai.ToolCaller = (*Provider)(nil)
+
+// Stream implements ai.Provider with the streaming chat API, tools included
+// when req offers them (it is StreamTools). The request asks for usage
+// (stream_options.include_usage), reported as EventUsage when the server
+// sends it. The chunks go through openai-go's ChatCompletionAccumulator;
+// tool calls are read from its final message once the stream has ended, so
+// parallel calls arrive complete and in order. The stream fails with
+// ErrTruncated when it ends before the model finished (a dropped or cut
+// connection).
+func (p *Provider) Stream(ctx context.Context, req ai.Request) iter.Seq2[ai.Event, error] {
+	return func(yield func(ai.Event, error) bool) {
+		const op = "chat stream"
+		ctx, n := withAttempts(ctx)
+		// Cancelled when the consumer stops early, which closes the connection.
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		params := p.chatParams(req)
+		params.StreamOptions.IncludeUsage = sdk.Bool(true)
+		stream := p.chat.NewStreaming(ctx, params)
+		defer stream.Close()
+		var acc sdk.ChatCompletionAccumulator
+		finish := ""
+		for stream.Next() {
+			chunk := stream.Current()
+			if acc.ID != "" {
+				// Some compatible servers number each chunk; the
+				// accumulator would reject a change of id.
+				chunk.ID = acc.ID
+			}
+			if !acc.AddChunk(chunk) {
+				yield(ai.Event{}, p.malformed(op, n, "a stream chunk does not continue the stream"))
+				return
+			}
+			for _, c := range chunk.Choices {
+				if c.Index != 0 {
+					continue
+				}
+				if c.Delta.Content != "" && !yield(ai.Event{Kind: ai.EventText, Text: c.Delta.Content}, nil) {
+					return
+				}
+				if c.FinishReason != "" {
+					finish = c.FinishReason
 				}
 			}
-			if c.FinishReason != "" {
-				finished = true
+		}
+		if err := stream.Err(); err != nil {
+			yield(ai.Event{}, p.fail(ctx, op, n, err))
+			return
+		}
+		if finish == "" {
+			yield(ai.Event{}, &Error{Op: op, Host: p.host, Status: http.StatusOK, Attempts: n.load(), Kind: ErrTruncated,
+				Message: "the stream ended before the model finished"})
+			return
+		}
+		if len(acc.Choices) > 0 {
+			for _, tc := range toolCalls(acc.Choices[0].Message.ToolCalls) {
+				if !yield(ai.Event{Kind: ai.EventToolCall, ToolCall: tc}, nil) {
+					return
+				}
 			}
 		}
+		if u := acc.Usage; u.PromptTokens > 0 || u.CompletionTokens > 0 {
+			if !yield(ai.Event{Kind: ai.EventUsage, Usage: ai.Usage{PromptTokens: int(u.PromptTokens), CompletionTokens: int(u.CompletionTokens)}}, nil) {
+				return
+			}
+		}
+		yield(ai.Event{Kind: ai.EventEnd, FinishReason: ai.FinishReason(finish)}, nil)
 	}
-	if err := stream.Err(); err != nil {
-		return p.fail(ctx, op, n, err)
+}
+
+// StreamTools implements ai.ToolCaller; it is Stream.
+func (p *Provider) StreamTools(ctx context.Context, req ai.Request) iter.Seq2[ai.Event, error] {
+	return p.Stream(ctx, req)
+}
+
+// CallTools implements ai.ToolCaller with one non-streamed chat completion.
+// Tool calls come back as the model wrote them (ai.ToolCall.Check flags
+// malformed arguments and unknown tools); a refusal is an ErrRefused error.
+func (p *Provider) CallTools(ctx context.Context, req ai.Request) (ai.Reply, error) {
+	const op = "chat completion"
+	ctx, n := withAttempts(ctx)
+	resp, err := p.chat.New(ctx, p.chatParams(req))
+	if err != nil {
+		return ai.Reply{}, p.fail(ctx, op, n, err)
 	}
-	if !finished {
-		return &Error{Op: op, Host: p.host, Status: http.StatusOK, Attempts: n.load(), Kind: ErrTruncated,
-			Message: "the stream ended before the model finished"}
+	if len(resp.Choices) == 0 {
+		return ai.Reply{}, p.malformed(op, n, "the reply has no choices")
 	}
-	return nil
+	c := resp.Choices[0]
+	if c.Message.Refusal != "" {
+		return ai.Reply{}, &Error{Op: op, Host: p.host, Status: http.StatusOK, Attempts: n.load(), Kind: ErrRefused,
+			Message: p.redact(ai.Truncate(c.Message.Refusal, 200))}
+	}
+	return ai.Reply{
+		Text:         c.Message.Content,
+		ToolCalls:    toolCalls(c.Message.ToolCalls),
+		Usage:        ai.Usage{PromptTokens: int(resp.Usage.PromptTokens), CompletionTokens: int(resp.Usage.CompletionTokens)},
+		FinishReason: ai.FinishReason(c.FinishReason),
+	}, nil
+}
+
+// toolCalls converts the SDK's function tool calls; other kinds (custom
+// tools, which gds never offers) are dropped.
+func toolCalls(in []sdk.ChatCompletionMessageToolCallUnion) []ai.ToolCall {
+	var out []ai.ToolCall
+	for _, tc := range in {
+		if tc.Type != "" && tc.Type != "function" {
+			continue
+		}
+		out = append(out, ai.ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments})
+	}
+	return out
 }
 
 // Embed implements ai.Provider: texts go in batches of the configured size

@@ -110,7 +110,7 @@ func TestStreamAnswerEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	var want strings.Builder
-	_ = openaitest.NewSimpleBackend(0).Stream(context.Background(), ai.Request{Input: in}, func(d string) error { want.WriteString(d); return nil })
+	_ = ai.StreamText(context.Background(), openaitest.NewSimpleBackend(0), ai.Request{Input: in}, func(d string) error { want.WriteString(d); return nil })
 	if got := strings.Join(deltas, ""); got != want.String() || len(deltas) < 2 {
 		t.Errorf("streamed %d pieces %q, want %q in several pieces", len(deltas), got, want.String())
 	}
@@ -140,7 +140,7 @@ func TestStreamTruncatedAndDropped(t *testing.T) {
 			srv, p := newPair(t, openai.Config{MaxRetries: -1})
 			srv.Enqueue(openaitest.Reply{Fault: f.fault, Deltas: []string{"a ", "b ", "c ", "d"}})
 			var got string
-			err := p.Stream(context.Background(), ai.Request{Messages: []ai.Message{{Role: "user", Content: "hi"}}},
+			err := ai.StreamText(context.Background(), p, ai.Request{Messages: []ai.Message{{Role: "user", Content: "hi"}}},
 				func(d string) error { got += d; return nil })
 			if !errors.Is(err, f.kind) {
 				t.Fatalf("err = %v, want %v", err, f.kind)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
+	"iter"
 	"math"
 	"slices"
 	"strings"
@@ -129,29 +130,38 @@ func (b *SimpleBackend) Structured(_ context.Context, req ai.Request) (json.RawM
 	return json.Marshal(out)
 }
 
-// Stream implements ai.Provider: it answers from the first passage, citing it.
-func (b *SimpleBackend) Stream(ctx context.Context, req ai.Request, onDelta func(string) error) error {
-	in, ok := req.Input.(ai.AnswerInput)
-	if !ok {
-		return fmt.Errorf("openaitest backend: task %q: %w", req.Task, ai.ErrUnsupportedTask)
-	}
-	text := "No passage answers the question."
-	if strings.HasPrefix(in.Lang, "ja") {
-		text = "該当する資料が見つかりませんでした。"
-	}
-	if len(in.Contexts) > 0 {
-		c := in.Contexts[0]
-		text = fmt.Sprintf("%s [%d]", ai.Truncate(strings.Join(strings.Fields(c.Text), " "), 200), c.Ref)
-	}
-	for _, piece := range strings.SplitAfter(text, " ") {
-		if err := ctx.Err(); err != nil {
-			return err
+// Stream implements ai.Provider: it answers from the first passage, citing
+// it, one word per EventText, then EventEnd. It calls no tools.
+func (b *SimpleBackend) Stream(ctx context.Context, req ai.Request) iter.Seq2[ai.Event, error] {
+	return func(yield func(ai.Event, error) bool) {
+		in, ok := req.Input.(ai.AnswerInput)
+		switch {
+		case len(req.Tools) > 0:
+			yield(ai.Event{}, fmt.Errorf("openaitest backend: %w", ai.ErrToolsUnsupported))
+			return
+		case !ok:
+			yield(ai.Event{}, fmt.Errorf("openaitest backend: task %q: %w", req.Task, ai.ErrUnsupportedTask))
+			return
 		}
-		if err := onDelta(piece); err != nil {
-			return err
+		text := "No passage answers the question."
+		if strings.HasPrefix(in.Lang, "ja") {
+			text = "該当する資料が見つかりませんでした。"
 		}
+		if len(in.Contexts) > 0 {
+			c := in.Contexts[0]
+			text = fmt.Sprintf("%s [%d]", ai.Truncate(strings.Join(strings.Fields(c.Text), " "), 200), c.Ref)
+		}
+		for _, piece := range strings.SplitAfter(text, " ") {
+			if err := ctx.Err(); err != nil {
+				yield(ai.Event{}, err)
+				return
+			}
+			if !yield(ai.Event{Kind: ai.EventText, Text: piece}, nil) {
+				return
+			}
+		}
+		yield(ai.Event{Kind: ai.EventEnd, FinishReason: ai.FinishStop}, nil)
 	}
-	return nil
 }
 
 // Embed implements ai.Provider with signed hashed token features,

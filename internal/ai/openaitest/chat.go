@@ -15,8 +15,10 @@ import (
 )
 
 type chatMessage struct {
-	Role    string          `json:"role"`
-	Content json.RawMessage `json:"content"`
+	Role       string          `json:"role"`
+	Content    json.RawMessage `json:"content"`
+	ToolCalls  []wireToolCall  `json:"tool_calls"`
+	ToolCallID string          `json:"tool_call_id"`
 }
 
 // text returns the message text: content is a string or an array of parts.
@@ -61,7 +63,10 @@ type chatRequest struct {
 		Type       string            `json:"type"`
 		JSONSchema *jsonSchemaFormat `json:"json_schema"`
 	} `json:"response_format"`
-	N *int `json:"n"`
+	N                 *int            `json:"n"`
+	Tools             []wireTool      `json:"tools"`
+	ToolChoice        json.RawMessage `json:"tool_choice"`
+	ParallelToolCalls *bool           `json:"parallel_tool_calls"`
 }
 
 func (c *chatRequest) schemaName() string {
@@ -130,6 +135,9 @@ func parseChat(body []byte) (*chatRequest, error) {
 	}
 	if c.N != nil && *c.N != 1 {
 		return &c, errors.New("openaitest: only n=1 is supported")
+	}
+	if param, err := c.checkTools(); err != nil {
+		return &c, &paramError{param: param, err: err}
 	}
 	if rf := c.ResponseFormat; rf != nil {
 		switch rf.Type {
@@ -203,7 +211,11 @@ func (c *chatRequest) lastUser() (user, system string, msgs []ai.Message, err er
 			user = t
 		}
 		if m.Role != "system" && m.Role != "developer" {
-			msgs = append(msgs, ai.Message{Role: m.Role, Content: t})
+			am := ai.Message{Role: m.Role, Content: t, ToolCallID: m.ToolCallID}
+			for _, tc := range m.ToolCalls {
+				am.ToolCalls = append(am.ToolCalls, ai.ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments})
+			}
+			msgs = append(msgs, am)
 		}
 	}
 	return user, system, msgs, nil
@@ -222,7 +234,19 @@ func (h *Handler) serveChat(x *exchange, c *chatRequest, reply Reply, scripted b
 		return
 	}
 	ctx := x.r.Context()
+	var calls []ai.ToolCall
+	if scripted {
+		for _, tc := range reply.ToolCalls {
+			if tc.ID == "" {
+				tc.ID = h.nextID("call")
+			}
+			calls = append(calls, tc)
+		}
+	}
 	finish := "stop"
+	if len(calls) > 0 {
+		finish = "tool_calls"
+	}
 	if reply.FinishReason != "" {
 		finish = reply.FinishReason
 	}
@@ -230,6 +254,11 @@ func (h *Handler) serveChat(x *exchange, c *chatRequest, reply Reply, scripted b
 	var content string
 	var deltas []string
 	switch {
+	case len(calls) > 0:
+		content, deltas = reply.Content, reply.Deltas
+		if deltas == nil {
+			deltas = split(content)
+		}
 	case scripted && (reply.Content != "" || reply.Deltas != nil):
 		content, deltas = reply.Content, reply.Deltas
 		if deltas == nil {
@@ -260,7 +289,7 @@ func (h *Handler) serveChat(x *exchange, c *chatRequest, reply Reply, scripted b
 		if err := json.Unmarshal([]byte(user), &in); err != nil || in.Question == "" {
 			in = ai.AnswerInput{Question: user}
 		}
-		err := h.backend.Stream(ctx, ai.Request{Task: ai.TaskAnswer, System: system, Messages: msgs, Input: in},
+		err := ai.StreamText(ctx, h.backend, ai.Request{Task: ai.TaskAnswer, System: system, Messages: msgs, Input: in},
 			func(d string) error { deltas = append(deltas, d); return nil })
 		if err != nil {
 			x.apiError(http.StatusInternalServerError, "server_error", "", "openaitest backend: "+err.Error(), "")
@@ -271,17 +300,28 @@ func (h *Handler) serveChat(x *exchange, c *chatRequest, reply Reply, scripted b
 
 	id := h.nextID("chatcmpl")
 	created := time.Now().Unix()
+	completion := content
+	for _, tc := range calls {
+		completion += " " + tc.Name + " " + tc.Arguments
+	}
 	if !c.Stream {
+		message := map[string]any{"role": "assistant", "content": content, "refusal": nil}
+		if len(calls) > 0 {
+			message["tool_calls"] = wireCalls(calls)
+			if content == "" {
+				message["content"] = nil
+			}
+		}
 		x.json(http.StatusOK, map[string]any{
 			"id": id, "object": "chat.completion", "created": created, "model": c.Model,
 			"system_fingerprint": "fp_openaitest",
 			"choices": []any{map[string]any{
 				"index":         0,
-				"message":       map[string]any{"role": "assistant", "content": content, "refusal": nil},
+				"message":       message,
 				"logprobs":      nil,
 				"finish_reason": finish,
 			}},
-			"usage": usage(user, content),
+			"usage": usage(user, completion),
 		})
 		return
 	}
@@ -303,17 +343,22 @@ func (h *Handler) serveChat(x *exchange, c *chatRequest, reply Reply, scripted b
 		}
 	}
 	chunk(map[string]any{"role": "assistant", "content": "", "refusal": nil}, nil)
-	cut := len(deltas)
-	if scripted && (reply.Fault == FaultTruncatedStream || reply.Fault == FaultDropConnection) {
-		cut = len(deltas) / 2
+	var pieces []map[string]any
+	for _, d := range deltas {
+		pieces = append(pieces, map[string]any{"content": d})
 	}
-	for _, d := range deltas[:cut] {
+	pieces = append(pieces, callDeltas(calls)...)
+	cut := len(pieces)
+	if scripted && (reply.Fault == FaultTruncatedStream || reply.Fault == FaultDropConnection) {
+		cut = len(pieces) / 2
+	}
+	for _, d := range pieces[:cut] {
 		if ctx.Err() != nil {
 			return
 		}
-		chunk(map[string]any{"content": d}, nil)
+		chunk(d, nil)
 	}
-	if cut < len(deltas) {
+	if cut < len(pieces) {
 		if reply.Fault == FaultDropConnection {
 			x.abort()
 		}
@@ -323,7 +368,7 @@ func (h *Handler) serveChat(x *exchange, c *chatRequest, reply Reply, scripted b
 	if c.StreamOptions != nil && c.StreamOptions.IncludeUsage {
 		b, _ := json.Marshal(map[string]any{
 			"id": id, "object": "chat.completion.chunk", "created": created, "model": c.Model,
-			"choices": []any{}, "usage": usage(user, content),
+			"choices": []any{}, "usage": usage(user, completion),
 		})
 		fmt.Fprintf(x.w, "data: %s\n\n", b)
 	}

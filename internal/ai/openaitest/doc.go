@@ -13,6 +13,12 @@
 // Backend.Stream / Backend.Embed produces the answer. Tests may instead
 // script replies (per task, per path, or in order) and inject faults: HTTP
 // status sequences with Retry-After headers, latency, malformed JSON,
-// truncated streams and dropped connections. Every request is recorded
-// (without its credentials) for assertions.
+// truncated streams and dropped connections. A scripted reply may call
+// tools (Reply.ToolCalls, sent verbatim, so malformed arguments and unknown
+// tools can be scripted), streamed as OpenAI streams them (tool_calls
+// deltas split across chunks) or not. Tools, tool_choice,
+// parallel_tool_calls and the tool-call structure of the messages (each
+// call answered by one tool message) are validated as OpenAI does. Every
+// request is recorded (without its credentials) for assertions, chat
+// requests with their messages and tools.
 package openaitest

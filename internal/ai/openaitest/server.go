@@ -3,6 +3,7 @@ package openaitest
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -68,7 +69,14 @@ type Reply struct {
 	// streamed answer sends (otherwise Content is split).
 	Content string
 	Deltas  []string
-	// FinishReason overrides "stop" (e.g. "length").
+	// ToolCalls makes a chat answer call these tools (after Content, if
+	// any), streamed as OpenAI does: each call's id and name first, then
+	// its arguments in pieces across chunks. Arguments are sent verbatim,
+	// so a test can script malformed JSON or a tool that was not offered;
+	// empty IDs are filled in ("call-emu…"). The finish reason becomes
+	// "tool_calls".
+	ToolCalls []ai.ToolCall
+	// FinishReason overrides "stop" (or "tool_calls"), e.g. "length".
 	FinishReason string
 	// Embeddings answers an embeddings request verbatim (no checks), so
 	// tests can inject wrong counts or dimensions.
@@ -115,6 +123,16 @@ type Recorded struct {
 	Dimensions int    // embeddings: requested dimensions, 0 if absent
 	Encoding   string // embeddings: encoding_format
 	Status     int    // status answered (0: connection dropped)
+
+	// Chat requests: the messages as sent (system included; content parts
+	// joined into Content), the tools offered, tool_choice ("auto", "none",
+	// "required", a forced function's name, or "" when absent),
+	// parallel_tool_calls (nil when absent) and stream_options.include_usage.
+	Messages          []ai.Message
+	Tools             []ai.Tool
+	ToolChoice        string
+	ParallelToolCalls *bool
+	IncludeUsage      bool
 }
 
 // Option configures a Handler.
@@ -190,7 +208,7 @@ func (h *Handler) Enqueue(replies ...Reply) {
 func (h *Handler) ScriptTask(task ai.Task, r Reply) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if r.Status == 0 && r.Fault == FaultNone && r.Content == "" && r.Deltas == nil && r.Embeddings == nil && r.Delay == 0 {
+	if r.Status == 0 && r.Fault == FaultNone && r.Content == "" && r.Deltas == nil && r.ToolCalls == nil && r.Embeddings == nil && r.Delay == 0 {
 		delete(h.perTask, task)
 		return
 	}
@@ -211,6 +229,7 @@ func (h *Handler) Requests() []Recorded {
 	out := make([]Recorded, len(h.requests))
 	for i, r := range h.requests {
 		r.Header = r.Header.Clone()
+		r.Messages, r.Tools = slices.Clone(r.Messages), slices.Clone(r.Tools)
 		out[i] = r
 	}
 	return out
@@ -356,6 +375,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		chat, parseErr = parseChat(body)
 		if chat != nil {
 			rec.Model, rec.Stream, rec.Task, rec.Schema, rec.Strict = chat.Model, chat.Stream, chat.task(), chat.schemaName(), chat.strict()
+			rec.Messages, rec.Tools, rec.ParallelToolCalls = chat.recordedMessages(), chat.recordedTools(), chat.ParallelToolCalls
+			rec.ToolChoice, _ = chat.toolChoice()
+			rec.IncludeUsage = chat.StreamOptions != nil && chat.StreamOptions.IncludeUsage
 		}
 	case PathEmbeddings:
 		emb, parseErr = parseEmbedding(body)
@@ -403,7 +425,12 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 
 	if parseErr != nil {
-		x.badRequest(parseErr.Error(), "")
+		param := ""
+		var pe *paramError
+		if errors.As(parseErr, &pe) {
+			param = pe.param
+		}
+		x.badRequest(parseErr.Error(), param)
 		return
 	}
 	if h.strictModels && !slices.Contains(h.models, rec.Model) {

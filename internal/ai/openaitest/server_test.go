@@ -58,6 +58,7 @@ type apiErr struct {
 	Error struct {
 		Message string  `json:"message"`
 		Type    string  `json:"type"`
+		Param   *string `json:"param"`
 		Code    *string `json:"code"`
 	} `json:"error"`
 }

@@ -1,0 +1,104 @@
+// Package tokens counts and truncates text in model tokens, for budgets
+// (context windows, chunk sizes, map-reduce batches). It uses the o200k_base
+// encoding of OpenAI's current chat models (gpt-4o, gpt-4o-mini, gpt-4.1,
+// the o-series) through github.com/tiktoken-go/tokenizer, whose vocabulary
+// is compiled in: it works offline and never downloads anything. For other
+// models (cl100k_base embeddings, local models) the counts are estimates
+// of the same order.
+//
+// Only the o200k_base codec is linked (codec.NewO200kBase, not the
+// package's Get, which links all four encodings). It adds several MB to a
+// binary (docs/BENCHMARKS.md), so this package stands apart: internal/ai
+// does not import it, and a binary that counts no tokens does not link it.
+// The vocabulary is built on the first call (about 0.1 s), never
+// at start-up.
+package tokens
+
+import (
+	"sync"
+	"unicode/utf8"
+
+	"github.com/tiktoken-go/tokenizer/codec"
+)
+
+// Encoding names the encoding Count and Truncate use.
+const Encoding = "o200k_base"
+
+// Counter counts and truncates text in tokens, so that budget code can
+// take any tokenizer (tests may pass a simpler one).
+type Counter interface {
+	// Count returns the number of tokens of text.
+	Count(text string) int
+	// Truncate returns the longest prefix of text that is at most max
+	// tokens and valid UTF-8 (text itself when it fits).
+	Truncate(text string, max int) string
+}
+
+// O200k is the Counter of the o200k_base encoding; Count and Truncate use it.
+var O200k Counter = o200k{}
+
+// Count returns the number of o200k_base tokens of text.
+func Count(text string) int { return O200k.Count(text) }
+
+// Truncate returns the longest prefix of text of at most max o200k_base
+// tokens, cut at a token boundary and never inside a character.
+func Truncate(text string, max int) string { return O200k.Truncate(text, max) }
+
+var o200kCodec = sync.OnceValue(codec.NewO200kBase)
+
+type o200k struct{}
+
+func (o200k) Count(text string) int {
+	if text == "" {
+		return 0
+	}
+	n, err := o200kCodec().Count(text)
+	if err != nil {
+		// The codec fails only on a regular-expression error; a token
+		// is at least one byte, so the length bounds the count.
+		return len(text)
+	}
+	return n
+}
+
+func (c o200k) Truncate(text string, max int) string {
+	if max <= 0 {
+		return ""
+	}
+	if len(text) <= max {
+		return text // a token is at least one byte
+	}
+	_, pieces, err := o200kCodec().Encode(text)
+	if err != nil {
+		return validPrefix(text[:max])
+	}
+	if len(pieces) <= max {
+		return text
+	}
+	end := 0
+	for _, p := range pieces[:max] {
+		end += len(p)
+	}
+	out := validPrefix(text[:end])
+	// Re-encoding a prefix may split its end differently; drop characters
+	// until it fits.
+	for out != "" && c.Count(out) > max {
+		_, size := utf8.DecodeLastRuneInString(out)
+		out = out[:len(out)-size]
+	}
+	return out
+}
+
+// validPrefix drops an incomplete UTF-8 sequence at the end of s (a token
+// boundary may fall inside a multi-byte character).
+func validPrefix(s string) string {
+	for i := 1; i <= utf8.UTFMax && i <= len(s); i++ {
+		if utf8.RuneStart(s[len(s)-i]) {
+			if !utf8.FullRuneInString(s[len(s)-i:]) {
+				return s[:len(s)-i]
+			}
+			return s
+		}
+	}
+	return s
+}
