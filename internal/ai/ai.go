@@ -95,3 +95,6 @@ type Provider interface {
 
 // ErrUnsupportedTask is returned by a provider that cannot perform a task.
 var ErrUnsupportedTask = errors.New("task not supported by this provider")
+
+// ErrInputType is returned when Request.Input is not the task's input type.
+var ErrInputType = errors.New("wrong input type for the task")

@@ -60,6 +60,12 @@ var Rules = []Rule{
 		Forbid: []string{"./internal/app", "./cmd/..."},
 	},
 	{
+		Name:   "the tokenizer stays out of the keystroke path",
+		Why:    "tiktoken's compiled-in vocabulary adds ~7 MB to a binary; token counting lives in ai/tokens, which only the modes that count tokens import",
+		From:   []string{"./internal/ai", "./internal/ai/offline", "./internal/search", "./internal/store/...", "./internal/render/..."},
+		Forbid: []string{"./internal/ai/tokens", "github.com/tiktoken-go/..."},
+	},
+	{
 		Name:   "pure packages do no I/O",
 		Why:    "decision packages stay testable without a network, a disk or a terminal, and cheap to link",
 		From:   Pure,

@@ -35,11 +35,11 @@ func input[T any](req ai.Request) (T, error) {
 		return v, nil
 	case *T:
 		if v == nil {
-			return zero, fmt.Errorf("offline %s: nil %T input", req.Task, v)
+			return zero, fmt.Errorf("offline %s: nil %T input: %w", req.Task, v, ai.ErrInputType)
 		}
 		return *v, nil
 	}
-	return zero, fmt.Errorf("offline %s: input is %T, want %T", req.Task, req.Input, zero)
+	return zero, fmt.Errorf("offline %s: input is %T, want %T: %w", req.Task, req.Input, zero, ai.ErrInputType)
 }
 
 // Structured performs req.Task on req.Input and returns JSON that satisfies

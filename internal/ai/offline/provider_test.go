@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/gds-cli/gds/internal/ai"
@@ -104,10 +103,10 @@ func TestUnsupportedAndBadInput(t *testing.T) {
 	if err := ai.StreamText(ctx, p, ai.Request{Task: ai.TaskSummarize, Input: ai.DocInput{}}, func(string) error { return nil }); !errors.Is(err, ai.ErrUnsupportedTask) {
 		t.Errorf("summarize as stream: %v", err)
 	}
-	if _, err := p.Structured(ctx, ai.Request{Task: ai.TaskRelax, Input: ai.QueryInput{}}); err == nil || !strings.Contains(err.Error(), "RelaxInput") {
+	if _, err := p.Structured(ctx, ai.Request{Task: ai.TaskRelax, Input: ai.QueryInput{}}); !errors.Is(err, ai.ErrInputType) {
 		t.Errorf("wrong input type: %v", err)
 	}
-	if _, err := p.Structured(ctx, ai.Request{Task: ai.TaskRelax, Input: (*ai.RelaxInput)(nil)}); err == nil {
+	if _, err := p.Structured(ctx, ai.Request{Task: ai.TaskRelax, Input: (*ai.RelaxInput)(nil)}); !errors.Is(err, ai.ErrInputType) {
 		t.Error("nil pointer input accepted")
 	}
 	cancelled, cancel := context.WithCancel(ctx)
