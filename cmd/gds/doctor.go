@@ -5,8 +5,6 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/urfave/cli/v3"
@@ -86,11 +84,13 @@ func doctorInputs(d *app.Deps, opts doctorOptions, env scheduleEnv) doctor.Input
 		})
 		return st, err
 	}
-	latest := migrations.SQLite
+	load := migrations.SQLite
 	if cfg.UsesPostgres() {
-		latest = migrations.Postgres
+		load = migrations.Postgres
 	}
-	in.LatestSchema = latestMigration(latest)
+	if ms, err := load(); err == nil { // the embedded files are checked by tests
+		in.LatestSchema = migrations.Latest(ms)
+	}
 	if prov, err := d.Provider(); err != nil {
 		in.ProviderErr = err
 	} else {
@@ -102,22 +102,6 @@ func doctorInputs(d *app.Deps, opts doctorOptions, env scheduleEnv) doctor.Input
 	}
 	in.Token = doctorTokenInspector(d, opts.Offline)
 	return in
-}
-
-// latestMigration is the highest NNNN_ prefix among the *.sql files of fsys.
-func latestMigration(fsys fs.FS) int {
-	n := 0
-	_ = fs.WalkDir(fsys, ".", func(p string, de fs.DirEntry, err error) error {
-		if err != nil || de.IsDir() || !strings.HasSuffix(p, ".sql") {
-			return nil
-		}
-		num, _, _ := strings.Cut(de.Name(), "_")
-		if v, err := strconv.Atoi(num); err == nil && v > n {
-			n = v
-		}
-		return nil
-	})
-	return n
 }
 
 func runDoctor(ctx context.Context, d *app.Deps, opts doctorOptions, env scheduleEnv) error {

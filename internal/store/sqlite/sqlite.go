@@ -22,9 +22,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"sort"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -146,54 +144,13 @@ func (s *Store) refuseWrite(op string) error {
 
 // ---------------------------------------------------------------- migrations
 
-type migration struct {
-	version int
-	name    string
-	sql     string
-}
-
-// loadMigrations reads the embedded migrations in version order.
-func loadMigrations() ([]migration, error) {
-	entries, err := fs.ReadDir(migrations.SQLite, "sqlite")
-	if err != nil {
-		return nil, fmt.Errorf("read embedded sqlite migrations: %w", err)
-	}
-	var out []migration
-	for _, e := range entries {
-		name := e.Name()
-		if !strings.HasSuffix(name, ".sql") {
-			continue
-		}
-		num, _, ok := strings.Cut(name, "_")
-		v, err := strconv.Atoi(num)
-		if !ok || err != nil || v <= 0 {
-			return nil, fmt.Errorf("embedded sqlite migration %q: name must start with a positive number and '_'", name)
-		}
-		b, err := fs.ReadFile(migrations.SQLite, "sqlite/"+name)
-		if err != nil {
-			return nil, fmt.Errorf("read embedded sqlite migration %s: %w", name, err)
-		}
-		out = append(out, migration{version: v, name: name, sql: string(b)})
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].version < out[j].version })
-	for i := 1; i < len(out); i++ {
-		if out[i].version == out[i-1].version {
-			return nil, fmt.Errorf("embedded sqlite migrations %s and %s share version %d", out[i-1].name, out[i].name, out[i].version)
-		}
-	}
-	return out, nil
-}
-
 // latestVersion is the schema version this build of gds writes.
 func latestVersion() (int, error) {
-	ms, err := loadMigrations()
+	ms, err := migrations.SQLite()
 	if err != nil {
 		return 0, err
 	}
-	if len(ms) == 0 {
-		return 0, errors.New("no embedded sqlite migrations")
-	}
-	return ms[len(ms)-1].version, nil
+	return migrations.Latest(ms), nil
 }
 
 const createMigrationsTable = `CREATE TABLE IF NOT EXISTS gds_schema_migrations (
@@ -212,7 +169,7 @@ func (s *Store) Migrate(ctx context.Context) error {
 		}
 		return nil
 	}
-	ms, err := loadMigrations()
+	ms, err := migrations.SQLite()
 	if err != nil {
 		return err
 	}
@@ -242,21 +199,21 @@ func (s *Store) Migrate(ctx context.Context) error {
 	if err := rows.Close(); err != nil {
 		return fmt.Errorf("migrate sqlite index %s: read applied versions: %w", s.path, err)
 	}
-	if latest := ms[len(ms)-1].version; maxApplied > latest {
+	if latest := migrations.Latest(ms); maxApplied > latest {
 		return fmt.Errorf("sqlite index %s has schema version %d, this gds knows up to %d; upgrade gds: %w",
 			s.path, maxApplied, latest, store.ErrSchemaTooNew)
 	}
 	now := formatTime(time.Now())
 	for _, m := range ms {
-		if applied[m.version] {
+		if applied[m.Version] {
 			continue
 		}
-		if _, err := tx.ExecContext(ctx, m.sql); err != nil {
-			return fmt.Errorf("migrate sqlite index %s: apply %s: %w", s.path, m.name, err)
+		if _, err := tx.ExecContext(ctx, m.SQL); err != nil {
+			return fmt.Errorf("migrate sqlite index %s: apply %s: %w", s.path, m.Name, err)
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO gds_schema_migrations (version, name, applied_at) VALUES (?, ?, ?)`,
-			m.version, m.name, now); err != nil {
-			return fmt.Errorf("migrate sqlite index %s: record %s: %w", s.path, m.name, err)
+			m.Version, m.Name, now); err != nil {
+			return fmt.Errorf("migrate sqlite index %s: record %s: %w", s.path, m.Name, err)
 		}
 	}
 	if err := tx.Commit(); err != nil {

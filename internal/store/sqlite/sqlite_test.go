@@ -13,6 +13,7 @@ import (
 
 	"github.com/gds-cli/gds/internal/store"
 	"github.com/gds-cli/gds/internal/store/storetest"
+	"github.com/gds-cli/gds/migrations"
 )
 
 func openTemp(t *testing.T, opts Options) *Store {
@@ -182,7 +183,7 @@ func TestConcurrentOpenMigratesOnce(t *testing.T) {
 		if err := stores[0].read.QueryRowContext(ctx, `SELECT count(*), count(DISTINCT version) FROM gds_schema_migrations`).Scan(&count, &distinct); err != nil {
 			t.Fatal(err)
 		}
-		ms, _ := loadMigrations()
+		ms, _ := migrations.SQLite()
 		if count != len(ms) || distinct != len(ms) {
 			t.Errorf("round %d: gds_schema_migrations has %d rows (%d versions), want %d", round, count, distinct, len(ms))
 		}
