@@ -179,7 +179,9 @@ func (s *Store) Migrate(ctx context.Context) error {
 		}
 		return fmt.Errorf("postgres: migrating %s: %w", s.location, err)
 	}
-	return nil
+	// Chunks stored before migration 0002 get their search tokens here, in
+	// short resumable batches after the schema transaction.
+	return s.backfillChunkFTS(ctx)
 }
 
 // schemaVersion returns the highest applied migration.

@@ -161,6 +161,7 @@ const createMigrationsTable = `CREATE TABLE IF NOT EXISTS gds_schema_migrations 
 
 // Migrate applies pending migrations in one IMMEDIATE transaction, so a
 // second process opening the same new file waits and then finds them applied.
+// Then it finishes any pending chunk full-text backfill (backfillChunkFTS).
 func (s *Store) Migrate(ctx context.Context) error {
 	if s.readOnly {
 		// Nothing to write when the schema is current; otherwise refuse.
@@ -219,7 +220,9 @@ func (s *Store) Migrate(ctx context.Context) error {
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("migrate sqlite index %s: commit: %w", s.path, err)
 	}
-	return nil
+	// Chunks stored before migration 0003 get their full-text rows here, in
+	// short resumable batches after the schema transaction.
+	return s.backfillChunkFTS(ctx)
 }
 
 // schemaVersion returns the highest applied migration, 0 when none.
