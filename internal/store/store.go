@@ -2,7 +2,9 @@
 // the contract that both index back ends (the embedded SQLite store and
 // Postgres + pgvector) satisfy. Consumers (crawl, search) declare the narrow
 // interfaces they need; Store is the full contract the back ends implement and
-// the contract test suite (storetest) checks.
+// the contract test suite (storetest) checks. RetrieveChunks (hybrid chunk
+// retrieval for question answering) and its fusion rule FuseChunks are
+// written once here, over the ChunkRetriever part of the contract.
 package store
 
 import (

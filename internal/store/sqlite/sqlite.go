@@ -7,7 +7,12 @@
 // "database is locked". Full-text search is an FTS5 table over the
 // tokenize.Join form of name, keywords, summary and text, ranked by bm25 with
 // the name weighted highest; every query term becomes one quoted FTS5 phrase,
-// so user text can never change the query syntax. Vector and chunk search are
+// so user text can never change the query syntax. Chunks have their own FTS5
+// table (rowid = doc_id << 24 | ordinal), kept in step by UpsertFile,
+// DeleteFiles and Reset; chunks stored before it existed (schema 0003) are
+// tokenised after migrating, by a read-write open, in short resumable
+// batches (a read-only open until then finds only newer chunks by full
+// text). Vector and chunk search are
 // exact cosine similarity computed in Go; file vectors are cached in process
 // and the cache is validated by a generation counter every write bumps.
 package sqlite
