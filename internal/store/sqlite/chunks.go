@@ -57,6 +57,14 @@ var backfillBatch = 500
 // is removed when it is done (and is absent for an index created at 0003 or
 // later, which writes every chunk's row in UpsertFile).
 func (s *Store) backfillChunkFTS(ctx context.Context) error {
+	// Nearly always there is nothing to do: find out without the write lock.
+	var pending int
+	if err := s.write.QueryRowContext(ctx, `SELECT count(*) FROM gds_meta WHERE key = ?`, metaChunkBackfill).Scan(&pending); err != nil {
+		return fmt.Errorf("sqlite index %s: read the chunk full-text backfill position: %w", s.path, err)
+	}
+	if pending == 0 {
+		return nil
+	}
 	for {
 		done := false
 		err := s.inWriteTx(ctx, "index stored chunks for full-text search", func(tx *sql.Tx) error {
