@@ -259,7 +259,7 @@ func (s *Store) checkVersion(ctx context.Context) error {
 	}
 	switch {
 	case v == 0:
-		return fmt.Errorf("sqlite index %s is not initialised; run `gds crawl` (or `gds db migrate`) first", s.path)
+		return notInitialised{s.path}
 	case v < latest:
 		return fmt.Errorf("sqlite index %s has schema version %d, this gds needs %d; run `gds db migrate`", s.path, v, latest)
 	case v > latest:
@@ -268,6 +268,18 @@ func (s *Store) checkVersion(ctx context.Context) error {
 	}
 	return nil
 }
+
+// notInitialised is the error of a read-only open of a file without a
+// schema (a first crawl that has not committed its migration yet, or was
+// killed before). Like a missing file it is "no index there yet", so it
+// matches fs.ErrNotExist.
+type notInitialised struct{ path string }
+
+func (e notInitialised) Error() string {
+	return "sqlite index " + e.path + " is not initialised; run `gds crawl` (or `gds db migrate`) first"
+}
+
+func (notInitialised) Is(target error) bool { return target == fs.ErrNotExist }
 
 // ---------------------------------------------------------------- helpers
 

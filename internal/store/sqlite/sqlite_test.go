@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -110,8 +111,24 @@ func TestReadOnlyMissingFile(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "gds crawl") {
 		t.Errorf("read-only Open of a missing file = %v, want an error telling the user to run gds crawl", err)
 	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("read-only Open of a missing file = %v, want it to match fs.ErrNotExist (no index yet)", err)
+	}
 	if _, statErr := os.Stat(path); !errors.Is(statErr, os.ErrNotExist) {
 		t.Errorf("read-only Open created %s (stat: %v)", path, statErr)
+	}
+}
+
+// A file without a schema (a first crawl killed before its migration
+// committed) is "no index yet" too, not a broken index.
+func TestReadOnlyUninitialisedFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "empty.db")
+	if err := os.WriteFile(path, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Open(context.Background(), path, Options{ReadOnly: true})
+	if !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), "gds crawl") {
+		t.Errorf("read-only Open of an empty file = %v, want an error matching fs.ErrNotExist that says to run gds crawl", err)
 	}
 }
 
