@@ -5,8 +5,6 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/gds-cli/gds/alfred"
@@ -56,11 +54,13 @@ func (d *Deps) DoctorInputs(offline bool, env schedule.Env) doctor.Inputs {
 		})
 		return st, err
 	}
-	latest := migrations.SQLite
+	load := migrations.SQLite
 	if cfg.UsesPostgres() {
-		latest = migrations.Postgres
+		load = migrations.Postgres
 	}
-	in.LatestSchema = latestMigration(latest)
+	if ms, err := load(); err == nil { // the embedded files are checked by tests
+		in.LatestSchema = migrations.Latest(ms)
+	}
 	if prov, err := d.Provider(); err != nil {
 		in.ProviderErr = err
 	} else {
@@ -72,22 +72,6 @@ func (d *Deps) DoctorInputs(offline bool, env schedule.Env) doctor.Inputs {
 	}
 	in.Token = authInspector{d: d, offline: offline}
 	return in
-}
-
-// latestMigration is the highest NNNN_ prefix among the *.sql files of fsys.
-func latestMigration(fsys fs.FS) int {
-	n := 0
-	_ = fs.WalkDir(fsys, ".", func(p string, de fs.DirEntry, err error) error {
-		if err != nil || de.IsDir() || !strings.HasSuffix(p, ".sql") {
-			return nil
-		}
-		num, _, _ := strings.Cut(de.Name(), "_")
-		if v, err := strconv.Atoi(num); err == nil && v > n {
-			n = v
-		}
-		return nil
-	})
-	return n
 }
 
 // authInspector reads the Google sign-in for doctor through internal/auth:

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
@@ -23,10 +22,12 @@ type Opener func(ctx context.Context) (Index, func() error, error)
 // SQLiteIndex opens the SQLite index file read-only.
 func SQLiteIndex(path string) Opener {
 	return func(ctx context.Context) (Index, func() error, error) {
-		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		s, err := sqlite.Open(ctx, path, sqlite.Options{ReadOnly: true})
+		if errors.Is(err, fs.ErrNotExist) {
+			// No file yet, or one whose first migration has not committed
+			// (a crawl stopped during start-up).
 			return nil, nil, nil
 		}
-		s, err := sqlite.Open(ctx, path, sqlite.Options{ReadOnly: true})
 		if err != nil {
 			return nil, nil, fmt.Errorf("open the SQLite index: %w", err)
 		}

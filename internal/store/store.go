@@ -2,7 +2,9 @@
 // the contract that both index back ends (the embedded SQLite store and
 // Postgres + pgvector) satisfy. Consumers (crawl, search) declare the narrow
 // interfaces they need; Store is the full contract the back ends implement and
-// the contract test suite (storetest) checks.
+// the contract test suite (storetest) checks. RetrieveChunks (hybrid chunk
+// retrieval for question answering) and its fusion rule FuseChunks are
+// written once here, over the ChunkRetriever part of the contract.
 package store
 
 import (
@@ -50,19 +52,76 @@ type File struct {
 }
 
 // Chunk is a piece of a file's text (1,000 characters, 200 overlap) with its
-// own embedding, used for question answering.
+// own embedding, used for question answering. A chunk is identified by its
+// file's ID and its Ordinal.
 type Chunk struct {
-	Ordinal   int // 0-based position in the file
+	Ordinal   int // 0-based position in the file, at most MaxChunkOrdinal
 	Page      int // 1-based page number where the format has pages, else 0
 	Text      string
 	Embedding []float32
 }
 
-// ChunkHit is a chunk found by ChunkSearch.
+// MaxChunkOrdinal is the highest chunk ordinal a store accepts (2^24 − 1:
+// about 13 billion characters of text in one file). UpsertFile refuses
+// chunks outside 0..MaxChunkOrdinal.
+const MaxChunkOrdinal = 1<<24 - 1
+
+// ChunkHit is a chunk found by ChunkSearch, ChunkTextSearch or
+// RetrieveChunks. Only ChunkSearch sets Chunk.Embedding.
 type ChunkHit struct {
 	FileID string
 	Chunk
-	Score float64 // cosine similarity, higher is better
+	// Score is higher for better hits: the cosine similarity for
+	// ChunkSearch, a full-text relevance comparable only within one result
+	// for ChunkTextSearch, the fused 0–1 score for RetrieveChunks.
+	Score float64
+}
+
+// FileChunk is a chunk with the ID of its file, as ScanChunks returns it
+// (Embedding is not set).
+type FileChunk struct {
+	FileID string
+	Chunk
+}
+
+// Cursor is the position of c in the scan order (file ID by bytes, then
+// ordinal).
+func (c FileChunk) Cursor() ChunkCursor { return ChunkCursor{FileID: c.FileID, Ordinal: c.Ordinal} }
+
+// ChunkCursor is a position in the scan order of every chunk: file ID
+// compared by bytes, then ordinal. A scan continues after it. The zero value
+// is before the first chunk. It is plain data: keep it to resume a scan in
+// another process.
+type ChunkCursor struct {
+	FileID  string
+	Ordinal int
+}
+
+// DefaultChunkPage is the number of chunks FileChunks and ScanChunks return
+// when no limit is given.
+const DefaultChunkPage = 500
+
+// ChunkScan selects one page of ScanChunks.
+type ChunkScan struct {
+	After ChunkCursor // continue after this position; zero: from the start
+	Limit int         // chunks in the page; <= 0 means DefaultChunkPage
+	// IndexedSince keeps the chunks of files (re)indexed at or after this
+	// time (File.IndexedAt: a file's chunks are rewritten whenever it is);
+	// zero keeps all.
+	IndexedSince time.Time
+	// Filter keeps the chunks of the files passing it (IDs, folder, …).
+	Filter Filter
+}
+
+// ChunkPage is one page of ScanChunks.
+type ChunkPage struct {
+	Chunks []FileChunk // in scan order
+	// Next is the cursor to pass as ChunkScan.After for the following page
+	// (the position of the last chunk; After itself when the page is empty).
+	Next ChunkCursor
+	// Done reports that no chunk passing the scan follows Next at the time
+	// of the read.
+	Done bool
 }
 
 // Filter restricts a search. Zero values mean "no restriction".
@@ -175,7 +234,8 @@ type Store interface {
 	// UpsertFile inserts or replaces a file and all its chunks atomically.
 	// The embedding dimensions must match the recorded EmbeddingSpace.
 	UpsertFile(ctx context.Context, f File, chunks []Chunk) error
-	// DeleteFiles removes files and their chunks; unknown IDs are ignored.
+	// DeleteFiles removes files and their chunks (from every search,
+	// full-text included); unknown IDs are ignored.
 	DeleteFiles(ctx context.Context, ids []string) error
 	// GetFiles returns the files with these IDs in the given order, skipping
 	// unknown IDs. Text is left empty.
@@ -201,6 +261,23 @@ type Store interface {
 	// ChunkSearch returns the k chunks most similar (cosine) to vec among
 	// the files passing the filter, best first.
 	ChunkSearch(ctx context.Context, vec []float32, f Filter, k int) ([]ChunkHit, error)
+	// ChunkTextSearch runs a full-text query over the chunks' text (each
+	// term a phrase of its tokenize tokens, as in KeywordSearch, so CJK
+	// terms match as substrings) among the chunks of the files passing
+	// q.Filter, best first, at most q.Limit (<= 0: 100). A query without a
+	// usable term matches nothing (there is no filter-only listing).
+	ChunkTextSearch(ctx context.Context, q KeywordQuery) ([]ChunkHit, error)
+	// FileChunks returns the first limit chunks of a file in ordinal order
+	// (limit <= 0 means DefaultChunkPage), without embeddings; an error
+	// wrapping ErrNotFound when the file is not indexed. Pass limit+1 to
+	// learn whether the file has more.
+	FileChunks(ctx context.Context, fileID string, limit int) ([]Chunk, error)
+	// ScanChunks returns the next page of every chunk in scan order (file
+	// ID by bytes, then ordinal), without embeddings. Paging is by key, so
+	// it is stable while files change: a page never repeats or skips a chunk
+	// that stays in place; chunks written behind the cursor are seen by the
+	// next scan only.
+	ScanChunks(ctx context.Context, s ChunkScan) (ChunkPage, error)
 
 	// SyncState returns the checkpoint; the zero value when there is none.
 	SyncState(ctx context.Context) (SyncState, error)

@@ -79,3 +79,17 @@ func Tokens(s string) []string {
 func Join(s string) string {
 	return strings.Join(Tokens(s), " ")
 }
+
+// Unique returns the distinct Tokens of s in order of first occurrence: the
+// terms of a whole question searched as alternatives.
+func Unique(s string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, t := range Tokens(s) {
+		if !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	return out
+}

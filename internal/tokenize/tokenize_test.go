@@ -48,3 +48,20 @@ func FuzzTokens(f *testing.F) {
 		}
 	})
 }
+
+func TestUnique(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"the cat and the hat", []string{"the", "cat", "and", "hat"}},
+		{"議事録の議事", []string{"議事", "事録", "録の", "の議"}},
+		{"The THE the", []string{"the"}},
+		{"", nil},
+	}
+	for _, tt := range tests {
+		if got := Unique(tt.in); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("Unique(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

@@ -25,6 +25,14 @@
 // position (a Postgres limit), so in very long texts a multi-token term is
 // matched as a phrase only in the first ~16,000 tokens.
 //
+// Chunks. Each chunk's tokens (text only, positions, no weights) are stored
+// in drive_file_chunks.search_tsv the same way and ranked by ts_rank_cd.
+// Chunks stored before that column existed (schema 0002) are tokenised after
+// migrating, in short transactions that keep their position in gds_meta, so
+// an interrupted backfill resumes and concurrent processes take turns. The
+// paged scan of every chunk is by key on (file_id COLLATE "C", ordinal),
+// backed by an index, so each page costs the same wherever it starts.
+//
 // Protocol. Unless the URL sets default_query_exec_mode, the store uses pgx's
 // simple protocol (parameters are still passed separately and escaped by pgx):
 // one round trip per query, and it works through transaction poolers (Supabase

@@ -17,12 +17,17 @@ func (s *Store) UpsertFile(ctx context.Context, f store.File, chunks []store.Chu
 	if f.ID == "" {
 		return fmt.Errorf("postgres: UpsertFile: the file has no ID")
 	}
+	if err := checkOrdinals(chunks); err != nil {
+		return fmt.Errorf("postgres: indexing file %q: %w", f.ID, err)
+	}
 	chunkIDs := make([]string, len(chunks))
 	ordinals := make([]int32, len(chunks))
 	pages := make([]int32, len(chunks))
 	texts := make([]string, len(chunks))
 	vecs := make([]string, len(chunks))
+	tsvs := make([]string, len(chunks))
 	for i, c := range chunks {
+		tsvs[i] = buildChunkTSVector(c.Text)
 		chunkIDs[i] = f.ID
 		ordinals[i] = int32(c.Ordinal)
 		pages[i] = int32(c.Page)
@@ -69,10 +74,10 @@ func (s *Store) UpsertFile(ctx context.Context, f store.File, chunks []store.Chu
 		if len(chunks) == 0 {
 			return nil
 		}
-		if _, err := tx.Exec(ctx, s.q(`INSERT INTO {schema}.drive_file_chunks (file_id, ordinal, page, content, embedding)
-			SELECT u.file_id, u.ordinal, u.page, u.content, u.embedding::vector
-			FROM unnest($1::text[], $2::int4[], $3::int4[], $4::text[], $5::text[]) AS u(file_id, ordinal, page, content, embedding)`),
-			chunkIDs, ordinals, pages, texts, vecs); err != nil {
+		if _, err := tx.Exec(ctx, s.q(`INSERT INTO {schema}.drive_file_chunks (file_id, ordinal, page, content, embedding, search_tsv)
+			SELECT u.file_id, u.ordinal, u.page, u.content, u.embedding::vector, u.tsv::tsvector
+			FROM unnest($1::text[], $2::int4[], $3::int4[], $4::text[], $5::text[], $6::text[]) AS u(file_id, ordinal, page, content, embedding, tsv)`),
+			chunkIDs, ordinals, pages, texts, vecs, tsvs); err != nil {
 			return fmt.Errorf("writing %d chunks: %w", len(chunks), err)
 		}
 		return nil

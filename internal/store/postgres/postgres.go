@@ -5,10 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
-	"io/fs"
 	"net"
-	"path"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -124,55 +121,16 @@ func (s *Store) Close() error {
 	return nil
 }
 
-// migration is one versioned SQL file.
-type migration struct {
-	version int
-	name    string
-	sql     string
-}
-
-// loadMigrations reads migrations/postgres/NNNN_name.sql in version order.
-func loadMigrations() ([]migration, error) {
-	entries, err := fs.ReadDir(migrations.Postgres, "postgres")
-	if err != nil {
-		return nil, fmt.Errorf("postgres: reading embedded migrations: %w", err)
-	}
-	var out []migration
-	for _, e := range entries {
-		name := e.Name()
-		num, _, ok := strings.Cut(name, "_")
-		v, err := strconv.Atoi(num)
-		if !ok || err != nil || v <= 0 || !strings.HasSuffix(name, ".sql") {
-			return nil, fmt.Errorf("postgres: migration file %q is not named NNNN_description.sql", name)
-		}
-		b, err := fs.ReadFile(migrations.Postgres, path.Join("postgres", name))
-		if err != nil {
-			return nil, fmt.Errorf("postgres: reading migration %s: %w", name, err)
-		}
-		out = append(out, migration{version: v, name: name, sql: string(b)})
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].version < out[j].version })
-	for i := 1; i < len(out); i++ {
-		if out[i].version == out[i-1].version {
-			return nil, fmt.Errorf("postgres: two migrations with version %d", out[i].version)
-		}
-	}
-	return out, nil
-}
-
 // Migrate applies the pending migrations in one transaction, holding a
 // transaction-level advisory lock so concurrent processes apply each version
 // once. It fails with store.ErrSchemaTooNew when the database has a version
 // this gds does not know.
 func (s *Store) Migrate(ctx context.Context) error {
-	ms, err := loadMigrations()
+	ms, err := migrations.Postgres()
 	if err != nil {
-		return err
+		return fmt.Errorf("postgres: %w", err)
 	}
-	latest := 0
-	if len(ms) > 0 {
-		latest = ms[len(ms)-1].version
-	}
+	latest := migrations.Latest(ms)
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1)", migrateLockKey); err != nil {
 			return fmt.Errorf("taking the migration lock: %w", err)
@@ -203,14 +161,14 @@ func (s *Store) Migrate(ctx context.Context) error {
 			return fmt.Errorf("%w: %s is at version %d, this gds knows up to %d; upgrade gds", store.ErrSchemaTooNew, s.location, current, latest)
 		}
 		for _, m := range ms {
-			if m.version <= current {
+			if m.Version <= current {
 				continue
 			}
-			if _, err := tx.Exec(ctx, m.sql); err != nil {
-				return fmt.Errorf("applying %s: %w", m.name, err)
+			if _, err := tx.Exec(ctx, m.SQL); err != nil {
+				return fmt.Errorf("applying %s: %w", m.Name, err)
 			}
-			if _, err := tx.Exec(ctx, s.q("INSERT INTO {schema}.gds_schema_migrations (version, name) VALUES ($1, $2)"), m.version, m.name); err != nil {
-				return fmt.Errorf("recording %s: %w", m.name, err)
+			if _, err := tx.Exec(ctx, s.q("INSERT INTO {schema}.gds_schema_migrations (version, name) VALUES ($1, $2)"), m.Version, m.Name); err != nil {
+				return fmt.Errorf("recording %s: %w", m.Name, err)
 			}
 		}
 		return nil
@@ -221,7 +179,9 @@ func (s *Store) Migrate(ctx context.Context) error {
 		}
 		return fmt.Errorf("postgres: migrating %s: %w", s.location, err)
 	}
-	return nil
+	// Chunks stored before migration 0002 get their search tokens here, in
+	// short resumable batches after the schema transaction.
+	return s.backfillChunkFTS(ctx)
 }
 
 // schemaVersion returns the highest applied migration.

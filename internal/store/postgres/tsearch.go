@@ -29,6 +29,25 @@ func quoteLexeme(s string) string {
 // with weight A, summary B, text D. A gap of one position separates fields
 // and keywords so a phrase never spans two of them.
 func buildTSVector(f store.File) string {
+	fields := []field{{f.Name, 'A'}}
+	for _, k := range f.Keywords {
+		fields = append(fields, field{k, 'A'})
+	}
+	return tsvectorOf(append(fields, field{f.Summary, 'B'}, field{f.Text, 'D'}))
+}
+
+// buildChunkTSVector returns the tsvector literal of a chunk's text.
+func buildChunkTSVector(text string) string { return tsvectorOf([]field{{text, 'D'}}) }
+
+// field is a text with its tsvector weight (A–D).
+type field struct {
+	text   string
+	weight byte
+}
+
+// tsvectorOf returns the tsvector literal of the fields' tokens, in order,
+// with a one-position gap between fields.
+func tsvectorOf(fields []field) string {
 	type lex struct {
 		pos  []string
 		last int
@@ -68,12 +87,9 @@ func buildTSVector(f store.File) string {
 		}
 		pos++ // field gap
 	}
-	add(f.Name, 'A')
-	for _, k := range f.Keywords {
-		add(k, 'A')
+	for _, f := range fields {
+		add(f.text, f.weight)
 	}
-	add(f.Summary, 'B')
-	add(f.Text, 'D')
 
 	keys := make([]string, 0, len(lexemes))
 	for k := range lexemes {

@@ -64,6 +64,13 @@ func (s *Store) UpsertFile(ctx context.Context, f store.File, chunks []store.Chu
 		return errors.New("upsert file: empty file ID")
 	}
 	op := fmt.Sprintf("upsert file %q", f.ID)
+	if err := checkOrdinals(chunks); err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	chunkFTS := make([]string, len(chunks))
+	for i, c := range chunks {
+		chunkFTS[i] = tokenize.Join(c.Text)
+	}
 	fts := [4]string{tokenize.Join(f.Name), tokenize.Join(jsonKeywordsText(f.Keywords)), tokenize.Join(f.Summary), tokenize.Join(f.Text)}
 	emb := encodeVec(f.Embedding)
 	return s.inWriteTx(ctx, op, func(tx *sql.Tx) error {
@@ -92,6 +99,9 @@ func (s *Store) UpsertFile(ctx context.Context, f store.File, chunks []store.Chu
 			if _, err := tx.ExecContext(ctx, `DELETE FROM drive_file_fts WHERE rowid = ?`, docID); err != nil {
 				return fmt.Errorf("delete old full-text row: %w", err)
 			}
+			if _, err := tx.ExecContext(ctx, deleteChunkFTS, jsonIDs([]string{f.ID})); err != nil {
+				return fmt.Errorf("delete old chunks' full-text rows: %w", err)
+			}
 			if _, err := tx.ExecContext(ctx, `DELETE FROM drive_file_chunk WHERE file_id = ?`, f.ID); err != nil {
 				return fmt.Errorf("delete old chunks: %w", err)
 			}
@@ -119,9 +129,17 @@ func (s *Store) UpsertFile(ctx context.Context, f store.File, chunks []store.Chu
 				return fmt.Errorf("prepare chunk insert: %w", err)
 			}
 			defer stmt.Close()
-			for _, c := range chunks {
+			ftsStmt, err := tx.PrepareContext(ctx, insertChunkFTS)
+			if err != nil {
+				return fmt.Errorf("prepare chunk full-text insert: %w", err)
+			}
+			defer ftsStmt.Close()
+			for i, c := range chunks {
 				if _, err := stmt.ExecContext(ctx, f.ID, c.Ordinal, c.Page, c.Text, encodeVec(c.Embedding)); err != nil {
 					return fmt.Errorf("write chunk %d: %w", c.Ordinal, err)
+				}
+				if _, err := ftsStmt.ExecContext(ctx, chunkRowID(docID, c.Ordinal), chunkFTS[i]); err != nil {
+					return fmt.Errorf("write chunk %d's full-text row: %w", c.Ordinal, err)
 				}
 			}
 		}
@@ -132,7 +150,7 @@ func (s *Store) UpsertFile(ctx context.Context, f store.File, chunks []store.Chu
 // jsonKeywordsText is the keyword list as searchable text, one keyword per line.
 func jsonKeywordsText(kw []string) string { return strings.Join(kw, "\n") }
 
-// DeleteFiles removes files, their full-text rows and their chunks.
+// DeleteFiles removes files, their chunks and their full-text rows.
 func (s *Store) DeleteFiles(ctx context.Context, ids []string) error {
 	if len(ids) == 0 {
 		return s.refuseWrite("delete files")
@@ -140,6 +158,7 @@ func (s *Store) DeleteFiles(ctx context.Context, ids []string) error {
 	return s.inWriteTx(ctx, fmt.Sprintf("delete %d files", len(ids)), func(tx *sql.Tx) error {
 		arg := jsonIDs(ids)
 		for _, q := range []string{
+			deleteChunkFTS,
 			`DELETE FROM drive_file_fts WHERE rowid IN (SELECT doc_id FROM drive_file_index WHERE file_id IN (SELECT value FROM json_each(?)))`,
 			`DELETE FROM drive_file_chunk WHERE file_id IN (SELECT value FROM json_each(?))`,
 			`DELETE FROM drive_file_index WHERE file_id IN (SELECT value FROM json_each(?))`,

@@ -7,7 +7,12 @@
 // "database is locked". Full-text search is an FTS5 table over the
 // tokenize.Join form of name, keywords, summary and text, ranked by bm25 with
 // the name weighted highest; every query term becomes one quoted FTS5 phrase,
-// so user text can never change the query syntax. Vector and chunk search are
+// so user text can never change the query syntax. Chunks have their own FTS5
+// table (rowid = doc_id << 24 | ordinal), kept in step by UpsertFile,
+// DeleteFiles and Reset; chunks stored before it existed (schema 0003) are
+// tokenised after migrating, by a read-write open, in short resumable
+// batches (a read-only open until then finds only newer chunks by full
+// text). Vector and chunk search are
 // exact cosine similarity computed in Go; file vectors are cached in process
 // and the cache is validated by a generation counter every write bumps.
 package sqlite
@@ -22,9 +27,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"sort"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -146,54 +149,13 @@ func (s *Store) refuseWrite(op string) error {
 
 // ---------------------------------------------------------------- migrations
 
-type migration struct {
-	version int
-	name    string
-	sql     string
-}
-
-// loadMigrations reads the embedded migrations in version order.
-func loadMigrations() ([]migration, error) {
-	entries, err := fs.ReadDir(migrations.SQLite, "sqlite")
-	if err != nil {
-		return nil, fmt.Errorf("read embedded sqlite migrations: %w", err)
-	}
-	var out []migration
-	for _, e := range entries {
-		name := e.Name()
-		if !strings.HasSuffix(name, ".sql") {
-			continue
-		}
-		num, _, ok := strings.Cut(name, "_")
-		v, err := strconv.Atoi(num)
-		if !ok || err != nil || v <= 0 {
-			return nil, fmt.Errorf("embedded sqlite migration %q: name must start with a positive number and '_'", name)
-		}
-		b, err := fs.ReadFile(migrations.SQLite, "sqlite/"+name)
-		if err != nil {
-			return nil, fmt.Errorf("read embedded sqlite migration %s: %w", name, err)
-		}
-		out = append(out, migration{version: v, name: name, sql: string(b)})
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].version < out[j].version })
-	for i := 1; i < len(out); i++ {
-		if out[i].version == out[i-1].version {
-			return nil, fmt.Errorf("embedded sqlite migrations %s and %s share version %d", out[i-1].name, out[i].name, out[i].version)
-		}
-	}
-	return out, nil
-}
-
 // latestVersion is the schema version this build of gds writes.
 func latestVersion() (int, error) {
-	ms, err := loadMigrations()
+	ms, err := migrations.SQLite()
 	if err != nil {
 		return 0, err
 	}
-	if len(ms) == 0 {
-		return 0, errors.New("no embedded sqlite migrations")
-	}
-	return ms[len(ms)-1].version, nil
+	return migrations.Latest(ms), nil
 }
 
 const createMigrationsTable = `CREATE TABLE IF NOT EXISTS gds_schema_migrations (
@@ -204,6 +166,7 @@ const createMigrationsTable = `CREATE TABLE IF NOT EXISTS gds_schema_migrations 
 
 // Migrate applies pending migrations in one IMMEDIATE transaction, so a
 // second process opening the same new file waits and then finds them applied.
+// Then it finishes any pending chunk full-text backfill (backfillChunkFTS).
 func (s *Store) Migrate(ctx context.Context) error {
 	if s.readOnly {
 		// Nothing to write when the schema is current; otherwise refuse.
@@ -212,7 +175,7 @@ func (s *Store) Migrate(ctx context.Context) error {
 		}
 		return nil
 	}
-	ms, err := loadMigrations()
+	ms, err := migrations.SQLite()
 	if err != nil {
 		return err
 	}
@@ -242,27 +205,29 @@ func (s *Store) Migrate(ctx context.Context) error {
 	if err := rows.Close(); err != nil {
 		return fmt.Errorf("migrate sqlite index %s: read applied versions: %w", s.path, err)
 	}
-	if latest := ms[len(ms)-1].version; maxApplied > latest {
+	if latest := migrations.Latest(ms); maxApplied > latest {
 		return fmt.Errorf("sqlite index %s has schema version %d, this gds knows up to %d; upgrade gds: %w",
 			s.path, maxApplied, latest, store.ErrSchemaTooNew)
 	}
 	now := formatTime(time.Now())
 	for _, m := range ms {
-		if applied[m.version] {
+		if applied[m.Version] {
 			continue
 		}
-		if _, err := tx.ExecContext(ctx, m.sql); err != nil {
-			return fmt.Errorf("migrate sqlite index %s: apply %s: %w", s.path, m.name, err)
+		if _, err := tx.ExecContext(ctx, m.SQL); err != nil {
+			return fmt.Errorf("migrate sqlite index %s: apply %s: %w", s.path, m.Name, err)
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO gds_schema_migrations (version, name, applied_at) VALUES (?, ?, ?)`,
-			m.version, m.name, now); err != nil {
-			return fmt.Errorf("migrate sqlite index %s: record %s: %w", s.path, m.name, err)
+			m.Version, m.Name, now); err != nil {
+			return fmt.Errorf("migrate sqlite index %s: record %s: %w", s.path, m.Name, err)
 		}
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("migrate sqlite index %s: commit: %w", s.path, err)
 	}
-	return nil
+	// Chunks stored before migration 0003 get their full-text rows here, in
+	// short resumable batches after the schema transaction.
+	return s.backfillChunkFTS(ctx)
 }
 
 // schemaVersion returns the highest applied migration, 0 when none.
@@ -294,7 +259,7 @@ func (s *Store) checkVersion(ctx context.Context) error {
 	}
 	switch {
 	case v == 0:
-		return fmt.Errorf("sqlite index %s is not initialised; run `gds crawl` (or `gds db migrate`) first", s.path)
+		return notInitialised{s.path}
 	case v < latest:
 		return fmt.Errorf("sqlite index %s has schema version %d, this gds needs %d; run `gds db migrate`", s.path, v, latest)
 	case v > latest:
@@ -303,6 +268,18 @@ func (s *Store) checkVersion(ctx context.Context) error {
 	}
 	return nil
 }
+
+// notInitialised is the error of a read-only open of a file without a
+// schema (a first crawl that has not committed its migration yet, or was
+// killed before). Like a missing file it is "no index there yet", so it
+// matches fs.ErrNotExist.
+type notInitialised struct{ path string }
+
+func (e notInitialised) Error() string {
+	return "sqlite index " + e.path + " is not initialised; run `gds crawl` (or `gds db migrate`) first"
+}
+
+func (notInitialised) Is(target error) bool { return target == fs.ErrNotExist }
 
 // ---------------------------------------------------------------- helpers
 

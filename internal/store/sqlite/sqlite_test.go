@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -13,6 +16,7 @@ import (
 
 	"github.com/gds-cli/gds/internal/store"
 	"github.com/gds-cli/gds/internal/store/storetest"
+	"github.com/gds-cli/gds/migrations"
 )
 
 func openTemp(t *testing.T, opts Options) *Store {
@@ -107,8 +111,24 @@ func TestReadOnlyMissingFile(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "gds crawl") {
 		t.Errorf("read-only Open of a missing file = %v, want an error telling the user to run gds crawl", err)
 	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("read-only Open of a missing file = %v, want it to match fs.ErrNotExist (no index yet)", err)
+	}
 	if _, statErr := os.Stat(path); !errors.Is(statErr, os.ErrNotExist) {
 		t.Errorf("read-only Open created %s (stat: %v)", path, statErr)
+	}
+}
+
+// A file without a schema (a first crawl killed before its migration
+// committed) is "no index yet" too, not a broken index.
+func TestReadOnlyUninitialisedFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "empty.db")
+	if err := os.WriteFile(path, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Open(context.Background(), path, Options{ReadOnly: true})
+	if !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), "gds crawl") {
+		t.Errorf("read-only Open of an empty file = %v, want an error matching fs.ErrNotExist that says to run gds crawl", err)
 	}
 }
 
@@ -182,7 +202,7 @@ func TestConcurrentOpenMigratesOnce(t *testing.T) {
 		if err := stores[0].read.QueryRowContext(ctx, `SELECT count(*), count(DISTINCT version) FROM gds_schema_migrations`).Scan(&count, &distinct); err != nil {
 			t.Fatal(err)
 		}
-		ms, _ := loadMigrations()
+		ms, _ := migrations.SQLite()
 		if count != len(ms) || distinct != len(ms) {
 			t.Errorf("round %d: gds_schema_migrations has %d rows (%d versions), want %d", round, count, distinct, len(ms))
 		}
@@ -331,5 +351,158 @@ func TestOlderSchemaIsUpgraded(t *testing.T) {
 	res, err := s2.KeywordSearch(ctx, store.KeywordQuery{Terms: []string{"upgrade"}, Filter: store.Filter{MimeTypes: []string{"text/plain"}}})
 	if err != nil || len(res.Hits) != 1 {
 		t.Errorf("after upgrade KeywordSearch = %+v, %v", res, err)
+	}
+}
+
+// chunkFTSRows counts the rows of the chunk full-text table.
+func chunkFTSRows(t *testing.T, s *Store) int {
+	t.Helper()
+	var n int
+	if err := s.read.QueryRowContext(context.Background(), `SELECT count(*) FROM drive_chunk_fts`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func chunkTextIDs(t *testing.T, s *Store, term string) []string {
+	t.Helper()
+	hits, err := s.ChunkTextSearch(context.Background(), store.KeywordQuery{Terms: []string{term}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, h := range hits {
+		out = append(out, fmt.Sprintf("%s#%d", h.FileID, h.Ordinal))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// writeChunked writes files a, b and c with 3 chunks each, every chunk
+// saying "common" and its own word "w<file><ordinal>".
+func writeChunked(t *testing.T, s *Store) {
+	t.Helper()
+	ctx := context.Background()
+	if err := s.EnsureEmbeddingSpace(ctx, storetest.Space); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"a", "b", "c"} {
+		var cs []store.Chunk
+		for i := range 3 {
+			cs = append(cs, store.Chunk{Ordinal: i, Text: fmt.Sprintf("common w%s%d", id, i), Embedding: testFile("", "", 1).Embedding})
+		}
+		if err := s.UpsertFile(ctx, testFile(id, "file text", 1), cs); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// asVersion2 turns the index back into schema version 2 (before chunk full
+// text) with its files and chunks kept, as an index written by an older gds.
+func asVersion2(t *testing.T, s *Store) {
+	t.Helper()
+	for _, q := range []string{
+		`DROP TABLE drive_chunk_fts`,
+		`DELETE FROM gds_schema_migrations WHERE version >= 3`,
+	} {
+		if _, err := s.write.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+}
+
+// An index from before chunk full text is upgraded on a read-write open:
+// every stored chunk becomes searchable, in several batches.
+func TestChunkFTSBackfill(t *testing.T) {
+	saved := backfillBatch
+	backfillBatch = 2
+	t.Cleanup(func() { backfillBatch = saved })
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "index.db")
+	s := mustOpen(t, path, Options{})
+	writeChunked(t, s)
+	asVersion2(t, s)
+	s.Close()
+
+	s = mustOpen(t, path, Options{})
+	if got := chunkTextIDs(t, s, "common"); len(got) != 9 {
+		t.Errorf("after the upgrade ChunkTextSearch(common) = %v, want all 9 chunks", got)
+	}
+	if got := chunkTextIDs(t, s, "wb2"); !slices.Equal(got, []string{"b#2"}) {
+		t.Errorf("ChunkTextSearch(wb2) = %v, want [b#2]", got)
+	}
+	if n := chunkFTSRows(t, s); n != 9 {
+		t.Errorf("chunk full-text rows = %d, want 9", n)
+	}
+	m, err := readMeta(ctx, s.read)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var left int
+	s.read.QueryRow(`SELECT count(*) FROM gds_meta WHERE key = ?`, metaChunkBackfill).Scan(&left)
+	if left != 0 {
+		t.Errorf("the backfill position is still stored after the backfill (meta %+v)", m)
+	}
+	// Another open has nothing to do; a file written now is indexed once.
+	s.Close()
+	s = mustOpen(t, path, Options{})
+	if n := chunkFTSRows(t, s); n != 9 {
+		t.Errorf("after a second open chunk full-text rows = %d, want 9", n)
+	}
+}
+
+// An interrupted backfill resumes at the stored position: chunks up to it
+// are not read again, the ones after it are indexed.
+func TestChunkFTSBackfillResumes(t *testing.T) {
+	saved := backfillBatch
+	backfillBatch = 2
+	t.Cleanup(func() { backfillBatch = saved })
+	path := filepath.Join(t.TempDir(), "index.db")
+	s := mustOpen(t, path, Options{})
+	writeChunked(t, s)
+	// State of an upgrade interrupted after b#0: the table exists, nothing
+	// after b#0 is indexed yet (and here nothing before either, to see
+	// that those chunks are not read again).
+	for _, q := range []string{
+		`INSERT INTO drive_chunk_fts (drive_chunk_fts) VALUES ('delete-all')`,
+		`INSERT INTO gds_meta (key, value) VALUES ('chunk_fts_backfill', '["b",0]')`,
+	} {
+		if _, err := s.write.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	s.Close()
+	s = mustOpen(t, path, Options{})
+	if got, want := chunkTextIDs(t, s, "common"), []string{"b#1", "b#2", "c#0", "c#1", "c#2"}; !slices.Equal(got, want) {
+		t.Errorf("after resuming ChunkTextSearch(common) = %v, want %v", got, want)
+	}
+}
+
+// Deleting and replacing files leaves no full-text row behind (a stale row
+// would never be reported, but would skew ranking and take space).
+func TestChunkFTSRowsFollowChunks(t *testing.T) {
+	ctx := context.Background()
+	s := openTemp(t, Options{})
+	writeChunked(t, s)
+	if n := chunkFTSRows(t, s); n != 9 {
+		t.Fatalf("chunk full-text rows = %d, want 9", n)
+	}
+	if err := s.DeleteFiles(ctx, []string{"a"}); err != nil {
+		t.Fatal(err)
+	}
+	if n := chunkFTSRows(t, s); n != 6 {
+		t.Errorf("after deleting a: %d chunk full-text rows, want 6", n)
+	}
+	if err := s.UpsertFile(ctx, testFile("b", "file text", 1), []store.Chunk{{Ordinal: 0, Text: "only", Embedding: testFile("", "", 1).Embedding}}); err != nil {
+		t.Fatal(err)
+	}
+	if n := chunkFTSRows(t, s); n != 4 {
+		t.Errorf("after replacing b with one chunk: %d chunk full-text rows, want 4", n)
+	}
+	if err := s.Reset(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := chunkFTSRows(t, s); n != 0 {
+		t.Errorf("after Reset: %d chunk full-text rows, want 0", n)
 	}
 }

@@ -179,6 +179,8 @@ func (s *Store) Reset(ctx context.Context) error {
 			`DELETE FROM drive_file_chunk`,
 			`DELETE FROM drive_file_index`,
 			`INSERT INTO drive_file_fts (drive_file_fts) VALUES ('delete-all')`,
+			`INSERT INTO drive_chunk_fts (drive_chunk_fts) VALUES ('delete-all')`,
+			`DELETE FROM gds_meta WHERE key = '` + metaChunkBackfill + `'`,
 			`DELETE FROM drive_sync_state`,
 			`DELETE FROM gds_meta WHERE key IN ('embedding_model', 'embedding_dim')`,
 		} {

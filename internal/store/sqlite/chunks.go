@@ -1,0 +1,321 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/gds-cli/gds/internal/store"
+	"github.com/gds-cli/gds/internal/tokenize"
+)
+
+// Chunk full text lives in drive_chunk_fts, a contentless FTS5 table whose
+// rowid packs the file's doc_id and the chunk's ordinal.
+const ordinalBits = 24
+
+func chunkRowID(doc int64, ordinal int) int64 { return doc<<ordinalBits | int64(ordinal) }
+
+func splitRowID(rowid int64) (doc int64, ordinal int) {
+	return rowid >> ordinalBits, int(rowid & (1<<ordinalBits - 1))
+}
+
+// Statements on drive_chunk_fts. INSERT OR REPLACE makes writing a chunk's
+// row idempotent (the backfill may meet chunks a crawl has just written).
+const (
+	insertChunkFTS = `INSERT OR REPLACE INTO drive_chunk_fts (rowid, body) VALUES (?, ?)`
+	// deleteChunkFTS removes the full-text rows of the chunks of the files
+	// in a JSON array of IDs; run it before deleting the chunks.
+	deleteChunkFTS = `DELETE FROM drive_chunk_fts WHERE rowid IN (
+		SELECT (f.doc_id << 24) + c.ordinal FROM drive_file_index f JOIN drive_file_chunk c ON c.file_id = f.file_id
+		WHERE f.file_id IN (SELECT value FROM json_each(?)))`
+)
+
+func checkOrdinals(chunks []store.Chunk) error {
+	for _, c := range chunks {
+		if c.Ordinal < 0 || c.Ordinal > store.MaxChunkOrdinal {
+			return fmt.Errorf("chunk ordinal %d is outside 0..%d", c.Ordinal, store.MaxChunkOrdinal)
+		}
+	}
+	return nil
+}
+
+// ---------------------------------------------------------------- backfill
+
+const metaChunkBackfill = "chunk_fts_backfill"
+
+// backfillBatch is the number of chunks tokenised per write transaction:
+// small enough that a crawl or another writer waits only briefly.
+var backfillBatch = 500
+
+// backfillChunkFTS indexes the chunks stored before migration 0003 in the
+// chunk full-text table, in batches of backfillBatch chunks in (file_id,
+// ordinal) order, one write transaction each. The position reached is kept
+// in gds_meta, so an interrupted backfill resumes where it stopped; the key
+// is removed when it is done (and is absent for an index created at 0003 or
+// later, which writes every chunk's row in UpsertFile).
+func (s *Store) backfillChunkFTS(ctx context.Context) error {
+	// Nearly always there is nothing to do: find out without the write lock.
+	var pending int
+	if err := s.write.QueryRowContext(ctx, `SELECT count(*) FROM gds_meta WHERE key = ?`, metaChunkBackfill).Scan(&pending); err != nil {
+		return fmt.Errorf("sqlite index %s: read the chunk full-text backfill position: %w", s.path, err)
+	}
+	if pending == 0 {
+		return nil
+	}
+	for {
+		done := false
+		err := s.inWriteTx(ctx, "index stored chunks for full-text search", func(tx *sql.Tx) error {
+			var pos string
+			err := tx.QueryRowContext(ctx, `SELECT value FROM gds_meta WHERE key = ?`, metaChunkBackfill).Scan(&pos)
+			if errors.Is(err, sql.ErrNoRows) {
+				done = true
+				return nil
+			}
+			if err != nil {
+				return fmt.Errorf("read the backfill position: %w", err)
+			}
+			var after store.ChunkCursor
+			cond := ""
+			args := []any{}
+			if pos != "" {
+				var p [2]json.RawMessage
+				if err := json.Unmarshal([]byte(pos), &p); err != nil {
+					return fmt.Errorf("backfill position %q: %w", pos, err)
+				}
+				if err := json.Unmarshal(p[0], &after.FileID); err != nil {
+					return fmt.Errorf("backfill position %q: %w", pos, err)
+				}
+				if err := json.Unmarshal(p[1], &after.Ordinal); err != nil {
+					return fmt.Errorf("backfill position %q: %w", pos, err)
+				}
+				cond = ` WHERE (c.file_id, c.ordinal) > (?, ?)`
+				args = append(args, after.FileID, after.Ordinal)
+			}
+			rows, err := tx.QueryContext(ctx, `SELECT c.file_id, c.ordinal, f.doc_id, c.text
+				FROM drive_file_chunk c JOIN drive_file_index f ON f.file_id = c.file_id`+cond+`
+				ORDER BY c.file_id, c.ordinal LIMIT ?`, append(args, backfillBatch)...)
+			if err != nil {
+				return fmt.Errorf("read chunks: %w", err)
+			}
+			type row struct {
+				id   int64
+				body string
+			}
+			var batch []row
+			for rows.Next() {
+				var doc int64
+				var text string
+				if err := rows.Scan(&after.FileID, &after.Ordinal, &doc, &text); err != nil {
+					rows.Close()
+					return fmt.Errorf("read chunks: %w", err)
+				}
+				batch = append(batch, row{chunkRowID(doc, after.Ordinal), tokenize.Join(text)})
+			}
+			if err := rows.Close(); err != nil {
+				return fmt.Errorf("read chunks: %w", err)
+			}
+			for _, r := range batch {
+				if _, err := tx.ExecContext(ctx, insertChunkFTS, r.id, r.body); err != nil {
+					return fmt.Errorf("write a chunk's full-text row: %w", err)
+				}
+			}
+			if len(batch) < backfillBatch {
+				done = true
+				_, err = tx.ExecContext(ctx, `DELETE FROM gds_meta WHERE key = ?`, metaChunkBackfill)
+				return err
+			}
+			b, _ := json.Marshal([]any{after.FileID, after.Ordinal}) // a string and an int always marshal
+			_, err = tx.ExecContext(ctx, `UPDATE gds_meta SET value = ? WHERE key = ?`, string(b), metaChunkBackfill)
+			return err
+		})
+		if err != nil || done {
+			return err
+		}
+	}
+}
+
+// ---------------------------------------------------------------- reads
+
+// ChunkTextSearch runs a full-text query over the chunks' text, ranked by
+// bm25. As in KeywordSearch, the FTS5 table is queried on its own and the
+// filter applied afterwards by doc_id.
+func (s *Store) ChunkTextSearch(ctx context.Context, q store.KeywordQuery) ([]store.ChunkHit, error) {
+	out := []store.ChunkHit{}
+	match := ftsQuery(q.Terms, q.Match)
+	where, args, none := filterSQL(q.Filter, "f")
+	if none || match == "" {
+		return out, nil
+	}
+	limit := q.Limit
+	if limit <= 0 {
+		limit = defaultLimit
+	}
+	tx, err := s.read.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, fmt.Errorf("chunk text search in %s: begin: %w", s.path, err)
+	}
+	defer tx.Rollback()
+	query := `SELECT rowid, bm25(drive_chunk_fts) FROM drive_chunk_fts WHERE drive_chunk_fts MATCH ?`
+	qargs := []any{match}
+	if where == "" {
+		query += ` ORDER BY rank LIMIT ?`
+		qargs = append(qargs, limit)
+	}
+	rows, err := tx.QueryContext(ctx, query, qargs...)
+	if err != nil {
+		return nil, fmt.Errorf("chunk text search in %s: %w", s.path, err)
+	}
+	var cands []cand // doc holds the rowid here
+	for rows.Next() {
+		var c cand
+		if err := rows.Scan(&c.doc, &c.rank); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("chunk text search in %s: %w", s.path, err)
+		}
+		cands = append(cands, c)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, fmt.Errorf("chunk text search in %s: %w", s.path, err)
+	}
+	if len(cands) == 0 {
+		return out, nil
+	}
+	sort.Slice(cands, func(i, j int) bool {
+		if cands[i].rank != cands[j].rank {
+			return cands[i].rank < cands[j].rank
+		}
+		return cands[i].doc < cands[j].doc
+	})
+	// The files of the matches (passing the filter, when there is one).
+	docSet := map[int64]bool{}
+	var docs []cand
+	for _, c := range cands {
+		if d, _ := splitRowID(c.doc); !docSet[d] {
+			docSet[d] = true
+			docs = append(docs, cand{doc: d})
+		}
+	}
+	var ids map[int64]string
+	if where == "" || len(docs) <= resolveByList {
+		ids, err = docIDs(ctx, tx, " AND f.doc_id IN (SELECT value FROM json_each(?))"+where, append([]any{docList(docs)}, args...))
+	} else {
+		ids, err = docIDs(ctx, tx, where, args)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("chunk text search in %s: resolve files: %w", s.path, err)
+	}
+	for _, c := range cands {
+		if len(out) == limit {
+			break
+		}
+		doc, ord := splitRowID(c.doc)
+		id, ok := ids[doc]
+		if !ok {
+			continue // filtered out
+		}
+		h := store.ChunkHit{FileID: id, Score: -c.rank}
+		h.Ordinal = ord
+		err := tx.QueryRowContext(ctx, `SELECT page, text FROM drive_file_chunk WHERE file_id = ? AND ordinal = ?`, id, ord).
+			Scan(&h.Page, &h.Text)
+		if errors.Is(err, sql.ErrNoRows) {
+			continue // cannot happen in one transaction; never report a chunk that is gone
+		}
+		if err != nil {
+			return nil, fmt.Errorf("chunk text search in %s: read chunk %d of %q: %w", s.path, ord, id, err)
+		}
+		out = append(out, h)
+	}
+	return out, nil
+}
+
+// FileChunks returns the first limit chunks of a file in ordinal order.
+func (s *Store) FileChunks(ctx context.Context, fileID string, limit int) ([]store.Chunk, error) {
+	if limit <= 0 {
+		limit = store.DefaultChunkPage
+	}
+	tx, err := s.read.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, fmt.Errorf("read the chunks of %q in %s: begin: %w", fileID, s.path, err)
+	}
+	defer tx.Rollback()
+	rows, err := tx.QueryContext(ctx, `SELECT ordinal, page, text FROM drive_file_chunk WHERE file_id = ? ORDER BY ordinal LIMIT ?`, fileID, limit)
+	if err != nil {
+		return nil, fmt.Errorf("read the chunks of %q in %s: %w", fileID, s.path, err)
+	}
+	out := []store.Chunk{}
+	for rows.Next() {
+		var c store.Chunk
+		if err := rows.Scan(&c.Ordinal, &c.Page, &c.Text); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("read the chunks of %q in %s: %w", fileID, s.path, err)
+		}
+		out = append(out, c)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, fmt.Errorf("read the chunks of %q in %s: %w", fileID, s.path, err)
+	}
+	if len(out) == 0 {
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM drive_file_index WHERE file_id = ?`, fileID).Scan(&n); err != nil {
+			return nil, fmt.Errorf("read the chunks of %q in %s: %w", fileID, s.path, err)
+		}
+		if n == 0 {
+			return nil, fmt.Errorf("read the chunks of %q in %s: %w", fileID, s.path, store.ErrNotFound)
+		}
+	}
+	return out, nil
+}
+
+// ScanChunks returns the next page of chunks in (file_id, ordinal) order.
+func (s *Store) ScanChunks(ctx context.Context, sc store.ChunkScan) (store.ChunkPage, error) {
+	page := store.ChunkPage{Chunks: []store.FileChunk{}, Next: sc.After}
+	limit := sc.Limit
+	if limit <= 0 {
+		limit = store.DefaultChunkPage
+	}
+	where, args, none := filterSQL(sc.Filter, "f")
+	if none {
+		page.Done = true
+		return page, nil
+	}
+	query := `SELECT c.file_id, c.ordinal, c.page, c.text FROM drive_file_chunk c`
+	if where != "" || !sc.IndexedSince.IsZero() {
+		query += ` JOIN drive_file_index f ON f.file_id = c.file_id`
+	}
+	query += ` WHERE 1`
+	var qargs []any
+	if sc.After != (store.ChunkCursor{}) {
+		query += ` AND (c.file_id, c.ordinal) > (?, ?)`
+		qargs = append(qargs, sc.After.FileID, sc.After.Ordinal)
+	}
+	if !sc.IndexedSince.IsZero() {
+		query += ` AND f.indexed_at >= ?`
+		qargs = append(qargs, formatTime(sc.IndexedSince))
+	}
+	query += where + ` ORDER BY c.file_id, c.ordinal LIMIT ?`
+	qargs = append(append(qargs, args...), limit+1)
+	rows, err := s.read.QueryContext(ctx, query, qargs...)
+	if err != nil {
+		return page, fmt.Errorf("scan chunks in %s: %w", s.path, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if len(page.Chunks) == limit {
+			return page, nil // one more follows
+		}
+		var c store.FileChunk
+		if err := rows.Scan(&c.FileID, &c.Ordinal, &c.Page, &c.Text); err != nil {
+			return page, fmt.Errorf("scan chunks in %s: %w", s.path, err)
+		}
+		page.Chunks = append(page.Chunks, c)
+		page.Next = c.Cursor()
+	}
+	if err := rows.Err(); err != nil {
+		return page, fmt.Errorf("scan chunks in %s: %w", s.path, err)
+	}
+	page.Done = true
+	return page, nil
+}

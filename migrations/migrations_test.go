@@ -1,0 +1,70 @@
+package migrations
+
+import (
+	"testing"
+	"testing/fstest"
+)
+
+func TestEmbedded(t *testing.T) {
+	for name, load := range map[string]func() ([]Migration, error){"sqlite": SQLite, "postgres": Postgres} {
+		ms, err := load()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for i, m := range ms {
+			if m.Version != i+1 || m.SQL == "" {
+				t.Errorf("%s: migration %d = %+v", name, i, m)
+			}
+		}
+		if Latest(ms) != len(ms) {
+			t.Errorf("%s: Latest = %d, want %d", name, Latest(ms), len(ms))
+		}
+	}
+}
+
+func TestLoadValidation(t *testing.T) {
+	file := func(s string) *fstest.MapFile { return &fstest.MapFile{Data: []byte(s)} }
+	tests := []struct {
+		name  string
+		files map[string]*fstest.MapFile
+		want  []string // names in order; nil: an error
+	}{
+		{"ordered", map[string]*fstest.MapFile{"d/0002_b.sql": file("B"), "d/0001_a.sql": file("A")}, []string{"0001_a.sql", "0002_b.sql"}},
+		{"gap", map[string]*fstest.MapFile{"d/0001_a.sql": file("A"), "d/0003_c.sql": file("C")}, nil},
+		{"repeat", map[string]*fstest.MapFile{"d/0001_a.sql": file("A"), "d/0001_b.sql": file("B")}, nil},
+		{"not from one", map[string]*fstest.MapFile{"d/0002_b.sql": file("B")}, nil},
+		{"short number", map[string]*fstest.MapFile{"d/1_a.sql": file("A")}, nil},
+		{"no description", map[string]*fstest.MapFile{"d/0001.sql": file("A")}, nil},
+		{"upper case", map[string]*fstest.MapFile{"d/0001_Init.sql": file("A")}, nil},
+		{"other file", map[string]*fstest.MapFile{"d/0001_a.sql": file("A"), "d/README.md": file("x")}, nil},
+		{"directory", map[string]*fstest.MapFile{"d/0001_a.sql": file("A"), "d/0002_b.sql/x": file("x")}, nil},
+		{"blank", map[string]*fstest.MapFile{"d/0001_a.sql": file(" \n")}, nil},
+		{"none", map[string]*fstest.MapFile{"other/0001_a.sql": file("A")}, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ms, err := Load(fstest.MapFS(tc.files), "d")
+			if tc.want == nil {
+				if err == nil {
+					t.Fatalf("Load = %+v, want an error", ms)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, m := range ms {
+				got = append(got, m.Name)
+			}
+			if len(got) != len(tc.want) {
+				t.Fatalf("Load = %v, want %v", got, tc.want)
+			}
+			for i := range got {
+				if got[i] != tc.want[i] || ms[i].Version != i+1 {
+					t.Errorf("Load[%d] = %+v, want %s version %d", i, ms[i], tc.want[i], i+1)
+				}
+			}
+		})
+	}
+}
