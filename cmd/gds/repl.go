@@ -49,6 +49,7 @@ type repl struct {
 	signals <-chan os.Signal // SIGINT cancels, SIGTERM ends
 	msgs    io.Writer        // prompt and notices
 	t       func(key i18n.Key, args ...any) string
+	prompt  i18n.Key // "" for the search prompt
 	search  func(ctx context.Context, query string) error
 	onError func(error)
 	cleanup func() // called after a search is cancelled (stop the spinner)
@@ -60,7 +61,11 @@ var errTerminated = errors.New("terminated")
 func (r *repl) run(ctx context.Context) error {
 	exitArmed := false // the last thing was a Ctrl-C: another one at the prompt exits
 	for {
-		fmt.Fprint(r.msgs, r.t("interactive.repl.prompt"))
+		prompt := r.prompt
+		if prompt == "" {
+			prompt = "interactive.repl.prompt"
+		}
+		fmt.Fprint(r.msgs, r.t(prompt))
 		var line string
 		sig, err := r.interruptible(ctx, func(ctx context.Context) error {
 			var err error

@@ -73,6 +73,7 @@ func newRootCommand(d *app.Deps, info buildInfo) *cli.Command {
 		},
 		Commands: []*cli.Command{
 			newSearchCommand(d),
+			newAskCommand(d),
 			newCrawlCommand(d),
 			newAuthCommand(d),
 			newScheduleCommand(d),

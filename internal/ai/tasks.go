@@ -237,6 +237,9 @@ type AnswerInput struct {
 	Question string          `json:"question"`
 	Contexts []AnswerContext `json:"contexts"`
 	Lang     string          `json:"lang"`
+	// History is the conversation before this question (user and
+	// assistant turns), sent to a model ahead of it; not part of the JSON.
+	History []Message `json:"-"`
 }
 
 // ---- schemas ----
@@ -448,8 +451,14 @@ func Answer(ctx context.Context, p Provider, in AnswerInput, onDelta func(string
 	if err != nil {
 		return fmt.Errorf("%s: encode input: %w", TaskAnswer, err)
 	}
-	err = StreamText(ctx, p, Request{Task: TaskAnswer, System: promptAnswer, Input: in,
-		Messages: []Message{{Role: RoleUser, Content: string(user)}}}, onDelta)
+	msgs := make([]Message, 0, len(in.History)+1)
+	for _, m := range in.History {
+		if m.Role == RoleUser || m.Role == RoleAssistant {
+			msgs = append(msgs, Message{Role: m.Role, Content: m.Content})
+		}
+	}
+	msgs = append(msgs, Message{Role: RoleUser, Content: string(user)})
+	err = StreamText(ctx, p, Request{Task: TaskAnswer, System: promptAnswer, Input: in, Messages: msgs}, onDelta)
 	if err != nil {
 		return fmt.Errorf("%s (%s): %w", TaskAnswer, p.Name(), err)
 	}

@@ -1,0 +1,132 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/urfave/cli/v3"
+
+	"github.com/gds-cli/gds/internal/ai"
+	"github.com/gds-cli/gds/internal/app"
+	"github.com/gds-cli/gds/internal/render"
+)
+
+// askOptions are the parsed flags and arguments of `gds ask`.
+type askOptions struct {
+	Question  string
+	JSON      bool
+	Folder    string
+	TopK      int
+	Threshold float64
+}
+
+func newAskCommand(d *app.Deps) *cli.Command {
+	return &cli.Command{
+		Name:        "ask",
+		Usage:       d.T("cmd.ask.usage"),
+		Description: d.T("cmd.ask.desc"),
+		ArgsUsage:   "[QUESTION]",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "json", Usage: d.T("flag.ask.json")},
+			&cli.StringFlag{Name: "folder", Usage: d.T("flag.ask.folder")},
+			&cli.IntFlag{Name: "top-k", Value: app.DefaultTopK, Usage: d.T("flag.ask.top_k")},
+			&cli.FloatFlag{Name: "score-threshold", Usage: d.T("flag.ask.threshold")},
+		},
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			return runAsk(ctx, d, askOptions{
+				Question:  strings.TrimSpace(strings.Join(cmd.Args().Slice(), " ")),
+				JSON:      cmd.Bool("json"),
+				Folder:    cmd.String("folder"),
+				TopK:      cmd.Int("top-k"),
+				Threshold: cmd.Float("score-threshold"),
+			})
+		},
+	}
+}
+
+// runAsk answers one question, or on a terminal without one, starts a
+// prompt that keeps the conversation.
+func runAsk(ctx context.Context, d *app.Deps, opts askOptions) error {
+	req := func(q string) app.AskRequest {
+		return app.AskRequest{RetrieveRequest: app.RetrieveRequest{Query: q, TopK: opts.TopK, ScoreThreshold: opts.Threshold, Folder: opts.Folder}}
+	}
+	if opts.JSON {
+		res, err := d.Ask(ctx, req(opts.Question))
+		if err != nil {
+			if werr := render.WriteJSON(d.Stdout, render.ErrorDoc{Error: jsonError(d, err)}); werr != nil {
+				return errors.Join(err, werr)
+			}
+			return err
+		}
+		if res.Sources == nil {
+			res.Sources = []app.Source{}
+		}
+		return writeJSON(d, res)
+	}
+	if opts.Question != "" {
+		_, err := askOnce(ctx, d, req(opts.Question))
+		return err
+	}
+	if !isTerminal(d.Stdin) {
+		return usageError{err: errors.New(d.T("ask.no_question"))}
+	}
+	var history []ai.Message
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	prov, err := d.Provider()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(d.Stderr, d.T("ask.repl.welcome", prov.Name()))
+	rp := &repl{
+		lines: render.NewLines(d.Stdin), signals: sigs, msgs: d.Stderr, t: d.T, prompt: "ask.repl.prompt",
+		search: func(ctx context.Context, q string) error {
+			r := req(q)
+			r.History = history
+			res, err := askOnce(ctx, d, r)
+			if err == nil {
+				history = append(history, ai.Message{Role: ai.RoleUser, Content: q}, ai.Message{Role: ai.RoleAssistant, Content: res.Answer})
+			}
+			return err
+		},
+		onError: func(err error) { printError(d, err) },
+		cleanup: func() {},
+	}
+	return rp.run(context.WithoutCancel(ctx))
+}
+
+// askOnce streams one answer to stdout and lists its sources.
+func askOnce(ctx context.Context, d *app.Deps, req app.AskRequest) (app.AskResult, error) {
+	prov, err := d.Provider()
+	if err != nil {
+		return app.AskResult{}, err
+	}
+	introduced := false
+	req.OnText = func(s string) error {
+		if !introduced && prov.Name() == "offline" {
+			render.AskIntro(d.Stdout, d.Lang)
+		}
+		introduced = true
+		_, err := fmt.Fprint(d.Stdout, s)
+		return err
+	}
+	res, err := d.Ask(ctx, req)
+	if introduced {
+		fmt.Fprintln(d.Stdout)
+	}
+	if err != nil {
+		return res, err
+	}
+	srcs := make([]render.AskSource, len(res.Sources))
+	for i, s := range res.Sources {
+		srcs[i] = render.AskSource{Ref: s.Ref, Name: s.Name, Page: s.Page, Link: s.Link, Text: s.Text}
+	}
+	render.AskSources(d.Stdout, srcs, terminalWidth(d.Stdout), render.HyperlinksSupported(os.LookupEnv, d.StdoutTTY), d.Lang)
+	return res, nil
+}

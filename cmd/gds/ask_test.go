@@ -1,0 +1,141 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gds-cli/gds/internal/config"
+	"github.com/gds-cli/gds/internal/i18n"
+)
+
+// askDoc is the --json output of gds ask.
+type askDoc struct {
+	Question string `json:"question"`
+	Answer   string `json:"answer"`
+	Provider string `json:"provider"`
+	Sources  []struct {
+		FileID  string  `json:"file_id"`
+		Name    string  `json:"name"`
+		ChunkID string  `json:"chunk_id"`
+		Page    int     `json:"page"`
+		Text    string  `json:"text"`
+		Score   float64 `json:"score"`
+		Link    string  `json:"link"`
+	} `json:"sources"`
+	Extractive bool `json:"extractive"`
+	NoContext  bool `json:"no_context"`
+	Error      *struct {
+		Code string `json:"code"`
+	} `json:"error"`
+}
+
+// gds ask over the real documents of testdata/realdocs (PDF, DOCX, PPTX,
+// XLSX, HTML) with the offline provider cites the file that holds the
+// answer, with its page, and answers by extract.
+func TestAskCitesTheRightFile(t *testing.T) {
+	h := newHarness(t)
+	h.env[config.EnvAIProvider] = config.ProviderOffline
+	// The documents without MANIFEST.tsv, which quotes their phrases.
+	src := filepath.Join("..", "..", "testdata", "realdocs")
+	docs := t.TempDir()
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if e.IsDir() || e.Name() == "MANIFEST.tsv" {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(docs, e.Name()), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if code := h.run("crawl", "--source", "local:"+docs); code != exitOK {
+		t.Fatalf("crawl: exit %d\n%s", code, h.stderr.String())
+	}
+	cases := []struct {
+		q, want string
+		page    bool
+	}{
+		{"How many bottles of water does the memo ask for?", "unstructured-fake-memo.pdf", true},
+		{"What does the ZAVA auto repair estimate cover, the rear bumper?", "markitdown-repair-estimate-3p.pdf", true},
+		{"わたくしといふ現象は何の照明ですか", "pdfminer-jo-haru-to-shura.pdf", true},
+		{"Which team has won the Stanley Cup, the Maple Leafs?", "unstructured-stanley-cups.xlsx", false},
+	}
+	for _, tc := range cases {
+		if code := h.run("ask", "--json", "--top-k", "3", tc.q); code != exitOK {
+			t.Fatalf("%s: exit %d\n%s", tc.q, code, h.stderr.String())
+		}
+		var doc askDoc
+		if err := json.Unmarshal(h.stdout.Bytes(), &doc); err != nil {
+			t.Fatalf("%s: %v\n%s", tc.q, err, h.stdout.String())
+		}
+		if len(doc.Sources) == 0 || doc.Sources[0].Name != tc.want {
+			t.Errorf("%s: sources %+v, want %s first", tc.q, doc.Sources, tc.want)
+			continue
+		}
+		s := doc.Sources[0]
+		if tc.page && s.Page < 1 || s.ChunkID == "" || s.Text == "" || s.Score <= 0 || s.Score > 1 || !strings.HasPrefix(s.Link, "file://") {
+			t.Errorf("%s: first source %+v", tc.q, s)
+		}
+		if doc.Provider != "offline" || !doc.Extractive || doc.NoContext || !strings.Contains(doc.Answer, "[1]") || doc.Question != tc.q {
+			t.Errorf("%s: answer %q provider %q extractive %v", tc.q, doc.Answer, doc.Provider, doc.Extractive)
+		}
+	}
+
+	// Nothing above the threshold: it says so and invents nothing.
+	if code := h.run("ask", "--json", "--score-threshold", "1", "zebra quantum marmalade"); code != exitOK {
+		t.Fatalf("threshold: exit %d\n%s", code, h.stderr.String())
+	}
+	var none askDoc
+	if err := json.Unmarshal(h.stdout.Bytes(), &none); err != nil {
+		t.Fatal(err)
+	}
+	if !none.NoContext || len(none.Sources) != 0 || none.Answer != i18n.T(i18n.En, "ask.no_context") {
+		t.Errorf("no context: %+v", none)
+	}
+
+	// The terminal form streams the extract, then the numbered sources.
+	if code := h.run("ask", "--top-k", "2", "How many bottles of water does the memo ask for?"); code != exitOK {
+		t.Fatalf("text: exit %d\n%s", code, h.stderr.String())
+	}
+	out := h.stdout.String()
+	if !strings.HasPrefix(out, i18n.T(i18n.En, "ask.extract_note")) || !strings.Contains(out, "\nSources:\n[1] unstructured-fake-memo.pdf (p. ") {
+		t.Errorf("text output:\n%s", out)
+	}
+}
+
+// Out-of-range limits are usage errors, in --json too.
+func TestAskBadInput(t *testing.T) {
+	h := newHarness(t)
+	h.env[config.EnvAIProvider] = config.ProviderOffline
+	for _, args := range [][]string{
+		{"ask", "--json", "--top-k", "21", "q"},
+		{"ask", "--json", "--top-k", "-1", "q"},
+		{"ask", "--json", "--score-threshold", "1.5", "q"},
+		{"ask", "--json", ""},
+	} {
+		if code := h.run(args...); code != exitUsage {
+			t.Errorf("%v: exit %d, want %d\n%s", args, code, exitUsage, h.stderr.String())
+		}
+		var doc askDoc
+		if err := json.Unmarshal(h.stdout.Bytes(), &doc); err != nil || doc.Error == nil || doc.Error.Code != "usage" {
+			t.Errorf("%v: stdout %s", args, h.stdout.String())
+		}
+	}
+	// A valid question on an empty home: no index.
+	if code := h.run("ask", "--json", "anything"); code != exitError {
+		t.Errorf("empty home: exit %d", code)
+	}
+	var doc askDoc
+	if err := json.Unmarshal(h.stdout.Bytes(), &doc); err != nil || doc.Error == nil || doc.Error.Code != "no_index" {
+		t.Errorf("empty home: %s", h.stdout.String())
+	}
+}

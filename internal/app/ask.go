@@ -1,0 +1,211 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/gds-cli/gds/internal/ai"
+	"github.com/gds-cli/gds/internal/apperr"
+	"github.com/gds-cli/gds/internal/config"
+	"github.com/gds-cli/gds/internal/store"
+)
+
+// Limits of question answering (seed 004 §4).
+const (
+	DefaultTopK = 5
+	MaxAskTopK  = 20  // gds ask, chat
+	MaxTopK     = 100 // search endpoint
+)
+
+// RetrieveRequest is one hybrid chunk retrieval.
+type RetrieveRequest struct {
+	Query          string
+	TopK           int     // 0: DefaultTopK
+	MaxTopK        int     // the caller's limit (0: MaxTopK)
+	ScoreThreshold float64 // 0–1
+	Folder         string  // only this folder and its subfolders
+	FileIDs        []string
+}
+
+// Source is one retrieved chunk with what a reader needs to cite it.
+type Source struct {
+	Ref      int     `json:"ref"` // citation number [n] in the answer
+	FileID   string  `json:"file_id"`
+	Name     string  `json:"name"`
+	ChunkID  string  `json:"chunk_id"` // FileID#ordinal
+	Ordinal  int     `json:"chunk_index"`
+	Page     int     `json:"page,omitempty"` // 1-based where the format has pages
+	Text     string  `json:"text"`
+	Score    float64 `json:"score"` // fused 0–1
+	Link     string  `json:"link"`
+	Path     string  `json:"path,omitempty"` // the file's folder
+	MimeType string  `json:"mime_type,omitempty"`
+}
+
+// ChunkID names a chunk: its file's ID and its ordinal.
+func ChunkID(fileID string, ordinal int) string { return fmt.Sprintf("%s#%d", fileID, ordinal) }
+
+// checkRetrieve validates and fills the defaults of r.
+func checkRetrieve(r *RetrieveRequest) error {
+	if r.MaxTopK <= 0 {
+		r.MaxTopK = MaxTopK
+	}
+	if r.TopK == 0 {
+		r.TopK = DefaultTopK
+	}
+	if r.TopK < 1 || r.TopK > r.MaxTopK {
+		return apperr.L(apperr.Usage, "ask.bad_top_k", r.TopK, r.MaxTopK)
+	}
+	if !(r.ScoreThreshold >= 0 && r.ScoreThreshold <= 1) {
+		return apperr.L(apperr.Usage, "ask.bad_threshold", r.ScoreThreshold)
+	}
+	if strings.TrimSpace(r.Query) == "" {
+		return apperr.L(apperr.Usage, "ask.no_question")
+	}
+	return nil
+}
+
+// Retrieve finds the chunks that best match the query: full text and
+// vectors over the chunk index, fused (store.RetrieveChunks).
+func (d *Deps) Retrieve(ctx context.Context, req RetrieveRequest) ([]Source, error) {
+	if err := checkRetrieve(&req); err != nil {
+		return nil, err
+	}
+	prov, err := d.Provider()
+	if err != nil {
+		return nil, err
+	}
+	st, err := d.OpenStore(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	return retrieve(ctx, st, prov, req)
+}
+
+// retrieve runs req (already checked) on an open index.
+func retrieve(ctx context.Context, st store.Store, prov ai.Provider, req RetrieveRequest) ([]Source, error) {
+	stats, err := st.Stats(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if stats.Files == 0 {
+		return nil, apperr.L(apperr.NoIndex, "search.empty_index")
+	}
+	vecs, err := prov.Embed(ctx, []string{req.Query})
+	if err != nil {
+		return nil, fmt.Errorf("embed the question: %w", err)
+	}
+	f := store.Filter{Folder: req.Folder}
+	if req.FileIDs != nil {
+		f.IDs = req.FileIDs
+	}
+	var vec []float32
+	if len(vecs) == 1 && stats.Space.Model == prov.EmbeddingModel().Name {
+		vec = vecs[0] // an index embedded by another model is searched by full text only
+	}
+	hits, err := store.RetrieveChunks(ctx, st, store.Retrieval{Query: req.Query, Vector: vec, Filter: f, TopK: req.TopK, ScoreThreshold: req.ScoreThreshold})
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, 0, len(hits))
+	seen := map[string]bool{}
+	for _, h := range hits {
+		if !seen[h.FileID] {
+			seen[h.FileID] = true
+			ids = append(ids, h.FileID)
+		}
+	}
+	files, err := st.GetFiles(ctx, ids)
+	if err != nil {
+		return nil, fmt.Errorf("load the sources: %w", err)
+	}
+	byID := make(map[string]store.File, len(files))
+	for _, f := range files {
+		byID[f.ID] = f
+	}
+	out := make([]Source, 0, len(hits))
+	for _, h := range hits {
+		f := byID[h.FileID]
+		out = append(out, Source{
+			Ref: len(out) + 1, FileID: h.FileID, Name: f.Name, ChunkID: ChunkID(h.FileID, h.Ordinal), Ordinal: h.Ordinal,
+			Page: h.Page, Text: h.Text, Score: h.Score, Link: f.WebLink, Path: f.Path, MimeType: f.MimeType,
+		})
+	}
+	return out, nil
+}
+
+// AskRequest is one question.
+type AskRequest struct {
+	RetrieveRequest
+	// History is the conversation so far (user and assistant turns).
+	History []ai.Message
+	// OnText receives the answer as it is written (may be nil).
+	OnText func(string) error
+}
+
+// AskResult is an answer and the passages it rests on.
+type AskResult struct {
+	Question string   `json:"question"`
+	Answer   string   `json:"answer"`
+	Sources  []Source `json:"sources"`
+	Provider string   `json:"provider"`
+	// Extractive is true when the answer is the best sentences of the
+	// sources (the offline provider), not text a model wrote.
+	Extractive bool `json:"extractive"`
+	// NoContext is true when no chunk passed the threshold: the answer
+	// says so and no model was asked.
+	NoContext bool `json:"no_context"`
+}
+
+// Ask answers a question from the index: hybrid chunk retrieval, then an
+// answer written by the AI provider from the top chunks, streamed to
+// OnText, citing them as [n]. With no chunk above the threshold it says so
+// and asks no model — it never invents an answer.
+func (d *Deps) Ask(ctx context.Context, req AskRequest) (AskResult, error) {
+	if req.MaxTopK <= 0 {
+		req.MaxTopK = MaxAskTopK
+	}
+	if err := checkRetrieve(&req.RetrieveRequest); err != nil {
+		return AskResult{}, err
+	}
+	prov, err := d.Provider()
+	if err != nil {
+		return AskResult{}, err
+	}
+	st, err := d.OpenStore(ctx)
+	if err != nil {
+		return AskResult{}, err
+	}
+	defer st.Close()
+	srcs, err := retrieve(ctx, st, prov, req.RetrieveRequest)
+	if err != nil {
+		return AskResult{}, err
+	}
+	res := AskResult{Question: req.Query, Sources: srcs, Provider: prov.Name(), Extractive: prov.Name() == config.ProviderOffline}
+	if len(srcs) == 0 {
+		res.NoContext, res.Extractive = true, false
+		res.Answer = d.T("ask.no_context")
+		if req.OnText != nil {
+			if err := req.OnText(res.Answer); err != nil {
+				return res, err
+			}
+		}
+		return res, nil
+	}
+	in := ai.AnswerInput{Question: req.Query, Lang: d.Lang, History: req.History}
+	for _, s := range srcs {
+		in.Contexts = append(in.Contexts, ai.AnswerContext{Ref: s.Ref, FileName: s.Name, Page: s.Page, Text: s.Text})
+	}
+	var b strings.Builder
+	err = ai.Answer(ctx, prov, in, func(piece string) error {
+		b.WriteString(piece)
+		if req.OnText != nil {
+			return req.OnText(piece)
+		}
+		return nil
+	})
+	res.Answer = b.String()
+	return res, err
+}
