@@ -69,7 +69,7 @@ engine_deadline() {
 last_execs() { sed -nE 's/.*execs: ([0-9]+).*/\1/p' "$log" | tail -1; }
 
 while IFS=$'\t' read -r pkg target; do
-	printf -- '--> %s %s ' "$pkg" "$target" >&2
+	printf -- '--> %s %s\n' "$pkg" "$target" >&2
 	t0=$SECONDS
 	ok=1
 	if ! fuzz_once "$pkg" "$target" "$fuzztime"; then
@@ -77,14 +77,14 @@ while IFS=$'\t' read -r pkg target; do
 		if engine_deadline; then
 			n="$(last_execs)"
 			n=$((${n:-0} > 1000 ? ${n:-0} : 1000))
-			printf '(the fuzzing engine ended the run with "context deadline exceeded" and no failing input: golang/go#75804, not a crash; retrying once as -fuzztime %sx) ' "$n" >&2
+			printf '    the fuzzing engine ended the run with "context deadline exceeded" and no failing input\n    (golang/go#75804, not a crash): retrying once as -fuzztime %sx\n' "$n" >&2
 			if fuzz_once "$pkg" "$target" "${n}x"; then
 				ok=1
 			fi
 		fi
 	fi
 	if [ "$ok" = 0 ]; then
-		echo "FAILED" >&2
+		echo "    FAILED" >&2
 		cat "$log" >&2
 		input="$(sed -nE 's#.*Failing input written to (testdata/fuzz/[^ ]+).*#\1#p' "$log" | tail -1)"
 		if [ -n "$input" ]; then
@@ -103,7 +103,7 @@ while IFS=$'\t' read -r pkg target; do
 	execs="$(last_execs)"
 	execs="${execs:-0}"
 	total=$((total + execs))
-	echo "ok, ${execs} executions, $((SECONDS - t0))s" >&2
+	echo "    ok, ${execs} executions, $((SECONDS - t0))s" >&2
 	report+="| \`${target}\` | \`${pkg#./}\` | ${execs} |\n"
 done <<<"$targets"
 report+="| **total** (${count} targets, ${fuzztime} each) | | **${total}** |\n"
