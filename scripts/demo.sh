@@ -8,9 +8,26 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-echo "==> building gds" >&2
+echo "==> building gds (go build -o bin/gds ./cmd/gds): the first build downloads the modules" >&2
+echo "    and compiles every dependency, which can take several minutes on a small machine;" >&2
+echo "    later builds take seconds." >&2
 mkdir -p bin
-go build -o bin/gds ./cmd/gds
+start=$SECONDS
+# go build -v names each package as it compiles: shown as one updating line
+# on a terminal, as a count every 25 packages otherwise.
+if [ -t 2 ]; then
+	progress() { awk '{ n++; printf "\r    compiling (%d): %s\033[K", n, $0 } END { if (n) printf "\r\033[K" }' >&2; }
+else
+	progress() { awk '{ n++ } n % 25 == 0 { printf "    compiled %d packages\n", n; fflush() }' >&2; }
+fi
+buildlog="$(mktemp)"
+trap 'rm -f "$buildlog"' EXIT
+if ! go build -v -o bin/gds ./cmd/gds 2>&1 | tee "$buildlog" | progress; then
+	cat "$buildlog" >&2
+	echo "demo.sh: go build failed" >&2
+	exit 1
+fi
+echo "    built bin/gds in $((SECONDS - start))s" >&2
 
 export GDS_HOME="$PWD/.gds-demo"
 export GDS_AI_PROVIDER=offline

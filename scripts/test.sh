@@ -10,13 +10,59 @@
 #
 # Needs Go (see go.mod) and Node 20+ with npm (for PGlite). No network beyond
 # the Go module proxy and the npm registry.
-# Environment: GDS_TEST_TIMEOUT (default 20m) bounds `go test`.
+# Every step prints its name when it starts, a "still running" line every
+# GDS_TEST_HEARTBEAT seconds (default 30) while it runs — the first build,
+# vet and race build on a fresh machine compile everything and take minutes —
+# and its elapsed time when it ends; a table of the steps' times closes the run.
+#
+# Environment: GDS_TEST_TIMEOUT (default 20m) bounds `go test`;
+# GDS_TEST_HEARTBEAT (default 30) is the heartbeat interval in seconds.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-step() { printf '\n==> %s\n' "$*" >&2; }
+run_start=$SECONDS
+step_name=""
+step_start=0
+heartbeat_pid=""
+timings=""
+
+# end_step closes the running step: stops its heartbeat, prints its time.
+end_step() {
+	if [ -n "$heartbeat_pid" ]; then
+		kill "$heartbeat_pid" 2>/dev/null || true
+		wait "$heartbeat_pid" 2>/dev/null || true
+		heartbeat_pid=""
+	fi
+	if [ -n "$step_name" ]; then
+		local took=$((SECONDS - step_start))
+		printf '<== %s: %ss\n' "$step_name" "$took" >&2
+		timings+="$(printf '%6ss  %s' "$took" "$step_name")"$'\n'
+		step_name=""
+	fi
+}
+
+# step NAME starts a step (ending the previous one) with a heartbeat line
+# every GDS_TEST_HEARTBEAT seconds, so a long silent build is visibly alive.
+step() {
+	end_step
+	step_name="$*"
+	step_start=$SECONDS
+	printf '\n==> %s\n' "$*" >&2
+	(
+		s=""
+		trap '[ -n "$s" ] && kill "$s" 2>/dev/null; exit 0' TERM
+		while :; do
+			sleep "${GDS_TEST_HEARTBEAT:-30}" &
+			s=$!
+			wait "$s"
+			printf '    ... still running: %s (%ss so far, %ss in total)\n' "$step_name" "$((SECONDS - step_start))" "$((SECONDS - run_start))" >&2
+		done
+	) &
+	heartbeat_pid=$!
+}
 fail() {
+	end_step
 	printf '\n*** scripts/test.sh FAILED: %s ***\n' "$*" >&2
 	exit 1
 }
@@ -31,6 +77,7 @@ go mod download || fail "go mod download"
 pglite_started=0
 cleanup() {
 	local rc=$?
+	end_step
 	if [ "$pglite_started" = 1 ]; then
 		pglite_started=0
 		bash scripts/pglite.sh stop >/dev/null 2>&1 || echo "warning: could not stop PGlite" >&2
@@ -59,12 +106,21 @@ fi
 step "go mod tidy -diff"
 go mod tidy -diff || fail "go.mod/go.sum are not tidy (run go mod tidy and commit the result)"
 
+step "go build ./... (compiles every package; several minutes on a fresh machine, seconds when cached)"
+go build ./... || fail "go build failed"
+
 step "go vet ./..."
 go vet ./... || fail "go vet reported problems"
+
+step "release checks (scripts/release-check.sh: darwin builds without cgo, goreleaser check)"
 bash scripts/release-check.sh || fail "release checks failed (scripts/release-check.sh: darwin builds, goreleaser check)"
 
-step "go test -race ./..."
+step "go test -race ./... (the race build of every package comes first and takes minutes on a fresh machine; then the tests, ~5-10 min)"
 go test -race -count=1 -timeout "${GDS_TEST_TIMEOUT:-20m}" ./... || fail "tests failed"
-bash scripts/fuzz.sh || fail "fuzzing failed (scripts/fuzz.sh: every Fuzz* target for FUZZTIME each; reproducer above)"
 
+step "fuzzing (scripts/fuzz.sh: every Fuzz* target, ${FUZZTIME:-2000x} each)"
+bash scripts/fuzz.sh || fail "fuzzing failed (scripts/fuzz.sh: every Fuzz* target for FUZZTIME each; reproducer above)"
+end_step
+
+printf '\n==> step times (s):\n%s%6ss  total\n' "$timings" "$((SECONDS - run_start))" >&2
 printf '\n==> all checks passed\n' >&2

@@ -4,24 +4,30 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/gds-cli/gds/internal/config"
 )
 
 // credentialShapes are credentials recognisable by their form: OpenAI keys,
 // Google access and refresh tokens, Google OAuth client secrets and API
-// keys, bearer headers, and passwords in connection URLs.
-var credentialShapes = []*regexp.Regexp{
-	regexp.MustCompile(`sk-[A-Za-z0-9_-]{16,}`),
-	regexp.MustCompile(`ya29\.[A-Za-z0-9._-]{10,}`),
-	regexp.MustCompile(`1//0[A-Za-z0-9_-]{10,}`),
-	regexp.MustCompile(`GOCSPX-[A-Za-z0-9_-]{10,}`),
-	regexp.MustCompile(`AIza[0-9A-Za-z_-]{30,}`),
-	regexp.MustCompile(`(?i)(bearer\s+)[A-Za-z0-9._~+/=-]{8,}`),
-}
+// keys, bearer headers, and passwords in connection URLs. Compiled on first
+// use (a panic report), not before main.
+var credentialShapes = sync.OnceValue(func() []*regexp.Regexp {
+	return []*regexp.Regexp{
+		regexp.MustCompile(`sk-[A-Za-z0-9_-]{16,}`),
+		regexp.MustCompile(`ya29\.[A-Za-z0-9._-]{10,}`),
+		regexp.MustCompile(`1//0[A-Za-z0-9_-]{10,}`),
+		regexp.MustCompile(`GOCSPX-[A-Za-z0-9_-]{10,}`),
+		regexp.MustCompile(`AIza[0-9A-Za-z_-]{30,}`),
+		regexp.MustCompile(`(?i)(bearer\s+)[A-Za-z0-9._~+/=-]{8,}`),
+	}
+})
 
 // urlPassword is the password part of a URL's userinfo.
-var urlPassword = regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.-]*://[^:/@\s]+:)[^@\s]+@`)
+var urlPassword = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.-]*://[^:/@\s]+:)[^@\s]+@`)
+})
 
 // redactSecrets removes from s every secret of cfg (the OpenAI key, the
 // OAuth client secret, the database URL's password) and anything shaped
@@ -33,7 +39,7 @@ func redactSecrets(cfg *config.Config, s string) string {
 			s = strings.ReplaceAll(s, cfg.DatabaseURL, config.MaskURL(cfg.DatabaseURL))
 			// The password as written (percent-encoded) and as decoded.
 			var pw []string
-			if m := urlPassword.FindStringSubmatch(cfg.DatabaseURL); m != nil {
+			if m := urlPassword().FindStringSubmatch(cfg.DatabaseURL); m != nil {
 				pw = append(pw, strings.TrimSuffix(strings.TrimPrefix(m[0], m[1]), "@"))
 			}
 			if u, err := url.Parse(cfg.DatabaseURL); err == nil && u.User != nil {
@@ -53,8 +59,8 @@ func redactSecrets(cfg *config.Config, s string) string {
 			}
 		}
 	}
-	s = urlPassword.ReplaceAllString(s, "${1}****@")
-	for _, re := range credentialShapes {
+	s = urlPassword().ReplaceAllString(s, "${1}****@")
+	for _, re := range credentialShapes() {
 		s = re.ReplaceAllStringFunc(s, func(m string) string {
 			if sub := re.FindStringSubmatch(m); len(sub) > 1 {
 				return sub[1] + "****"

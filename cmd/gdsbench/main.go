@@ -40,6 +40,9 @@ benchmarks:
           offline provider at several concurrencies; throughput and peak RSS
   loop    time whole gds processes on a synthetic index: gds alfred filter
           (the Alfred keystroke path) and gds search (the full loop, offline)
+  startup time whole processes against a minimal Go binary in the same run:
+          gds version and gds alfred filter on a small index of testdata/sample,
+          plus the package initialisation before main (scripts/bench-startup.sh)
 `
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -57,6 +60,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runCrawlBench(ctx, args[1:], stdout, stderr)
 	case "loop":
 		return runLoopBench(ctx, args[1:], stdout, stderr)
+	case "startup":
+		return runStartupBench(ctx, args[1:], stdout, stderr)
 	default:
 		fmt.Fprint(stderr, usage)
 		return fmt.Errorf("unknown benchmark %q", args[0])

@@ -3,38 +3,42 @@ package extract
 import (
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 )
 
 // glyphNames maps the Adobe Glyph List names that text fonts use in
-// /Differences and that are not derivable by rule (see glyphRune).
-var glyphNames = map[string]rune{
-	"space": ' ', "exclam": '!', "quotedbl": '"', "numbersign": '#', "dollar": '$', "percent": '%',
-	"ampersand": '&', "quotesingle": '\'', "quoteright": '\u2019', "parenleft": '(', "parenright": ')',
-	"asterisk": '*', "plus": '+', "comma": ',', "hyphen": '-', "period": '.', "slash": '/',
-	"zero": '0', "one": '1', "two": '2', "three": '3', "four": '4', "five": '5', "six": '6',
-	"seven": '7', "eight": '8', "nine": '9', "colon": ':', "semicolon": ';', "less": '<',
-	"equal": '=', "greater": '>', "question": '?', "at": '@', "bracketleft": '[', "backslash": '\\',
-	"bracketright": ']', "asciicircum": '^', "underscore": '_', "grave": '`', "quoteleft": '\u2018',
-	"braceleft": '{', "bar": '|', "braceright": '}', "asciitilde": '~', "exclamdown": '¡',
-	"cent": '¢', "sterling": '£', "yen": '¥', "florin": 'ƒ', "section": '§', "currency": '¤',
-	"quotedblleft": '\u201c', "quotedblright": '\u201d', "quotedblbase": '\u201e', "quotesinglbase": '\u201a',
-	"guillemotleft": '«', "guillemotright": '»', "guilsinglleft": '‹', "guilsinglright": '›',
-	"endash": '–', "emdash": '—', "dagger": '†', "daggerdbl": '‡', "periodcentered": '·',
-	"paragraph": '¶', "bullet": '•', "ellipsis": '…', "perthousand": '‰', "questiondown": '¿',
-	"fi": 'ﬁ', "fl": 'ﬂ', "ff": 'ﬀ', "ffi": 'ﬃ', "ffl": 'ﬄ', "minus": '−', "multiply": '×',
-	"divide": '÷', "degree": '°', "copyright": '©', "registered": '®', "trademark": '™',
-	"plusminus": '±', "mu": 'µ', "AE": 'Æ', "ae": 'æ', "OE": 'Œ', "oe": 'œ', "Oslash": 'Ø',
-	"oslash": 'ø', "germandbls": 'ß', "dotlessi": 'ı', "Lslash": 'Ł', "lslash": 'ł', "Eth": 'Ð',
-	"eth": 'ð', "Thorn": 'Þ', "thorn": 'þ', "ordfeminine": 'ª', "ordmasculine": 'º',
-	"onehalf": '½', "onequarter": '¼', "threequarters": '¾', "nbspace": '\u00a0', "logicalnot": '¬',
-	"brokenbar": '¦', "dieresis": '¨', "macron": '¯', "acute": '´', "cedilla": '¸', "circumflex": 'ˆ',
-	"tilde": '˜', "fraction": '⁄', "arrowright": '→', "arrowleft": '←', "infinity": '∞',
-	"lessequal": '≤', "greaterequal": '≥', "notequal": '≠', "summation": '∑', "product": '∏',
-	"radical": '√', "integral": '∫', "partialdiff": '∂', "Delta": 'Δ', "Omega": 'Ω', "pi": 'π',
-}
+// /Differences and that are not derivable by rule (see glyphRune). Built on
+// first use (only PDF extraction needs it).
+var glyphNames = sync.OnceValue(func() map[string]rune {
+	return map[string]rune{
+		"space": ' ', "exclam": '!', "quotedbl": '"', "numbersign": '#', "dollar": '$', "percent": '%',
+		"ampersand": '&', "quotesingle": '\'', "quoteright": '\u2019', "parenleft": '(', "parenright": ')',
+		"asterisk": '*', "plus": '+', "comma": ',', "hyphen": '-', "period": '.', "slash": '/',
+		"zero": '0', "one": '1', "two": '2', "three": '3', "four": '4', "five": '5', "six": '6',
+		"seven": '7', "eight": '8', "nine": '9', "colon": ':', "semicolon": ';', "less": '<',
+		"equal": '=', "greater": '>', "question": '?', "at": '@', "bracketleft": '[', "backslash": '\\',
+		"bracketright": ']', "asciicircum": '^', "underscore": '_', "grave": '`', "quoteleft": '\u2018',
+		"braceleft": '{', "bar": '|', "braceright": '}', "asciitilde": '~', "exclamdown": '¡',
+		"cent": '¢', "sterling": '£', "yen": '¥', "florin": 'ƒ', "section": '§', "currency": '¤',
+		"quotedblleft": '\u201c', "quotedblright": '\u201d', "quotedblbase": '\u201e', "quotesinglbase": '\u201a',
+		"guillemotleft": '«', "guillemotright": '»', "guilsinglleft": '‹', "guilsinglright": '›',
+		"endash": '–', "emdash": '—', "dagger": '†', "daggerdbl": '‡', "periodcentered": '·',
+		"paragraph": '¶', "bullet": '•', "ellipsis": '…', "perthousand": '‰', "questiondown": '¿',
+		"fi": 'ﬁ', "fl": 'ﬂ', "ff": 'ﬀ', "ffi": 'ﬃ', "ffl": 'ﬄ', "minus": '−', "multiply": '×',
+		"divide": '÷', "degree": '°', "copyright": '©', "registered": '®', "trademark": '™',
+		"plusminus": '±', "mu": 'µ', "AE": 'Æ', "ae": 'æ', "OE": 'Œ', "oe": 'œ', "Oslash": 'Ø',
+		"oslash": 'ø', "germandbls": 'ß', "dotlessi": 'ı', "Lslash": 'Ł', "lslash": 'ł', "Eth": 'Ð',
+		"eth": 'ð', "Thorn": 'Þ', "thorn": 'þ', "ordfeminine": 'ª', "ordmasculine": 'º',
+		"onehalf": '½', "onequarter": '¼', "threequarters": '¾', "nbspace": '\u00a0', "logicalnot": '¬',
+		"brokenbar": '¦', "dieresis": '¨', "macron": '¯', "acute": '´', "cedilla": '¸', "circumflex": 'ˆ',
+		"tilde": '˜', "fraction": '⁄', "arrowright": '→', "arrowleft": '←', "infinity": '∞',
+		"lessequal": '≤', "greaterequal": '≥', "notequal": '≠', "summation": '∑', "product": '∏',
+		"radical": '√', "integral": '∫', "partialdiff": '∂', "Delta": 'Δ', "Omega": 'Ω', "pi": 'π',
+	}
+})
 
 // accentMarks are the combining marks of accented glyph names ("eacute").
 var accentMarks = []struct {
@@ -56,7 +60,7 @@ func glyphRune(name string, def rune) rune {
 	if len(name) == 1 {
 		return rune(name[0])
 	}
-	if r, ok := glyphNames[name]; ok {
+	if r, ok := glyphNames()[name]; ok {
 		return r
 	}
 	if strings.HasPrefix(name, "uni") && len(name) >= 7 {

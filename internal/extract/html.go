@@ -3,7 +3,6 @@ package extract
 import (
 	"bytes"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -29,7 +28,7 @@ var blocks = map[atom.Atom]bool{
 	atom.Summary: true, atom.Caption: true,
 }
 
-var spaceRun = regexp.MustCompile(`[ \t\f\v\x{00a0}]+`)
+var spaceRun = lazyRegexp(`[ \t\f\v\x{00a0}]+`)
 
 // extractHTML returns the title (first line) and the visible text of an
 // HTML page: no scripts, styles, comments or head content; block elements
@@ -85,7 +84,7 @@ func extractHTML(data []byte) (Doc, error) {
 	walk(root, 0)
 	lines := strings.Split(b.String(), "\n")
 	for i, l := range lines {
-		l = strings.TrimSpace(spaceRun.ReplaceAllString(l, " "))
+		l = strings.TrimSpace(spaceRun().ReplaceAllString(l, " "))
 		l = strings.ReplaceAll(l, " "+string(cellSep), string(cellSep))
 		lines[i] = strings.Trim(l, string(cellSep)+" ")
 	}
@@ -129,7 +128,7 @@ func textOf(n *html.Node) string {
 		}
 	}
 	f(n)
-	return spaceRun.ReplaceAllString(b.String(), " ")
+	return spaceRun().ReplaceAllString(b.String(), " ")
 }
 
 func attr(n *html.Node, key string) string {

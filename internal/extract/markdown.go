@@ -3,18 +3,20 @@ package extract
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
+// The Markdown patterns are compiled on first use, not before main.
 var (
-	mdImage     = regexp.MustCompile(`!\[([^\]\n]*)\]\([^)\n]*\)`)
-	mdImageRef  = regexp.MustCompile(`!\[([^\]\n]*)\]\[[^\]\n]*\]`)
-	mdLink      = regexp.MustCompile(`\[([^\]\n]*)\]\([^)\n]*\)`)
-	mdLinkRef   = regexp.MustCompile(`\[([^\]\n]+)\]\[[^\]\n]*\]`)
-	mdRefDef    = regexp.MustCompile(`(?m)^ {0,3}\[[^\]\n]+\]:\s+\S+.*$`)
-	mdAutolink  = regexp.MustCompile(`<(https?|mailto|ftp):[^>\s]*>`)
-	mdHTMLTag   = regexp.MustCompile(`</?[a-zA-Z][a-zA-Z0-9-]*(?:\s[^<>]*)?/?>`)
-	mdHTMLComm  = regexp.MustCompile(`(?s)<!--.*?-->`)
-	mdEmptyLine = regexp.MustCompile(`(?m)^[ \t]*[-*+]?[ \t]*$`)
+	mdImage     = lazyRegexp(`!\[([^\]\n]*)\]\([^)\n]*\)`)
+	mdImageRef  = lazyRegexp(`!\[([^\]\n]*)\]\[[^\]\n]*\]`)
+	mdLink      = lazyRegexp(`\[([^\]\n]*)\]\([^)\n]*\)`)
+	mdLinkRef   = lazyRegexp(`\[([^\]\n]+)\]\[[^\]\n]*\]`)
+	mdRefDef    = lazyRegexp(`(?m)^ {0,3}\[[^\]\n]+\]:\s+\S+.*$`)
+	mdAutolink  = lazyRegexp(`<(https?|mailto|ftp):[^>\s]*>`)
+	mdHTMLTag   = lazyRegexp(`</?[a-zA-Z][a-zA-Z0-9-]*(?:\s[^<>]*)?/?>`)
+	mdHTMLComm  = lazyRegexp(`(?s)<!--.*?-->`)
+	mdEmptyLine = lazyRegexp(`(?m)^[ \t]*[-*+]?[ \t]*$`)
 )
 
 // markdownText keeps the text of a Markdown document and drops the markup
@@ -34,17 +36,17 @@ func markdownText(s string) string {
 			return
 		}
 		t := strings.Join(block, "\n")
-		t = mdHTMLComm.ReplaceAllString(t, "")
+		t = mdHTMLComm().ReplaceAllString(t, "")
 		for range 2 { // badges nest an image inside a link
-			t = mdImage.ReplaceAllString(t, "$1")
-			t = mdImageRef.ReplaceAllString(t, "$1")
-			t = mdLink.ReplaceAllString(t, "$1")
-			t = mdLinkRef.ReplaceAllString(t, "$1")
+			t = mdImage().ReplaceAllString(t, "$1")
+			t = mdImageRef().ReplaceAllString(t, "$1")
+			t = mdLink().ReplaceAllString(t, "$1")
+			t = mdLinkRef().ReplaceAllString(t, "$1")
 		}
-		t = mdRefDef.ReplaceAllString(t, "")
-		t = mdAutolink.ReplaceAllString(t, "")
-		t = mdHTMLTag.ReplaceAllString(t, "")
-		t = mdEmptyLine.ReplaceAllString(t, "")
+		t = mdRefDef().ReplaceAllString(t, "")
+		t = mdAutolink().ReplaceAllString(t, "")
+		t = mdHTMLTag().ReplaceAllString(t, "")
+		t = mdEmptyLine().ReplaceAllString(t, "")
 		b.WriteString(t)
 		b.WriteByte('\n')
 		block = block[:0]
@@ -69,4 +71,12 @@ func markdownText(s string) string {
 	}
 	flush()
 	return cleanLines(b.String())
+}
+
+// lazyRegexp returns a function that compiles expr on its first call and
+// returns the same *regexp.Regexp afterwards (an invalid expr panics then, as
+// regexp.MustCompile does; the tests call each one). Package-level
+// MustCompile would run in every gds process before main.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"strconv"
 
 	"github.com/ledongthuc/pdf"
@@ -106,11 +105,11 @@ func preparePDF(data []byte) ([]byte, error) {
 	return data, nil
 }
 
-var objRe = regexp.MustCompile(`(?:^|[\r\n\s])(\d{1,10})\s+(\d{1,5})\s+obj\b`)
-var trailerRe = regexp.MustCompile(`trailer\s*(<<(?s:.*?)>>)\s*(?:startxref|%%EOF)`)
-var sizeRe = regexp.MustCompile(`/Size\s+\d+`)
-var lengthRe = regexp.MustCompile(`/Length\s+(\d+)(\s*(?:/[^>]*)?>>\s*stream(?:\r\n|\n|\r))`)
-var catalogRe = regexp.MustCompile(`/Type\s*/Catalog\b`)
+var objRe = lazyRegexp(`(?:^|[\r\n\s])(\d{1,10})\s+(\d{1,5})\s+obj\b`)
+var trailerRe = lazyRegexp(`trailer\s*(<<(?s:.*?)>>)\s*(?:startxref|%%EOF)`)
+var sizeRe = lazyRegexp(`/Size\s+\d+`)
+var lengthRe = lazyRegexp(`/Length\s+(\d+)(\s*(?:/[^>]*)?>>\s*stream(?:\r\n|\n|\r))`)
+var catalogRe = lazyRegexp(`/Type\s*/Catalog\b`)
 
 // rebuildXref appends a fresh cross-reference table and trailer built by
 // scanning the file for "N G obj" (later definitions win, as with
@@ -120,7 +119,7 @@ func rebuildXref(data []byte) ([]byte, error) {
 	offs := map[int]int{}
 	maxObj := 0
 	catalog := -1
-	for _, m := range objRe.FindAllSubmatchIndex(data, -1) {
+	for _, m := range objRe().FindAllSubmatchIndex(data, -1) {
 		n, err := strconv.Atoi(string(data[m[2]:m[3]]))
 		if err != nil || n > 1<<22 {
 			continue
@@ -132,7 +131,7 @@ func rebuildXref(data []byte) ([]byte, error) {
 		return nil, errors.New("no objects")
 	}
 	// Find the catalog: the last object starting before a /Type /Catalog.
-	for _, c := range catalogRe.FindAllIndex(data, -1) {
+	for _, c := range catalogRe().FindAllIndex(data, -1) {
 		best, bestOff := -1, -1
 		for n, off := range offs {
 			if off < c[0] && off > bestOff {
@@ -144,10 +143,10 @@ func rebuildXref(data []byte) ([]byte, error) {
 		}
 	}
 	var trailer []byte
-	if ms := trailerRe.FindAllSubmatch(data, -1); len(ms) > 0 {
+	if ms := trailerRe().FindAllSubmatch(data, -1); len(ms) > 0 {
 		trailer = ms[len(ms)-1][1]
 	}
-	trailer = sizeRe.ReplaceAll(trailer, []byte(fmt.Sprintf("/Size %d", maxObj+1)))
+	trailer = sizeRe().ReplaceAll(trailer, []byte(fmt.Sprintf("/Size %d", maxObj+1)))
 	if !bytes.Contains(trailer, []byte("/Root")) {
 		if catalog < 0 {
 			return nil, errors.New("no catalog")
@@ -177,7 +176,7 @@ func rebuildXref(data []byte) ([]byte, error) {
 func fixStreamLengths(data []byte) []byte {
 	var out []byte
 	last := 0
-	for _, m := range lengthRe.FindAllSubmatchIndex(data, -1) {
+	for _, m := range lengthRe().FindAllSubmatchIndex(data, -1) {
 		declared, err := strconv.Atoi(string(data[m[2]:m[3]]))
 		start := m[1] // first byte of stream data
 		if err != nil {

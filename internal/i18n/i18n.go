@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // The supported languages.
@@ -48,25 +49,42 @@ type Message struct {
 	Ja string
 }
 
-// catalog is filled by the init functions of the messages_*.go files; it is
-// read-only afterwards.
-var catalog = map[Key]Message{}
+// messageSets are the message tables of the messages_*.go files. Their init
+// functions only add a function here; the maps are built when the first
+// message is looked up, so a process that prints nothing translated (or
+// prints it late) does not pay for the catalog before main.
+var messageSets []func() map[Key]Message
 
-// register adds messages to the catalog; a duplicate key is a programming
-// error and panics at start-up (and in the tests).
-func register(msgs map[Key]Message) {
+// register adds a message table to the catalog; called by init functions.
+func register(set func() map[Key]Message) {
+	messageSets = append(messageSets, set)
+}
+
+// catalog is every registered message, built on first use; it is read-only
+// afterwards.
+var catalog = sync.OnceValue(func() map[Key]Message {
+	c := make(map[Key]Message, 512)
+	for _, set := range messageSets {
+		merge(c, set())
+	}
+	return c
+})
+
+// merge adds msgs to c; a duplicate key is a programming error and panics
+// (on the first lookup, and in the tests).
+func merge(c, msgs map[Key]Message) {
 	for k, m := range msgs {
-		if _, dup := catalog[k]; dup {
+		if _, dup := c[k]; dup {
 			panic("i18n: duplicate message key " + string(k))
 		}
-		catalog[k] = m
+		c[k] = m
 	}
 }
 
 // T returns the message for key in lang, formatted with args. An unknown
 // key returns the key itself (so a missing entry is visible, never silent).
 func T(lang string, key Key, args ...any) string {
-	m, ok := catalog[key]
+	m, ok := catalog()[key]
 	if !ok {
 		if len(args) > 0 {
 			return string(key) + fmt.Sprint(args...)
@@ -85,14 +103,15 @@ func T(lang string, key Key, args ...any) string {
 
 // Lookup returns the catalog entry of key.
 func Lookup(key Key) (Message, bool) {
-	m, ok := catalog[key]
+	m, ok := catalog()[key]
 	return m, ok
 }
 
 // Keys returns every key of the catalog, sorted.
 func Keys() []Key {
-	keys := make([]Key, 0, len(catalog))
-	for k := range catalog {
+	c := catalog()
+	keys := make([]Key, 0, len(c))
+	for k := range c {
 		keys = append(keys, k)
 	}
 	sort.Slice(keys, func(i, j int) bool { return keys[i] < keys[j] })

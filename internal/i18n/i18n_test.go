@@ -94,5 +94,9 @@ func TestRegisterRejectsDuplicates(t *testing.T) {
 			t.Error("registering a duplicate key did not panic")
 		}
 	}()
-	register(map[Key]Message{NoFilesFound: {En: "x", Ja: "y"}})
+	c := map[Key]Message{}
+	for _, set := range messageSets {
+		merge(c, set())
+	}
+	merge(c, map[Key]Message{NoFilesFound: {En: "x", Ja: "y"}})
 }

@@ -28,49 +28,51 @@ const (
 )
 
 func init() {
-	register(map[Key]Message{
-		NoFilesFound: {
-			En: "No files found.",
-			Ja: "見つかりませんでした",
-		},
-		LoopLimitReached: {
-			En: "Reached the loop limit (%d) without narrowing the results to 10 or fewer. Please revise your query and try again.",
-			Ja: "ループ回数の上限（%d 回）に到達しましたが、10 件以下に絞り込めませんでした。クエリを見直して再実行してください。",
-		},
-		ErrorPrefix: {En: "Error: ", Ja: "エラー: "},
-		HintPrefix:  {En: "Hint: ", Ja: "ヒント: "},
-		NotImplemented: {
-			En: "%s is not implemented yet in this build (see the Status table in the README)",
-			Ja: "%s はこのビルドではまだ実装されていません（README のステータス表を参照してください）",
-		},
-		HintNotImplemented: {
-			En: "run `gds --help` to see what works today",
-			Ja: "`gds --help` で現在使えるコマンドを確認してください",
-		},
-		HintConfig: {
-			En: "fix the variable in your environment or in a .env file (`gds config path` shows where), then run again",
-			Ja: "環境変数または .env ファイル（場所は `gds config path` で確認できます）を修正してから再実行してください",
-		},
-		HintUsage: {
-			En: "run the command with --help to see its usage",
-			Ja: "--help を付けて実行すると使い方を確認できます",
-		},
-		HintGeneric: {
-			En: "run `gds doctor` to check your setup",
-			Ja: "`gds doctor` で設定を確認してください",
-		},
-		Interrupted: {En: "interrupted", Ja: "中断されました"},
-		"cli.hint_rate_limited": {
-			En: "the service is limiting requests; wait a minute and try again",
-			Ja: "サービス側でリクエストが制限されています。少し待ってから再実行してください",
-		},
-		"cli.hint_unavailable": {
-			En: "check your network connection and that the service is up, then try again (`gds doctor` checks the setup)",
-			Ja: "ネットワーク接続とサービスの稼働を確認してから再実行してください（`gds doctor` で設定を確認できます）",
-		},
-		"cli.hint_index": {
-			En: "re-index with `gds crawl --full` (or upgrade gds if the index was made by a newer version)",
-			Ja: "`gds crawl --full` で再インデックスしてください（新しいバージョンの gds で作られたインデックスなら gds を更新してください）",
-		},
+	register(func() map[Key]Message {
+		return map[Key]Message{
+			NoFilesFound: {
+				En: "No files found.",
+				Ja: "見つかりませんでした",
+			},
+			LoopLimitReached: {
+				En: "Reached the loop limit (%d) without narrowing the results to 10 or fewer. Please revise your query and try again.",
+				Ja: "ループ回数の上限（%d 回）に到達しましたが、10 件以下に絞り込めませんでした。クエリを見直して再実行してください。",
+			},
+			ErrorPrefix: {En: "Error: ", Ja: "エラー: "},
+			HintPrefix:  {En: "Hint: ", Ja: "ヒント: "},
+			NotImplemented: {
+				En: "%s is not implemented yet in this build (see the Status table in the README)",
+				Ja: "%s はこのビルドではまだ実装されていません（README のステータス表を参照してください）",
+			},
+			HintNotImplemented: {
+				En: "run `gds --help` to see what works today",
+				Ja: "`gds --help` で現在使えるコマンドを確認してください",
+			},
+			HintConfig: {
+				En: "fix the variable in your environment or in a .env file (`gds config path` shows where), then run again",
+				Ja: "環境変数または .env ファイル（場所は `gds config path` で確認できます）を修正してから再実行してください",
+			},
+			HintUsage: {
+				En: "run the command with --help to see its usage",
+				Ja: "--help を付けて実行すると使い方を確認できます",
+			},
+			HintGeneric: {
+				En: "run `gds doctor` to check your setup",
+				Ja: "`gds doctor` で設定を確認してください",
+			},
+			Interrupted: {En: "interrupted", Ja: "中断されました"},
+			"cli.hint_rate_limited": {
+				En: "the service is limiting requests; wait a minute and try again",
+				Ja: "サービス側でリクエストが制限されています。少し待ってから再実行してください",
+			},
+			"cli.hint_unavailable": {
+				En: "check your network connection and that the service is up, then try again (`gds doctor` checks the setup)",
+				Ja: "ネットワーク接続とサービスの稼働を確認してから再実行してください（`gds doctor` で設定を確認できます）",
+			},
+			"cli.hint_index": {
+				En: "re-index with `gds crawl --full` (or upgrade gds if the index was made by a newer version)",
+				Ja: "`gds crawl --full` で再インデックスしてください（新しいバージョンの gds で作られたインデックスなら gds を更新してください）",
+			},
+		}
 	})
 }

@@ -2,34 +2,36 @@ package i18n
 
 // Messages of `gds eval` (search quality evaluation).
 func init() {
-	register(map[Key]Message{
-		"cmd.eval.usage": {En: "measure search quality on a query set (Recall@1/10, MRR@10) against a BM25 baseline",
-			Ja: "クエリセットで検索品質（Recall@1/10、MRR@10）を測定します（BM25 ベースラインと比較可能）"},
-		"cmd.eval.desc": {
-			En: "Indexes a folder of documents with the local source (reusing the index while the folder is unchanged) and runs every query of a JSON Lines query set ({\"id\",\"query\",\"relevant\":[file names]}) through the same hybrid loop as gds search, without asking anything: a clarifying question takes the no-answer policy (keep the 100 best keyword hits and narrow them by vector search). --baseline bm25 ranks with the index's plain keyword search instead. Relevant files are matched by file name.\n\nExamples:\n  gds eval --corpus ../shared/bench/jsquad-para/docs --queries ../shared/bench/jsquad-para/queries-dev.jsonl\n  gds eval --corpus DOCS --queries Q.jsonl --baseline bm25 --json",
-			Ja: "ローカルソースでフォルダをインデックスし（フォルダが変わらなければ再利用）、JSON Lines 形式のクエリセット（{\"id\",\"query\",\"relevant\":[ファイル名]}）の各クエリを gds search と同じハイブリッド検索ループで、質問に答えずに実行します。確認質問には無回答ポリシー（キーワード検索の上位 100 件をベクトル検索で絞り込む）を適用します。--baseline bm25 はインデックスの単純なキーワード検索で順位付けします。正解ファイルはファイル名で照合します。\n\n例:\n  gds eval --corpus ../shared/bench/jsquad-para/docs --queries ../shared/bench/jsquad-para/queries-dev.jsonl\n  gds eval --corpus DOCS --queries Q.jsonl --baseline bm25 --json",
-		},
-		"flag.eval.corpus":   {En: "folder of documents to index and search", Ja: "インデックスして検索する文書フォルダ"},
-		"flag.eval.queries":  {En: "query set, one JSON object per line", Ja: "クエリセット（1 行 1 JSON オブジェクト）"},
-		"flag.eval.baseline": {En: "run a baseline instead of the hybrid loop: bm25", Ja: "ハイブリッドループの代わりにベースラインを実行: bm25"},
-		"flag.eval.limit":    {En: "evaluate only the first N queries (0: all)", Ja: "先頭 N 件のクエリだけを評価（0: すべて）"},
-		"flag.eval.home":     {En: "folder of the evaluation indexes (default: GDS_HOME/eval)", Ja: "評価用インデックスのフォルダ（既定: GDS_HOME/eval）"},
-		"flag.eval.provider": {En: "AI provider for indexing and the loop: offline or openai", Ja: "インデックス作成とループの AI プロバイダー: offline または openai"},
-		"flag.eval.details":  {En: "write every query's result (rank, files, rounds) to FILE as JSON Lines", Ja: "各クエリの結果（順位・ファイル・ラウンド）を JSON Lines で FILE に書き出す"},
-		"flag.eval.workers":  {En: "queries run concurrently (latency figures assume 1)", Ja: "同時に実行するクエリ数（レイテンシは 1 を前提）"},
+	register(func() map[Key]Message {
+		return map[Key]Message{
+			"cmd.eval.usage": {En: "measure search quality on a query set (Recall@1/10, MRR@10) against a BM25 baseline",
+				Ja: "クエリセットで検索品質（Recall@1/10、MRR@10）を測定します（BM25 ベースラインと比較可能）"},
+			"cmd.eval.desc": {
+				En: "Indexes a folder of documents with the local source (reusing the index while the folder is unchanged) and runs every query of a JSON Lines query set ({\"id\",\"query\",\"relevant\":[file names]}) through the same hybrid loop as gds search, without asking anything: a clarifying question takes the no-answer policy (keep the 100 best keyword hits and narrow them by vector search). --baseline bm25 ranks with the index's plain keyword search instead. Relevant files are matched by file name.\n\nExamples:\n  gds eval --corpus ../shared/bench/jsquad-para/docs --queries ../shared/bench/jsquad-para/queries-dev.jsonl\n  gds eval --corpus DOCS --queries Q.jsonl --baseline bm25 --json",
+				Ja: "ローカルソースでフォルダをインデックスし（フォルダが変わらなければ再利用）、JSON Lines 形式のクエリセット（{\"id\",\"query\",\"relevant\":[ファイル名]}）の各クエリを gds search と同じハイブリッド検索ループで、質問に答えずに実行します。確認質問には無回答ポリシー（キーワード検索の上位 100 件をベクトル検索で絞り込む）を適用します。--baseline bm25 はインデックスの単純なキーワード検索で順位付けします。正解ファイルはファイル名で照合します。\n\n例:\n  gds eval --corpus ../shared/bench/jsquad-para/docs --queries ../shared/bench/jsquad-para/queries-dev.jsonl\n  gds eval --corpus DOCS --queries Q.jsonl --baseline bm25 --json",
+			},
+			"flag.eval.corpus":   {En: "folder of documents to index and search", Ja: "インデックスして検索する文書フォルダ"},
+			"flag.eval.queries":  {En: "query set, one JSON object per line", Ja: "クエリセット（1 行 1 JSON オブジェクト）"},
+			"flag.eval.baseline": {En: "run a baseline instead of the hybrid loop: bm25", Ja: "ハイブリッドループの代わりにベースラインを実行: bm25"},
+			"flag.eval.limit":    {En: "evaluate only the first N queries (0: all)", Ja: "先頭 N 件のクエリだけを評価（0: すべて）"},
+			"flag.eval.home":     {En: "folder of the evaluation indexes (default: GDS_HOME/eval)", Ja: "評価用インデックスのフォルダ（既定: GDS_HOME/eval）"},
+			"flag.eval.provider": {En: "AI provider for indexing and the loop: offline or openai", Ja: "インデックス作成とループの AI プロバイダー: offline または openai"},
+			"flag.eval.details":  {En: "write every query's result (rank, files, rounds) to FILE as JSON Lines", Ja: "各クエリの結果（順位・ファイル・ラウンド）を JSON Lines で FILE に書き出す"},
+			"flag.eval.workers":  {En: "queries run concurrently (latency figures assume 1)", Ja: "同時に実行するクエリ数（レイテンシは 1 を前提）"},
 
-		"eval.need_corpus_queries": {En: "give --corpus DIR and --queries FILE", Ja: "--corpus DIR と --queries FILE を指定してください"},
-		"eval.bad_baseline":        {En: "--baseline %q: the only baseline is bm25", Ja: "--baseline %q: 指定できるベースラインは bm25 だけです"},
-		"eval.bad_number":          {En: "--limit must be 0 or more and --workers 1 or more", Ja: "--limit は 0 以上、--workers は 1 以上にしてください"},
-		"eval.index.reused":        {En: "Reusing the evaluation index of %d files (%s)", Ja: "評価用インデックス（%d 件、%s）を再利用します"},
-		"eval.index.built":         {En: "Built the evaluation index of %d files (%s)", Ja: "評価用インデックス（%d 件、%s）を作成しました"},
-		"eval.progress":            {En: "Queries: %d/%d", Ja: "クエリ: %d/%d"},
-		"eval.report.title":        {En: "Evaluation of %s on %d queries (%s)", Ja: "%s の評価: %d クエリ（%s）"},
-		"eval.report.zero":         {En: "Zero-result rate", Ja: "結果 0 件の割合"},
-		"eval.report.loops":        {En: "Mean loops", Ja: "平均ループ数"},
-		"eval.report.results":      {En: "Mean results", Ja: "平均結果件数"},
-		"eval.report.latency":      {En: "Latency p50 / p95 / max", Ja: "レイテンシ p50 / p95 / 最大"},
-		"eval.report.ends":         {En: "Ends", Ja: "終了の内訳"},
-		"eval.report.branches":     {En: "Branches taken", Ja: "通った分岐"},
+			"eval.need_corpus_queries": {En: "give --corpus DIR and --queries FILE", Ja: "--corpus DIR と --queries FILE を指定してください"},
+			"eval.bad_baseline":        {En: "--baseline %q: the only baseline is bm25", Ja: "--baseline %q: 指定できるベースラインは bm25 だけです"},
+			"eval.bad_number":          {En: "--limit must be 0 or more and --workers 1 or more", Ja: "--limit は 0 以上、--workers は 1 以上にしてください"},
+			"eval.index.reused":        {En: "Reusing the evaluation index of %d files (%s)", Ja: "評価用インデックス（%d 件、%s）を再利用します"},
+			"eval.index.built":         {En: "Built the evaluation index of %d files (%s)", Ja: "評価用インデックス（%d 件、%s）を作成しました"},
+			"eval.progress":            {En: "Queries: %d/%d", Ja: "クエリ: %d/%d"},
+			"eval.report.title":        {En: "Evaluation of %s on %d queries (%s)", Ja: "%s の評価: %d クエリ（%s）"},
+			"eval.report.zero":         {En: "Zero-result rate", Ja: "結果 0 件の割合"},
+			"eval.report.loops":        {En: "Mean loops", Ja: "平均ループ数"},
+			"eval.report.results":      {En: "Mean results", Ja: "平均結果件数"},
+			"eval.report.latency":      {En: "Latency p50 / p95 / max", Ja: "レイテンシ p50 / p95 / 最大"},
+			"eval.report.ends":         {En: "Ends", Ja: "終了の内訳"},
+			"eval.report.branches":     {En: "Branches taken", Ja: "通った分岐"},
+		}
 	})
 }

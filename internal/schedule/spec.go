@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
 	"text/template"
 	"time"
 
@@ -125,7 +126,11 @@ type plistData struct {
 	Env             []envVar
 }
 
-var plistTemplate = template.Must(template.New("plist").Funcs(template.FuncMap{"xml": xmlEscape}).Parse(launchd.CrawlAgentTemplate))
+// plistTemplate is parsed on first use: only gds schedule needs it, and a
+// package-level parse would run in every gds process before main.
+var plistTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("plist").Funcs(template.FuncMap{"xml": xmlEscape}).Parse(launchd.CrawlAgentTemplate))
+})
 
 // RenderPlist renders the LaunchAgent for s from the template in launchd/.
 func RenderPlist(s Spec) ([]byte, error) {
@@ -136,7 +141,7 @@ func RenderPlist(s Spec) ([]byte, error) {
 		return nil, fmt.Errorf("the log directory %q is not absolute", s.LogDir)
 	}
 	var b bytes.Buffer
-	err := plistTemplate.Execute(&b, plistData{
+	err := plistTemplate().Execute(&b, plistData{
 		Label:           Label,
 		Program:         s.Program,
 		Args:            []string{"crawl"},

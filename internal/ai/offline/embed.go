@@ -73,7 +73,7 @@ func features(text string) map[string]float64 {
 				j++
 			}
 			w := string(s[i:j])
-			if !enStop[w] && (j-i > 1 || c == rcDigit) {
+			if !enStop()[w] && (j-i > 1 || c == rcDigit) {
 				tf["w:"+stem(w)]++
 			}
 			i = j

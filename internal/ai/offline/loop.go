@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/gds-cli/gds/internal/ai"
 )
@@ -43,13 +44,16 @@ func (f facet) score(n int) float64 {
 	return gini * float64(f.covered) / float64(n) * f.bias
 }
 
-var typeLabels = map[string][2]string{ // en, ja
-	ai.FileTypePDF:          {"PDF", "PDF"},
-	ai.FileTypeDocument:     {"Document", "ドキュメント"},
-	ai.FileTypeSpreadsheet:  {"Spreadsheet", "スプレッドシート"},
-	ai.FileTypePresentation: {"Slides", "スライド"},
-	ai.FileTypeText:         {"Text", "テキスト"},
-}
+// typeLabels are the en and ja labels of each file type.
+var typeLabels = sync.OnceValue(func() map[string][2]string {
+	return map[string][2]string{
+		ai.FileTypePDF:          {"PDF", "PDF"},
+		ai.FileTypeDocument:     {"Document", "ドキュメント"},
+		ai.FileTypeSpreadsheet:  {"Spreadsheet", "スプレッドシート"},
+		ai.FileTypePresentation: {"Slides", "スライド"},
+		ai.FileTypeText:         {"Text", "テキスト"},
+	}
+})
 
 func isJa(lang string) bool { return strings.HasPrefix(strings.ToLower(lang), "ja") }
 
@@ -93,9 +97,9 @@ func facets(in ai.ClarifyInput) []facet {
 		}
 		f := facet{kind: "type", bias: 1}
 		for _, ft := range c.top(maxChoices) {
-			l := typeLabels[ft][0]
+			l := typeLabels()[ft][0]
 			if ja {
-				l = typeLabels[ft][1]
+				l = typeLabels()[ft][1]
 			}
 			f.values = append(f.values, facetValue{label: l, count: c.n[ft], choice: ai.Choice{Filters: ai.Filters{FileType: ft}}})
 			f.covered += c.n[ft]

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -130,9 +131,11 @@ type periodRule struct {
 
 const enMonths = `jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?`
 
-var monthIndex = map[string]int{"jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "oct": 10, "nov": 11, "dec": 12}
+var monthIndex = sync.OnceValue(func() map[string]int {
+	return map[string]int{"jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "oct": 10, "nov": 11, "dec": 12}
+})
 
-func enMonth(s string) int { return monthIndex[strings.ToLower(s)[:3]] }
+func enMonth(s string) int { return monthIndex()[strings.ToLower(s)[:3]] }
 
 func atoi(s string) int {
 	n, _ := strconv.Atoi(s)
@@ -178,170 +181,174 @@ func fixed(f func(c clock) (time.Time, time.Time)) func(clock, []string) (time.T
 
 const jaUnits = `日間?|週間?|か月間?|カ月間?|ヶ月間?|ヵ月間?|ケ月間?|箇月間?|ヶ月|年間?`
 
-var periodRules = []periodRule{
-	// Japanese.
-	{regexp.MustCompile(`(\d{4})\s*年度`), func(c clock, m []string) (time.Time, time.Time, bool) {
-		y := atoi(m[1])
-		if !validYear(y) {
-			return time.Time{}, time.Time{}, false
-		}
-		from, to := c.fiscal(y)
-		return from, to, true
-	}},
-	{regexp.MustCompile(`(今|本|当|昨|前|去|来|一昨)年度`), func(c clock, m []string) (time.Time, time.Time, bool) {
-		y := c.fiscalYearOfToday()
-		switch m[1] {
-		case "昨", "前", "去":
-			y--
-		case "一昨":
-			y -= 2
-		case "来":
-			y++
-		}
-		from, to := c.fiscal(y)
-		return from, to, true
-	}},
-	{regexp.MustCompile(`(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*日`), func(c clock, m []string) (time.Time, time.Time, bool) {
-		return ymd(c, atoi(m[1]), atoi(m[2]), atoi(m[3]))
-	}},
-	{regexp.MustCompile(`(\d{4})\s*年\s*(\d{1,2})\s*月`), func(c clock, m []string) (time.Time, time.Time, bool) {
-		return ym(c, atoi(m[1]), atoi(m[2]))
-	}},
-	{regexp.MustCompile(`(\d{4})\s*年`), func(c clock, m []string) (time.Time, time.Time, bool) {
-		return yr(c, atoi(m[1]))
-	}},
-	{regexp.MustCompile(`(\d{1,2})\s*月\s*(\d{1,2})\s*日`), func(c clock, m []string) (time.Time, time.Time, bool) {
-		mo, d := atoi(m[1]), atoi(m[2])
-		y := c.today.Year()
-		if from, _, ok := ymd(c, y, mo, d); ok && from.After(c.today) {
-			y--
-		}
-		return ymd(c, y, mo, d)
-	}},
-	{regexp.MustCompile(`(\d{1,2})\s*月`), func(c clock, m []string) (time.Time, time.Time, bool) {
-		mo := atoi(m[1])
-		if mo < 1 || mo > 12 {
-			return time.Time{}, time.Time{}, false
-		}
-		from, to := c.lastMonthNamed(mo)
-		return from, to, true
-	}},
-	{regexp.MustCompile(`(?:最近|直近|過去|ここ)\s*(\d+)\s*(` + jaUnits + `)`), func(c clock, m []string) (time.Time, time.Time, bool) {
-		u, ok := parseUnit(m[2])
-		n := atoi(m[1])
-		if !ok || n <= 0 || n > 100 {
-			return time.Time{}, time.Time{}, false
-		}
-		return c.back(n, u), time.Time{}, true
-	}},
-	{regexp.MustCompile(`(\d+)\s*(日|週間|週|か月|カ月|ヶ月|ヵ月|ケ月|箇月|年)\s*前`), func(c clock, m []string) (time.Time, time.Time, bool) {
-		u, ok := parseUnit(m[2])
-		n := atoi(m[1])
-		if !ok || n <= 0 || n > 100 {
-			return time.Time{}, time.Time{}, false
-		}
-		from, to := c.unitAt(c.back(n, u), u)
-		return from, to, true
-	}},
-	{regexp.MustCompile(`一昨年|おととし`), fixed(func(c clock) (time.Time, time.Time) { return c.year(c.today.Year() - 2) })},
-	{regexp.MustCompile(`去年|昨年|前年|きょねん`), fixed(func(c clock) (time.Time, time.Time) { return c.year(c.today.Year() - 1) })},
-	{regexp.MustCompile(`今年|本年|ことし`), fixed(func(c clock) (time.Time, time.Time) { return c.year(c.today.Year()) })},
-	{regexp.MustCompile(`来年`), fixed(func(c clock) (time.Time, time.Time) { return c.year(c.today.Year() + 1) })},
-	{regexp.MustCompile(`一昨日|おととい`), fixed(func(c clock) (time.Time, time.Time) { return c.day(c.today.AddDate(0, 0, -2)) })},
-	{regexp.MustCompile(`昨日|きのう`), fixed(func(c clock) (time.Time, time.Time) { return c.day(c.today.AddDate(0, 0, -1)) })},
-	{regexp.MustCompile(`今日|本日|きょう`), fixed(func(c clock) (time.Time, time.Time) { return c.day(c.today) })},
-	{regexp.MustCompile(`先々週`), fixed(func(c clock) (time.Time, time.Time) { return c.week(c.today.AddDate(0, 0, -14)) })},
-	{regexp.MustCompile(`先週|前週`), fixed(func(c clock) (time.Time, time.Time) { return c.week(c.today.AddDate(0, 0, -7)) })},
-	{regexp.MustCompile(`今週|本週`), fixed(func(c clock) (time.Time, time.Time) { return c.week(c.today) })},
-	{regexp.MustCompile(`先々月`), fixed(func(c clock) (time.Time, time.Time) {
-		return c.month(c.today.Year(), int(c.today.Month())-2)
-	})},
-	{regexp.MustCompile(`先月|前月`), fixed(func(c clock) (time.Time, time.Time) {
-		return c.month(c.today.Year(), int(c.today.Month())-1)
-	})},
-	{regexp.MustCompile(`今月|本月`), fixed(func(c clock) (time.Time, time.Time) {
-		return c.month(c.today.Year(), int(c.today.Month()))
-	})},
-	{regexp.MustCompile(`最近|直近|近頃|このごろ|さいきん`), fixed(func(c clock) (time.Time, time.Time) {
-		return c.today.AddDate(0, 0, -recentDays), time.Time{}
-	})},
+// periodRules are compiled on first use, not at start-up (gds version and
+// every Alfred keystroke would pay for some 45 regexps otherwise).
+var periodRules = sync.OnceValue(func() []periodRule {
+	return []periodRule{
+		// Japanese.
+		{regexp.MustCompile(`(\d{4})\s*年度`), func(c clock, m []string) (time.Time, time.Time, bool) {
+			y := atoi(m[1])
+			if !validYear(y) {
+				return time.Time{}, time.Time{}, false
+			}
+			from, to := c.fiscal(y)
+			return from, to, true
+		}},
+		{regexp.MustCompile(`(今|本|当|昨|前|去|来|一昨)年度`), func(c clock, m []string) (time.Time, time.Time, bool) {
+			y := c.fiscalYearOfToday()
+			switch m[1] {
+			case "昨", "前", "去":
+				y--
+			case "一昨":
+				y -= 2
+			case "来":
+				y++
+			}
+			from, to := c.fiscal(y)
+			return from, to, true
+		}},
+		{regexp.MustCompile(`(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*日`), func(c clock, m []string) (time.Time, time.Time, bool) {
+			return ymd(c, atoi(m[1]), atoi(m[2]), atoi(m[3]))
+		}},
+		{regexp.MustCompile(`(\d{4})\s*年\s*(\d{1,2})\s*月`), func(c clock, m []string) (time.Time, time.Time, bool) {
+			return ym(c, atoi(m[1]), atoi(m[2]))
+		}},
+		{regexp.MustCompile(`(\d{4})\s*年`), func(c clock, m []string) (time.Time, time.Time, bool) {
+			return yr(c, atoi(m[1]))
+		}},
+		{regexp.MustCompile(`(\d{1,2})\s*月\s*(\d{1,2})\s*日`), func(c clock, m []string) (time.Time, time.Time, bool) {
+			mo, d := atoi(m[1]), atoi(m[2])
+			y := c.today.Year()
+			if from, _, ok := ymd(c, y, mo, d); ok && from.After(c.today) {
+				y--
+			}
+			return ymd(c, y, mo, d)
+		}},
+		{regexp.MustCompile(`(\d{1,2})\s*月`), func(c clock, m []string) (time.Time, time.Time, bool) {
+			mo := atoi(m[1])
+			if mo < 1 || mo > 12 {
+				return time.Time{}, time.Time{}, false
+			}
+			from, to := c.lastMonthNamed(mo)
+			return from, to, true
+		}},
+		{regexp.MustCompile(`(?:最近|直近|過去|ここ)\s*(\d+)\s*(` + jaUnits + `)`), func(c clock, m []string) (time.Time, time.Time, bool) {
+			u, ok := parseUnit(m[2])
+			n := atoi(m[1])
+			if !ok || n <= 0 || n > 100 {
+				return time.Time{}, time.Time{}, false
+			}
+			return c.back(n, u), time.Time{}, true
+		}},
+		{regexp.MustCompile(`(\d+)\s*(日|週間|週|か月|カ月|ヶ月|ヵ月|ケ月|箇月|年)\s*前`), func(c clock, m []string) (time.Time, time.Time, bool) {
+			u, ok := parseUnit(m[2])
+			n := atoi(m[1])
+			if !ok || n <= 0 || n > 100 {
+				return time.Time{}, time.Time{}, false
+			}
+			from, to := c.unitAt(c.back(n, u), u)
+			return from, to, true
+		}},
+		{regexp.MustCompile(`一昨年|おととし`), fixed(func(c clock) (time.Time, time.Time) { return c.year(c.today.Year() - 2) })},
+		{regexp.MustCompile(`去年|昨年|前年|きょねん`), fixed(func(c clock) (time.Time, time.Time) { return c.year(c.today.Year() - 1) })},
+		{regexp.MustCompile(`今年|本年|ことし`), fixed(func(c clock) (time.Time, time.Time) { return c.year(c.today.Year()) })},
+		{regexp.MustCompile(`来年`), fixed(func(c clock) (time.Time, time.Time) { return c.year(c.today.Year() + 1) })},
+		{regexp.MustCompile(`一昨日|おととい`), fixed(func(c clock) (time.Time, time.Time) { return c.day(c.today.AddDate(0, 0, -2)) })},
+		{regexp.MustCompile(`昨日|きのう`), fixed(func(c clock) (time.Time, time.Time) { return c.day(c.today.AddDate(0, 0, -1)) })},
+		{regexp.MustCompile(`今日|本日|きょう`), fixed(func(c clock) (time.Time, time.Time) { return c.day(c.today) })},
+		{regexp.MustCompile(`先々週`), fixed(func(c clock) (time.Time, time.Time) { return c.week(c.today.AddDate(0, 0, -14)) })},
+		{regexp.MustCompile(`先週|前週`), fixed(func(c clock) (time.Time, time.Time) { return c.week(c.today.AddDate(0, 0, -7)) })},
+		{regexp.MustCompile(`今週|本週`), fixed(func(c clock) (time.Time, time.Time) { return c.week(c.today) })},
+		{regexp.MustCompile(`先々月`), fixed(func(c clock) (time.Time, time.Time) {
+			return c.month(c.today.Year(), int(c.today.Month())-2)
+		})},
+		{regexp.MustCompile(`先月|前月`), fixed(func(c clock) (time.Time, time.Time) {
+			return c.month(c.today.Year(), int(c.today.Month())-1)
+		})},
+		{regexp.MustCompile(`今月|本月`), fixed(func(c clock) (time.Time, time.Time) {
+			return c.month(c.today.Year(), int(c.today.Month()))
+		})},
+		{regexp.MustCompile(`最近|直近|近頃|このごろ|さいきん`), fixed(func(c clock) (time.Time, time.Time) {
+			return c.today.AddDate(0, 0, -recentDays), time.Time{}
+		})},
 
-	// English (the text keeps its case; these match case-insensitively).
-	{regexp.MustCompile(`(?i)\b(?:fy|fiscal\s+(?:year\s+)?)\s*(\d{4})\b`), func(c clock, m []string) (time.Time, time.Time, bool) {
-		y := atoi(m[1])
-		if !validYear(y) {
-			return time.Time{}, time.Time{}, false
-		}
-		from, to := c.fiscal(y)
-		return from, to, true
-	}},
-	{regexp.MustCompile(`(?i)\b(\d{4})[/.-](\d{1,2})[/.-](\d{1,2})\b`), func(c clock, m []string) (time.Time, time.Time, bool) {
-		return ymd(c, atoi(m[1]), atoi(m[2]), atoi(m[3]))
-	}},
-	{regexp.MustCompile(`(?i)\b(\d{4})[/-](\d{1,2})\b`), func(c clock, m []string) (time.Time, time.Time, bool) {
-		return ym(c, atoi(m[1]), atoi(m[2]))
-	}},
-	{regexp.MustCompile(`(?i)\b(` + enMonths + `)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b`), func(c clock, m []string) (time.Time, time.Time, bool) {
-		return ymd(c, atoi(m[3]), enMonth(m[1]), atoi(m[2]))
-	}},
-	{regexp.MustCompile(`(?i)\b(` + enMonths + `)\.?,?\s+(\d{4})\b`), func(c clock, m []string) (time.Time, time.Time, bool) {
-		return ym(c, atoi(m[2]), enMonth(m[1]))
-	}},
-	{regexp.MustCompile(`(?i)\b(january|february|march|april|june|july|august|september|october|november|december)\b`), func(c clock, m []string) (time.Time, time.Time, bool) {
-		from, to := c.lastMonthNamed(enMonth(m[1]))
-		return from, to, true
-	}},
-	{regexp.MustCompile(`(?i)\b(?:last|past|previous|recent)\s+(\d+)\s+(days?|weeks?|months?|years?)\b`), func(c clock, m []string) (time.Time, time.Time, bool) {
-		u, _ := parseUnit(m[2])
-		n := atoi(m[1])
-		if n <= 0 || n > 100 {
-			return time.Time{}, time.Time{}, false
-		}
-		return c.back(n, u), time.Time{}, true
-	}},
-	{regexp.MustCompile(`(?i)\b(\d+)\s+(days?|weeks?|months?|years?)\s+ago\b`), func(c clock, m []string) (time.Time, time.Time, bool) {
-		u, _ := parseUnit(m[2])
-		n := atoi(m[1])
-		if n <= 0 || n > 100 {
-			return time.Time{}, time.Time{}, false
-		}
-		from, to := c.unitAt(c.back(n, u), u)
-		return from, to, true
-	}},
-	{regexp.MustCompile(`(?i)\b(this|last|previous|past|next)\s+(week|month|year)\b`), func(c clock, m []string) (time.Time, time.Time, bool) {
-		u, _ := parseUnit(m[2])
-		switch strings.ToLower(m[1]) {
-		case "this":
-			from, to := c.unitAt(c.today, u)
+		// English (the text keeps its case; these match case-insensitively).
+		{regexp.MustCompile(`(?i)\b(?:fy|fiscal\s+(?:year\s+)?)\s*(\d{4})\b`), func(c clock, m []string) (time.Time, time.Time, bool) {
+			y := atoi(m[1])
+			if !validYear(y) {
+				return time.Time{}, time.Time{}, false
+			}
+			from, to := c.fiscal(y)
 			return from, to, true
-		case "past":
-			return c.back(1, u), time.Time{}, true
-		case "next":
-			from, _ := c.unitAt(c.today, u)
-			_, to := c.unitAt(from, u)
-			from, to = c.unitAt(to, u)
+		}},
+		{regexp.MustCompile(`(?i)\b(\d{4})[/.-](\d{1,2})[/.-](\d{1,2})\b`), func(c clock, m []string) (time.Time, time.Time, bool) {
+			return ymd(c, atoi(m[1]), atoi(m[2]), atoi(m[3]))
+		}},
+		{regexp.MustCompile(`(?i)\b(\d{4})[/-](\d{1,2})\b`), func(c clock, m []string) (time.Time, time.Time, bool) {
+			return ym(c, atoi(m[1]), atoi(m[2]))
+		}},
+		{regexp.MustCompile(`(?i)\b(` + enMonths + `)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b`), func(c clock, m []string) (time.Time, time.Time, bool) {
+			return ymd(c, atoi(m[3]), enMonth(m[1]), atoi(m[2]))
+		}},
+		{regexp.MustCompile(`(?i)\b(` + enMonths + `)\.?,?\s+(\d{4})\b`), func(c clock, m []string) (time.Time, time.Time, bool) {
+			return ym(c, atoi(m[2]), enMonth(m[1]))
+		}},
+		{regexp.MustCompile(`(?i)\b(january|february|march|april|june|july|august|september|october|november|december)\b`), func(c clock, m []string) (time.Time, time.Time, bool) {
+			from, to := c.lastMonthNamed(enMonth(m[1]))
 			return from, to, true
-		}
-		from, _ := c.unitAt(c.today, u) // start of the current unit
-		from, to := c.unitAt(from.AddDate(0, 0, -1), u)
-		return from, to, true
-	}},
-	{regexp.MustCompile(`(?i)\bday\s+before\s+yesterday\b`), fixed(func(c clock) (time.Time, time.Time) { return c.day(c.today.AddDate(0, 0, -2)) })},
-	{regexp.MustCompile(`(?i)\byesterday\b`), fixed(func(c clock) (time.Time, time.Time) { return c.day(c.today.AddDate(0, 0, -1)) })},
-	{regexp.MustCompile(`(?i)\btoday\b`), fixed(func(c clock) (time.Time, time.Time) { return c.day(c.today) })},
-	{regexp.MustCompile(`(?i)\b(?:recent|recently|lately)\b`), fixed(func(c clock) (time.Time, time.Time) {
-		return c.today.AddDate(0, 0, -recentDays), time.Time{}
-	})},
-	{regexp.MustCompile(`\b(19\d{2}|2[01]\d{2})\b`), func(c clock, m []string) (time.Time, time.Time, bool) {
-		return yr(c, atoi(m[1]))
-	}},
-}
+		}},
+		{regexp.MustCompile(`(?i)\b(?:last|past|previous|recent)\s+(\d+)\s+(days?|weeks?|months?|years?)\b`), func(c clock, m []string) (time.Time, time.Time, bool) {
+			u, _ := parseUnit(m[2])
+			n := atoi(m[1])
+			if n <= 0 || n > 100 {
+				return time.Time{}, time.Time{}, false
+			}
+			return c.back(n, u), time.Time{}, true
+		}},
+		{regexp.MustCompile(`(?i)\b(\d+)\s+(days?|weeks?|months?|years?)\s+ago\b`), func(c clock, m []string) (time.Time, time.Time, bool) {
+			u, _ := parseUnit(m[2])
+			n := atoi(m[1])
+			if n <= 0 || n > 100 {
+				return time.Time{}, time.Time{}, false
+			}
+			from, to := c.unitAt(c.back(n, u), u)
+			return from, to, true
+		}},
+		{regexp.MustCompile(`(?i)\b(this|last|previous|past|next)\s+(week|month|year)\b`), func(c clock, m []string) (time.Time, time.Time, bool) {
+			u, _ := parseUnit(m[2])
+			switch strings.ToLower(m[1]) {
+			case "this":
+				from, to := c.unitAt(c.today, u)
+				return from, to, true
+			case "past":
+				return c.back(1, u), time.Time{}, true
+			case "next":
+				from, _ := c.unitAt(c.today, u)
+				_, to := c.unitAt(from, u)
+				from, to = c.unitAt(to, u)
+				return from, to, true
+			}
+			from, _ := c.unitAt(c.today, u) // start of the current unit
+			from, to := c.unitAt(from.AddDate(0, 0, -1), u)
+			return from, to, true
+		}},
+		{regexp.MustCompile(`(?i)\bday\s+before\s+yesterday\b`), fixed(func(c clock) (time.Time, time.Time) { return c.day(c.today.AddDate(0, 0, -2)) })},
+		{regexp.MustCompile(`(?i)\byesterday\b`), fixed(func(c clock) (time.Time, time.Time) { return c.day(c.today.AddDate(0, 0, -1)) })},
+		{regexp.MustCompile(`(?i)\btoday\b`), fixed(func(c clock) (time.Time, time.Time) { return c.day(c.today) })},
+		{regexp.MustCompile(`(?i)\b(?:recent|recently|lately)\b`), fixed(func(c clock) (time.Time, time.Time) {
+			return c.today.AddDate(0, 0, -recentDays), time.Time{}
+		})},
+		{regexp.MustCompile(`\b(19\d{2}|2[01]\d{2})\b`), func(c clock, m []string) (time.Time, time.Time, bool) {
+			return yr(c, atoi(m[1]))
+		}},
+	}
+})
 
 // findAtoms returns the period expressions of s, left to right, without
 // overlaps; where two overlap the longer wins.
 func findAtoms(c clock, s string) []atom {
 	var all []atom
-	for _, r := range periodRules {
+	for _, r := range periodRules() {
 		for _, idx := range r.re.FindAllStringSubmatchIndex(s, -1) {
 			m := make([]string, len(idx)/2)
 			for i := range m {
@@ -380,14 +387,15 @@ func findAtoms(c clock, s string) []atom {
 	return kept
 }
 
+// Modifier patterns around a period expression, compiled on first use.
 var (
 	// Japanese markers after a period. Order matters: longer first.
-	jaAfterRe = regexp.MustCompile(`^\s*(より後ろ|よりあと|より後|より前|以降|以後|以前|以内|までに|まで|から|より|の後|の前|の間|中|頃|ごろ)`)
+	jaAfterRe = lazyRegexp(`^\s*(より後ろ|よりあと|より後|より前|以降|以後|以前|以内|までに|まで|から|より|の後|の前|の間|中|頃|ごろ)`)
 	// Connectors between the two ends of a range.
-	rangeSepRe = regexp.MustCompile(`(?i)^\s*(?:から|より|〜|~|-|–|—|to|until|till|through|thru|and)\s*`)
-	rangeEndRe = regexp.MustCompile(`^\s*(?:まで(?:の間)?|の間)`)
+	rangeSepRe = lazyRegexp(`(?i)^\s*(?:から|より|〜|~|-|–|—|to|until|till|through|thru|and)\s*`)
+	rangeEndRe = lazyRegexp(`^\s*(?:まで(?:の間)?|の間)`)
 	// English markers before a period.
-	enBeforeRe = regexp.MustCompile(`(?i)\b(since|after|before|until|till|through|from|between|in|during|on|of|within|for)\s+(?:the\s+)?$`)
+	enBeforeRe = lazyRegexp(`(?i)\b(since|after|before|until|till|through|from|between|in|during|on|of|within|for)\s+(?:the\s+)?$`)
 )
 
 // period is the outcome of period parsing: the bounds and every byte range
@@ -411,20 +419,20 @@ func parsePeriod(c clock, s string) period {
 		// English preposition before the atom.
 		prep := ""
 		lo := max(0, a.start-24) // the longest preposition plus "the" and spaces
-		if m := enBeforeRe.FindStringSubmatchIndex(s[lo:a.start]); m != nil {
+		if m := enBeforeRe().FindStringSubmatchIndex(s[lo:a.start]); m != nil {
 			prep = strings.ToLower(s[lo+m[2] : lo+m[3]])
 			sp.start = lo + m[0]
 		}
 		// Range: atom, connector, atom.
 		if i+1 < len(atoms) {
-			if m := rangeSepRe.FindStringIndex(s[a.end:]); m != nil && a.end+m[1] == atoms[i+1].start {
+			if m := rangeSepRe().FindStringIndex(s[a.end:]); m != nil && a.end+m[1] == atoms[i+1].start {
 				b := atoms[i+1]
 				from, to = a.from, b.to
 				if b.to.IsZero() {
 					to = time.Time{}
 				}
 				sp.end = b.end
-				if m := rangeEndRe.FindStringIndex(s[sp.end:]); m != nil {
+				if m := rangeEndRe().FindStringIndex(s[sp.end:]); m != nil {
 					sp.end += m[1]
 				}
 				i++
@@ -449,7 +457,7 @@ func parsePeriod(c clock, s string) period {
 			from = time.Time{}
 		}
 		if prep == "" {
-			if m := jaAfterRe.FindStringSubmatchIndex(s[a.end:]); m != nil {
+			if m := jaAfterRe().FindStringSubmatchIndex(s[a.end:]); m != nil {
 				switch s[a.end+m[2] : a.end+m[3]] {
 				case "以降", "以後", "から", "より":
 					to = time.Time{}

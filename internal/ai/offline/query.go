@@ -19,7 +19,7 @@ const (
 
 // jaGeneric are Japanese words that never make a useful search keyword:
 // generic nouns, question words and verbal nouns of searching.
-var jaGeneric = setOf(
+var jaGeneric = lazySet(
 	"ファイル", "資料", "書類", "データ", "もの", "物", "件", "内容", "情報", "関連", "関係", "一式", "類", "等", "用",
 	"何", "誰", "何処", "何時", "何故", "全部", "全て", "全", "一覧表示", "検索", "表示", "探索", "場所", "方法", "感じ",
 	"ファイル名", "版", "最新", "最新版", "新", "旧", "やつ", "奴", "分", "頃", "時", "際", "場合", "中", "前", "後", "以外",
@@ -30,7 +30,7 @@ var jaGeneric = setOf(
 var jaGenericSuffixes = []string{"ファイル", "資料", "書類", "関連", "関係", "一式", "データ類", "類"}
 
 // enStop are English stop words, question words and generic search words.
-var enStop = setOf(
+var enStop = lazySet(
 	"a", "an", "the", "of", "for", "in", "on", "at", "to", "from", "with", "about", "by", "and", "or", "not", "no",
 	"my", "our", "your", "their", "his", "her", "its", "me", "i", "we", "you", "they", "it", "us", "them",
 	"is", "are", "was", "were", "be", "been", "being", "am", "do", "does", "did", "have", "has", "had",
@@ -110,7 +110,7 @@ func extractFrom(s string, sentenceStart bool) extraction {
 			if (lower == "ms" || lower == "microsoft" || lower == "google") && i+1 < len(segs) && typeOfLatin(segs[i+1].text) != "" {
 				continue
 			}
-			if enStop[lower] || isAllClass(sg.text, rcDigit) || runeLen(sg.text) < 2 && !hasDigit(sg.text) {
+			if enStop()[lower] || isAllClass(sg.text, rcDigit) || runeLen(sg.text) < 2 && !hasDigit(sg.text) {
 				continue
 			}
 			cands = append(cands, candidate{text: sg.text, tier: latinTier(sg), pos: sg.start})
@@ -122,7 +122,7 @@ func extractFrom(s string, sentenceStart bool) extraction {
 					setType(ft)
 				}
 				text = stripGeneric(rest)
-				if text == "" || jaGeneric[text] || isAllClass(text, rcDigit) {
+				if text == "" || jaGeneric()[text] || isAllClass(text, rcDigit) {
 					continue
 				}
 				if runeLen(text) == 1 && classOf([]rune(text)[0]) == rcKanji && text == sg.text &&
@@ -157,7 +157,7 @@ func extractFrom(s string, sentenceStart bool) extraction {
 // finds nothing. Parts of one character (counters: 何年, 何人) are
 // dropped; words in which 何 is not a question (幾何, 如何) stay whole.
 func splitInterrogative(s string) []string {
-	if !strings.Contains(s, "何") || strings.Contains(s, "幾何") || strings.Contains(s, "如何") || jaGeneric[s] {
+	if !strings.Contains(s, "何") || strings.Contains(s, "幾何") || strings.Contains(s, "如何") || jaGeneric()[s] {
 		return []string{s}
 	}
 	var out []string

@@ -48,7 +48,7 @@ func queryTokens(text string) []string {
 
 // isFunctionToken reports an English stop word or a hiragana-only token
 // (mostly particles and endings).
-func isFunctionToken(t string) bool { return enStop[t] || isAllClass(t, rcHiragana) }
+func isFunctionToken(t string) bool { return enStop()[t] || isAllClass(t, rcHiragana) }
 
 // rerankDoc is one rerank candidate's text, tokenised once.
 type rerankDoc struct {

@@ -3,7 +3,6 @@ package offline
 import (
 	"math"
 	"path"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -23,17 +22,17 @@ const (
 )
 
 var (
-	reHTMLTag   = regexp.MustCompile(`(?s)<!--.*?-->|<script.*?</script>|<style.*?</style>|<[^>]{1,300}>`)
-	reEntity    = regexp.MustCompile(`&(?:nbsp|amp|lt|gt|quot|#39|apos);`)
-	reMDImage   = regexp.MustCompile(`!\[[^\]]*\]\([^)]*\)`)
-	reMDLink    = regexp.MustCompile(`\[([^\]]*)\]\([^)]*\)`)
-	reURL       = regexp.MustCompile(`https?://\S+`)
-	reMDPrefix  = regexp.MustCompile(`(?m)^[ \t]*(?:#{1,6}[ \t]+|>[ \t]*|[-*+][ \t]+|\d{1,3}[.)][ \t]+)`)
-	reMDEmph    = regexp.MustCompile("\\*\\*|__|`+|~~")
-	reRuleLine  = regexp.MustCompile(`(?m)^[ \t]*[-=*_|:#~ \t]{3,}[ \t]*$`)
-	reSpaces    = regexp.MustCompile(`[ \t\f\v\x{3000}]+`)
-	reSentEndJa = regexp.MustCompile(`[^。！？!?]*[。！？!?]+[」』）)]*|[^。！？!?]+$`)
-	reSentEndEn = regexp.MustCompile(`[.!?]["'”’)\]]*\s+`)
+	reHTMLTag   = lazyRegexp(`(?s)<!--.*?-->|<script.*?</script>|<style.*?</style>|<[^>]{1,300}>`)
+	reEntity    = lazyRegexp(`&(?:nbsp|amp|lt|gt|quot|#39|apos);`)
+	reMDImage   = lazyRegexp(`!\[[^\]]*\]\([^)]*\)`)
+	reMDLink    = lazyRegexp(`\[([^\]]*)\]\([^)]*\)`)
+	reURL       = lazyRegexp(`https?://\S+`)
+	reMDPrefix  = lazyRegexp(`(?m)^[ \t]*(?:#{1,6}[ \t]+|>[ \t]*|[-*+][ \t]+|\d{1,3}[.)][ \t]+)`)
+	reMDEmph    = lazyRegexp("\\*\\*|__|`+|~~")
+	reRuleLine  = lazyRegexp(`(?m)^[ \t]*[-=*_|:#~ \t]{3,}[ \t]*$`)
+	reSpaces    = lazyRegexp(`[ \t\f\v\x{3000}]+`)
+	reSentEndJa = lazyRegexp(`[^。！？!?]*[。！？!?]+[」』）)]*|[^。！？!?]+$`)
+	reSentEndEn = lazyRegexp(`[.!?]["'”’)\]]*\s+`)
 )
 
 var htmlEntities = strings.NewReplacer("&nbsp;", " ", "&amp;", "&", "&lt;", "<", "&gt;", ">", "&quot;", `"`, "&#39;", "'", "&apos;", "'")
@@ -42,14 +41,14 @@ var htmlEntities = strings.NewReplacer("&nbsp;", " ", "&amp;", "&", "&lt;", "<",
 // pipes and control characters, keeping one sentence-bearing line per line.
 func cleanMarkup(s string) string {
 	s = strings.ToValidUTF8(s, "")
-	s = reHTMLTag.ReplaceAllString(s, " ")
-	s = reEntity.ReplaceAllStringFunc(s, htmlEntities.Replace)
-	s = reMDImage.ReplaceAllString(s, " ")
-	s = reMDLink.ReplaceAllString(s, "$1")
-	s = reURL.ReplaceAllString(s, " ")
-	s = reRuleLine.ReplaceAllString(s, "")
-	s = reMDPrefix.ReplaceAllString(s, "")
-	s = reMDEmph.ReplaceAllString(s, "")
+	s = reHTMLTag().ReplaceAllString(s, " ")
+	s = reEntity().ReplaceAllStringFunc(s, htmlEntities.Replace)
+	s = reMDImage().ReplaceAllString(s, " ")
+	s = reMDLink().ReplaceAllString(s, "$1")
+	s = reURL().ReplaceAllString(s, " ")
+	s = reRuleLine().ReplaceAllString(s, "")
+	s = reMDPrefix().ReplaceAllString(s, "")
+	s = reMDEmph().ReplaceAllString(s, "")
 	s = strings.Map(func(r rune) rune {
 		switch {
 		case r == '\n':
@@ -63,7 +62,7 @@ func cleanMarkup(s string) string {
 	}, s)
 	var lines []string
 	for _, l := range strings.Split(s, "\n") {
-		if l = strings.TrimSpace(reSpaces.ReplaceAllString(l, " ")); l != "" {
+		if l = strings.TrimSpace(reSpaces().ReplaceAllString(l, " ")); l != "" {
 			lines = append(lines, l)
 		}
 	}
@@ -75,10 +74,10 @@ func cleanMarkup(s string) string {
 func splitSentences(s string) []string {
 	var out []string
 	for _, line := range strings.Split(s, "\n") {
-		for _, part := range reSentEndJa.FindAllString(line, -1) {
+		for _, part := range reSentEndJa().FindAllString(line, -1) {
 			rest := part
 			for {
-				loc := reSentEndEn.FindStringIndex(rest)
+				loc := reSentEndEn().FindStringIndex(rest)
 				if loc == nil {
 					break
 				}
@@ -114,7 +113,7 @@ func isJapaneseText(s string) bool {
 }
 
 // jaCommon are frequent Japanese nouns with little topical weight.
-var jaCommon = setOf(
+var jaCommon = lazySet(
 	"こと", "もの", "ため", "よう", "場合", "以下", "以上", "今回", "本", "当", "者", "人", "方", "他", "各", "点", "上",
 	"下", "中", "後", "前", "的", "化", "性", "等", "一", "二", "三", "年", "月", "日", "時", "分", "回", "件", "名",
 	"現在", "一部", "一般", "自分", "それぞれ", "ところ", "とき", "これ", "それ", "あれ", "どれ", "ほか", "まま",
@@ -123,7 +122,7 @@ var jaCommon = setOf(
 )
 
 // enCommon are frequent English content words with little topical weight.
-var enCommon = setOf(
+var enCommon = lazySet(
 	"use", "used", "using", "also", "first", "second", "time", "year", "people", "many", "much", "well",
 	"known", "part", "number", "including", "however", "although", "became", "become", "several", "early", "later",
 	"large", "small", "high", "low", "long", "often", "include", "includes", "called", "name", "named", "since",
@@ -195,7 +194,7 @@ func (p *Provider) summarize(in ai.DocInput) ai.DocSummary {
 	}
 	weight := func(d *docTerm) float64 {
 		w := 1 + math.Log(float64(d.tf))
-		if jaCommon[d.text] || enCommon[strings.ToLower(d.text)] {
+		if jaCommon()[d.text] || enCommon()[strings.ToLower(d.text)] {
 			w *= 0.2
 		}
 		if d.proper {
@@ -291,8 +290,8 @@ func docKeywords(terms map[string]*docTerm, order []string, weight func(*docTerm
 	var proper, other []*docTerm
 	for _, t := range order {
 		d := terms[t]
-		if runeLen(d.text) < 2 || jaGeneric[d.text] || jaCommon[d.text] || enCommon[strings.ToLower(d.text)] ||
-			enStop[strings.ToLower(d.text)] {
+		if runeLen(d.text) < 2 || jaGeneric()[d.text] || jaCommon()[d.text] || enCommon()[strings.ToLower(d.text)] ||
+			enStop()[strings.ToLower(d.text)] {
 			continue
 		}
 		if d.proper {
@@ -368,13 +367,13 @@ func (p *Provider) sentenceTerms(s string, ja bool) []term {
 	return englishTerms(s)
 }
 
-var reEnWord = regexp.MustCompile(`[\p{L}\p{N}][\p{L}\p{N}'’-]*`)
+var reEnWord = lazyRegexp(`[\p{L}\p{N}][\p{L}\p{N}'’-]*`)
 
 // englishTerms returns the capitalised phrases (Super Bowl, Denver
 // Broncos; not the sentence's first word alone) as proper terms and the
 // other content words (lower-cased) as plain terms.
 func englishTerms(s string) []term {
-	words := reEnWord.FindAllString(s, -1)
+	words := reEnWord().FindAllString(s, -1)
 	var out []term
 	var phrase []string
 	flush := func() {
@@ -387,7 +386,7 @@ func englishTerms(s string) []term {
 		w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s")
 		lower := strings.ToLower(w)
 		capital := unicode.IsUpper([]rune(w)[0])
-		if capital && !(i == 0 && (enStop[lower] || enCommon[lower])) && !enStop[lower] {
+		if capital && !(i == 0 && (enStop()[lower] || enCommon()[lower])) && !enStop()[lower] {
 			if i == 0 && len(words) > 1 && !unicode.IsUpper([]rune(words[1])[0]) {
 				// A lone capital at the start of a sentence is just a capital.
 				out = append(out, term{text: lower})
@@ -397,7 +396,7 @@ func englishTerms(s string) []term {
 			continue
 		}
 		flush()
-		if enStop[lower] || isAllClass(lower, rcDigit) || len(lower) < 3 {
+		if enStop()[lower] || isAllClass(lower, rcDigit) || len(lower) < 3 {
 			continue
 		}
 		out = append(out, term{text: lower})

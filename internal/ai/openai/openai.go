@@ -599,8 +599,9 @@ func decodeVector(raw json.RawMessage) ([]float32, error) {
 	return v, nil
 }
 
-// keyLike matches OpenAI-style keys, masked or not, in server messages.
-var keyLike = regexp.MustCompile(`sk-[A-Za-z0-9_*\-]{3,}`)
+// keyLike matches OpenAI-style keys, masked or not, in server messages;
+// compiled on first use rather than before main.
+var keyLike = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`sk-[A-Za-z0-9_*\-]{3,}`) })
 
 // redact removes the API key, and anything shaped like one, from
 // server-supplied text.
@@ -608,7 +609,7 @@ func (p *Provider) redact(s string) string {
 	if p.apiKey != "" {
 		s = strings.ReplaceAll(s, p.apiKey, "[redacted]")
 	}
-	return keyLike.ReplaceAllString(s, "[redacted]")
+	return keyLike().ReplaceAllString(s, "[redacted]")
 }
 
 // redactURL drops user info from a URL for messages.

@@ -1,0 +1,25 @@
+package extract
+
+import (
+	"regexp"
+	"testing"
+)
+
+// The patterns are compiled on first use, so an invalid one no longer fails
+// at start-up; this test compiles every one of them.
+func TestLazyPatternsCompile(t *testing.T) {
+	res := map[string]func() *regexp.Regexp{
+		"mdImage": mdImage, "mdImageRef": mdImageRef, "mdLink": mdLink, "mdLinkRef": mdLinkRef, "mdRefDef": mdRefDef,
+		"mdAutolink": mdAutolink, "mdHTMLTag": mdHTMLTag, "mdHTMLComm": mdHTMLComm, "mdEmptyLine": mdEmptyLine,
+		"spaceRun": spaceRun, "objRe": objRe, "trailerRe": trailerRe, "sizeRe": sizeRe, "lengthRe": lengthRe,
+		"catalogRe": catalogRe,
+	}
+	for name, re := range res {
+		if re() == nil || re() != re() {
+			t.Errorf("%s: not compiled once", name)
+		}
+	}
+	if glyphNames()["bullet"] != '•' {
+		t.Error("glyphNames lost its entries")
+	}
+}
