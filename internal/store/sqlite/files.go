@@ -292,7 +292,7 @@ func (s *Store) FilterIndexed(ctx context.Context, ids []string) ([]string, erro
 // IndexedIDs returns the ID of every indexed file, sorted by byte order
 // (file_id uses SQLite's default BINARY collation, which compares bytes).
 func (s *Store) IndexedIDs(ctx context.Context) ([]string, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT file_id FROM drive_file_index WHERE source <> '` + store.SourceUpload + `' ORDER BY file_id`)
+	rows, err := s.read.QueryContext(ctx, `SELECT file_id FROM drive_file_index WHERE source <> '`+store.SourceUpload+`' ORDER BY file_id`)
 	if err != nil {
 		return nil, fmt.Errorf("list indexed IDs in %s: %w", s.path, err)
 	}
