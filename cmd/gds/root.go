@@ -82,6 +82,7 @@ func newRootCommand(d *app.Deps, info buildInfo) *cli.Command {
 			newDBCommand(d),
 			newDoctorCommand(d),
 			newEvalCommand(d),
+			newServeCommand(d, info),
 			newVersionCommand(d, info),
 		},
 	}

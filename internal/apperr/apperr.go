@@ -46,6 +46,8 @@ var (
 	Auth = &Kind{"auth"}
 	// NotFound: the requested document or file does not exist.
 	NotFound = &Kind{"not_found"}
+	// TooLarge: an input (an uploaded file) is over its size limit.
+	TooLarge = &Kind{"too_large"}
 	// RateLimited: a service refused for quota or rate and retries ran out.
 	RateLimited = &Kind{"rate_limited"}
 	// Unavailable: a service (Drive, the database, the AI provider) could
@@ -176,6 +178,7 @@ var classes = []Class{
 	{Kind: Auth, Exit: ExitAuth, HTTPStatus: 503, HintKey: "cli.hint_auth"},
 	{Kind: Busy, Exit: ExitBusy, HTTPStatus: 409, HintKey: "crawl.locked_hint"},
 	{Kind: NotFound, Exit: ExitError, HTTPStatus: 404, HintKey: ""},
+	{Kind: TooLarge, Exit: ExitError, HTTPStatus: 413, MCPInvalidParams: true, HintKey: ""},
 	{Kind: RateLimited, Exit: ExitError, HTTPStatus: 429, HintKey: "cli.hint_rate_limited"},
 	{Kind: Unavailable, Exit: ExitError, HTTPStatus: 503, HintKey: "cli.hint_unavailable"},
 }
@@ -288,6 +291,8 @@ func statusTitle(status int) string {
 		return "Bad Request"
 	case 404:
 		return "Not Found"
+	case 413:
+		return "Content Too Large"
 	case 409:
 		return "Conflict"
 	case 429:

@@ -39,6 +39,7 @@ const (
 	EnvDatabaseURL        = "DATABASE_URL"
 	EnvSupabaseDBURL      = "SUPABASE_DB_URL"
 	EnvDatabaseSchema     = "GDS_DB_SCHEMA"
+	EnvUploadDir          = "GDS_UPLOAD_DIR"
 )
 
 // Defaults of the settings that have one.
@@ -79,6 +80,8 @@ const (
 const (
 	EnvFileName   = ".env"
 	IndexFileName = "index.db"
+	// UploadDirName is the default upload directory inside the gds home.
+	UploadDirName = "uploads"
 )
 
 // Names lists every setting in display order.
@@ -88,6 +91,7 @@ var Names = []string{
 	EnvAIProvider, EnvOpenAIAPIKey, EnvOpenAIBaseURL, EnvOpenAIModel, EnvOpenAIEmbedModel, EnvOpenAIEmbedDim,
 	EnvSummaryMaxLength, EnvSearchMaxLoopCount,
 	EnvDatabaseURL, EnvSupabaseDBURL, EnvDatabaseSchema,
+	EnvUploadDir,
 }
 
 // secretNames are never shown in full.
@@ -191,6 +195,10 @@ type Config struct {
 	// DatabaseSchema is the Postgres schema holding the gds tables
 	// (GDS_DB_SCHEMA); "" means public.
 	DatabaseSchema string
+
+	// UploadDir is where `gds serve` keeps uploaded documents
+	// (GDS_UPLOAD_DIR; default: the uploads folder of the gds home).
+	UploadDir string
 
 	// EnvFiles are the .env files that were read, highest precedence first.
 	EnvFiles []string
@@ -405,6 +413,10 @@ func (c *Config) fill(val func(name, def string) string, workDir, homeDir string
 	}
 	if c.DatabaseSchema = val(EnvDatabaseSchema, ""); c.DatabaseSchema != "" && !validSchemaName(c.DatabaseSchema) {
 		return &Error{Var: EnvDatabaseSchema, Value: c.DatabaseSchema, Problem: "config.problem.db_schema", Fix: "config.fix.db_schema"}
+	}
+	c.UploadDir = resolvePath(val(EnvUploadDir, filepath.Join(c.Home, UploadDirName)), workDir, homeDir)
+	if st, err := os.Stat(c.UploadDir); err == nil && !st.IsDir() {
+		return &Error{Var: EnvUploadDir, Value: c.UploadDir, Problem: "config.problem.upload_dir", Fix: "config.fix.upload_dir"}
 	}
 	return nil
 }

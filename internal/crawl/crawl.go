@@ -332,39 +332,103 @@ func processFile(ctx context.Context, opts Options, e Entry) (Status, string) {
 	if err != nil {
 		return StatusFailed, err.Error()
 	}
-	doc, err := extract.Extract(fctx, e.MimeType, rc, opts.MaxFileBytes)
+	res, err := IndexFile(fctx, FileOptions{
+		Index: opts.Index, Provider: opts.Provider, SummaryMaxLength: opts.SummaryMaxLength,
+		MaxFileBytes: opts.MaxFileBytes, Source: opts.Source.Kind(), Now: opts.Now,
+	}, e, rc)
 	rc.Close()
+	switch {
+	case err == nil:
+		return res.Status, ""
+	case ctx.Err() != nil && errors.Is(err, ErrExtract):
+		return StatusFailed, "interrupted"
+	case errors.Is(err, extract.ErrRead):
+		// The content stopped coming (a stalled mount, an I/O error):
+		// a failure, tried again by the next crawl, as a Drive
+		// download that stalls is.
+		return StatusFailed, err.Error()
+	case errors.Is(err, ErrExtract), errors.Is(err, ErrNoText):
+		// Unsupported, too large, malformed, a parser over the time
+		// limit, or no text: skipping is final until the file changes.
+		return StatusSkipped, skipDetail(err)
+	}
+	return StatusFailed, err.Error()
+}
+
+// ErrExtract wraps the errors of extracting a file's text (extract's
+// ErrUnsupported, ErrTooLarge, ErrMalformed, ErrRead, or the context's).
+var ErrExtract = errors.New("extract")
+
+// ErrNoText means a file has no text to index.
+var ErrNoText = errors.New("no text")
+
+// extractError keeps the extraction error's own text while matching
+// ErrExtract.
+type extractError struct{ err error }
+
+func (e extractError) Error() string   { return e.err.Error() }
+func (e extractError) Unwrap() []error { return []error{e.err, ErrExtract} }
+
+func skipDetail(err error) string {
+	if errors.Is(err, ErrNoText) {
+		return "no text"
+	}
+	return err.Error()
+}
+
+// FileIndex is what indexing one file needs from the store.
+type FileIndex interface {
+	UpsertFile(ctx context.Context, f store.File, chunks []store.Chunk) error
+	ContentHashes(ctx context.Context, ids []string) (map[string]string, error)
+}
+
+// FileOptions configure IndexFile.
+type FileOptions struct {
+	Index            FileIndex
+	Provider         ai.Provider
+	SummaryMaxLength int
+	MaxFileBytes     int64  // <= 0: extract.DefaultMaxBytes
+	Source           string // File.Source ("drive", "local", store.SourceUpload)
+	Now              func() time.Time
+}
+
+// Indexed is the outcome of IndexFile.
+type Indexed struct {
+	Status Status // StatusNew, StatusUpdated or StatusUnchanged
+	Chunks int    // chunks stored (0 when unchanged)
+}
+
+// IndexFile indexes one file the way a crawl does: extract its text from r,
+// and unless the text is unchanged, summarise it, split it into chunks
+// (ChunkSize, ChunkOverlap), embed the summary and the chunks, and store the
+// file with its chunks. The embedding space must already be recorded.
+// Extraction errors match ErrExtract (and extract's sentinels); a file
+// without text is ErrNoText.
+func IndexFile(ctx context.Context, o FileOptions, e Entry, r io.Reader) (Indexed, error) {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	doc, err := extract.Extract(ctx, e.MimeType, r, o.MaxFileBytes)
 	if err != nil {
-		if ctx.Err() != nil {
-			return StatusFailed, "interrupted"
-		}
-		if errors.Is(err, extract.ErrRead) {
-			// The content stopped coming (a stalled mount, an I/O error):
-			// a failure, tried again by the next crawl, as a Drive
-			// download that stalls is.
-			return StatusFailed, err.Error()
-		}
-		// Unsupported, too large, malformed or a parser over the time
-		// limit: skipping is final until the file changes.
-		return StatusSkipped, err.Error()
+		return Indexed{}, extractError{err}
 	}
 	text := doc.Text()
 	if strings.TrimSpace(text) == "" {
-		return StatusSkipped, "no text"
+		return Indexed{}, ErrNoText
 	}
 	sum := sha256.Sum256([]byte(text))
 	hash := hex.EncodeToString(sum[:])
-	hashes, err := opts.Index.ContentHashes(fctx, []string{e.ID})
+	hashes, err := o.Index.ContentHashes(ctx, []string{e.ID})
 	if err != nil {
-		return StatusFailed, err.Error()
+		return Indexed{}, err
 	}
 	old, existed := hashes[e.ID]
 	if existed && old == hash {
-		return StatusUnchanged, ""
+		return Indexed{Status: StatusUnchanged}, nil
 	}
-	ds, err := ai.Summarize(fctx, opts.Provider, ai.DocInput{Name: e.Name, MimeType: e.MimeType, Text: text, MaxLength: opts.SummaryMaxLength})
+	ds, err := ai.Summarize(ctx, o.Provider, ai.DocInput{Name: e.Name, MimeType: e.MimeType, Text: text, MaxLength: o.SummaryMaxLength})
 	if err != nil {
-		return StatusFailed, err.Error()
+		return Indexed{}, err
 	}
 	chunks := chunkDoc(doc, ChunkSize, ChunkOverlap)
 	inputs := make([]string, 0, len(chunks)+1)
@@ -372,12 +436,12 @@ func processFile(ctx context.Context, opts Options, e Entry) (Status, string) {
 	for _, c := range chunks {
 		inputs = append(inputs, c.Text)
 	}
-	vecs, err := opts.Provider.Embed(fctx, inputs)
+	vecs, err := o.Provider.Embed(ctx, inputs)
 	if err != nil {
-		return StatusFailed, err.Error()
+		return Indexed{}, err
 	}
 	if len(vecs) != len(inputs) {
-		return StatusFailed, fmt.Sprintf("embedding: got %d vectors for %d inputs", len(vecs), len(inputs))
+		return Indexed{}, fmt.Errorf("embedding: got %d vectors for %d inputs", len(vecs), len(inputs))
 	}
 	for i := range chunks {
 		chunks[i].Embedding = vecs[i+1]
@@ -385,15 +449,16 @@ func processFile(ctx context.Context, opts Options, e Entry) (Status, string) {
 	f := store.File{
 		ID: e.ID, Name: e.Name, Summary: ds.Summary, Keywords: ds.Keywords, Embedding: vecs[0],
 		ModifiedAt: e.ModifiedAt, MimeType: e.MimeType, WebLink: e.WebLink, Parents: e.Parents, Path: e.Path,
-		Size: e.Size, ContentHash: hash, Source: opts.Source.Kind(), Provider: opts.Provider.Name(),
-		IndexedAt: opts.Now().UTC(), Text: text,
+		Size: e.Size, ContentHash: hash, Source: o.Source, Provider: o.Provider.Name(),
+		IndexedAt: o.Now().UTC(), Text: text,
 	}
-	// Commit even if the crawl is being interrupted: the work is done.
-	if err := opts.Index.UpsertFile(context.WithoutCancel(fctx), f, chunks); err != nil {
-		return StatusFailed, err.Error()
+	// Commit even if the caller is being interrupted: the work is done.
+	if err := o.Index.UpsertFile(context.WithoutCancel(ctx), f, chunks); err != nil {
+		return Indexed{}, err
 	}
+	st := StatusNew
 	if existed {
-		return StatusUpdated, ""
+		st = StatusUpdated
 	}
-	return StatusNew, ""
+	return Indexed{Status: st, Chunks: len(chunks)}, nil
 }

@@ -244,8 +244,9 @@ type Store interface {
 	ContentHashes(ctx context.Context, ids []string) (map[string]string, error)
 	// FilterIndexed returns the IDs that are indexed, in input order.
 	FilterIndexed(ctx context.Context, ids []string) ([]string, error)
-	// IndexedIDs returns the ID of every indexed file, sorted (a full
-	// crawl removes those its listing no longer holds).
+	// IndexedIDs returns the ID of every indexed file except uploads
+	// (Source SourceUpload), sorted (a full crawl removes those its listing
+	// no longer holds).
 	IndexedIDs(ctx context.Context) ([]string, error)
 
 	// KeywordSearch runs a full-text query. A query with no usable term
@@ -287,6 +288,64 @@ type Store interface {
 	// (used by `gds crawl --full`).
 	Reset(ctx context.Context) error
 
+	Documents
+
 	Stats(ctx context.Context) (Stats, error)
 	Close() error
+}
+
+// SourceUpload is File.Source of a document uploaded through the HTTP API
+// (`gds serve`). Crawls never remove such files: IndexedIDs leaves them out.
+const SourceUpload = "upload"
+
+// DocumentMeta is what an uploaded document adds to its indexed file.
+type DocumentMeta struct {
+	FileID     string
+	Title      string
+	Tags       []string
+	StoredName string // the file's name in the upload directory
+	CreatedAt  time.Time
+	UpdatedAt  time.Time
+}
+
+// DefaultDocumentPage is the page size of ListDocuments when none is given.
+const DefaultDocumentPage = 20
+
+// DocumentQuery selects one page of ListDocuments.
+type DocumentQuery struct {
+	Tag    string // only documents with this tag; "" lists every indexed file
+	Offset int
+	Limit  int // <= 0: DefaultDocumentPage
+}
+
+// Document is an indexed file (Embedding and Text left empty) with its
+// document metadata (Meta.FileID is "" for a file without any, such as a
+// crawled one) and its number of chunks.
+type Document struct {
+	File   File
+	Meta   DocumentMeta
+	Chunks int
+}
+
+// DocumentPage is one page of ListDocuments and the number of documents
+// passing the query.
+type DocumentPage struct {
+	Items []Document
+	Total int
+}
+
+// Documents is the part of the contract that keeps uploaded documents'
+// metadata. A document's metadata lives as long as its file: DeleteFiles
+// and Reset remove it too.
+type Documents interface {
+	// PutDocumentMeta inserts or replaces the metadata of m.FileID.
+	PutDocumentMeta(ctx context.Context, m DocumentMeta) error
+	// DocumentMetas returns file ID → metadata for the ids that have any.
+	DocumentMetas(ctx context.Context, ids []string) (map[string]DocumentMeta, error)
+	// ListDocuments returns one page of the indexed files, most recently
+	// indexed first (ties by ID), with their metadata and chunk counts.
+	ListDocuments(ctx context.Context, q DocumentQuery) (DocumentPage, error)
+	// TaggedFileIDs returns the IDs of the indexed files whose metadata has
+	// any of tags, sorted.
+	TaggedFileIDs(ctx context.Context, tags []string) ([]string, error)
 }

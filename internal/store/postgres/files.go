@@ -108,7 +108,18 @@ func (s *Store) DeleteFiles(ctx context.Context, ids []string) error {
 	if len(ids) == 0 {
 		return nil
 	}
-	if _, err := s.pool.Exec(ctx, s.q("DELETE FROM {schema}.drive_file_index WHERE file_id = ANY($1::text[])"), ids); err != nil {
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		for _, q := range []string{
+			"DELETE FROM {schema}.gds_document WHERE file_id = ANY($1::text[])",
+			"DELETE FROM {schema}.drive_file_index WHERE file_id = ANY($1::text[])",
+		} {
+			if _, err := tx.Exec(ctx, s.q(q), ids); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
 		return fmt.Errorf("postgres: deleting %d files: %w", len(ids), err)
 	}
 	return nil
@@ -212,7 +223,7 @@ func (s *Store) FilterIndexed(ctx context.Context, ids []string) ([]string, erro
 // (COLLATE "C", so the order matches Go's sort.Strings whatever the
 // database's default collation).
 func (s *Store) IndexedIDs(ctx context.Context) ([]string, error) {
-	rows, err := s.pool.Query(ctx, s.q(`SELECT file_id FROM {schema}.drive_file_index ORDER BY file_id COLLATE "C"`))
+	rows, err := s.pool.Query(ctx, s.q(`SELECT file_id FROM {schema}.drive_file_index WHERE source <> '`+store.SourceUpload+`' ORDER BY file_id COLLATE "C"`))
 	if err != nil {
 		return nil, fmt.Errorf("postgres: listing indexed IDs: %w", err)
 	}

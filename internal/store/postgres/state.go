@@ -201,6 +201,7 @@ func (s *Store) Reset(ctx context.Context) error {
 			"SELECT pg_advisory_xact_lock($1)",
 			"DELETE FROM {schema}.drive_file_chunks",
 			"DELETE FROM {schema}.drive_file_index",
+			"DELETE FROM {schema}.gds_document",
 			"DELETE FROM {schema}.drive_sync_state",
 			"DELETE FROM {schema}.gds_meta",
 			"DROP INDEX IF EXISTS {schema}.drive_file_index_embedding_hnsw",

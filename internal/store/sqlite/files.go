@@ -162,6 +162,7 @@ func (s *Store) DeleteFiles(ctx context.Context, ids []string) error {
 			`DELETE FROM drive_file_fts WHERE rowid IN (SELECT doc_id FROM drive_file_index WHERE file_id IN (SELECT value FROM json_each(?)))`,
 			`DELETE FROM drive_file_chunk WHERE file_id IN (SELECT value FROM json_each(?))`,
 			`DELETE FROM drive_file_index WHERE file_id IN (SELECT value FROM json_each(?))`,
+			`DELETE FROM gds_document WHERE file_id IN (SELECT value FROM json_each(?))`,
 		} {
 			if _, err := tx.ExecContext(ctx, q, arg); err != nil {
 				return err
@@ -291,7 +292,7 @@ func (s *Store) FilterIndexed(ctx context.Context, ids []string) ([]string, erro
 // IndexedIDs returns the ID of every indexed file, sorted by byte order
 // (file_id uses SQLite's default BINARY collation, which compares bytes).
 func (s *Store) IndexedIDs(ctx context.Context) ([]string, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT file_id FROM drive_file_index ORDER BY file_id`)
+	rows, err := s.read.QueryContext(ctx, `SELECT file_id FROM drive_file_index WHERE source <> '`+store.SourceUpload+`' ORDER BY file_id`)
 	if err != nil {
 		return nil, fmt.Errorf("list indexed IDs in %s: %w", s.path, err)
 	}

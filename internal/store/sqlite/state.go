@@ -178,6 +178,7 @@ func (s *Store) Reset(ctx context.Context) error {
 		for _, q := range []string{
 			`DELETE FROM drive_file_chunk`,
 			`DELETE FROM drive_file_index`,
+			`DELETE FROM gds_document`,
 			`INSERT INTO drive_file_fts (drive_file_fts) VALUES ('delete-all')`,
 			`INSERT INTO drive_chunk_fts (drive_chunk_fts) VALUES ('delete-all')`,
 			`DELETE FROM gds_meta WHERE key = '` + metaChunkBackfill + `'`,

@@ -34,6 +34,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"FilterIndexed", testFilterIndexed},
 		{"IndexedIDs", testIndexedIDs},
 		{"DeleteFiles", testDeleteFiles},
+		{"Documents", testDocuments},
 		{"KeywordSearchFields", testKeywordFields},
 		{"KeywordSearchMatchModes", testKeywordMatchModes},
 		{"KeywordSearchRanking", testKeywordRanking},

@@ -1,0 +1,67 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/gds-cli/gds/internal/config"
+	"github.com/gds-cli/gds/internal/store"
+)
+
+// WithLang returns a copy of d whose messages and answers are in lang (the
+// language of one HTTP request); it shares d's store and provider.
+func (d *Deps) WithLang(lang string) *Deps {
+	c := *d
+	c.Lang = lang
+	return &c
+}
+
+// ShareStore makes OpenStore return st for every caller, whose Close then
+// leaves it open: a long-running server keeps one index open. The owner
+// closes st.
+func (d *Deps) ShareStore(st store.Store) {
+	d.OpenStore = func(context.Context) (store.Store, error) { return sharedStore{st}, nil }
+}
+
+type sharedStore struct{ store.Store }
+
+func (sharedStore) Close() error { return nil }
+
+// HealthTimeout bounds each component check of Health.
+const HealthTimeout = 5 * time.Second
+
+// Component is the state of one dependency: Err is nil when it works.
+type Component struct {
+	Name string
+	Err  error
+}
+
+// Health checks the index with a query and, when the AI provider is a
+// remote one (openai), embeds a short text with it; the offline provider
+// needs no check.
+func (d *Deps) Health(ctx context.Context) []Component {
+	db := Component{Name: "database"}
+	func() {
+		cctx, cancel := context.WithTimeout(ctx, HealthTimeout)
+		defer cancel()
+		db.Err = d.withStore(cctx, func(s store.Store) error {
+			_, err := s.Stats(cctx)
+			return err
+		})
+	}()
+	out := []Component{db}
+	ai := Component{Name: "ai"}
+	prov, err := d.Provider()
+	switch {
+	case err != nil:
+		ai.Err = err
+	case prov.Name() == config.ProviderOpenAI:
+		cctx, cancel := context.WithTimeout(ctx, HealthTimeout)
+		defer cancel()
+		if _, err := prov.Embed(cctx, []string{"health check"}); err != nil {
+			ai.Err = fmt.Errorf("embed a test text: %w", err)
+		}
+	}
+	return append(out, ai)
+}

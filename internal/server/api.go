@@ -1,0 +1,304 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"net/http"
+
+	"github.com/danielgtaylor/huma/v2"
+	"github.com/danielgtaylor/huma/v2/adapters/humago"
+
+	"github.com/gds-cli/gds/internal/ai"
+	"github.com/gds-cli/gds/internal/app"
+	"github.com/gds-cli/gds/internal/apperr"
+)
+
+// ---------------------------------------------------------------- types
+
+// RootBody is GET /.
+type RootBody struct {
+	Message string `json:"message"`
+	Version string `json:"version"`
+	Docs    string `json:"docs"`
+}
+
+// HealthBody is GET /health.
+type HealthBody struct {
+	Status     string            `json:"status" enum:"healthy,unhealthy"`
+	Components map[string]string `json:"components" doc:"ok, or what failed"`
+}
+
+// SearchFilter narrows a search.
+type SearchFilter struct {
+	Tags        []string `json:"tags,omitempty" doc:"only documents with any of these tags"`
+	DocumentIDs []string `json:"document_ids,omitempty" doc:"only these documents"`
+}
+
+// SearchRequest is POST /api/v1/search.
+type SearchRequest struct {
+	Query          string        `json:"query" minLength:"1" maxLength:"2000"`
+	TopK           int           `json:"top_k,omitempty" minimum:"1" maximum:"100" default:"5"`
+	ScoreThreshold float64       `json:"score_threshold,omitempty" minimum:"0" maximum:"1" default:"0"`
+	Filter         *SearchFilter `json:"filter,omitempty"`
+}
+
+// ResultMetadata describes the document of a search result.
+type ResultMetadata struct {
+	Filename   string   `json:"filename"`
+	Title      string   `json:"title"`
+	PageNumber *int     `json:"page_number"`
+	Tags       []string `json:"tags"`
+}
+
+// SearchResult is one chunk found.
+type SearchResult struct {
+	DocumentID string         `json:"document_id"`
+	ChunkID    string         `json:"chunk_id"`
+	ChunkIndex int            `json:"chunk_index"`
+	Content    string         `json:"content"`
+	Score      float64        `json:"score" doc:"fused 0–1 score of full-text and vector retrieval"`
+	Metadata   ResultMetadata `json:"metadata"`
+}
+
+// SearchResponse is the answer of POST /api/v1/search.
+type SearchResponse struct {
+	Results []SearchResult `json:"results"`
+	Total   int            `json:"total"`
+	Query   string         `json:"query"`
+}
+
+// ChatMessage is one earlier turn of the conversation.
+type ChatMessage struct {
+	Role    string `json:"role" enum:"user,assistant"`
+	Content string `json:"content" maxLength:"20000"`
+}
+
+// ChatRequest is POST /api/v1/chat and /api/v1/chat/stream.
+type ChatRequest struct {
+	Question       string        `json:"question" minLength:"1" maxLength:"2000"`
+	ChatHistory    []ChatMessage `json:"chat_history,omitempty" maxItems:"50"`
+	TopK           int           `json:"top_k,omitempty" minimum:"1" maximum:"20" default:"5"`
+	ScoreThreshold float64       `json:"score_threshold,omitempty" minimum:"0" maximum:"1" default:"0"`
+}
+
+// ChatSource is a chunk an answer rests on.
+type ChatSource struct {
+	DocumentID   string  `json:"document_id"`
+	ChunkID      string  `json:"chunk_id"`
+	Filename     string  `json:"filename"`
+	Title        string  `json:"title"`
+	ChunkContent string  `json:"chunk_content"`
+	PageNumber   *int    `json:"page_number"`
+	Score        float64 `json:"score"`
+	Ref          int     `json:"ref" doc:"the [n] citing it in the answer"`
+}
+
+// ChatResponse is the answer of POST /api/v1/chat.
+type ChatResponse struct {
+	Answer   string       `json:"answer"`
+	Sources  []ChatSource `json:"sources"`
+	Question string       `json:"question"`
+	// Extractive is true when the answer is quoted from the sources (the
+	// offline provider), not written by a model.
+	Extractive bool `json:"extractive"`
+}
+
+// StreamEvent is one `data:` frame of POST /api/v1/chat/stream.
+type StreamEvent struct {
+	Content string       `json:"content"`
+	Done    bool         `json:"done"`
+	Sources []ChatSource `json:"sources"`
+	// Error is set on the last frame when the answer failed after it began.
+	Error *Problem `json:"error,omitempty"`
+}
+
+type bodyOut[T any] struct{ Body T }
+
+type healthOut struct {
+	Status int
+	Body   HealthBody
+}
+
+type chatIn struct{ Body ChatRequest }
+
+// ---------------------------------------------------------------- routes
+
+var errorStatuses = []int{http.StatusBadRequest, http.StatusUnauthorized, http.StatusUnprocessableEntity, http.StatusInternalServerError}
+
+func (s *Server) register() {
+	secured := []map[string][]string{{"bearer": {}}}
+	huma.Register(s.api, huma.Operation{
+		OperationID: "root", Method: http.MethodGet, Path: "/", Summary: "About the API",
+	}, func(ctx context.Context, _ *struct{}) (*bodyOut[RootBody], error) {
+		return &bodyOut[RootBody]{Body: RootBody{Message: s.d.WithLang(langOf(ctx)).T("serve.root_message"), Version: s.opts.Version, Docs: "/docs"}}, nil
+	})
+	huma.Register(s.api, huma.Operation{
+		OperationID: "health", Method: http.MethodGet, Path: "/health", Summary: "Check the index and the AI provider",
+		Responses: map[string]*huma.Response{"503": {Description: "A component failed", Content: map[string]*huma.MediaType{"application/json": {Schema: s.api.OpenAPI().Components.Schemas.Schema(reflectType[HealthBody](), true, "")}}}},
+	}, s.health)
+	huma.Register(s.api, huma.Operation{
+		OperationID: "search", Method: http.MethodPost, Path: "/api/v1/search", Summary: "Search the indexed documents' chunks",
+		Tags: []string{"search"}, Security: secured, MaxBodyBytes: MaxJSONBody, Errors: append(errorStatuses, http.StatusConflict),
+	}, s.search)
+	huma.Register(s.api, huma.Operation{
+		OperationID: "chat", Method: http.MethodPost, Path: "/api/v1/chat", Summary: "Answer a question from the documents",
+		Tags: []string{"chat"}, Security: secured, MaxBodyBytes: MaxJSONBody, Errors: append(errorStatuses, http.StatusConflict),
+	}, s.chat)
+	huma.Register(s.api, huma.Operation{
+		OperationID: "chat-stream", Method: http.MethodPost, Path: "/api/v1/chat/stream",
+		Summary:     "Answer a question, streamed as server-sent events",
+		Description: "Each frame is `data: {\"content\", \"done\", \"sources\"}`; the last has done true and the sources.",
+		Tags:        []string{"chat"}, Security: secured, MaxBodyBytes: MaxJSONBody, Errors: append(errorStatuses, http.StatusConflict),
+		Responses: map[string]*huma.Response{"200": {Description: "A stream of answer frames", Content: map[string]*huma.MediaType{
+			"text/event-stream": {Schema: s.api.OpenAPI().Components.Schemas.Schema(reflectType[StreamEvent](), true, "")},
+		}}},
+	}, s.chatStream)
+	s.registerDocuments(secured)
+}
+
+// ---------------------------------------------------------------- handlers
+
+func (s *Server) health(ctx context.Context, _ *struct{}) (*healthOut, error) {
+	out := &healthOut{Status: http.StatusOK, Body: HealthBody{Status: "healthy", Components: map[string]string{}}}
+	for _, c := range s.d.Health(ctx) {
+		if c.Err == nil {
+			out.Body.Components[c.Name] = "ok"
+			continue
+		}
+		out.Status, out.Body.Status = http.StatusServiceUnavailable, "unhealthy"
+		out.Body.Components[c.Name] = "error: " + apperr.Message(c.Err, langOf(ctx))
+	}
+	return out, nil
+}
+
+func (s *Server) search(ctx context.Context, in *struct{ Body SearchRequest }) (*bodyOut[SearchResponse], error) {
+	d := s.d.WithLang(langOf(ctx))
+	req := app.RetrieveRequest{Query: in.Body.Query, TopK: in.Body.TopK, MaxTopK: app.MaxTopK, ScoreThreshold: in.Body.ScoreThreshold}
+	if f := in.Body.Filter; f != nil {
+		ids, err := s.filterIDs(ctx, f)
+		if err != nil {
+			return nil, problemOf(ctx, err)
+		}
+		req.FileIDs = ids
+	}
+	out := &bodyOut[SearchResponse]{Body: SearchResponse{Results: []SearchResult{}, Query: in.Body.Query}}
+	if req.FileIDs != nil && len(req.FileIDs) == 0 {
+		return out, nil
+	}
+	srcs, err := d.Retrieve(ctx, req)
+	if errors.Is(err, apperr.NoIndex) {
+		return out, nil // nothing indexed yet: nothing found
+	}
+	if err != nil {
+		return nil, problemOf(ctx, err)
+	}
+	meta, err := s.docMeta(ctx, srcs)
+	if err != nil {
+		return nil, problemOf(ctx, err)
+	}
+	for _, src := range srcs {
+		m := meta[src.FileID]
+		out.Body.Results = append(out.Body.Results, SearchResult{
+			DocumentID: src.FileID, ChunkID: src.ChunkID, ChunkIndex: src.Ordinal, Content: src.Text, Score: src.Score,
+			Metadata: ResultMetadata{Filename: src.Name, Title: m.title(src.Name), PageNumber: page(src.Page), Tags: m.tags()},
+		})
+	}
+	out.Body.Total = len(out.Body.Results)
+	return out, nil
+}
+
+func page(p int) *int {
+	if p <= 0 {
+		return nil
+	}
+	return &p
+}
+
+func askRequest(b ChatRequest) app.AskRequest {
+	req := app.AskRequest{RetrieveRequest: app.RetrieveRequest{Query: b.Question, TopK: b.TopK, MaxTopK: app.MaxAskTopK, ScoreThreshold: b.ScoreThreshold}}
+	for _, m := range b.ChatHistory {
+		req.History = append(req.History, ai.Message{Role: m.Role, Content: m.Content})
+	}
+	return req
+}
+
+func (s *Server) chatSources(ctx context.Context, srcs []app.Source) ([]ChatSource, error) {
+	meta, err := s.docMeta(ctx, srcs)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ChatSource, 0, len(srcs))
+	for _, src := range srcs {
+		out = append(out, ChatSource{
+			DocumentID: src.FileID, ChunkID: src.ChunkID, Filename: src.Name, Title: meta[src.FileID].title(src.Name),
+			ChunkContent: src.Text, PageNumber: page(src.Page), Score: src.Score, Ref: src.Ref,
+		})
+	}
+	return out, nil
+}
+
+func (s *Server) chat(ctx context.Context, in *chatIn) (*bodyOut[ChatResponse], error) {
+	res, err := s.d.WithLang(langOf(ctx)).Ask(ctx, askRequest(in.Body))
+	if err != nil {
+		return nil, problemOf(ctx, err)
+	}
+	srcs, err := s.chatSources(ctx, res.Sources)
+	if err != nil {
+		return nil, problemOf(ctx, err)
+	}
+	return &bodyOut[ChatResponse]{Body: ChatResponse{Answer: res.Answer, Sources: srcs, Question: res.Question, Extractive: res.Extractive}}, nil
+}
+
+// chatStream answers as server-sent events, one frame per piece of the
+// answer, flushed at once. An error before the first frame is an ordinary
+// problem+json response; after it, the last frame carries the problem.
+func (s *Server) chatStream(ctx context.Context, in *chatIn) (*huma.StreamResponse, error) {
+	return &huma.StreamResponse{Body: func(hctx huma.Context) {
+		r, w := humago.Unwrap(hctx)
+		rc := http.NewResponseController(w)
+		started := false
+		send := func(ev StreamEvent) error {
+			if !started {
+				started = true
+				h := w.Header()
+				h.Set("Content-Type", "text/event-stream")
+				h.Set("Cache-Control", "no-cache")
+				h.Set("X-Accel-Buffering", "no")
+				w.WriteHeader(http.StatusOK)
+			}
+			if _, err := w.Write([]byte("data: ")); err != nil {
+				return err
+			}
+			if err := jsonEncode(w, ev); err != nil { // ends with "\n"
+				return err
+			}
+			if _, err := w.Write([]byte("\n")); err != nil {
+				return err
+			}
+			return rc.Flush()
+		}
+		rctx := r.Context()
+		req := askRequest(in.Body)
+		req.OnText = func(piece string) error {
+			if piece == "" {
+				return nil
+			}
+			return send(StreamEvent{Content: piece})
+		}
+		res, err := s.d.WithLang(langOf(rctx)).Ask(rctx, req)
+		var srcs []ChatSource
+		if err == nil {
+			srcs, err = s.chatSources(rctx, res.Sources)
+		}
+		if err != nil {
+			p := problemOf(rctx, err)
+			if !started {
+				writeProblem(w, p)
+				return
+			}
+			_ = send(StreamEvent{Done: true, Sources: []ChatSource{}, Error: p})
+			return
+		}
+		_ = send(StreamEvent{Done: true, Sources: srcs})
+	}}, nil
+}
