@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/gds-cli/gds/internal/app"
+	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/i18n"
 	"github.com/gds-cli/gds/internal/render"
@@ -24,6 +25,7 @@ type evalOptions struct {
 	Provider string // AI provider of the loop and the index
 	Workers  int
 	Details  string // write per-query results (JSON Lines) to this file
+	Mode     string // app.EvalModeFiles or app.EvalModeAnswer
 }
 
 func newEvalCommand(d *app.Deps) *cli.Command {
@@ -32,6 +34,7 @@ func newEvalCommand(d *app.Deps) *cli.Command {
 		Usage:       d.T("cmd.eval.usage"),
 		Description: d.T("cmd.eval.desc"),
 		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "mode", Value: app.EvalModeFiles, Usage: d.T("flag.eval.mode")},
 			&cli.StringFlag{Name: "corpus", Usage: d.T("flag.eval.corpus")},
 			&cli.StringFlag{Name: "queries", Usage: d.T("flag.eval.queries")},
 			jsonFlag(d),
@@ -56,20 +59,24 @@ func newEvalCommand(d *app.Deps) *cli.Command {
 				Provider: cmd.String("provider"),
 				Workers:  cmd.Int("workers"),
 				Details:  cmd.String("details"),
+				Mode:     cmd.String("mode"),
 			})
 		},
 	}
 }
 
-// runEval evaluates the hybrid loop (or the BM25 baseline) on a query set
-// and prints the metrics.
+// runEval evaluates the hybrid loop (or the BM25 baseline) on a query set,
+// or question answering with --mode answer, and prints the metrics.
 func runEval(ctx context.Context, d *app.Deps, opts evalOptions) error {
+	if opts.Mode != app.EvalModeFiles && opts.Mode != app.EvalModeAnswer {
+		return apperr.L(apperr.Usage, "eval.bad_mode", opts.Mode)
+	}
 	tty := isTerminal(d.Stderr)
 	idxProgress := render.CountProgress(d.Stderr, d.Lang) // a benchmark folder has thousands of files
 	if tty {
 		idxProgress = render.CrawlProgress(d.Stderr, true, d.Lang)
 	}
-	rep, err := d.Eval(ctx, app.EvalRequest{
+	req := app.EvalRequest{
 		Corpus: opts.Corpus, Queries: opts.Queries, Baseline: opts.Baseline, Limit: opts.Limit, Home: opts.Home,
 		Provider: opts.Provider, Workers: opts.Workers, Details: opts.Details,
 		IndexProgress: idxProgress,
@@ -81,13 +88,26 @@ func runEval(ctx context.Context, d *app.Deps, opts evalOptions) error {
 			}
 			fmt.Fprintln(d.Stderr, d.T(key, files, path))
 		},
-	})
+	}
+	corpus := filepath.Base(filepath.Clean(opts.Corpus))
+	if opts.Mode == app.EvalModeAnswer {
+		rep, err := d.EvalAnswers(ctx, req)
+		if err != nil {
+			return err
+		}
+		if opts.JSON {
+			return writeJSON(d, rep)
+		}
+		render.EvalAnswerReport(d.Stdout, rep, corpus, d.Lang)
+		return nil
+	}
+	rep, err := d.Eval(ctx, req)
 	if err != nil {
 		return err
 	}
 	if opts.JSON {
 		return writeJSON(d, rep)
 	}
-	render.EvalReport(d.Stdout, rep, filepath.Base(filepath.Clean(opts.Corpus)), d.Lang)
+	render.EvalReport(d.Stdout, rep, corpus, d.Lang)
 	return nil
 }

@@ -88,3 +88,137 @@ func TestEvalCommand(t *testing.T) {
 		t.Errorf("bad query file: exit %d, stderr %s", code, h.stderr.String())
 	}
 }
+
+// gds eval --mode answer end to end on the tiny corpus: context recall of
+// the three chunk systems, the offline extract, --details and the errors.
+func TestEvalAnswerCommand(t *testing.T) {
+	h := newHarness(t)
+	corpus, _ := filepath.Abs("../../internal/eval/testdata/corpus")
+	queries, _ := filepath.Abs("../../internal/eval/testdata/queries.jsonl")
+	evalHome := t.TempDir()
+	details := filepath.Join(t.TempDir(), "details.jsonl")
+
+	if code := h.run("eval", "--mode", "answer", "--corpus", corpus, "--queries", queries, "--home", evalHome, "--json", "--details", details, "--workers", "2"); code != exitOK {
+		t.Fatalf("eval --mode answer: exit %d, stderr %s", code, h.stderr.String())
+	}
+	if !strings.Contains(h.stderr.String(), "Built the evaluation index of 8 files") || !strings.Contains(h.stderr.String(), "Queries: 9/9") {
+		t.Errorf("stderr: %s", h.stderr.String())
+	}
+	var rep struct {
+		Queries  int    `json:"queries"`
+		K        int    `json:"k"`
+		Provider string `json:"provider"`
+		Systems  []struct {
+			System     string  `json:"system"`
+			At5        float64 `json:"context_recall_at_5"`
+			At1        float64 `json:"context_recall_at_1"`
+			File       float64 `json:"file_recall_at_5"`
+			MeanChunks float64 `json:"mean_chunks"`
+		} `json:"systems"`
+		Answer struct {
+			From           string  `json:"from"`
+			Provider       string  `json:"provider"`
+			ContainsAnswer float64 `json:"contains_answer"`
+			GivenContext   float64 `json:"contains_answer_given_context"`
+		} `json:"answer"`
+	}
+	if err := json.Unmarshal(h.stdout.Bytes(), &rep); err != nil {
+		t.Fatalf("--json output: %v\n%s", err, h.stdout.String())
+	}
+	if rep.Queries != 9 || rep.K != 5 || rep.Provider != "offline" || len(rep.Systems) != 3 {
+		t.Fatalf("report: %s", h.stdout.String())
+	}
+	// Eight queries have their gold answer in their file's only chunk, which
+	// every system ranks first; q9 ("zebra quagga okapi", gold "none")
+	// matches no word: full text finds no chunk, the other two return 5 of
+	// the 8 chunks (q9's file among them) without the answer.
+	want := []struct {
+		system           string
+		at5, file, chunk float64
+	}{
+		{"gds", 0.8889, 1, 5},
+		{"bm25", 0.8889, 0.8889, 2}, // only chunks sharing a word: 4+3+1+1+2+1+2+4+0 = 18
+		{"vector", 0.8889, 1, 5},
+	}
+	for i, w := range want {
+		s := rep.Systems[i]
+		if s.System != w.system || s.At5 != w.at5 || s.At1 != w.at5 || s.File != w.file || s.MeanChunks != w.chunk {
+			t.Errorf("system %d = %+v, want %+v", i, s, w)
+		}
+	}
+	if a := rep.Answer; a.From != "gds" || a.Provider != "offline" || a.ContainsAnswer != 0.8889 || a.GivenContext != 1 {
+		t.Errorf("answer score %+v", a)
+	}
+	b, err := os.ReadFile(details)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(lines) != 9 {
+		t.Fatalf("details: %d lines\n%s", len(lines), b)
+	}
+	var q1, q9 struct {
+		ID      string `json:"id"`
+		Answer  string `json:"answer"`
+		Hit     bool   `json:"answer_hit"`
+		Systems map[string]struct {
+			AnswerRank int `json:"answer_rank"`
+			FileRank   int `json:"file_rank"`
+			Chunks     []struct {
+				File string `json:"file"`
+			} `json:"chunks"`
+		} `json:"systems"`
+	}
+	if err := json.Unmarshal([]byte(lines[0]), &q1); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(lines[8]), &q9); err != nil {
+		t.Fatal(err)
+	}
+	if q1.ID != "q1" || !q1.Hit || !strings.Contains(q1.Answer, "passing ships") || !strings.Contains(q1.Answer, "[1]") ||
+		q1.Systems["gds"].AnswerRank != 1 || q1.Systems["gds"].Chunks[0].File != "01-lighthouse.txt" {
+		t.Errorf("details of q1: %s", lines[0])
+	}
+	if q9.ID != "q9" || q9.Hit || q9.Systems["bm25"].AnswerRank != 0 || len(q9.Systems["bm25"].Chunks) != 0 ||
+		q9.Systems["gds"].AnswerRank != 0 || len(q9.Systems["gds"].Chunks) != 5 {
+		t.Errorf("details of q9: %s", lines[8])
+	}
+
+	// The table, in English and Japanese, on the reused index.
+	if code := h.run("eval", "--mode", "answer", "--corpus", corpus, "--queries", queries, "--home", evalHome, "--limit", "8"); code != exitOK {
+		t.Fatalf("eval --mode answer (text): exit %d, stderr %s", code, h.stderr.String())
+	}
+	out := h.stdout.String()
+	for _, want := range []string{"Question answering on 8 queries (corpus, provider offline)", "Context recall@5",
+		"  bm25               1.000  1.000          1.000", "containing a gold answer: 1.000"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text report lacks %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(h.stderr.String(), "Reusing the evaluation index of 8 files") {
+		t.Errorf("the second run did not reuse the index: %s", h.stderr.String())
+	}
+	h.lang = i18n.Ja
+	if code := h.run("eval", "--mode", "answer", "--corpus", corpus, "--queries", queries, "--home", evalHome, "--limit", "1"); code != exitOK {
+		t.Fatalf("eval --mode answer (ja): exit %d, stderr %s", code, h.stderr.String())
+	}
+	if !strings.Contains(h.stdout.String(), "質問応答の評価") || !strings.Contains(h.stdout.String(), "方式") {
+		t.Errorf("Japanese output:\n%s", h.stdout.String())
+	}
+	h.lang = i18n.En
+
+	for _, args := range [][]string{
+		{"eval", "--mode", "answers", "--corpus", corpus, "--queries", queries},
+		{"eval", "--mode", "answer", "--corpus", corpus, "--queries", queries, "--baseline", "bm25"},
+		{"eval", "--mode", "answer", "--queries", queries},
+	} {
+		if code := h.run(args...); code != exitUsage {
+			t.Errorf("%v: exit %d, want %d (stderr %s)", args, code, exitUsage, h.stderr.String())
+		}
+	}
+	noAnswers := filepath.Join(t.TempDir(), "q.jsonl")
+	os.WriteFile(noAnswers, []byte(`{"id": "x1", "query": "lighthouse", "relevant": ["01-lighthouse.txt"]}`+"\n"), 0o600)
+	if code := h.run("eval", "--mode", "answer", "--corpus", corpus, "--queries", noAnswers, "--home", evalHome); code != exitError || !strings.Contains(h.stderr.String(), "x1") {
+		t.Errorf("query without answers: exit %d, stderr %s", code, h.stderr.String())
+	}
+}

@@ -31,31 +31,127 @@ type EvalRequest struct {
 	OnIndex func(reused bool, files int, path string)
 }
 
+// Evaluation modes.
+const (
+	EvalModeFiles  = "files"  // file retrieval (the default)
+	EvalModeAnswer = "answer" // question answering: context recall, answers
+)
+
 // Eval indexes the corpus (or reuses its index), runs the query set
 // through the hybrid loop or the BM25 baseline and returns the metrics.
 func (d *Deps) Eval(ctx context.Context, req EvalRequest) (eval.Report, error) {
+	if req.Baseline != "" && req.Baseline != "bm25" {
+		return eval.Report{}, apperr.L(apperr.Usage, "eval.bad_baseline", req.Baseline)
+	}
+	ev, err := d.openEval(ctx, req)
+	if err != nil {
+		return eval.Report{}, err
+	}
+	defer ev.ix.Store.Close()
+	var sys eval.System
+	if req.Baseline == "bm25" {
+		sys = eval.BM25System{Index: ev.ix.Store}
+	} else {
+		sys = eval.LoopSystem{
+			Loop:     &search.Loop{Keywords: search.StoreSearcher{Index: ev.ix.Store}, Index: ev.ix.Store, AI: ev.prov, Asker: search.NoAnswer{}},
+			Lang:     d.Lang,
+			MaxLoops: ev.cfg.SearchMaxLoopCount,
+			Now:      d.Now,
+		}
+	}
+	rep, results, err := eval.Run(ctx, sys, ev.queries, eval.Options{Workers: req.Workers, Progress: req.Progress})
+	if err != nil {
+		return eval.Report{}, err
+	}
+	if req.Details != "" {
+		if err := eval.WriteDetails(req.Details, results); err != nil {
+			return eval.Report{}, err
+		}
+	}
+	return rep, nil
+}
+
+// EvalAnswers indexes the corpus (or reuses its index) and measures
+// question answering on the query set, whose queries need gold answers:
+// the context recall@5 of gds's hybrid chunk retrieval (as gds ask), of
+// the chunk full text alone and of the chunk vectors alone, and the share
+// of answers written by the provider from the hybrid top 5 (an extract
+// with the offline provider) that contain a gold answer. req.Baseline
+// does not apply.
+func (d *Deps) EvalAnswers(ctx context.Context, req EvalRequest) (eval.AnswerReport, error) {
+	if req.Baseline != "" {
+		return eval.AnswerReport{}, apperr.L(apperr.Usage, "eval.answer_baseline")
+	}
+	ev, err := d.openEval(ctx, req)
+	if err != nil {
+		return eval.AnswerReport{}, err
+	}
+	defer ev.ix.Store.Close()
+	st := ev.ix.Store
+	setup := eval.AnswerSetup{
+		Systems:  []eval.ChunkSystem{eval.HybridChunks{Index: st}, eval.TextChunks{Index: st}, eval.VectorChunks{Index: st}},
+		Provider: ev.prov.Name(),
+		Files:    st,
+		Answerer: eval.ProviderAnswerer{AI: ev.prov, Lang: d.Lang},
+		Embed: func(ctx context.Context, text string) ([]float32, error) {
+			vecs, err := ev.prov.Embed(ctx, []string{text})
+			if err != nil {
+				return nil, err
+			}
+			if len(vecs) != 1 {
+				return nil, fmt.Errorf("%d embeddings for one text", len(vecs))
+			}
+			return vecs[0], nil
+		},
+	}
+	rep, results, err := eval.RunAnswers(ctx, setup, ev.queries, eval.Options{Workers: req.Workers, Progress: req.Progress})
+	if err != nil {
+		return eval.AnswerReport{}, err
+	}
+	if req.Details != "" {
+		names := make([]string, len(setup.Systems))
+		for i, s := range setup.Systems {
+			names[i] = s.Name()
+		}
+		if err := eval.WriteAnswerDetails(req.Details, names, results); err != nil {
+			return eval.AnswerReport{}, err
+		}
+	}
+	return rep, nil
+}
+
+// openedEval is an evaluation ready to run: its queries, provider and
+// open index (the caller closes ix.Store).
+type openedEval struct {
+	cfg     *config.Config
+	queries []eval.Query
+	prov    ai.Provider
+	ix      *eval.Index
+}
+
+// openEval checks req, reads its query set and opens (or builds) the
+// evaluation index of its corpus.
+func (d *Deps) openEval(ctx context.Context, req EvalRequest) (*openedEval, error) {
 	switch {
 	case req.Corpus == "" || req.Queries == "":
-		return eval.Report{}, apperr.L(apperr.Usage, "eval.need_corpus_queries")
-	case req.Baseline != "" && req.Baseline != "bm25":
-		return eval.Report{}, apperr.L(apperr.Usage, "eval.bad_baseline", req.Baseline)
+		return nil, apperr.L(apperr.Usage, "eval.need_corpus_queries")
 	case req.Limit < 0 || req.Workers < 1:
-		return eval.Report{}, apperr.L(apperr.Usage, "eval.bad_number")
+		return nil, apperr.L(apperr.Usage, "eval.bad_number")
 	}
 	cfg, err := d.RequireConfig()
 	if err != nil {
-		return eval.Report{}, err
+		return nil, err
 	}
 	queries, err := eval.ReadQueryFile(req.Queries)
 	if err != nil {
-		return eval.Report{}, err
+		return nil, err
 	}
 	if req.Limit > 0 && req.Limit < len(queries) {
 		queries = queries[:req.Limit]
 	}
 	prov, err := ProviderNamed(cfg, req.Provider)
 	if err != nil {
-		return eval.Report{}, apperr.Mark(err, apperr.Usage)
+		return nil, apperr.Mark(err, apperr.Usage)
 	}
 	home := req.Home
 	if home == "" {
@@ -71,37 +167,17 @@ func (d *Deps) Eval(ctx context.Context, req EvalRequest) (eval.Report, error) {
 		Now:              d.Now,
 	})
 	if err != nil {
-		return eval.Report{}, err
+		return nil, err
 	}
-	defer ix.Store.Close()
 	stats, err := ix.Store.Stats(ctx)
 	if err != nil {
-		return eval.Report{}, err
+		ix.Store.Close()
+		return nil, err
 	}
 	if req.OnIndex != nil {
 		req.OnIndex(ix.Reused, stats.Files, ix.Path)
 	}
-	var sys eval.System
-	if req.Baseline == "bm25" {
-		sys = eval.BM25System{Index: ix.Store}
-	} else {
-		sys = eval.LoopSystem{
-			Loop:     &search.Loop{Keywords: search.StoreSearcher{Index: ix.Store}, Index: ix.Store, AI: prov, Asker: search.NoAnswer{}},
-			Lang:     d.Lang,
-			MaxLoops: cfg.SearchMaxLoopCount,
-			Now:      d.Now,
-		}
-	}
-	rep, results, err := eval.Run(ctx, sys, queries, eval.Options{Workers: req.Workers, Progress: req.Progress})
-	if err != nil {
-		return eval.Report{}, err
-	}
-	if req.Details != "" {
-		if err := eval.WriteDetails(req.Details, results); err != nil {
-			return eval.Report{}, err
-		}
-	}
-	return rep, nil
+	return &openedEval{cfg: cfg, queries: queries, prov: prov, ix: ix}, nil
 }
 
 // ProviderNamed builds the named provider ("offline" or "openai") with the

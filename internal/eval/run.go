@@ -43,11 +43,34 @@ func Run(ctx context.Context, sys System, queries []Query, opts Options) (Report
 	if clock == nil {
 		clock = time.Now
 	}
-	workers := max(opts.Workers, 1)
 	results := make([]QueryResult, len(queries))
+	err := forEachQuery(ctx, queries, opts.Workers, opts.Progress, func(ctx context.Context, i int) error {
+		q := queries[i]
+		start := clock()
+		r, err := sys.Search(ctx, q.Query)
+		r.Elapsed = clock().Sub(start)
+		if err != nil {
+			return err
+		}
+		results[i] = QueryResult{Query: q, Ranked: r, Rank: Rank(r.Files, q.Relevant)}
+		return nil
+	})
+	if err != nil {
+		return Report{}, nil, err
+	}
+	m := NewMetrics(sys.Name(), sys.Provider())
+	for _, r := range results {
+		m.Add(r.Query, r.Ranked)
+	}
+	return m.Report(), results, nil
+}
+
+// forEachQuery calls fn for every query index on workers goroutines (<= 0
+// means 1), calling progress (serialised) after each success. The first
+// error, named after its query, stops the run; so does ctx.
+func forEachQuery(ctx context.Context, queries []Query, workers int, progress func(done, total int), fn func(ctx context.Context, i int) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-
 	var (
 		mu       sync.Mutex
 		done     int
@@ -55,7 +78,7 @@ func Run(ctx context.Context, sys System, queries []Query, opts Options) (Report
 		wg       sync.WaitGroup
 	)
 	next := make(chan int)
-	for range workers {
+	for range max(workers, 1) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -63,23 +86,20 @@ func Run(ctx context.Context, sys System, queries []Query, opts Options) (Report
 				if ctx.Err() != nil {
 					continue // stopped: drain without searching
 				}
-				q := queries[i]
-				start := clock()
-				r, err := sys.Search(ctx, q.Query)
-				r.Elapsed = clock().Sub(start)
+				err := fn(ctx, i)
 				mu.Lock()
 				if err != nil {
 					if firstErr == nil {
+						q := queries[i]
 						firstErr = fmt.Errorf("query %s (%q): %w", q.ID, q.Query, err)
 						cancel()
 					}
 					mu.Unlock()
 					continue
 				}
-				results[i] = QueryResult{Query: q, Ranked: r, Rank: Rank(r.Files, q.Relevant)}
 				done++
-				if opts.Progress != nil {
-					opts.Progress(done, len(queries))
+				if progress != nil {
+					progress(done, len(queries))
 				}
 				mu.Unlock()
 			}
@@ -96,14 +116,10 @@ feed:
 	close(next)
 	wg.Wait()
 	if firstErr != nil {
-		return Report{}, nil, firstErr
+		return firstErr
 	}
 	if err := ctx.Err(); err != nil {
-		return Report{}, nil, fmt.Errorf("evaluation stopped after %d of %d queries: %w", done, len(queries), err)
+		return fmt.Errorf("evaluation stopped after %d of %d queries: %w", done, len(queries), err)
 	}
-	m := NewMetrics(sys.Name(), sys.Provider())
-	for _, r := range results {
-		m.Add(r.Query, r.Ranked)
-	}
-	return m.Report(), results, nil
+	return nil
 }

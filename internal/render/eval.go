@@ -89,3 +89,52 @@ func counts(m map[string]int) string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// EvalAnswerReport prints an answer-mode evaluation: one row per chunk
+// system (context recall@5 and @1, the relevant file among the top 5,
+// retrieval latency), then the share of answers holding a gold answer.
+// corpus names the document set.
+func EvalAnswerReport(w io.Writer, r eval.AnswerReport, corpus, lang string) {
+	fmt.Fprintln(w, i18n.T(lang, "eval.answer.title", r.Queries, corpus, r.Provider))
+	rows := [][]string{{
+		i18n.T(lang, "eval.answer.system"), i18n.T(lang, "eval.answer.context_at5"), i18n.T(lang, "eval.answer.context_at1"),
+		i18n.T(lang, "eval.answer.file_at5"), i18n.T(lang, "eval.answer.latency"),
+	}}
+	for _, s := range r.Systems {
+		rows = append(rows, []string{s.System, fmt.Sprintf("%.3f", s.ContextRecallAt5), fmt.Sprintf("%.3f", s.ContextRecallAt1),
+			fmt.Sprintf("%.3f", s.FileRecallAt5), fmt.Sprintf("%.1f / %.1f", s.LatencyMS.P50, s.LatencyMS.P95)})
+	}
+	columns(w, rows, "  ")
+	if a := r.Answer; a != nil {
+		fmt.Fprintln(w, i18n.T(lang, "eval.answer.answers", a.Provider, a.From, a.ContainsAnswer, a.ContainsAnswerGivenContext))
+	}
+	fmt.Fprintln(w, i18n.T(lang, "eval.answer.normalization"))
+}
+
+// columns prints rows as a table: the first column left-aligned, the
+// others right-aligned, each padded to its widest cell in terminal
+// columns (East Asian wide characters count two).
+func columns(w io.Writer, rows [][]string, indent string) {
+	var widths []int
+	for _, row := range rows {
+		for i, cell := range row {
+			if i == len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[i] = max(widths[i], textwidth.String(cell))
+		}
+	}
+	for _, row := range rows {
+		var b strings.Builder
+		b.WriteString(indent)
+		for i, cell := range row {
+			pad := strings.Repeat(" ", widths[i]-textwidth.String(cell))
+			if i == 0 {
+				b.WriteString(cell + pad)
+				continue
+			}
+			b.WriteString("  " + pad + cell)
+		}
+		fmt.Fprintln(w, b.String())
+	}
+}

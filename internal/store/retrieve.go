@@ -9,10 +9,22 @@ import (
 	"github.com/gds-cli/gds/internal/tokenize"
 )
 
-// RRFK is the rank constant of FuseChunks' reciprocal rank fusion (the
-// usual 60: a chunk's weight falls slowly with its rank, so agreement of
-// the rankings counts more than the exact position in one of them).
-const RRFK = 60
+// Constants of the reciprocal rank fusion of RetrieveChunks (FuseRankings),
+// chosen on the dev splits of ../shared/bench/{jsquad,squad}-para by
+// context recall@5 (docs/BENCHMARKS.md, "Question answering"): with the
+// offline embedding the vector ranking is much weaker than the full-text
+// one (0.88 vs 0.97 ja, 0.74 vs 0.93 en), and the usual equal weights with
+// k 60 let it push full-text hits out of the top 5 (0.94 / 0.89). With the
+// full text weighted 8 : 1 and k 10, the vector ranking reorders full-text
+// hits it agrees with and fills in when the full text finds too few.
+const (
+	// RRFK is the rank constant: a chunk's weight in a ranking is
+	// w/(RRFK + rank).
+	RRFK = 10
+	// TextWeight and VectorWeight weigh the full-text and vector rankings.
+	TextWeight   = 8
+	VectorWeight = 1
+)
 
 // ChunkRetriever is what RetrieveChunks needs of an index; every Store has it.
 type ChunkRetriever interface {
@@ -42,7 +54,8 @@ func candidates(topK int) int { return max(4*topK, 40) }
 
 // RetrieveChunks runs the vector ranking (when q.Vector is set) and the
 // full-text ranking (when q.Query has a token) of the chunks passing
-// q.Filter, fuses them with FuseChunks and returns the best q.TopK with a
+// q.Filter, fuses them with FuseRankings (weights VectorWeight and
+// TextWeight) and returns the best q.TopK with a
 // score of at least q.ScoreThreshold, best first. Embeddings are not set.
 // With neither ranking it returns no chunk.
 func RetrieveChunks(ctx context.Context, r ChunkRetriever, q Retrieval) ([]ChunkHit, error) {
@@ -53,22 +66,22 @@ func RetrieveChunks(ctx context.Context, r ChunkRetriever, q Retrieval) ([]Chunk
 		return nil, fmt.Errorf("retrieve chunks: score threshold %v is not between 0 and 1", q.ScoreThreshold)
 	}
 	n := candidates(q.TopK)
-	var rankings [][]ChunkHit
+	var rankings []Ranking
 	if q.Vector != nil {
 		hits, err := r.ChunkSearch(ctx, q.Vector, q.Filter, n)
 		if err != nil {
 			return nil, fmt.Errorf("retrieve chunks: vector ranking: %w", err)
 		}
-		rankings = append(rankings, hits)
+		rankings = append(rankings, Ranking{Hits: hits, Weight: VectorWeight})
 	}
 	if terms := tokenize.Unique(q.Query); len(terms) > 0 {
 		hits, err := r.ChunkTextSearch(ctx, KeywordQuery{Terms: terms, Match: MatchAny, Filter: q.Filter, Limit: n})
 		if err != nil {
 			return nil, fmt.Errorf("retrieve chunks: full-text ranking: %w", err)
 		}
-		rankings = append(rankings, hits)
+		rankings = append(rankings, Ranking{Hits: hits, Weight: TextWeight})
 	}
-	out := FuseChunks(rankings...)
+	out := FuseRankings(rankings...)
 	kept := out[:0]
 	for _, h := range out {
 		if len(kept) == q.TopK {
@@ -81,19 +94,36 @@ func RetrieveChunks(ctx context.Context, r ChunkRetriever, q Retrieval) ([]Chunk
 	return kept, nil
 }
 
-// FuseChunks merges rankings of chunks (each best first; a chunk is its
-// FileID and Ordinal) by reciprocal rank fusion, normalised to 0–1:
+// Ranking is one ranking of chunks to fuse, best first, and its weight (> 0).
+type Ranking struct {
+	Hits   []ChunkHit
+	Weight float64
+}
+
+// FuseChunks is FuseRankings of rankings of equal weight.
+func FuseChunks(rankings ...[]ChunkHit) []ChunkHit {
+	rs := make([]Ranking, len(rankings))
+	for i, r := range rankings {
+		rs[i] = Ranking{Hits: r, Weight: 1}
+	}
+	return FuseRankings(rs...)
+}
+
+// FuseRankings merges weighted rankings of chunks (each best first; a
+// chunk is its FileID and Ordinal) by reciprocal rank fusion, normalised
+// to 0–1:
 //
-//	score(c) = Σ over rankings holding c of 1/(RRFK + rank) ÷ (len(rankings) × 1/(RRFK + 1))
+//	score(c) = Σ over rankings r holding c of w_r/(RRFK + rank) ÷ Σ over all rankings of w_r/(RRFK + 1)
 //
 // with rank counted from 1. A chunk ranked first by every ranking scores 1;
-// one ranked first by one of two rankings and absent from the other scores
-// 0.5; an empty ranking still counts in the denominator (a ranking that ran
-// and found nothing is evidence). Only a chunk's first occurrence in a
-// ranking counts. The result is ordered by score, then by the best rank the
-// chunk has in any ranking, then by FileID and Ordinal; each hit keeps the
-// text and page of its first occurrence, without the embedding.
-func FuseChunks(rankings ...[]ChunkHit) []ChunkHit {
+// with two rankings of equal weight, one ranked first by one and absent
+// from the other scores 0.5; an empty ranking still counts in the
+// denominator (a ranking that ran and found nothing is evidence). Only a
+// chunk's first occurrence in a ranking counts. The result is ordered by
+// score, then by the best rank the chunk has in any ranking, then by
+// FileID and Ordinal; each hit keeps the text and page of its first
+// occurrence, without the embedding.
+func FuseRankings(rankings ...Ranking) []ChunkHit {
 	type key struct {
 		file string
 		ord  int
@@ -105,10 +135,12 @@ func FuseChunks(rankings ...[]ChunkHit) []ChunkHit {
 	}
 	byKey := map[key]*acc{}
 	var order []*acc
+	var top float64
 	for _, ranking := range rankings {
+		top += ranking.Weight / float64(RRFK+1)
 		seen := map[key]bool{}
 		rank := 0
-		for _, h := range ranking {
+		for _, h := range ranking.Hits {
 			k := key{h.FileID, h.Ordinal}
 			if seen[k] {
 				continue
@@ -122,11 +154,10 @@ func FuseChunks(rankings ...[]ChunkHit) []ChunkHit {
 				byKey[k] = a
 				order = append(order, a)
 			}
-			a.sum += 1 / float64(RRFK+rank)
+			a.sum += ranking.Weight / float64(RRFK+rank)
 			a.best = min(a.best, rank)
 		}
 	}
-	top := float64(len(rankings)) / float64(RRFK+1)
 	for _, a := range order {
 		a.hit.Score = math.Min(1, a.sum/top)
 	}

@@ -99,6 +99,40 @@ func (f *fakeRetriever) ChunkTextSearch(_ context.Context, q KeywordQuery) ([]Ch
 	return f.text, f.err
 }
 
+func TestFuseRankingsWeights(t *testing.T) {
+	// Weights 3 : 1. x: first of the heavy ranking only; y: first of the
+	// light one only; z: second in both.
+	got := FuseRankings(
+		Ranking{Hits: []ChunkHit{ch("x", 0), ch("z", 0)}, Weight: 3},
+		Ranking{Hits: []ChunkHit{ch("y", 0), ch("z", 0)}, Weight: 1},
+	)
+	top := 4 / float64(RRFK+1)
+	want := []struct {
+		file  string
+		score float64
+	}{
+		{"z", 4 / float64(RRFK+2) / top}, // agreement still wins
+		{"x", 3 / float64(RRFK+1) / top}, // 0.75
+		{"y", 1 / float64(RRFK+1) / top}, // 0.25
+	}
+	if len(got) != 3 {
+		t.Fatalf("FuseRankings = %+v", got)
+	}
+	for i, w := range want {
+		if got[i].FileID != w.file || math.Abs(got[i].Score-w.score) > 1e-12 {
+			t.Errorf("hit %d = %s %.6f, want %s %.6f", i, got[i].FileID, got[i].Score, w.file, w.score)
+		}
+	}
+	// Equal weights are FuseChunks.
+	a := FuseRankings(Ranking{Hits: []ChunkHit{ch("a", 0)}, Weight: 2}, Ranking{Hits: []ChunkHit{ch("b", 0), ch("a", 0)}, Weight: 2})
+	b := FuseChunks([]ChunkHit{ch("a", 0)}, []ChunkHit{ch("b", 0), ch("a", 0)})
+	for i := range b {
+		if a[i].FileID != b[i].FileID || math.Abs(a[i].Score-b[i].Score) > 1e-12 {
+			t.Errorf("equal weights %d: %+v vs %+v", i, a[i], b[i])
+		}
+	}
+}
+
 func TestRetrieveChunks(t *testing.T) {
 	ctx := context.Background()
 	r := &fakeRetriever{vec: []ChunkHit{ch("a", 0), ch("b", 0), ch("c", 0)}, text: []ChunkHit{ch("b", 0), ch("d", 0)}}
@@ -106,8 +140,14 @@ func TestRetrieveChunks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 2 || got[0].FileID != "b" || got[1].FileID != "a" {
-		t.Errorf("RetrieveChunks = %+v, want b (in both) then a", got)
+	// b is in both; d is second in the full text, which weighs 8 times the
+	// vector ranking, so it beats the vector's first, a.
+	if len(got) != 2 || got[0].FileID != "b" || got[1].FileID != "d" {
+		t.Errorf("RetrieveChunks = %+v, want b (in both) then d", got)
+	}
+	top := (TextWeight + VectorWeight) / float64(RRFK+1)
+	if want := (VectorWeight/float64(RRFK+2) + TextWeight/float64(RRFK+1)) / top; math.Abs(got[0].Score-want) > 1e-12 {
+		t.Errorf("score of b = %v, want %v", got[0].Score, want)
 	}
 	if r.vecK != 40 || r.textQ == nil || r.textQ.Limit != 40 || r.textQ.Match != MatchAny || r.textQ.Filter.Folder != "F" {
 		t.Errorf("rankings read with k %d, text query %+v; want 40 each, any term, the filter", r.vecK, r.textQ)
@@ -116,10 +156,15 @@ func TestRetrieveChunks(t *testing.T) {
 		t.Errorf("text terms = %q, want %q", r.textQ.Terms, want)
 	}
 
-	// The threshold drops what scores below it: only b (0.5+) and a (0.5) reach 0.5.
+	// The threshold drops what scores below it: only b (0.99) and d (0.81)
+	// reach 0.5; a, the vector's first alone, scores 1/9.
 	got, err = RetrieveChunks(ctx, r, Retrieval{Query: "x", Vector: []float32{1}, TopK: 10, ScoreThreshold: 0.5})
 	if err != nil || len(got) != 2 {
-		t.Errorf("threshold 0.5 = %+v, %v; want b and a", got, err)
+		t.Errorf("threshold 0.5 = %+v, %v; want b and d", got, err)
+	}
+	got, err = RetrieveChunks(ctx, r, Retrieval{Query: "x", Vector: []float32{1}, TopK: 10})
+	if err != nil || len(got) != 4 || got[2].FileID != "a" || math.Abs(got[2].Score-1.0/9) > 1e-12 {
+		t.Errorf("all = %+v, %v; want a third, scoring 1/9", got, err)
 	}
 	// Full text only: no vector ranking is read.
 	r2 := &fakeRetriever{text: []ChunkHit{ch("d", 0)}}
