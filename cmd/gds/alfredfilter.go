@@ -10,6 +10,7 @@ import (
 
 	"github.com/gds-cli/gds/internal/app"
 	"github.com/gds-cli/gds/internal/apperr"
+	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/i18n"
 	"github.com/gds-cli/gds/internal/mirror"
 	"github.com/gds-cli/gds/internal/render"
@@ -61,7 +62,7 @@ func runAlfredFilter(ctx context.Context, d *app.Deps, opts alfredFilterOptions)
 	defer func() {
 		if p := recover(); p != nil {
 			// A panic value is text gds did not write: strip secrets first.
-			msg := redactSecrets(d.Config, fmt.Sprint(p))
+			msg := config.Redact(d.Config, fmt.Sprint(p))
 			fmt.Fprintf(d.Stderr, "gds alfred: internal error: %s\n", msg)
 			out = render.AlfredMessage(d.T("alfred.err.title"), msg, "")
 		}

@@ -202,7 +202,7 @@ func TestSecretsNotInCrashOutput(t *testing.T) {
 func TestRedactSecrets(t *testing.T) {
 	cfg := &config.Config{OpenAIAPIKey: "plainkey-without-shape", OAuthClientSecret: "client-s3cret", DatabaseURL: "postgres://u:p%40ss-word@h/db"}
 	in := "a plainkey-without-shape b client-s3cret c postgres://u:p%40ss-word@h/db d p%40ss-word p@ss-word e mysql://x:y-pass@z f sk-proj-abcdefghijklmnopqrstuvwxyz g Bearer abc.def-ghi_jkl h"
-	got := redactSecrets(cfg, in)
+	got := config.Redact(cfg, in)
 	for _, s := range []string{"plainkey-without-shape", "client-s3cret", "p%40ss-word", "p@ss-word", "y-pass", "sk-proj-abcdefghij", "abc.def-ghi_jkl"} {
 		if strings.Contains(got, s) {
 			t.Errorf("%q survives in %q", s, got)
@@ -213,7 +213,7 @@ func TestRedactSecrets(t *testing.T) {
 			t.Errorf("%q missing from %q", s, got)
 		}
 	}
-	if redactSecrets(nil, "no secrets here") != "no secrets here" {
+	if config.Redact(nil, "no secrets here") != "no secrets here" {
 		t.Error("plain text changed")
 	}
 }

@@ -1,12 +1,10 @@
-package main
+package config
 
 import (
 	"net/url"
 	"regexp"
 	"strings"
 	"sync"
-
-	"github.com/gds-cli/gds/internal/config"
 )
 
 // credentialShapes are credentials recognisable by their form: OpenAI keys,
@@ -29,14 +27,14 @@ var urlPassword = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.-]*://[^:/@\s]+:)[^@\s]+@`)
 })
 
-// redactSecrets removes from s every secret of cfg (the OpenAI key, the
+// Redact removes from s every secret of cfg (the OpenAI key, the
 // OAuth client secret, the database URL's password) and anything shaped
 // like a credential. It is for text gds did not write itself, such as a
 // panic value, before that text is shown.
-func redactSecrets(cfg *config.Config, s string) string {
+func Redact(cfg *Config, s string) string {
 	if cfg != nil {
 		if cfg.DatabaseURL != "" {
-			s = strings.ReplaceAll(s, cfg.DatabaseURL, config.MaskURL(cfg.DatabaseURL))
+			s = strings.ReplaceAll(s, cfg.DatabaseURL, MaskURL(cfg.DatabaseURL))
 			// The password as written (percent-encoded) and as decoded.
 			var pw []string
 			if m := urlPassword().FindStringSubmatch(cfg.DatabaseURL); m != nil {
