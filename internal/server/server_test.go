@@ -37,6 +37,12 @@ type env struct {
 // SQLite, or Postgres when pg is set and GDS_TEST_DATABASE_URL is.
 func newEnv(t *testing.T, pg bool, opts server.Options) *env {
 	t.Helper()
+	return startEnv(t, envConfig(t, pg), opts)
+}
+
+// envConfig is the configuration of a fresh gds home (see newEnv).
+func envConfig(t *testing.T, pg bool) *config.Config {
+	t.Helper()
 	home := t.TempDir()
 	vars := map[string]string{"GDS_HOME": home, "GDS_AI_PROVIDER": "offline"}
 	if pg {
@@ -51,6 +57,13 @@ func newEnv(t *testing.T, pg bool, opts server.Options) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return cfg
+}
+
+// startEnv starts a server (its own Deps and store connection) on cfg;
+// several may share one configuration, as processes share a database.
+func startEnv(t *testing.T, cfg *config.Config, opts server.Options) *env {
+	t.Helper()
 	d := app.New(app.Options{Config: cfg})
 	st, err := d.OpenStore(context.Background())
 	if err != nil {

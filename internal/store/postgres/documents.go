@@ -17,7 +17,7 @@ func (s *Store) PutDocumentMeta(ctx context.Context, m store.DocumentMeta) error
 		VALUES ($1, $2, $3, $4, $5, $6)
 		ON CONFLICT (file_id) DO UPDATE SET title = excluded.title, tags = excluded.tags,
 			stored_name = excluded.stored_name, created_at = excluded.created_at, updated_at = excluded.updated_at`),
-		m.FileID, m.Title, textArray(m.Tags), m.StoredName, m.CreatedAt.UTC(), m.UpdatedAt.UTC())
+		m.FileID, m.Title, nonNil(m.Tags), m.StoredName, m.CreatedAt.UTC(), m.UpdatedAt.UTC())
 	if err != nil {
 		return fmt.Errorf("postgres: writing document %q: %w", m.FileID, err)
 	}
@@ -120,4 +120,12 @@ func (s *Store) TaggedFileIDs(ctx context.Context, tags []string) ([]string, err
 		return nil, fmt.Errorf("postgres: finding tagged documents: %w", err)
 	}
 	return out, nil
+}
+
+// nonNil is xs, or an empty array for nil: the tags column is NOT NULL.
+func nonNil(xs []string) []string {
+	if xs == nil {
+		return []string{}
+	}
+	return xs
 }

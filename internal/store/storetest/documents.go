@@ -92,4 +92,18 @@ func testDocuments(t *testing.T, newStore func(t *testing.T) store.Store) {
 	if metas, err = s.DocumentMetas(ctx, []string{"u2"}); err != nil || len(metas) != 0 {
 		t.Fatalf("after Reset: DocumentMetas = %v, %v; want none", metas, err)
 	}
+
+	// An upload without tags (or title) is stored with none.
+	up3 := file("u3", "c.txt", "uploaded three")
+	up3.Source = store.SourceUpload
+	if err := s.EnsureEmbeddingSpace(ctx, Space); err != nil { // Reset forgot it
+		t.Fatal(err)
+	}
+	upsert(t, ctx, s, up3)
+	if err := s.PutDocumentMeta(ctx, store.DocumentMeta{FileID: "u3", StoredName: "u3.txt", CreatedAt: t0, UpdatedAt: t0}); err != nil {
+		t.Fatalf("PutDocumentMeta without tags: %v", err)
+	}
+	if metas, err = s.DocumentMetas(ctx, []string{"u3"}); err != nil || len(metas) != 1 || len(metas["u3"].Tags) != 0 {
+		t.Fatalf("without tags: DocumentMetas = %v, %v", metas, err)
+	}
 }
