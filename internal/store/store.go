@@ -8,6 +8,8 @@
 package store
 
 import (
+	"fmt"
+
 	"github.com/gds-cli/gds/internal/apperr"
 
 	"context"
@@ -65,6 +67,17 @@ type Chunk struct {
 // about 13 billion characters of text in one file). UpsertFile refuses
 // chunks outside 0..MaxChunkOrdinal.
 const MaxChunkOrdinal = 1<<24 - 1
+
+// CheckOrdinals returns an error naming the first chunk whose ordinal is
+// outside 0..MaxChunkOrdinal; every back end's UpsertFile calls it.
+func CheckOrdinals(chunks []Chunk) error {
+	for _, c := range chunks {
+		if c.Ordinal < 0 || c.Ordinal > MaxChunkOrdinal {
+			return fmt.Errorf("chunk ordinal %d is outside 0..%d", c.Ordinal, MaxChunkOrdinal)
+		}
+	}
+	return nil
+}
 
 // ChunkHit is a chunk found by ChunkSearch, ChunkTextSearch or
 // RetrieveChunks. Only ChunkSearch sets Chunk.Embedding.

@@ -12,15 +12,6 @@ import (
 	"github.com/gds-cli/gds/internal/store"
 )
 
-func checkOrdinals(chunks []store.Chunk) error {
-	for _, c := range chunks {
-		if c.Ordinal < 0 || c.Ordinal > store.MaxChunkOrdinal {
-			return fmt.Errorf("chunk ordinal %d is outside 0..%d", c.Ordinal, store.MaxChunkOrdinal)
-		}
-	}
-	return nil
-}
-
 // ---------------------------------------------------------------- backfill
 
 const metaChunkBackfill = "chunk_fts_backfill"

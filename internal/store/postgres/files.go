@@ -17,7 +17,7 @@ func (s *Store) UpsertFile(ctx context.Context, f store.File, chunks []store.Chu
 	if f.ID == "" {
 		return fmt.Errorf("postgres: UpsertFile: the file has no ID")
 	}
-	if err := checkOrdinals(chunks); err != nil {
+	if err := store.CheckOrdinals(chunks); err != nil {
 		return fmt.Errorf("postgres: indexing file %q: %w", f.ID, err)
 	}
 	chunkIDs := make([]string, len(chunks))

@@ -33,15 +33,6 @@ const (
 		WHERE f.file_id IN (SELECT value FROM json_each(?)))`
 )
 
-func checkOrdinals(chunks []store.Chunk) error {
-	for _, c := range chunks {
-		if c.Ordinal < 0 || c.Ordinal > store.MaxChunkOrdinal {
-			return fmt.Errorf("chunk ordinal %d is outside 0..%d", c.Ordinal, store.MaxChunkOrdinal)
-		}
-	}
-	return nil
-}
-
 // ---------------------------------------------------------------- backfill
 
 const metaChunkBackfill = "chunk_fts_backfill"

@@ -64,7 +64,7 @@ func (s *Store) UpsertFile(ctx context.Context, f store.File, chunks []store.Chu
 		return errors.New("upsert file: empty file ID")
 	}
 	op := fmt.Sprintf("upsert file %q", f.ID)
-	if err := checkOrdinals(chunks); err != nil {
+	if err := store.CheckOrdinals(chunks); err != nil {
 		return fmt.Errorf("%s: %w", op, err)
 	}
 	chunkFTS := make([]string, len(chunks))
