@@ -47,17 +47,20 @@ func TestEvalCommand(t *testing.T) {
 		t.Errorf("details:\n%s", b)
 	}
 
-	// The baseline through the same command and the same (reused) index.
-	if code := h.run("eval", "--corpus", corpus, "--queries", queries, "--home", evalHome, "--baseline", "bm25", "--limit", "4"); code != exitOK {
-		t.Fatalf("eval --baseline bm25: exit %d, stderr %s", code, h.stderr.String())
-	}
-	if !strings.Contains(h.stderr.String(), "Reusing the evaluation index of 8 files") {
-		t.Errorf("the second run did not reuse the index: %s", h.stderr.String())
-	}
-	out := h.stdout.String()
-	for _, want := range []string{"Evaluation of bm25 on 4 queries", "Recall@1                 1.000", "MRR@10", "Zero-result rate         0.000"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("text report lacks %q:\n%s", want, out)
+	// The index's keyword baseline through the same command and the same
+	// (reused) index; the reference BM25 reads the corpus and needs none.
+	for _, base := range []string{"fts5", "bm25"} {
+		if code := h.run("eval", "--corpus", corpus, "--queries", queries, "--home", evalHome, "--baseline", base, "--limit", "4"); code != exitOK {
+			t.Fatalf("eval --baseline %s: exit %d, stderr %s", base, code, h.stderr.String())
+		}
+		if reused := strings.Contains(h.stderr.String(), "Reusing the evaluation index of 8 files"); reused != (base == "fts5") {
+			t.Errorf("--baseline %s: index reused %v: %s", base, reused, h.stderr.String())
+		}
+		out := h.stdout.String()
+		for _, want := range []string{"Evaluation of " + base + " on 4 queries", "Recall@1                 1.000", "MRR@10", "Zero-result rate         0.000"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("--baseline %s: text report lacks %q:\n%s", base, want, out)
+			}
 		}
 	}
 

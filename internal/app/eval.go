@@ -17,7 +17,7 @@ import (
 type EvalRequest struct {
 	Corpus   string // folder of documents
 	Queries  string // query set (JSON Lines)
-	Baseline string // "" (the hybrid loop) or "bm25"
+	Baseline string // "" (the hybrid loop), "bm25" (the benchmark's reference BM25) or "fts5" (the index's keyword search)
 	Limit    int    // first N queries; 0 = all
 	Home     string // where evaluation indexes live; "" = <GDS_HOME>/eval
 	Provider string // AI provider of the loop and the index
@@ -37,11 +37,32 @@ const (
 	EvalModeAnswer = "answer" // question answering: context recall, answers
 )
 
+// Baselines of gds eval.
+const (
+	// BaselineBM25 is the reference BM25 of the benchmark data, ranked in
+	// memory over the corpus text (no index).
+	BaselineBM25 = "bm25"
+	// BaselineFTS5 is the index's own keyword search (FTS5 bm25).
+	BaselineFTS5 = "fts5"
+)
+
 // Eval indexes the corpus (or reuses its index), runs the query set
-// through the hybrid loop or the BM25 baseline and returns the metrics.
+// through the hybrid loop or a baseline and returns the metrics. The
+// reference BM25 baseline reads the corpus text and builds no index.
 func (d *Deps) Eval(ctx context.Context, req EvalRequest) (eval.Report, error) {
-	if req.Baseline != "" && req.Baseline != "bm25" {
+	if req.Baseline != "" && req.Baseline != BaselineBM25 && req.Baseline != BaselineFTS5 {
 		return eval.Report{}, apperr.L(apperr.Usage, "eval.bad_baseline", req.Baseline)
+	}
+	if req.Baseline == BaselineBM25 {
+		queries, err := evalQueries(req)
+		if err != nil {
+			return eval.Report{}, err
+		}
+		docs, err := eval.ReadCorpus(ctx, req.Corpus)
+		if err != nil {
+			return eval.Report{}, apperr.Mark(err, apperr.Usage)
+		}
+		return d.runEval(ctx, req, eval.RefBM25System{Index: eval.NewRefBM25(docs)}, queries)
 	}
 	ev, err := d.openEval(ctx, req)
 	if err != nil {
@@ -49,8 +70,8 @@ func (d *Deps) Eval(ctx context.Context, req EvalRequest) (eval.Report, error) {
 	}
 	defer ev.ix.Store.Close()
 	var sys eval.System
-	if req.Baseline == "bm25" {
-		sys = eval.BM25System{Index: ev.ix.Store}
+	if req.Baseline == BaselineFTS5 {
+		sys = eval.FTS5System{Index: ev.ix.Store}
 	} else {
 		sys = eval.LoopSystem{
 			Loop:     &search.Loop{Keywords: search.StoreSearcher{Index: ev.ix.Store}, Index: ev.ix.Store, AI: ev.prov, Asker: search.NoAnswer{}},
@@ -59,7 +80,12 @@ func (d *Deps) Eval(ctx context.Context, req EvalRequest) (eval.Report, error) {
 			Now:      d.Now,
 		}
 	}
-	rep, results, err := eval.Run(ctx, sys, ev.queries, eval.Options{Workers: req.Workers, Progress: req.Progress})
+	return d.runEval(ctx, req, sys, ev.queries)
+}
+
+// runEval runs the queries through sys and writes the details if asked.
+func (d *Deps) runEval(ctx context.Context, req EvalRequest, sys eval.System, queries []eval.Query) (eval.Report, error) {
+	rep, results, err := eval.Run(ctx, sys, queries, eval.Options{Workers: req.Workers, Progress: req.Progress})
 	if err != nil {
 		return eval.Report{}, err
 	}
@@ -69,6 +95,25 @@ func (d *Deps) Eval(ctx context.Context, req EvalRequest) (eval.Report, error) {
 		}
 	}
 	return rep, nil
+}
+
+// evalQueries checks the request's numbers and reads its query set (the
+// first req.Limit queries when set).
+func evalQueries(req EvalRequest) ([]eval.Query, error) {
+	switch {
+	case req.Corpus == "" || req.Queries == "":
+		return nil, apperr.L(apperr.Usage, "eval.need_corpus_queries")
+	case req.Limit < 0 || req.Workers < 1:
+		return nil, apperr.L(apperr.Usage, "eval.bad_number")
+	}
+	queries, err := eval.ReadQueryFile(req.Queries)
+	if err != nil {
+		return nil, err
+	}
+	if req.Limit > 0 && req.Limit < len(queries) {
+		queries = queries[:req.Limit]
+	}
+	return queries, nil
 }
 
 // EvalAnswers indexes the corpus (or reuses its index) and measures
@@ -132,22 +177,13 @@ type openedEval struct {
 // openEval checks req, reads its query set and opens (or builds) the
 // evaluation index of its corpus.
 func (d *Deps) openEval(ctx context.Context, req EvalRequest) (*openedEval, error) {
-	switch {
-	case req.Corpus == "" || req.Queries == "":
-		return nil, apperr.L(apperr.Usage, "eval.need_corpus_queries")
-	case req.Limit < 0 || req.Workers < 1:
-		return nil, apperr.L(apperr.Usage, "eval.bad_number")
+	queries, err := evalQueries(req)
+	if err != nil {
+		return nil, err
 	}
 	cfg, err := d.RequireConfig()
 	if err != nil {
 		return nil, err
-	}
-	queries, err := eval.ReadQueryFile(req.Queries)
-	if err != nil {
-		return nil, err
-	}
-	if req.Limit > 0 && req.Limit < len(queries) {
-		queries = queries[:req.Limit]
 	}
 	prov, err := ProviderNamed(cfg, req.Provider)
 	if err != nil {

@@ -72,7 +72,7 @@ func TestOpenIndexReuse(t *testing.T) {
 	if ix.Reused || ix.Crawl.New != 3 {
 		t.Fatalf("after adding a file: reused %v, crawl %+v; want a rebuilt index of 3 files", ix.Reused, ix.Crawl)
 	}
-	res, err := BM25System{Index: ix.Store}.Search(context.Background(), "anemones tidal")
+	res, err := FTS5System{Index: ix.Store}.Search(context.Background(), "anemones tidal")
 	if err != nil || len(res.Files) == 0 || res.Files[0] != "03-new.txt" {
 		t.Errorf("search after rebuild = %+v, %v; want 03-new.txt first", res, err)
 	}
@@ -95,8 +95,13 @@ func TestSystemsOnTinyCorpus(t *testing.T) {
 	qs := loadQueries(t)
 	ix := openIndex(t, "testdata/corpus", t.TempDir())
 	prov := offline.New()
+	docs, err := ReadCorpus(context.Background(), "testdata/corpus")
+	if err != nil {
+		t.Fatal(err)
+	}
 	systems := []System{
-		BM25System{Index: ix.Store},
+		FTS5System{Index: ix.Store},
+		RefBM25System{Index: NewRefBM25(docs)},
 		LoopSystem{
 			Loop:     &search.Loop{Keywords: search.StoreSearcher{Index: ix.Store}, Index: ix.Store, AI: prov, Asker: search.NoAnswer{}},
 			Lang:     i18n.En,

@@ -54,30 +54,33 @@ func (s LoopSystem) Search(ctx context.Context, query string) (Ranked, error) {
 	return r, nil
 }
 
-// BM25Index is what the baseline needs from the store.
-type BM25Index interface {
+// FTS5Index is what the FTS5 baseline needs from the store.
+type FTS5Index interface {
 	KeywordSearch(ctx context.Context, q store.KeywordQuery) (store.KeywordResult, error)
 	GetFiles(ctx context.Context, ids []string) ([]store.File, error)
 }
 
-// BM25System is the baseline: the store's keyword search (bm25 in SQLite's
-// FTS5) with every distinct token of the whole query (search.QueryTerms)
-// as an alternative (MatchAny), top TopK. No query analysis, no AI.
-type BM25System struct {
-	Index BM25Index
+// FTS5System is the index's own keyword baseline: the store's keyword
+// search (bm25 in SQLite's FTS5, over gds's shared tokenizer) with every
+// distinct token of the whole query (search.QueryTerms) as an alternative
+// (MatchAny), top TopK. No query analysis, no AI. It is weaker than the
+// benchmark's reference BM25 on English (RefBM25System, "bm25"), which is
+// the baseline gds is judged against.
+type FTS5System struct {
+	Index FTS5Index
 }
 
 // Name implements System.
-func (BM25System) Name() string { return "bm25" }
+func (FTS5System) Name() string { return "fts5" }
 
 // Provider implements System.
-func (BM25System) Provider() string { return "" }
+func (FTS5System) Provider() string { return "" }
 
 // Search implements System.
-func (s BM25System) Search(ctx context.Context, query string) (Ranked, error) {
+func (s FTS5System) Search(ctx context.Context, query string) (Ranked, error) {
 	res, err := s.Index.KeywordSearch(ctx, store.KeywordQuery{Terms: search.QueryTerms(query), Match: store.MatchAny, Limit: TopK})
 	if err != nil {
-		return Ranked{}, fmt.Errorf("bm25 keyword search: %w", err)
+		return Ranked{}, fmt.Errorf("fts5 keyword search: %w", err)
 	}
 	r := Ranked{End: "not_found"}
 	if len(res.Hits) == 0 {
@@ -89,7 +92,7 @@ func (s BM25System) Search(ctx context.Context, query string) (Ranked, error) {
 	}
 	files, err := s.Index.GetFiles(ctx, ids)
 	if err != nil {
-		return Ranked{}, fmt.Errorf("bm25 load hits: %w", err)
+		return Ranked{}, fmt.Errorf("fts5 load hits: %w", err)
 	}
 	r.End = "results"
 	for _, f := range files {
