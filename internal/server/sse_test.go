@@ -2,13 +2,18 @@ package server_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
+	"iter"
 	"net/http"
 	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
+	"github.com/gds-cli/gds/internal/ai"
+	"github.com/gds-cli/gds/internal/ai/offline"
 	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/server"
 )
@@ -163,5 +168,50 @@ func TestSSEErrorsBeforeTheStream(t *testing.T) {
 		if resp.StatusCode != c.status || !strings.HasPrefix(resp.Header.Get("Content-Type"), apperr.ProblemContentType) || bytes.HasPrefix(b, []byte("data:")) {
 			t.Errorf("%s: %d %s %.200s, want %d problem+json", c.name, resp.StatusCode, resp.Header.Get("Content-Type"), b, c.status)
 		}
+	}
+}
+
+// cutStream is the offline provider whose answers break off after their
+// first piece, as a model connection that drops would.
+type cutStream struct{ ai.Provider }
+
+func (p cutStream) Stream(ctx context.Context, req ai.Request) iter.Seq2[ai.Event, error] {
+	return func(yield func(ai.Event, error) bool) {
+		if !yield(ai.Event{Kind: ai.EventText, Text: "The budget review"}, nil) {
+			return
+		}
+		yield(ai.Event{}, apperr.Mark(errors.New("model connection reset"), apperr.Unavailable))
+	}
+}
+
+// An answer that fails after its first frame ends the stream with a last
+// frame that is done, has no sources and carries the problem — and the
+// framing stays intact.
+func TestSSEErrorAfterTheFirstFrame(t *testing.T) {
+	e := newEnv(t, false, server.Options{})
+	e.upload("notes.md", []byte("# Notes\n\nThe quarterly budget review is on Friday."), http.StatusCreated)
+	e.d.Provider = func() (ai.Provider, error) { return cutStream{offline.New()}, nil }
+	resp, b := e.rawStream(`{"question":"When is the quarterly budget review?"}`)
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/event-stream" {
+		t.Fatalf("%d %s %s", resp.StatusCode, resp.Header.Get("Content-Type"), b)
+	}
+	events := strings.Split(strings.TrimSuffix(string(b), "\n\n"), "\n\n")
+	if len(events) != 2 || !bytes.HasSuffix(b, []byte("\n\n")) {
+		t.Fatalf("want a text frame and a last frame: %q", b)
+	}
+	var first, last struct {
+		Content string            `json:"content"`
+		Done    bool              `json:"done"`
+		Sources []json.RawMessage `json:"sources"`
+		Error   *problem          `json:"error"`
+	}
+	if err := json.Unmarshal([]byte(strings.TrimPrefix(events[0], "data: ")), &first); err != nil || first.Content != "The budget review" || first.Done || first.Error != nil {
+		t.Fatalf("first frame %q (%v)", events[0], err)
+	}
+	if err := json.Unmarshal([]byte(strings.TrimPrefix(events[1], "data: ")), &last); err != nil || !last.Done || last.Sources == nil || len(last.Sources) != 0 || last.Error == nil {
+		t.Fatalf("last frame %q (%v)", events[1], err)
+	}
+	if last.Error.Status != http.StatusServiceUnavailable || last.Error.Code == "" || last.Error.Detail == "" {
+		t.Fatalf("the last frame's problem: %+v", last.Error)
 	}
 }
