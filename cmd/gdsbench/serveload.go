@@ -38,6 +38,7 @@ type serveLoadFlags struct {
 	nQueries    int
 	queries     []string
 	topK        int
+	baseline    int
 	asJSON      bool
 }
 
@@ -63,6 +64,7 @@ func runServeLoad(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	fs.IntVar(&f.nQueries, "queries", 50, "queries made from the server's documents (five words of a chunk each)")
 	fs.Func("query", "a query to send instead (repeatable)", func(s string) error { f.queries = append(f.queries, s); return nil })
 	fs.IntVar(&f.topK, "top-k", 0, "top_k of every request (0: the server's default, 5)")
+	fs.IntVar(&f.baseline, "baseline", 20, "chat streams and searches sent one at a time before the load: the same-run baseline of the ratios (0: none)")
 	fs.BoolVar(&f.asJSON, "json", false, "print the result as JSON")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -109,6 +111,7 @@ func runServeLoad(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	fmt.Fprintf(stderr, "loading %s for %s: %d chat/stream clients, %d search clients, %d queries...\n", target, f.duration, f.chat, f.search, len(queries))
 	rep, err := serveload.Run(ctx, serveload.Options{
 		URL: target, Token: token, ChatClients: f.chat, SearchClients: f.search, Duration: f.duration, Grace: f.grace, Queries: queries, TopK: f.topK,
+		Baseline: f.baseline,
 	})
 	if err != nil {
 		return err
@@ -173,6 +176,12 @@ func (r serveLoadResult) print(w io.Writer) {
 		fmt.Fprintf(w, "%-12s %7s %8s %7s %7s %8s %8.1f %8.1f %8.1f %8.1f  (%.1f frames per answer)\n", "  1st frame", "", "", "", "", "", ff.P50, ff.P95, ff.P99, ff.Max, r.Chat.FramesPerChat)
 	}
 	row("search", r.Search)
+	if b := r.Baseline; b != nil {
+		fmt.Fprintf(w, "same-run baseline, %d requests of each kind one at a time before the load:\n", b.Requests)
+		row("chat/stream", b.Chat)
+		row("search", b.Search)
+		fmt.Fprintf(w, "loaded p50 / one-at-a-time p50: chat/stream %.2fx, search %.2fx\n", serveload.Ratio(r.Chat, b.Chat), serveload.Ratio(r.Search, b.Search))
+	}
 	for _, k := range []serveload.KindReport{r.Chat, r.Search} {
 		for _, s := range k.Samples {
 			fmt.Fprintf(w, "  error: %s\n", s)

@@ -35,6 +35,10 @@ type Options struct {
 	// Client sends the requests (nil: a client with enough idle
 	// connections for every load client).
 	Client *http.Client
+	// Baseline, when positive, first sends that many chat streams and
+	// searches one at a time (alternating, no other load): the same-run
+	// baseline the loaded latencies are compared with (Report.Baseline).
+	Baseline int
 }
 
 // Run loads the server as opts say and reports what happened. Its error is
@@ -64,13 +68,33 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 		client = &http.Client{Transport: tr}
 	}
 	base := strings.TrimSuffix(opts.URL, "/")
+	l := &loader{client: client, base: base, token: opts.Token, topK: opts.TopK}
+
+	var baseline *Baseline
+	if opts.Baseline > 0 {
+		bctx, bcancel := context.WithTimeout(ctx, time.Duration(opts.Baseline)*2*opts.Grace)
+		var chat, search []sample
+		t0 := time.Now()
+		for i := range opts.Baseline {
+			q := opts.Queries[i%len(opts.Queries)]
+			if opts.ChatClients > 0 {
+				chat = append(chat, l.chat(bctx, q))
+			}
+			if opts.SearchClients > 0 {
+				search = append(search, l.search(bctx, q))
+			}
+		}
+		bcancel()
+		el := time.Since(t0)
+		baseline = &Baseline{Requests: opts.Baseline, Chat: summarizeKind(min(opts.ChatClients, 1), chat, el, true),
+			Search: summarizeKind(min(opts.SearchClients, 1), search, el, false)}
+	}
 
 	start := time.Now()
 	stopAt := start.Add(opts.Duration)
 	hard, cancel := context.WithDeadline(ctx, stopAt.Add(opts.Grace))
 	defer cancel()
 
-	l := &loader{client: client, base: base, token: opts.Token, topK: opts.TopK}
 	chat := make([][]sample, opts.ChatClients)
 	search := make([][]sample, opts.SearchClients)
 	var wg sync.WaitGroup
@@ -95,8 +119,9 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 	}
 	return Report{
 		Target: base, Duration: elapsed, Seconds: elapsed.Seconds(), Queries: len(opts.Queries),
-		Chat:   summarizeKind(opts.ChatClients, flatten(chat), elapsed, true),
-		Search: summarizeKind(opts.SearchClients, flatten(search), elapsed, false),
+		Chat:     summarizeKind(opts.ChatClients, flatten(chat), elapsed, true),
+		Search:   summarizeKind(opts.SearchClients, flatten(search), elapsed, false),
+		Baseline: baseline,
 	}, nil
 }
 

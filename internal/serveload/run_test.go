@@ -76,7 +76,7 @@ func testShortRun(t *testing.T, pg bool) {
 		t.Fatalf("only %d queries from three documents: %q", len(qs), qs)
 	}
 	rep, err := serveload.Run(ctx, serveload.Options{
-		URL: url, Token: token, ChatClients: 3, SearchClients: 3, Duration: 2 * time.Second, Grace: time.Minute, Queries: qs,
+		URL: url, Token: token, ChatClients: 3, SearchClients: 3, Duration: 2 * time.Second, Grace: time.Minute, Queries: qs, Baseline: 3,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -86,6 +86,9 @@ func testShortRun(t *testing.T, pg bool) {
 	}
 	if rep.Chat.Requests != rep.Chat.OK || rep.Search.Requests != rep.Search.OK || rep.Chat.FramesPerChat < 2 {
 		t.Fatalf("chat %+v\nsearch %+v", rep.Chat, rep.Search)
+	}
+	if b := rep.Baseline; b == nil || b.Chat.OK != 3 || b.Search.OK != 3 || serveload.Ratio(rep.Chat, b.Chat) <= 0 {
+		t.Fatalf("baseline %+v", rep.Baseline)
 	}
 
 	// Without the token every request is a 401: the run reports them as

@@ -127,6 +127,10 @@ func TestFailures(t *testing.T) {
 	if f := noSearch.Failures(); len(f) != 0 {
 		t.Fatalf("a chat-only run fails: %v", f)
 	}
+	badBaseline := Report{Chat: KindReport{Clients: 2, OK: 10}, Baseline: &Baseline{Chat: KindReport{Clients: 1, OK: 4, Dropped: 1}}}
+	if f := badBaseline.Failures(); len(f) != 1 {
+		t.Fatalf("a drop in the baseline: failures %q", f)
+	}
 	bad := Report{Chat: KindReport{Clients: 2, OK: 10, Dropped: 1}, Search: KindReport{Clients: 1, Errors: 2}}
 	if f := bad.Failures(); len(f) != 3 {
 		t.Fatalf("failures = %q, want dropped chat, search errors, no search completed", f)
@@ -144,5 +148,15 @@ func TestSummarizeKind(t *testing.T) {
 	if r.Requests != 4 || r.OK != 2 || r.Errors != 1 || r.Dropped != 1 || r.RequestsPerS != 1 ||
 		r.Statuses[503] != 1 || len(r.Samples) != 2 || r.FramesPerChat != 5 || r.FirstFrame == nil || r.FirstFrame.Max != 4 || r.Latency.Max != 20 {
 		t.Fatalf("summarizeKind = %+v", r)
+	}
+}
+
+func TestRatio(t *testing.T) {
+	loaded := KindReport{Latency: Latency{P50: 30}}
+	if r := Ratio(loaded, KindReport{Latency: Latency{P50: 10}}); r != 3 {
+		t.Fatalf("Ratio = %v, want 3", r)
+	}
+	if r := Ratio(loaded, KindReport{}); r != 0 {
+		t.Fatalf("Ratio without a baseline = %v, want 0", r)
 	}
 }

@@ -160,16 +160,46 @@ type Report struct {
 	Queries  int           `json:"queries"`
 	Chat     KindReport    `json:"chat_stream"`
 	Search   KindReport    `json:"search"`
+	// Baseline is the same requests one at a time before the load, when
+	// asked for (Options.Baseline).
+	Baseline *Baseline `json:"baseline,omitempty"`
+}
+
+// Baseline is the latency of requests sent one at a time, without load.
+type Baseline struct {
+	Requests int        `json:"requests_per_kind"`
+	Chat     KindReport `json:"chat_stream"`
+	Search   KindReport `json:"search"`
+}
+
+// Ratio is loaded ÷ unloaded p50 of one kind (0 when either is unknown):
+// how much the concurrency slows a request, a figure that compares across
+// machines better than milliseconds.
+func Ratio(loaded, single KindReport) float64 {
+	if loaded.Latency.P50 <= 0 || single.Latency.P50 <= 0 {
+		return 0
+	}
+	return loaded.Latency.P50 / single.Latency.P50
 }
 
 // Failures is what makes the run fail: every error response and every
 // dropped request, and a kind that was asked for but completed nothing.
 func (r Report) Failures() []string {
 	var out []string
-	for _, k := range []struct {
+	kinds := []struct {
 		name string
 		r    KindReport
-	}{{"chat/stream", r.Chat}, {"search", r.Search}} {
+	}{{"chat/stream", r.Chat}, {"search", r.Search}}
+	if b := r.Baseline; b != nil {
+		kinds = append(kinds, struct {
+			name string
+			r    KindReport
+		}{"baseline chat/stream", b.Chat}, struct {
+			name string
+			r    KindReport
+		}{"baseline search", b.Search})
+	}
+	for _, k := range kinds {
 		if k.r.Errors > 0 {
 			out = append(out, fmt.Sprintf("%s: %d error responses", k.name, k.r.Errors))
 		}
