@@ -4,10 +4,15 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net/http/httptest"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gds-cli/gds/internal/app"
+	"github.com/gds-cli/gds/internal/config"
+	"github.com/gds-cli/gds/internal/server"
 )
 
 func TestServeLoadRefuses(t *testing.T) {
@@ -58,5 +63,48 @@ func TestServeLoadShortRun(t *testing.T) {
 	}
 	if res.Store != "SQLite" || res.Documents < 10 || res.Chunks < res.Documents || !strings.HasPrefix(res.Target, "http://127.0.0.1:") {
 		t.Fatalf("server: store %s, %d documents, %d chunks, target %s", res.Store, res.Documents, res.Chunks, res.Target)
+	}
+}
+
+// serve-load --url loads a running server (here the real API in-process,
+// with a token) without starting one.
+func TestServeLoadURL(t *testing.T) {
+	home := t.TempDir()
+	vars := map[string]string{"GDS_HOME": home, "GDS_AI_PROVIDER": "offline"}
+	cfg, err := config.Load(config.LoadOptions{LookupEnv: func(k string) (string, bool) { v, ok := vars[k]; return v, ok }, HomeDir: home})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := app.New(app.Options{Config: cfg})
+	ctx := context.Background()
+	st, err := d.OpenStore(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	d.ShareStore(st)
+	if _, err := d.UploadDocument(ctx, app.UploadRequest{Filename: "notes.md",
+		Body: strings.NewReader("# Notes\n\nThe quarterly budget review is on Friday. The office closes at six on Fridays in summer.")}); err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(server.New(d, server.Options{Token: "tk", UploadDir: cfg.UploadDir}).Handler())
+	defer ts.Close()
+
+	args := []string{"serve-load", "--url", ts.URL, "--chat", "1", "--search", "1", "--duration", "500ms", "--baseline", "2", "--json"}
+	var out, errb bytes.Buffer
+	if err := run(ctx, append(args, "--token", "tk"), &out, &errb); err != nil {
+		t.Fatalf("serve-load --url: %v\n%s\n%s", err, out.String(), errb.String())
+	}
+	var res serveLoadResult
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Chat.OK == 0 || res.Search.OK == 0 || res.Baseline == nil || res.Baseline.Chat.OK != 2 || len(res.Failures) != 0 || res.Store != "running server" {
+		t.Fatalf("result %s", out.String())
+	}
+	// Without the token: the server's documents cannot even be listed.
+	out.Reset()
+	if err := run(ctx, append(args, "--token", ""), &out, &errb); err == nil {
+		t.Fatalf("serve-load without the token passed: %s", out.String())
 	}
 }
