@@ -6,7 +6,7 @@
 # provider) on a free 127.0.0.1 port, and with curl alone: uploads a real PDF
 # from testdata/realdocs, lists (also by tag), reads it with its chunks,
 # searches, asks (/chat and the SSE /chat/stream), deletes it and gets 404
-# after; checks 400 (unsupported file), 404, 413 (over the upload limit),
+# after; checks 400 (unsupported file), 404, 405, 413 (over the upload limit),
 # 422 (validation), /health and /openapi.json; then, on a second server with
 # --token, 401 without the bearer and 200 with it; and that a non-loopback
 # --addr without a token refuses to start. It stops at the first mismatch
@@ -140,6 +140,8 @@ check "chat with an empty question: 422" 422 '"status":422' -H "$json" -d '{"que
 check "list per_page=0: 422" 422 '"status":422' "$base/api/v1/documents?per_page=0"
 check "GET a missing document: 404" 404 '"status":404' "$base/api/v1/documents/no-such-document"
 check "GET an unknown path: 404" 404 '"status":404' "$base/api/v1/no-such-endpoint"
+check "GET on a POST endpoint: 405" 405 '"status":405' "$base/api/v1/search"
+header_is "405" Allow POST
 
 check "DELETE /api/v1/documents/{id}" 204 '' -X DELETE "$base/api/v1/documents/$id"
 check "GET the deleted document: 404" 404 '"status":404' "$base/api/v1/documents/$id"

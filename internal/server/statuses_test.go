@@ -17,10 +17,11 @@ func TestEveryErrorStatusSQLite(t *testing.T)   { testEveryErrorStatus(t, false)
 func TestEveryErrorStatusPostgres(t *testing.T) { testEveryErrorStatus(t, true) }
 
 // Every error status of the API on one store, each a problem+json body
-// with its status, a detail and a code, and no stack or internals: 400,
-// 404 (also for a path no route has: the root route is no catch-all), 413
-// and 422, 401 on one with a token (with and
-// without the right bearer), and 503 from /health when the store fails.
+// with its status, a detail and a code, and no stack or internals: 400;
+// 404, also for a path no route has (the root route is no catch-all); 405
+// with Allow for a route's path with another method; 413; 422; 401 on a
+// server with a token (no bearer, a wrong one); and 503 from /health when
+// the store fails.
 func testEveryErrorStatus(t *testing.T, pg bool) {
 	cfg := envConfig(t, pg)
 	e := startEnv(t, cfg, server.Options{Token: "tok-123", MaxUpload: 1 << 20})
@@ -37,6 +38,7 @@ func testEveryErrorStatus(t *testing.T, pg bool) {
 		body   string
 		hdr    []string
 		status int
+		allow  string
 	}{
 		{name: "unsupported upload", method: "POST", path: "/api/v1/documents/upload", file: "tool.exe", data: []byte("MZ\x90\x00"), hdr: auth, status: 400},
 		{name: "malformed JSON", method: "POST", path: "/api/v1/search", body: `{"query":`, hdr: auth, status: 400},
@@ -44,6 +46,10 @@ func testEveryErrorStatus(t *testing.T, pg bool) {
 		{name: "delete a missing document", method: "DELETE", path: "/api/v1/documents/no-such-id", hdr: auth, status: 404},
 		{name: "unknown path", method: "GET", path: "/api/v1/nothing", hdr: auth, status: 404},
 		{name: "unknown path outside /api/", method: "GET", path: "/nothing.html", status: 404},
+		{name: "unknown path, POST", method: "POST", path: "/api/v1/nothing", body: `{}`, hdr: auth, status: 404},
+		{name: "GET on a POST route", method: "GET", path: "/api/v1/search", hdr: auth, status: 405, allow: "POST"},
+		{name: "DELETE on /health", method: "DELETE", path: "/health", status: 405, allow: "GET"},
+		{name: "PUT on a document", method: "PUT", path: "/api/v1/documents/" + doc, hdr: auth, status: 405, allow: "GET, DELETE"},
 		{name: "upload over the limit", method: "POST", path: "/api/v1/documents/upload", file: "big.txt", data: big, hdr: auth, status: 413},
 		{name: "JSON body over the limit", method: "POST", path: "/api/v1/chat", body: `{"question":"` + strings.Repeat("q", server.MaxJSONBody) + `"}`, hdr: auth, status: 413},
 		{name: "upload without a file", method: "POST", path: "/api/v1/documents/upload", file: "-", hdr: auth, status: 422},
@@ -71,6 +77,9 @@ func testEveryErrorStatus(t *testing.T, pg bool) {
 			resp, b = e.do(c.method, c.path, "application/json", strings.NewReader(c.body), c.hdr...)
 		}
 		checkProblem(t, c.name, resp, b, c.status)
+		if got := resp.Header.Get("Allow"); got != c.allow {
+			t.Errorf("%s: Allow %q, want %q", c.name, got, c.allow)
+		}
 		if c.status == 401 && resp.Header.Get("WWW-Authenticate") == "" {
 			t.Errorf("%s: 401 without WWW-Authenticate", c.name)
 		}
