@@ -115,6 +115,9 @@ go vet ./... || fail "go vet reported problems"
 step "release checks (scripts/release-check.sh: darwin builds without cgo, goreleaser check)"
 bash scripts/release-check.sh || fail "release checks failed (scripts/release-check.sh: darwin builds, goreleaser check)"
 
+step "gds serve endpoint checks by curl on a fresh home (scripts/serve-check.sh)"
+bash scripts/serve-check.sh || fail "gds serve endpoint checks failed (scripts/serve-check.sh; the failing check is named above)"
+
 step "go test -race ./... (the race build of every package comes first and takes minutes on a fresh machine; then the tests, ~5-10 min)"
 go test -race -count=1 -timeout "${GDS_TEST_TIMEOUT:-20m}" ./... || fail "tests failed"
 

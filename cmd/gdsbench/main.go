@@ -43,6 +43,10 @@ benchmarks:
   startup time whole processes against a minimal Go binary in the same run:
           gds version and gds alfred filter on a small index of testdata/sample,
           plus the package initialisation before main (scripts/bench-startup.sh)
+  serve-load
+          N concurrent chat streams and searches for a fixed time against a
+          gds serve on loopback (started on an index of --data, or --url);
+          requests/s, p50/p95/p99, errors and dropped streams (scripts/serve-load.sh)
 `
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -62,6 +66,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runLoopBench(ctx, args[1:], stdout, stderr)
 	case "startup":
 		return runStartupBench(ctx, args[1:], stdout, stderr)
+	case "serve-load":
+		return runServeLoad(ctx, args[1:], stdout, stderr)
 	default:
 		fmt.Fprint(stderr, usage)
 		return fmt.Errorf("unknown benchmark %q", args[0])

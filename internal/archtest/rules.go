@@ -66,6 +66,12 @@ var Rules = []Rule{
 		Forbid: []string{"./internal/ai/tokens", "github.com/tiktoken-go/..."},
 	},
 	{
+		Name:   "the load generator is only an HTTP client",
+		Why:    "serveload loads a gds serve from outside, as a client would: through the API, never through the application layer or a store",
+		From:   []string{"./internal/serveload"},
+		Forbid: []string{"./internal/app", "./internal/server", "./internal/store/...", "./cmd/..."},
+	},
+	{
 		Name:   "pure packages do no I/O",
 		Why:    "decision packages stay testable without a network, a disk or a terminal, and cheap to link",
 		From:   Pure,

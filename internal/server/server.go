@@ -102,7 +102,7 @@ func (s *Server) Handler() http.Handler {
 		}
 		return MaxJSONBody
 	}
-	var h http.Handler = s.mux
+	var h http.Handler = exactRoot(s.mux)
 	h = withJSONDefault(h)
 	h = withBodyLimit(limit, h)
 	h = withToken(s.opts.Token, h)
