@@ -15,7 +15,18 @@ set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-command -v curl >/dev/null 2>&1 || { echo "serve-check: curl is not installed" >&2; exit 1; }
+if ! command -v curl >/dev/null 2>&1; then
+	# A fresh CI machine may lack curl: install it from Debian's packages
+	# when we can (root with apt-get), else say what is missing.
+	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+		echo "serve-check: installing curl with apt-get" >&2
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq curl >/dev/null; } ||
+			{ echo "serve-check: curl is not installed and apt-get could not install it" >&2; exit 1; }
+	else
+		echo "serve-check: curl is not installed (install it, e.g. apt-get install curl)" >&2
+		exit 1
+	fi
+fi
 
 tmp="$(mktemp -d)"
 pid=""
