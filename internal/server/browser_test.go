@@ -424,6 +424,7 @@ func TestBrowserUI(t *testing.T) {
 			shot = filepath.Join(repoRoot, shot)
 		}
 		sctx, cancel := context.WithTimeout(ctx, stepTimeout)
+		_ = chromedp.Do(sctx, chromedp.Evaluate[chromedp.Void](`document.querySelector('.turn .sources details').open = true; document.activeElement.blur(); true`))
 		png, err := chromedp.Run(sctx, chromedp.CaptureScreenshot())
 		cancel()
 		if err != nil {
