@@ -517,6 +517,22 @@ func TestBrowserUIToken(t *testing.T) {
 		chromedp.Click(chromedp.CSS("#search-submit")),
 		until(`document.querySelector('#search-summary').textContent.includes('anything') && !document.querySelector('#search-summary').classList.contains('error')`),
 	)
+	// Drag and drop: a file dropped on the zone is uploaded with the token.
+	b.step(ctx, "drop a file and upload it",
+		chromedp.Click(chromedp.CSS(`a[data-nav="documents"]`)),
+		until(`!document.querySelector('section[data-view="documents"]').hidden`),
+		chromedp.Evaluate[chromedp.Void](`(() => {
+			const dt = new DataTransfer();
+			dt.items.add(new File(['# Dropped\n\nThe dropped note mentions the harbour lighthouse.'], 'dropped-note.md', {type: 'text/markdown'}));
+			const zone = document.querySelector('#drop-zone');
+			zone.dispatchEvent(new DragEvent('dragover', {dataTransfer: dt, bubbles: true, cancelable: true}));
+			zone.dispatchEvent(new DragEvent('drop', {dataTransfer: dt, bubbles: true, cancelable: true}));
+			return true;
+		})()`),
+		until(`document.querySelector('#upload-file-name').textContent.includes('dropped-note.md')`),
+		chromedp.Click(chromedp.CSS("#upload-submit")),
+		until(`document.querySelector('#doc-table').getAttribute('aria-busy') === 'false' && [...document.querySelectorAll('#doc-rows td.file')].some(td => td.textContent === 'dropped-note.md')`),
+	)
 	// Another tab has its own sessionStorage: no token there.
 	other := b.tab()
 	b.step(other, "a new tab",
@@ -580,5 +596,58 @@ func getJSON(t *testing.T, url string, out any) {
 	}
 	if err := json.Unmarshal(b, out); err != nil {
 		t.Fatalf("GET %s: %v", url, err)
+	}
+}
+
+// TestBrowserUIPaging: the document list pages through the API's pages,
+// and a tag filter narrows it.
+func TestBrowserUIPaging(t *testing.T) {
+	b := newBrowser(t)
+	srv := startUIServer(t, server.Options{})
+	b.allow(srv.url)
+	for i := range 12 {
+		tag := "even"
+		if i%2 == 1 {
+			tag = "odd"
+		}
+		ct, body := multipartBody(t, fmt.Sprintf("note-%02d.md", i), []byte(fmt.Sprintf("# Note %d\n\nMeeting minutes number %d.", i, i)), "tags", tag)
+		resp, err := http.Post(srv.url+"/api/v1/documents/upload", ct, body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusCreated {
+			t.Fatalf("upload %d: %d", i, resp.StatusCode)
+		}
+	}
+	ctx := b.ctx
+	const listed = `document.querySelector('#doc-table').getAttribute('aria-busy') === 'false' && `
+	rows := func(n int, page string) chromedp.Action[chromedp.Void] {
+		return until(listed + fmt.Sprintf(`document.querySelectorAll('#doc-rows tr').length === %d && document.querySelector('#doc-page').textContent === %s`, n, jsString(page)))
+	}
+	b.step(ctx, "first page of 20",
+		chromedp.Navigate(srv.url+"/ui/"),
+		rows(12, "Page 1 of 1 · 12 documents"),
+	)
+	b.step(ctx, "10 per page",
+		chromedp.SetValue(chromedp.CSS("#doc-per-page"), "10"),
+		chromedp.Evaluate[chromedp.Void](`document.querySelector('#doc-per-page').dispatchEvent(new Event('change')); true`),
+		rows(10, "Page 1 of 2 · 12 documents"),
+		chromedp.Click(chromedp.CSS("#doc-next")),
+		rows(2, "Page 2 of 2 · 12 documents"),
+	)
+	if !value[bool](b, ctx, "pager buttons", `document.querySelector('#doc-next').disabled && !document.querySelector('#doc-prev').disabled`) {
+		t.Fatal("on the last page: next should be disabled, previous enabled")
+	}
+	b.step(ctx, "back and filtered",
+		chromedp.Click(chromedp.CSS("#doc-prev")),
+		rows(10, "Page 1 of 2 · 12 documents"),
+		chromedp.SendKeys(chromedp.CSS("#doc-tag"), "odd"),
+		chromedp.Click(chromedp.CSS(`#doc-filter button[type="submit"]`)),
+		rows(6, "Page 1 of 1 · 6 documents"),
+	)
+	tags := value[[]string](b, ctx, "tags shown", `[...document.querySelectorAll('#doc-rows button.tag')].map(b => b.textContent)`)
+	if len(tags) != 6 || slices.ContainsFunc(tags, func(s string) bool { return s != "odd" }) {
+		t.Fatalf("filtered by odd, the list shows tags %q", tags)
 	}
 }

@@ -293,6 +293,12 @@
       return;
     }
     if (seq !== docsSeq) return; // a newer load is under way
+    const pages = Math.max(1, Math.ceil(list.total / list.per_page));
+    if (!list.items.length && list.page > pages) { // the last page emptied (a delete)
+      docState.page = pages;
+      loadDocuments();
+      return;
+    }
     docState.total = list.total;
     const rows = list.items.map((d) => el('tr', { 'data-id': d.id },
       el('th', { scope: 'row' }, el('a', { href: docHref(d.id) }, d.title || d.filename)),
@@ -307,7 +313,6 @@
     const empty = $('#doc-empty');
     empty.hidden = list.items.length > 0;
     empty.textContent = docState.tag ? t('docs.empty_tag', docState.tag) : t('docs.empty');
-    const pages = Math.max(1, Math.ceil(list.total / list.per_page));
     $('#doc-page').textContent = t('docs.page', list.page, pages, list.total);
     $('#doc-prev').disabled = list.page <= 1;
     $('#doc-next').disabled = list.page >= pages;
@@ -324,6 +329,11 @@
     $('#doc-tag-clear').addEventListener('click', () => {
       $('#doc-tag').value = '';
       docState.tag = '';
+      docState.page = 1;
+      loadDocuments();
+    });
+    $('#doc-per-page').addEventListener('change', (e) => {
+      docState.perPage = Number(e.target.value);
       docState.page = 1;
       loadDocuments();
     });
