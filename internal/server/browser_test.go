@@ -103,6 +103,9 @@ func newBrowser(t *testing.T) *browser {
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-domain-reliability", true),
 		chromedp.Flag("no-pings", true),
+		// English whatever the machine's locale (TestBrowserUIJapanese asks for Japanese).
+		chromedp.Flag("lang", "en-US"),
+		chromedp.Env("LANG=en_US.UTF-8", "LANGUAGE=en_US"),
 	)
 	if os.Geteuid() == 0 {
 		opts = append(opts, chromedp.NoSandbox)
@@ -315,6 +318,18 @@ func TestBrowserUI(t *testing.T) {
 		chromedp.Navigate(srv.url+"/ui/"), // the landing page's link
 		until(`document.body.dataset.ready === 'true' && document.querySelector('#doc-empty') && !document.querySelector('#doc-empty').hidden`),
 	)
+	// Every control has a label, every button and link a name.
+	unnamed := value[[]string](b, ctx, "accessible names", `(() => {
+		const out = [];
+		for (const c of document.querySelectorAll('input, select, textarea'))
+			if (!c.labels || c.labels.length === 0 || !c.labels[0].textContent.trim()) out.push(c.id || c.outerHTML);
+		for (const c of document.querySelectorAll('button, a'))
+			if (!(c.getAttribute('aria-label') || c.textContent).trim()) out.push(c.id || c.outerHTML);
+		return out;
+	})()`)
+	if len(unnamed) > 0 {
+		t.Fatalf("controls without a label or name: %q", unnamed)
+	}
 	b.step(ctx, "upload the PDF",
 		chromedp.SetUploadFiles(chromedp.CSS("#upload-file"), []string{pdf}),
 		until(`document.querySelector('#upload-file-name').textContent.includes(`+jsString(pdfName)+`)`),

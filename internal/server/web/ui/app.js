@@ -185,7 +185,12 @@
   // Routes: #/documents, #/documents/ID, #/documents/ID/chunk/CHUNK,
   // #/search, #/chat.
   function parseRoute() {
-    const parts = location.hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
+    let parts;
+    try {
+      parts = location.hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
+    } catch (_) {
+      return { view: 'documents' }; // a malformed link
+    }
     if (parts[0] === 'documents' && parts[1]) return { view: 'document', id: parts[1], chunk: parts[2] === 'chunk' ? parts[3] : '' };
     if (parts[0] === 'search' || parts[0] === 'chat') return { view: parts[0] };
     return { view: 'documents' };
