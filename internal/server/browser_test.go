@@ -587,7 +587,11 @@ func TestBrowserUIJapanese(t *testing.T) {
 			.concat([...document.querySelectorAll('[data-i18n-aria-label]')].map(n => n.dataset.i18nAriaLabel));
 		return en.filter(k => !ja.includes(k)).map(k => 'ja lacks ' + k)
 			.concat(ja.filter(k => !en.includes(k)).map(k => 'en lacks ' + k))
-			.concat(used.filter(k => !en.includes(k)).map(k => 'no string for ' + k));
+			.concat(used.filter(k => !en.includes(k)).map(k => 'no string for ' + k))
+			.concat(en.filter(k => ja.includes(k)).filter(k => {
+				const args = s => (s.match(/\{\d+\}/g) || []).sort().join();
+				return args(GDS_I18N.en[k]) !== args(GDS_I18N.ja[k]);
+			}).map(k => 'arguments differ in ' + k));
 	})()`)
 	if len(missing) > 0 {
 		t.Fatalf("strings: %q", missing)
