@@ -4,6 +4,8 @@
 #   1. downloads the Go modules,
 #   2. starts a throw-away Postgres with pgvector (PGlite, scripts/pglite.sh)
 #      and exports GDS_TEST_DATABASE_URL so the Postgres contract tests run,
+#      and makes sure a headless Chromium is there for the web UI's browser
+#      test (scripts/browser.sh installs Debian's package when missing),
 #   3. checks formatting (gofmt), that go.mod is tidy, and runs go vet,
 #   4. runs every test with the race detector,
 #   5. stops PGlite again, on success and on failure.
@@ -95,6 +97,14 @@ GDS_TEST_DATABASE_URL="$(bash scripts/pglite.sh start)" || fail "could not start
 [ -n "$GDS_TEST_DATABASE_URL" ] || fail "scripts/pglite.sh start printed no URL"
 export GDS_TEST_DATABASE_URL
 echo "PGlite ready" >&2
+
+step "headless Chromium for the web UI's browser test (scripts/browser.sh)"
+if ! GDS_BROWSER="$(bash scripts/browser.sh)"; then
+	[ -z "${CI:-}" ] || fail "no headless Chromium: scripts/browser.sh could not install one (the browser test must run in CI)"
+	echo "warning: no headless Chromium; the browser test will skip (see scripts/browser.sh)" >&2
+else
+	export GDS_BROWSER
+fi
 
 step "gofmt -l"
 unformatted="$(gofmt -l . | grep -v '/node_modules/' || true)"

@@ -207,6 +207,7 @@ func TestTreeRulesCatchForbiddenImports(t *testing.T) {
 		{m + "ai/offline", "os", "pure packages do no I/O"},
 		{m + "i18n", m + "config", "pure packages do no I/O"},
 		{m + "ai", "github.com/jackc/pgx/v5", "pure packages do no I/O"},
+		{m + "server", "github.com/chromedp/chromedp", "the browser driver stays in tests"},
 	} {
 		g := Graph{Module: tree.Module, Packages: map[string]*Package{}}
 		for path, p := range tree.Packages {

@@ -72,6 +72,12 @@ var Rules = []Rule{
 		Forbid: []string{"./internal/app", "./internal/server", "./internal/store/...", "./cmd/..."},
 	},
 	{
+		Name:   "the browser driver stays in tests",
+		Why:    "chromedp drives a real browser in the web UI's end-to-end test only; the gds binary never starts a browser",
+		From:   []string{"./..."},
+		Forbid: []string{"github.com/chromedp/..."},
+	},
+	{
 		Name:   "pure packages do no I/O",
 		Why:    "decision packages stay testable without a network, a disk or a terminal, and cheap to link",
 		From:   Pure,

@@ -11,7 +11,7 @@ func init() {
 			"flag.serve.addr":  {En: "address to listen on (HOST:PORT)", Ja: "待ち受けるアドレス（HOST:PORT）"},
 			"flag.serve.token": {En: "bearer token required on /api/ (needed for a non-loopback address; also GDS_SERVE_TOKEN)", Ja: "/api/ に必要な Bearer トークン（ループバック以外のアドレスでは必須。GDS_SERVE_TOKEN でも指定可）"},
 			"flag.serve.cors":  {En: "one browser origin allowed to call the API (CORS); none by default", Ja: "API の呼び出しを許可するブラウザのオリジン 1 つ（CORS）。既定ではなし"},
-			"serve.listening":  {En: "gds serve: listening on http://%s (API description at /openapi.json)", Ja: "gds serve: http://%s で待ち受けています（API 仕様は /openapi.json）"},
+			"serve.listening":  {En: "gds serve: listening on http://%s (web UI at /ui/, API reference at /docs, API description at /openapi.json)", Ja: "gds serve: http://%s で待ち受けています（Web UI は /ui/、API リファレンスは /docs、API 仕様は /openapi.json）"},
 
 			"serve.root_message":   {En: "gds document search AI API", Ja: "社内ドキュメント検索AI API"},
 			"serve.bad_addr":       {En: "--addr %q is not HOST:PORT", Ja: "--addr %q は HOST:PORT の形式ではありません"},

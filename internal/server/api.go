@@ -19,7 +19,10 @@ import (
 type RootBody struct {
 	Message string `json:"message"`
 	Version string `json:"version"`
-	Docs    string `json:"docs"`
+	Docs    string `json:"docs" doc:"the API reference (Swagger UI)"`
+	Redoc   string `json:"redoc" doc:"the API reference (ReDoc)"`
+	OpenAPI string `json:"openapi" doc:"the OpenAPI 3.1 document"`
+	UI      string `json:"ui" doc:"the web UI"`
 }
 
 // HealthBody is GET /health.
@@ -110,6 +113,9 @@ type StreamEvent struct {
 	Sources []ChatSource `json:"sources"`
 	// Error is set on the last frame when the answer failed after it began.
 	Error *Problem `json:"error,omitempty"`
+	// Extractive is set on the last frame when the answer was quoted from
+	// the sources (the offline provider), not written by a model.
+	Extractive bool `json:"extractive,omitempty"`
 }
 
 type bodyOut[T any] struct{ Body T }
@@ -130,7 +136,8 @@ func (s *Server) register() {
 	huma.Register(s.api, huma.Operation{
 		OperationID: "root", Method: http.MethodGet, Path: "/", Summary: "About the API",
 	}, func(ctx context.Context, _ *struct{}) (*bodyOut[RootBody], error) {
-		return &bodyOut[RootBody]{Body: RootBody{Message: s.d.WithLang(langOf(ctx)).T("serve.root_message"), Version: s.opts.Version, Docs: "/docs"}}, nil
+		return &bodyOut[RootBody]{Body: RootBody{Message: s.d.WithLang(langOf(ctx)).T("serve.root_message"), Version: s.opts.Version,
+			Docs: docsPath, Redoc: redocPath, OpenAPI: specPath, UI: uiPath}}, nil
 	})
 	huma.Register(s.api, huma.Operation{
 		OperationID: "health", Method: http.MethodGet, Path: "/health", Summary: "Check the index and the AI provider",
@@ -299,6 +306,6 @@ func (s *Server) chatStream(ctx context.Context, in *chatIn) (*huma.StreamRespon
 			_ = send(StreamEvent{Done: true, Sources: []ChatSource{}, Error: p})
 			return
 		}
-		_ = send(StreamEvent{Done: true, Sources: srcs})
+		_ = send(StreamEvent{Done: true, Sources: srcs, Extractive: res.Extractive})
 	}}, nil
 }

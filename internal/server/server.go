@@ -87,14 +87,15 @@ func New(d *app.Deps, opts Options) *Server {
 	}
 	s := &Server{d: d, opts: opts, mux: mux, api: humago.New(mux, cfg)}
 	s.register()
+	s.registerWeb()
 	return s
 }
 
 // API is the huma API (its OpenAPI document, for tests and tools).
 func (s *Server) API() huma.API { return s.api }
 
-// Handler is the server with its middleware: recover, locale, CORS, token,
-// body limits.
+// Handler is the server with its middleware: recover, locale, CORS, the
+// landing page for browsers, same-origin POSTs, token, body limits.
 func (s *Server) Handler() http.Handler {
 	limit := func(r *http.Request) int64 {
 		if r.URL.Path == uploadPath {
@@ -106,6 +107,8 @@ func (s *Server) Handler() http.Handler {
 	h = withJSONDefault(h)
 	h = withBodyLimit(limit, h)
 	h = withToken(s.opts.Token, h)
+	h = withSameOrigin(s.opts.CORSOrigin, h)
+	h = s.withLanding(h)
 	h = withCORS(s.opts.CORSOrigin, h)
 	h = withSecurityHeaders(h)
 	h = withLocale(h)
