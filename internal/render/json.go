@@ -27,14 +27,14 @@ const JSONFallbackFullText = "full_text"
 // SearchDoc is the one document `gds search --json` prints. Field names are
 // a stable interface (docs/JSON.md): add fields, never rename or remove.
 type SearchDoc struct {
-	Provider string        `json:"provider"`
-	Query    string        `json:"query"`
-	End      string        `json:"end"`
-	Message  string        `json:"message"` // the end message in the user's language; "" for results and questions, but for the notice of a full-text fallback
+	Provider string `json:"provider"`
+	Query    string `json:"query"`
+	End      string `json:"end"`
+	Message  string `json:"message"` // the end message in the user's language; "" for results and questions, but for the notice of a full-text fallback
 	// Fallback is "full_text" when no search condition matched and the
 	// results are the files ranked by the question's own words (a last
 	// resort, not a match); "" otherwise.
-	Fallback string `json:"fallback,omitempty"`
+	Fallback string        `json:"fallback,omitempty"`
 	Results  []JSONResult  `json:"results"`
 	Rounds   []JSONRound   `json:"rounds"`
 	Question *JSONQuestion `json:"question,omitempty"` // only when End is "question"
