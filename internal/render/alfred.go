@@ -212,7 +212,13 @@ func AlfredOutcome(out search.Outcome, token string, o AlfredOptions) AlfredOutp
 		if o.Limit > 0 && i >= o.Limit {
 			break
 		}
-		res.Items = append(res.Items, alfredFile(r.File, o))
+		it := alfredFile(r.File, o)
+		if out.State.FullText {
+			// The notice rides on every item's subtitle: a separate item
+			// would take the place of the first result under ↩.
+			it.Subtitle = i18n.T(o.Lang, "alfred.fulltext_fallback.sub", it.Subtitle)
+		}
+		res.Items = append(res.Items, it)
 	}
 	if len(res.Items) == 0 {
 		res.Items = append(res.Items, AlfredItem{Title: i18n.T(o.Lang, i18n.NoFilesFound), Icon: gdsIcon()})

@@ -272,6 +272,9 @@ func (r *Interactive) Finish(out search.Outcome, limit int) {
 		fmt.Fprintln(r.Out, r.style(yellow, i18n.T(r.Lang, i18n.LoopLimitReached, out.State.MaxLoops)))
 		return
 	}
+	if out.State.FullText {
+		fmt.Fprintln(r.Out, r.style(yellow, i18n.T(r.Lang, "search.fulltext_fallback")))
+	}
 	res := out.Results
 	if limit > 0 && len(res) > limit {
 		res = res[:limit]

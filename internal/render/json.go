@@ -20,13 +20,21 @@ const (
 	JSONEndQuestion = "question"  // Question is pending; continue with State
 )
 
+// JSONFallbackFullText marks results that are the question's full-text
+// ranking after no search condition matched (SearchDoc.Fallback).
+const JSONFallbackFullText = "full_text"
+
 // SearchDoc is the one document `gds search --json` prints. Field names are
 // a stable interface (docs/JSON.md): add fields, never rename or remove.
 type SearchDoc struct {
-	Provider string        `json:"provider"`
-	Query    string        `json:"query"`
-	End      string        `json:"end"`
-	Message  string        `json:"message"` // the end message in the user's language; "" for results and questions
+	Provider string `json:"provider"`
+	Query    string `json:"query"`
+	End      string `json:"end"`
+	Message  string `json:"message"` // the end message in the user's language; "" for results and questions, but for the notice of a full-text fallback
+	// Fallback is "full_text" when no search condition matched and the
+	// results are the files ranked by the question's own words (a last
+	// resort, not a match); "" otherwise.
+	Fallback string        `json:"fallback,omitempty"`
 	Results  []JSONResult  `json:"results"`
 	Rounds   []JSONRound   `json:"rounds"`
 	Question *JSONQuestion `json:"question,omitempty"` // only when End is "question"
@@ -114,6 +122,9 @@ func NewSearchDoc(out search.Outcome, token string, limit int, lang string) Sear
 		doc.End, doc.Message = JSONEndLoopCap, i18n.T(lang, i18n.LoopLimitReached, s.MaxLoops)
 	default:
 		doc.End = JSONEndResults
+		if s.FullText {
+			doc.Fallback, doc.Message = JSONFallbackFullText, i18n.T(lang, "search.fulltext_fallback")
+		}
 		for i, r := range out.Results {
 			if limit > 0 && i >= limit {
 				break

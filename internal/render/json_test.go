@@ -113,6 +113,15 @@ func TestSearchJSONShape(t *testing.T) {
 	if lc.End != JSONEndLoopCap || lc.Message != i18n.T(i18n.En, i18n.LoopLimitReached, 5) {
 		t.Fatalf("loop cap doc = %+v", lc)
 	}
+	// A full-text fallback says so in fallback and message, in the user's language.
+	fb := outs["results"]
+	fb.State.FullText = true
+	if d := NewSearchDoc(fb, "", 10, i18n.Ja); d.End != JSONEndResults || d.Fallback != JSONFallbackFullText || d.Message != i18n.T(i18n.Ja, "search.fulltext_fallback") || len(d.Results) == 0 {
+		t.Fatalf("full-text fallback doc = %+v", d)
+	}
+	if doc.Fallback != "" || doc.Message != "" {
+		t.Fatalf("plain results carry a fallback: %+v", doc)
+	}
 	// Every documented top-level field is always present (stable schema).
 	var m map[string]any
 	b, _ := json.Marshal(nf)

@@ -30,6 +30,9 @@ func SearchText(w io.Writer, out search.Outcome, verbose, hyperlinks bool, lang 
 		fmt.Fprintln(w, i18n.T(lang, i18n.LoopLimitReached, s.MaxLoops))
 		return
 	}
+	if s.FullText {
+		fmt.Fprintln(w, i18n.T(lang, "search.fulltext_fallback"))
+	}
 	for i, r := range out.Results {
 		f := r.File
 		name := f.Name

@@ -94,6 +94,10 @@ type State struct {
 	Answer   string       `json:"answer,omitempty"` // last free-text answer
 	End      End          `json:"end,omitempty"`
 	Results  []string     `json:"results,omitempty"` // final file IDs, best first
+	// FullText is set when no search condition matched and the results
+	// are the last resort: the files ranked by the question's own words
+	// (full text), shown labelled as such, never as a match.
+	FullText bool `json:"full_text,omitempty"`
 }
 
 // NewState starts a search for query.
@@ -393,4 +397,12 @@ func (s *State) markLast(b Branch) {
 
 func containsFold(xs []string, x string) bool {
 	return slices.ContainsFunc(xs, func(y string) bool { return strings.EqualFold(x, y) })
+}
+
+// LastBranch is the branch the last round took ("" before any round).
+func (s State) LastBranch() Branch {
+	if n := len(s.Rounds); n > 0 {
+		return s.Rounds[n-1].Branch
+	}
+	return ""
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/gds-cli/gds/internal/ai"
 	"github.com/gds-cli/gds/internal/store"
@@ -124,6 +125,22 @@ func (l *Loop) drive(ctx context.Context, s State, a Action) (Outcome, error) {
 		var ev Event
 		switch a.Kind {
 		case ActStop:
+			if s.End == EndResults && s.LastBranch() == BranchRerank {
+				ids, err := l.complement(ctx, s, s.Results)
+				if err != nil {
+					return out, err
+				}
+				s.Results = ids
+			}
+			if s.End == EndNotFound {
+				ids, err := l.wholeQuery(ctx, s, Scoped(Conditions{}, s.Scope).Filters)
+				if err != nil {
+					return out, err
+				}
+				if len(ids) > 0 {
+					s.End, s.Results, s.FullText = EndResults, ids, true
+				}
+			}
 			out.State = s
 			if s.End == EndResults {
 				res, err := l.results(ctx, s.Results, scores)
@@ -367,13 +384,100 @@ func FuseOrders(reranked, retrieval []string, w float64) []string {
 	return out
 }
 
+// weightWholeQuery is the weight of the whole question's full-text ranking
+// over the index next to the reranked results (weight 1) in complement.
+// Chosen on the dev splits (docs/BENCHMARKS.md, "Search quality").
+const weightWholeQuery = 0.7
+
+// complement fuses the reranked results with the whole question's
+// full-text ranking over the index within the search's final filters, by
+// reciprocal rank fusion, keeping Keep: a file the keyword conditions
+// lost (a keyword the analysis dropped or mis-split) but the question's
+// own words rank in their top Keep can still be shown, and the question's
+// best match is not buried by a weak rerank. Without a full-text index
+// the results are kept as they are.
+func (l *Loop) complement(ctx context.Context, s State, results []string) ([]string, error) {
+	whole, err := l.wholeQuery(ctx, s, Scoped(s.Cond, s.Scope).Filters)
+	if err != nil || len(whole) == 0 {
+		return results, err
+	}
+	return FuseKeep(results, whole, weightWholeQuery, Keep), nil
+}
+
+// wholeQuery ranks the index by every word of the question (QueryTerms,
+// as alternatives) within the filters and returns the best Keep; nil
+// when the index has no full-text search or the question no searchable
+// word. It is the last resort of a search whose conditions matched
+// nothing: any file sharing a word with the question is shown, labelled.
+func (l *Loop) wholeQuery(ctx context.Context, s State, filters ai.Filters) ([]string, error) {
+	ki, ok := l.Index.(KeywordIndex)
+	if !ok {
+		return nil, nil
+	}
+	terms := QueryTerms(s.Query)
+	if len(terms) == 0 {
+		return nil, nil
+	}
+	f, err := Filter(filters)
+	if err != nil {
+		return nil, err
+	}
+	r, err := ki.KeywordSearch(ctx, store.KeywordQuery{Terms: terms, Match: store.MatchAny, Filter: f, Limit: Keep})
+	if err != nil {
+		return nil, fmt.Errorf("rank the index by the question's words: %w", err)
+	}
+	ids := make([]string, len(r.Hits))
+	for i, h := range r.Hits {
+		ids[i] = h.ID
+	}
+	return ids, nil
+}
+
+// FuseKeep merges two rankings by reciprocal rank fusion (first weight 1,
+// second w) and keeps the best n; ties keep the first ranking's order,
+// then the second's.
+func FuseKeep(first, second []string, w float64, n int) []string {
+	fused := map[string]float64{}
+	addRanks(fused, first, 1)
+	addRanks(fused, second, w)
+	out := make([]string, 0, len(first)+len(second))
+	seen := map[string]bool{}
+	for _, id := range append(append([]string{}, first...), second...) {
+		if !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return fused[out[i]] > fused[out[j]] })
+	return out[:min(len(out), n)]
+}
+
+// queryStopWords are English words too common to rank by when the whole
+// question is searched: articles, auxiliaries, pronouns, prepositions,
+// conjunctions and question words. Keyword conditions never contain them
+// (the query analysis picks content words); they only blur the whole-
+// question ranking.
+var queryStopWords = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`a an the of in on at to for by with from as into about and or but
+is are was were be been being do does did has have had what which who whom whose when where why how
+that this these those it its his her their they he she them there than then so not no`) {
+		m[w] = true
+	}
+	return m
+})
+
 // QueryTerms are the distinct full-text tokens of a query (words, CJK
-// bigrams), each searched as an alternative when ranking hits by the
-// whole query.
+// bigrams) minus English stop words, each searched as an alternative when
+// ranking hits by the whole query.
 func QueryTerms(query string) []string {
 	var out []string
 	seen := map[string]bool{}
+	stop := queryStopWords()
 	for _, t := range tokenize.Tokens(query) {
+		if stop[t] {
+			continue
+		}
 		if !seen[t] {
 			seen[t] = true
 			out = append(out, t)

@@ -1,0 +1,114 @@
+package search_test
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/gds-cli/gds/internal/ai/offline"
+	"github.com/gds-cli/gds/internal/search"
+	"github.com/gds-cli/gds/internal/store"
+	"github.com/gds-cli/gds/internal/store/sqlite"
+)
+
+// electionIndex holds three short Japanese documents in two folders.
+func electionIndex(t *testing.T) *sqlite.Store {
+	t.Helper()
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "index.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	mod := time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)
+	for i, d := range []struct{ id, folder, text string }{
+		{"e41", "Archive", "第41回衆議院議員総選挙は2000年6月25日に行われた。"},
+		{"e45", "Archive", "第45回衆議院議員総選挙は2009年8月30日に行われ、政権交代が起きた。"},
+		{"cook", "Recipes", "カレーの作り方。玉ねぎを炒めてから煮込む。"},
+	} {
+		f := store.File{ID: d.id, Name: d.id + ".txt", Summary: d.text, Embedding: offline.Embedding(d.text), ModifiedAt: mod,
+			MimeType: "text/plain", Path: d.folder, ContentHash: d.id, Source: "local", Provider: "offline", IndexedAt: mod, Text: d.text}
+		if err := st.UpsertFile(ctx, f, []store.Chunk{{Ordinal: 0, Text: d.text, Embedding: offline.Embedding(d.text)}}); err != nil {
+			t.Fatalf("file %d: %v", i, err)
+		}
+	}
+	return st
+}
+
+// A question whose keyword conditions match nothing (the analysis keeps
+// the compound 第41回総選挙, which no file holds as one string) still
+// answers with the files sharing its words, marked as a full-text
+// fallback; the scope still holds; a question sharing no word stays
+// "not found".
+func TestFullTextFallback(t *testing.T) {
+	ctx := context.Background()
+	st := electionIndex(t)
+	l := &search.Loop{Keywords: search.StoreSearcher{Index: st}, Index: st, AI: offline.New(), Asker: search.NoAnswer{}}
+	now := time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)
+
+	out, err := l.Run(ctx, search.NewState("第41回総選挙はいつあったか？", "ja", now, 5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.State.End != search.EndResults || !out.State.FullText || len(out.Results) == 0 {
+		t.Fatalf("end %q, full text %v, %d results; rounds %+v", out.State.End, out.State.FullText, len(out.Results), out.State.Rounds)
+	}
+	if got := out.Results[0].File.ID; got != "e41" {
+		t.Errorf("first result %s, want e41", got)
+	}
+	for _, r := range out.Results {
+		if r.File.ID == "cook" {
+			t.Errorf("a file sharing no word with the question was shown: %+v", out.State.Results)
+		}
+	}
+	for _, rd := range out.State.Rounds {
+		if rd.Hits != 0 {
+			t.Fatalf("the conditions matched (%+v): the test no longer exercises the fallback", out.State.Rounds)
+		}
+	}
+
+	s := search.NewState("第41回総選挙はいつあったか？", "ja", now, 5)
+	s.Scope = "Recipes"
+	out, err = l.Run(ctx, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.State.End != search.EndNotFound || out.State.FullText {
+		t.Errorf("scoped to Recipes: end %q, results %v; the fallback left the scope", out.State.End, out.State.Results)
+	}
+
+	out, err = l.Run(ctx, search.NewState("xyzzy plugh", "en", now, 5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.State.End != search.EndNotFound || out.State.FullText {
+		t.Errorf("no shared word: end %q, full text %v", out.State.End, out.State.FullText)
+	}
+}
+
+func TestFuseKeep(t *testing.T) {
+	// k = 10. first a, b, c (weight 1); second c, d (weight 1).
+	// a 1/11 = .0909; b 1/12 = .0833; c 1/13 + 1/11 = .1678; d 1/12 = .0833.
+	got := search.FuseKeep([]string{"a", "b", "c"}, []string{"c", "d"}, 1, 3)
+	if !slices.Equal(got, []string{"c", "a", "b"}) {
+		t.Errorf("FuseKeep = %v, want [c a b] (b ties d and goes first, d is cut)", got)
+	}
+	// Weight 0: the first ranking, then the second's new IDs, up to n.
+	if got := search.FuseKeep([]string{"a", "b"}, []string{"x", "a"}, 0, 10); !slices.Equal(got, []string{"a", "b", "x"}) {
+		t.Errorf("weight 0: %v", got)
+	}
+	if got := search.FuseKeep(nil, nil, 1, 10); len(got) != 0 {
+		t.Errorf("empty: %v", got)
+	}
+}
+
+func TestQueryTermsDropStopWords(t *testing.T) {
+	if got := search.QueryTerms("What is the name of the Tower of London?"); !slices.Equal(got, []string{"name", "tower", "london"}) {
+		t.Errorf("QueryTerms = %q", got)
+	}
+	if got := search.QueryTerms("東京タワーの高さは"); len(got) == 0 || !slices.Contains(got, "東京") {
+		t.Errorf("Japanese terms %q", got)
+	}
+}
