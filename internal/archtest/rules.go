@@ -12,6 +12,7 @@ var Pure = []string{
 	"./internal/ai/offline",
 	"./internal/store",
 	"./internal/apperr",
+	"./internal/budget",
 }
 
 // IO are the packages a pure package must not depend on: the standard
