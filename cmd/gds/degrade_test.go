@@ -296,4 +296,15 @@ func TestSearchFailsFastOnDatabaseBlackHole(t *testing.T) {
 	if err == nil || !strings.Contains(out, `"code": "unavailable"`) {
 		t.Errorf("--json: %v %s", err, out)
 	}
+
+	// gds doctor tells "connects but does not answer" from "cannot connect".
+	out, errOut, _ = fx.gds(nil, "doctor", "--offline")
+	if !strings.Contains(out+errOut, "did not answer") || strings.Contains(out+errOut, "hunter2") {
+		t.Errorf("doctor against a black hole:\n%s\n%s", out, errOut)
+	}
+	refused := strings.TrimPrefix(refusedURL(t), "http://")
+	out, errOut, _ = fx.gds([]string{"DATABASE_URL=postgres://gds:hunter2-SECRET@" + refused + "/gds?sslmode=disable"}, "doctor", "--offline")
+	if !strings.Contains(out+errOut, "cannot connect to the database") || strings.Contains(out+errOut, "did not answer") {
+		t.Errorf("doctor against a closed port:\n%s\n%s", out, errOut)
+	}
 }

@@ -111,9 +111,17 @@ func (d *Deps) OpenSearch(ctx context.Context, asker search.Asker) (*SearchSessi
 // server that accepts connections but never answers, or refuses them, is a
 // one-line budget.Failure naming it.
 func (d *Deps) openBudgeted(ctx context.Context, cfg *config.Config, pol budget.Policy) (store.Store, error) {
+	return d.openStoreWithin(ctx, cfg, pol.DB)
+}
+
+// openStoreWithin opens the index; a Postgres server that does not answer
+// within limit, or refuses the connection, is a budget.Failure naming it
+// ("connects but does not answer" against "cannot connect").
+func (d *Deps) openStoreWithin(ctx context.Context, cfg *config.Config, limit time.Duration) (store.Store, error) {
 	if !cfg.UsesPostgres() {
 		return d.OpenStore(ctx)
 	}
+	pol := budget.Policy{DB: limit}
 	octx, cancel := context.WithTimeout(ctx, pol.DB)
 	defer cancel()
 	st, err := d.OpenStore(octx)

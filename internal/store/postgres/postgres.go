@@ -8,6 +8,7 @@ import (
 	"net"
 	"strconv"
 	"strings"
+	"time"
 	"sync"
 
 	"github.com/jackc/pgx/v5"
@@ -74,6 +75,7 @@ func Open(ctx context.Context, url string, opts ...Option) (*Store, error) {
 	if !strings.Contains(url, "default_query_exec_mode") {
 		cfg.ConnConfig.DefaultQueryExecMode = pgx.QueryExecModeSimpleProtocol
 	}
+	applyDefaults(cfg, url)
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: creating the connection pool for DATABASE_URL: %w", err)
@@ -93,6 +95,37 @@ func Open(ctx context.Context, url string, opts ...Option) (*Store, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// Connection defaults; each is kept when the URL sets its own.
+const (
+	// DefaultConnectTimeout bounds connecting (TCP and the start-up
+	// exchange): a server that accepts and never answers is an error, not
+	// a hang (URL: connect_timeout, in seconds).
+	DefaultConnectTimeout = 10 * time.Second
+	// DefaultStatementTimeout is the server-side limit of one statement
+	// (URL: statement_timeout in milliseconds, or options=-c statement_timeout=…).
+	// Searches are bounded much sooner by their time budget; this stops a
+	// runaway statement that a client stopped waiting for.
+	DefaultStatementTimeout = 5 * time.Minute
+	// DefaultMaxConns is the pool size (URL: pool_max_conns): the crawl's
+	// workers and a search share it.
+	DefaultMaxConns = 8
+)
+
+// applyDefaults sets the connection defaults the connection string does
+// not set itself.
+func applyDefaults(cfg *pgxpool.Config, url string) {
+	if !strings.Contains(url, "connect_timeout") {
+		cfg.ConnConfig.ConnectTimeout = DefaultConnectTimeout
+	}
+	rp := cfg.ConnConfig.RuntimeParams
+	if _, ok := rp["statement_timeout"]; !ok && !strings.Contains(rp["options"], "statement_timeout") {
+		rp["statement_timeout"] = strconv.FormatInt(DefaultStatementTimeout.Milliseconds(), 10)
+	}
+	if !strings.Contains(url, "pool_max_conns") {
+		cfg.MaxConns = DefaultMaxConns
+	}
 }
 
 // maskedLocation describes the database without the password.
