@@ -61,7 +61,7 @@ func (d *Deps) DoctorInputs(offline bool, env schedule.Env) doctor.Inputs {
 		defer cancel()
 		st, err := s.Stats(sctx)
 		if err != nil && sctx.Err() != nil && ctx.Err() == nil {
-			err = &budget.Failure{Service: budget.DB, Cause: budget.CauseTimeout, Where: config.MaskURL(cfg.DatabaseURL), Limit: DoctorDBTimeout, Err: err}
+			err = &budget.Failure{Service: budget.DB, Cause: budget.CauseTimeout, Where: dbLocation(cfg.DatabaseURL), Limit: DoctorDBTimeout, Err: err}
 		}
 		return st, err
 	}

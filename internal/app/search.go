@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io/fs"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/gds-cli/gds/internal/ai/offline"
@@ -66,7 +67,7 @@ func (d *Deps) OpenSearch(ctx context.Context, asker search.Asker) (*SearchSessi
 	}
 	where := cfg.IndexPath()
 	if cfg.UsesPostgres() {
-		where = config.MaskURL(cfg.DatabaseURL)
+		where = dbLocation(cfg.DatabaseURL)
 	}
 	run := resilient.NewRun(pol, nil)
 	stats, err := resilient.Index{Store: st, Run: run, Where: where}.Stats(ctx)
@@ -137,9 +138,17 @@ func (d *Deps) openStoreWithin(ctx context.Context, cfg *config.Config, limit ti
 	}
 	switch cause {
 	case budget.CauseTimeout, budget.CauseUnreachable:
-		return nil, &budget.Failure{Service: budget.DB, Cause: cause, Where: config.MaskURL(cfg.DatabaseURL), Limit: pol.DB, Err: err}
+		return nil, &budget.Failure{Service: budget.DB, Cause: cause, Where: dbLocation(cfg.DatabaseURL), Limit: pol.DB, Err: err}
 	}
 	return nil, err
+}
+
+// dbLocation names the database in a one-line error: the masked URL
+// without its query string (parameters may be long and are not the
+// location).
+func dbLocation(raw string) string {
+	loc, _, _ := strings.Cut(config.MaskURL(raw), "?")
+	return loc
 }
 
 // interactiveDriveClient is DriveClient with the interactive retry

@@ -94,3 +94,10 @@ func TestSearchAndKeystrokeOverSample(t *testing.T) {
 		t.Errorf("status %+v %v", st, err)
 	}
 }
+
+func TestDBLocationHasNoSecretOrQuery(t *testing.T) {
+	got := dbLocation("postgres://gds:hunter2@db.example:5432/gds?sslmode=disable&application_name=x")
+	if got != "postgres://gds:****@db.example:5432/gds" {
+		t.Errorf("dbLocation = %q", got)
+	}
+}
