@@ -187,7 +187,7 @@ func TestSearchDegradesWhenDriveFails(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			fx.drive.mode.Store(tc.mode)
 			defer fx.drive.mode.Store(driveOK)
-			var extra []string
+			extra := []string{"GDS_SEARCH_DRIVE_TIMEOUT=2s"} // the default; the rest stay generous (TestMain)
 			if tc.url != "" {
 				extra = append(extra, "GDS_DRIVE_ENDPOINT="+tc.url)
 			}
@@ -202,7 +202,7 @@ func TestSearchDegradesWhenDriveFails(t *testing.T) {
 			if doc.End != "results" || len(doc.Results) == 0 || doc.Results[0].ID != fx.alpha {
 				t.Fatalf("degraded search did not find the file: %s", out)
 			}
-			if len(doc.Degraded) == 0 || doc.Degraded[0].Service != "drive" || doc.Degraded[0].Reason != tc.reason ||
+			if len(doc.Degraded) != 1 || doc.Degraded[0].Service != "drive" || doc.Degraded[0].Reason != tc.reason ||
 				doc.Degraded[0].Fallback != "local_index" || !strings.Contains(doc.Degraded[0].Message, "searched the local index") {
 				t.Fatalf("degraded = %+v, want drive/%s → local_index", doc.Degraded, tc.reason)
 			}
@@ -222,7 +222,7 @@ func TestSearchDegradesWhenDriveFails(t *testing.T) {
 	}
 
 	// Alfred's full loop, Drive refusing: the result and a notice item.
-	out, errOut, err := fx.gds([]string{"GDS_DRIVE_ENDPOINT=" + refusedURL(t)}, "alfred", "filter", "⌕ alfred launch alpha")
+	out, errOut, err := fx.gds([]string{"GDS_SEARCH_DRIVE_TIMEOUT=2s", "GDS_DRIVE_ENDPOINT=" + refusedURL(t)}, "alfred", "filter", "⌕ alpha launch")
 	if err != nil {
 		t.Fatalf("alfred: %v\n%s", err, errOut)
 	}
@@ -260,7 +260,7 @@ func TestSearchDegradesWhenDriveFails(t *testing.T) {
 // marked degraded.
 func TestSearchDegradesWhenOpenAIFails(t *testing.T) {
 	fx := newDegradeFixture(t)
-	out, errOut, err := fx.gds([]string{"OPENAI_BASE_URL=" + refusedURL(t)}, "search", "--json", "alpha launch")
+	out, errOut, err := fx.gds([]string{"GDS_SEARCH_AI_TIMEOUT=2s", "OPENAI_BASE_URL=" + refusedURL(t)}, "search", "--json", "alpha launch")
 	if err != nil {
 		t.Fatalf("search: %v\n%s\n%s", err, out, errOut)
 	}
@@ -282,7 +282,7 @@ func TestSearchDegradesWhenOpenAIFails(t *testing.T) {
 func TestSearchFailsFastOnDatabaseBlackHole(t *testing.T) {
 	bin := gdsBinary(t)
 	addr := blackHole(t)
-	fx := &degradeFixture{bin: bin, env: append(os.Environ(), "GDS_HOME="+t.TempDir(), "LANG=C", "GDS_AI_PROVIDER=offline",
+	fx := &degradeFixture{bin: bin, env: append(os.Environ(), "GDS_HOME="+t.TempDir(), "LANG=C", "GDS_AI_PROVIDER=offline", "GDS_SEARCH_DB_TIMEOUT=3s",
 		"DATABASE_URL=postgres://gds:hunter2-SECRET@"+addr+"/gds?sslmode=disable", "SUPABASE_DB_URL=")}
 	out, errOut, err := fx.gds(nil, "search", "budget")
 	if err == nil {

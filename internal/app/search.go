@@ -43,6 +43,7 @@ type SearchSession struct {
 	drive    drivesearch.Finder // nil when keyword search stays local
 	notices  []budget.Notice    // degradations found while opening (Drive sign-in)
 	where    string             // the masked database location, for errors
+	remoteDB bool               // the index is a Postgres server
 	maxLoops int
 	d        *Deps
 }
@@ -79,7 +80,7 @@ func (d *Deps) OpenSearch(ctx context.Context, asker search.Asker) (*SearchSessi
 		st.Close()
 		return nil, apperr.L(apperr.NoIndex, "search.empty_index")
 	}
-	ss := &SearchSession{Budget: pol, store: st, where: where, maxLoops: cfg.SearchMaxLoopCount, d: d}
+	ss := &SearchSession{Budget: pol, store: st, where: where, remoteDB: cfg.UsesPostgres(), maxLoops: cfg.SearchMaxLoopCount, d: d}
 	if crawl.SourceKindOf(stats.Sync.Fingerprint) == config.SourceDrive && !pol.Local {
 		c, err := d.interactiveDriveClient(ctx, cfg, pol)
 		switch {
@@ -177,7 +178,17 @@ func (s *SearchSession) run(ctx context.Context, fn func(l *search.Loop) (search
 		r.Degraded(n, budget.Decision{Fallback: n.Fallback, Sticky: true})
 	}
 	l := *s.Loop
-	ix := resilient.Index{Store: s.store, Run: r, Where: s.where}
+	// Only a database server gets query deadlines: the embedded SQLite
+	// file cannot stop answering the way a server can, and a deadline
+	// there would only make a slow machine fail healthy searches.
+	var ix interface {
+		search.LoopIndex
+		search.KeywordIndex
+		drivesearch.IndexedFilter
+	} = s.store
+	if s.remoteDB {
+		ix = resilient.Index{Store: s.store, Run: r, Where: s.where}
+	}
 	l.Index = ix
 	local := search.StoreSearcher{Index: ix}
 	rs := resilient.Searcher{Local: local, Run: r}
