@@ -10,8 +10,10 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -21,6 +23,7 @@ import (
 	"github.com/gds-cli/gds/internal/ai/offline"
 	"github.com/gds-cli/gds/internal/ai/openaitest"
 	"github.com/gds-cli/gds/internal/driveemu"
+	"github.com/gds-cli/gds/internal/store/storetest"
 )
 
 // hangGuard bounds every gds run of these tests. It is a guard against a
@@ -306,5 +309,108 @@ func TestSearchFailsFastOnDatabaseBlackHole(t *testing.T) {
 	out, errOut, _ = fx.gds([]string{"DATABASE_URL=postgres://gds:hunter2-SECRET@" + refused + "/gds?sslmode=disable"}, "doctor", "--offline")
 	if !strings.Contains(out+errOut, "cannot connect to the database") || strings.Contains(out+errOut, "did not answer") {
 		t.Errorf("doctor against a closed port:\n%s\n%s", out, errOut)
+	}
+}
+
+// holdingProxy forwards TCP to a database until a client message contains
+// marker; from then on that connection's traffic is swallowed (the server
+// seems to stop answering in the middle of a search).
+func holdingProxy(t *testing.T, target, marker string) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	t.Cleanup(func() { l.Close(); wg.Wait() })
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			s, err := net.Dial("tcp", target)
+			if err != nil {
+				c.Close()
+				continue
+			}
+			var held atomic.Bool
+			wg.Add(2)
+			go func() { // client → server, until the marker
+				defer wg.Done()
+				defer s.Close()
+				buf := make([]byte, 64<<10)
+				for {
+					n, err := c.Read(buf)
+					if n > 0 && !held.Load() {
+						if bytes.Contains(buf[:n], []byte(marker)) {
+							held.Store(true)
+						} else if _, werr := s.Write(buf[:n]); werr != nil {
+							return
+						}
+					}
+					if err != nil {
+						return
+					}
+				}
+			}()
+			go func() { // server → client, while not held
+				defer wg.Done()
+				defer c.Close()
+				buf := make([]byte, 64<<10)
+				for {
+					n, err := s.Read(buf)
+					if n > 0 && !held.Load() {
+						if _, werr := c.Write(buf[:n]); werr != nil {
+							return
+						}
+					}
+					if err != nil {
+						return
+					}
+				}
+			}()
+		}
+	}()
+	return l.Addr().String()
+}
+
+// TestSearchFailsWhenDatabaseStopsMidSearch: Postgres answers the opening
+// of the search, then stops answering at the first full-text query; the
+// search fails with one line within its budget instead of hanging.
+func TestSearchFailsWhenDatabaseStopsMidSearch(t *testing.T) {
+	pgURL := os.Getenv("GDS_TEST_DATABASE_URL")
+	if pgURL == "" {
+		if os.Getenv("CI") != "" {
+			t.Fatal("GDS_TEST_DATABASE_URL is not set under CI")
+		}
+		t.Skip("GDS_TEST_DATABASE_URL is not set (scripts/test.sh starts PGlite and sets it)")
+	}
+	u, err := url.Parse(pgURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	schema := storetest.FreshSchema(t, pgURL, "gds_midsearch_")
+	sample, err := filepath.Abs("../../testdata/sample")
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	fx := &degradeFixture{bin: gdsBinary(t), env: gdsEnv(home, "DATABASE_URL="+pgURL, "GDS_DB_SCHEMA="+schema)}
+	if out, errOut, err := fx.gds(nil, "crawl", "--source", "local:"+sample); err != nil {
+		t.Fatalf("crawl: %v\n%s\n%s", err, out, errOut)
+	}
+	proxy := holdingProxy(t, u.Host, "ts_rank_cd") // the store's full-text ranking: the keyword search
+	pu := *u
+	pu.Host = proxy
+	start := time.Now()
+	out, errOut, err := fx.gds([]string{"DATABASE_URL=" + pu.String(), "GDS_SEARCH_DB_TIMEOUT=3s", "GDS_SEARCH_TIMEOUT=5s"}, "search", "Nikola", "Tesla")
+	t.Logf("failed after %s (logged for docs/RELIABILITY.md, not asserted)", time.Since(start).Round(10*time.Millisecond))
+	if err == nil {
+		t.Fatalf("search against a database that stopped answering succeeded: %s", out)
+	}
+	lines := strings.Split(strings.TrimSpace(errOut), "\n")
+	if len(lines) != 1 || !strings.Contains(lines[0], "database") || !strings.Contains(lines[0], "did not answer") {
+		t.Fatalf("error output: %q", errOut)
 	}
 }
