@@ -148,11 +148,27 @@ func (s *Store) q(sql string) string { return s.sql.Replace(sql) }
 // Schema returns the schema holding the tables.
 func (s *Store) Schema() string { return s.schema }
 
-// Close closes the connection pool.
+// Close closes the connection pool, waiting at most CloseWait.
 func (s *Store) Close() error {
-	s.pool.Close()
+	done := make(chan struct{})
+	go func() {
+		s.pool.Close()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(CloseWait):
+		// A connection whose query was cancelled is closed by pgx in the
+		// background: it sends the server a cancel request and waits up to
+		// 15 s for it to hang up. A server that stopped answering never
+		// does; the pool finishes closing on its own, without the caller.
+	}
 	return nil
 }
+
+// CloseWait bounds how long Close waits for the pool's connections to
+// close (a server that stopped answering would otherwise hold it 15 s).
+const CloseWait = 2 * time.Second
 
 // Migrate applies the pending migrations in one transaction, holding a
 // transaction-level advisory lock so concurrent processes apply each version
