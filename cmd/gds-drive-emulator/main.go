@@ -6,7 +6,8 @@
 //
 // -fixture is "default" (the built-in demo Drive), a manifest file
 // (*.json, see driveemu.Manifest) or "dir:PATH" (a local folder tree served
-// as uploaded files). -latency and the -fault-* flags inject delays and
+// as uploaded files). fullText search covers the text of PDF and Office
+// files, as Drive's does. -latency and the -fault-* flags inject delays and
 // errors into every request.
 package main
 
@@ -82,6 +83,10 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.Uint64Var(&o.seed, "seed", 1, msg("seed of the fault random source", "障害の乱数シード"))
 	fs.IntVar(&o.maxPageSize, "max-page-size", driveemu.DefaultMaxPageSize, msg("files.list page size cap", "files.list のページサイズ上限"))
 	fs.BoolVar(&o.quiet, "quiet", false, msg("do not log requests", "リクエストをログに出さない"))
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), usageText())
+		fs.PrintDefaults()
+	}
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -92,6 +97,43 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		return nil, fmt.Errorf("%s", msg("-fault-rate must be between 0 and 1", "-fault-rate は 0〜1 で指定してください"))
 	}
 	return o, nil
+}
+
+// usageText is the head of -help: what the emulator serves and indexes.
+func usageText() string {
+	return msg(`Usage: gds-drive-emulator [flags]
+
+Serves the Google Drive API v3 emulator on a local address. It prints the two
+variables that point gds at it (GDS_DRIVE_ENDPOINT and
+GOOGLE_DRIVE_TARGET_FOLDER_IDS); set them and run gds crawl / gds search.
+
+  -fixture dir:PATH   serve a local folder tree as uploaded files
+  -fixture default    the built-in demo Drive; -fixture FILE.json a manifest
+
+Search ("fullText contains") matches, as Drive does, the name, the
+description, the export text of Google Docs/Sheets/Slides, text files and the
+text extracted from PDF, Word (.docx), Excel (.xlsx) and PowerPoint (.pptx)
+files (with gds's own extractors). -latency and -fault-* inject delays and
+errors (429 with -retry-after, 403, 5xx, dropped or truncated responses).
+
+Flags:
+`, `使い方: gds-drive-emulator [フラグ]
+
+Google Drive API v3 のエミュレーターをローカルのアドレスで提供します。gds を向ける
+2 つの変数（GDS_DRIVE_ENDPOINT と GOOGLE_DRIVE_TARGET_FOLDER_IDS）を表示するので、
+設定して gds crawl / gds search を実行してください。
+
+  -fixture dir:PATH   ローカルのフォルダーをアップロード済みファイルとして提供
+  -fixture default    組み込みのデモ用 Drive。-fixture FILE.json はマニフェスト
+
+検索（fullText contains）は Drive と同じく、名前、説明、Google ドキュメント/
+スプレッドシート/スライドの書き出しテキスト、テキストファイル、PDF・Word（.docx）・
+Excel（.xlsx）・PowerPoint（.pptx）から抽出したテキスト（gds の抽出器を使用）に一致
+します。-latency と -fault-* で遅延やエラー（-retry-after 付きの 429、403、5xx、
+切断、途中で切れた応答）を注入します。
+
+フラグ:
+`)
 }
 
 // loadFixture resolves -fixture.

@@ -132,3 +132,17 @@ func TestRejectsBadFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpSaysWhatSearchIndexes: -help names the two variables and says
+// that fullText covers PDF and Office text.
+func TestHelpSaysWhatSearchIndexes(t *testing.T) {
+	var b strings.Builder
+	if _, err := parseFlags([]string{"-help"}, &b); err == nil {
+		t.Fatal("-help parsed as a run")
+	}
+	for _, want := range []string{"GDS_DRIVE_ENDPOINT", "GOOGLE_DRIVE_TARGET_FOLDER_IDS", "dir:PATH", "PDF", ".docx", "-fault-rate"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("-help does not mention %s:\n%s", want, b.String())
+		}
+	}
+}

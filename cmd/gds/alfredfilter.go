@@ -114,11 +114,13 @@ func alfredFilter(ctx context.Context, d *app.Deps, opts alfredFilterOptions) (r
 // alfredFast is the per-keystroke path (app.Keystroke): the best keyword
 // matches in the index, under the item that runs the full loop.
 func alfredFast(ctx context.Context, d *app.Deps, query string) (render.AlfredOutput, error) {
-	files, err := d.Keystroke(ctx, query, alfredFastLimit)
+	files, onDrive, err := d.Keystroke(ctx, query, alfredFastLimit)
 	if err != nil {
 		return render.AlfredOutput{}, err
 	}
-	return render.AlfredKeystroke(query, files, alfredOptions(d, alfredFastLimit, files)), nil
+	o := alfredOptions(d, alfredFastLimit, files)
+	o.Drive = onDrive
+	return render.AlfredKeystroke(query, files, o), nil
 }
 
 // alfredLoop runs the full hybrid loop for query, or resumes s with the
@@ -137,6 +139,7 @@ func alfredLoop(ctx context.Context, d *app.Deps, s *search.State, answer, query
 		out, err = ss.Run(ctx, query)
 	}
 	if err != nil {
+		fmt.Fprint(d.Stderr, degradedLines(d, out))
 		return render.AlfredOutput{}, err
 	}
 	tok, err := app.PendingToken(out)
@@ -175,4 +178,11 @@ func alfredErrorOutput(d *app.Deps, err error) render.AlfredOutput {
 
 func badTokenOutput(d *app.Deps) render.AlfredOutput {
 	return render.AlfredMessage(d.T("alfred.err.bad_token.title"), d.T("alfred.err.bad_token.sub"), "")
+}
+
+// degradedLines are the notices of a degraded search, for stderr.
+func degradedLines(d *app.Deps, out search.Outcome) string {
+	var b strings.Builder
+	render.DegradedText(&b, out.Degraded, d.Lang)
+	return b.String()
 }

@@ -17,6 +17,16 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	// The interactive time budget is a wall-clock policy: tests that are
+	// not about it must not depend on this machine's speed, so they get
+	// generous limits. The failure tests (degrade_test.go) set the limit of
+	// the service they break back to its default.
+	for k, v := range map[string]string{"GDS_SEARCH_TIMEOUT": "120s", "GDS_SEARCH_DRIVE_TIMEOUT": "60s",
+		"GDS_SEARCH_AI_TIMEOUT": "60s", "GDS_SEARCH_DB_TIMEOUT": "60s"} {
+		if _, set := os.LookupEnv(k); !set {
+			os.Setenv(k, v)
+		}
+	}
 	code := m.Run()
 	if binDir != "" {
 		os.RemoveAll(binDir)

@@ -6,11 +6,13 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v3"
 	"golang.org/x/term"
 
 	"github.com/gds-cli/gds/internal/app"
+	"github.com/gds-cli/gds/internal/budget"
 	"github.com/gds-cli/gds/internal/render"
 	"github.com/gds-cli/gds/internal/search"
 )
@@ -25,6 +27,7 @@ type searchOptions struct {
 	State   string // state token carried between --json/--alfred runs
 	Limit   int
 	Folder  string // limit the search to this folder and its subfolders
+	Budget  budget.Policy
 }
 
 func newSearchCommand(d *app.Deps) *cli.Command {
@@ -39,6 +42,11 @@ func newSearchCommand(d *app.Deps) *cli.Command {
 			&cli.StringFlag{Name: "state", Usage: d.T("flag.search.state")},
 			&cli.IntFlag{Name: "limit", Value: 10, Usage: d.T("flag.search.limit")},
 			&cli.StringFlag{Name: "folder", Usage: d.T("flag.search.folder")},
+			&cli.BoolFlag{Name: "local", Usage: d.T("flag.search.local")},
+			&cli.DurationFlag{Name: "timeout", Usage: d.T("flag.search.timeout")},
+			&cli.DurationFlag{Name: "drive-timeout", Usage: d.T("flag.search.drive_timeout")},
+			&cli.DurationFlag{Name: "ai-timeout", Usage: d.T("flag.search.ai_timeout")},
+			&cli.DurationFlag{Name: "db-timeout", Usage: d.T("flag.search.db_timeout")},
 		},
 		// --json and --alfred pick the output format; at most one.
 		MutuallyExclusiveFlags: []cli.MutuallyExclusiveFlags{{Flags: [][]cli.Flag{
@@ -55,10 +63,28 @@ func newSearchCommand(d *app.Deps) *cli.Command {
 				State:   cmd.String("state"),
 				Limit:   cmd.Int("limit"),
 				Folder:  cmd.String("folder"),
+				Budget:  searchBudget(d.Budget, cmd),
 			}
+			d.Budget = opts.Budget
 			return runSearch(ctx, d, opts)
 		},
 	}
+}
+
+// searchBudget is the environment's budget with the flags that were set.
+func searchBudget(p budget.Policy, cmd *cli.Command) budget.Policy {
+	if cmd.Bool("local") {
+		p.Local = true
+	}
+	for _, f := range []struct {
+		name string
+		dst  *time.Duration
+	}{{"timeout", &p.Total}, {"drive-timeout", &p.Drive}, {"ai-timeout", &p.AI}, {"db-timeout", &p.DB}} {
+		if v := cmd.Duration(f.name); v > 0 {
+			*f.dst = v
+		}
+	}
+	return p
 }
 
 // runSearch dispatches to the front end the flags choose. Every front end
@@ -137,6 +163,7 @@ func searchOnce(ctx context.Context, d *app.Deps, ss *app.SearchSession, r *rend
 	r.Begin()
 	out, err := ss.Run(ctx, query)
 	r.Stop()
+	render.DegradedText(d.Stderr, out.Degraded, d.Lang)
 	if err != nil {
 		return err
 	}

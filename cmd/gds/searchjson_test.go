@@ -38,6 +38,11 @@ var (
 // gdsEnv is a clean environment for gds with home as GDS_HOME.
 func gdsEnv(home string, extra ...string) []string {
 	env := []string{"GDS_HOME=" + home, "GDS_AI_PROVIDER=offline", "PATH=" + os.Getenv("PATH"), "HOME=" + home, "LANG=C"}
+	for _, k := range []string{"GDS_SEARCH_TIMEOUT", "GDS_SEARCH_DRIVE_TIMEOUT", "GDS_SEARCH_AI_TIMEOUT", "GDS_SEARCH_DB_TIMEOUT"} {
+		if v, ok := os.LookupEnv(k); ok { // the generous test budget of TestMain
+			env = append(env, k+"="+v)
+		}
+	}
 	return append(env, extra...)
 }
 

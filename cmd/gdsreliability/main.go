@@ -6,6 +6,7 @@
 //	gdsreliability crash  -gds ./gds -signal kill -files 1000 -stops 20
 //	gdsreliability crash  -gds ./gds -signal term -files 1000 -stops 5
 //	gdsreliability memory -gds ./gds -files 100000
+//	gdsreliability search -gds ./gds -runs 20
 //
 // crash runs every combination of -sources (local, drive) and -stores
 // (sqlite, postgres; Postgres at GDS_TEST_DATABASE_URL, a fresh schema per
@@ -35,6 +36,9 @@ const usage = `usage: gdsreliability <crash|memory> [flags]
            whole index at the end (gdsreliability crash -h)
   memory   crawl N synthetic files from an in-memory Drive emulator and report
            the gds process's peak RSS (gdsreliability memory -h)
+  search   run gds search --json N times under each failure (Drive refusing,
+           429 storm, hanging; OpenAI refusing; database black hole) and
+           report the time to an answer or an error (gdsreliability search -h)
 `
 
 func main() {
@@ -67,6 +71,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runCrash(ctx, args[1:], stdout, stderr)
 	case "memory":
 		return runMemory(ctx, args[1:], stdout, stderr)
+	case "search":
+		return runSearchFaults(ctx, args[1:], stdout, stderr)
 	case "-h", "--help", "help":
 		fmt.Fprint(stderr, usage)
 		return flag.ErrHelp
@@ -201,6 +207,41 @@ func runMemory(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	if rep.PeakRSSMB > *limit {
 		return fmt.Errorf("peak RSS %.0f MB exceeds %.0f MB", rep.PeakRSSMB, *limit)
+	}
+	return nil
+}
+
+func runSearchFaults(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("search", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	bin := fs.String("gds", "", "the gds binary")
+	runs := fs.Int("runs", 20, "searches per failure")
+	asJSON := fs.Bool("json", false, "print JSON")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *bin == "" || *runs < 1 {
+		return usageError{errors.New("-gds is required and -runs must be at least 1")}
+	}
+	home, err := os.MkdirTemp("", "gdsreliability-search-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(home)
+	rows, err := reliability.RunSearchFaults(ctx, *bin, home, *runs, func(format string, a ...any) {
+		fmt.Fprintf(stderr, "search: "+format+"\n", a...)
+	})
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return json.NewEncoder(stdout).Encode(rows)
+	}
+	fmt.Fprintln(stdout, "| failure | runs | time to answer p50 / p95 (max) | right file found | degraded | errors | what the user got |")
+	fmt.Fprintln(stdout, "|---|---|---|---|---|---|---|")
+	for _, r := range rows {
+		fmt.Fprintf(stdout, "| %s | %d | %.2f s / %.2f s (%.2f s) | %d | %d | %d | %s |\n", r.Fault, r.Runs, r.P50, r.P95, r.Max,
+			r.Answered, r.Degraded, r.Errors, strings.ReplaceAll(r.Outcome, "|", "\\|"))
 	}
 	return nil
 }

@@ -144,7 +144,10 @@ func TestPackageStructure(t *testing.T) {
 			t.Errorf("modifier %d leads to %q, want %q", mod, got[mod], typ)
 		}
 	}
-	if len(info.UserConfig) != 1 || info.UserConfig[0]["variable"] != "gds_path" {
+	// The binary's path, and the index-only switch (GDS_SEARCH_LOCAL, read
+	// by gds from the environment Alfred passes).
+	if len(info.UserConfig) != 2 || info.UserConfig[0]["variable"] != "gds_path" ||
+		info.UserConfig[1]["variable"] != "GDS_SEARCH_LOCAL" || info.UserConfig[1]["type"] != "checkbox" {
 		t.Errorf("user configuration %v", info.UserConfig)
 	}
 }

@@ -21,7 +21,9 @@ import (
 	"github.com/gds-cli/gds/internal/ai"
 	"github.com/gds-cli/gds/internal/ai/offline"
 	"github.com/gds-cli/gds/internal/ai/openai"
+	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/auth"
+	"github.com/gds-cli/gds/internal/budget"
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/i18n"
 	"github.com/gds-cli/gds/internal/store"
@@ -71,6 +73,10 @@ type Deps struct {
 	// OpenBrowser opens a URL in the user's browser (`open` on macOS,
 	// `xdg-open` elsewhere).
 	OpenBrowser func(ctx context.Context, url string) error
+	// Budget is the time budget of interactive searches (zero fields: the
+	// defaults of package budget). FromOS reads it from the environment;
+	// `gds search` flags override it.
+	Budget budget.Policy
 }
 
 // Options are the inputs of New.
@@ -172,7 +178,11 @@ func New(o Options) *Deps {
 // still work.
 func FromOS() *Deps {
 	cfg, err := config.Load(config.OSOptions())
-	return New(Options{
+	pol, perr := budget.FromEnv(os.LookupEnv)
+	if perr != nil && err == nil {
+		cfg, err = nil, apperr.Mark(perr, apperr.Config)
+	}
+	d := New(Options{
 		Config:    cfg,
 		ConfigErr: err,
 		Stdin:     os.Stdin,
@@ -181,6 +191,8 @@ func FromOS() *Deps {
 		StdoutTTY: term.IsTerminal(int(os.Stdout.Fd())),
 		Lang:      i18n.Detect(os.LookupEnv),
 	})
+	d.Budget = pol
+	return d
 }
 
 // RequireConfig returns the configuration or the error that kept it from

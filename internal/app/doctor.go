@@ -10,12 +10,17 @@ import (
 	"github.com/gds-cli/gds/alfred"
 	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/auth"
+	"github.com/gds-cli/gds/internal/budget"
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/doctor"
 	"github.com/gds-cli/gds/internal/schedule"
 	"github.com/gds-cli/gds/internal/store"
 	"github.com/gds-cli/gds/migrations"
 )
+
+// DoctorDBTimeout bounds connecting to the database and reading its
+// statistics in `gds doctor`.
+const DoctorDBTimeout = 10 * time.Second
 
 // DoctorInputs gathers what `gds doctor` checks look at, from Deps and the
 // OS. offline skips checks that need the network.
@@ -47,11 +52,17 @@ func (d *Deps) DoctorInputs(offline bool, env schedule.Env) doctor.Inputs {
 				return store.Stats{}, doctor.ErrNoIndex
 			}
 		}
-		var st store.Stats
-		err := d.withStore(ctx, func(s store.Store) (err error) {
-			st, err = s.Stats(ctx)
-			return err
-		})
+		s, err := d.openStoreWithin(ctx, cfg, DoctorDBTimeout)
+		if err != nil {
+			return store.Stats{}, err
+		}
+		defer s.Close()
+		sctx, cancel := context.WithTimeout(ctx, DoctorDBTimeout)
+		defer cancel()
+		st, err := s.Stats(sctx)
+		if err != nil && sctx.Err() != nil && ctx.Err() == nil {
+			err = &budget.Failure{Service: budget.DB, Cause: budget.CauseTimeout, Where: dbLocation(cfg.DatabaseURL), Limit: DoctorDBTimeout, Err: err}
+		}
 		return st, err
 	}
 	load := migrations.SQLite

@@ -5,12 +5,16 @@ import (
 	"errors"
 	"io/fs"
 	"net/http"
+	"strings"
+	"time"
 
 	"github.com/gds-cli/gds/internal/ai/offline"
 	"github.com/gds-cli/gds/internal/apperr"
+	"github.com/gds-cli/gds/internal/budget"
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/crawl"
 	"github.com/gds-cli/gds/internal/drive"
+	"github.com/gds-cli/gds/internal/resilient"
 	"github.com/gds-cli/gds/internal/search"
 	"github.com/gds-cli/gds/internal/search/drivesearch"
 	"github.com/gds-cli/gds/internal/store"
@@ -19,39 +23,55 @@ import (
 
 // SearchSession is the hybrid loop of seed §6 over the configured index,
 // ready to run searches. Every front end (terminal, REPL, --json, Alfred,
-// and the HTTP and MCP servers) searches through one.
+// and the HTTP and MCP servers) searches through one. Each search runs
+// within the session's time budget (package budget): every remote step has
+// a deadline, Drive's keyword search falls back to the local full-text
+// index and an AI call to the offline provider, and the outcome lists what
+// was degraded (Outcome.Degraded).
 type SearchSession struct {
 	// Loop is the loop; front ends may set Loop.OnStep.
 	Loop *search.Loop
 	// Scope is the folder new searches stay in (--folder; "" for all).
 	Scope string
 	// Drive is true when keyword search goes to Google Drive (an index
-	// crawled from Drive), false for the local full-text index.
+	// crawled from Drive, not --local), false for the local full-text index.
 	Drive bool
+	// Budget is the time budget of each search.
+	Budget budget.Policy
 
 	store    store.Store
+	drive    drivesearch.Finder // nil when keyword search stays local
+	notices  []budget.Notice    // degradations found while opening (Drive sign-in)
+	where    string             // the masked database location, for errors
+	remoteDB bool               // the index is a Postgres server
 	maxLoops int
 	d        *Deps
 }
 
 // OpenSearch opens the index and the AI provider and builds the loop with
-// asker (nil: search.Deferred, which hands a clarifying question back). An
-// empty index is an apperr.NoIndex error saying how to fill it. The caller
-// closes the session.
+// asker (nil: search.Deferred, which hands a clarifying question back),
+// with the time budget d.Budget. An empty index is an apperr.NoIndex error
+// saying how to fill it. The caller closes the session.
 func (d *Deps) OpenSearch(ctx context.Context, asker search.Asker) (*SearchSession, error) {
 	cfg, err := d.RequireConfig()
 	if err != nil {
 		return nil, err
 	}
+	pol := d.Budget.WithDefaults()
 	prov, err := d.Provider()
 	if err != nil {
 		return nil, err
 	}
-	st, err := d.OpenStore(ctx)
+	st, err := d.openBudgeted(ctx, cfg, pol)
 	if err != nil {
 		return nil, err
 	}
-	stats, err := st.Stats(ctx)
+	where := cfg.IndexPath()
+	if cfg.UsesPostgres() {
+		where = dbLocation(cfg.DatabaseURL)
+	}
+	run := resilient.NewRun(pol, nil)
+	stats, err := resilient.Index{Store: st, Run: run, Where: where}.Stats(ctx)
 	if err != nil {
 		st.Close()
 		return nil, err
@@ -60,36 +80,136 @@ func (d *Deps) OpenSearch(ctx context.Context, asker search.Asker) (*SearchSessi
 		st.Close()
 		return nil, apperr.L(apperr.NoIndex, "search.empty_index")
 	}
-	keywords, onDrive, err := d.keywordSearcher(ctx, cfg, st, stats.Sync.Fingerprint)
-	if err != nil {
-		st.Close()
-		return nil, err
+	ss := &SearchSession{Budget: pol, store: st, where: where, remoteDB: cfg.UsesPostgres(), maxLoops: cfg.SearchMaxLoopCount, d: d}
+	if crawl.SourceKindOf(stats.Sync.Fingerprint) == config.SourceDrive && !pol.Local {
+		c, err := d.interactiveDriveClient(ctx, cfg, pol)
+		switch {
+		case err == nil:
+			ss.drive, ss.Drive = c, true
+		default:
+			// Drive cannot be asked (no sign-in): the local index answers.
+			cause := resilient.Classify(ctx, err)
+			dec := budget.Decide(budget.Drive, cause)
+			if !dec.Degrade() {
+				st.Close()
+				return nil, err
+			}
+			ss.notices = append(ss.notices, budget.Notice{Service: budget.Drive, Reason: cause, Fallback: dec.Fallback})
+		}
 	}
 	if asker == nil {
 		asker = search.Deferred{}
 	}
-	return &SearchSession{
-		Loop:     &search.Loop{Keywords: keywords, Index: st, AI: prov, Asker: asker},
-		Drive:    onDrive,
-		store:    st,
-		maxLoops: cfg.SearchMaxLoopCount,
-		d:        d,
-	}, nil
+	local := search.StoreSearcher{Index: st}
+	var keywords search.KeywordSearcher = local
+	if ss.drive != nil {
+		keywords = drivesearch.Searcher{Drive: ss.drive, Index: st, Local: local}
+	}
+	ss.Loop = &search.Loop{Keywords: keywords, Index: st, AI: prov, Asker: asker}
+	return ss, nil
 }
 
-// keywordSearcher picks the keyword-search step for the index: Drive's
-// full-text search when the index was crawled from Google Drive (seed
-// §6.3), the store's own full-text index for a local folder.
-func (d *Deps) keywordSearcher(ctx context.Context, cfg *config.Config, st store.Store, fingerprint string) (search.KeywordSearcher, bool, error) {
-	local := search.StoreSearcher{Index: st}
-	if crawl.SourceKindOf(fingerprint) != config.SourceDrive {
-		return local, false, nil
+// openBudgeted opens the index within the budget's database limit: a
+// server that accepts connections but never answers, or refuses them, is a
+// one-line budget.Failure naming it.
+func (d *Deps) openBudgeted(ctx context.Context, cfg *config.Config, pol budget.Policy) (store.Store, error) {
+	return d.openStoreWithin(ctx, cfg, pol.DB)
+}
+
+// openStoreWithin opens the index; a Postgres server that does not answer
+// within limit, or refuses the connection, is a budget.Failure naming it
+// ("connects but does not answer" against "cannot connect").
+func (d *Deps) openStoreWithin(ctx context.Context, cfg *config.Config, limit time.Duration) (store.Store, error) {
+	if !cfg.UsesPostgres() {
+		return d.OpenStore(ctx)
 	}
-	c, err := d.DriveClient(ctx)
-	if err != nil {
-		return nil, false, err
+	pol := budget.Policy{DB: limit}
+	octx, cancel := context.WithTimeout(ctx, pol.DB)
+	defer cancel()
+	st, err := d.OpenStore(octx)
+	if err == nil {
+		return st, nil
 	}
-	return drivesearch.Searcher{Drive: c, Index: st, Local: local}, true, nil
+	if ctx.Err() != nil {
+		return nil, err
+	}
+	cause := resilient.Classify(octx, err)
+	if octx.Err() != nil {
+		cause = budget.CauseTimeout
+	}
+	switch cause {
+	case budget.CauseTimeout, budget.CauseUnreachable:
+		return nil, &budget.Failure{Service: budget.DB, Cause: cause, Where: dbLocation(cfg.DatabaseURL), Limit: pol.DB, Err: err}
+	}
+	return nil, err
+}
+
+// dbLocation names the database in a one-line error: the masked URL
+// without its query string (parameters may be long and are not the
+// location).
+func dbLocation(raw string) string {
+	loc, _, _ := strings.Cut(config.MaskURL(raw), "?")
+	return loc
+}
+
+// interactiveDriveClient is DriveClient with the interactive retry
+// policy: few, short retries, a Retry-After longer than the Drive step is
+// not waited out, and each try bounded by the step's limit.
+func (d *Deps) interactiveDriveClient(ctx context.Context, cfg *config.Config, pol budget.Policy) (*drive.Client, error) {
+	var hc *http.Client
+	var err error
+	if cfg.DriveEndpoint == "" {
+		if hc, err = d.GoogleHTTPClient(ctx); err != nil {
+			return nil, err
+		}
+	}
+	return drive.New(ctx, drive.Options{Endpoint: cfg.DriveEndpoint, HTTPClient: hc, Retry: drive.RetryPolicy{
+		MaxAttempts: 3, Base: 100 * time.Millisecond, Cap: 500 * time.Millisecond,
+		MaxRetryAfter: pol.Drive, GiveUpAfter: pol.Drive, CallTimeout: pol.Drive,
+	}})
+}
+
+// run runs one search with a fresh budget: the loop's components wrapped
+// with their deadlines and fallbacks, the notices of degraded steps
+// returned in the outcome.
+func (s *SearchSession) run(ctx context.Context, fn func(l *search.Loop) (search.Outcome, error)) (search.Outcome, error) {
+	r := resilient.NewRun(s.Budget, nil)
+	for _, n := range s.notices {
+		r.Degraded(n, budget.Decision{Fallback: n.Fallback, Sticky: true})
+	}
+	l := *s.Loop
+	// Only a database server gets query deadlines: the embedded SQLite
+	// file cannot stop answering the way a server can, and a deadline
+	// there would only make a slow machine fail healthy searches.
+	var ix interface {
+		search.LoopIndex
+		search.KeywordIndex
+		drivesearch.IndexedFilter
+	} = s.store
+	if s.remoteDB {
+		ix = resilient.Index{Store: s.store, Run: r, Where: s.where}
+	}
+	l.Index = ix
+	local := search.StoreSearcher{Index: ix}
+	rs := resilient.Searcher{Local: local, Run: r}
+	if s.drive != nil {
+		rs.Drive = drivesearch.Searcher{Drive: s.drive, Index: ix, Local: local}
+	}
+	l.Keywords = rs
+	if s.Loop.AI.Name() != offline.Name {
+		l.AI = resilient.Provider{Primary: s.Loop.AI, Offline: offline.New(), Run: r}
+	}
+	l.Asker = resilient.Asker{Asker: s.Loop.Asker, Run: r}
+	onStep := s.Loop.OnStep
+	l.OnStep = func(st search.Step, state search.State) {
+		r.SetStep(string(st))
+		if onStep != nil {
+			onStep(st, state)
+		}
+	}
+	out, err := fn(&l)
+	out.Degraded = budget.Localize(r.Notices(), s.d.Lang)
+	return out, err
 }
 
 // DriveClient returns a Drive API client: against GDS_DRIVE_ENDPOINT
@@ -118,12 +238,14 @@ func (s *SearchSession) NewState(query string) search.State {
 
 // Run runs a new search for query.
 func (s *SearchSession) Run(ctx context.Context, query string) (search.Outcome, error) {
-	return s.Loop.Run(ctx, s.NewState(query))
+	return s.run(ctx, func(l *search.Loop) (search.Outcome, error) { return l.Run(ctx, s.NewState(query)) })
 }
 
 // Resume continues the search waiting in st with the answer text.
 func (s *SearchSession) Resume(ctx context.Context, st search.State, answer string) (search.Outcome, error) {
-	return s.Loop.Resume(ctx, st, search.ParseAnswer(*st.Question, answer))
+	return s.run(ctx, func(l *search.Loop) (search.Outcome, error) {
+		return l.Resume(ctx, st, search.ParseAnswer(*st.Question, answer))
+	})
 }
 
 // Index is the index the session reads.
@@ -217,6 +339,7 @@ func PendingToken(out search.Outcome) (string, error) {
 // KeystrokeIndex is what the per-keystroke path reads.
 type KeystrokeIndex interface {
 	search.KeystrokeIndex
+	SyncState(ctx context.Context) (store.SyncState, error)
 	Close() error
 }
 
@@ -229,7 +352,7 @@ func (d *Deps) OpenKeystrokeIndex(ctx context.Context) (KeystrokeIndex, error) {
 		return nil, err
 	}
 	if cfg.UsesPostgres() {
-		return d.OpenStore(ctx)
+		return d.openBudgeted(ctx, cfg, d.Budget.WithDefaults())
 	}
 	st, err := sqlite.Open(ctx, cfg.IndexPath(), sqlite.Options{ReadOnly: true})
 	if errors.Is(err, fs.ErrNotExist) {
@@ -244,18 +367,24 @@ func (d *Deps) OpenKeystrokeIndex(ctx context.Context) (KeystrokeIndex, error) {
 // Keystroke answers one launcher keystroke from the index alone (see
 // search.Keystroke): it never builds the configured AI provider — the
 // offline rules read the period and type — and opens the index read-only.
-func (d *Deps) Keystroke(ctx context.Context, query string, limit int) ([]store.File, error) {
+// onDrive reports whether the index was crawled from Google Drive (the
+// launcher's header names Drive only then).
+func (d *Deps) Keystroke(ctx context.Context, query string, limit int) (files []store.File, onDrive bool, err error) {
 	ix, err := d.OpenKeystrokeIndex(ctx)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	defer ix.Close()
 	files, indexed, err := search.Keystroke(ctx, ix, offline.New(), search.KeystrokeRequest{Query: query, Lang: d.Lang, Now: d.Now(), Limit: limit})
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if !indexed {
-		return nil, apperr.L(apperr.NoIndex, "search.empty_index")
+		return nil, false, apperr.L(apperr.NoIndex, "search.empty_index")
 	}
-	return files, nil
+	sync, err := ix.SyncState(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	return files, crawl.SourceKindOf(sync.Fingerprint) == config.SourceDrive, nil
 }

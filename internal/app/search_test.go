@@ -55,7 +55,7 @@ func TestSearchRequestValidation(t *testing.T) {
 
 func TestKeystrokeNoIndex(t *testing.T) {
 	d := New(Options{Config: loadConfig(t, nil)})
-	if _, err := d.Keystroke(context.Background(), "budget", 9); !errors.Is(err, apperr.NoIndex) {
+	if _, _, err := d.Keystroke(context.Background(), "budget", 9); !errors.Is(err, apperr.NoIndex) {
 		t.Errorf("missing index file: %v, want no_index", err)
 	}
 	// The read-only keystroke path must not create the index.
@@ -69,9 +69,12 @@ func TestKeystrokeNoIndex(t *testing.T) {
 func TestSearchAndKeystrokeOverSample(t *testing.T) {
 	d := sampleDeps(t)
 	ctx := context.Background()
-	files, err := d.Keystroke(ctx, "pdfminer", 9)
+	files, onDrive, err := d.Keystroke(ctx, "pdfminer", 9)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if onDrive {
+		t.Error("a local folder's index reported as crawled from Drive")
 	}
 	if len(files) == 0 || files[0].Name != "pdfminer-README.md" {
 		t.Fatalf("keystroke for pdfminer: %+v", files)
@@ -83,8 +86,18 @@ func TestSearchAndKeystrokeOverSample(t *testing.T) {
 	if res.Token != "" || len(res.Outcome.Results) == 0 || res.Outcome.Results[0].File.Name != "pdfminer-README.md" {
 		t.Fatalf("search for pdfminer: token %q outcome %+v", res.Token, res.Outcome)
 	}
+	if len(res.Outcome.Degraded) != 0 {
+		t.Errorf("a healthy local search was degraded: %+v", res.Outcome.Degraded)
+	}
 	st, err := d.IndexStatus(ctx)
 	if err != nil || st.Files == 0 || st.Chunks == 0 {
 		t.Errorf("status %+v %v", st, err)
+	}
+}
+
+func TestDBLocationHasNoSecretOrQuery(t *testing.T) {
+	got := dbLocation("postgres://gds:hunter2@db.example:5432/gds?sslmode=disable&application_name=x")
+	if got != "postgres://gds:****@db.example:5432/gds" {
+		t.Errorf("dbLocation = %q", got)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gds-cli/gds/internal/budget"
+
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/i18n"
 	"github.com/gds-cli/gds/internal/store"
@@ -105,8 +107,14 @@ func (c *checker) index(ctx context.Context) []Check {
 		if c.in.Config.UsesPostgres() {
 			fix = "gds config show   # check " + c.in.Config.DatabaseURLVar
 		}
+		msg := c.t("doctor.index.error", c.statsErr)
+		var f *budget.Failure
+		if errors.As(c.statsErr, &f) {
+			// Tells "cannot connect" from "connects but does not answer".
+			msg = f.Message(c.in.Lang)
+		}
 		return []Check{
-			c.check("index", Fail, c.t("doctor.index.error", c.statsErr), fix),
+			c.check("index", Fail, msg, fix),
 			c.skipped("embedding"), c.skipped("freshness"),
 		}
 	}

@@ -391,15 +391,20 @@ func (c *Client) shortcutTarget(ctx context.Context, f *drivev3.File, seen map[s
 // keyword search of the search loop; build q with this package's builder.
 func (c *Client) Search(ctx context.Context, q Query, fn func(File) error) error {
 	var st WalkStats
-	return c.list(ctx, q, &st, func(f *drivev3.File) error { return fn(fileOf(f, "")) })
+	return c.listOp(ctx, "full-text search", q, &st, func(f *drivev3.File) error { return fn(fileOf(f, "")) })
 }
 
 // list runs files.list over every page of q.
 func (c *Client) list(ctx context.Context, q Query, st *WalkStats, fn func(*drivev3.File) error) error {
+	return c.listOp(ctx, "list folder contents", q, st, fn)
+}
+
+// listOp is list with op naming the call in errors.
+func (c *Client) listOp(ctx context.Context, op string, q Query, st *WalkStats, fn func(*drivev3.File) error) error {
 	token := ""
 	for {
 		var res *drivev3.FileList
-		err := c.retry.doMeta(ctx, "list folder contents", func(ctx context.Context) error {
+		err := c.retry.doMeta(ctx, op, func(ctx context.Context) error {
 			call := c.svc.Files.List().Q(q.String()).PageSize(PageSize).Fields(listFields).
 				SupportsAllDrives(true).IncludeItemsFromAllDrives(true).Corpora("allDrives")
 			if token != "" {

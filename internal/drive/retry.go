@@ -33,6 +33,11 @@ type RetryPolicy struct {
 	// call retried instead of hanging the crawl or the search. Downloads
 	// are bounded by the crawl's per-file limits instead. <= 0: 1 min.
 	CallTimeout time.Duration
+	// GiveUpAfter, when > 0, is the interactive form of the policy: a wait
+	// longer than this (a long Retry-After), or one that would end after
+	// the context's deadline, ends the call at once instead of being
+	// waited out. The crawl leaves it 0 and waits.
+	GiveUpAfter time.Duration
 
 	// Sleep waits d or until ctx ends (nil: a real timer). Tests inject an
 	// instant sleeper.
@@ -150,10 +155,29 @@ func (p RetryPolicy) do(ctx context.Context, op string, fn func(ctx context.Cont
 		if n+1 >= p.MaxAttempts {
 			return &RetryError{Op: op, Attempts: n + 1, Err: err}
 		}
-		if serr := p.Sleep(ctx, p.wait(n, after)); serr != nil {
+		w := p.wait(n, after)
+		if p.gaveUp(ctx, w, after) {
+			return &RetryError{Op: op, Attempts: n + 1, Err: err}
+		}
+		if serr := p.Sleep(ctx, w); serr != nil {
 			return fmt.Errorf("%s: %w", op, serr)
 		}
 	}
+}
+
+// gaveUp reports whether an interactive policy stops instead of waiting w
+// (the server asked for after) before the next try.
+func (p RetryPolicy) gaveUp(ctx context.Context, w, after time.Duration) bool {
+	if p.GiveUpAfter <= 0 {
+		return false
+	}
+	if after > p.GiveUpAfter || w > p.GiveUpAfter {
+		return true
+	}
+	if dl, ok := ctx.Deadline(); ok && p.Now().Add(w).After(dl) {
+		return true
+	}
+	return false
 }
 
 // errCallTimeout marks a try abandoned after CallTimeout.

@@ -179,3 +179,50 @@ func TestRetryDoStopsOnCancel(t *testing.T) {
 		t.Errorf("err = %v after %d calls, want canceled after 1", err, calls)
 	}
 }
+
+// TestRetryGiveUpAfter: the interactive policy does not wait out a long
+// Retry-After, nor a wait that would end after the context's deadline; the
+// crawl's policy (GiveUpAfter 0) waits.
+func TestRetryGiveUpAfter(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	long := apiErr(429, "", http.Header{"Retry-After": []string{"30"}})
+	short := apiErr(503, "", nil)
+	tests := []struct {
+		name      string
+		giveUp    time.Duration
+		deadline  time.Duration // 0: none
+		err       error
+		wantCalls int
+		wantWaits int
+	}{
+		{"crawl waits a long Retry-After", 0, 0, long, 3, 2},
+		{"interactive gives up on a long Retry-After", time.Second, 0, long, 1, 0},
+		{"interactive retries a short backoff", time.Second, 0, short, 3, 2},
+		{"interactive gives up when the wait passes the deadline", 2 * time.Hour, time.Minute, short, 1, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := context.Background()
+			rec := &recorder{}
+			p := RetryPolicy{MaxAttempts: 3, Base: time.Second, Cap: time.Second, GiveUpAfter: tt.giveUp,
+				Sleep: rec.sleep, Rand: func() float64 { return 0.5 }, Now: func() time.Time { return now }}
+			if tt.deadline > 0 {
+				// A real deadline a minute away and a one-hour backoff: the
+				// wait would end after it whatever the machine's speed.
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithTimeout(ctx, tt.deadline)
+				defer cancel()
+				p.Base, p.Cap, p.Now = time.Hour, time.Hour, time.Now
+			}
+			calls := 0
+			err := p.do(ctx, "full-text search", func(context.Context) error { calls++; return tt.err })
+			var re *RetryError
+			if !errors.As(err, &re) {
+				t.Fatalf("err = %v, want a RetryError", err)
+			}
+			if calls != tt.wantCalls || len(rec.waits) != tt.wantWaits {
+				t.Errorf("calls = %d, waits = %v; want %d calls, %d waits", calls, rec.waits, tt.wantCalls, tt.wantWaits)
+			}
+		})
+	}
+}

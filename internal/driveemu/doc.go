@@ -27,9 +27,9 @@
 //   - files.export produces the text formats (text/plain, text/markdown,
 //     text/html, text/csv, text/tab-separated-values); binary formats that
 //     Drive would produce (PDF, DOCX...) answer 501 notImplemented.
-//   - fullText matches the name, description, export text, File.IndexText
-//     and text blobs; Drive also indexes PDF and Office content, which
-//     fixtures supply as IndexText. Results come in insertion order, not by
+//   - fullText matches the name, description, export text, File.IndexText,
+//     text blobs and, as Drive does, the text of PDF and Office blobs
+//     (extracted with internal/extract). Results come in insertion order, not by
 //     relevance. Page tokens are offsets, so a change between two pages may
 //     shift items, as it may in Drive.
 //   - No changes API, uploads, permissions API or revisions; a file without

@@ -135,15 +135,15 @@ func DefaultFixture() *Fixture {
 		ExportText: "A document whose export is larger than Drive's 10 MB export limit.", ExportSize: 12 << 20}, false, "export too large")
 
 	add("pdf-memo", File{Name: "fake-memo.pdf", MimeType: "application/pdf", Parents: []string{reports}, ModifiedTime: day(3, 1, 9),
-		Content: mustRead("unstructured-fake-memo.pdf"), IndexText: "To Whom it May Concern 20,000 bottles of water"}, true, "")
+		Content: mustRead("unstructured-fake-memo.pdf")}, true, "")
 	add("pdf-kana", File{Name: "かな見本.pdf", MimeType: "application/pdf", Parents: []string{reports}, ModifiedTime: day(3, 1, 10),
-		Content: mustRead("pdfminer-simple3-kana.pdf"), IndexText: "Hello あいうえお"}, true, "")
+		Content: mustRead("pdfminer-simple3-kana.pdf")}, true, "")
 	add("docx-ja", File{Name: "目次サンプル.docx", MimeType: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-		Parents: []string{reports}, ModifiedTime: day(3, 2, 9), Content: mustRead("docxrs-toc1-ja.docx"), IndexText: "こんにちは 世界"}, true, "")
+		Parents: []string{reports}, ModifiedTime: day(3, 2, 9), Content: mustRead("docxrs-toc1-ja.docx")}, true, "")
 	add("xlsx-cups", File{Name: "stanley-cups.xlsx", MimeType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-		Parents: []string{reports}, ModifiedTime: day(3, 3, 9), Content: mustRead("unstructured-stanley-cups.xlsx"), IndexText: "Stanley Cups Since 67 Maple Leafs"}, true, "")
+		Parents: []string{reports}, ModifiedTime: day(3, 3, 9), Content: mustRead("unstructured-stanley-cups.xlsx")}, true, "")
 	add("pptx-sample", File{Name: "sample-presentation.pptx", MimeType: "application/vnd.openxmlformats-officedocument.presentationml.presentation",
-		Parents: []string{reports}, ModifiedTime: day(3, 4, 9), Content: mustRead("unstructured-sample-presentation.pptx"), IndexText: "This is the first content slide"}, true, "")
+		Parents: []string{reports}, ModifiedTime: day(3, 4, 9), Content: mustRead("unstructured-sample-presentation.pptx")}, true, "")
 	add("txt-notes", File{Name: "notes.txt", MimeType: "text/plain", Parents: []string{reports}, ModifiedTime: day(3, 4, 12),
 		Content: mustRead("unstructured-fake-text.txt")}, true, "")
 	add("quote-name", File{Name: `Quinn's paper\essay.txt`, MimeType: "text/plain", Parents: []string{reports}, ModifiedTime: day(3, 4, 13),

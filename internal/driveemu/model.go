@@ -58,9 +58,9 @@ type File struct {
 	// file instead of the real export length (to test the 10 MB limit without
 	// building a 10 MB document).
 	ExportSize int64
-	// IndexText is extra text that fullText searches match (Drive indexes
-	// the content of PDFs and Office files; the emulator cannot extract it).
-	// Text blobs (text/*, JSON, CSV) are indexed from Content automatically.
+	// IndexText is extra text that fullText searches match. Text blobs
+	// (text/*, JSON, CSV) and PDF and Office blobs (their extracted text)
+	// are indexed from Content automatically.
 	IndexText string
 	// ShortcutTargetID is the target of a shortcut (MimeShortcut).
 	ShortcutTargetID string

@@ -1,12 +1,16 @@
 package driveemu
 
 import (
+	"bytes"
+	"context"
 	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/gds-cli/gds/internal/extract"
 )
 
 // runeClass groups runes for tokenisation. Drive does not document how it
@@ -160,7 +164,8 @@ outer:
 }
 
 // searchText is what fullText searches: name, description, export text of
-// native files, IndexText and the content of text blobs.
+// native files, IndexText, the content of text blobs and the extracted
+// text of PDF and Office blobs.
 func searchText(f *File) string {
 	var b strings.Builder
 	b.WriteString(f.Name)
@@ -170,9 +175,19 @@ func searchText(f *File) string {
 	b.WriteString(f.ExportText)
 	b.WriteString("\n")
 	b.WriteString(f.IndexText)
-	if !f.IsNative() && isTextMime(f.MimeType) && utf8.Valid(f.Content) {
+	switch {
+	case f.IsNative():
+	case isTextMime(f.MimeType) && utf8.Valid(f.Content):
 		b.WriteString("\n")
 		b.Write(f.Content)
+	case len(f.Content) > 0:
+		// PDF and Office blobs: Drive indexes their text, so the emulator
+		// extracts it with gds's own extractors (a file they cannot read
+		// is matched by name and IndexText only).
+		if doc, err := extract.Extract(context.Background(), f.MimeType, bytes.NewReader(f.Content), 0); err == nil {
+			b.WriteString("\n")
+			b.WriteString(doc.Text())
+		}
 	}
 	return b.String()
 }

@@ -160,6 +160,9 @@ type AlfredOptions struct {
 	LocalPaths map[string]string
 	// Limit is the maximum number of file items (<= 0: all).
 	Limit int
+	// Drive is true when the index was crawled from Google Drive (the
+	// header says "Search Drive for …"; otherwise "Search for …").
+	Drive bool
 }
 
 // AlfredKeystroke is the fast path's response: first an item that runs the
@@ -172,7 +175,7 @@ func AlfredKeystroke(query string, files []store.File, o AlfredOptions) AlfredOu
 		return out
 	}
 	out.Items = append(out.Items, AlfredItem{
-		Title:        i18n.T(o.Lang, "alfred.run.title", q),
+		Title:        i18n.T(o.Lang, runTitle(o.Drive), q),
 		Subtitle:     i18n.T(o.Lang, "alfred.run.sub"),
 		Autocomplete: AlfredRunText(q),
 		Icon:         gdsIcon(),
@@ -223,7 +226,27 @@ func AlfredOutcome(out search.Outcome, token string, o AlfredOptions) AlfredOutp
 	if len(res.Items) == 0 {
 		res.Items = append(res.Items, AlfredItem{Title: i18n.T(o.Lang, i18n.NoFilesFound), Icon: gdsIcon()})
 	}
+	res.Items = append(res.Items, degradedItems(out, o)...)
 	return res
+}
+
+// runTitle is the key of the header item by source kind.
+func runTitle(drive bool) i18n.Key {
+	if drive {
+		return "alfred.run.title"
+	}
+	return "alfred.run.title.local"
+}
+
+// degradedItems are non-actionable items, after the results, saying which
+// steps used a fallback (the notice is the subtitle).
+func degradedItems(out search.Outcome, o AlfredOptions) []AlfredItem {
+	var items []AlfredItem
+	for _, n := range out.Degraded {
+		items = append(items, AlfredItem{Title: i18n.T(o.Lang, "alfred.degraded.title"), Subtitle: clean(n.Text(o.Lang)),
+			Icon: gdsIcon()})
+	}
+	return items
 }
 
 // AlfredQuestion renders a pending question: a header, the draft answer

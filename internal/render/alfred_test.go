@@ -13,6 +13,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/gds-cli/gds/internal/ai"
+	"github.com/gds-cli/gds/internal/budget"
 	"github.com/gds-cli/gds/internal/i18n"
 	"github.com/gds-cli/gds/internal/search"
 	"github.com/gds-cli/gds/internal/store"
@@ -97,7 +98,36 @@ func TestSchemaRejectsInvalidOutput(t *testing.T) {
 }
 
 func alfredOpts(lang string) AlfredOptions {
-	return AlfredOptions{Lang: lang, Limit: 9, LocalPaths: map[string]string{fMinutes.ID: "/Users/me/Docs/議事録 2024-05.pdf"}}
+	return AlfredOptions{Lang: lang, Limit: 9, Drive: true, LocalPaths: map[string]string{fMinutes.ID: "/Users/me/Docs/議事録 2024-05.pdf"}}
+}
+
+// TestAlfredHeaderBySourceKind: the header item names Drive only for an
+// index crawled from Drive; a degraded loop adds one notice item after
+// the results.
+func TestAlfredHeaderBySourceKind(t *testing.T) {
+	for _, tc := range []struct {
+		drive bool
+		lang  string
+		want  string
+	}{
+		{true, i18n.En, "Search Drive for “Q3”"},
+		{false, i18n.En, "Search for “Q3”"},
+		{true, i18n.Ja, "「Q3」をドライブで検索"},
+		{false, i18n.Ja, "「Q3」を検索"},
+	} {
+		o := alfredOpts(tc.lang)
+		o.Drive = tc.drive
+		if got := AlfredKeystroke("Q3", nil, o).Items[0].Title; got != tc.want {
+			t.Errorf("drive=%v %s: header %q, want %q", tc.drive, tc.lang, got, tc.want)
+		}
+	}
+	out := outcomes()["results"]
+	out.Degraded = []budget.Notice{{Service: budget.Drive, Reason: budget.CauseUnreachable, Fallback: budget.FallbackIndex}}
+	items := AlfredOutcome(out, "", alfredOpts(i18n.En)).Items
+	last := items[len(items)-1]
+	if len(items) != len(out.Results)+1 || last.Valid || !strings.Contains(last.Subtitle, "searched the local index") {
+		t.Errorf("degraded outcome items: %d for %d results, last %+v", len(items), len(out.Results), last)
+	}
 }
 
 func TestAlfredGolden(t *testing.T) {

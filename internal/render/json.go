@@ -39,6 +39,19 @@ type SearchDoc struct {
 	Rounds   []JSONRound   `json:"rounds"`
 	Question *JSONQuestion `json:"question,omitempty"` // only when End is "question"
 	State    string        `json:"state,omitempty"`    // only when End is "question"
+	// Degraded lists the steps that used a fallback because their service
+	// did not answer (Drive → the local index, the AI provider → the
+	// offline provider); absent when none did.
+	Degraded []JSONDegraded `json:"degraded,omitempty"`
+}
+
+// JSONDegraded is one degraded step.
+type JSONDegraded struct {
+	Service  string `json:"service"`        // drive, ai
+	Reason   string `json:"reason"`         // timeout, unreachable, rate_limited, unavailable, auth, budget, error
+	Fallback string `json:"fallback"`       // local_index, offline, or "" (embeddings skipped)
+	Step     string `json:"step,omitempty"` // the AI task, for the ai service
+	Message  string `json:"message"`        // the one-line notice, in the user's language
 }
 
 // JSONResult is one file found.
@@ -104,6 +117,10 @@ type JSONError struct {
 func NewSearchDoc(out search.Outcome, token string, limit int, lang string) SearchDoc {
 	s := out.State
 	doc := SearchDoc{Provider: out.Provider, Query: s.Query, Results: []JSONResult{}, Rounds: []JSONRound{}}
+	for _, n := range out.Degraded {
+		doc.Degraded = append(doc.Degraded, JSONDegraded{Service: string(n.Service), Reason: string(n.Reason),
+			Fallback: string(n.Fallback), Step: n.Step, Message: n.Text(lang)})
+	}
 	for _, r := range s.Rounds {
 		doc.Rounds = append(doc.Rounds, JSONRound{Loop: r.Loop, Keywords: nonNil(r.Conditions.Keywords),
 			Required: nonNil(r.Conditions.Required), Filters: jsonFilters(r.Conditions.Filters), Hits: r.Hits, Branch: string(r.Branch)})

@@ -7,10 +7,12 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/gds-cli/gds/internal/ai"
+	"github.com/gds-cli/gds/internal/budget"
 	"github.com/gds-cli/gds/internal/i18n"
 	"github.com/gds-cli/gds/internal/search"
 	"github.com/gds-cli/gds/internal/store"
@@ -146,5 +148,21 @@ func TestErrorJSONGolden(t *testing.T) {
 	var back ErrorDoc
 	if err := json.Unmarshal(buf.Bytes(), &back); err != nil || !reflect.DeepEqual(back, doc) {
 		t.Fatalf("round trip: %v %+v", err, back)
+	}
+}
+
+// A degraded outcome lists its notices under "degraded"; a healthy one
+// has no such field (the document is unchanged).
+func TestSearchDocDegraded(t *testing.T) {
+	out := search.Outcome{State: search.State{Query: "q", End: search.EndNotFound}}
+	b, _ := json.Marshal(NewSearchDoc(out, "", 10, i18n.En))
+	if strings.Contains(string(b), "degraded") {
+		t.Errorf("healthy document has a degraded field: %s", b)
+	}
+	out.Degraded = []budget.Notice{{Service: budget.Drive, Reason: budget.CauseTimeout, Fallback: budget.FallbackIndex, Limit: 2 * time.Second}}
+	doc := NewSearchDoc(out, "", 10, i18n.En)
+	if len(doc.Degraded) != 1 || doc.Degraded[0] != (JSONDegraded{Service: "drive", Reason: "timeout", Fallback: "local_index",
+		Message: "Drive did not answer within 2s; searched the local index"}) {
+		t.Errorf("degraded = %+v", doc.Degraded)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gds-cli/gds/internal/ai"
+	"github.com/gds-cli/gds/internal/budget"
 	"github.com/gds-cli/gds/internal/i18n"
 	"github.com/gds-cli/gds/internal/search"
 )
@@ -80,4 +81,12 @@ func FiltersText(f ai.Filters, lang string) string {
 
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// DegradedText prints one line per degraded step of a search (to stderr,
+// so the results on stdout keep their form).
+func DegradedText(w io.Writer, notices []budget.Notice, lang string) {
+	for _, n := range notices {
+		fmt.Fprintln(w, i18n.T(lang, "budget.notice_prefix")+n.Text(lang))
+	}
 }

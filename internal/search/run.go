@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/gds-cli/gds/internal/ai"
+	"github.com/gds-cli/gds/internal/budget"
 	"github.com/gds-cli/gds/internal/store"
 	"github.com/gds-cli/gds/internal/tokenize"
 )
@@ -30,6 +31,11 @@ type Asker interface {
 }
 
 var (
+	// ErrNoQueryVector is returned by a provider's Embed when no embedding
+	// of the query in the index's space can be had (the provider is down
+	// and a fallback's vectors would not be comparable). The loop then
+	// ranks without the vector signal instead of failing.
+	ErrNoQueryVector = errors.New("no query embedding")
 	// ErrDeferred stops the loop with the question pending in the state.
 	ErrDeferred = errors.New("answer deferred to a later call")
 	// ErrNoAnswer makes the loop continue without an answer.
@@ -90,6 +96,9 @@ type Outcome struct {
 	Provider string
 	Results  []Result     // when State.End == EndResults
 	Pending  *ai.Question // when the question was deferred
+	// Degraded lists the steps that did not get an answer from their
+	// service and used a fallback (the local index, the offline provider).
+	Degraded []budget.Notice
 	snippets map[string]string
 }
 
@@ -282,18 +291,24 @@ func (l *Loop) narrow(ctx context.Context, s State, ids []string, scores map[str
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	vecs, err := l.AI.Embed(ctx, []string{s.Query + "\n" + strings.Join(allKeywords(s.Cond), " ")})
-	if err != nil {
-		return nil, fmt.Errorf("embed the query: %w", err)
-	}
 	f := store.Filter{IDs: ids}
-	fileHits, err := l.Index.VectorSearch(ctx, vecs[0], f, len(ids))
-	if err != nil {
-		return nil, fmt.Errorf("vector search: %w", err)
-	}
-	chunkHits, err := l.Index.ChunkSearch(ctx, vecs[0], f, 4*len(ids))
-	if err != nil {
-		return nil, fmt.Errorf("chunk search: %w", err)
+	var (
+		fileHits  []store.Hit
+		chunkHits []store.ChunkHit
+	)
+	vecs, err := l.AI.Embed(ctx, []string{s.Query + "\n" + strings.Join(allKeywords(s.Cond), " ")})
+	switch {
+	case errors.Is(err, ErrNoQueryVector):
+		// Rank by the keyword and whole-query orders alone.
+	case err != nil:
+		return nil, fmt.Errorf("embed the query: %w", err)
+	default:
+		if fileHits, err = l.Index.VectorSearch(ctx, vecs[0], f, len(ids)); err != nil {
+			return nil, fmt.Errorf("vector search: %w", err)
+		}
+		if chunkHits, err = l.Index.ChunkSearch(ctx, vecs[0], f, 4*len(ids)); err != nil {
+			return nil, fmt.Errorf("chunk search: %w", err)
+		}
 	}
 	best := map[string]float64{}
 	for _, h := range fileHits {
@@ -523,6 +538,9 @@ func (l *Loop) fillSnippets(ctx context.Context, s State, ids []string, snippets
 		return nil
 	}
 	vecs, err := l.AI.Embed(ctx, []string{s.Query + "\n" + strings.Join(allKeywords(s.Cond), " ")})
+	if errors.Is(err, ErrNoQueryVector) {
+		return nil // no snippets: the reranker reads the summaries
+	}
 	if err != nil {
 		return fmt.Errorf("embed the query: %w", err)
 	}

@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -199,5 +200,35 @@ func TestRerankGetsSnippets(t *testing.T) {
 	// The snippet mentions the query: a goes first although keyword search ranked it second.
 	if out.Results[0].File.ID != "a" {
 		t.Errorf("results %v, want a first", []string{out.Results[0].File.ID, out.Results[1].File.ID})
+	}
+}
+
+// noVectors is a provider whose query embedding is unavailable.
+type noVectors struct{ ai.Provider }
+
+func (noVectors) Embed(context.Context, []string) ([][]float32, error) {
+	return nil, fmt.Errorf("embed: %w", ErrNoQueryVector)
+}
+
+// TestNarrowWithoutQueryVector: when the provider cannot embed the query
+// (ErrNoQueryVector: it is down and the offline vectors would not be
+// comparable), narrowing ranks by the keyword and whole-query orders
+// instead of failing the search.
+func TestNarrowWithoutQueryVector(t *testing.T) {
+	ids := []string{"k1", "k2", "k3", "k4", "k5", "k6", "k7", "k8", "k9", "k10", "k11", "k12"}
+	fx := &fakeIndex{vector: []store.Hit{{ID: "k2", Score: .9}}, keyword: []string{"k12", "k3", "k1"}}
+	l := &Loop{Index: fx, AI: noVectors{offline.New()}}
+	s := State{Query: "tower", Cond: Conditions{Keywords: []string{"tower"}}}
+	got, err := l.narrow(context.Background(), s, ids, map[string]float64{}, map[string]string{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// k12: 1/22 + 5/11 = .4999; k3: 1/13 + 5/12 = .4936; k1: 1/11 + 5/13 = .4755;
+	// the vector favourite k2 gets no vector credit.
+	if len(got) != Keep || got[0] != "k12" || got[1] != "k3" || got[2] != "k1" {
+		t.Errorf("narrowed %v; want k12, k3, k1 first", got)
+	}
+	if err := l.fillSnippets(context.Background(), s, []string{"k1"}, map[string]string{}); err != nil {
+		t.Errorf("fillSnippets without a query vector: %v", err)
 	}
 }

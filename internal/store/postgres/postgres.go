@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -74,6 +75,7 @@ func Open(ctx context.Context, url string, opts ...Option) (*Store, error) {
 	if !strings.Contains(url, "default_query_exec_mode") {
 		cfg.ConnConfig.DefaultQueryExecMode = pgx.QueryExecModeSimpleProtocol
 	}
+	applyDefaults(cfg, url)
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: creating the connection pool for DATABASE_URL: %w", err)
@@ -93,6 +95,37 @@ func Open(ctx context.Context, url string, opts ...Option) (*Store, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// Connection defaults; each is kept when the URL sets its own.
+const (
+	// DefaultConnectTimeout bounds connecting (TCP and the start-up
+	// exchange): a server that accepts and never answers is an error, not
+	// a hang (URL: connect_timeout, in seconds).
+	DefaultConnectTimeout = 10 * time.Second
+	// DefaultStatementTimeout is the server-side limit of one statement
+	// (URL: statement_timeout in milliseconds, or options=-c statement_timeout=…).
+	// Searches are bounded much sooner by their time budget; this stops a
+	// runaway statement that a client stopped waiting for.
+	DefaultStatementTimeout = 5 * time.Minute
+	// DefaultMaxConns is the pool size (URL: pool_max_conns): the crawl's
+	// workers and a search share it.
+	DefaultMaxConns = 8
+)
+
+// applyDefaults sets the connection defaults the connection string does
+// not set itself.
+func applyDefaults(cfg *pgxpool.Config, url string) {
+	if !strings.Contains(url, "connect_timeout") {
+		cfg.ConnConfig.ConnectTimeout = DefaultConnectTimeout
+	}
+	rp := cfg.ConnConfig.RuntimeParams
+	if _, ok := rp["statement_timeout"]; !ok && !strings.Contains(rp["options"], "statement_timeout") {
+		rp["statement_timeout"] = strconv.FormatInt(DefaultStatementTimeout.Milliseconds(), 10)
+	}
+	if !strings.Contains(url, "pool_max_conns") {
+		cfg.MaxConns = DefaultMaxConns
+	}
 }
 
 // maskedLocation describes the database without the password.
@@ -115,11 +148,27 @@ func (s *Store) q(sql string) string { return s.sql.Replace(sql) }
 // Schema returns the schema holding the tables.
 func (s *Store) Schema() string { return s.schema }
 
-// Close closes the connection pool.
+// Close closes the connection pool, waiting at most CloseWait.
 func (s *Store) Close() error {
-	s.pool.Close()
+	done := make(chan struct{})
+	go func() {
+		s.pool.Close()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(CloseWait):
+		// A connection whose query was cancelled is closed by pgx in the
+		// background: it sends the server a cancel request and waits up to
+		// 15 s for it to hang up. A server that stopped answering never
+		// does; the pool finishes closing on its own, without the caller.
+	}
 	return nil
 }
+
+// CloseWait bounds how long Close waits for the pool's connections to
+// close (a server that stopped answering would otherwise hold it 15 s).
+const CloseWait = 2 * time.Second
 
 // Migrate applies the pending migrations in one transaction, holding a
 // transaction-level advisory lock so concurrent processes apply each version

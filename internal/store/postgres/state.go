@@ -171,6 +171,18 @@ func (s *Store) SyncState(ctx context.Context) (store.SyncState, error) {
 	return st, nil
 }
 
+// ceilMicro rounds t up to the microsecond, the precision of timestamptz:
+// truncating would store a checkpoint earlier than the newest file's
+// nanosecond modification time, and every incremental crawl would list
+// that file again.
+func ceilMicro(t time.Time) time.Time {
+	c := t.Truncate(time.Microsecond)
+	if c.Before(t) {
+		c = c.Add(time.Microsecond)
+	}
+	return c
+}
+
 // SetSyncState stores the checkpoint; a zero UpdatedAt stores the current time.
 func (s *Store) SetSyncState(ctx context.Context, st store.SyncState) error {
 	upd := st.UpdatedAt
@@ -179,7 +191,7 @@ func (s *Store) SetSyncState(ctx context.Context, st store.SyncState) error {
 	}
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, s.q(`INSERT INTO {schema}.drive_sync_state (id, drive_modified_at) VALUES ($1, $2)
-			ON CONFLICT (id) DO UPDATE SET drive_modified_at = EXCLUDED.drive_modified_at`), syncID, st.ModifiedAt.UTC()); err != nil {
+			ON CONFLICT (id) DO UPDATE SET drive_modified_at = EXCLUDED.drive_modified_at`), syncID, ceilMicro(st.ModifiedAt).UTC()); err != nil {
 			return err
 		}
 		_, err := tx.Exec(ctx, s.q(`INSERT INTO {schema}.gds_meta (key, value) VALUES ($1, $2), ($3, $4)

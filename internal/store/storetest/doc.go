@@ -12,6 +12,8 @@
 //     ignored; a query without any usable term matches nothing, without error.
 //   - A one-character CJK term matches text where that character stands
 //     alone or starts a run of CJK characters (a prefix match on bigrams).
-//   - SetSyncState with a zero UpdatedAt stores the current time.
+//   - SetSyncState with a zero UpdatedAt stores the current time; the
+//     checkpoint read back is never earlier than the one written (a back
+//     end that keeps microseconds rounds up).
 //   - VectorSearch with a query vector of the wrong dimension is an error.
 package storetest

@@ -1038,6 +1038,22 @@ func testSyncState(t *testing.T, newStore func(t *testing.T) store.Store) {
 	if st.Fingerprint != "fp-2" {
 		t.Errorf("SyncState.Fingerprint = %q, want fp-2", st.Fingerprint)
 	}
+
+	// A local file's modification time has nanoseconds. The checkpoint read
+	// back must not be earlier than the one written, or the next crawl
+	// lists the newest file again (a back end keeping microseconds rounds
+	// up, by less than a microsecond).
+	nano := time.Date(2025, 2, 3, 4, 5, 6, 123456789, time.UTC)
+	if err := s.SetSyncState(ctx, store.SyncState{ModifiedAt: nano, Fingerprint: "fp-3"}); err != nil {
+		t.Fatalf("SetSyncState (nanoseconds): %v", err)
+	}
+	if st, err = s.SyncState(ctx); err != nil {
+		t.Fatalf("SyncState: %v", err)
+	}
+	if st.ModifiedAt.Before(nano) || st.ModifiedAt.Sub(nano) >= time.Microsecond {
+		t.Errorf("SyncState.ModifiedAt = %s after writing %s: want no earlier, and less than 1µs later",
+			st.ModifiedAt.UTC().Format(time.RFC3339Nano), nano.Format(time.RFC3339Nano))
+	}
 }
 
 func testEmbeddingSpace(t *testing.T, newStore func(t *testing.T) store.Store) {
