@@ -28,11 +28,13 @@ var Modes = []string{ModeGlobal, ModeLocal, ModeDrift}
 // DRIFT defaults (GraphRAG's primer folds and depth; follow-ups per depth
 // kept small so that a question costs a bounded number of calls).
 const (
-	DriftTopReports   = 20
-	DriftPrimerFolds  = 5
-	DriftDepth        = 3
-	DriftFollowUps    = 3
-	localChunkLimit   = 40
+	DriftTopReports  = 20
+	DriftPrimerFolds = 5
+	DriftDepth       = 3
+	DriftFollowUps   = 3
+	localChunkLimit  = 40
+	// MinContextTokens is the smallest context budget a query accepts.
+	MinContextTokens  = 500
 	maxEntityChunkIDs = 50 // reference chain: chunk IDs listed per entity at most
 )
 
@@ -219,6 +221,12 @@ func (s *Searcher) Run(ctx context.Context, q Query) (Result, error) {
 	}
 	if q.MaxContextTokens <= 0 {
 		q.MaxContextTokens = DefaultMaxContextTokens
+	}
+	if q.MaxContextTokens < MinContextTokens {
+		return Result{}, apperr.L(apperr.Usage, "graph.bad_tokens", q.MaxContextTokens)
+	}
+	if q.CommunityLevel < 0 {
+		return Result{}, apperr.L(apperr.Usage, "graph.bad_level", q.CommunityLevel)
 	}
 	if q.ResponseType == "" {
 		q.ResponseType = DefaultResponseType

@@ -75,6 +75,11 @@ func (p *Provider) extractGraph(in ai.GraphExtractInput) ai.GraphExtraction {
 		}
 		return order[a].first < order[b].first
 	})
+	// Short common Japanese nouns (存在, 影響) name an entity only when the
+	// chunk repeats them.
+	order = slices.DeleteFunc(order, func(e *ent) bool {
+		return ja && !e.proper && utf8.RuneCountInString(e.name) < 3 && e.tf < 2
+	})
 	if len(order) > graphEntitiesPerChunk {
 		order = order[:graphEntitiesPerChunk]
 	}
