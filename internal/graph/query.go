@@ -334,6 +334,9 @@ func (s *Searcher) global(ctx context.Context, l *loaded, q Query, res *Result) 
 			defer mu.Unlock()
 			res.Calls.Map++
 			res.Calls.PromptTokens += s.Counter.Count(ai.PromptGraphMap) + s.Counter.Count(string(user))
+			if errors.Is(err, ai.ErrMalformedOutput) {
+				raw, err = nil, nil // parsed below as a failure: one point scored 0
+			}
 			if err != nil {
 				if first == nil {
 					first = err
