@@ -109,7 +109,8 @@ type LocalContext struct {
 // community reports of the selected entities (those holding most of them,
 // then by rank) in LocalCommunityShare of the budget; the entities and
 // their relationships (both ends selected first, then by weight) in what
-// the other two shares leave; source chunks in LocalTextShare.
+// the other two shares leave; source chunks in LocalTextShare. A row that
+// does not fit its share is skipped and later, shorter ones still added.
 func BuildLocalContext(in LocalInput, counter Counter) LocalContext {
 	var out LocalContext
 	var b strings.Builder
@@ -123,7 +124,7 @@ func BuildLocalContext(in LocalInput, counter Counter) LocalContext {
 		for i, r := range rows {
 			n := counter.Count(r) + 1
 			if used+n > budget {
-				break
+				continue // a long row is skipped; shorter ones may still fit
 			}
 			used += n
 			sb.WriteString(r)
