@@ -350,3 +350,39 @@ func TestBuildResumesAfterAFailure(t *testing.T) {
 	}
 
 }
+
+// A graph without entities, communities, weights or reports cannot be
+// searched globally: the error names gds graph build (seed 002 Req 3.2).
+func TestQueryRefusesAnIncompleteGraph(t *testing.T) {
+	ctx := context.Background()
+	ent := store.GraphEntity{ID: "e1", Name: "A", ChunkIDs: []string{"f#0"}}
+	comm := store.GraphCommunity{ID: "0", EntityIDs: []string{"e1"}, Weight: 1, Signature: "s"}
+	built := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		name   string
+		g      store.Graph
+		report bool
+	}{
+		{"no entities", store.Graph{Communities: []store.GraphCommunity{comm}, BuiltAt: built}, true},
+		{"no communities", store.Graph{Entities: []store.GraphEntity{ent}, BuiltAt: built}, true},
+		{"no weight", store.Graph{Entities: []store.GraphEntity{ent}, Communities: []store.GraphCommunity{{ID: "0", EntityIDs: []string{"e1"}, Signature: "s"}}, BuiltAt: built}, true},
+		{"no reports", store.Graph{Entities: []store.GraphEntity{ent}, Communities: []store.GraphCommunity{comm}, BuiltAt: built}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := backends(t)["sqlite"](t)
+			if tc.report {
+				if err := s.PutGraphReport(ctx, store.GraphReport{Signature: "s", Data: []byte(`{"title":"t","rank":5}`)}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := s.ReplaceGraph(ctx, tc.g); err != nil {
+				t.Fatal(err)
+			}
+			se := &graph.Searcher{Graph: s, Index: s, Provider: offline.New(), Counter: tokens.O200k}
+			_, err := se.Run(ctx, graph.Query{Question: "q", Params: graph.DefaultParams()})
+			if !errors.Is(err, graph.ErrNoGraph) || !errors.Is(err, apperr.NoIndex) || !strings.Contains(err.Error(), "gds graph build") {
+				t.Fatalf("Run = %v, want the missing-graph error", err)
+			}
+		})
+	}
+}

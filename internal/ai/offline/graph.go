@@ -182,6 +182,8 @@ func graphReport(in ai.GraphReportInput) ai.GraphReport {
 	return out
 }
 
+var reDataRef = lazyRegexp(`\s*\[Data:[^\]]*\]`)
+
 // overlapSentence is a sentence scored by the share of query tokens it holds.
 type overlapSentence struct {
 	text  string
@@ -312,8 +314,18 @@ func graphAnswer(in ai.GraphAnswerInput) []string {
 		lines = append(lines, strings.ReplaceAll(l, "|", " "))
 	}
 	ranked := rankByOverlap(in.Question, lines)
-	var picked []string
-	for _, s := range ranked[:min(len(ranked), graphAnswerSentences)] {
+	var picked, keys []string
+	for _, s := range ranked {
+		if len(picked) == graphAnswerSentences {
+			break
+		}
+		// The same sentence may come from several analysts or reports:
+		// compare without the [Data: …] references, either way round.
+		key := strings.TrimSpace(reDataRef().ReplaceAllString(s.text, ""))
+		if slices.ContainsFunc(keys, func(k string) bool { return strings.Contains(k, key) || strings.Contains(key, k) }) {
+			continue
+		}
+		keys = append(keys, key)
 		picked = append(picked, s.text)
 	}
 	if len(picked) == 0 {

@@ -121,8 +121,9 @@ func (p *Provider) Structured(ctx context.Context, req ai.Request) (json.RawMess
 	return b, nil
 }
 
-// Stream performs TaskAnswer: an extractive answer built from the passages,
-// delivered one sentence per EventText, then EventEnd (FinishStop); it
+// Stream performs TaskAnswer and TaskGraphAnswer: an extractive answer
+// built from the passages (or the graph context), delivered one sentence
+// per EventText, then EventEnd (FinishStop); it
 // reports no usage. Other tasks fail with ai.ErrUnsupportedTask. The offline
 // provider is not an ai.ToolCaller: a request that offers tools fails with
 // ai.ErrToolsUnsupported.
