@@ -386,3 +386,45 @@ func TestQueryRefusesAnIncompleteGraph(t *testing.T) {
 		})
 	}
 }
+
+// --folder builds the graph of one folder's documents and keeps the
+// extractions of the others for a later build of the whole index.
+func TestBuildFolder(t *testing.T) {
+	ctx := context.Background()
+	s := backends(t)["sqlite"](t)
+	index(t, s, "a", "a.txt", "The Denver Broncos beat the Carolina Panthers.\n", 3000)
+	index(t, s, "b", "b.txt", "Ada Lovelace worked with Charles Babbage in London.\n", 3000)
+	f, err := s.GetFiles(ctx, []string{"b"})
+	if err != nil || len(f) != 1 {
+		t.Fatal(f, err)
+	}
+	f[0].Path = "Notes/History"
+	f[0].Text = "Ada Lovelace worked with Charles Babbage in London.\n"
+	emb := offline.Embedding(f[0].Text)
+	if err := s.UpsertFile(ctx, f[0], []store.Chunk{{Ordinal: 0, Text: f[0].Text, Embedding: emb}}); err != nil {
+		t.Fatal(err)
+	}
+	b := &graph.Builder{Index: s, Graph: s, Provider: offline.New(), Counter: tokens.O200k}
+	if _, err := b.Build(ctx, graph.BuildOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := b.Build(ctx, graph.BuildOptions{Folder: "/Notes/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Folder != "Notes" || st.Chunks != 1 || st.Extracted != 0 || st.Removed != 0 {
+		t.Fatalf("folder build: %+v", st)
+	}
+	g, _ := s.LoadGraph(ctx)
+	for _, e := range g.Entities {
+		if strings.Contains(e.Name, "Broncos") {
+			t.Fatalf("the folder's graph holds %q from outside it", e.Name)
+		}
+	}
+	if g.Folder != "Notes" {
+		t.Fatalf("graph folder = %q", g.Folder)
+	}
+	if h, _ := s.GraphTextHashes(ctx); len(h) != 2 {
+		t.Fatalf("%d extractions kept, want both", len(h))
+	}
+}
