@@ -92,7 +92,9 @@ func index(t *testing.T, s store.Store, id, name, text string, chunkSize int) in
 	return len(chunks)
 }
 
-// corpus indexes testdata/graphcorpus and returns file ID → name.
+// corpus indexes two articles of testdata/graphcorpus (one English, the
+// short Japanese one, to keep the race build of the test quick) and
+// returns file ID → name.
 func corpus(t *testing.T, s store.Store) (map[string]string, int) {
 	t.Helper()
 	dir := filepath.Join("..", "..", "testdata", "graphcorpus")
@@ -103,7 +105,7 @@ func corpus(t *testing.T, s store.Store) (map[string]string, int) {
 	names := map[string]string{}
 	n := 0
 	for _, e := range entries {
-		if !strings.HasSuffix(e.Name(), ".txt") {
+		if e.Name() != "squad-0001.txt" && e.Name() != "jsquad-0004.txt" {
 			continue
 		}
 		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
