@@ -131,7 +131,7 @@ func graphTermWeight(tf int, proper bool) float64 {
 // of two or more characters that are not common nouns, English
 // capitalised phrases.
 func graphTermOK(t term, ja bool) bool {
-	if !ja && !t.proper {
+	if !ja && (!t.proper || enCalendar()[strings.ToLower(t.text)]) {
 		return false
 	}
 	n := utf8.RuneCountInString(t.text)
@@ -143,6 +143,10 @@ func graphTermOK(t term, ja bool) bool {
 	}
 	return !isAllClass(t.text, rcDigit)
 }
+
+// enCalendar are capitalised words that name no entity on their own.
+var enCalendar = lazySet("january", "february", "march", "april", "may", "june", "july", "august", "september",
+	"october", "november", "december", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
 // graphReport is TaskGraphReport offline: an extract of the community's
 // entity descriptions, rated by the community's size.
