@@ -491,6 +491,11 @@ func (s *Searcher) localContext(ctx context.Context, l *loaded, text string, max
 	if err != nil {
 		return LocalContext{}, nil, err
 	}
+	for _, e := range l.g.Entities {
+		if len(e.Embedding) > 0 && len(e.Embedding) != len(vec) {
+			return LocalContext{}, nil, apperr.L(apperr.Index, "graph.embedding_mismatch", len(e.Embedding), len(vec))
+		}
+	}
 	sel := TopEntities(l.g.Entities, vec, LocalTopEntities)
 	order := CandidateChunks(sel, localChunkLimit)
 	texts, err := s.chunkTexts(ctx, order)

@@ -3,15 +3,18 @@ package graph_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/gds-cli/gds/internal/ai"
+	"github.com/gds-cli/gds/internal/ai/offline"
 	"github.com/gds-cli/gds/internal/ai/openai"
 	"github.com/gds-cli/gds/internal/ai/openaitest"
 	"github.com/gds-cli/gds/internal/ai/tokens"
+	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/graph"
 	"github.com/gds-cli/gds/internal/store"
 )
@@ -184,4 +187,11 @@ func TestScriptedOpenAI(t *testing.T) {
 		t.Fatalf("local: answer %q context %s", res.Answer, local)
 	}
 	checkChain(t, res, names)
+
+	// Queried with another embedding model (the offline one, 512
+	// dimensions), local search refuses rather than ranking by noise.
+	se.Provider = offline.New()
+	if _, err := se.Run(ctx, q); !errors.Is(err, apperr.Index) || !strings.Contains(err.Error(), "gds graph build --full") {
+		t.Fatalf("local with another embedding model: %v, want an index error naming gds graph build --full", err)
+	}
 }

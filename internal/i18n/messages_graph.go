@@ -7,6 +7,10 @@ func init() {
 				En: "No usable entity graph (%s): run `gds graph build` first",
 				Ja: "利用できるエンティティグラフがありません（%s）。先に `gds graph build` を実行してください",
 			},
+			"graph.embedding_mismatch": {
+				En: "the graph's entity embeddings have %d dimensions but the current embedding model gives %d: run `gds graph build --full` with the current AI provider",
+				Ja: "グラフのエンティティ埋め込みは %d 次元ですが、現在の埋め込みモデルは %d 次元です。現在の AI プロバイダで `gds graph build --full` を実行してください",
+			},
 			"graph.bad_mode":          {En: "unknown mode %q: use global, local or drift", Ja: "モード %q は不明です。global、local、drift のいずれかを指定してください"},
 			"graph.bad_format":        {En: "unknown output format %q: use markdown or json", Ja: "出力形式 %q は不明です。markdown か json を指定してください"},
 			"graph.bad_level":         {En: "community level %d is out of range: use 0 or more", Ja: "コミュニティ階層 %d は範囲外です。0 以上を指定してください"},
