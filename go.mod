@@ -26,6 +26,7 @@ require (
 	golang.org/x/sys v0.49.0
 	golang.org/x/term v0.47.0
 	golang.org/x/text v0.43.0
+	gonum.org/v1/gonum v0.17.0
 	google.golang.org/api v0.283.0
 	howett.net/plist v1.0.1
 	modernc.org/sqlite v1.61.1

@@ -53,7 +53,7 @@ func (h *harness) run(args ...string) int {
 
 // commandPaths are every command and subcommand of gds.
 var commandPaths = [][]string{
-	{"search"}, {"ask"}, {"crawl"},
+	{"search"}, {"ask"}, {"crawl"}, {"graph"}, {"graph", "build"}, {"graph", "query"},
 	{"auth"}, {"auth", "login"}, {"auth", "status"}, {"auth", "logout"},
 	{"schedule"}, {"schedule", "install"}, {"schedule", "uninstall"}, {"schedule", "status"}, {"schedule", "run-now"},
 	{"alfred"}, {"alfred", "filter"}, {"alfred", "workflow"}, {"alfred", "install"},

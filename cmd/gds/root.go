@@ -74,6 +74,7 @@ func newRootCommand(d *app.Deps, info buildInfo) *cli.Command {
 		Commands: []*cli.Command{
 			newSearchCommand(d),
 			newAskCommand(d),
+			newGraphCommand(d),
 			newCrawlCommand(d),
 			newAuthCommand(d),
 			newScheduleCommand(d),

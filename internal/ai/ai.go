@@ -96,5 +96,9 @@ type Provider interface {
 // ErrUnsupportedTask is returned by a provider that cannot perform a task.
 var ErrUnsupportedTask = errors.New("task not supported by this provider")
 
+// ErrMalformedOutput is matched (errors.Is) by a provider's error for a
+// reply that is not the requested JSON document.
+var ErrMalformedOutput = errors.New("malformed model output")
+
 // ErrInputType is returned when Request.Input is not the task's input type.
 var ErrInputType = errors.New("wrong input type for the task")

@@ -6,6 +6,7 @@ package archtest
 // third-party packages that are not I/O libraries.
 var Pure = []string{
 	"./internal/search",
+	"./internal/graph",
 	"./internal/tokenize",
 	"./internal/i18n",
 	"./internal/ai",
@@ -45,6 +46,13 @@ var Rules = []Rule{
 			"./internal/store/sqlite/...", "./internal/store/postgres/..."},
 	},
 	{
+		Name: "graph ↛ back ends",
+		Why:  "GraphRAG's decisions (merging, communities, batching, parsing, packing) and its build/query loops reach the index, the graph storage and the model only through store.GraphStore, narrow interfaces and ai.Provider; app wires the back ends, and token counting comes in as a Counter",
+		From: []string{"./internal/graph"},
+		Forbid: []string{"./internal/store/sqlite/...", "./internal/store/postgres/...", "./internal/ai/openai/...", "./internal/ai/offline/...",
+			"./internal/ai/tokens", "./internal/crawl/...", "./internal/render/..."},
+	},
+	{
 		Name: "drive ↛ crawl",
 		Why:  "the Drive API client knows neither the crawl nor the search loop; package crawl/drivesource adapts it to crawl.Source",
 		From: []string{"./internal/drive/..."},
@@ -57,7 +65,7 @@ var Rules = []Rule{
 	{
 		Name: "nothing below the application layer imports it",
 		Why:  "internal/app wires every back end; a domain package that imported it would pull in all of them and could not be reused by another front end",
-		From: []string{"./internal/search/...", "./internal/store/...", "./internal/ai/...", "./internal/crawl/...",
+		From: []string{"./internal/search/...", "./internal/graph/...", "./internal/store/...", "./internal/ai/...", "./internal/crawl/...",
 			"./internal/drive/...", "./internal/extract/...", "./internal/render/...", "./internal/auth/...",
 			"./internal/config/...", "./internal/apperr", "./internal/mirror", "./internal/schedule/...", "./internal/eval/...",
 			"./internal/doctor/...", "./internal/budget", "./internal/resilient"},

@@ -17,6 +17,15 @@
 //     (embed.go), deterministic across runs and machines.
 //   - TaskClarify, TaskRefine, TaskRelax, TaskRerank (loop.go, rerank.go) and
 //     the streamed extractive answer of TaskAnswer (answer.go).
+//   - The GraphRAG tasks (graph.go): TaskGraphExtract takes the chunk's
+//     Japanese noun compounds (kagome) or English capitalised phrases as
+//     entities, each described by its first sentence, and relates the top
+//     ones by co-occurrence (stronger when they share sentences); the
+//     gleaning pass adds nothing. TaskGraphReport is an extract of the
+//     members' descriptions rated by the community's size, and says so.
+//     TaskGraphMap and TaskGraphDrift score report and context sentences by
+//     their overlap with the question; TaskGraphAnswer streams the best
+//     sentences of its context.
 //   - No tool calls: Provider is not an ai.ToolCaller (callers detect that
 //     with a type assertion), and a request that offers tools fails with
 //     ai.ErrToolsUnsupported.

@@ -87,6 +87,30 @@ func (p *Provider) Structured(ctx context.Context, req ai.Request) (json.RawMess
 			return nil, err
 		}
 		out = rerank(in)
+	case ai.TaskGraphExtract:
+		in, err := input[ai.GraphExtractInput](req)
+		if err != nil {
+			return nil, err
+		}
+		out = p.extractGraph(in)
+	case ai.TaskGraphReport:
+		in, err := input[ai.GraphReportInput](req)
+		if err != nil {
+			return nil, err
+		}
+		out = graphReport(in)
+	case ai.TaskGraphMap:
+		in, err := input[ai.GraphMapInput](req)
+		if err != nil {
+			return nil, err
+		}
+		out = graphMap(in)
+	case ai.TaskGraphDrift:
+		in, err := input[ai.GraphDriftInput](req)
+		if err != nil {
+			return nil, err
+		}
+		out = graphDrift(in)
 	default:
 		return nil, fmt.Errorf("offline %q: %w", req.Task, ai.ErrUnsupportedTask)
 	}
@@ -97,8 +121,9 @@ func (p *Provider) Structured(ctx context.Context, req ai.Request) (json.RawMess
 	return b, nil
 }
 
-// Stream performs TaskAnswer: an extractive answer built from the passages,
-// delivered one sentence per EventText, then EventEnd (FinishStop); it
+// Stream performs TaskAnswer and TaskGraphAnswer: an extractive answer
+// built from the passages (or the graph context), delivered one sentence
+// per EventText, then EventEnd (FinishStop); it
 // reports no usage. Other tasks fail with ai.ErrUnsupportedTask. The offline
 // provider is not an ai.ToolCaller: a request that offers tools fails with
 // ai.ErrToolsUnsupported.
@@ -108,16 +133,27 @@ func (p *Provider) Stream(ctx context.Context, req ai.Request) iter.Seq2[ai.Even
 			yield(ai.Event{}, fmt.Errorf("offline %s: %w", req.Task, ai.ErrToolsUnsupported))
 			return
 		}
-		if req.Task != ai.TaskAnswer {
+		var pieces []string
+		switch req.Task {
+		case ai.TaskAnswer:
+			in, err := input[ai.AnswerInput](req)
+			if err != nil {
+				yield(ai.Event{}, err)
+				return
+			}
+			pieces = answer(in)
+		case ai.TaskGraphAnswer:
+			in, err := input[ai.GraphAnswerInput](req)
+			if err != nil {
+				yield(ai.Event{}, err)
+				return
+			}
+			pieces = graphAnswer(in)
+		default:
 			yield(ai.Event{}, fmt.Errorf("offline stream %q: %w", req.Task, ai.ErrUnsupportedTask))
 			return
 		}
-		in, err := input[ai.AnswerInput](req)
-		if err != nil {
-			yield(ai.Event{}, err)
-			return
-		}
-		for _, piece := range answer(in) {
+		for _, piece := range pieces {
 			if err := ctx.Err(); err != nil {
 				yield(ai.Event{}, fmt.Errorf("offline %s: %w", req.Task, err))
 				return

@@ -22,19 +22,27 @@ import (
 
 // Kinds of failure, for errors.Is on the errors the Provider returns.
 var (
-	ErrNoAPIKey          = errors.New(msg("OPENAI_API_KEY is not set: set it, or set OPENAI_BASE_URL to an OpenAI-compatible server, or use GDS_AI_PROVIDER=offline", "OPENAI_API_KEY が設定されていません。設定するか、OPENAI_BASE_URL に OpenAI 互換サーバーを指定するか、GDS_AI_PROVIDER=offline を使ってください"))
-	ErrUnauthorized      = errors.New("unauthorized")
-	ErrRateLimited       = apperr.Mark(errors.New("rate limited"), apperr.RateLimited)
-	ErrServer            = apperr.Mark(errors.New("server error"), apperr.Unavailable)
-	ErrBadRequest        = errors.New("request rejected")
-	ErrModelNotFound     = errors.New("model not found")
-	ErrTimeout           = apperr.Mark(errors.New("timed out"), apperr.Unavailable)
-	ErrConnection        = apperr.Mark(errors.New("connection failed"), apperr.Unavailable)
-	ErrMalformedResponse = errors.New("malformed response")
-	ErrTruncated         = errors.New("incomplete response")
-	ErrRefused           = errors.New("the model refused")
-	ErrDimension         = errors.New("embedding dimension mismatch")
+	ErrNoAPIKey                = errors.New(msg("OPENAI_API_KEY is not set: set it, or set OPENAI_BASE_URL to an OpenAI-compatible server, or use GDS_AI_PROVIDER=offline", "OPENAI_API_KEY が設定されていません。設定するか、OPENAI_BASE_URL に OpenAI 互換サーバーを指定するか、GDS_AI_PROVIDER=offline を使ってください"))
+	ErrUnauthorized            = errors.New("unauthorized")
+	ErrRateLimited             = apperr.Mark(errors.New("rate limited"), apperr.RateLimited)
+	ErrServer                  = apperr.Mark(errors.New("server error"), apperr.Unavailable)
+	ErrBadRequest              = errors.New("request rejected")
+	ErrModelNotFound           = errors.New("model not found")
+	ErrTimeout                 = apperr.Mark(errors.New("timed out"), apperr.Unavailable)
+	ErrConnection              = apperr.Mark(errors.New("connection failed"), apperr.Unavailable)
+	ErrMalformedResponse error = malformedResponse{}
+	ErrTruncated               = errors.New("incomplete response")
+	ErrRefused                 = errors.New("the model refused")
+	ErrDimension               = errors.New("embedding dimension mismatch")
 )
+
+// malformedResponse is ErrMalformedResponse: it also matches
+// ai.ErrMalformedOutput, so callers above the provider (GraphRAG's map step
+// scores such a reply 0) need not know this package.
+type malformedResponse struct{}
+
+func (malformedResponse) Error() string        { return "malformed response" }
+func (malformedResponse) Is(target error) bool { return target == ai.ErrMalformedOutput }
 
 // ja reports whether messages should be in Japanese.
 func ja() bool { return strings.HasPrefix(os.Getenv("LANG"), "ja") }

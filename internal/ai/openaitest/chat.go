@@ -116,6 +116,10 @@ var schemaTasks = func() map[string]taskCodec {
 		{ai.TaskRefine, ai.SchemaRefinement, decodeAs[ai.RefineInput]},
 		{ai.TaskRelax, ai.SchemaRelaxation, decodeAs[ai.RelaxInput]},
 		{ai.TaskRerank, ai.SchemaRerank, decodeAs[ai.RerankInput]},
+		{ai.TaskGraphExtract, ai.SchemaGraphExtraction, decodeAs[ai.GraphExtractInput]},
+		{ai.TaskGraphReport, ai.SchemaGraphReport, decodeAs[ai.GraphReportInput]},
+		{ai.TaskGraphMap, ai.SchemaGraphMap, decodeAs[ai.GraphMapInput]},
+		{ai.TaskGraphDrift, ai.SchemaGraphDrift, decodeAs[ai.GraphDriftInput]},
 	} {
 		m[c.schema.Name] = c
 	}

@@ -59,6 +59,13 @@ func TestContract(t *testing.T) {
 	})
 }
 
+func TestGraphContract(t *testing.T) {
+	url := testURL(t)
+	storetest.RunGraph(t, func(t *testing.T) store.GraphStore {
+		return openTest(t, url, storetest.FreshSchema(t, url, "gds_test_"))
+	})
+}
+
 func TestConcurrentOpenMigratesOnce(t *testing.T) {
 	url := testURL(t)
 	schema := storetest.FreshSchema(t, url, "gds_test_")

@@ -33,6 +33,10 @@ func TestContract(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) store.Store { return openTemp(t, Options{}) })
 }
 
+func TestGraphContract(t *testing.T) {
+	storetest.RunGraph(t, func(t *testing.T) store.GraphStore { return openTemp(t, Options{}) })
+}
+
 // TestContractFilterByIndex runs the suite again with keyword filters always
 // applied by reading the filter's files and intersecting (the path taken when
 // a query matches many files).

@@ -1,0 +1,133 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/urfave/cli/v3"
+
+	"github.com/gds-cli/gds/internal/app"
+	"github.com/gds-cli/gds/internal/graph"
+	"github.com/gds-cli/gds/internal/render"
+)
+
+func newGraphCommand(d *app.Deps) *cli.Command {
+	def := graph.DefaultParams()
+	return &cli.Command{
+		Name:  "graph",
+		Usage: d.T("cmd.graph.usage"),
+		Commands: []*cli.Command{
+			{
+				Name:        "build",
+				Usage:       d.T("cmd.graph.build.usage"),
+				Description: d.T("cmd.graph.build.desc"),
+				Flags: []cli.Flag{
+					&cli.StringFlag{Name: "folder", Usage: d.T("flag.graph.folder")},
+					&cli.BoolFlag{Name: "full", Usage: d.T("flag.graph.full")},
+					&cli.BoolFlag{Name: "json", Usage: d.T("flag.graph.json")},
+					&cli.IntFlag{Name: "concurrency", Aliases: []string{"j"}, HideDefault: true, Usage: d.T("flag.graph.concurrency")},
+				},
+				Action: func(ctx context.Context, cmd *cli.Command) error {
+					if err := checkNoArgs(d, cmd); err != nil {
+						return err
+					}
+					return runGraphBuild(ctx, d, app.GraphBuildRequest{
+						BuildOptions: graph.BuildOptions{Folder: cmd.String("folder"), Full: cmd.Bool("full")},
+						Concurrency:  cmd.Int("concurrency"),
+					}, cmd.Bool("json"))
+				},
+			},
+			{
+				Name:        "query",
+				Usage:       d.T("cmd.graph.query.usage"),
+				Description: d.T("cmd.graph.query.desc"),
+				ArgsUsage:   "QUESTION",
+				Flags: []cli.Flag{
+					&cli.StringFlag{Name: "mode", Value: graph.ModeGlobal, Usage: d.T("flag.graph.mode")},
+					&cli.IntFlag{Name: "community-level", Value: def.CommunityLevel, Usage: d.T("flag.graph.level")},
+					&cli.FloatFlag{Name: "min-community-rank", Value: def.MinCommunityRank, Usage: d.T("flag.graph.min_rank")},
+					&cli.IntFlag{Name: "max-context-tokens", Value: def.MaxContextTokens, Usage: d.T("flag.graph.max_tokens")},
+					&cli.StringFlag{Name: "response-type", Value: def.ResponseType, Usage: d.T("flag.graph.response_type")},
+					&cli.StringFlag{Name: "output-format", Value: "markdown", Usage: d.T("flag.graph.format")},
+					&cli.BoolFlag{Name: "no-normalize-weight", Usage: d.T("flag.graph.no_normalize")},
+				},
+				Action: func(ctx context.Context, cmd *cli.Command) error {
+					format := strings.ToLower(cmd.String("output-format"))
+					if format != "markdown" && format != "json" {
+						return usageError{err: errors.New(d.T("graph.bad_format", format))}
+					}
+					return runGraphQuery(ctx, d, graph.Query{
+						Question: strings.TrimSpace(strings.Join(cmd.Args().Slice(), " ")),
+						Mode:     strings.ToLower(cmd.String("mode")),
+						Params: graph.Params{
+							CommunityLevel:   cmd.Int("community-level"),
+							MinCommunityRank: cmd.Float("min-community-rank"),
+							MaxContextTokens: cmd.Int("max-context-tokens"),
+							ResponseType:     cmd.String("response-type"),
+							NormalizeWeight:  !cmd.Bool("no-normalize-weight"),
+						},
+					}, format == "json")
+				},
+			},
+		},
+	}
+}
+
+// runGraphBuild builds the graph with progress on stderr and prints the
+// summary.
+func runGraphBuild(ctx context.Context, d *app.Deps, req app.GraphBuildRequest, asJSON bool) error {
+	req.OnProgress = render.GraphProgress(d.Stderr, isTerminal(d.Stderr), d.Lang)
+	stats, err := d.GraphBuild(ctx, req)
+	if err != nil {
+		if asJSON {
+			if werr := render.WriteJSON(d.Stdout, render.ErrorDoc{Error: jsonError(d, err)}); werr != nil {
+				return errors.Join(err, werr)
+			}
+		}
+		return err
+	}
+	if asJSON {
+		return writeJSON(d, stats)
+	}
+	render.GraphBuildSummary(d.Stdout, stats, d.Lang)
+	return nil
+}
+
+// runGraphQuery answers one question: Markdown streamed to stdout and
+// ending with the sources, or one JSON document.
+func runGraphQuery(ctx context.Context, d *app.Deps, q graph.Query, asJSON bool) error {
+	if asJSON {
+		res, err := d.GraphQuery(ctx, q)
+		if err != nil {
+			if werr := render.WriteJSON(d.Stdout, render.ErrorDoc{Error: jsonError(d, err)}); werr != nil {
+				return errors.Join(err, werr)
+			}
+			return err
+		}
+		return writeJSON(d, res)
+	}
+	prov, err := d.Provider()
+	if err != nil {
+		return err
+	}
+	started := false
+	q.OnText = func(s string) error {
+		if !started && prov.Name() == "offline" {
+			render.GraphIntro(d.Stdout, d.Lang)
+		}
+		started = true
+		_, err := fmt.Fprint(d.Stdout, s)
+		return err
+	}
+	res, err := d.GraphQuery(ctx, q)
+	if err != nil {
+		if started {
+			fmt.Fprintln(d.Stdout)
+		}
+		return err
+	}
+	render.GraphSources(d.Stdout, res, d.Lang)
+	return nil
+}

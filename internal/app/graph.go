@@ -1,0 +1,76 @@
+package app
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/gds-cli/gds/internal/ai/tokens"
+	"github.com/gds-cli/gds/internal/apperr"
+	"github.com/gds-cli/gds/internal/graph"
+	"github.com/gds-cli/gds/internal/store"
+)
+
+// GraphBuildRequest is one `gds graph build`.
+type GraphBuildRequest struct {
+	graph.BuildOptions
+	Concurrency int                  // model calls in flight; 0: graph.DefaultConcurrency
+	OnProgress  func(graph.Progress) // may be nil
+}
+
+// graphStore opens the index and its graph storage.
+func (d *Deps) graphStore(ctx context.Context) (store.Store, store.GraphStore, error) {
+	st, err := d.OpenStore(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	gs, ok := st.(store.GraphStore)
+	if !ok {
+		st.Close()
+		return nil, nil, fmt.Errorf("the %T index cannot hold a graph", st)
+	}
+	return st, gs, nil
+}
+
+// GraphBuild builds or updates the entity graph over the indexed chunks
+// (internal/graph.Builder).
+func (d *Deps) GraphBuild(ctx context.Context, req GraphBuildRequest) (graph.BuildStats, error) {
+	prov, err := d.Provider()
+	if err != nil {
+		return graph.BuildStats{}, err
+	}
+	st, gs, err := d.graphStore(ctx)
+	if err != nil {
+		return graph.BuildStats{}, err
+	}
+	defer st.Close()
+	stats, err := st.Stats(ctx)
+	if err != nil {
+		return graph.BuildStats{}, err
+	}
+	if stats.Files == 0 {
+		return graph.BuildStats{}, apperr.L(apperr.NoIndex, "search.empty_index")
+	}
+	b := &graph.Builder{Index: st, Graph: gs, Provider: prov, Counter: tokens.O200k, Lang: d.Lang,
+		Concurrency: req.Concurrency, Now: d.Now, OnProgress: req.OnProgress}
+	return b.Build(ctx, req.BuildOptions)
+}
+
+// GraphQuery answers a question from the graph in q.Mode (global when
+// empty). Before any build it fails with a no_index error naming
+// `gds graph build`.
+func (d *Deps) GraphQuery(ctx context.Context, q graph.Query) (graph.Result, error) {
+	prov, err := d.Provider()
+	if err != nil {
+		return graph.Result{}, err
+	}
+	st, gs, err := d.graphStore(ctx)
+	if err != nil {
+		return graph.Result{}, err
+	}
+	defer st.Close()
+	if q.NoData == "" {
+		q.NoData = d.T("graph.no_data")
+	}
+	s := &graph.Searcher{Graph: gs, Index: st, Provider: prov, Counter: tokens.O200k, Lang: d.Lang}
+	return s.Run(ctx, q)
+}
