@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gds-cli/gds/internal/ai"
+	"github.com/gds-cli/gds/internal/ai/offline"
 )
 
 // Service is one connected MCP server, as the orchestration sees it
@@ -404,11 +405,12 @@ func (r *Runner) generate(ctx context.Context, question string, servers []Server
 	return t, nil, ""
 }
 
-// offlineTerms are the question's keywords by the provider's query
-// analysis (kagome morphology and rules offline), one group each — no
-// synonyms are invented offline — and the period's lower bound.
+// offlineTerms are the question's keywords by the offline provider's
+// query analysis (kagome morphology and rules: deterministic, no second
+// model call after a failed one), one group each — no synonyms are
+// invented offline — and the period's lower bound.
 func (r *Runner) offlineTerms(ctx context.Context, question string, now time.Time) (Terms, error) {
-	qa, err := ai.AnalyzeQuery(ctx, r.AI, ai.QueryInput{Query: question, Now: now, Lang: r.Lang})
+	qa, err := ai.AnalyzeQuery(ctx, offline.New(), ai.QueryInput{Query: question, Now: now, Lang: r.Lang})
 	if err != nil || len(qa.Keywords) == 0 {
 		var t Terms
 		for _, w := range strings.Fields(question) {
