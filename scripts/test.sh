@@ -96,6 +96,10 @@ GDS_TEST_DATABASE_URL="$(bash scripts/pglite.sh start)" || fail "could not start
 export GDS_TEST_DATABASE_URL
 echo "PGlite ready" >&2
 
+step "third-party MCP servers for the federate tests (scripts/mcp-servers.sh)"
+GDS_TEST_MCP_FILESYSTEM="$(bash scripts/mcp-servers.sh install)" || fail "could not install the test MCP servers (scripts/mcp-servers.sh)"
+export GDS_TEST_MCP_FILESYSTEM
+
 step "gofmt -l"
 unformatted="$(gofmt -l . | grep -v '/node_modules/' || true)"
 if [ -n "$unformatted" ]; then

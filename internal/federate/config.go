@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"gopkg.in/yaml.v3"
 )
@@ -81,6 +82,9 @@ type Server struct {
 	// Fetch maps a result kind to the tool or resource that reads its body.
 	Fetch    map[string]FetchSpec `yaml:"fetch"`
 	Disabled bool                 `yaml:"disabled"`
+	// Timeout bounds each call to this server (0: the runner's defaults,
+	// 30 s per search and 20 s per body read).
+	Timeout time.Duration `yaml:"timeout"`
 }
 
 // SearchSpec says how to call a server's search tool.

@@ -20,6 +20,7 @@ const DefaultConfigYAML = `# servers.yaml — the MCP servers gds federate searc
 #   mock        the built-in mock (gds federate mock-server KIND) to use instead
 #   qualifiers  added to every query, e.g. "org:acme" (GitHub) or "in:#dev" (Slack)
 #   url_base    for links the server does not return (Slack workspace URL)
+#   timeout     bound of each call, e.g. 10s (default 30s per search, 20s per read)
 #   search      tool, query_arg, limit_arg, fixed args, format of its output
 #               (gds | github_issues | github_code | slack_csv | paths)
 #   fetch       result kind (file, issue, pull_request, message, code) → the

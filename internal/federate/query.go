@@ -34,7 +34,7 @@ const maxGitHubOr = 5
 //	drive   plain words (gds's own loop expands and filters them)
 //	slack   the first word of each group (Slack search has no OR), after:DATE
 //	github  (a OR b) (c OR d) with at most 5 ORs, created:>=DATE
-//	files   a glob on the first word: **/*word*
+//	files   a glob on the first word, lower-cased: **/*word*
 //
 // qualifiers are appended as given (they come from servers.yaml).
 func BuildQuery(kind string, t Terms, qualifiers string) string {
@@ -45,7 +45,7 @@ func BuildQuery(kind string, t Terms, qualifiers string) string {
 		if len(groups) == 0 {
 			return ""
 		}
-		return "**/*" + globSafe(groups[0][0]) + "*"
+		return "**/*" + globSafe(strings.ToLower(groups[0][0])) + "*"
 	case KindSlack:
 		for _, g := range groups {
 			parts = append(parts, quoteIfSpaced(g[0]))

@@ -223,7 +223,7 @@ func (r *Runner) search(ctx context.Context, e Endpoint, query string) ([]Hit, e
 	if e.Server.Search.LimitArg != "" {
 		args[e.Server.Search.LimitArg] = PerService
 	}
-	ctx, cancel := context.WithTimeout(ctx, or(r.SearchTimeout, 30*time.Second))
+	ctx, cancel := context.WithTimeout(ctx, or(e.Server.Timeout, or(r.SearchTimeout, 30*time.Second)))
 	defer cancel()
 	out, err := e.Service.Search(ctx, e.Server.Search.Tool, args)
 	if err != nil {
@@ -261,7 +261,7 @@ func (r *Runner) fetchAll(ctx context.Context, order []string, sel map[string][]
 					return
 				}
 				defer func() { <-sem }()
-				fctx, cancel := context.WithTimeout(ctx, or(r.FetchTimeout, 20*time.Second))
+				fctx, cancel := context.WithTimeout(ctx, or(e.Server.Timeout, or(r.FetchTimeout, 20*time.Second)))
 				defer cancel()
 				out, err := e.Service.Fetch(fctx, call)
 				body := BodyOf(out)
