@@ -12,6 +12,7 @@ var Pure = []string{
 	"./internal/ai/offline",
 	"./internal/store",
 	"./internal/apperr",
+	"./internal/federate",
 }
 
 // IO are the packages a pure package must not depend on: the standard
@@ -56,7 +57,7 @@ var Rules = []Rule{
 		From: []string{"./internal/search/...", "./internal/store/...", "./internal/ai/...", "./internal/crawl/...",
 			"./internal/drive/...", "./internal/extract/...", "./internal/render/...", "./internal/auth/...",
 			"./internal/config/...", "./internal/apperr", "./internal/mirror", "./internal/schedule/...", "./internal/eval/...",
-			"./internal/doctor/..."},
+			"./internal/doctor/...", "./internal/federate/..."},
 		Forbid: []string{"./internal/app", "./cmd/..."},
 	},
 	{
@@ -64,6 +65,13 @@ var Rules = []Rule{
 		Why:    "tiktoken's compiled-in vocabulary adds ~7 MB to a binary; token counting lives in ai/tokens, which only the modes that count tokens import",
 		From:   []string{"./internal/ai", "./internal/ai/offline", "./internal/search", "./internal/store/...", "./internal/render/..."},
 		Forbid: []string{"./internal/ai/tokens", "github.com/tiktoken-go/..."},
+	},
+	{
+		Name: "the federation's decisions know no transport",
+		Why:  "query generation, selection, the kind → fetch mapping and fail-soft decisions are tested without processes; federate/mcphost runs the servers over the MCP SDK, federate/mockserver builds the mocks",
+		From: []string{"./internal/federate"},
+		Forbid: []string{"github.com/modelcontextprotocol/...", "./internal/federate/mcphost", "./internal/federate/mockserver",
+			"./internal/app", "./internal/render/..."},
 	},
 	{
 		Name:   "pure packages do no I/O",

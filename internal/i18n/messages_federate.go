@@ -25,7 +25,7 @@ func init() {
 			"federate.searching":         {En: "Searching %s… (%s)", Ja: "%s を検索中…（%s）"},
 			"federate.found":             {En: "%s: %d found", Ja: "%s: %d 件"},
 			"federate.failed":            {En: "%s: %s", Ja: "%s: %s"},
-			"federate.reading":           {En: "Reading %d from %s…", Ja: "%s の %d 件を読み込み中…"},
+			"federate.reading":           {En: "Reading %[1]d from %[2]s…", Ja: "%[2]s の %[1]d 件を読み込み中…"},
 			"federate.summarizing":       {En: "Summarizing…", Ja: "要約中…"},
 			"federate.queries":           {En: "Queries", Ja: "検索クエリ"},
 			"federate.sources":           {En: "Sources", Ja: "根拠リンク"},

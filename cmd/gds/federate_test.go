@@ -1,0 +1,114 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// federateDoc is the part of `gds federate --json` the tests read.
+type federateDoc struct {
+	Question string `json:"question"`
+	Queries  []struct {
+		Server, Query, By string
+	} `json:"queries"`
+	Services []struct {
+		Server  string `json:"server"`
+		Status  string `json:"status"`
+		Mock    bool   `json:"mock"`
+		Results []struct {
+			Kind, Title, URL string
+		} `json:"results"`
+	} `json:"services"`
+	Summary    string `json:"summary"`
+	Extractive bool   `json:"extractive"`
+	Sources    []struct {
+		N           int
+		Server, URL string
+	} `json:"sources"`
+}
+
+func federateCmd(bin, home string, env []string, args ...string) *exec.Cmd {
+	cmd := exec.Command(bin, append([]string{"federate"}, args...)...)
+	cmd.Env = append(append(os.Environ(), "GDS_HOME="+home, "GDS_AI_PROVIDER=offline", "DATABASE_URL=", "SUPABASE_DB_URL=", "LANG=C",
+		"SLACK_MCP_XOXP_TOKEN=", "GITHUB_PERSONAL_ACCESS_TOKEN=", "ALLOW_REAL="), env...)
+	return cmd
+}
+
+// gds federate --mock --json on a fresh install: the mock servers come
+// from the binary itself; per-service results (≤ 3 each, ≤ 9 in all), the
+// generated queries, an extractive summary labelled as such, and numbered
+// sources with the services' links. ALLOW_REAL=0 does what --mock does;
+// --debug writes a JSON Lines trace in the gds home; --init-config writes
+// servers.yaml once.
+func TestFederateMockJSON(t *testing.T) {
+	bin := gdsBinary(t)
+	home := t.TempDir()
+	out, err := federateCmd(bin, home, nil, "--mock", "--json", "--debug", "Alpha ingestion outage").Output()
+	if err != nil {
+		t.Fatalf("federate: %v\n%s", err, out)
+	}
+	var doc federateDoc
+	if err := json.Unmarshal(out, &doc); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if len(doc.Queries) != 3 || len(doc.Services) != 3 || !doc.Extractive || doc.Summary == "" || len(doc.Sources) == 0 || len(doc.Sources) > 9 {
+		t.Fatalf("doc %+v", doc)
+	}
+	for i, s := range doc.Services {
+		if s.Status != "ok" || !s.Mock || len(s.Results) == 0 || len(s.Results) > 3 || doc.Queries[i].Query == "" {
+			t.Errorf("%s: %+v query %+v", s.Server, s, doc.Queries[i])
+		}
+	}
+	for i, s := range doc.Sources {
+		if s.N != i+1 || !strings.HasPrefix(s.URL, "https://") {
+			t.Errorf("source %+v", s)
+		}
+	}
+	trace, err := os.ReadFile(filepath.Join(home, "federate-trace.jsonl"))
+	if err != nil || !strings.Contains(string(trace), `"tools/call"`) || strings.Contains(string(trace), "carol@example.com") {
+		t.Errorf("trace (%v): %.300s", err, trace)
+	}
+
+	// ALLOW_REAL=0 without --mock; the text form shows sources and queries.
+	cmd := federateCmd(bin, home, []string{"ALLOW_REAL=0"}, "Alpha design document")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	text, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("text: %v\n%s", err, stderr.String())
+	}
+	for _, want := range []string{"## Sources", "[1] ", "https://docs.google.com/document/d/", "## Queries", "drive (mock):", "(offline: an extractive summary"} {
+		if !strings.Contains(string(text), want) {
+			t.Errorf("text output lacks %q:\n%s", want, text)
+		}
+	}
+	for _, want := range []string{"Searching slack", "github: ", "Reading "} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("progress lacks %q:\n%s", want, stderr.String())
+		}
+	}
+
+	// --init-config writes the commented servers.yaml once.
+	if out, err := federateCmd(bin, home, nil, "--init-config").CombinedOutput(); err != nil {
+		t.Fatalf("init-config: %v\n%s", err, out)
+	}
+	y, err := os.ReadFile(filepath.Join(home, "servers.yaml"))
+	if err != nil || !strings.Contains(string(y), "SLACK_MCP_XOXP_TOKEN") || !strings.Contains(string(y), "# ") {
+		t.Errorf("servers.yaml: %v\n%s", err, y)
+	}
+	err = federateCmd(bin, home, nil, "--init-config").Run()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitUsage {
+		t.Errorf("second --init-config: %v", err)
+	}
+	// No question with --json, and an unknown mock: usage errors.
+	for _, args := range [][]string{{"--json"}, {"mock-server", "jira"}} {
+		err := federateCmd(bin, home, nil, args...).Run()
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitUsage {
+			t.Errorf("%v: %v", args, err)
+		}
+	}
+}
