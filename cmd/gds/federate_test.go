@@ -112,3 +112,32 @@ func TestFederateMockJSON(t *testing.T) {
 		}
 	}
 }
+
+// On a terminal without a question, gds federate is a prompt in one
+// process: the servers start once and answer every question (the --debug
+// trace shows one initialize per server for two questions); Ctrl-D ends it.
+func TestFederateREPLKeepsServersRunning(t *testing.T) {
+	bin := gdsBinary(t)
+	home := t.TempDir()
+	s := startPTYEnv(t, bin, home, "C", []string{"SLACK_MCP_XOXP_TOKEN=", "GITHUB_PERSONAL_ACCESS_TOKEN=", "ALLOW_REAL="}, "federate", "--mock", "--debug")
+	s.expect(`federate> `)
+	s.send("Alpha design document\n")
+	s.expect(`## Sources[\s\S]*docs\.google\.com[\s\S]*## Queries[\s\S]*federate> `)
+	s.send("Alpha ingestion outage\n")
+	s.expect(`## Sources[\s\S]*github\.com/acme/alpha/issues/42[\s\S]*federate> `)
+	s.send("\x04")
+	if code := s.exit(); code != exitOK {
+		t.Fatalf("exit %d\n%s", code, s.screen())
+	}
+	trace, err := os.ReadFile(filepath.Join(home, "federate-trace.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The session's opening request: server/discover (protocol 2026-07-28) or initialize.
+	if n := strings.Count(string(trace), `"method":"server/discover"`) + strings.Count(string(trace), `"method":"initialize"`); n != 3 {
+		t.Errorf("%d session openings for two questions, want 3 (one per server)", n)
+	}
+	if strings.Count(string(trace), `"method":"tools/call"`) < 12 {
+		t.Errorf("too few tool calls in the trace for two questions")
+	}
+}

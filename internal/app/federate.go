@@ -130,6 +130,9 @@ func (d *Deps) OpenFederation(ctx context.Context, o FederateOptions) (*Federati
 		hopts.Lookup = lookup
 	}
 	hopts.Version = o.Version
+	if hopts.Version == "" {
+		hopts.Version = "dev"
+	}
 	f := &Federation{}
 	if o.Debug {
 		cfg, err := d.RequireConfig()
