@@ -313,3 +313,55 @@ func TestFilesystemServerAsFourthService(t *testing.T) {
 		t.Errorf("%d sources", len(res.Sources))
 	}
 }
+
+// The real servers with real tokens (seed 003 §12: only when asked for
+// and when the tokens are there; skipped, saying so, otherwise).
+// ALLOW_REAL=1 with SLACK_MCP_XOXP_TOKEN (npx fetches slack-mcp-server)
+// and/or GITHUB_PERSONAL_ACCESS_TOKEN (github-mcp-server on PATH);
+// GDS_REAL_QUESTION is the question (default "onboarding").
+func TestRealServices(t *testing.T) {
+	if os.Getenv("ALLOW_REAL") != "1" {
+		t.Skip("real-token test: set ALLOW_REAL=1 and SLACK_MCP_XOXP_TOKEN and/or GITHUB_PERSONAL_ACCESS_TOKEN to run it")
+	}
+	d := defaults(t)
+	var servers []federate.Server
+	for _, name := range []string{"slack", "github"} {
+		s := d[name]
+		if v := os.Getenv(s.Tokens[0]); v == "" {
+			t.Logf("%s: %s is not set: not tested", name, s.Tokens[0])
+			continue
+		}
+		if _, err := exec.LookPath(s.Command); err != nil {
+			t.Logf("%s: %s is not on PATH: not tested", name, s.Command)
+			continue
+		}
+		s.Mock = "" // a real answer or a failure, never the mock
+		servers = append(servers, s)
+	}
+	if len(servers) == 0 {
+		t.Skip("real-token test: no service has both its token and its server; skipped")
+	}
+	ctx := hangGuard(t)
+	h := mcphost.Start(ctx, federate.Config{Servers: servers}, mcphost.Options{})
+	defer h.Close()
+	q := os.Getenv("GDS_REAL_QUESTION")
+	if q == "" {
+		q = "onboarding"
+	}
+	r := &federate.Runner{Endpoints: h.Endpoints(), AI: offline.New(), Lang: "en"}
+	res, err := r.Run(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range res.Services {
+		if h.Procs()[i].Mock() || (s.Status != federate.StatusOK && s.Status != federate.StatusNoHits) {
+			t.Errorf("%s: %+v", s.Server, s)
+		}
+		t.Logf("%s: %s, %d found, query %q", s.Server, s.Status, s.Found, s.Query)
+	}
+	for _, s := range res.Sources {
+		if !strings.HasPrefix(s.URL, "https://") {
+			t.Errorf("source without a link: %+v", s)
+		}
+	}
+}
