@@ -365,3 +365,41 @@ func TestRealServices(t *testing.T) {
 		}
 	}
 }
+
+// One question over the three mock servers kept running (the REPL), and
+// the same question starting and stopping the servers each time (a fresh
+// process per question). Report the ratio of the two ns/op figures.
+func BenchmarkQuestionServersRunning(b *testing.B) {
+	ctx := context.Background()
+	c := benchConfig(b)
+	h := mcphost.Start(ctx, c, mcphost.Options{ForceMock: true, MockCommand: mockCommand, Lookup: noEnv})
+	defer h.Close()
+	r := &federate.Runner{Endpoints: h.Endpoints(), AI: offline.New(), Lang: "en", Now: fixedNow}
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := r.Run(ctx, "Alpha ingestion outage"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkQuestionServersStarted(b *testing.B) {
+	ctx := context.Background()
+	c := benchConfig(b)
+	for b.Loop() {
+		h := mcphost.Start(ctx, c, mcphost.Options{ForceMock: true, MockCommand: mockCommand, Lookup: noEnv})
+		r := &federate.Runner{Endpoints: h.Endpoints(), AI: offline.New(), Lang: "en", Now: fixedNow}
+		if _, err := r.Run(ctx, "Alpha ingestion outage"); err != nil {
+			b.Fatal(err)
+		}
+		h.Close()
+	}
+}
+
+func benchConfig(b *testing.B) federate.Config {
+	c, err := federate.ParseConfig([]byte(federate.DefaultConfigYAML))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return c
+}

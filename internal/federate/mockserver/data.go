@@ -38,8 +38,9 @@ var slackMessages = []slackMessage{
 	{"1760000000.000100", "U04DAVE004", "dave", "Dave Kato", "#general", "", "Reminder: expense reports for September are due on Friday.", "2026-10-09T09:53:20Z"},
 }
 
-// slackCSVHeader is slack-mcp-server's column set for messages.
-const slackCSVHeader = "MsgID,UserID,UserName,RealName,Channel,ThreadTs,Text,Time,Reactions,Cursor"
+// slackCSVHeader is slack-mcp-server's column set for messages (its
+// Message struct marshalled by gocsv; Channel is "#name" in search results).
+const slackCSVHeader = "MsgID,UserID,UserName,RealName,Channel,ThreadTs,Text,Time,Cursor"
 
 type githubIssue struct {
 	Owner, Repo string

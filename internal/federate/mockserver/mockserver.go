@@ -274,7 +274,7 @@ func csvRow(m slackMessage) string {
 		}
 		return s
 	}
-	return strings.Join([]string{m.MsgID, m.UserID, m.UserName, q(m.RealName), m.Channel, m.ThreadTs, q(m.Text), m.Time, "", ""}, ",")
+	return strings.Join([]string{m.MsgID, m.UserID, m.UserName, q(m.RealName), m.Channel, m.ThreadTs, q(m.Text), m.Time, ""}, ",")
 }
 
 func addSlack(s *mcp.Server, f faulter) {
