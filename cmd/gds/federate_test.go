@@ -141,3 +141,40 @@ func TestFederateREPLKeepsServersRunning(t *testing.T) {
 		t.Errorf("too few tool calls in the trace for two questions")
 	}
 }
+
+// Drive is gds itself: without --mock and without tokens, the drive
+// service is this binary's `gds mcp` over the index of testdata/realdocs
+// (Slack and GitHub fall back to their mocks with a warning each), and the
+// right file comes back with its body read through get_file.
+func TestFederateDriveIsGDSItself(t *testing.T) {
+	bin := gdsBinary(t)
+	home := t.TempDir()
+	if out, err := crawlCmd(bin, home, copyRealDocs(t)).CombinedOutput(); err != nil {
+		t.Fatalf("crawl: %v\n%s", err, out)
+	}
+	cmd := federateCmd(bin, home, nil, "--json", "memo bottles of water")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("federate: %v\n%s", err, stderr.String())
+	}
+	var doc struct {
+		federateDoc
+		Warnings []string `json:"warnings"`
+	}
+	if err := json.Unmarshal(out, &doc); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	d := doc.Services[0]
+	if d.Server != "drive" || d.Mock || d.Status != "ok" || len(d.Results) == 0 || d.Results[0].Title != "unstructured-fake-memo.pdf" ||
+		!strings.HasPrefix(d.Results[0].URL, "file://") {
+		t.Fatalf("drive: %+v\nstderr: %s", d, stderr.String())
+	}
+	if !doc.Services[1].Mock || !doc.Services[2].Mock || len(doc.Warnings) < 2 || !strings.Contains(strings.Join(doc.Warnings, "\n"), "SLACK_MCP_XOXP_TOKEN is not set") {
+		t.Errorf("mocks and warnings: %+v %q", doc.Services, doc.Warnings)
+	}
+	if doc.Sources[0].Server != "drive" || !strings.Contains(doc.Summary, "[1]") {
+		t.Errorf("summary %q sources %+v", doc.Summary, doc.Sources)
+	}
+}

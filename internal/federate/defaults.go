@@ -36,7 +36,7 @@ servers:
     command: gds
     args: [mcp]
     mock: drive
-    search: {tool: search, query_arg: query, limit_arg: limit, format: gds}
+    search: {tool: search, query_arg: query, limit_arg: limit, args: {no_questions: true}, format: gds}
     fetch:
       file: {tool: get_file, args: {id: "{id}", max_chars: 6000}}
 

@@ -43,6 +43,8 @@ type SearchInput struct {
 	Answer string `json:"answer,omitempty" jsonschema:"the answer to the pending question: a choice number (1-based) or free text; needs state"`
 	Folder string `json:"folder,omitempty" jsonschema:"limit a new search to this folder path and its subfolders"`
 	Limit  int    `json:"limit,omitempty" jsonschema:"at most this many results (default 10)"`
+	// NoQuestions: for clients that cannot put a question to a person.
+	NoQuestions bool `json:"no_questions,omitempty" jsonschema:"never stop on a clarifying question: continue as if it went unanswered"`
 }
 
 // AskInput is the ask tool's input.
@@ -118,7 +120,7 @@ type handlers struct {
 }
 
 func (h handlers) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchInput) (*mcp.CallToolResult, render.SearchDoc, error) {
-	res, err := h.b.Search(ctx, app.SearchRequest{Query: in.Query, State: in.State, Answer: in.Answer, Folder: in.Folder})
+	res, err := h.b.Search(ctx, app.SearchRequest{Query: in.Query, State: in.State, Answer: in.Answer, Folder: in.Folder, NoQuestions: in.NoQuestions})
 	if err != nil {
 		return nil, render.SearchDoc{}, h.fail(err)
 	}

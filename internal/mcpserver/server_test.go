@@ -103,8 +103,12 @@ func TestSearchQuestionRoundTrip(t *testing.T) {
 	if len(doc.Results) != 1 || doc.Results[0].ID != "F1" {
 		t.Errorf("results %s", raw)
 	}
-	if len(b.reqs) != 2 || b.reqs[1].State != "tok-123" || b.reqs[1].Answer != "2" || b.reqs[1].Query != "" {
+	if len(b.reqs) != 2 || b.reqs[1].State != "tok-123" || b.reqs[1].Answer != "2" || b.reqs[1].Query != "" || b.reqs[0].NoQuestions {
 		t.Errorf("requests %+v", b.reqs)
+	}
+	// no_questions reaches the application layer (gds federate sets it).
+	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "search", Arguments: map[string]any{"query": "plan", "no_questions": true}}); err != nil || !b.reqs[2].NoQuestions {
+		t.Errorf("no_questions: %v %+v", err, b.reqs)
 	}
 	// The text content mirrors the structured output for clients that read text.
 	if len(res.Content) == 0 || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "plan-2025.pdf") {

@@ -174,8 +174,9 @@ func limitOf(n, def int) int {
 // ---- Drive, in the shape of gds mcp ----
 
 type driveSearchIn struct {
-	Query string `json:"query"`
-	Limit int    `json:"limit,omitempty"`
+	Query       string `json:"query"`
+	Limit       int    `json:"limit,omitempty"`
+	NoQuestions bool   `json:"no_questions,omitempty"`
 }
 
 type driveResult struct {
