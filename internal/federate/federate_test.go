@@ -17,7 +17,7 @@ func TestBuildQueryPerSyntax(t *testing.T) {
 	cases := []struct {
 		kind, qual, want string
 	}{
-		{federate.KindDrive, "org:x", "design doc spec 仕様書 Alpha"},
+		{federate.KindDrive, "org:x", "design doc Alpha"},
 		{federate.KindSlack, "in:#dev", `"design doc" Alpha after:2026-10-01 in:#dev`},
 		{federate.KindGitHub, "org:acme is:issue", `("design doc" OR spec OR 仕様書) Alpha created:>=2026-10-01 org:acme is:issue`},
 		{federate.KindFiles, "", "**/*design*doc*"},
@@ -59,7 +59,7 @@ func TestPlanQueriesPrefersUsableModelQueries(t *testing.T) {
 	want := []federate.Query{
 		{Server: "slack", Kind: "slack", Query: "alpha in:#dev", By: "llm"},
 		{Server: "github", Kind: "github", Query: "(alpha OR α) is:issue org:acme", By: "llm"},
-		{Server: "drive", Kind: "drive", Query: "alpha α", By: "rules"},
+		{Server: "drive", Kind: "drive", Query: "alpha", By: "rules"},
 		{Server: "notes", Kind: "files", Query: "**/*alpha*", By: "rules"},
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -319,5 +319,17 @@ func TestMaskSecrets(t *testing.T) {
 	}
 	if got := federate.MaskSecrets("Project Alpha design review"); got != "Project Alpha design review" {
 		t.Errorf("plain text changed: %q", got)
+	}
+}
+
+func TestVariants(t *testing.T) {
+	cases := map[string][]string{
+		"design": {"designs"}, "Designs": nil, "Alpha": nil, "designs": {"design"}, "policy": {"policies"}, "policies": {"policy"}, "delay": {"delays"}, "day": nil,
+		"index": {"indexes"}, "status": nil, "class": nil, "doc": nil, "設計書": nil, "v2api": nil,
+	}
+	for w, want := range cases {
+		if got := federate.Variants(w); !reflect.DeepEqual(got, want) {
+			t.Errorf("Variants(%q) = %q, want %q", w, got, want)
+		}
 	}
 }

@@ -31,7 +31,7 @@ const maxGitHubOr = 5
 
 // BuildQuery writes terms in the syntax of a service kind:
 //
-//	drive   plain words (gds's own loop expands and filters them)
+//	drive   the first word of each group (gds's own loop expands them)
 //	slack   the first word of each group (Slack search has no OR), after:DATE
 //	github  (a OR b) (c OR d) with at most 5 ORs, created:>=DATE
 //	files   a glob on the first word, lower-cased: **/*word*
@@ -75,9 +75,9 @@ func BuildQuery(kind string, t Terms, qualifiers string) string {
 		if t.After != "" {
 			parts = append(parts, "created:>="+t.After)
 		}
-	default: // drive
+	default: // drive: gds's loop analyses and expands the words itself
 		for _, g := range groups {
-			parts = append(parts, g...)
+			parts = append(parts, g[0])
 		}
 	}
 	if q := strings.TrimSpace(qualifiers); q != "" && kind != KindDrive {
@@ -205,4 +205,33 @@ func contains(xs []string, x string) bool {
 		}
 	}
 	return false
+}
+
+// Variants are the offline OR-expansion of a keyword: its other English
+// number (design ↔ designs, policy ↔ policies) for a lower-case Latin
+// word of 4 letters or more (a capitalised word is likely a name: Alpha).
+// Nothing is invented for other words; a model brings real synonyms.
+func Variants(w string) []string {
+	if len(w) < 4 || w[0] >= 'A' && w[0] <= 'Z' {
+		return nil
+	}
+	for _, r := range w {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return nil
+		}
+	}
+	lw := strings.ToLower(w)
+	switch {
+	case strings.HasSuffix(lw, "ies") && len(w) > 4:
+		return []string{w[:len(w)-3] + "y"}
+	case strings.HasSuffix(lw, "ss"), strings.HasSuffix(lw, "us"), strings.HasSuffix(lw, "is"):
+		return nil
+	case strings.HasSuffix(lw, "s"):
+		return []string{w[:len(w)-1]}
+	case strings.HasSuffix(lw, "y") && !strings.ContainsAny(lw[len(lw)-2:len(lw)-1], "aeiou"):
+		return []string{w[:len(w)-1] + "ies"}
+	case strings.HasSuffix(lw, "x"), strings.HasSuffix(lw, "ch"), strings.HasSuffix(lw, "sh"):
+		return []string{w + "es"}
+	}
+	return []string{w + "s"}
 }

@@ -407,8 +407,8 @@ func (r *Runner) generate(ctx context.Context, question string, servers []Server
 
 // offlineTerms are the question's keywords by the offline provider's
 // query analysis (kagome morphology and rules: deterministic, no second
-// model call after a failed one), one group each — no synonyms are
-// invented offline — and the period's lower bound.
+// model call after a failed one), one group each with its Variants (no
+// synonyms are invented offline), and the period's lower bound.
 func (r *Runner) offlineTerms(ctx context.Context, question string, now time.Time) (Terms, error) {
 	qa, err := ai.AnalyzeQuery(ctx, offline.New(), ai.QueryInput{Query: question, Now: now, Lang: r.Lang})
 	if err != nil || len(qa.Keywords) == 0 {
@@ -420,7 +420,7 @@ func (r *Runner) offlineTerms(ctx context.Context, question string, now time.Tim
 	}
 	t := Terms{After: validDate(qa.Filters.ModifiedAfter)}
 	for _, k := range qa.Keywords {
-		t.Groups = append(t.Groups, []string{k})
+		t.Groups = append(t.Groups, append([]string{k}, Variants(k)...))
 	}
 	return t, nil
 }
