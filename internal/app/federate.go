@@ -130,6 +130,7 @@ func (d *Deps) OpenFederation(ctx context.Context, o FederateOptions) (*Federati
 		hopts.Lookup = lookup
 	}
 	hopts.Version = o.Version
+	hopts.Lang = d.Lang
 	if hopts.Version == "" {
 		hopts.Version = "dev"
 	}

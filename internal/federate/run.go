@@ -11,6 +11,7 @@ import (
 
 	"github.com/gds-cli/gds/internal/ai"
 	"github.com/gds-cli/gds/internal/ai/offline"
+	"github.com/gds-cli/gds/internal/i18n"
 )
 
 // Service is one connected MCP server, as the orchestration sees it
@@ -85,6 +86,9 @@ type Result struct {
 	Sources    []Source `json:"sources"`
 	Warnings   []string `json:"warnings"`
 }
+
+// t is a message in the runner's language.
+func (r *Runner) t(key i18n.Key, args ...any) string { return i18n.T(r.Lang, key, args...) }
 
 func (r *Runner) emit(e Event) {
 	if r.OnEvent != nil {
@@ -248,7 +252,7 @@ func (r *Runner) fetchAll(ctx context.Context, order []string, sel map[string][]
 		for i := range hits {
 			call, ok := FetchFor(e.Server, hits[i])
 			if !ok {
-				hits[i].BodyWarning = "no fetch tool for " + hits[i].Kind + ": snippet only"
+				hits[i].BodyWarning = r.t("federate.w.no_fetch", hits[i].Kind)
 				continue
 			}
 			wg.Add(1)
@@ -257,7 +261,7 @@ func (r *Runner) fetchAll(ctx context.Context, order []string, sel map[string][]
 				select {
 				case sem <- struct{}{}:
 				case <-ctx.Done():
-					hits[i].BodyWarning = "not read: " + ctx.Err().Error()
+					hits[i].BodyWarning = r.t("federate.w.not_read", ctx.Err().Error())
 					return
 				}
 				defer func() { <-sem }()
@@ -267,9 +271,9 @@ func (r *Runner) fetchAll(ctx context.Context, order []string, sel map[string][]
 				body := BodyOf(out)
 				switch {
 				case err != nil:
-					hits[i].BodyWarning = "body not read (" + string(StatusOf(err, 1)) + "): snippet used"
+					hits[i].BodyWarning = r.t("federate.w.body_failed", string(StatusOf(err, 1)))
 				case strings.TrimSpace(body) == "":
-					hits[i].BodyWarning = "empty body: snippet used"
+					hits[i].BodyWarning = r.t("federate.w.body_empty")
 				default:
 					hits[i].Body = body
 				}
@@ -282,13 +286,13 @@ func (r *Runner) fetchAll(ctx context.Context, order []string, sel map[string][]
 func (r *Runner) failText(st Status, err error) string {
 	switch st {
 	case StatusRateLimited:
-		return "rate limited (429): skipped, not retried"
+		return r.t("federate.w.rate_limited")
 	case StatusTimeout:
-		return "no answer in time: skipped"
+		return r.t("federate.w.timeout")
 	case StatusUnavailable:
-		return "not available: " + MaskSecrets(err.Error())
+		return r.t("federate.w.unavailable", MaskSecrets(err.Error()))
 	}
-	return "failed: " + MaskSecrets(err.Error())
+	return r.t("federate.w.failed", MaskSecrets(err.Error()))
 }
 
 func joinWarn(a, b string) string {
@@ -396,11 +400,11 @@ func (r *Runner) generate(ctx context.Context, question string, servers []Server
 			err = errors.New("no terms")
 		}
 		t, _ := r.offlineTerms(ctx, question, now())
-		return t, nil, "query generation by the model failed (" + MaskSecrets(err.Error()) + "): keyword queries used"
+		return t, nil, r.t("federate.w.model_failed", MaskSecrets(err.Error()))
 	}
 	t, err := r.offlineTerms(ctx, question, now())
 	if err != nil {
-		return t, nil, "keyword analysis failed: " + err.Error()
+		return t, nil, r.t("federate.w.keywords_failed", err.Error())
 	}
 	return t, nil, ""
 }

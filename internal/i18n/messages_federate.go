@@ -35,6 +35,18 @@ func init() {
 			"federate.extractive":        {En: "(offline: an extractive summary — sentences picked from the results, not written by a model)", Ja: "（オフライン: 抽出要約です。モデルが書いた文ではなく、結果から選んだ文です）"},
 			"federate.mock_note":         {En: "(mock)", Ja: "（モック）"},
 			"federate.by_rules":          {En: "keyword rules", Ja: "キーワード規則"},
+
+			"federate.w.rate_limited":    {En: "rate limited (429): skipped, not retried", Ja: "レート制限（429）: スキップしました（再試行しません）"},
+			"federate.w.timeout":         {En: "no answer in time: skipped", Ja: "時間内に応答がありません: スキップしました"},
+			"federate.w.unavailable":     {En: "not available: %s", Ja: "利用できません: %s"},
+			"federate.w.failed":          {En: "failed: %s", Ja: "失敗しました: %s"},
+			"federate.w.no_fetch":        {En: "no fetch tool for %s: snippet only", Ja: "%s の本文を取得するツールがありません: 抜粋のみ"},
+			"federate.w.body_failed":     {En: "body not read (%s): snippet used", Ja: "本文を読めませんでした（%s）: 抜粋を使用"},
+			"federate.w.body_empty":      {En: "empty body: snippet used", Ja: "本文が空です: 抜粋を使用"},
+			"federate.w.not_read":        {En: "not read: %s", Ja: "読み込みませんでした: %s"},
+			"federate.w.model_failed":    {En: "query generation by the model failed (%s): keyword queries used", Ja: "モデルによるクエリ生成に失敗しました（%s）: キーワードのクエリを使用"},
+			"federate.w.keywords_failed": {En: "keyword analysis failed: %s", Ja: "キーワード解析に失敗しました: %s"},
+			"federate.w.mock":            {En: "%s is not set: using the mock server", Ja: "%s が未設定です: モックサーバーを使います"},
 		}
 	})
 }

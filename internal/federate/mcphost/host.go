@@ -21,6 +21,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/gds-cli/gds/internal/federate"
+	"github.com/gds-cli/gds/internal/i18n"
 )
 
 // Options configure a Host.
@@ -43,6 +44,8 @@ type Options struct {
 	MaxRestarts int
 	// Version is the client version sent in initialize.
 	Version string
+	// Lang is the language of warnings (i18n.En when empty).
+	Lang string
 }
 
 // Host holds the running servers.
@@ -73,7 +76,7 @@ func Start(ctx context.Context, cfg federate.Config, o Options) *Host {
 		case !ok:
 			p.startErr = fmt.Errorf("%w: %s is not set and the server has no mock", federate.ErrUnavailable, l.Reason)
 		case l.Mock && l.Reason != "mock":
-			p.Warning = fmt.Sprintf("%s is not set: using the mock server", l.Reason)
+			p.Warning = i18n.T(o.Lang, "federate.w.mock", l.Reason)
 		}
 		h.procs = append(h.procs, p)
 		if p.startErr == nil {
