@@ -10,7 +10,6 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/gds-cli/gds/internal/app"
-	"github.com/gds-cli/gds/internal/federate"
 	"github.com/gds-cli/gds/internal/render"
 )
 
@@ -77,7 +76,7 @@ func runFederate(ctx context.Context, d *app.Deps, o federateOptions) error {
 	if o.Question == "" && (o.JSON || !isTerminal(d.Stdin)) {
 		return usageError{err: errors.New(d.T("federate.no_question"))}
 	}
-	var out = d.Stdout
+	out := d.Stdout
 	if o.JSON {
 		out = nil // the summary is in the JSON document, not streamed
 	}
@@ -127,5 +126,3 @@ func runFederate(ctx context.Context, d *app.Deps, o federateOptions) error {
 		}
 	}
 }
-
-var _ = federate.PerService

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gds-cli/gds/internal/apperr"
+	"github.com/gds-cli/gds/internal/crawl"
 	"github.com/gds-cli/gds/internal/store"
 )
 
@@ -17,7 +18,8 @@ const MaxFileText = 20000
 type FileDetail struct {
 	File store.File
 	// Text is the file's indexed text rebuilt from its chunks (their
-	// overlaps removed), cut at the request's limit.
+	// overlaps removed, pages separated by a blank line), cut at the
+	// request's limit.
 	Text string
 	// Truncated is true when Text was cut.
 	Truncated bool
@@ -46,42 +48,35 @@ func (d *Deps) GetFile(ctx context.Context, id string, maxChars int) (FileDetail
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
 			return err
 		}
-		texts := make([]string, len(chunks))
-		for i, c := range chunks {
-			texts[i] = c.Text
-		}
 		out = FileDetail{File: files[0], Chunks: len(chunks)}
-		out.Text, out.Truncated = cutRunes(JoinChunks(texts), maxChars)
+		out.Text, out.Truncated = cutRunes(JoinChunks(chunks, crawl.ChunkOverlap), maxChars)
 		return nil
 	})
 	return out, err
 }
 
-// JoinChunks rebuilds a text from its overlapping chunks in order: where
-// the end of the text so far repeats at the start of the next chunk (the
-// crawl's 200-character overlap, possibly trimmed), the repeat is dropped.
-func JoinChunks(chunks []string) string {
+// JoinChunks rebuilds a text from its chunks in order: consecutive chunks
+// of one page overlap by exactly overlap characters (the crawl's
+// windows), which are dropped when they match; pages, and chunks that do
+// not overlap as expected, are separated by a blank line.
+func JoinChunks(chunks []store.Chunk, overlap int) string {
 	var b strings.Builder
-	for _, c := range chunks {
-		acc := b.String()
-		b.WriteString(c[overlap(acc, c):])
+	var prev []rune
+	for i, c := range chunks {
+		r := []rune(c.Text)
+		switch {
+		case i == 0:
+		case c.Page == chunks[i-1].Page && len(prev) >= overlap && len(r) >= overlap && string(prev[len(prev)-overlap:]) == string(r[:overlap]):
+			b.WriteString(string(r[overlap:]))
+			prev = r
+			continue
+		default:
+			b.WriteString("\n\n")
+		}
+		b.WriteString(c.Text)
+		prev = r
 	}
 	return b.String()
-}
-
-// overlap is the length in bytes of the longest prefix of next (at most
-// 400 bytes, at least 16) that ends acc, on rune boundaries; 0 if none.
-func overlap(acc, next string) int {
-	n := min(len(next), len(acc), 400)
-	for k := n; k >= 16; k-- {
-		if !utf8.RuneStart(next[k-1]) && k < len(next) && !utf8.RuneStart(next[k]) {
-			continue
-		}
-		if strings.HasSuffix(acc, next[:k]) && utf8.ValidString(next[:k]) {
-			return k
-		}
-	}
-	return 0
 }
 
 // cutRunes cuts s to at most n characters.

@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gds-cli/gds/internal/ai"
 	"github.com/gds-cli/gds/internal/ai/offline"
 	"github.com/gds-cli/gds/internal/ai/openai"
 	"github.com/gds-cli/gds/internal/ai/openaitest"
@@ -312,5 +311,3 @@ func TestRunWithModelQueries(t *testing.T) {
 		t.Errorf("fallback: %+v warnings %q", res.Queries, res.Warnings)
 	}
 }
-
-var _ = ai.TaskAnswer
