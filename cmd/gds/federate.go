@@ -1,11 +1,13 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 
 	"github.com/urfave/cli/v3"
 
@@ -89,7 +91,7 @@ func runFederate(ctx context.Context, d *app.Deps, o federateOptions) error {
 	if f.TracePath != "" {
 		fmt.Fprintln(d.Stderr, d.T("federate.trace", f.TracePath))
 	}
-	one := func(q string) error {
+	one := func(ctx context.Context, q string) error {
 		res, err := f.Ask(ctx, q)
 		if o.JSON {
 			if err != nil {
@@ -101,28 +103,19 @@ func runFederate(ctx context.Context, d *app.Deps, o federateOptions) error {
 		return err
 	}
 	if o.Question != "" {
-		return one(o.Question)
+		return one(ctx, o.Question)
 	}
-	// The REPL: one process, the servers kept running between questions.
-	sc := bufio.NewScanner(d.Stdin)
-	for {
-		fmt.Fprint(d.Stdout, d.T("federate.prompt"))
-		if !sc.Scan() {
-			fmt.Fprintln(d.Stdout)
-			return sc.Err()
-		}
-		q := strings.TrimSpace(sc.Text())
-		if q == "" {
-			continue
-		}
-		if q == "exit" || q == "quit" {
-			return nil
-		}
-		if err := one(q); err != nil {
-			if ctx.Err() != nil {
-				return err
-			}
-			printError(d, err)
-		}
+	// The REPL (the one gds search and gds ask use): one process, the
+	// servers kept running between questions; Ctrl-C cancels a question,
+	// a second one at the prompt, an empty line or Ctrl-D ends it.
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	rp := &repl{
+		lines: render.NewLines(d.Stdin), signals: sigs, msgs: d.Stderr, t: d.T, prompt: "federate.prompt",
+		search:  one,
+		onError: func(err error) { printError(d, err) },
+		cleanup: func() {},
 	}
+	return rp.run(context.WithoutCancel(ctx))
 }

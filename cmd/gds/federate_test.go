@@ -115,7 +115,8 @@ func TestFederateMockJSON(t *testing.T) {
 
 // On a terminal without a question, gds federate is a prompt in one
 // process: the servers start once and answer every question (the --debug
-// trace shows one initialize per server for two questions); Ctrl-D ends it.
+// trace shows one session opening per server for two questions); Ctrl-C
+// at the prompt only prints a hint; Ctrl-D ends it.
 func TestFederateREPLKeepsServersRunning(t *testing.T) {
 	bin := gdsBinary(t)
 	home := t.TempDir()
@@ -123,6 +124,8 @@ func TestFederateREPLKeepsServersRunning(t *testing.T) {
 	s.expect(`federate> `)
 	s.send("Alpha design document\n")
 	s.expect(`## Sources[\s\S]*docs\.google\.com[\s\S]*## Queries[\s\S]*federate> `)
+	s.send("\x03") // Ctrl-C at the prompt: a hint, not the end
+	s.expect(`press Ctrl-C again[\s\S]*federate> `)
 	s.send("Alpha ingestion outage\n")
 	s.expect(`## Sources[\s\S]*github\.com/acme/alpha/issues/42[\s\S]*federate> `)
 	s.send("\x04")

@@ -195,6 +195,7 @@ func (p *Proc) env(all bool) []string {
 // startLocked starts the process and connects; p.mu is held.
 func (p *Proc) startLocked(ctx context.Context) error {
 	cmd := p.command()
+	detach(cmd)
 	if p.host.opts.Stderr != nil {
 		cmd.Stderr = p.host.opts.Stderr(p.Name())
 	}
