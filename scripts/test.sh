@@ -106,6 +106,10 @@ else
 	export GDS_BROWSER
 fi
 
+step "third-party MCP servers for the federate tests (scripts/mcp-servers.sh)"
+GDS_TEST_MCP_FILESYSTEM="$(bash scripts/mcp-servers.sh install)" || fail "could not install the test MCP servers (scripts/mcp-servers.sh)"
+export GDS_TEST_MCP_FILESYSTEM
+
 step "gofmt -l"
 unformatted="$(gofmt -l . | grep -v '/node_modules/' || true)"
 if [ -n "$unformatted" ]; then

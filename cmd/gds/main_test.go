@@ -59,7 +59,7 @@ var commandPaths = [][]string{
 	{"alfred"}, {"alfred", "filter"}, {"alfred", "workflow"}, {"alfred", "install"},
 	{"config"}, {"config", "show"}, {"config", "path"},
 	{"db"}, {"db", "migrate"}, {"db", "status"},
-	{"doctor"}, {"eval"}, {"version"},
+	{"doctor"}, {"eval"}, {"version"}, {"mcp"}, {"federate"},
 }
 
 func TestRootHelpListsEveryCommand(t *testing.T) {

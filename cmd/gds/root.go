@@ -84,6 +84,8 @@ func newRootCommand(d *app.Deps, info buildInfo) *cli.Command {
 			newDoctorCommand(d),
 			newEvalCommand(d),
 			newServeCommand(d, info),
+			newMCPCommand(d, info),
+			newFederateCommand(d),
 			newVersionCommand(d, info),
 		},
 	}

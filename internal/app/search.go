@@ -261,6 +261,9 @@ type SearchRequest struct {
 	State  string // a state token from an earlier SearchResult
 	Answer string // the answer to the question the state is waiting on
 	Folder string // limit a new search to this folder and its subfolders
+	// NoQuestions applies the no-answer policy instead of pausing on a
+	// clarifying question (callers that cannot ask anyone: gds federate).
+	NoQuestions bool
 }
 
 // SearchResult is where a search ended: results, an end message, or a
@@ -292,7 +295,11 @@ func (d *Deps) Search(ctx context.Context, req SearchRequest) (SearchResult, err
 	case req.Query == "":
 		return SearchResult{}, apperr.L(apperr.Usage, "search.no_query")
 	}
-	ss, err := d.OpenSearch(ctx, search.Deferred{})
+	var asker search.Asker = search.Deferred{}
+	if req.NoQuestions {
+		asker = search.NoAnswer{}
+	}
+	ss, err := d.OpenSearch(ctx, asker)
 	if err != nil {
 		return SearchResult{}, err
 	}

@@ -14,6 +14,7 @@ var Pure = []string{
 	"./internal/store",
 	"./internal/apperr",
 	"./internal/budget",
+	"./internal/federate",
 }
 
 // IO are the packages a pure package must not depend on: the standard
@@ -68,7 +69,7 @@ var Rules = []Rule{
 		From: []string{"./internal/search/...", "./internal/graph/...", "./internal/store/...", "./internal/ai/...", "./internal/crawl/...",
 			"./internal/drive/...", "./internal/extract/...", "./internal/render/...", "./internal/auth/...",
 			"./internal/config/...", "./internal/apperr", "./internal/mirror", "./internal/schedule/...", "./internal/eval/...",
-			"./internal/doctor/...", "./internal/budget", "./internal/resilient"},
+			"./internal/doctor/...", "./internal/budget", "./internal/resilient", "./internal/federate/..."},
 		Forbid: []string{"./internal/app", "./cmd/..."},
 	},
 	{
@@ -88,6 +89,13 @@ var Rules = []Rule{
 		Why:    "chromedp drives a real browser in the web UI's end-to-end test only; the gds binary never starts a browser",
 		From:   []string{"./..."},
 		Forbid: []string{"github.com/chromedp/..."},
+	},
+	{
+		Name: "the federation's decisions know no transport",
+		Why:  "query generation, selection, the kind → fetch mapping and fail-soft decisions are tested without processes; federate/mcphost runs the servers over the MCP SDK, federate/mockserver builds the mocks",
+		From: []string{"./internal/federate"},
+		Forbid: []string{"github.com/modelcontextprotocol/...", "./internal/federate/mcphost", "./internal/federate/mockserver",
+			"./internal/app", "./internal/render/..."},
 	},
 	{
 		Name:   "pure packages do no I/O",

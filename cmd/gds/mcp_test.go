@@ -1,0 +1,177 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// gds mcp, driven by the SDK's client over a real stdio pipe to the built
+// binary: initialize, list the tools with their schemas, search the index
+// of testdata/realdocs and get the right file back, read it with get_file,
+// ask with citations, and the error forms (bad input as JSON-RPC invalid
+// params, an unknown file as a tool error).
+func TestMCPServerOverStdio(t *testing.T) {
+	bin := gdsBinary(t)
+	home := t.TempDir()
+	docs := copyRealDocs(t)
+	if out, err := crawlCmd(bin, home, docs).CombinedOutput(); err != nil {
+		t.Fatalf("crawl: %v\n%s", err, out)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute) // a hang guard only
+	defer cancel()
+	cmd := exec.Command(bin, "mcp")
+	cmd.Env = append(os.Environ(), "GDS_HOME="+home, "GDS_AI_PROVIDER=offline", "DATABASE_URL=", "SUPABASE_DB_URL=", "LANG=C")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	client := mcp.NewClient(&mcp.Implementation{Name: "gds-test", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v\nstderr: %s", err, stderr.String())
+	}
+	defer cs.Close()
+	if ir := cs.InitializeResult(); ir == nil || ir.ServerInfo.Name != "gds" {
+		t.Fatalf("initialize result %+v", ir)
+	}
+
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]*mcp.Tool{}
+	for _, tl := range tools.Tools {
+		got[tl.Name] = tl
+	}
+	for name, prop := range map[string]string{"search": "query", "ask": "question", "get_file": "id"} {
+		tl := got[name]
+		if tl == nil {
+			t.Fatalf("tool %s missing from %v", name, tools.Tools)
+		}
+		in, _ := json.Marshal(tl.InputSchema)
+		outSchema, _ := json.Marshal(tl.OutputSchema)
+		if !strings.Contains(string(in), `"`+prop+`"`) || tl.OutputSchema == nil || !strings.Contains(string(outSchema), `"properties"`) {
+			t.Errorf("%s schemas: in %s out %s", name, in, outSchema)
+		}
+	}
+
+	// search finds the memo; a clarifying question is answered with its state.
+	var doc struct {
+		End     string `json:"end"`
+		State   string `json:"state"`
+		Results []struct {
+			ID, Name, Link string
+		} `json:"results"`
+		Question *struct {
+			Text    string `json:"text"`
+			Choices []struct {
+				Number int `json:"number"`
+			} `json:"choices"`
+		} `json:"question"`
+	}
+	call := func(name string, args map[string]any, into any) *mcp.CallToolResult {
+		t.Helper()
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if into != nil && !res.IsError {
+			b, _ := json.Marshal(res.StructuredContent)
+			if err := json.Unmarshal(b, into); err != nil {
+				t.Fatalf("%s: structured content %s: %v", name, b, err)
+			}
+		}
+		return res
+	}
+	call("search", map[string]any{"query": "memo asking for bottles of water"}, &doc)
+	for i := 0; doc.End == "question" && i < 3; i++ {
+		if doc.State == "" || doc.Question == nil || len(doc.Question.Choices) == 0 {
+			t.Fatalf("question without state or choices: %+v", doc)
+		}
+		state := doc.State
+		doc.Results, doc.Question, doc.State = nil, nil, ""
+		call("search", map[string]any{"state": state, "answer": "1"}, &doc)
+	}
+	if doc.End != "results" || len(doc.Results) == 0 || doc.Results[0].Name != "unstructured-fake-memo.pdf" {
+		t.Fatalf("search: %+v", doc)
+	}
+	memo := doc.Results[0]
+
+	var file struct {
+		ID, Name, Summary, Text, Link string
+		Truncated                     bool
+		Chunks                        int
+	}
+	call("get_file", map[string]any{"id": memo.ID, "max_chars": 5000}, &file)
+	if file.ID != memo.ID || file.Name != memo.Name || file.Summary == "" || !strings.Contains(strings.ToLower(file.Text), "water") || file.Chunks < 1 || !strings.HasPrefix(file.Link, "file://") {
+		t.Errorf("get_file: %+v", file)
+	}
+	var short struct {
+		Text      string
+		Truncated bool
+	}
+	call("get_file", map[string]any{"id": memo.ID, "max_chars": 10}, &short)
+	if !short.Truncated || len([]rune(short.Text)) != 10 {
+		t.Errorf("get_file max_chars 10: %+v", short)
+	}
+
+	var ans struct {
+		Answer     string `json:"answer"`
+		Extractive bool   `json:"extractive"`
+		Sources    []struct {
+			Name string `json:"name"`
+		} `json:"sources"`
+	}
+	call("ask", map[string]any{"question": "How many bottles of water does the memo ask for?", "top_k": 3}, &ans)
+	if len(ans.Sources) == 0 || ans.Sources[0].Name != "unstructured-fake-memo.pdf" || !ans.Extractive || !strings.Contains(ans.Answer, "[1]") {
+		t.Errorf("ask: %+v", ans)
+	}
+
+	// An unknown file: a tool error (isError) with the localized message.
+	res := call("get_file", map[string]any{"id": "no-such-file"}, nil)
+	if !res.IsError || len(res.Content) == 0 || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "not found") {
+		t.Errorf("unknown file: %+v", res)
+	}
+	// An answer without a state: invalid params, a JSON-RPC error.
+	_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "search", Arguments: map[string]any{"answer": "1"}})
+	var werr *jsonrpc.Error
+	if !errors.As(err, &werr) || werr.Code != -32602 {
+		t.Errorf("answer without state: %v", err)
+	}
+	if strings.Contains(stderr.String(), "{\"jsonrpc\"") {
+		t.Errorf("protocol on stderr: %s", stderr.String())
+	}
+}
+
+// copyRealDocs copies testdata/realdocs without its manifest (which
+// quotes the documents' phrases) into a temporary folder.
+func copyRealDocs(t *testing.T) string {
+	t.Helper()
+	src := filepath.Join("..", "..", "testdata", "realdocs")
+	dst := t.TempDir()
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if e.IsDir() || e.Name() == "MANIFEST.tsv" {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dst, e.Name()), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dst
+}
