@@ -12,6 +12,7 @@ var Pure = []string{
 	"./internal/ai/offline",
 	"./internal/store",
 	"./internal/apperr",
+	"./internal/agent",
 }
 
 // IO are the packages a pure package must not depend on: the standard
@@ -56,7 +57,7 @@ var Rules = []Rule{
 		From: []string{"./internal/search/...", "./internal/store/...", "./internal/ai/...", "./internal/crawl/...",
 			"./internal/drive/...", "./internal/extract/...", "./internal/render/...", "./internal/auth/...",
 			"./internal/config/...", "./internal/apperr", "./internal/mirror", "./internal/schedule/...", "./internal/eval/...",
-			"./internal/doctor/..."},
+			"./internal/doctor/...", "./internal/agent/..."},
 		Forbid: []string{"./internal/app", "./cmd/..."},
 	},
 	{
