@@ -26,7 +26,7 @@ func init() {
 			"agent.step.call":    {En: "🔍 %s…", Ja: "🔍 %s…"},
 			"agent.step.list":    {En: "Listing the folder's documents", Ja: "フォルダの文書を一覧しています"},
 			"agent.step.agenda":  {En: "Looking for structure documents (agenda, index, minutes)", Ja: "構成文書（議題・目次・議事録）を探しています"},
-			"agent.step.search":  {En: "Searching for %q", Ja: "「%s」を検索しています"},
+			"agent.step.search":  {En: "Searching for \"%s\"", Ja: "「%s」を検索しています"},
 			"agent.step.summary": {En: "Reading the summary of %s", Ja: "%s の要約を読んでいます"},
 			"agent.step.invest":  {En: "Investigating %s", Ja: "%s を調査しています"},
 			"agent.step.attach":  {En: "Listing attachments", Ja: "添付を一覧しています"},
