@@ -22,6 +22,7 @@ func init() {
 			},
 			"agent.no_folder":    {En: "agentic search works on one folder: give --folder (the index holds several source folders: %s)", Ja: "エージェント検索は 1 つのフォルダが対象です。--folder を指定してください（索引には複数の取得元フォルダがあります: %s）"},
 			"agent.empty_folder": {En: "no indexed document is in folder %q", Ja: "フォルダ %q に索引済みの文書がありません"},
+			"agent.stream_only":  {En: "mode agentic streams its steps: use POST /api/v1/chat/stream", Ja: "agentic モードは手順をストリーミングします。POST /api/v1/chat/stream を使ってください"},
 			"agent.bad_mode":     {En: "unknown mode %q: use rag or agentic", Ja: "不明なモード %q です。rag または agentic を指定してください"},
 			"agent.step.call":    {En: "🔍 %s…", Ja: "🔍 %s…"},
 			"agent.step.list":    {En: "Listing the folder's documents", Ja: "フォルダの文書を一覧しています"},
