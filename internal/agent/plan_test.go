@@ -110,7 +110,7 @@ func TestMatchDocuments(t *testing.T) {
 		want []string
 	}{
 		{"", []string{"1", "2", "3", "4"}},
-		{"budget", []string{"1", "3", "2"}}, // names before keywords
+		{"budget", []string{"1", "3", "2"}},       // names before keywords
 		{"power budget", []string{"3", "2", "1"}}, // two terms, names first
 		{"nothing", nil},
 	}

@@ -167,7 +167,7 @@ func testAgentScriptedRun(t *testing.T, pg bool) {
 			call(agent.ToolSummary, map[string]string{"document_id": other}),
 			call(agent.ToolInvestigate, map[string]string{"document_id": memo, "investigation_query": "what was delivered?"})),
 		calls(call(agent.ToolContent, map[string]string{"document_id": memo})), // the sub-agent reads
-		text("The memo reports a delivery of relief supplies [c0]."),         // and answers
+		text("The memo reports a delivery of relief supplies [c0]."),           // and answers
 		calls(call(agent.ToolSearchEvidence, map[string]any{"query": "hamburgers delicious", "folder": "Meeting", "top_k": 1})),
 		text("Relief supplies were delivered [E1]; the test document likes hamburgers [E2]."),
 	)

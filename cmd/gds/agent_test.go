@@ -1,0 +1,114 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gds-cli/gds/internal/config"
+)
+
+// agentLine is one line of `gds ask --mode agentic --json`.
+type agentLine struct {
+	Type     string `json:"type"`
+	Tool     string `json:"tool"`
+	Evidence *struct {
+		FileID  string `json:"file_id"`
+		Name    string `json:"name"`
+		ChunkID string `json:"chunk_id"`
+		Text    string `json:"text"`
+	} `json:"evidence"`
+	Answer     string `json:"answer"`
+	ResultID   string `json:"result_id"`
+	Extractive bool   `json:"extractive"`
+	Error      *struct {
+		Code string `json:"code"`
+	} `json:"error"`
+}
+
+// gds ask --mode agentic --json over the real documents of testdata/realdocs
+// prints one event per line — tool calls, their results, evidence, done
+// last — with evidence from the file that holds the answer; the terminal
+// shows the steps.
+func TestAskAgenticOverRealDocs(t *testing.T) {
+	h := newHarness(t)
+	h.env[config.EnvAIProvider] = config.ProviderOffline
+	src := filepath.Join("..", "..", "testdata", "realdocs")
+	docs := t.TempDir()
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if e.IsDir() || e.Name() == "MANIFEST.tsv" { // it quotes the documents' phrases
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(docs, e.Name()), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if code := h.run("crawl", "--source", "local:"+docs); code != exitOK {
+		t.Fatalf("crawl: exit %d\n%s", code, h.stderr.String())
+	}
+	cases := []struct{ q, want string }{
+		{"How many bottles of water does the memo mention?", "unstructured-fake-memo.pdf"},
+		{"わたくしといふ現象は何の照明ですか", "pdfminer-jo-haru-to-shura.pdf"},
+	}
+	for _, tc := range cases {
+		if code := h.run("ask", "--mode", "agentic", "--json", tc.q); code != exitOK {
+			t.Fatalf("%s: exit %d\n%s", tc.q, code, h.stderr.String())
+		}
+		var lines []agentLine
+		seen := map[string]bool{}
+		for _, l := range strings.Split(strings.TrimSpace(h.stdout.String()), "\n") {
+			var a agentLine
+			if err := json.Unmarshal([]byte(l), &a); err != nil || a.Type == "" {
+				t.Fatalf("%s: line %q: %v", tc.q, l, err)
+			}
+			lines = append(lines, a)
+			seen[a.Type] = true
+		}
+		for _, typ := range []string{"tool_call", "tool_result", "chunk", "evidence", "done"} {
+			if !seen[typ] {
+				t.Errorf("%s: no %s event", tc.q, typ)
+			}
+		}
+		done := lines[len(lines)-1]
+		if done.Type != "done" || !done.Extractive || done.ResultID == "" || done.Answer == "" {
+			t.Fatalf("%s: last line %+v", tc.q, done)
+		}
+		var first *agentLine
+		for i := range lines {
+			if lines[i].Type == "evidence" {
+				first = &lines[i]
+				break
+			}
+		}
+		if first == nil || first.Evidence.Name != tc.want || !strings.HasPrefix(first.Evidence.ChunkID, first.Evidence.FileID+"#") {
+			t.Errorf("%s: first evidence %+v, want from %s", tc.q, first, tc.want)
+		}
+	}
+	// The terminal shows the steps, the labelled extract and the evidence.
+	if code := h.run("ask", "--mode", "agentic", cases[0].q); code != exitOK {
+		t.Fatalf("exit %d\n%s", code, h.stderr.String())
+	}
+	out := h.stdout.String()
+	for _, want := range []string{"🔍 Looking for structure documents", "→ found", "🔍 Investigating unstructured-fake-memo.pdf", "Offline agent", "Evidence:", "[1] unstructured-fake-memo.pdf"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("terminal output lacks %q:\n%s", want, out)
+		}
+	}
+	// A folder that holds nothing is an error line, and a bad mode a usage error.
+	if code := h.run("ask", "--mode", "agentic", "--json", "--folder", "Nope", "q"); code == exitOK || !strings.Contains(h.stdout.String(), `"error"`) {
+		t.Errorf("unknown folder: exit %d, %s", code, h.stdout.String())
+	}
+	if code := h.run("ask", "--mode", "graph", "q"); code != exitUsage {
+		t.Errorf("bad mode: exit %d", code)
+	}
+}
