@@ -5,6 +5,7 @@ import (
 	"errors"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/gds-cli/gds/internal/agent"
 	"github.com/gds-cli/gds/internal/ai"
@@ -114,6 +115,9 @@ func topFolders(docs []agent.Doc) []string {
 type agentEngine struct {
 	st   store.Store
 	prov ai.Provider
+
+	mu      sync.Mutex
+	skipped map[string]agent.Doc // files of a local source the index does not hold, by ID
 }
 
 func agentDoc(f store.File, m store.DocumentMeta, chunks int) agent.Doc {
@@ -147,11 +151,32 @@ func (e *agentEngine) FolderDocuments(ctx context.Context, folder string) ([]age
 		return nil, err
 	}
 	var out []agent.Doc
+	indexed := make(map[string]bool, len(all))
+	root := ""
 	for _, d := range all {
+		indexed[d.File.ID] = true
+		if r, ok := localRoot(d.File); ok && root == "" {
+			root = r
+		}
 		if d.File.Source == store.SourceUpload || !store.InFolder(d.File.Path, folder) {
 			continue
 		}
 		out = append(out, agentDoc(d.File, d.Meta, d.Chunks))
+	}
+	if root != "" {
+		skipped, err := skippedFiles(ctx, root, folder, indexed)
+		if err != nil {
+			return nil, err
+		}
+		e.mu.Lock()
+		if e.skipped == nil {
+			e.skipped = map[string]agent.Doc{}
+		}
+		for id, d := range skipped {
+			e.skipped[id] = d
+			out = append(out, d)
+		}
+		e.mu.Unlock()
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].Folder != out[j].Folder {
@@ -187,6 +212,12 @@ func (e *agentEngine) Document(ctx context.Context, id string) (agent.Doc, error
 		return agent.Doc{}, err
 	}
 	if len(files) == 0 {
+		e.mu.Lock()
+		d, ok := e.skipped[id]
+		e.mu.Unlock()
+		if ok {
+			return d, nil
+		}
 		return agent.Doc{}, apperr.L(apperr.NotFound, "serve.not_found")
 	}
 	metas, err := e.st.DocumentMetas(ctx, []string{id})
@@ -200,6 +231,9 @@ func (e *agentEngine) Content(ctx context.Context, id string, max int) ([]agent.
 	doc, err := e.Document(ctx, id)
 	if err != nil {
 		return nil, false, err
+	}
+	if doc.Status == agent.StatusNotIndexed {
+		return readSkipped(ctx, doc, max)
 	}
 	chunks, err := e.st.FileChunks(ctx, id, max+1)
 	if errors.Is(err, store.ErrNotFound) {

@@ -18,6 +18,7 @@ import (
 	"github.com/gds-cli/gds/internal/ai/openaitest"
 	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/config"
+	"github.com/gds-cli/gds/internal/crawl"
 	"github.com/gds-cli/gds/internal/i18n"
 	"github.com/gds-cli/gds/internal/store/storetest"
 )
@@ -27,7 +28,8 @@ import (
 // provider the test uses: the openai provider against the test server
 // (answering unscripted requests with the offline provider), or offline.
 type agentEnv struct {
-	d   *Deps
+	d    *Deps
+	root string // the crawled folder
 	oai *openaitest.Server
 	ids map[string]string // file name → ID
 }
@@ -55,7 +57,7 @@ func newAgentEnv(t *testing.T, pg, llm bool) *agentEnv {
 		t.Fatal(err)
 	}
 	env := map[string]string{config.EnvAIProvider: config.ProviderOffline}
-	e := &agentEnv{ids: map[string]string{}}
+	e := &agentEnv{ids: map[string]string{}, root: root}
 	if llm {
 		e.oai = openaitest.NewServer(t, openaitest.WithAPIKey("sk-test"), openaitest.WithBackend(offline.New()))
 		env = map[string]string{config.EnvAIProvider: config.ProviderOpenAI, config.EnvOpenAIAPIKey: "sk-test", config.EnvOpenAIBaseURL: e.oai.URL}
@@ -396,4 +398,86 @@ func testAgentOffline(t *testing.T, pg bool) {
 	if _, err := e.run(ctx, " ", "Meeting", agent.Limits{}); !errors.Is(err, apperr.Usage) {
 		t.Errorf("no question: %v", err)
 	}
+}
+
+// A file added after the crawl is listed as not indexed and read from the
+// original; documents uploaded with the folder's tag are its attachments.
+func TestAgentNotIndexedAndAttachments(t *testing.T) {
+	e := newAgentEnv(t, false, true)
+	ctx := context.Background()
+	late := "Minutes of the meeting. The committee approved the budget of 5 million yen for relief supplies."
+	if err := os.WriteFile(filepath.Join(e.root, "Meeting", "late-minutes.txt"), []byte(late), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	up, err := e.d.UploadDocument(ctx, UploadRequest{Filename: "schedule.md", Body: strings.NewReader("# Schedule\n\nThe next meeting is on 3 March."), Tags: []string{"Meeting"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.oai.Reset() // the upload's summary
+	lateID := crawlID(t, e.root, filepath.Join("Meeting", "late-minutes.txt"))
+	e.oai.Enqueue(
+		calls(call(agent.ToolDiscoverAgenda, map[string]string{"folder": "Meeting"}), call(agent.ToolListAttachments, map[string]string{"folder": "Meeting"})),
+		calls(call(agent.ToolInvestigate, map[string]string{"document_id": lateID, "investigation_query": "what was approved?"}),
+			call(agent.ToolReadAttachment, map[string]string{"document_id": up.ID})),
+		calls(call(agent.ToolContent, map[string]string{"document_id": lateID})),
+		text("The budget was approved [c0]."),
+		text("The committee approved the budget [E1]; the next meeting is on 3 March."),
+	)
+	evs, err := e.run(ctx, "What did the committee approve?", "Meeting", agent.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := last(t, evs)
+	res := results(evs)
+	if len(res) != 4 || !strings.Contains(res[0].Summary, "2 structure") || !strings.Contains(res[1].Summary, "1 attachments") || res[2].Error || res[3].Error {
+		t.Fatalf("results %+v", res)
+	}
+	chats := e.oai.RequestsTo(openaitest.PathChat)
+	if len(chats) != 5 {
+		t.Fatalf("%d chat requests", len(chats))
+	}
+	var toolMsgs []string
+	for _, m := range chats[1].Messages {
+		if m.Role == ai.RoleTool {
+			toolMsgs = append(toolMsgs, m.Content)
+		}
+	}
+	if len(toolMsgs) != 2 || !strings.Contains(toolMsgs[0], `"status":"not_indexed"`) || !strings.Contains(toolMsgs[1], up.ID) {
+		t.Errorf("listings sent to the model: %q", toolMsgs)
+	}
+	if !strings.Contains(chats[3].Messages[len(chats[3].Messages)-1].Content, "5 million yen") {
+		t.Error("the sub-agent did not read the original file")
+	}
+	if got := chats[4].Messages[len(chats[4].Messages)-1].Content; !strings.Contains(got, "3 March") {
+		t.Errorf("read_attachment result %q", got)
+	}
+	var first *agent.Evidence
+	for _, ev := range evs {
+		if ev.Type == agent.TypeEvidence {
+			first = ev.Evidence
+			break
+		}
+	}
+	if first == nil || first.Name != "late-minutes.txt" || first.ChunkID != lateID+"#0" || !strings.Contains(first.Text, "5 million yen") || done.StoppedBy != "" {
+		t.Errorf("evidence %+v, done %+v", first, done)
+	}
+	// An attachment is not a document of the folder, and a folder's file is not an attachment.
+	e.oai.Enqueue(calls(call(agent.ToolReadAttachment, map[string]string{"document_id": e.ids["agenda.md"]}), call(agent.ToolSummary, map[string]string{"document_id": up.ID})), text("ok"))
+	evs, err = e.run(ctx, "q", "Other", agent.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := results(evs); len(res) != 2 || !res[0].Error || !res[1].Error {
+		t.Errorf("out-of-scope reads: %+v", res)
+	}
+}
+
+// crawlID is the ID a local crawl of root gives the file at rel.
+func crawlID(t *testing.T, root, rel string) string {
+	t.Helper()
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return crawl.LocalID(abs, rel)
 }
