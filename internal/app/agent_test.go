@@ -30,8 +30,8 @@ import (
 type agentEnv struct {
 	d    *Deps
 	root string // the crawled folder
-	oai *openaitest.Server
-	ids map[string]string // file name → ID
+	oai  *openaitest.Server
+	ids  map[string]string // file name → ID
 }
 
 func newAgentEnv(t *testing.T, pg, llm bool) *agentEnv {
