@@ -21,6 +21,7 @@ type AgentView struct {
 	Offline    bool // the offline provider: label the answer as an extract
 
 	answering bool
+	last      string // the type of the previous event
 	evidence  []AskSource
 }
 
@@ -28,6 +29,10 @@ type AgentView struct {
 func (v *AgentView) Event(ev agent.Event) error {
 	t := func(key i18n.Key, args ...any) string { return i18n.T(v.Lang, key, args...) }
 	var err error
+	if v.last == agent.TypeToolResult && (ev.Type == agent.TypeToolCall || ev.Type == agent.TypeChunk) {
+		fmt.Fprintln(v.W) // a blank line after each turn's results
+	}
+	v.last = ev.Type
 	switch ev.Type {
 	case agent.TypeToolCall:
 		_, err = fmt.Fprintln(v.W, t("agent.step.call", v.step(ev)))
@@ -36,7 +41,7 @@ func (v *AgentView) Event(ev agent.Event) error {
 		if ev.Error {
 			mark = "✗"
 		}
-		_, err = fmt.Fprintf(v.W, "  %s %s\n\n", mark, ev.Summary)
+		_, err = fmt.Fprintf(v.W, "  %s %s\n", mark, ev.Summary)
 	case agent.TypeChunk:
 		if !v.answering {
 			v.answering = true
