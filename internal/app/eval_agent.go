@@ -24,6 +24,7 @@ type AgenticReport struct {
 	// Ask: the top 5 passages of gds ask's retrieval (its sources), and
 	// the time of retrieval plus the provider's answer.
 	AskRecall5 float64 `json:"ask_recall_at_5"`
+	AskAnswer  float64 `json:"ask_answer_contains_gold"`
 	AskMeanMs  float64 `json:"ask_mean_ms"`
 	// Agentic: every evidence item of the run (at most
 	// agent.Limits.MaxEvidence), and its first five.
@@ -67,12 +68,16 @@ func (d *Deps) EvalAgentic(ctx context.Context, req EvalRequest) (AgenticReport,
 			texts = append(texts, s.Text)
 			in.Contexts = append(in.Contexts, ai.AnswerContext{Ref: s.Ref, FileName: s.Name, Page: s.Page, Text: s.Text})
 		}
-		if err := ai.Answer(ctx, ev.prov, in, func(string) error { return nil }); err != nil {
+		var answer strings.Builder
+		if err := ai.Answer(ctx, ev.prov, in, func(s string) error { answer.WriteString(s); return nil }); err != nil {
 			return rep, err
 		}
 		askMs += float64(time.Since(start).Microseconds()) / 1000
 		if eval.ContainsAnswer(strings.Join(texts, "\n"), q.Answers) {
 			rep.AskRecall5++
+		}
+		if eval.ContainsAnswer(answer.String(), q.Answers) {
+			rep.AskAnswer++
 		}
 
 		start = time.Now()
@@ -107,6 +112,7 @@ func (d *Deps) EvalAgentic(ctx context.Context, req EvalRequest) (AgenticReport,
 	}
 	if n := float64(rep.Queries); n > 0 {
 		rep.AskRecall5 /= n
+		rep.AskAnswer /= n
 		rep.AskMeanMs = askMs / n
 		rep.AgentRecall /= n
 		rep.AgentRecall5 /= n
