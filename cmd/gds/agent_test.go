@@ -112,3 +112,29 @@ func TestAskAgenticOverRealDocs(t *testing.T) {
 		t.Errorf("bad mode: exit %d", code)
 	}
 }
+
+// gds eval --mode agentic on the tiny corpus of internal/eval/testdata:
+// both systems' evidence is scored against the gold answers.
+func TestEvalAgentic(t *testing.T) {
+	h := newHarness(t)
+	corpus, _ := filepath.Abs("../../internal/eval/testdata/corpus")
+	queries, _ := filepath.Abs("../../internal/eval/testdata/queries.jsonl")
+	if code := h.run("eval", "--mode", "agentic", "--corpus", corpus, "--queries", queries, "--home", t.TempDir(), "--json"); code != exitOK {
+		t.Fatalf("exit %d\n%s", code, h.stderr.String())
+	}
+	var rep struct {
+		Provider     string  `json:"provider"`
+		Queries      int     `json:"queries"`
+		AskRecall5   float64 `json:"ask_recall_at_5"`
+		AgentRecall  float64 `json:"agentic_recall"`
+		AgentRecall5 float64 `json:"agentic_recall_at_5"`
+		Calls        float64 `json:"agentic_mean_tool_calls"`
+		Evidence     float64 `json:"agentic_mean_evidence"`
+	}
+	if err := json.Unmarshal(h.stdout.Bytes(), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, h.stdout.String())
+	}
+	if rep.Provider != "offline" || rep.Queries == 0 || rep.AskRecall5 < 0.5 || rep.AgentRecall < rep.AgentRecall5 || rep.AgentRecall < 0.5 || rep.Calls < 3 || rep.Evidence < 1 {
+		t.Errorf("report %+v", rep)
+	}
+}
