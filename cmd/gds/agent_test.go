@@ -105,7 +105,7 @@ func TestAskAgenticOverRealDocs(t *testing.T) {
 		}
 	}
 	// A folder that holds nothing is an error line, and a bad mode a usage error.
-	if code := h.run("ask", "--mode", "agentic", "--json", "--folder", "Nope", "q"); code == exitOK || !strings.Contains(h.stdout.String(), `"error"`) {
+	if code := h.run("ask", "--mode", "agentic", "--json", "--folder", "Nope", "q"); code == exitOK || !strings.HasPrefix(h.stdout.String(), `{"type":"error","error":{"code":"not_found"`) {
 		t.Errorf("unknown folder: exit %d, %s", code, h.stdout.String())
 	}
 	if code := h.run("ask", "--mode", "graph", "q"); code != exitUsage {

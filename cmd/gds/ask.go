@@ -152,7 +152,11 @@ func runAgentic(ctx context.Context, d *app.Deps, opts askOptions) error {
 		req.Emit = func(ev agent.Event) error { return render.WriteJSONLine(d.Stdout, ev) }
 		_, err := d.Agent(ctx, req)
 		if err != nil {
-			if werr := render.WriteJSONLine(d.Stdout, render.ErrorDoc{Error: jsonError(d, err)}); werr != nil {
+			line := struct {
+				Type string `json:"type"`
+				render.ErrorDoc
+			}{"error", render.ErrorDoc{Error: jsonError(d, err)}}
+			if werr := render.WriteJSONLine(d.Stdout, line); werr != nil {
 				return errors.Join(err, werr)
 			}
 		}

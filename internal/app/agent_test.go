@@ -327,6 +327,36 @@ func TestAgentBudgets(t *testing.T) {
 			t.Errorf("done %+v", done)
 		}
 	})
+	t.Run("sub-agent turns", func(t *testing.T) {
+		e.oai.Reset()
+		memo := e.ids["unstructured-fake-memo.pdf"]
+		e.oai.Enqueue(
+			calls(call(agent.ToolInvestigate, map[string]string{"document_id": memo, "investigation_query": "what?"})),
+			calls(call(agent.ToolContent, map[string]string{"document_id": e.ids["pdfminer-README.md"]}), call(agent.ToolContent, map[string]string{"document_id": memo})),
+			text("supplies [c0]"), // the last allowed turn, without tools
+			text("done"),
+		)
+		evs, err := e.run(ctx, "what?", "Meeting", agent.Limits{SubMaxSteps: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		chats := e.oai.RequestsTo(openaitest.PathChat)
+		if len(chats) != 4 || chats[1].ToolChoice != "auto" || chats[2].ToolChoice != "none" {
+			t.Fatalf("requests %d, tool choices %q %q", len(chats), chats[1].ToolChoice, chats[2].ToolChoice)
+		}
+		var toolMsgs []string
+		for _, m := range chats[2].Messages {
+			if m.Role == ai.RoleTool {
+				toolMsgs = append(toolMsgs, m.Content)
+			}
+		}
+		if len(toolMsgs) != 2 || !strings.Contains(toolMsgs[0], "you read only document "+memo) || !strings.Contains(toolMsgs[1], "bottles") {
+			t.Errorf("sub-agent tool results %q", toolMsgs)
+		}
+		if res := results(evs); len(res) != 1 || !strings.Contains(res[0].Summary, "(1 evidence)") {
+			t.Errorf("results %+v", res)
+		}
+	})
 	t.Run("cancelled", func(t *testing.T) {
 		e.oai.Reset()
 		e.oai.Enqueue(list, openaitest.Reply{Path: openaitest.PathChat, Delay: time.Hour, Content: "late"})
