@@ -117,7 +117,8 @@ type agentEngine struct {
 	prov ai.Provider
 
 	mu      sync.Mutex
-	skipped map[string]agent.Doc // files of a local source the index does not hold, by ID
+	skipped map[string]agent.Doc   // files of a local source the index does not hold, by ID
+	folders map[string][]agent.Doc // FolderDocuments of this run, by folder
 }
 
 func agentDoc(f store.File, m store.DocumentMeta, chunks int) agent.Doc {
@@ -145,7 +146,28 @@ func (e *agentEngine) allDocuments(ctx context.Context) ([]store.Document, error
 	}
 }
 
+// FolderDocuments lists the folder once per run (an engine serves one run).
 func (e *agentEngine) FolderDocuments(ctx context.Context, folder string) ([]agent.Doc, error) {
+	e.mu.Lock()
+	docs, ok := e.folders[folder]
+	e.mu.Unlock()
+	if ok {
+		return docs, nil
+	}
+	docs, err := e.folderDocuments(ctx, folder)
+	if err != nil {
+		return nil, err
+	}
+	e.mu.Lock()
+	if e.folders == nil {
+		e.folders = map[string][]agent.Doc{}
+	}
+	e.folders[folder] = docs
+	e.mu.Unlock()
+	return docs, nil
+}
+
+func (e *agentEngine) folderDocuments(ctx context.Context, folder string) ([]agent.Doc, error) {
 	all, err := e.allDocuments(ctx)
 	if err != nil {
 		return nil, err

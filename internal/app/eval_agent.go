@@ -46,7 +46,6 @@ func (d *Deps) EvalAgentic(ctx context.Context, req EvalRequest) (AgenticReport,
 		return AgenticReport{}, err
 	}
 	defer ev.ix.Store.Close()
-	eng := &agentEngine{st: ev.ix.Store, prov: ev.prov}
 	var counter agent.Counter
 	if _, ok := ev.prov.(ai.ToolCaller); ok {
 		counter = tokens.O200k
@@ -81,6 +80,7 @@ func (d *Deps) EvalAgentic(ctx context.Context, req EvalRequest) (AgenticReport,
 		}
 
 		start = time.Now()
+		eng := &agentEngine{st: ev.ix.Store, prov: ev.prov} // one per run, as gds ask --mode agentic
 		res, err := agent.Run(ctx, agent.Options{Question: q.Query, Provider: ev.prov, Engine: eng, Counter: counter, Lang: d.Lang,
 			Now: time.Now, Emit: func(agent.Event) error { return nil }})
 		if err != nil {
