@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -11,7 +12,6 @@ import (
 	"github.com/gds-cli/gds/internal/ai"
 	"github.com/gds-cli/gds/internal/ai/tokens"
 	"github.com/gds-cli/gds/internal/apperr"
-	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/store"
 )
 
@@ -76,7 +76,7 @@ func (d *Deps) Agent(ctx context.Context, req AgentRequest) (agent.Result, error
 	if err != nil {
 		return agent.Result{}, err
 	}
-	if folder == "" && cfg.Source.Kind == config.SourceDrive && len(cfg.DriveFolderIDs) > 1 {
+	if folder == "" && len(cfg.DriveFolderIDs) > 1 && slices.ContainsFunc(docs, func(d agent.Doc) bool { return d.Source == "drive" }) {
 		return agent.Result{}, apperr.L(apperr.Usage, "agent.no_folder", strings.Join(topFolders(docs), ", "))
 	}
 	if len(docs) == 0 && folder != "" {

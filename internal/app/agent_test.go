@@ -20,6 +20,7 @@ import (
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/crawl"
 	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/store"
 	"github.com/gds-cli/gds/internal/store/storetest"
 )
 
@@ -510,4 +511,52 @@ func crawlID(t *testing.T, root, rel string) string {
 		t.Fatal(err)
 	}
 	return crawl.LocalID(abs, rel)
+}
+
+// Without --folder, an index of several Drive target folders is a usage
+// error naming them; one folder of it works.
+func TestAgentNeedsAFolderOfSeveral(t *testing.T) {
+	d := New(Options{Config: loadConfig(t, map[string]string{config.EnvAIProvider: config.ProviderOffline, config.EnvDriveFolderIDs: "f1,f2"}), Lang: i18n.En})
+	ctx := context.Background()
+	prov, err := d.Provider()
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := d.OpenStore(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	em := prov.EmbeddingModel()
+	if err := st.EnsureEmbeddingSpace(ctx, store.EmbeddingSpace{Model: em.Name, Dim: em.Dim}); err != nil {
+		t.Fatal(err)
+	}
+	for i, folder := range []string{"Alpha", "Beta/Sub"} {
+		text := []string{"The alpha budget is 7 million yen.", "The beta plan starts in May."}[i]
+		vecs, err := prov.Embed(ctx, []string{text, text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := store.File{ID: "drive-" + folder, Name: "notes.txt", Path: folder, Source: "drive", MimeType: "text/plain", Embedding: vecs[0], Text: text, ModifiedAt: time.Now().UTC()}
+		if err := st.UpsertFile(ctx, f, []store.Chunk{{Ordinal: 0, Text: text, Embedding: vecs[1]}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st.Close()
+	_, err = d.Agent(ctx, AgentRequest{Question: "budget?"})
+	var le *apperr.Localized
+	if !errors.Is(err, apperr.Usage) || !errors.As(err, &le) || !strings.Contains(le.Message(i18n.En), "Alpha, Beta") {
+		t.Fatalf("no folder: %v", err)
+	}
+	res, err := d.Agent(ctx, AgentRequest{Question: "What is the alpha budget?", Folder: "Alpha"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Evidence) == 0 || res.Evidence[0].FileID != "drive-Alpha" || !strings.Contains(res.Done.Answer, "7 million") {
+		t.Errorf("result %+v", res)
+	}
+	for _, e := range res.Evidence {
+		if e.FileID != "drive-Alpha" {
+			t.Errorf("evidence outside the folder: %+v", e)
+		}
+	}
 }
