@@ -26,7 +26,7 @@ type Evidence struct {
 //	tool_call   {tool, args, target}
 //	tool_result {tool, summary, error}
 //	chunk       {content}
-//	evidence    {evidence}
+//	evidence    {evidence, ref}
 //	done        {result_id, answer, provider, extractive, stopped_by, message, steps, tool_calls}
 type Event struct {
 	Type     string          `json:"type"`
@@ -37,6 +37,7 @@ type Event struct {
 	Error    bool            `json:"error,omitempty"` // tool_result: the call failed (the model was told why)
 	Content  string          `json:"content,omitempty"`
 	Evidence *Evidence       `json:"evidence,omitempty"`
+	Ref      int             `json:"ref,omitempty"` // evidence: the number [n] that cites it in the answer
 
 	ResultID string `json:"result_id,omitempty"`
 	Answer   string `json:"answer,omitempty"`

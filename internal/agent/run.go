@@ -229,7 +229,7 @@ func (r *runner) finish(stop Stop, msg string) (Result, error) {
 		}
 		e := r.evidence[n-1]
 		res.Evidence = append(res.Evidence, e)
-		if err := r.o.Emit(Event{Type: TypeEvidence, Evidence: &e}); err != nil {
+		if err := r.o.Emit(Event{Type: TypeEvidence, Ref: n, Evidence: &e}); err != nil {
 			return Result{}, err
 		}
 	}
@@ -375,8 +375,8 @@ type toolOut struct {
 	failed   bool
 	docs     []DocRef   // documents found, for the Plan
 	evidence []Evidence // passages that become evidence refs
-	// result builds the model's JSON once the evidence has refs ("E3").
-	result func(refs []string) any
+	// result builds the model's JSON once the evidence has its ref numbers.
+	result func(refs []int) any
 }
 
 // runCalls announces the turn's calls, runs the valid ones in parallel,
@@ -415,9 +415,9 @@ func (r *runner) runCalls(ctx context.Context, calls []ai.ToolCall) ([]toolOut, 
 			r.names[d.ID] = d.Name
 		}
 		if o.result != nil && !o.failed {
-			refs := make([]string, len(o.evidence))
+			refs := make([]int, len(o.evidence))
 			for j, e := range o.evidence {
-				refs[j] = "E" + strconv.Itoa(r.addEvidence(e))
+				refs[j] = r.addEvidence(e)
 			}
 			b, err := json.Marshal(o.result(refs))
 			if err != nil {
@@ -599,9 +599,9 @@ func (r *runner) exec(ctx context.Context, c ai.ToolCall) toolOut {
 				docs = append(docs, DocRef{ID: e.FileID, Name: e.Name})
 			}
 		}
-		return toolOut{summary: t("agent.sum.evidence", len(ev)), docs: docs, evidence: ev, result: func(refs []string) any {
+		return toolOut{summary: t("agent.sum.evidence", len(ev)), docs: docs, evidence: ev, result: func(refs []int) any {
 			type item struct {
-				Ref        string `json:"ref"`
+				Ref        int    `json:"ref"`
 				DocumentID string `json:"document_id"`
 				Filename   string `json:"filename"`
 				Page       int    `json:"page,omitempty"`
@@ -642,7 +642,7 @@ func (r *runner) exec(ctx context.Context, c ai.ToolCall) toolOut {
 		if err != nil {
 			return r.failure(err)
 		}
-		return toolOut{summary: t("agent.sum.investigate", doc.Name, len(ev)), evidence: ev, result: func(refs []string) any {
+		return toolOut{summary: t("agent.sum.investigate", doc.Name, len(ev)), evidence: ev, result: func(refs []int) any {
 			return map[string]any{"document_id": doc.ID, "filename": doc.Name, "analysis": analysis, "evidence_count": len(ev), "evidence_refs": nonNil(refs)}
 		}}
 	case ToolListAttachments:

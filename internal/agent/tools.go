@@ -92,7 +92,7 @@ func MainTools() []ai.Tool {
 			Parameters: obj(map[string]any{"folder": folder, "search_text": str("words to match, or \"\" for all"), "page": integer("page number from 1"), "page_size": integer("documents per page, at most 50")}, "folder")},
 		{Name: ToolDiscoverAgenda, Description: "Find the folder's structure documents by file name (agenda, tdoc_list, index, contents, minutes, 目次, 議事, 議題 …), indexed or not, with their status.",
 			Parameters: obj(map[string]any{"folder": folder}, "folder")},
-		{Name: ToolSearchEvidence, Description: "Search the passages of the folder's documents that best match query (full text and vectors). Each result has a ref such as E3: cite it as [E3] in the answer.",
+		{Name: ToolSearchEvidence, Description: "Search the passages of the folder's documents that best match query (full text and vectors). Each result has a ref number: cite it as [3] in the answer.",
 			Parameters: obj(map[string]any{"query": str("what to find"), "folder": folder, "top_k": integer("passages, 1 to 20")}, "query")},
 		{Name: ToolSummary, Description: "The stored summary and keywords of one document.",
 			Parameters: obj(map[string]any{"document_id": str("a document_id from a listing")}, "document_id")},

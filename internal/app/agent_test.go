@@ -219,10 +219,15 @@ func testAgentScriptedRun(t *testing.T, pg bool) {
 	}
 	// Evidence: the cited passages first, each a real chunk of the folder.
 	var evidence []agent.Evidence
+	var refs []int
 	for _, ev := range evs {
 		if ev.Type == agent.TypeEvidence {
 			evidence = append(evidence, *ev.Evidence)
+			refs = append(refs, ev.Ref)
 		}
+	}
+	if !slices.Equal(refs, []int{1, 2}) {
+		t.Errorf("evidence refs %v, want the answer's [E1] [E2]", refs)
 	}
 	if len(evidence) != 2 || evidence[0].ChunkID != memo+"#0" || evidence[1].FileID != e.ids["unstructured-fake-text.txt"] {
 		t.Fatalf("evidence %+v", evidence)

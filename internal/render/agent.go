@@ -53,7 +53,7 @@ func (v *AgentView) Event(ev agent.Event) error {
 		_, err = fmt.Fprint(v.W, ev.Content)
 	case agent.TypeEvidence:
 		if e := ev.Evidence; e != nil {
-			v.evidence = append(v.evidence, AskSource{Ref: len(v.evidence) + 1, Name: e.Name, Page: e.Page, Link: e.Link, Text: e.Text})
+			v.evidence = append(v.evidence, AskSource{Ref: ev.Ref, Name: e.Name, Page: e.Page, Link: e.Link, Text: e.Text})
 		}
 	case agent.TypeDone:
 		if v.answering {
