@@ -19,7 +19,8 @@ type DocRef struct {
 
 // Plan is the offline provider's planner: a pure state machine that runs
 // the seed's tools in its order — structure documents
-// (discover_agenda_documents), the folder's documents matching the
+// (discover_agenda_documents, with list_meeting_attachments when the folder
+// may have attachments), the folder's documents matching the
 // question's keywords (list_meeting_documents), an investigation of the top
 // few (investigate_document, one turn, in parallel), then the evidence
 // search (search_evidence), and, when the listing matched nothing, an
@@ -32,9 +33,14 @@ type Plan struct {
 	Keywords []string // the question's keywords (ai.AnalyzeQuery), most important first
 	MaxDocs  int      // documents to investigate (0: 3)
 	TopK     int      // evidence passages to retrieve (0: 5)
+	// Attachments: the folder may have attachments (uploads with its tag);
+	// the plan lists them with the structure documents and investigates
+	// the first one.
+	Attachments bool
 
 	stage        planStage
 	agenda       []DocRef
+	attachments  []DocRef
 	listed       []DocRef
 	fromEvidence []DocRef
 	investigated map[string]bool
@@ -89,17 +95,24 @@ func (p *Plan) Next() []ai.ToolCall {
 		switch p.stage {
 		case stageAgenda:
 			p.stage = stageList
-			return []ai.ToolCall{p.call(ToolDiscoverAgenda, map[string]string{"folder": p.Folder})}
+			calls := []ai.ToolCall{p.call(ToolDiscoverAgenda, map[string]string{"folder": p.Folder})}
+			if p.Attachments {
+				calls = append(calls, p.call(ToolListAttachments, map[string]string{"folder": p.Folder}))
+			}
+			return calls
 		case stageList:
 			p.stage = stageInvestigate
 			return []ai.ToolCall{p.call(ToolListDocuments, map[string]any{
 				"folder": p.Folder, "search_text": strings.Join(p.Keywords, " "), "page": 1, "page_size": 50})}
 		case stageInvestigate:
 			p.stage = stageEvidence
-			// The first structure document, then the best matches.
+			// The first structure document and attachment, then the best matches.
 			var picks []DocRef
 			if len(p.agenda) > 0 && len(p.listed) > 0 {
 				picks = append(picks, p.agenda[0])
+			}
+			if len(p.attachments) > 0 {
+				picks = append(picks, p.attachments[0])
 			}
 			picks = append(picks, p.listed...)
 			if calls := p.investigate(picks); len(calls) > 0 {
@@ -132,6 +145,8 @@ func (p *Plan) Observe(tool string, docs []DocRef) {
 		p.agenda = append(p.agenda, docs...)
 	case ToolListDocuments:
 		p.listed = append(p.listed, docs...)
+	case ToolListAttachments:
+		p.attachments = append(p.attachments, docs...)
 	case ToolSearchEvidence:
 		p.fromEvidence = append(p.fromEvidence, docs...)
 	}

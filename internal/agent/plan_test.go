@@ -53,6 +53,30 @@ func TestPlanOrder(t *testing.T) {
 			t.Errorf("%s:\n got %v\nwant %v", tc.name, got, tc.want)
 		}
 	}
+	// A folder with attachments: listed with the structure documents, the
+	// first one investigated after the agenda.
+	up := DocRef{"u", "agenda-upload.xlsx"}
+	got := runPlan(&Plan{Question: "q", Attachments: true}, map[string][]DocRef{
+		ToolDiscoverAgenda: {a}, ToolListAttachments: {up}, ToolListDocuments: {b, c}})
+	want := [][]string{{ToolDiscoverAgenda, ToolListAttachments}, {ToolListDocuments}, {inv, inv, inv}, {ToolSearchEvidence}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("attachments:\n got %v\nwant %v", got, want)
+	}
+	p := &Plan{Question: "q", Attachments: true}
+	p.Next()
+	p.Observe(ToolDiscoverAgenda, []DocRef{a})
+	p.Observe(ToolListAttachments, []DocRef{up})
+	p.Next()
+	p.Observe(ToolListDocuments, []DocRef{b, c})
+	var ids []string
+	for _, call := range p.Next() {
+		var m map[string]string
+		_ = json.Unmarshal([]byte(call.Arguments), &m)
+		ids = append(ids, m["document_id"])
+	}
+	if !reflect.DeepEqual(ids, []string{"a", "u", "b"}) {
+		t.Errorf("investigated %v, want the agenda, the attachment, the best match", ids)
+	}
 }
 
 func TestPlanArguments(t *testing.T) {

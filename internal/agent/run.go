@@ -99,7 +99,7 @@ func Run(ctx context.Context, o Options) (Result, error) {
 		if qa, err := ai.AnalyzeQuery(rctx, o.Provider, ai.QueryInput{Query: o.Question, Now: o.Now(), Lang: o.Lang}); err == nil && len(qa.Keywords) > 0 {
 			kw = qa.Keywords
 		}
-		d = &planDriver{r: r, plan: &Plan{Question: o.Question, Folder: o.Folder, Keywords: kw}}
+		d = &planDriver{r: r, plan: &Plan{Question: o.Question, Folder: o.Folder, Keywords: kw, Attachments: len(o.Tags) > 0}}
 		r.extract = true
 	}
 

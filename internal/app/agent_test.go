@@ -393,6 +393,10 @@ func TestAgentOfflinePostgres(t *testing.T) { testAgentOffline(t, true) }
 func testAgentOffline(t *testing.T, pg bool) {
 	e := newAgentEnv(t, pg, false)
 	ctx := context.Background()
+	up, err := e.d.UploadDocument(ctx, UploadRequest{Filename: "log.md", Body: strings.NewReader("# Delivery log\n\nThe water bottles arrived by truck on Monday."), Tags: []string{"Meeting"}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	evs, err := e.run(ctx, "How many bottles of water were delivered?", "Meeting", agent.Limits{})
 	if err != nil {
 		t.Fatal(err)
@@ -408,13 +412,20 @@ func testAgentOffline(t *testing.T, pg bool) {
 			evidence = append(evidence, *ev.Evidence)
 		}
 	}
-	if len(tools) < 4 || tools[0] != agent.ToolDiscoverAgenda || tools[1] != agent.ToolListDocuments || !slices.Contains(tools, agent.ToolInvestigate) || !slices.Contains(tools, agent.ToolSearchEvidence) {
+	if len(tools) < 5 || tools[0] != agent.ToolDiscoverAgenda || tools[1] != agent.ToolListAttachments || tools[2] != agent.ToolListDocuments || !slices.Contains(tools, agent.ToolInvestigate) || !slices.Contains(tools, agent.ToolSearchEvidence) {
 		t.Errorf("tools %v", tools)
 	}
 	if !done.Extractive || done.Provider != "offline" || !strings.Contains(done.Answer, "20,000 bottles") {
 		t.Errorf("done %+v", done)
 	}
-	inFolder := map[string]bool{e.ids["unstructured-fake-memo.pdf"]: true, e.ids["unstructured-fake-text.txt"]: true, e.ids["agenda.md"]: true}
+	inFolder := map[string]bool{e.ids["unstructured-fake-memo.pdf"]: true, e.ids["unstructured-fake-text.txt"]: true, e.ids["agenda.md"]: true, up.ID: true}
+	fromUpload := false
+	for _, ev := range evidence {
+		fromUpload = fromUpload || ev.FileID == up.ID
+	}
+	if !fromUpload {
+		t.Errorf("the attachment was not investigated: %+v", evidence)
+	}
 	if len(evidence) == 0 || evidence[0].FileID != e.ids["unstructured-fake-memo.pdf"] {
 		t.Errorf("evidence %+v", evidence)
 	}
