@@ -7,7 +7,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gds-cli/gds/internal/ai"
+	"github.com/gds-cli/gds/internal/ai/offline"
+	"github.com/gds-cli/gds/internal/ai/openaitest"
 	"github.com/gds-cli/gds/internal/config"
+	"github.com/gds-cli/gds/internal/crawl"
 )
 
 // agentLine is one line of `gds ask --mode agentic --json`.
@@ -136,5 +140,65 @@ func TestEvalAgentic(t *testing.T) {
 	}
 	if rep.Provider != "offline" || rep.Queries == 0 || rep.AskRecall5 < 0.5 || rep.AgentRecall < rep.AgentRecall5 || rep.AgentRecall < 0.5 || rep.Calls < 3 || rep.Evidence < 1 {
 		t.Errorf("report %+v", rep)
+	}
+}
+
+// With a model (the OpenAI-compatible test server scripting the run), the
+// same command streams the model's steps: an investigation by the
+// sub-agent, then the answer citing the passage it quoted.
+func TestAskAgenticWithAModel(t *testing.T) {
+	oai := openaitest.NewServer(t, openaitest.WithAPIKey("sk-test"), openaitest.WithBackend(offline.New()))
+	h := newHarness(t)
+	h.env[config.EnvAIProvider] = config.ProviderOpenAI
+	h.env[config.EnvOpenAIAPIKey] = "sk-test"
+	h.env[config.EnvOpenAIBaseURL] = oai.URL
+	docs := t.TempDir()
+	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "realdocs", "unstructured-fake-memo.pdf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(docs, "memo.pdf"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code := h.run("crawl", "--source", "local:"+docs); code != exitOK {
+		t.Fatalf("crawl: exit %d\n%s", code, h.stderr.String())
+	}
+	oai.Reset()
+	abs, _ := filepath.Abs(docs)
+	id := crawl.LocalID(abs, "memo.pdf")
+	chat := func(r openaitest.Reply) openaitest.Reply { r.Path = openaitest.PathChat; return r }
+	oai.Enqueue(
+		chat(openaitest.Reply{ToolCalls: []ai.ToolCall{{Name: "investigate_document", Arguments: `{"document_id":"` + id + `","investigation_query":"what was delivered?"}`}}}),
+		chat(openaitest.Reply{ToolCalls: []ai.ToolCall{{Name: "get_document_content", Arguments: `{"document_id":"` + id + `"}`}}}),
+		chat(openaitest.Reply{Content: "Water, blankets and laptops [c0]."}),
+		chat(openaitest.Reply{Content: "Water, blankets and laptops were delivered [1]."}),
+	)
+	if code := h.run("ask", "--mode", "agentic", "--json", "What was delivered?"); code != exitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, h.stdout.String(), h.stderr.String())
+	}
+	var types []string
+	var done agentLine
+	var evidence []agentLine
+	for _, l := range strings.Split(strings.TrimSpace(h.stdout.String()), "\n") {
+		var a agentLine
+		if err := json.Unmarshal([]byte(l), &a); err != nil {
+			t.Fatalf("line %q: %v", l, err)
+		}
+		types = append(types, a.Type)
+		switch a.Type {
+		case "done":
+			done = a
+		case "evidence":
+			evidence = append(evidence, a)
+		}
+	}
+	if strings.Join(types[:2], ",") != "tool_call,tool_result" || types[len(types)-1] != "done" {
+		t.Errorf("events %v", types)
+	}
+	if done.Answer != "Water, blankets and laptops were delivered [1]." || done.Extractive {
+		t.Errorf("done %+v", done)
+	}
+	if len(evidence) != 1 || evidence[0].Evidence.ChunkID != id+"#0" || !strings.Contains(evidence[0].Evidence.Text, "10,000 blankets") {
+		t.Errorf("evidence %+v", evidence)
 	}
 }
