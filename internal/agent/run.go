@@ -262,7 +262,7 @@ type llmDriver struct {
 }
 
 func (d *llmDriver) turn(ctx context.Context, chunk func(string) error) ([]ai.ToolCall, error) {
-	rep, err := d.r.modelTurn(ctx, d.tc, ai.Request{System: systemMain, Messages: d.msgs, Tools: d.r.tools, ToolChoice: ai.ToolChoiceAuto}, chunk)
+	rep, _, err := d.r.modelTurn(ctx, d.tc, ai.Request{System: systemMain, Messages: d.msgs, Tools: d.r.tools, ToolChoice: ai.ToolChoiceAuto}, chunk)
 	if err != nil {
 		return nil, err
 	}
@@ -280,27 +280,27 @@ func (d *llmDriver) observe(calls []ai.ToolCall, outs []toolOut) {
 
 func (d *llmDriver) final(ctx context.Context, stop Stop, chunk func(string) error) error {
 	msgs := append(d.msgs[:len(d.msgs):len(d.msgs)], ai.Message{Role: ai.RoleUser, Content: fmt.Sprintf(finalNudge, stop)})
-	_, err := d.r.modelTurn(ctx, d.tc, ai.Request{System: systemMain, Messages: msgs, Tools: d.r.tools, ToolChoice: ai.ToolChoiceNone}, chunk)
+	_, _, err := d.r.modelTurn(ctx, d.tc, ai.Request{System: systemMain, Messages: msgs, Tools: d.r.tools, ToolChoice: ai.ToolChoiceNone}, chunk)
 	return err
 }
 
 // modelTurn runs one streamed turn, handing text to onText (nil: kept
-// silent), and charges its tokens: the provider's usage when reported,
-// else the Counter's count of the request and the reply.
-func (r *runner) modelTurn(ctx context.Context, tc ai.ToolCaller, req ai.Request, onText func(string) error) (ai.Reply, error) {
+// silent), and charges its tokens, which it returns: the provider's usage
+// when reported, else the Counter's count of the request and the reply.
+func (r *runner) modelTurn(ctx context.Context, tc ai.ToolCaller, req ai.Request, onText func(string) error) (ai.Reply, int, error) {
 	var rep ai.Reply
 	var text strings.Builder
 	ended := false
 	for ev, err := range tc.StreamTools(ctx, req) {
 		if err != nil {
-			return rep, err
+			return rep, 0, err
 		}
 		switch ev.Kind {
 		case ai.EventText:
 			text.WriteString(ev.Text)
 			if onText != nil {
 				if err := onText(ev.Text); err != nil {
-					return rep, err
+					return rep, 0, err
 				}
 			}
 		case ai.EventToolCall:
@@ -313,7 +313,7 @@ func (r *runner) modelTurn(ctx context.Context, tc ai.ToolCaller, req ai.Request
 	}
 	rep.Text = text.String()
 	if !ended {
-		return rep, ai.ErrIncompleteStream
+		return rep, 0, ai.ErrIncompleteStream
 	}
 	n := rep.Usage.PromptTokens + rep.Usage.CompletionTokens
 	if n == 0 {
@@ -325,7 +325,7 @@ func (r *runner) modelTurn(ctx context.Context, tc ai.ToolCaller, req ai.Request
 	r.mu.Lock()
 	r.b.Spend(n)
 	r.mu.Unlock()
-	return rep, nil
+	return rep, n, nil
 }
 
 func (r *runner) countRequest(req ai.Request) int {

@@ -36,12 +36,11 @@ func (r *runner) investigate(ctx context.Context, doc Doc, query string) (string
 			choice = ai.ToolChoiceNone
 		}
 		req := ai.Request{System: systemSub, Messages: msgs, Tools: tools, ToolChoice: choice}
-		before := r.spent()
-		rep, err := r.modelTurn(ctx, tc, req, nil)
+		rep, n, err := r.modelTurn(ctx, tc, req, nil)
 		if err != nil {
 			return "", nil, fmt.Errorf("investigate %s: %w", doc.Name, err)
 		}
-		spent += r.spent() - before
+		spent += n
 		if len(rep.ToolCalls) == 0 || final {
 			return rep.Text, cited(rep.Text, read), nil
 		}
@@ -68,12 +67,6 @@ func (r *runner) investigate(ctx context.Context, doc Doc, query string) (string
 			msgs = append(msgs, ai.ToolResult(c.ID, r.o.Counter.Truncate(formatPassages(doc, ps, more), room)))
 		}
 	}
-}
-
-func (r *runner) spent() int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.b.Tokens
 }
 
 // formatPassages is get_document_content's result: the document's
