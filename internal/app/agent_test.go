@@ -363,6 +363,26 @@ func TestAgentBudgets(t *testing.T) {
 			t.Errorf("results %+v", res)
 		}
 	})
+	t.Run("sub-agent tokens", func(t *testing.T) {
+		e.oai.Reset()
+		memo := e.ids["unstructured-fake-memo.pdf"]
+		e.oai.Enqueue(
+			calls(call(agent.ToolInvestigate, map[string]string{"document_id": memo, "investigation_query": "what?"})),
+			calls(call(agent.ToolContent, map[string]string{"document_id": memo})),
+			text("supplies [c0]"),
+			text("done"),
+		)
+		if _, err := e.run(ctx, "what?", "Meeting", agent.Limits{SubMaxTokens: 1}); err != nil {
+			t.Fatal(err)
+		}
+		chats := e.oai.RequestsTo(openaitest.PathChat)
+		if len(chats) != 4 || chats[1].ToolChoice != "auto" || chats[2].ToolChoice != "none" {
+			t.Fatalf("requests %d", len(chats))
+		}
+		if read := chats[2].Messages[len(chats[2].Messages)-1].Content; !strings.Contains(read, "[c0]") {
+			t.Errorf("document as read: %q", read)
+		}
+	})
 	t.Run("cancelled", func(t *testing.T) {
 		e.oai.Reset()
 		e.oai.Enqueue(list, openaitest.Reply{Path: openaitest.PathChat, Delay: time.Hour, Content: "late"})
