@@ -11,6 +11,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 
+	"github.com/gds-cli/gds/internal/agent"
 	"github.com/gds-cli/gds/internal/ai"
 	"github.com/gds-cli/gds/internal/app"
 	"github.com/gds-cli/gds/internal/render"
@@ -23,6 +24,7 @@ type askOptions struct {
 	Folder    string
 	TopK      int
 	Threshold float64
+	Mode      string
 }
 
 func newAskCommand(d *app.Deps) *cli.Command {
@@ -36,6 +38,7 @@ func newAskCommand(d *app.Deps) *cli.Command {
 			&cli.StringFlag{Name: "folder", Usage: d.T("flag.ask.folder")},
 			&cli.IntFlag{Name: "top-k", Value: app.DefaultTopK, Usage: d.T("flag.ask.top_k")},
 			&cli.FloatFlag{Name: "score-threshold", Usage: d.T("flag.ask.threshold")},
+			&cli.StringFlag{Name: "mode", Value: app.ModeRAG, Usage: d.T("cmd.ask.mode")},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			return runAsk(ctx, d, askOptions{
@@ -44,6 +47,7 @@ func newAskCommand(d *app.Deps) *cli.Command {
 				Folder:    cmd.String("folder"),
 				TopK:      cmd.Int("top-k"),
 				Threshold: cmd.Float("score-threshold"),
+				Mode:      cmd.String("mode"),
 			})
 		},
 	}
@@ -52,6 +56,12 @@ func newAskCommand(d *app.Deps) *cli.Command {
 // runAsk answers one question, or on a terminal without one, starts a
 // prompt that keeps the conversation.
 func runAsk(ctx context.Context, d *app.Deps, opts askOptions) error {
+	if err := app.CheckMode(opts.Mode); err != nil {
+		return usageError{err: err}
+	}
+	if opts.Mode == app.ModeAgentic {
+		return runAgentic(ctx, d, opts)
+	}
 	req := func(q string) app.AskRequest {
 		return app.AskRequest{RetrieveRequest: app.RetrieveRequest{Query: q, TopK: opts.TopK, ScoreThreshold: opts.Threshold, Folder: opts.Folder}}
 	}
@@ -129,4 +139,36 @@ func askOnce(ctx context.Context, d *app.Deps, req app.AskRequest) (app.AskResul
 	}
 	render.AskSources(d.Stdout, srcs, terminalWidth(d.Stdout), render.HyperlinksSupported(os.LookupEnv, d.StdoutTTY), d.Lang)
 	return res, nil
+}
+
+// runAgentic runs `gds ask --mode agentic`: the steps and the answer in
+// the terminal, or one JSON event per line with --json.
+func runAgentic(ctx context.Context, d *app.Deps, opts askOptions) error {
+	if opts.Question == "" {
+		return usageError{err: errors.New(d.T("ask.no_question"))}
+	}
+	req := app.AgentRequest{Question: opts.Question, Folder: opts.Folder}
+	if opts.JSON {
+		req.Emit = func(ev agent.Event) error { return render.WriteJSONLine(d.Stdout, ev) }
+		_, err := d.Agent(ctx, req)
+		if err != nil {
+			line := struct {
+				Type string `json:"type"`
+				render.ErrorDoc
+			}{"error", render.ErrorDoc{Error: jsonError(d, err)}}
+			if werr := render.WriteJSONLine(d.Stdout, line); werr != nil {
+				return errors.Join(err, werr)
+			}
+		}
+		return err
+	}
+	prov, err := d.Provider()
+	if err != nil {
+		return err
+	}
+	v := &render.AgentView{W: d.Stdout, Lang: d.Lang, Width: terminalWidth(d.Stdout),
+		Hyperlinks: render.HyperlinksSupported(os.LookupEnv, d.StdoutTTY), Offline: prov.Name() == "offline"}
+	req.Emit = v.Event
+	_, err = d.Agent(ctx, req)
+	return err
 }

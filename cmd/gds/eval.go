@@ -68,7 +68,7 @@ func newEvalCommand(d *app.Deps) *cli.Command {
 // runEval evaluates the hybrid loop (or the BM25 baseline) on a query set,
 // or question answering with --mode answer, and prints the metrics.
 func runEval(ctx context.Context, d *app.Deps, opts evalOptions) error {
-	if opts.Mode != app.EvalModeFiles && opts.Mode != app.EvalModeAnswer {
+	if opts.Mode != app.EvalModeFiles && opts.Mode != app.EvalModeAnswer && opts.Mode != app.EvalModeAgentic {
 		return apperr.L(apperr.Usage, "eval.bad_mode", opts.Mode)
 	}
 	tty := isTerminal(d.Stderr)
@@ -90,6 +90,13 @@ func runEval(ctx context.Context, d *app.Deps, opts evalOptions) error {
 		},
 	}
 	corpus := filepath.Base(filepath.Clean(opts.Corpus))
+	if opts.Mode == app.EvalModeAgentic {
+		rep, err := d.EvalAgentic(ctx, req)
+		if err != nil {
+			return err
+		}
+		return writeJSON(d, rep) // the figures of docs/BENCHMARKS.md; no table yet
+	}
 	if opts.Mode == app.EvalModeAnswer {
 		rep, err := d.EvalAnswers(ctx, req)
 		if err != nil {

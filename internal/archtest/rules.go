@@ -15,6 +15,7 @@ var Pure = []string{
 	"./internal/apperr",
 	"./internal/budget",
 	"./internal/federate",
+	"./internal/agent",
 }
 
 // IO are the packages a pure package must not depend on: the standard
@@ -69,7 +70,7 @@ var Rules = []Rule{
 		From: []string{"./internal/search/...", "./internal/graph/...", "./internal/store/...", "./internal/ai/...", "./internal/crawl/...",
 			"./internal/drive/...", "./internal/extract/...", "./internal/render/...", "./internal/auth/...",
 			"./internal/config/...", "./internal/apperr", "./internal/mirror", "./internal/schedule/...", "./internal/eval/...",
-			"./internal/doctor/...", "./internal/budget", "./internal/resilient", "./internal/federate/..."},
+			"./internal/doctor/...", "./internal/budget", "./internal/resilient", "./internal/federate/...", "./internal/agent/..."},
 		Forbid: []string{"./internal/app", "./cmd/..."},
 	},
 	{

@@ -31,3 +31,8 @@ func chunkDoc(doc extract.Doc, size, overlap int) []store.Chunk {
 	}
 	return out
 }
+
+// Chunks cuts doc into the crawl's chunks (ChunkSize, ChunkOverlap), for a
+// reader of a file the index does not hold (the agent's
+// get_document_content).
+func Chunks(doc extract.Doc) []store.Chunk { return chunkDoc(doc, ChunkSize, ChunkOverlap) }

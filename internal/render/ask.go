@@ -34,6 +34,14 @@ func AskSources(w io.Writer, srcs []AskSource, width int, hyperlinks bool, lang 
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, i18n.T(lang, "ask.sources"))
+	sourceList(w, srcs, width, hyperlinks, lang)
+}
+
+// sourceList prints the numbered passages of AskSources without a header.
+func sourceList(w io.Writer, srcs []AskSource, width int, hyperlinks bool, lang string) {
+	if width <= 0 {
+		width = 80
+	}
 	for _, s := range srcs {
 		name := s.Name
 		if hyperlinks && s.Link != "" {

@@ -191,3 +191,14 @@ func round4(x float64) float64 {
 	}
 	return math.Round(x*1e4) / 1e4
 }
+
+// WriteJSONLine writes v as one line of compact JSON (JSON Lines); HTML
+// characters are not escaped.
+func WriteJSONLine(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return fmt.Errorf("write JSON: %w", err)
+	}
+	return nil
+}

@@ -82,6 +82,10 @@ type ChatRequest struct {
 	ChatHistory    []ChatMessage `json:"chat_history,omitempty" maxItems:"50"`
 	TopK           int           `json:"top_k,omitempty" minimum:"1" maximum:"20" default:"5"`
 	ScoreThreshold float64       `json:"score_threshold,omitempty" minimum:"0" maximum:"1" default:"0"`
+	// Mode "agentic" (stream only) runs the agent over Folder: SSE frames
+	// named by event type (tool_call, tool_result, chunk, evidence, done).
+	Mode   string `json:"mode,omitempty" enum:"rag,agentic" default:"rag" doc:"rag: retrieve passages, then answer; agentic (chat/stream only): an agent investigates the folder's documents, streaming every step as named SSE events"`
+	Folder string `json:"folder,omitempty" maxLength:"1000" doc:"agentic: the folder to investigate (path as indexed)"`
 }
 
 // ChatSource is a chunk an answer rests on.
@@ -245,6 +249,9 @@ func (s *Server) chatSources(ctx context.Context, srcs []app.Source) ([]ChatSour
 }
 
 func (s *Server) chat(ctx context.Context, in *chatIn) (*bodyOut[ChatResponse], error) {
+	if in.Body.Mode == app.ModeAgentic {
+		return nil, problemOf(ctx, apperr.L(apperr.Usage, "agent.stream_only"))
+	}
 	res, err := s.d.WithLang(langOf(ctx)).Ask(ctx, askRequest(in.Body))
 	if err != nil {
 		return nil, problemOf(ctx, err)
@@ -260,6 +267,9 @@ func (s *Server) chat(ctx context.Context, in *chatIn) (*bodyOut[ChatResponse], 
 // answer, flushed at once. An error before the first frame is an ordinary
 // problem+json response; after it, the last frame carries the problem.
 func (s *Server) chatStream(ctx context.Context, in *chatIn) (*huma.StreamResponse, error) {
+	if in.Body.Mode == app.ModeAgentic {
+		return s.agentStream(in.Body), nil
+	}
 	return &huma.StreamResponse{Body: func(hctx huma.Context) {
 		r, w := humago.Unwrap(hctx)
 		rc := http.NewResponseController(w)
