@@ -6,6 +6,7 @@ import (
 	"errors"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/gds-cli/gds/internal/ai"
 )
@@ -158,3 +159,6 @@ func TestQueryPathDoesNotLoadDictionary(t *testing.T) {
 		t.Fatal("a Japanese summary did not use the dictionary")
 	}
 }
+
+// testNow is a Saturday: 2026-11-21 10:00 in Japan.
+var testNow = time.Date(2026, 11, 21, 10, 0, 0, 0, time.FixedZone("JST", 9*3600))
