@@ -13,7 +13,7 @@ import (
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/i18n"
 	"github.com/gds-cli/gds/internal/mirror"
-	"github.com/gds-cli/gds/internal/render"
+	"github.com/gds-cli/gds/internal/render/alfred"
 	"github.com/gds-cli/gds/internal/search"
 	"github.com/gds-cli/gds/internal/store"
 )
@@ -26,7 +26,7 @@ const (
 
 // alfredFilterOptions are the inputs of the Alfred Script Filter.
 type alfredFilterOptions struct {
-	Query  string // the text in Alfred's box (see render.ParseAlfredQuery)
+	Query  string // the text in Alfred's box (see alfred.ParseQuery)
 	State  string // --state: a token; the answer is Answer, else Query
 	Answer string
 }
@@ -48,7 +48,7 @@ func runSearchAlfred(ctx context.Context, d *app.Deps, opts searchOptions) error
 		// Script Filter output stays valid Alfred JSON: the refusal is an item.
 		msg := d.T("search.folder_alfred")
 		fmt.Fprintln(d.Stderr, d.T(i18n.ErrorPrefix)+msg)
-		return render.WriteAlfred(d.Stdout, render.AlfredMessage(d.T("alfred.err.title"), msg, ""))
+		return alfred.Write(d.Stdout, alfred.Message(d.T("alfred.err.title"), msg, ""))
 	}
 	return runAlfredFilter(ctx, d, alfredFilterOptions{Query: opts.Query, State: opts.State, Answer: opts.Answer})
 }
@@ -58,15 +58,15 @@ func runSearchAlfred(ctx context.Context, d *app.Deps, opts searchOptions) error
 // items that say what to do (details go to stderr, which Alfred shows in
 // its debugger).
 func runAlfredFilter(ctx context.Context, d *app.Deps, opts alfredFilterOptions) (err error) {
-	var out render.AlfredOutput
+	var out alfred.Output
 	defer func() {
 		if p := recover(); p != nil {
 			// A panic value is text gds did not write: strip secrets first.
 			msg := config.Redact(d.Config, fmt.Sprint(p))
 			fmt.Fprintf(d.Stderr, "gds alfred: internal error: %s\n", msg)
-			out = render.AlfredMessage(d.T("alfred.err.title"), msg, "")
+			out = alfred.Message(d.T("alfred.err.title"), msg, "")
 		}
-		err = render.WriteAlfred(d.Stdout, out)
+		err = alfred.Write(d.Stdout, out)
 	}()
 	out, ferr := alfredFilter(ctx, d, opts)
 	if ferr != nil {
@@ -77,57 +77,57 @@ func runAlfredFilter(ctx context.Context, d *app.Deps, opts alfredFilterOptions)
 }
 
 // alfredFilter answers one request of the query grammar.
-func alfredFilter(ctx context.Context, d *app.Deps, opts alfredFilterOptions) (render.AlfredOutput, error) {
-	req := render.ParseAlfredQuery(opts.Query)
+func alfredFilter(ctx context.Context, d *app.Deps, opts alfredFilterOptions) (alfred.Output, error) {
+	req := alfred.ParseQuery(opts.Query)
 	if opts.State != "" {
 		ans := opts.Answer
 		if ans == "" {
 			ans = opts.Query
 		}
-		req = render.AlfredRequest{Kind: render.AlfredAnswer, Token: opts.State, Answer: strings.TrimSpace(ans)}
+		req = alfred.Request{Kind: alfred.Answer, Token: opts.State, Answer: strings.TrimSpace(ans)}
 	}
-	ro := render.AlfredOptions{Lang: d.Lang}
+	ro := alfred.Options{Lang: d.Lang}
 	switch req.Kind {
-	case render.AlfredTyped:
+	case alfred.Typed:
 		if req.Query == "" {
-			return render.AlfredKeystroke("", nil, ro), nil
+			return alfred.Keystroke("", nil, ro), nil
 		}
 		return alfredFast(ctx, d, req.Query)
-	case render.AlfredRun:
+	case alfred.Run:
 		return alfredLoop(ctx, d, nil, "", req.Query)
-	case render.AlfredPending:
+	case alfred.Pending:
 		s, err := search.DecodeState(req.Token)
 		if err != nil || !s.Waiting() {
 			return badTokenOutput(d), nil
 		}
-		return render.AlfredQuestion(*s.Question, req.Token, req.Draft, ro), nil
-	case render.AlfredAnswer:
+		return alfred.Question(*s.Question, req.Token, req.Draft, ro), nil
+	case alfred.Answer:
 		s, err := search.DecodeState(req.Token)
 		if err != nil || !s.Waiting() {
 			return badTokenOutput(d), nil
 		}
 		return alfredLoop(ctx, d, &s, req.Answer, "")
 	}
-	return render.AlfredMessage(d.T("alfred.err.title"), d.T("alfred.err.malformed.sub"), ""), nil
+	return alfred.Message(d.T("alfred.err.title"), d.T("alfred.err.malformed.sub"), ""), nil
 }
 
 // alfredFast is the per-keystroke path (app.Keystroke): the best keyword
 // matches in the index, under the item that runs the full loop.
-func alfredFast(ctx context.Context, d *app.Deps, query string) (render.AlfredOutput, error) {
+func alfredFast(ctx context.Context, d *app.Deps, query string) (alfred.Output, error) {
 	files, err := d.Keystroke(ctx, query, alfredFastLimit)
 	if err != nil {
-		return render.AlfredOutput{}, err
+		return alfred.Output{}, err
 	}
-	return render.AlfredKeystroke(query, files, alfredOptions(d, alfredFastLimit, files)), nil
+	return alfred.Keystroke(query, files, alfredOptions(d, alfredFastLimit, files)), nil
 }
 
 // alfredLoop runs the full hybrid loop for query, or resumes s with the
 // answer, with the deferred asker: a question becomes items carrying the
 // state.
-func alfredLoop(ctx context.Context, d *app.Deps, s *search.State, answer, query string) (render.AlfredOutput, error) {
+func alfredLoop(ctx context.Context, d *app.Deps, s *search.State, answer, query string) (alfred.Output, error) {
 	ss, err := d.OpenSearch(ctx, search.Deferred{})
 	if err != nil {
-		return render.AlfredOutput{}, err
+		return alfred.Output{}, err
 	}
 	defer ss.Close()
 	var out search.Outcome
@@ -137,42 +137,42 @@ func alfredLoop(ctx context.Context, d *app.Deps, s *search.State, answer, query
 		out, err = ss.Run(ctx, query)
 	}
 	if err != nil {
-		return render.AlfredOutput{}, err
+		return alfred.Output{}, err
 	}
 	tok, err := app.PendingToken(out)
 	if err != nil {
-		return render.AlfredOutput{}, err
+		return alfred.Output{}, err
 	}
 	files := make([]store.File, len(out.Results))
 	for i, r := range out.Results {
 		files[i] = r.File
 	}
-	return render.AlfredOutcome(out, tok, alfredOptions(d, alfredLoopLimit, files)), nil
+	return alfred.Outcome(out, tok, alfredOptions(d, alfredLoopLimit, files)), nil
 }
 
 // alfredOptions are the render options, with the local copies of files.
-func alfredOptions(d *app.Deps, limit int, files []store.File) render.AlfredOptions {
-	return render.AlfredOptions{Lang: d.Lang, Limit: limit, LocalPaths: mirror.LocalCopies(files, os.Getenv("HOME"))}
+func alfredOptions(d *app.Deps, limit int, files []store.File) alfred.Options {
+	return alfred.Options{Lang: d.Lang, Limit: limit, LocalPaths: mirror.LocalCopies(files, os.Getenv("HOME"))}
 }
 
 // alfredErrorOutput turns a failure into an item that tells the fix.
-func alfredErrorOutput(d *app.Deps, err error) render.AlfredOutput {
+func alfredErrorOutput(d *app.Deps, err error) alfred.Output {
 	r := apperr.Describe(err, d.Lang)
 	switch r.Code {
 	case apperr.NoIndex.Code():
-		return render.AlfredMessage(d.T("alfred.err.no_index.title"), d.T("alfred.err.no_index.sub"), "")
+		return alfred.Message(d.T("alfred.err.no_index.title"), d.T("alfred.err.no_index.sub"), "")
 	case apperr.Auth.Code():
-		return render.AlfredMessage(d.T("alfred.err.auth.title"), d.T("alfred.err.auth.sub"), "")
+		return alfred.Message(d.T("alfred.err.auth.title"), d.T("alfred.err.auth.sub"), "")
 	case apperr.Config.Code():
-		return render.AlfredMessage(d.T("alfred.err.config.title"), r.Message, "")
+		return alfred.Message(d.T("alfred.err.config.title"), r.Message, "")
 	}
 	msg := r.Message
 	if r.Hint != "" {
 		msg += " — " + r.Hint
 	}
-	return render.AlfredMessage(d.T("alfred.err.title"), msg, "")
+	return alfred.Message(d.T("alfred.err.title"), msg, "")
 }
 
-func badTokenOutput(d *app.Deps) render.AlfredOutput {
-	return render.AlfredMessage(d.T("alfred.err.bad_token.title"), d.T("alfred.err.bad_token.sub"), "")
+func badTokenOutput(d *app.Deps) alfred.Output {
+	return alfred.Message(d.T("alfred.err.bad_token.title"), d.T("alfred.err.bad_token.sub"), "")
 }
