@@ -9,20 +9,16 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/gds-cli/gds/internal/app"
-	"github.com/gds-cli/gds/internal/apperr"
-	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/i18n"
-	"github.com/gds-cli/gds/internal/mirror"
+	"github.com/gds-cli/gds/internal/launcher"
 	"github.com/gds-cli/gds/internal/render/alfred"
 	"github.com/gds-cli/gds/internal/search"
 	"github.com/gds-cli/gds/internal/store"
 )
 
-// Result counts of the Alfred front end.
-const (
-	alfredFastLimit = 9  // index matches under the "Search Drive" item
-	alfredLoopLimit = 10 // results of the full loop
-)
+// alfredLoopLimit is the number of results of the full loop in Alfred (the
+// keystroke path shows launcher.AlfredLimit).
+const alfredLoopLimit = 10
 
 // alfredFilterOptions are the inputs of the Alfred Script Filter.
 type alfredFilterOptions struct {
@@ -57,23 +53,10 @@ func runSearchAlfred(ctx context.Context, d *app.Deps, opts searchOptions) error
 // Alfred JSON and returns nil, so Alfred shows the items: failures become
 // items that say what to do (details go to stderr, which Alfred shows in
 // its debugger).
-func runAlfredFilter(ctx context.Context, d *app.Deps, opts alfredFilterOptions) (err error) {
-	var out alfred.Output
-	defer func() {
-		if p := recover(); p != nil {
-			// A panic value is text gds did not write: strip secrets first.
-			msg := config.Redact(d.Config, fmt.Sprint(p))
-			fmt.Fprintf(d.Stderr, "gds alfred: internal error: %s\n", msg)
-			out = alfred.Message(d.T("alfred.err.title"), msg, "")
-		}
-		err = alfred.Write(d.Stdout, out)
-	}()
-	out, ferr := alfredFilter(ctx, d, opts)
-	if ferr != nil {
-		fmt.Fprintln(d.Stderr, d.T(i18n.ErrorPrefix)+apperr.Message(ferr, d.Lang))
-		out = alfredErrorOutput(d, ferr)
-	}
-	return nil
+func runAlfredFilter(ctx context.Context, d *app.Deps, opts alfredFilterOptions) error {
+	return launcher.RespondAlfred(d.Stdout, d.Stderr, d.Config, d.Lang, func() (alfred.Output, error) {
+		return alfredFilter(ctx, d, opts)
+	})
 }
 
 // alfredFilter answers one request of the query grammar.
@@ -89,10 +72,9 @@ func alfredFilter(ctx context.Context, d *app.Deps, opts alfredFilterOptions) (a
 	ro := alfred.Options{Lang: d.Lang}
 	switch req.Kind {
 	case alfred.Typed:
-		if req.Query == "" {
-			return alfred.Keystroke("", nil, ro), nil
-		}
-		return alfredFast(ctx, d, req.Query)
+		// The keystroke path: the front binary answers it with the same call.
+		return launcher.Alfred(ctx, d.OpenKeystrokeIndex, launcher.Request{
+			Query: req.Query, Lang: d.Lang, Now: d.Now(), Limit: launcher.AlfredLimit, Home: os.Getenv("HOME")})
 	case alfred.Run:
 		return alfredLoop(ctx, d, nil, "", req.Query)
 	case alfred.Pending:
@@ -109,16 +91,6 @@ func alfredFilter(ctx context.Context, d *app.Deps, opts alfredFilterOptions) (a
 		return alfredLoop(ctx, d, &s, req.Answer, "")
 	}
 	return alfred.Message(d.T("alfred.err.title"), d.T("alfred.err.malformed.sub"), ""), nil
-}
-
-// alfredFast is the per-keystroke path (app.Keystroke): the best keyword
-// matches in the index, under the item that runs the full loop.
-func alfredFast(ctx context.Context, d *app.Deps, query string) (alfred.Output, error) {
-	files, err := d.Keystroke(ctx, query, alfredFastLimit)
-	if err != nil {
-		return alfred.Output{}, err
-	}
-	return alfred.Keystroke(query, files, alfredOptions(d, alfredFastLimit, files)), nil
 }
 
 // alfredLoop runs the full hybrid loop for query, or resumes s with the
@@ -147,30 +119,7 @@ func alfredLoop(ctx context.Context, d *app.Deps, s *search.State, answer, query
 	for i, r := range out.Results {
 		files[i] = r.File
 	}
-	return alfred.Outcome(out, tok, alfredOptions(d, alfredLoopLimit, files)), nil
-}
-
-// alfredOptions are the render options, with the local copies of files.
-func alfredOptions(d *app.Deps, limit int, files []store.File) alfred.Options {
-	return alfred.Options{Lang: d.Lang, Limit: limit, LocalPaths: mirror.LocalCopies(files, os.Getenv("HOME"))}
-}
-
-// alfredErrorOutput turns a failure into an item that tells the fix.
-func alfredErrorOutput(d *app.Deps, err error) alfred.Output {
-	r := apperr.Describe(err, d.Lang)
-	switch r.Code {
-	case apperr.NoIndex.Code():
-		return alfred.Message(d.T("alfred.err.no_index.title"), d.T("alfred.err.no_index.sub"), "")
-	case apperr.Auth.Code():
-		return alfred.Message(d.T("alfred.err.auth.title"), d.T("alfred.err.auth.sub"), "")
-	case apperr.Config.Code():
-		return alfred.Message(d.T("alfred.err.config.title"), r.Message, "")
-	}
-	msg := r.Message
-	if r.Hint != "" {
-		msg += " — " + r.Hint
-	}
-	return alfred.Message(d.T("alfred.err.title"), msg, "")
+	return alfred.Outcome(out, tok, launcher.AlfredOptions(d.Lang, alfredLoopLimit, files, os.Getenv("HOME"))), nil
 }
 
 func badTokenOutput(d *app.Deps) alfred.Output {

@@ -2,19 +2,16 @@ package app
 
 import (
 	"context"
-	"errors"
-	"io/fs"
 	"net/http"
 
-	"github.com/gds-cli/gds/internal/ai/offline"
 	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/crawl"
 	"github.com/gds-cli/gds/internal/drive"
+	"github.com/gds-cli/gds/internal/launcher"
 	"github.com/gds-cli/gds/internal/search"
 	"github.com/gds-cli/gds/internal/search/drivesearch"
 	"github.com/gds-cli/gds/internal/store"
-	"github.com/gds-cli/gds/internal/store/sqlite"
 )
 
 // SearchSession is the hybrid loop of seed §6 over the configured index,
@@ -215,10 +212,7 @@ func PendingToken(out search.Outcome) (string, error) {
 }
 
 // KeystrokeIndex is what the per-keystroke path reads.
-type KeystrokeIndex interface {
-	search.KeystrokeIndex
-	Close() error
-}
+type KeystrokeIndex = launcher.Index
 
 // OpenKeystrokeIndex opens the index for the per-keystroke path without
 // migrating it or taking a write lock: SQLite read-only, or the configured
@@ -231,31 +225,18 @@ func (d *Deps) OpenKeystrokeIndex(ctx context.Context) (KeystrokeIndex, error) {
 	if cfg.UsesPostgres() {
 		return d.OpenStore(ctx)
 	}
-	st, err := sqlite.Open(ctx, cfg.IndexPath(), sqlite.Options{ReadOnly: true})
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, apperr.Mark(err, apperr.NoIndex)
-	}
-	if err != nil {
-		return nil, err
-	}
-	return st, nil
+	return launcher.OpenIndex(ctx, cfg)
 }
 
-// Keystroke answers one launcher keystroke from the index alone (see
-// search.Keystroke): it never builds the configured AI provider — the
-// offline rules read the period and type — and opens the index read-only.
+// Keystroke answers one launcher keystroke from the index alone
+// (launcher.Files): it never builds the configured AI provider — the
+// offline query rules read the period and type — and opens the index
+// read-only.
 func (d *Deps) Keystroke(ctx context.Context, query string, limit int) ([]store.File, error) {
 	ix, err := d.OpenKeystrokeIndex(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer ix.Close()
-	files, indexed, err := search.Keystroke(ctx, ix, offline.New(), search.KeystrokeRequest{Query: query, Lang: d.Lang, Now: d.Now(), Limit: limit})
-	if err != nil {
-		return nil, err
-	}
-	if !indexed {
-		return nil, apperr.L(apperr.NoIndex, "search.empty_index")
-	}
-	return files, nil
+	return launcher.Files(ctx, ix, launcher.Request{Query: query, Lang: d.Lang, Now: d.Now(), Limit: limit})
 }
