@@ -23,12 +23,12 @@ func TestStructuredOutputsMatchSchemas(t *testing.T) {
 		value  any
 		ptr    any
 	}{
-		{ai.TaskAnalyzeQuery, ai.SchemaQueryAnalysis, ai.QueryInput{Query: "先月の議事録", Now: testNow}, &ai.QueryInput{Query: "x"}},
-		{ai.TaskSummarize, ai.SchemaDocSummary, ai.DocInput{Name: "a.txt", Text: "Hello world. Second.", MaxLength: 50}, &ai.DocInput{Name: "b"}},
-		{ai.TaskClarify, ai.SchemaQuestion, ai.ClarifyInput{Query: "q", Hits: hits, Total: 200}, &ai.ClarifyInput{}},
-		{ai.TaskRefine, ai.SchemaRefinement, ai.RefineInput{Answer: "PDF", Now: testNow}, &ai.RefineInput{Answer: "x"}},
-		{ai.TaskRelax, ai.SchemaRelaxation, ai.RelaxInput{Keywords: []string{"a", "b"}}, &ai.RelaxInput{}},
-		{ai.TaskRerank, ai.SchemaRerank, ai.RerankInput{Query: "x", Candidates: hits}, &ai.RerankInput{}},
+		{ai.TaskAnalyzeQuery, ai.SchemaQueryAnalysis(), ai.QueryInput{Query: "先月の議事録", Now: testNow}, &ai.QueryInput{Query: "x"}},
+		{ai.TaskSummarize, ai.SchemaDocSummary(), ai.DocInput{Name: "a.txt", Text: "Hello world. Second.", MaxLength: 50}, &ai.DocInput{Name: "b"}},
+		{ai.TaskClarify, ai.SchemaQuestion(), ai.ClarifyInput{Query: "q", Hits: hits, Total: 200}, &ai.ClarifyInput{}},
+		{ai.TaskRefine, ai.SchemaRefinement(), ai.RefineInput{Answer: "PDF", Now: testNow}, &ai.RefineInput{Answer: "x"}},
+		{ai.TaskRelax, ai.SchemaRelaxation(), ai.RelaxInput{Keywords: []string{"a", "b"}}, &ai.RelaxInput{}},
+		{ai.TaskRerank, ai.SchemaRerank(), ai.RerankInput{Query: "x", Candidates: hits}, &ai.RerankInput{}},
 	}
 	for _, c := range cases {
 		for _, in := range []any{c.value, c.ptr} {
