@@ -22,8 +22,11 @@
 #   RUNS         timed runs per command (default 100)
 #   WARMUP       untimed runs per command first (default 10)
 #   BENCH_JSON   1: print the result as JSON
-#   GOFLAGS_BENCH extra go build flags for the gds binaries and the minimal one
-#                 (e.g. "-trimpath -ldflags=-s -w", as the release builds)
+#   GOFLAGS_BENCH go build flags for the gds binaries and the minimal one, split
+#                 on spaces (default: the release's -trimpath and -ldflags "-s -w")
+#   CGO_ENABLED   default 0, as the release builds the front and the Linux gds-core
+#                 (with cgo, importing net makes a dynamically linked binary that
+#                 pays the dynamic loader on every start)
 # Arguments are passed on to gdsbench startup (e.g. --query "steam engine").
 set -euo pipefail
 
@@ -33,10 +36,15 @@ mkdir -p bin
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 
-# shellcheck disable=SC2086 # GOFLAGS_BENCH is a list of flags
-build() { go build ${GOFLAGS_BENCH:-} "$@"; }
+export CGO_ENABLED="${CGO_ENABLED:-0}"
+if [ -n "${GOFLAGS_BENCH:-}" ]; then
+	read -r -a flags <<<"$GOFLAGS_BENCH"
+else
+	flags=(-trimpath "-ldflags=-s -w")
+fi
+build() { go build "${flags[@]}" "$@"; }
 
-echo "==> building bin/gds-minimal, bin/gds (front), bin/gds-core and bin/gdsbench ($(go version | cut -d' ' -f3))" >&2
+echo "==> building bin/gds-minimal, bin/gds (front), bin/gds-core and bin/gdsbench ($(go version | cut -d' ' -f3), CGO_ENABLED=$CGO_ENABLED, ${flags[*]})" >&2
 printf 'package main\n\nfunc main() {}\n' >"$tmp/main.go"
 printf 'module minimal\n\ngo 1.21\n' >"$tmp/go.mod"
 (cd "$tmp" && build -o minimal .)

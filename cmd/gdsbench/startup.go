@@ -92,6 +92,7 @@ func runStartupBench(ctx context.Context, args []string, stdout, stderr io.Write
 		args func(i int) []string
 		into *stats
 	}
+	cpu := map[string]*stats{}
 	commands := []command{
 		{"minimal Go binary", f.minimal, func(int) []string { return nil }, &res.Minimal},
 		{"gds version", f.gds, func(int) []string { return []string{"version"} }, &res.Version},
@@ -105,21 +106,29 @@ func runStartupBench(ctx context.Context, args []string, stdout, stderr io.Write
 		commands = append(commands, command{"gds-core version", f.core, func(int) []string { return []string{"version"} }, &res.CoreVersion})
 	}
 	times := make([][]time.Duration, len(commands))
+	cpus := make([][]time.Duration, len(commands))
 	for i := range f.warmup + f.runs {
 		for c, cmd := range commands { // interleaved, so load changes hit every command alike
 			t0 := time.Now()
-			out, err := runGDS(ctx, cmd.bin, env, cmd.args(i))
+			out, used, err := runTimed(ctx, cmd.bin, env, cmd.args(i))
 			el := time.Since(t0)
 			if err != nil {
 				return fmt.Errorf("%s: %w\n%s", cmd.name, err, out)
 			}
 			if i >= f.warmup {
 				times[c] = append(times[c], el)
+				cpus[c] = append(cpus[c], used)
 			}
 		}
 	}
 	for c, cmd := range commands {
 		*cmd.into = summarize(times[c])
+		st := summarize(cpus[c])
+		cpu[cmd.name] = &st
+	}
+	res.CPU = make([]cpuRow, 0, len(commands))
+	for _, cmd := range commands {
+		res.CPU = append(res.CPU, cpuRow{Command: cmd.name, P50: cpu[cmd.name].P50, Ratio: cpu[cmd.name].P50 / cpu[commands[0].name].P50})
 	}
 	res.VersionRatio = res.Version.P50 / res.Minimal.P50
 	if f.sample != "" {
@@ -167,8 +176,30 @@ type startupResult struct {
 	AlfredFilterRatio float64    `json:"gds_alfred_filter_ratio_p50,omitempty"`
 	CoreVersionRatio  float64    `json:"gds_core_version_ratio_p50,omitempty"`
 	CoreTimed         bool       `json:"-"`
+	CPU               []cpuRow   `json:"cpu"`
 	Init              *initTrace `json:"init,omitempty"`
 	CoreInit          *initTrace `json:"core_init,omitempty"`
+}
+
+// cpuRow is the median CPU time (user + system) of one command's
+// processes, less sensitive to the machine's load than wall time.
+type cpuRow struct {
+	Command string  `json:"command"`
+	P50     float64 `json:"p50_ms"`
+	Ratio   float64 `json:"p50_ratio_to_minimal"`
+}
+
+// runTimed runs bin and returns its output and the CPU time (user + system)
+// the process used.
+func runTimed(ctx context.Context, bin string, env, args []string) ([]byte, time.Duration, error) {
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Env = env
+	out, err := cmd.CombinedOutput()
+	var used time.Duration
+	if cmd.ProcessState != nil {
+		used = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	}
+	return out, used, err
 }
 
 func (r startupResult) print(w io.Writer) {
@@ -189,6 +220,13 @@ func (r startupResult) print(w io.Writer) {
 	}
 	if r.CoreTimed {
 		row("gds-core version", r.CoreVersion, r.CoreVersionRatio)
+	}
+	if len(r.CPU) > 0 {
+		fmt.Fprintf(w, "CPU time per process (user + system, p50):")
+		for _, c := range r.CPU {
+			fmt.Fprintf(w, "  %s %.1f ms (%.2fx)", c.Command, c.P50, c.Ratio)
+		}
+		fmt.Fprintln(w)
 	}
 	if r.Init != nil {
 		t := r.Init
