@@ -22,8 +22,8 @@
 #   RUNS         timed runs per command (default 100)
 #   WARMUP       untimed runs per command first (default 10)
 #   BENCH_JSON   1: print the result as JSON
-#   GOFLAGS_BENCH go build flags for the gds binaries and the minimal one, split
-#                 on spaces (default: the release's -trimpath and -ldflags "-s -w")
+#   GOFLAGS_BENCH go build flags for the gds binaries and the minimal one, as shell
+#                 words (default: the release's: -trimpath -ldflags="-s -w")
 #   CGO_ENABLED   default 0, as the release builds the front and the Linux gds-core
 #                 (with cgo, importing net makes a dynamically linked binary that
 #                 pays the dynamic loader on every start)
@@ -38,7 +38,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 export CGO_ENABLED="${CGO_ENABLED:-0}"
 if [ -n "${GOFLAGS_BENCH:-}" ]; then
-	read -r -a flags <<<"$GOFLAGS_BENCH"
+	eval "flags=($GOFLAGS_BENCH)" # shell words, so -ldflags="-s -w" stays one flag
 else
 	flags=(-trimpath "-ldflags=-s -w")
 fi
