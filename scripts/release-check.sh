@@ -9,7 +9,7 @@
 #   2. the release layout: every archive of .goreleaser.yaml takes, for each
 #      platform, the front build (gds, ./cmd/gds-front) and the full CLI
 #      (gds-core, ./cmd/gds); both are built for this machine with the
-#      release flags, packed and unpacked as the archive is, and the unpacked
+#      release's CGO_ENABLED=0 and link flags, packed and unpacked as the archive is, and the unpacked
 #      gds must answer `version` itself (with gds-core hidden) and hand
 #      `--help` to gds-core beside it;
 #   3. `goreleaser check` validates .goreleaser.yaml with goreleaser $GORELEASER_VERSION,
@@ -76,10 +76,12 @@ done
 grep -q 'binaries: \[gds, gds-core\]' .goreleaser.yaml || fail "the Homebrew cask must install gds and gds-core"
 layout="$(mktemp -d)"
 trap 'rm -rf "$layout"' EXIT
+# The release's link flags; not -trimpath, which only changes file paths in the
+# binary but would recompile every package once more (minutes on a cold CI cache).
 ldflags="-s -w -X main.version=0.0.0-check -X main.commit=check -X main.date=check"
 mkdir -p "$layout/pack" "$layout/unpacked"
-CGO_ENABLED=0 go build -trimpath -ldflags "$ldflags" -o "$layout/pack/gds" "$(build_field gds-linux main)" || fail "build the front"
-CGO_ENABLED=0 go build -trimpath -ldflags "$ldflags" -o "$layout/pack/gds-core" "$(build_field gds-core-linux main)" || fail "build gds-core"
+CGO_ENABLED=0 go build -ldflags "$ldflags" -o "$layout/pack/gds" "$(build_field gds-linux main)" || fail "build the front"
+CGO_ENABLED=0 go build -ldflags "$ldflags" -o "$layout/pack/gds-core" "$(build_field gds-core-linux main)" || fail "build gds-core"
 tar -C "$layout/pack" -czf "$layout/gds.tar.gz" gds gds-core
 listing="$(tar -tzf "$layout/gds.tar.gz" | sort | tr '\n' ' ')"
 [ "$listing" = "gds gds-core " ] || fail "archive holds: $listing"
