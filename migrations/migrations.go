@@ -56,7 +56,9 @@ func Latest(ms []Migration) int {
 	return ms[len(ms)-1].Version
 }
 
-var fileName = regexp.MustCompile(`^([0-9]{4})_[a-z0-9_]+\.sql$`)
+// fileName is compiled on first use: every gds process links this package
+// (the front binary's keystroke path too) and most never load a migration.
+var fileName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([0-9]{4})_[a-z0-9_]+\.sql$`) })
 
 // Load reads and validates the migrations in directory dir of fsys: every
 // entry must be a file named NNNN_description.sql with non-blank SQL, and
@@ -70,7 +72,7 @@ func Load(fsys fs.FS, dir string) ([]Migration, error) {
 	out := make([]Migration, 0, len(entries))
 	for _, e := range entries { // ReadDir sorts by name, so by version
 		name := e.Name()
-		m := fileName.FindStringSubmatch(name)
+		m := fileName().FindStringSubmatch(name)
 		if m == nil || e.IsDir() {
 			return nil, fmt.Errorf("%s migration %q: want a file named NNNN_description.sql (lower case)", dir, name)
 		}

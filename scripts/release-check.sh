@@ -6,13 +6,22 @@
 #      (amd64 too with GDS_RELEASE_CHECK_AMD64=1: each architecture is a cold
 #      compile of every dependency, the largest cost of a fresh CI run, and the
 #      Go code is the same for both);
-#   2. `goreleaser check` validates .goreleaser.yaml with goreleaser $GORELEASER_VERSION,
-#      installed from the Go module proxy into a cache directory.
+#   2. the release layout: every archive of .goreleaser.yaml takes, for each
+#      platform, the front build (gds, ./cmd/gds-front) and the full CLI
+#      (gds-core, ./cmd/gds); both are built for this machine with the
+#      release's CGO_ENABLED=0 and link flags, packed and unpacked as the archive is, and the unpacked
+#      gds must answer `version` itself (with gds-core hidden) and hand
+#      `--help` to gds-core beside it;
+#   3. `goreleaser check` validates .goreleaser.yaml with goreleaser $GORELEASER_VERSION,
+#      installed from the Go module proxy into a cache directory; with
+#      GDS_RELEASE_CHECK_SNAPSHOT=1 also `goreleaser release --snapshot` (every
+#      platform, no publishing), and each archive in dist/ must hold gds and
+#      gds-core, and this machine's gds must run `version`.
 #
 # Installing goreleaser from source is slow: 12.5 min with a cold module cache
 # on this project's 2-vCPU CI machine (measured: `time go install
 # github.com/goreleaser/goreleaser/v2@v2.16.0`), about 3.6 min with warm modules.
-# That does not fit CI's 15-minute budget next to the tests, so step 2 runs when
+# That does not fit CI's 15-minute budget next to the tests, so step 3 runs when
 # the pinned binary is already in the cache, or when GDS_RELEASE_CHECK_GORELEASER=1
 # (which installs it first); otherwise it prints a notice and is skipped.
 # GDS_RELEASE_CHECK_GORELEASER=0 always skips it.
@@ -20,6 +29,7 @@
 # Environment:
 #   GDS_RELEASE_CHECK_GORELEASER  1 = install goreleaser if needed and check; 0 = skip
 #   GDS_RELEASE_CHECK_AMD64       1 = also build darwin/amd64
+#   GDS_RELEASE_CHECK_SNAPSHOT    1 = also build the snapshot release (needs goreleaser; minutes)
 #   GDS_TOOLS_CACHE               cache directory (default: ${XDG_CACHE_HOME:-~/.cache}/gds-tools)
 set -euo pipefail
 
@@ -46,6 +56,43 @@ done
 step "GOOS=darwin GOARCH=arm64 CGO_ENABLED=0 go vet ./..."
 GOOS=darwin GOARCH=arm64 CGO_ENABLED=0 go vet ./... || fail "go vet for darwin"
 
+step "release layout: gds (cmd/gds-front) and gds-core (cmd/gds) in every archive"
+# The build ids of a platform P are gds-P (front) and gds-core-P (full CLI).
+build_field() { # build_field ID FIELD → the value of FIELD in build ID
+	awk -v id="$1" -v f="$2" '
+		/^  - id: / { cur = $3 }
+		cur == id && $1 == f":" { print $2; exit }' .goreleaser.yaml
+}
+archive_ids="$(awk '/^archives:/ { a = 1 } a && $1 == "ids:" { print; exit }' .goreleaser.yaml)"
+for plat in linux darwin darwin-cgo; do
+	[ "$(build_field "gds-$plat" main)" = ./cmd/gds-front ] && [ "$(build_field "gds-$plat" binary)" = gds ] ||
+		fail "build gds-$plat must build ./cmd/gds-front as gds"
+	[ "$(build_field "gds-core-$plat" main)" = ./cmd/gds ] && [ "$(build_field "gds-core-$plat" binary)" = gds-core ] ||
+		fail "build gds-core-$plat must build ./cmd/gds as gds-core"
+	for id in "gds-$plat" "gds-core-$plat"; do
+		case "$archive_ids" in *"$id,"* | *"$id]"*) ;; *) fail "the archive does not take build $id ($archive_ids)" ;; esac
+	done
+done
+grep -q 'binaries: \[gds, gds-core\]' .goreleaser.yaml || fail "the Homebrew cask must install gds and gds-core"
+layout="$(mktemp -d)"
+trap 'rm -rf "$layout"' EXIT
+# The release's link flags; not -trimpath, which only changes file paths in the
+# binary but would recompile every package once more (minutes on a cold CI cache).
+ldflags="-s -w -X main.version=0.0.0-check -X main.commit=check -X main.date=check"
+mkdir -p "$layout/pack" "$layout/unpacked"
+CGO_ENABLED=0 go build -ldflags "$ldflags" -o "$layout/pack/gds" "$(build_field gds-linux main)" || fail "build the front"
+CGO_ENABLED=0 go build -ldflags "$ldflags" -o "$layout/pack/gds-core" "$(build_field gds-core-linux main)" || fail "build gds-core"
+tar -C "$layout/pack" -czf "$layout/gds.tar.gz" gds gds-core
+listing="$(tar -tzf "$layout/gds.tar.gz" | sort | tr '\n' ' ')"
+[ "$listing" = "gds gds-core " ] || fail "archive holds: $listing"
+tar -C "$layout/unpacked" -xzf "$layout/gds.tar.gz"
+mv "$layout/unpacked/gds-core" "$layout/gds-core.hidden"
+out="$(GDS_HOME="$layout/home" "$layout/unpacked/gds" version)" || fail "the front could not run version on its own"
+case "$out" in "gds 0.0.0-check (commit check, built check, "*) ;; *) fail "front version printed: $out" ;; esac
+mv "$layout/gds-core.hidden" "$layout/unpacked/gds-core"
+GDS_HOME="$layout/home" "$layout/unpacked/gds" --help | grep -q 'alfred' || fail "the front did not hand --help to gds-core"
+echo "archive layout ok: gds, gds-core; gds version: $out" >&2
+
 want="${GDS_RELEASE_CHECK_GORELEASER:-auto}"
 if [ "$want" = 0 ]; then
 	echo "notice: goreleaser check skipped (GDS_RELEASE_CHECK_GORELEASER=0)" >&2
@@ -66,3 +113,23 @@ step "goreleaser check ($GORELEASER_VERSION)"
 # .goreleaser.yaml names its GitHub repository (release.github), so the check
 # needs no git remote; it runs on a fresh clone as well as on a bare export.
 "$goreleaser" check || fail "goreleaser check: .goreleaser.yaml is invalid or uses deprecated settings"
+
+if [ "${GDS_RELEASE_CHECK_SNAPSHOT:-0}" = 1 ]; then
+	step "goreleaser release --snapshot (every platform, nothing published)"
+	dist="$layout/dist"
+	"$goreleaser" release --snapshot --clean --skip=publish,announce,sign --dist "$dist" >&2 ||
+		fail "goreleaser release --snapshot"
+	n=0
+	for a in "$dist"/*.tar.gz; do
+		listing="$(tar -tzf "$a")"
+		for b in gds gds-core; do
+			printf '%s\n' "$listing" | grep -qx "$b" || fail "$(basename "$a") lacks $b"
+		done
+		n=$((n + 1))
+	done
+	[ "$n" -ge 4 ] || fail "expected 4 archives in dist, found $n"
+	host="$(ls "$dist"/*_"$(go env GOOS)"_"$(go env GOARCH)".tar.gz)"
+	mkdir -p "$layout/snap" && tar -C "$layout/snap" -xzf "$host"
+	GDS_HOME="$layout/home" "$layout/snap/gds" version >&2 || fail "gds version from $(basename "$host")"
+	echo "snapshot archives ok: $n, each with gds and gds-core" >&2
+fi

@@ -9,24 +9,21 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/gds-cli/gds/internal/app"
-	"github.com/gds-cli/gds/internal/apperr"
-	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/i18n"
-	"github.com/gds-cli/gds/internal/mirror"
+	"github.com/gds-cli/gds/internal/launcher"
 	"github.com/gds-cli/gds/internal/render"
+	"github.com/gds-cli/gds/internal/render/alfred"
 	"github.com/gds-cli/gds/internal/search"
 	"github.com/gds-cli/gds/internal/store"
 )
 
-// Result counts of the Alfred front end.
-const (
-	alfredFastLimit = 9  // index matches under the "Search Drive" item
-	alfredLoopLimit = 10 // results of the full loop
-)
+// alfredLoopLimit is the number of results of the full loop in Alfred (the
+// keystroke path shows launcher.AlfredLimit).
+const alfredLoopLimit = 10
 
 // alfredFilterOptions are the inputs of the Alfred Script Filter.
 type alfredFilterOptions struct {
-	Query  string // the text in Alfred's box (see render.ParseAlfredQuery)
+	Query  string // the text in Alfred's box (see alfred.ParseQuery)
 	State  string // --state: a token; the answer is Answer, else Query
 	Answer string
 }
@@ -48,7 +45,7 @@ func runSearchAlfred(ctx context.Context, d *app.Deps, opts searchOptions) error
 		// Script Filter output stays valid Alfred JSON: the refusal is an item.
 		msg := d.T("search.folder_alfred")
 		fmt.Fprintln(d.Stderr, d.T(i18n.ErrorPrefix)+msg)
-		return render.WriteAlfred(d.Stdout, render.AlfredMessage(d.T("alfred.err.title"), msg, ""))
+		return alfred.Write(d.Stdout, alfred.Message(d.T("alfred.err.title"), msg, ""))
 	}
 	return runAlfredFilter(ctx, d, alfredFilterOptions{Query: opts.Query, State: opts.State, Answer: opts.Answer})
 }
@@ -57,79 +54,53 @@ func runSearchAlfred(ctx context.Context, d *app.Deps, opts searchOptions) error
 // Alfred JSON and returns nil, so Alfred shows the items: failures become
 // items that say what to do (details go to stderr, which Alfred shows in
 // its debugger).
-func runAlfredFilter(ctx context.Context, d *app.Deps, opts alfredFilterOptions) (err error) {
-	var out render.AlfredOutput
-	defer func() {
-		if p := recover(); p != nil {
-			// A panic value is text gds did not write: strip secrets first.
-			msg := config.Redact(d.Config, fmt.Sprint(p))
-			fmt.Fprintf(d.Stderr, "gds alfred: internal error: %s\n", msg)
-			out = render.AlfredMessage(d.T("alfred.err.title"), msg, "")
-		}
-		err = render.WriteAlfred(d.Stdout, out)
-	}()
-	out, ferr := alfredFilter(ctx, d, opts)
-	if ferr != nil {
-		fmt.Fprintln(d.Stderr, d.T(i18n.ErrorPrefix)+apperr.Message(ferr, d.Lang))
-		out = alfredErrorOutput(d, ferr)
-	}
-	return nil
+func runAlfredFilter(ctx context.Context, d *app.Deps, opts alfredFilterOptions) error {
+	return launcher.RespondAlfred(d.Stdout, d.Stderr, d.Config, d.Lang, func() (alfred.Output, error) {
+		return alfredFilter(ctx, d, opts)
+	})
 }
 
 // alfredFilter answers one request of the query grammar.
-func alfredFilter(ctx context.Context, d *app.Deps, opts alfredFilterOptions) (render.AlfredOutput, error) {
-	req := render.ParseAlfredQuery(opts.Query)
+func alfredFilter(ctx context.Context, d *app.Deps, opts alfredFilterOptions) (alfred.Output, error) {
+	req := alfred.ParseQuery(opts.Query)
 	if opts.State != "" {
 		ans := opts.Answer
 		if ans == "" {
 			ans = opts.Query
 		}
-		req = render.AlfredRequest{Kind: render.AlfredAnswer, Token: opts.State, Answer: strings.TrimSpace(ans)}
+		req = alfred.Request{Kind: alfred.Answer, Token: opts.State, Answer: strings.TrimSpace(ans)}
 	}
-	ro := render.AlfredOptions{Lang: d.Lang}
+	ro := alfred.Options{Lang: d.Lang}
 	switch req.Kind {
-	case render.AlfredTyped:
-		if req.Query == "" {
-			return render.AlfredKeystroke("", nil, ro), nil
-		}
-		return alfredFast(ctx, d, req.Query)
-	case render.AlfredRun:
+	case alfred.Typed:
+		// The keystroke path: the front binary answers it with the same call.
+		return launcher.Alfred(ctx, d.OpenKeystrokeIndex, launcher.Request{
+			Query: req.Query, Lang: d.Lang, Now: d.Now(), Limit: launcher.AlfredLimit, Home: os.Getenv("HOME")})
+	case alfred.Run:
 		return alfredLoop(ctx, d, nil, "", req.Query)
-	case render.AlfredPending:
+	case alfred.Pending:
 		s, err := search.DecodeState(req.Token)
 		if err != nil || !s.Waiting() {
 			return badTokenOutput(d), nil
 		}
-		return render.AlfredQuestion(*s.Question, req.Token, req.Draft, ro), nil
-	case render.AlfredAnswer:
+		return alfred.Question(*s.Question, req.Token, req.Draft, ro), nil
+	case alfred.Answer:
 		s, err := search.DecodeState(req.Token)
 		if err != nil || !s.Waiting() {
 			return badTokenOutput(d), nil
 		}
 		return alfredLoop(ctx, d, &s, req.Answer, "")
 	}
-	return render.AlfredMessage(d.T("alfred.err.title"), d.T("alfred.err.malformed.sub"), ""), nil
-}
-
-// alfredFast is the per-keystroke path (app.Keystroke): the best keyword
-// matches in the index, under the item that runs the full loop.
-func alfredFast(ctx context.Context, d *app.Deps, query string) (render.AlfredOutput, error) {
-	files, onDrive, err := d.Keystroke(ctx, query, alfredFastLimit)
-	if err != nil {
-		return render.AlfredOutput{}, err
-	}
-	o := alfredOptions(d, alfredFastLimit, files)
-	o.Drive = onDrive
-	return render.AlfredKeystroke(query, files, o), nil
+	return alfred.Message(d.T("alfred.err.title"), d.T("alfred.err.malformed.sub"), ""), nil
 }
 
 // alfredLoop runs the full hybrid loop for query, or resumes s with the
 // answer, with the deferred asker: a question becomes items carrying the
 // state.
-func alfredLoop(ctx context.Context, d *app.Deps, s *search.State, answer, query string) (render.AlfredOutput, error) {
+func alfredLoop(ctx context.Context, d *app.Deps, s *search.State, answer, query string) (alfred.Output, error) {
 	ss, err := d.OpenSearch(ctx, search.Deferred{})
 	if err != nil {
-		return render.AlfredOutput{}, err
+		return alfred.Output{}, err
 	}
 	defer ss.Close()
 	var out search.Outcome
@@ -140,44 +111,21 @@ func alfredLoop(ctx context.Context, d *app.Deps, s *search.State, answer, query
 	}
 	if err != nil {
 		fmt.Fprint(d.Stderr, degradedLines(d, out))
-		return render.AlfredOutput{}, err
+		return alfred.Output{}, err
 	}
 	tok, err := app.PendingToken(out)
 	if err != nil {
-		return render.AlfredOutput{}, err
+		return alfred.Output{}, err
 	}
 	files := make([]store.File, len(out.Results))
 	for i, r := range out.Results {
 		files[i] = r.File
 	}
-	return render.AlfredOutcome(out, tok, alfredOptions(d, alfredLoopLimit, files)), nil
+	return alfred.Outcome(out, tok, launcher.AlfredOptions(d.Lang, alfredLoopLimit, files, os.Getenv("HOME"))), nil
 }
 
-// alfredOptions are the render options, with the local copies of files.
-func alfredOptions(d *app.Deps, limit int, files []store.File) render.AlfredOptions {
-	return render.AlfredOptions{Lang: d.Lang, Limit: limit, LocalPaths: mirror.LocalCopies(files, os.Getenv("HOME"))}
-}
-
-// alfredErrorOutput turns a failure into an item that tells the fix.
-func alfredErrorOutput(d *app.Deps, err error) render.AlfredOutput {
-	r := apperr.Describe(err, d.Lang)
-	switch r.Code {
-	case apperr.NoIndex.Code():
-		return render.AlfredMessage(d.T("alfred.err.no_index.title"), d.T("alfred.err.no_index.sub"), "")
-	case apperr.Auth.Code():
-		return render.AlfredMessage(d.T("alfred.err.auth.title"), d.T("alfred.err.auth.sub"), "")
-	case apperr.Config.Code():
-		return render.AlfredMessage(d.T("alfred.err.config.title"), r.Message, "")
-	}
-	msg := r.Message
-	if r.Hint != "" {
-		msg += " — " + r.Hint
-	}
-	return render.AlfredMessage(d.T("alfred.err.title"), msg, "")
-}
-
-func badTokenOutput(d *app.Deps) render.AlfredOutput {
-	return render.AlfredMessage(d.T("alfred.err.bad_token.title"), d.T("alfred.err.bad_token.sub"), "")
+func badTokenOutput(d *app.Deps) alfred.Output {
+	return alfred.Message(d.T("alfred.err.bad_token.title"), d.T("alfred.err.bad_token.sub"), "")
 }
 
 // degradedLines are the notices of a degraded search, for stderr.

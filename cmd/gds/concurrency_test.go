@@ -42,7 +42,7 @@ import (
 	"time"
 
 	"github.com/gds-cli/gds/internal/crawl"
-	"github.com/gds-cli/gds/internal/render"
+	"github.com/gds-cli/gds/internal/render/alfred"
 	"github.com/gds-cli/gds/internal/store"
 	"github.com/gds-cli/gds/internal/store/postgres"
 	"github.com/gds-cli/gds/internal/store/sqlite"
@@ -293,7 +293,7 @@ func (r *concRun) check(qs []concQuery, maxRev int, uids map[string]string) (err
 			continue
 		}
 		items := alfredItems(t, q.stdout)
-		if len(items) == 0 || items[0].Valid || !strings.HasPrefix(items[0].Autocomplete, render.AlfredMarker) {
+		if len(items) == 0 || items[0].Valid || !strings.HasPrefix(items[0].Autocomplete, alfred.Marker) {
 			bad("no \"search Drive\" item first: %s", q.stdout)
 			continue
 		}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"text/tabwriter"
 
@@ -10,6 +9,7 @@ import (
 
 	"github.com/gds-cli/gds/internal/app"
 	"github.com/gds-cli/gds/internal/config"
+	"github.com/gds-cli/gds/internal/launcher"
 )
 
 // configShowOptions are the flags of `gds config show`.
@@ -125,11 +125,5 @@ func runConfigPath(d *app.Deps, opts configPathOptions) error {
 
 // writeJSON prints v as indented JSON on stdout.
 func writeJSON(d *app.Deps, v any) error {
-	enc := json.NewEncoder(d.Stdout)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return fmt.Errorf("write JSON output: %w", err)
-	}
-	return nil
+	return launcher.WriteJSON(d.Stdout, v)
 }

@@ -15,7 +15,7 @@ import (
 	"github.com/gds-cli/gds/internal/ai/offline"
 	"github.com/gds-cli/gds/internal/ai/openaitest"
 	"github.com/gds-cli/gds/internal/driveemu"
-	"github.com/gds-cli/gds/internal/render"
+	"github.com/gds-cli/gds/internal/render/alfred"
 )
 
 // TestBinaryOverDriveAndOpenAI runs the built gds against the Drive API
@@ -104,23 +104,23 @@ func TestBinaryOverDriveAndOpenAI(t *testing.T) {
 	}
 
 	// Alfred: the full loop asks with items; a free-text answer continues it.
-	out, err = gds("alfred", "filter", render.AlfredMarker+" budget")
+	out, err = gds("alfred", "filter", alfred.Marker+" budget")
 	if err != nil {
 		t.Fatalf("alfred: %v", err)
 	}
-	var sf render.AlfredOutput
+	var sf alfred.Output
 	if err := json.Unmarshal(out, &sf); err != nil || len(sf.Items) < 2 || sf.Items[0].Valid {
 		t.Fatalf("alfred question: %v\n%s", err, out)
 	}
-	req := render.ParseAlfredQuery(sf.Items[1].Autocomplete)
+	req := alfred.ParseQuery(sf.Items[1].Autocomplete)
 	if req.Token == "" {
 		t.Fatalf("question item without a state: %+v", sf.Items[1])
 	}
-	out, err = gds("alfred", "filter", render.AlfredAnswerText(req.Token, "launch"))
+	out, err = gds("alfred", "filter", alfred.AnswerText(req.Token, "launch"))
 	if err != nil {
 		t.Fatalf("alfred answer: %v", err)
 	}
-	sf = render.AlfredOutput{}
+	sf = alfred.Output{}
 	if err := json.Unmarshal(out, &sf); err != nil || len(sf.Items) != 1 || sf.Items[0].UID != alpha || !sf.Items[0].Valid {
 		t.Fatalf("alfred after the answer: %v\n%s", err, out)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime"
 	"strings"
 
 	"github.com/urfave/cli/v3"
@@ -12,18 +11,11 @@ import (
 	"github.com/gds-cli/gds/internal/app"
 	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/launcher"
 )
 
-// buildInfo is what `gds version` prints.
-type buildInfo struct {
-	Version string
-	Commit  string
-	Date    string
-}
-
-func (b buildInfo) String() string {
-	return fmt.Sprintf("gds %s (commit %s, built %s, %s/%s, %s)", b.Version, b.Commit, b.Date, runtime.GOOS, runtime.GOARCH, runtime.Version())
-}
+// buildInfo is what `gds version` prints (shared with the front binary).
+type buildInfo = launcher.BuildInfo
 
 // run executes gds with args (args[0] is the program name) and returns the
 // process exit code. Errors are printed here and nowhere else.

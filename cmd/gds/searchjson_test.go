@@ -18,6 +18,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/gds-cli/gds/internal/render"
+	"github.com/gds-cli/gds/internal/render/alfred"
 )
 
 // End-to-end tests of the --json, Alfred and Raycast front ends: the built
@@ -246,11 +247,11 @@ var (
 
 // alfredItems validates stdout against the Script Filter schema and
 // returns the items.
-func alfredItems(t *testing.T, stdout string) []render.AlfredItem {
+func alfredItems(t *testing.T, stdout string) []alfred.Item {
 	t.Helper()
 	e2eSchemaOnce.Do(func() {
 		c := jsonschema.NewCompiler()
-		e2eSchema, e2eSchemaErr = c.Compile("../../internal/render/testdata/alfred-scriptfilter.schema.json")
+		e2eSchema, e2eSchemaErr = c.Compile("../../internal/render/alfred/testdata/alfred-scriptfilter.schema.json")
 	})
 	if e2eSchemaErr != nil {
 		t.Fatal(e2eSchemaErr)
@@ -262,7 +263,7 @@ func alfredItems(t *testing.T, stdout string) []render.AlfredItem {
 	if err := e2eSchema.Validate(inst); err != nil {
 		t.Fatalf("not valid Script Filter JSON: %v\n%s", err, stdout)
 	}
-	var out render.AlfredOutput
+	var out alfred.Output
 	if err := json.Unmarshal([]byte(stdout), &out); err != nil {
 		t.Fatal(err)
 	}
@@ -277,7 +278,7 @@ func TestAlfredFastPathE2E(t *testing.T) {
 		if code != 0 || len(items) < 2 || len(items) > 10 {
 			t.Fatalf("%v: code %d, %d items", args, code, len(items))
 		}
-		if first := items[0]; first.Valid || first.Autocomplete != render.AlfredMarker+" steam" {
+		if first := items[0]; first.Valid || first.Autocomplete != alfred.Marker+" steam" {
 			t.Fatalf("first item = %+v", first)
 		}
 		hit := items[1]
@@ -304,12 +305,12 @@ func TestAlfredFastPathE2E(t *testing.T) {
 
 func TestAlfredFullLoopE2E(t *testing.T) {
 	home := sampleIndex(t)
-	out, _, code := runGds(t, gdsEnv(home), "alfred", "filter", render.AlfredMarker+" steam engine")
+	out, _, code := runGds(t, gdsEnv(home), "alfred", "filter", alfred.Marker+" steam engine")
 	items := alfredItems(t, out)
 	if code != 0 || len(items) == 0 || !strings.HasPrefix(items[0].Title, "Steam_engine") || items[0].Mods["cmd"].Arg != items[0].Arg {
 		t.Fatalf("code %d items %+v", code, items)
 	}
-	out, _, _ = runGds(t, gdsEnv(home, "LANG=ja_JP.UTF-8"), "alfred", "filter", render.AlfredMarker+" xyzzyqux plughwarble")
+	out, _, _ = runGds(t, gdsEnv(home, "LANG=ja_JP.UTF-8"), "alfred", "filter", alfred.Marker+" xyzzyqux plughwarble")
 	items = alfredItems(t, out)
 	if len(items) != 1 || items[0].Valid || items[0].Title != "見つかりませんでした" {
 		t.Fatalf("not found items %+v", items)
@@ -317,13 +318,13 @@ func TestAlfredFullLoopE2E(t *testing.T) {
 
 	// A question becomes items; a choice's autocomplete continues the loop.
 	reports := reportsIndex(t)
-	out, _, _ = runGds(t, gdsEnv(reports), "alfred", "filter", render.AlfredMarker+" project report")
+	out, _, _ = runGds(t, gdsEnv(reports), "alfred", "filter", alfred.Marker+" project report")
 	items = alfredItems(t, out)
 	if len(items) < 4 || items[0].Valid || items[1].Valid {
 		t.Fatalf("question: %d items, first %q", len(items), items[0].Title)
 	}
-	req := render.ParseAlfredQuery(items[1].Autocomplete)
-	if req.Kind != render.AlfredAnswer || req.Answer != "1" {
+	req := alfred.ParseQuery(items[1].Autocomplete)
+	if req.Kind != alfred.Answer || req.Answer != "1" {
 		t.Fatalf("choice autocomplete %q", items[1].Autocomplete)
 	}
 	out, _, _ = runGds(t, gdsEnv(reports), "alfred", "filter", items[1].Autocomplete)
@@ -331,23 +332,23 @@ func TestAlfredFullLoopE2E(t *testing.T) {
 	if len(res) == 0 || !res[0].Valid || !strings.HasPrefix(res[0].Title, "report-") {
 		t.Fatalf("after the choice: %d items, first %q", len(res), res[0].Title)
 	}
-	out, _, _ = runGds(t, gdsEnv(reports), "alfred", "filter", render.AlfredAnswerText(req.Token, "report 42"))
+	out, _, _ = runGds(t, gdsEnv(reports), "alfred", "filter", alfred.AnswerText(req.Token, "report 42"))
 	if res := alfredItems(t, out); len(res) == 0 || res[0].Title != "report-42.txt" || res[0].UID == "" {
 		t.Fatalf("free-text answer: %d items, first %q", len(res), res[0].Title)
 	}
 	// A draft answer is shown for confirmation, not run.
-	out, _, _ = runGds(t, gdsEnv(reports), "alfred", "filter", render.AlfredPendingText(req.Token)+"report 42")
+	out, _, _ = runGds(t, gdsEnv(reports), "alfred", "filter", alfred.PendingText(req.Token)+"report 42")
 	draft := alfredItems(t, out)
-	if len(draft) < 2 || render.ParseAlfredQuery(draft[1].Autocomplete) != (render.AlfredRequest{Kind: render.AlfredAnswer, Token: req.Token, Answer: "report 42"}) {
+	if len(draft) < 2 || alfred.ParseQuery(draft[1].Autocomplete) != (alfred.Request{Kind: alfred.Answer, Token: req.Token, Answer: "report 42"}) {
 		t.Fatalf("draft: %d items", len(draft))
 	}
 	// A damaged token is an item, not a failure.
-	out, _, code = runGds(t, gdsEnv(reports), "alfred", "filter", render.AlfredAnswerText("g1.damaged", "1"))
+	out, _, code = runGds(t, gdsEnv(reports), "alfred", "filter", alfred.AnswerText("g1.damaged", "1"))
 	if bad := alfredItems(t, out); code != 0 || len(bad) != 1 || bad[0].Valid {
 		t.Fatalf("damaged token: code %d %+v", code, bad)
 	}
 	// A configuration error is an item with the fix, exit code 0.
-	out, _, code = runGds(t, gdsEnv(reports, "SEARCH_MAX_LOOP_COUNT=many"), "alfred", "filter", render.AlfredMarker+" report")
+	out, _, code = runGds(t, gdsEnv(reports, "SEARCH_MAX_LOOP_COUNT=many"), "alfred", "filter", alfred.Marker+" report")
 	if bad := alfredItems(t, out); code != 0 || len(bad) != 1 || !strings.Contains(bad[0].Subtitle, "SEARCH_MAX_LOOP_COUNT") {
 		t.Fatalf("config error: code %d %+v", code, bad)
 	}

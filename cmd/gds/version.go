@@ -2,11 +2,11 @@ package main
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/urfave/cli/v3"
 
 	"github.com/gds-cli/gds/internal/app"
+	"github.com/gds-cli/gds/internal/launcher"
 )
 
 func newVersionCommand(d *app.Deps, info buildInfo) *cli.Command {
@@ -15,11 +15,7 @@ func newVersionCommand(d *app.Deps, info buildInfo) *cli.Command {
 		Usage: d.T("cmd.version.usage"),
 		Flags: []cli.Flag{jsonFlag(d)},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			if cmd.Bool("json") {
-				return writeJSON(d, map[string]string{"version": info.Version, "commit": info.Commit, "date": info.Date})
-			}
-			_, err := fmt.Fprintln(d.Stdout, info.String())
-			return err
+			return launcher.WriteVersion(d.Stdout, info, cmd.Bool("json"))
 		},
 	}
 }

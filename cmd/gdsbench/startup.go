@@ -20,6 +20,7 @@ import (
 // startupFlags are the flags of `gdsbench startup`.
 type startupFlags struct {
 	gds       string
+	core      string
 	minimal   string
 	sample    string
 	runs      int
@@ -37,14 +38,18 @@ var defaultStartupQueries = []string{"梅雨", "steam engine", "Tesla", "ポル�
 // Go binary (an empty main, the floor of process start on this machine),
 // `gds version` and `gds alfred filter QUERY` (the Alfred keystroke path)
 // against a small index of --sample built first with `gds crawl` and the
-// offline provider. It reports medians and the ratio of each to the minimal
-// binary, and the package initialisation gds runs before main, read from
-// GODEBUG=inittrace=1.
+// offline provider, and — given --core — the full CLI's `version` for
+// reference. In the installed layout --gds is the front binary
+// (cmd/gds-front) with gds-core beside it, so the crawl goes through the
+// front's hand-over. It reports medians and the ratio of each to the
+// minimal binary, and the package initialisation each runs before main,
+// read from GODEBUG=inittrace=1.
 func runStartupBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var f startupFlags
 	fs := flag.NewFlagSet("gdsbench startup", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.StringVar(&f.gds, "gds", "", "the gds binary (go build -o bin/gds ./cmd/gds)")
+	fs.StringVar(&f.gds, "gds", "", "the installed gds: the front binary (go build -o bin/gds ./cmd/gds-front, with bin/gds-core beside it) or a full CLI")
+	fs.StringVar(&f.core, "core", "", "the full CLI (go build -o bin/gds-core ./cmd/gds), timed for reference; empty: skip it")
 	fs.StringVar(&f.minimal, "minimal", "", "a minimal Go binary (package main, empty main) built with the same Go")
 	fs.StringVar(&f.sample, "sample", "testdata/sample", "folder indexed (gds crawl --source local:FOLDER, offline provider) for the keystroke path; empty: skip it")
 	fs.IntVar(&f.runs, "runs", 50, "timed runs of each command")
@@ -87,6 +92,7 @@ func runStartupBench(ctx context.Context, args []string, stdout, stderr io.Write
 		args func(i int) []string
 		into *stats
 	}
+	cpu := map[string]*stats{}
 	commands := []command{
 		{"minimal Go binary", f.minimal, func(int) []string { return nil }, &res.Minimal},
 		{"gds version", f.gds, func(int) []string { return []string{"version"} }, &res.Version},
@@ -95,30 +101,50 @@ func runStartupBench(ctx context.Context, args []string, stdout, stderr io.Write
 		commands = append(commands, command{"gds alfred filter QUERY", f.gds,
 			func(i int) []string { return []string{"alfred", "filter", f.queries[i%len(f.queries)]} }, &res.AlfredFilter})
 	}
+	if f.core != "" {
+		res.CoreTimed = true
+		commands = append(commands, command{"gds-core version", f.core, func(int) []string { return []string{"version"} }, &res.CoreVersion})
+	}
 	times := make([][]time.Duration, len(commands))
+	cpus := make([][]time.Duration, len(commands))
 	for i := range f.warmup + f.runs {
 		for c, cmd := range commands { // interleaved, so load changes hit every command alike
 			t0 := time.Now()
-			out, err := runGDS(ctx, cmd.bin, env, cmd.args(i))
+			out, used, err := runTimed(ctx, cmd.bin, env, cmd.args(i))
 			el := time.Since(t0)
 			if err != nil {
 				return fmt.Errorf("%s: %w\n%s", cmd.name, err, out)
 			}
 			if i >= f.warmup {
 				times[c] = append(times[c], el)
+				cpus[c] = append(cpus[c], used)
 			}
 		}
 	}
 	for c, cmd := range commands {
 		*cmd.into = summarize(times[c])
+		st := summarize(cpus[c])
+		cpu[cmd.name] = &st
+	}
+	res.CPU = make([]cpuRow, 0, len(commands))
+	for _, cmd := range commands {
+		res.CPU = append(res.CPU, cpuRow{Command: cmd.name, P50: cpu[cmd.name].P50, Ratio: cpu[cmd.name].P50 / cpu[commands[0].name].P50})
 	}
 	res.VersionRatio = res.Version.P50 / res.Minimal.P50
 	if f.sample != "" {
 		res.AlfredFilterRatio = res.AlfredFilter.P50 / res.Minimal.P50
 	}
+	if f.core != "" {
+		res.CoreVersionRatio = res.CoreVersion.P50 / res.Minimal.P50
+	}
 	if f.inittrace > 0 {
 		if res.Init, err = traceInit(ctx, f.gds, env, f.inittrace); err != nil {
 			return err
+		}
+		if f.core != "" {
+			if res.CoreInit, err = traceInit(ctx, f.core, env, f.inittrace); err != nil {
+				return err
+			}
 		}
 	}
 	res.LoadAfter = loadAverage()
@@ -145,9 +171,35 @@ type startupResult struct {
 	Minimal           stats      `json:"minimal"`
 	Version           stats      `json:"gds_version"`
 	AlfredFilter      stats      `json:"gds_alfred_filter,omitempty"`
+	CoreVersion       stats      `json:"gds_core_version,omitempty"`
 	VersionRatio      float64    `json:"gds_version_ratio_p50"`
 	AlfredFilterRatio float64    `json:"gds_alfred_filter_ratio_p50,omitempty"`
+	CoreVersionRatio  float64    `json:"gds_core_version_ratio_p50,omitempty"`
+	CoreTimed         bool       `json:"-"`
+	CPU               []cpuRow   `json:"cpu"`
 	Init              *initTrace `json:"init,omitempty"`
+	CoreInit          *initTrace `json:"core_init,omitempty"`
+}
+
+// cpuRow is the median CPU time (user + system) of one command's
+// processes, less sensitive to the machine's load than wall time.
+type cpuRow struct {
+	Command string  `json:"command"`
+	P50     float64 `json:"p50_ms"`
+	Ratio   float64 `json:"p50_ratio_to_minimal"`
+}
+
+// runTimed runs bin and returns its output and the CPU time (user + system)
+// the process used.
+func runTimed(ctx context.Context, bin string, env, args []string) ([]byte, time.Duration, error) {
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Env = env
+	out, err := cmd.CombinedOutput()
+	var used time.Duration
+	if cmd.ProcessState != nil {
+		used = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	}
+	return out, used, err
 }
 
 func (r startupResult) print(w io.Writer) {
@@ -166,6 +218,16 @@ func (r startupResult) print(w io.Writer) {
 	if r.Sample != "" {
 		row("gds alfred filter QUERY", r.AlfredFilter, r.AlfredFilterRatio)
 	}
+	if r.CoreTimed {
+		row("gds-core version", r.CoreVersion, r.CoreVersionRatio)
+	}
+	if len(r.CPU) > 0 {
+		fmt.Fprintf(w, "CPU time per process (user + system, p50):")
+		for _, c := range r.CPU {
+			fmt.Fprintf(w, "  %s %.1f ms (%.2fx)", c.Command, c.P50, c.Ratio)
+		}
+		fmt.Fprintln(w)
+	}
 	if r.Init != nil {
 		t := r.Init
 		fmt.Fprintf(w, "package init before main (gds version, GODEBUG=inittrace=1, mean of %d runs): %.2f ms clock, %.0f KB allocated, %d packages; gds's own: %.2f ms, %.0f KB\n",
@@ -173,6 +235,9 @@ func (r startupResult) print(w io.Writer) {
 		for _, p := range t.Top {
 			fmt.Fprintf(w, "  %7.2f ms %8.1f KB  %s\n", p.MS, p.KB, p.Package)
 		}
+	}
+	if t := r.CoreInit; t != nil {
+		fmt.Fprintf(w, "for reference, gds-core version: %.2f ms clock, %.0f KB allocated, %d packages in package init\n", t.TotalMS, t.TotalKB, t.Packages)
 	}
 }
 

@@ -29,10 +29,11 @@ func TestParseInitTrace(t *testing.T) {
 // largest left.
 const initBudgetKB = 24
 
-// TestGDSInitStaysSmall builds gds and reads its package initialisation with
-// GODEBUG=inittrace=1: allocations, not time, so the outcome does not depend
-// on the machine. Before the lazy tables, internal/ai/offline alone allocated
-// 520 KB (about 5 ms) in init.
+// TestGDSInitStaysSmall builds both binaries — the front (cmd/gds-front,
+// installed as gds) and the full CLI (cmd/gds, gds-core) — and reads their
+// package initialisation with GODEBUG=inittrace=1: allocations, not time,
+// so the outcome does not depend on the machine. Before the lazy tables,
+// internal/ai/offline alone allocated 520 KB (about 5 ms) in init.
 func TestGDSInitStaysSmall(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds gds")
@@ -41,30 +42,32 @@ func TestGDSInitStaysSmall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bin := filepath.Join(t.TempDir(), "gds")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/gds")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build ./cmd/gds: %v\n%s", err, out)
-	}
-	cmd := exec.Command(bin, "version")
-	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1", "GDS_HOME="+t.TempDir())
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("gds version: %v\n%s", err, out)
-	}
-	recs := parseInitTrace(out)
-	own := 0
-	for _, r := range recs {
-		if r.Package != "main" && !strings.HasPrefix(r.Package, gdsModule) {
-			continue
+	for _, pkg := range []string{"./cmd/gds", "./cmd/gds-front"} {
+		bin := filepath.Join(t.TempDir(), "gds")
+		build := exec.Command("go", "build", "-o", bin, pkg)
+		build.Dir = root
+		if out, err := build.CombinedOutput(); err != nil {
+			t.Fatalf("go build %s: %v\n%s", pkg, err, out)
 		}
-		own++
-		if r.KB > initBudgetKB {
-			t.Errorf("package %s allocates %.1f KB in init (budget %d KB): build its tables on first use (sync.OnceValue)", r.Package, r.KB, initBudgetKB)
+		cmd := exec.Command(bin, "version")
+		cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1", "GDS_HOME="+t.TempDir())
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s version: %v\n%s", pkg, err, out)
 		}
-	}
-	if own < 5 {
-		t.Fatalf("found init records of only %d gds packages; is GODEBUG=inittrace=1 honoured?\n%s", own, out)
+		recs := parseInitTrace(out)
+		own := 0
+		for _, r := range recs {
+			if r.Package != "main" && !strings.HasPrefix(r.Package, gdsModule) {
+				continue
+			}
+			own++
+			if r.KB > initBudgetKB {
+				t.Errorf("%s: package %s allocates %.1f KB in init (budget %d KB): build its tables on first use (sync.OnceValue)", pkg, r.Package, r.KB, initBudgetKB)
+			}
+		}
+		if own < 5 {
+			t.Fatalf("%s: found init records of only %d gds packages; is GODEBUG=inittrace=1 honoured?\n%s", pkg, own, out)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sync"
 )
 
 // The GraphRAG tasks (gds graph build / gds graph query, internal/graph).
@@ -129,25 +130,34 @@ type GraphAnswerInput struct {
 	Lang         string `json:"lang"`
 }
 
-// Schemas of the graph tasks.
+// Schemas of the graph tasks, built on first use (nothing at package
+// initialisation).
 var (
-	SchemaGraphExtraction = &Schema{Name: "graph_extraction", Schema: object(map[string]any{
-		"entities": map[string]any{"type": "array", "items": object(map[string]any{
-			"name": str(), "type": str(), "description": str()})},
-		"relationships": map[string]any{"type": "array", "items": object(map[string]any{
-			"source": str(), "target": str(), "description": str(), "strength": map[string]any{"type": "number"}})},
-	})}
-	SchemaGraphReport = &Schema{Name: "graph_report", Schema: object(map[string]any{
-		"title": str(), "summary": str(), "rating": map[string]any{"type": "number"}, "rating_explanation": str(),
-		"findings": map[string]any{"type": "array", "items": object(map[string]any{"summary": str(), "explanation": str()})},
-	})}
-	SchemaGraphMap = &Schema{Name: "graph_map", Schema: object(map[string]any{
-		"points": map[string]any{"type": "array", "items": object(map[string]any{
-			"description": str(), "score": map[string]any{"type": "number"}})},
-	})}
-	SchemaGraphDrift = &Schema{Name: "graph_drift", Schema: object(map[string]any{
-		"response": str(), "score": map[string]any{"type": "number"}, "follow_up_queries": strArr(),
-	})}
+	SchemaGraphExtraction = sync.OnceValue(func() *Schema {
+		return &Schema{Name: "graph_extraction", Schema: object(map[string]any{
+			"entities": map[string]any{"type": "array", "items": object(map[string]any{
+				"name": str(), "type": str(), "description": str()})},
+			"relationships": map[string]any{"type": "array", "items": object(map[string]any{
+				"source": str(), "target": str(), "description": str(), "strength": map[string]any{"type": "number"}})},
+		})}
+	})
+	SchemaGraphReport = sync.OnceValue(func() *Schema {
+		return &Schema{Name: "graph_report", Schema: object(map[string]any{
+			"title": str(), "summary": str(), "rating": map[string]any{"type": "number"}, "rating_explanation": str(),
+			"findings": map[string]any{"type": "array", "items": object(map[string]any{"summary": str(), "explanation": str()})},
+		})}
+	})
+	SchemaGraphMap = sync.OnceValue(func() *Schema {
+		return &Schema{Name: "graph_map", Schema: object(map[string]any{
+			"points": map[string]any{"type": "array", "items": object(map[string]any{
+				"description": str(), "score": map[string]any{"type": "number"}})},
+		})}
+	})
+	SchemaGraphDrift = sync.OnceValue(func() *Schema {
+		return &Schema{Name: "graph_drift", Schema: object(map[string]any{
+			"response": str(), "score": map[string]any{"type": "number"}, "follow_up_queries": strArr(),
+		})}
+	})
 )
 
 // Prompts of the graph tasks (written for gds after GraphRAG's published
@@ -194,12 +204,12 @@ language of lang, merging them and keeping their references. Leave out what they
 
 // ExtractGraph runs TaskGraphExtract (with in.Previous set: the gleaning pass).
 func ExtractGraph(ctx context.Context, p Provider, in GraphExtractInput) (GraphExtraction, error) {
-	return structured[GraphExtraction](ctx, p, TaskGraphExtract, PromptGraphExtract, SchemaGraphExtraction, in)
+	return structured[GraphExtraction](ctx, p, TaskGraphExtract, PromptGraphExtract, SchemaGraphExtraction(), in)
 }
 
 // WriteGraphReport runs TaskGraphReport.
 func WriteGraphReport(ctx context.Context, p Provider, in GraphReportInput) (GraphReport, error) {
-	return structured[GraphReport](ctx, p, TaskGraphReport, PromptGraphReport, SchemaGraphReport, in)
+	return structured[GraphReport](ctx, p, TaskGraphReport, PromptGraphReport, SchemaGraphReport(), in)
 }
 
 // GraphMapRaw runs TaskGraphMap and returns the model's document unparsed:
@@ -210,7 +220,7 @@ func GraphMapRaw(ctx context.Context, p Provider, in GraphMapInput) (json.RawMes
 	if err != nil {
 		return nil, fmt.Errorf("%s: encode input: %w", TaskGraphMap, err)
 	}
-	raw, err := p.Structured(ctx, Request{Task: TaskGraphMap, System: PromptGraphMap, Schema: SchemaGraphMap, Input: in,
+	raw, err := p.Structured(ctx, Request{Task: TaskGraphMap, System: PromptGraphMap, Schema: SchemaGraphMap(), Input: in,
 		Messages: []Message{{Role: RoleUser, Content: string(user)}}})
 	if err != nil {
 		return nil, fmt.Errorf("%s (%s): %w", TaskGraphMap, p.Name(), err)
@@ -220,7 +230,7 @@ func GraphMapRaw(ctx context.Context, p Provider, in GraphMapInput) (json.RawMes
 
 // GraphDrift runs one DRIFT step.
 func GraphDrift(ctx context.Context, p Provider, in GraphDriftInput) (GraphDriftResult, error) {
-	return structured[GraphDriftResult](ctx, p, TaskGraphDrift, PromptGraphDrift, SchemaGraphDrift, in)
+	return structured[GraphDriftResult](ctx, p, TaskGraphDrift, PromptGraphDrift, SchemaGraphDrift(), in)
 }
 
 // GraphAnswerRequest is the streamed request of TaskGraphAnswer for in.Mode.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 )
@@ -264,18 +265,30 @@ func filtersSchema() map[string]any {
 	})
 }
 
-// Schemas of every structured task, exported for providers and tests.
+// Schemas of every structured task, exported for providers and tests. Each is
+// built on first use, so a process builds only the schemas of the tasks it runs
+// (gds version none; the keystroke path the query analysis only).
 var (
-	SchemaQueryAnalysis = &Schema{Name: "query_analysis", Schema: object(map[string]any{"keywords": strArr(), "filters": filtersSchema()})}
-	SchemaDocSummary    = &Schema{Name: "doc_summary", Schema: object(map[string]any{"summary": str(), "keywords": strArr()})}
-	SchemaQuestion      = &Schema{Name: "clarifying_question", Schema: object(map[string]any{
-		"question": str(),
-		"choices": map[string]any{"type": "array", "items": object(map[string]any{
-			"label": str(), "keyword": str(), "filters": filtersSchema()})},
-	})}
-	SchemaRefinement = &Schema{Name: "refinement", Schema: object(map[string]any{"add_keyword": str(), "filters": filtersSchema()})}
-	SchemaRelaxation = &Schema{Name: "relaxation", Schema: object(map[string]any{"keywords": strArr(), "filters": filtersSchema()})}
-	SchemaRerank     = &Schema{Name: "rerank", Schema: object(map[string]any{"order": strArr()})}
+	SchemaQueryAnalysis = sync.OnceValue(func() *Schema {
+		return &Schema{Name: "query_analysis", Schema: object(map[string]any{"keywords": strArr(), "filters": filtersSchema()})}
+	})
+	SchemaDocSummary = sync.OnceValue(func() *Schema {
+		return &Schema{Name: "doc_summary", Schema: object(map[string]any{"summary": str(), "keywords": strArr()})}
+	})
+	SchemaQuestion = sync.OnceValue(func() *Schema {
+		return &Schema{Name: "clarifying_question", Schema: object(map[string]any{
+			"question": str(),
+			"choices": map[string]any{"type": "array", "items": object(map[string]any{
+				"label": str(), "keyword": str(), "filters": filtersSchema()})},
+		})}
+	})
+	SchemaRefinement = sync.OnceValue(func() *Schema {
+		return &Schema{Name: "refinement", Schema: object(map[string]any{"add_keyword": str(), "filters": filtersSchema()})}
+	})
+	SchemaRelaxation = sync.OnceValue(func() *Schema {
+		return &Schema{Name: "relaxation", Schema: object(map[string]any{"keywords": strArr(), "filters": filtersSchema()})}
+	})
+	SchemaRerank = sync.OnceValue(func() *Schema { return &Schema{Name: "rerank", Schema: object(map[string]any{"order": strArr()})} })
 )
 
 // ---- prompts ----
@@ -359,7 +372,7 @@ func Truncate(s string, n int) string {
 
 // AnalyzeQuery extracts keywords and filters from a natural-language query.
 func AnalyzeQuery(ctx context.Context, p Provider, in QueryInput) (QueryAnalysis, error) {
-	out, err := structured[QueryAnalysis](ctx, p, TaskAnalyzeQuery, promptAnalyze, SchemaQueryAnalysis, in)
+	out, err := structured[QueryAnalysis](ctx, p, TaskAnalyzeQuery, promptAnalyze, SchemaQueryAnalysis(), in)
 	if err != nil {
 		return out, err
 	}
@@ -370,7 +383,7 @@ func AnalyzeQuery(ctx context.Context, p Provider, in QueryInput) (QueryAnalysis
 
 // Summarize writes a summary of at most in.MaxLength characters and 1–5 keywords.
 func Summarize(ctx context.Context, p Provider, in DocInput) (DocSummary, error) {
-	out, err := structured[DocSummary](ctx, p, TaskSummarize, promptSummarize, SchemaDocSummary, in)
+	out, err := structured[DocSummary](ctx, p, TaskSummarize, promptSummarize, SchemaDocSummary(), in)
 	if err != nil {
 		return out, err
 	}
@@ -381,7 +394,7 @@ func Summarize(ctx context.Context, p Provider, in DocInput) (DocSummary, error)
 
 // Clarify writes a clarifying question for a search with too many hits.
 func Clarify(ctx context.Context, p Provider, in ClarifyInput) (Question, error) {
-	out, err := structured[Question](ctx, p, TaskClarify, promptClarify, SchemaQuestion, in)
+	out, err := structured[Question](ctx, p, TaskClarify, promptClarify, SchemaQuestion(), in)
 	if err != nil {
 		return out, err
 	}
@@ -396,7 +409,7 @@ func Clarify(ctx context.Context, p Provider, in ClarifyInput) (Question, error)
 
 // Refine turns the answer to a clarifying question into a keyword and filters.
 func Refine(ctx context.Context, p Provider, in RefineInput) (Refinement, error) {
-	out, err := structured[Refinement](ctx, p, TaskRefine, promptRefine, SchemaRefinement, in)
+	out, err := structured[Refinement](ctx, p, TaskRefine, promptRefine, SchemaRefinement(), in)
 	if err != nil {
 		return out, err
 	}
@@ -408,7 +421,7 @@ func Refine(ctx context.Context, p Provider, in RefineInput) (Refinement, error)
 // Relax loosens a search that found nothing. The result never has more
 // keywords than the input.
 func Relax(ctx context.Context, p Provider, in RelaxInput) (Relaxation, error) {
-	out, err := structured[Relaxation](ctx, p, TaskRelax, promptRelax, SchemaRelaxation, in)
+	out, err := structured[Relaxation](ctx, p, TaskRelax, promptRelax, SchemaRelaxation(), in)
 	if err != nil {
 		return out, err
 	}
@@ -421,7 +434,7 @@ func Relax(ctx context.Context, p Provider, in RelaxInput) (Relaxation, error) {
 // permutation of the candidate IDs: unknown IDs are dropped and missing ones
 // appended in their original order.
 func Rerank(ctx context.Context, p Provider, in RerankInput) ([]string, error) {
-	out, err := structured[RerankResult](ctx, p, TaskRerank, promptRerank, SchemaRerank, in)
+	out, err := structured[RerankResult](ctx, p, TaskRerank, promptRerank, SchemaRerank(), in)
 	if err != nil {
 		return nil, err
 	}

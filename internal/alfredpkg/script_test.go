@@ -11,6 +11,7 @@ import (
 	"howett.net/plist"
 
 	"github.com/gds-cli/gds/alfred"
+	"github.com/gds-cli/gds/internal/launcher"
 )
 
 // scriptFilterScript returns the inline script of the workflow's Script Filter.
@@ -78,5 +79,40 @@ func TestScriptFilterRunsGds(t *testing.T) {
 	}
 	if err := json.Unmarshal([]byte(got), &out); err != nil || len(out.Items) != 1 || out.Items[0].Valid || !strings.Contains(out.Items[0].Title, "not found") {
 		t.Errorf("missing gds: %q (%v)", got, err)
+	}
+}
+
+// TestScriptFilterTakesTheFrontsFastPath: the workflow runs the installed
+// gds — the front binary (cmd/gds-front) — on every keystroke, and the
+// front answers a typed query itself only for the exact command line
+// launcher.Route accepts; anything else costs a hand-over to gds-core. The
+// script's command line must stay one the front answers.
+func TestScriptFilterTakesTheFrontsFastPath(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("no bash")
+	}
+	script := scriptFilterScript(t)
+	dir := t.TempDir()
+	stub := filepath.Join(dir, "gds")
+	if err := os.WriteFile(stub, []byte("#!/bin/sh\nfor a in \"$@\"; do printf '%s\\0' \"$a\"; done\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for query, want := range map[string]launcher.Action{
+		"先月の議事録":       launcher.Keystroke,
+		"steam engine": launcher.Keystroke,
+		"":             launcher.Keystroke,
+		"⌕ budget":     launcher.Core, // the full loop: gds-core
+	} {
+		cmd := exec.Command(bash, "-c", script, "bash", query)
+		cmd.Env = []string{"HOME=" + dir, "PATH=/usr/bin:/bin", "gds_path=" + stub}
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("script: %v", err)
+		}
+		argv := append([]string{"gds"}, strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")...)
+		if act, _ := launcher.Route(argv); act != want {
+			t.Errorf("query %q: the script runs %q, which the front routes to %v, want %v", query, argv, act, want)
+		}
 	}
 }

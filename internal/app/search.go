@@ -2,8 +2,6 @@ package app
 
 import (
 	"context"
-	"errors"
-	"io/fs"
 	"net/http"
 	"strings"
 	"time"
@@ -12,13 +10,12 @@ import (
 	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/budget"
 	"github.com/gds-cli/gds/internal/config"
-	"github.com/gds-cli/gds/internal/crawl"
 	"github.com/gds-cli/gds/internal/drive"
+	"github.com/gds-cli/gds/internal/launcher"
 	"github.com/gds-cli/gds/internal/resilient"
 	"github.com/gds-cli/gds/internal/search"
 	"github.com/gds-cli/gds/internal/search/drivesearch"
 	"github.com/gds-cli/gds/internal/store"
-	"github.com/gds-cli/gds/internal/store/sqlite"
 )
 
 // SearchSession is the hybrid loop of seed §6 over the configured index,
@@ -81,7 +78,7 @@ func (d *Deps) OpenSearch(ctx context.Context, asker search.Asker) (*SearchSessi
 		return nil, apperr.L(apperr.NoIndex, "search.empty_index")
 	}
 	ss := &SearchSession{Budget: pol, store: st, where: where, remoteDB: cfg.UsesPostgres(), maxLoops: cfg.SearchMaxLoopCount, d: d}
-	if crawl.SourceKindOf(stats.Sync.Fingerprint) == config.SourceDrive && !pol.Local {
+	if stats.Sync.SourceKind() == config.SourceDrive && !pol.Local {
 		c, err := d.interactiveDriveClient(ctx, cfg, pol)
 		switch {
 		case err == nil:
@@ -344,11 +341,7 @@ func PendingToken(out search.Outcome) (string, error) {
 }
 
 // KeystrokeIndex is what the per-keystroke path reads.
-type KeystrokeIndex interface {
-	search.KeystrokeIndex
-	SyncState(ctx context.Context) (store.SyncState, error)
-	Close() error
-}
+type KeystrokeIndex = launcher.Index
 
 // OpenKeystrokeIndex opens the index for the per-keystroke path without
 // migrating it or taking a write lock: SQLite read-only, or the configured
@@ -361,37 +354,27 @@ func (d *Deps) OpenKeystrokeIndex(ctx context.Context) (KeystrokeIndex, error) {
 	if cfg.UsesPostgres() {
 		return d.openBudgeted(ctx, cfg, d.Budget.WithDefaults())
 	}
-	st, err := sqlite.Open(ctx, cfg.IndexPath(), sqlite.Options{ReadOnly: true})
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, apperr.Mark(err, apperr.NoIndex)
-	}
-	if err != nil {
-		return nil, err
-	}
-	return st, nil
+	return launcher.OpenIndex(ctx, cfg)
 }
 
-// Keystroke answers one launcher keystroke from the index alone (see
-// search.Keystroke): it never builds the configured AI provider — the
-// offline rules read the period and type — and opens the index read-only.
-// onDrive reports whether the index was crawled from Google Drive (the
-// launcher's header names Drive only then).
+// Keystroke answers one launcher keystroke from the index alone
+// (launcher.Files): it never builds the configured AI provider — the
+// offline query rules read the period and type — and opens the index
+// read-only. onDrive reports whether the index was crawled from Google
+// Drive (the launcher's header names Drive only then).
 func (d *Deps) Keystroke(ctx context.Context, query string, limit int) (files []store.File, onDrive bool, err error) {
 	ix, err := d.OpenKeystrokeIndex(ctx)
 	if err != nil {
 		return nil, false, err
 	}
 	defer ix.Close()
-	files, indexed, err := search.Keystroke(ctx, ix, offline.New(), search.KeystrokeRequest{Query: query, Lang: d.Lang, Now: d.Now(), Limit: limit})
+	files, err = launcher.Files(ctx, ix, launcher.Request{Query: query, Lang: d.Lang, Now: d.Now(), Limit: limit})
 	if err != nil {
 		return nil, false, err
 	}
-	if !indexed {
-		return nil, false, apperr.L(apperr.NoIndex, "search.empty_index")
-	}
-	sync, err := ix.SyncState(ctx)
+	onDrive, err = launcher.OnDrive(ctx, ix)
 	if err != nil {
 		return nil, false, err
 	}
-	return files, crawl.SourceKindOf(sync.Fingerprint) == config.SourceDrive, nil
+	return files, onDrive, nil
 }

@@ -224,3 +224,40 @@ func parse(r io.Reader) (Graph, error) {
 	}
 	return g, nil
 }
+
+// Closure is every package from depends on, directly or through any
+// package (standard, third-party or the module's), sorted; from itself is
+// not included.
+func (g Graph) Closure(from string) []string {
+	seen := map[string]bool{from: true}
+	queue := []string{from}
+	var out []string
+	for len(queue) > 0 {
+		cur := queue[0]
+		queue = queue[1:]
+		pkg := g.Packages[cur]
+		if pkg == nil {
+			continue
+		}
+		for _, imp := range pkg.Imports {
+			if !seen[imp] {
+				seen[imp] = true
+				out = append(out, imp)
+				queue = append(queue, imp)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Linked returns the packages of from's closure that match forbid.
+func (g Graph) Linked(from string, forbid []string) []string {
+	var out []string
+	for _, p := range g.Closure(from) {
+		if matchAny(g.Module, forbid, p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}

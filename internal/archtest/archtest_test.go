@@ -208,6 +208,15 @@ func TestTreeRulesCatchForbiddenImports(t *testing.T) {
 		{m + "i18n", m + "config", "pure packages do no I/O"},
 		{m + "ai", "github.com/jackc/pgx/v5", "pure packages do no I/O"},
 		{m + "server", "github.com/chromedp/chromedp", "the browser driver stays in tests"},
+		{m + "launcher", m + "ai/offline", "the front binary links only the keystroke path"},
+		{m + "launcher", m + "app", "the front binary links only the keystroke path"},
+		{m + "launcher", "github.com/openai/openai-go/v3", "the front binary links only the keystroke path"},
+		{m + "launcher", "github.com/danielgtaylor/huma/v2", "the front binary links only the keystroke path"},
+		{m + "launcher", "encoding/gob", "the front binary links only the keystroke path"},
+		{m + "render/alfred", m + "render", "the front binary links only the keystroke path"},
+		{m + "ai/offline/rules", "github.com/ikawaha/kagome/v2/tokenizer", "the front binary links only the keystroke path"},
+		{"github.com/gds-cli/gds/cmd/gds-front", m + "crawl", "the front binary links only the keystroke path"},
+		{"github.com/gds-cli/gds/cmd/gds-front", "github.com/ledongthuc/pdf", "the front binary links only the keystroke path"},
 	} {
 		g := Graph{Module: tree.Module, Packages: map[string]*Package{}}
 		for path, p := range tree.Packages {
@@ -227,5 +236,35 @@ func TestTreeRulesCatchForbiddenImports(t *testing.T) {
 		if !found {
 			t.Errorf("%s importing %s is not reported by %q", tt.from, tt.imp, tt.rule)
 		}
+	}
+}
+
+// TestFrontBinaryLinksNoHeavyPackage checks the whole dependency set of the
+// front binary — through third-party packages too, which the rules do not
+// walk — against FrontForbid, and that the check fails when one of them
+// links a forbidden package.
+func TestFrontBinaryLinksNoHeavyPackage(t *testing.T) {
+	const front = "github.com/gds-cli/gds/cmd/gds-front"
+	tree := loadTree(t)
+	if bad := tree.Linked(front, FrontForbid); len(bad) > 0 {
+		t.Errorf("cmd/gds-front links %v; keep the front binary to internal/launcher's dependencies (rules.go FrontForbid)", bad)
+	}
+	closure := tree.Closure(front)
+	if !slices.Contains(closure, "modernc.org/sqlite") || !slices.Contains(closure, "github.com/gds-cli/gds/internal/launcher") {
+		t.Fatalf("the closure of %s misses the launcher or the SQLite store: %v", front, closure)
+	}
+	// A third-party package the front links that starts importing gob (as
+	// the kagome dictionary does) is caught although no rule walks it.
+	g := Graph{Module: tree.Module, Packages: map[string]*Package{}}
+	for path, p := range tree.Packages {
+		g.Packages[path] = &Package{ImportPath: p.ImportPath, Imports: slices.Clone(p.Imports)}
+	}
+	g.Packages["modernc.org/sqlite"].Imports = append(g.Packages["modernc.org/sqlite"].Imports, "encoding/gob")
+	if bad := g.Linked(front, FrontForbid); !slices.Equal(bad, []string{"encoding/gob"}) {
+		t.Errorf("a gob import under modernc.org/sqlite: Linked = %v, want [encoding/gob]", bad)
+	}
+	// And the full CLI does link them: the list names real packages.
+	if bad := tree.Linked("github.com/gds-cli/gds/cmd/gds", FrontForbid); len(bad) < 10 {
+		t.Errorf("cmd/gds links only %v of FrontForbid; is the list stale?", bad)
 	}
 }

@@ -11,6 +11,8 @@ var Pure = []string{
 	"./internal/i18n",
 	"./internal/ai",
 	"./internal/ai/offline",
+	"./internal/ai/offline/rules",
+	"./internal/render/alfred",
 	"./internal/store",
 	"./internal/apperr",
 	"./internal/budget",
@@ -35,6 +37,28 @@ var IO = []string{
 	"github.com/joho/godotenv", "howett.net/plist", "github.com/keybase/...",
 	// the module's own I/O packages: all but the pure ones (see Except)
 	"./...",
+}
+
+// FrontBinary is the front binary (installed as gds) and the packages only
+// it and the keystroke path need.
+var FrontBinary = []string{"./cmd/gds-front", "./internal/launcher", "./internal/render/alfred", "./internal/ai/offline/rules"}
+
+// FrontForbid are the packages the front binary must not link: by the rule
+// below through the module's own imports, and by TestFrontBinaryLinksNoHeavyPackage
+// anywhere in its whole dependency set (third-party packages included).
+var FrontForbid = []string{
+	// the module's heavy packages
+	"./internal/app", "./cmd/gds", "./internal/ai/offline", "./internal/ai/openai", "./internal/ai/tokens",
+	"./internal/crawl/...", "./internal/extract/...", "./internal/drive/...", "./internal/server/...",
+	"./internal/auth/...", "./internal/eval/...", "./internal/doctor/...", "./internal/schedule/...",
+	"./internal/store/postgres/...", "./internal/render",
+	// what they link: AI client, HTTP API, PDF, Drive/gRPC/protobuf, the kagome dictionary (encoding/gob),
+	// HTML parsing, Postgres, the CLI and terminal libraries
+	"github.com/openai/...", "github.com/danielgtaylor/huma/...", "github.com/ledongthuc/pdf",
+	"google.golang.org/api/...", "google.golang.org/grpc/...", "google.golang.org/protobuf/...",
+	"github.com/ikawaha/...", "encoding/gob", "golang.org/x/net/html/...", "net/http",
+	"github.com/jackc/...", "github.com/pgvector/...", "github.com/urfave/...", "github.com/pterm/...",
+	"github.com/tiktoken-go/...", "golang.org/x/oauth2/...",
 }
 
 // Rules is the allowed dependency graph (docs/ARCHITECTURE.md, "Dependency
@@ -76,7 +100,7 @@ var Rules = []Rule{
 	{
 		Name:   "the tokenizer stays out of the keystroke path",
 		Why:    "tiktoken's compiled-in vocabulary adds ~7 MB to a binary; token counting lives in ai/tokens, which only the modes that count tokens import",
-		From:   []string{"./internal/ai", "./internal/ai/offline", "./internal/search", "./internal/store/...", "./internal/render/..."},
+		From:   []string{"./internal/ai", "./internal/ai/offline/...", "./internal/search", "./internal/store/...", "./internal/render/...", "./internal/launcher", "./cmd/gds-front"},
 		Forbid: []string{"./internal/ai/tokens", "github.com/tiktoken-go/..."},
 	},
 	{
@@ -97,6 +121,13 @@ var Rules = []Rule{
 		From: []string{"./internal/federate"},
 		Forbid: []string{"github.com/modelcontextprotocol/...", "./internal/federate/mcphost", "./internal/federate/mockserver",
 			"./internal/app", "./internal/render/..."},
+	},
+	{
+		Name: "the front binary links only the keystroke path",
+		Why: "the installed gds (cmd/gds-front) starts on every Alfred keystroke and runs the package initialisation of all it links before main; " +
+			"it answers version and the keystroke from the config, the read-only SQLite index, the offline query rules and the Alfred renderer, and hands everything else to gds-core",
+		From:   FrontBinary,
+		Forbid: FrontForbid,
 	},
 	{
 		Name:   "pure packages do no I/O",

@@ -95,20 +95,10 @@ type Summary struct {
 // Fingerprint of the crawl target: the source's own plus what decides what
 // is crawled. A change forces a full scan (seed §3.4). It starts with the
 // source kind ("drive:…", "local:…") so a search knows which keyword search
-// fits the index (SourceKindOf).
+// fits the index (store.SyncState.SourceKind).
 func fingerprint(src Source) string {
 	h := sha256.Sum256([]byte("gds-crawl-v1\x00" + src.Fingerprint()))
 	return src.Kind() + ":" + hex.EncodeToString(h[:])
-}
-
-// SourceKindOf returns the source kind ("drive" or "local") recorded in a
-// sync-state fingerprint, or "" when none is recorded.
-func SourceKindOf(fingerprint string) string {
-	kind, _, ok := strings.Cut(fingerprint, ":")
-	if !ok {
-		return ""
-	}
-	return kind
 }
 
 // Run crawls opts.Source into opts.Index. It returns an error for problems

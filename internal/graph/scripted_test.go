@@ -86,7 +86,7 @@ func TestScriptedOpenAI(t *testing.T) {
 	var extracts, gleanings int
 	for _, r := range srv.RequestsTo(openaitest.PathChat) {
 		if r.Task == ai.TaskGraphExtract {
-			if !r.Strict || r.Schema != ai.SchemaGraphExtraction.Name {
+			if !r.Strict || r.Schema != ai.SchemaGraphExtraction().Name {
 				t.Errorf("extraction request schema %q strict %v", r.Schema, r.Strict)
 			}
 			if strings.Contains(r.Messages[len(r.Messages)-1].Content, `"previous"`) {

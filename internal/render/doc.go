@@ -6,8 +6,11 @@
 //     loop's steps, the numbered question prompt, line wrapping by display
 //     width (package render/textwidth);
 //   - json.go: the `--json` documents (SearchDoc, WriteJSON);
-//   - alfred.go: Alfred Script Filter items for `gds alfred filter`, and the
-//     query markers that carry a search's state between keystrokes;
+//   - package render/alfred: Alfred Script Filter items for `gds alfred
+//     filter`, and the query markers that carry a search's state between
+//     keystrokes — a package of its own, importing no terminal library, so
+//     that the launcher (the `gds` front binary) renders the keystroke path
+//     with the same code without linking the rest of render;
 //   - crawl.go: crawl progress (a bar on a terminal, counts or plain lines
 //     otherwise) and the crawl summary.
 //

@@ -13,6 +13,7 @@ import (
 
 	"github.com/gds-cli/gds/internal/ai"
 	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/render/alfred"
 	"github.com/gds-cli/gds/internal/render/textwidth"
 	"github.com/gds-cli/gds/internal/search"
 )
@@ -192,7 +193,7 @@ func RoundText(rd search.Round, lang string) string {
 	if rd.Branch != "" {
 		br = i18n.T(lang, i18n.Key("interactive.branch."+string(rd.Branch)))
 	}
-	return i18n.T(lang, "interactive.round", rd.Loop, kw, req, FiltersText(rd.Conditions.Filters, lang), rd.Hits, br)
+	return i18n.T(lang, "interactive.round", rd.Loop, kw, req, alfred.FiltersText(rd.Conditions.Filters, lang), rd.Hits, br)
 }
 
 // Stop removes the spinner, if any.

@@ -5,9 +5,9 @@ import (
 	"io"
 	"strings"
 
-	"github.com/gds-cli/gds/internal/ai"
 	"github.com/gds-cli/gds/internal/budget"
 	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/render/alfred"
 	"github.com/gds-cli/gds/internal/search"
 )
 
@@ -19,7 +19,7 @@ func SearchText(w io.Writer, out search.Outcome, verbose, hyperlinks bool, lang 
 	s := out.State
 	if verbose {
 		for _, r := range s.Rounds {
-			fmt.Fprintln(w, i18n.T(lang, "search.round", r.Loop, KeywordsText(r.Conditions), FiltersText(r.Conditions.Filters, lang), r.Hits, string(r.Branch)))
+			fmt.Fprintln(w, i18n.T(lang, "search.round", r.Loop, KeywordsText(r.Conditions), alfred.FiltersText(r.Conditions.Filters, lang), r.Hits, string(r.Branch)))
 		}
 		fmt.Fprintln(w, i18n.T(lang, "search.provider", out.Provider))
 	}
@@ -57,24 +57,6 @@ func KeywordsText(c search.Conditions) string {
 	parts := append([]string{}, c.Keywords...)
 	for _, r := range c.Required {
 		parts = append(parts, "+"+r)
-	}
-	return strings.Join(parts, ", ")
-}
-
-// FiltersText describes filters in words.
-func FiltersText(f ai.Filters, lang string) string {
-	var parts []string
-	if f.FileType != "" {
-		parts = append(parts, f.FileType)
-	}
-	if f.ModifiedAfter != "" || f.ModifiedBefore != "" {
-		parts = append(parts, f.ModifiedAfter+"…"+f.ModifiedBefore)
-	}
-	if f.Folder != "" {
-		parts = append(parts, i18n.T(lang, "search.filters.folder", f.Folder))
-	}
-	if len(parts) == 0 {
-		return i18n.T(lang, "search.filters.none")
 	}
 	return strings.Join(parts, ", ")
 }

@@ -215,6 +215,17 @@ type SyncState struct {
 	UpdatedAt   time.Time
 }
 
+// SourceKind returns the source kind ("drive" or "local") recorded in the
+// fingerprint, or "" when none is recorded (the crawl writes the kind
+// first: "drive:…", "local:…").
+func (s SyncState) SourceKind() string {
+	kind, _, ok := strings.Cut(s.Fingerprint, ":")
+	if !ok {
+		return ""
+	}
+	return kind
+}
+
 // EmbeddingSpace names the embedding model and dimension an index holds.
 type EmbeddingSpace struct {
 	Model string

@@ -5,7 +5,9 @@
 // What it does per task:
 //
 //   - TaskAnalyzeQuery: a rule-based Japanese and English query analyser
-//     (period.go, filetype.go, segment.go, query.go). It never loads the
+//     (package rules: period.go, filetype.go, segment.go, query.go; its own
+//     package so that the launcher's keystroke path links it without kagome
+//     and the dictionary). It never loads the
 //     morphological dictionary: Japanese compound nouns are kept whole by a
 //     script-run segmenter that splits kanji/katakana/Latin runs at hiragana
 //     (particles) and punctuation.

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/gds-cli/gds/internal/ai/offline/rules"
 	"github.com/gds-cli/gds/internal/tokenize"
 )
 
@@ -65,21 +66,21 @@ func features(text string) map[string]float64 {
 	tf := map[string]float64{}
 	s := []rune(tokenize.Normalize(text))
 	for i := 0; i < len(s); {
-		c := classOf(s[i])
+		c := rules.ClassOf(s[i])
 		switch {
-		case c == rcLatin || c == rcDigit:
+		case c == rules.ClassLatin || c == rules.ClassDigit:
 			j := i
-			for j < len(s) && (classOf(s[j]) == rcLatin || classOf(s[j]) == rcDigit) {
+			for j < len(s) && (rules.ClassOf(s[j]) == rules.ClassLatin || rules.ClassOf(s[j]) == rules.ClassDigit) {
 				j++
 			}
 			w := string(s[i:j])
-			if !enStop()[w] && (j-i > 1 || c == rcDigit) {
+			if !rules.EnStop()[w] && (j-i > 1 || c == rules.ClassDigit) {
 				tf["w:"+stem(w)]++
 			}
 			i = j
-		case c == rcKanji || c == rcKatakana || c == rcHiragana:
+		case c == rules.ClassKanji || c == rules.ClassKatakana || c == rules.ClassHiragana:
 			j := i
-			for j < len(s) && isJaClass(classOf(s[j])) {
+			for j < len(s) && isJaClass(rules.ClassOf(s[j])) {
 				j++
 			}
 			run := s[i:j]
@@ -100,11 +101,13 @@ func features(text string) map[string]float64 {
 	return tf
 }
 
-func isJaClass(c runeClass) bool { return c == rcKanji || c == rcKatakana || c == rcHiragana }
+func isJaClass(c rules.RuneClass) bool {
+	return c == rules.ClassKanji || c == rules.ClassKatakana || c == rules.ClassHiragana
+}
 
 func ngramWeight(g []rune) float64 {
 	for _, r := range g {
-		if classOf(r) != rcHiragana {
+		if rules.ClassOf(r) != rules.ClassHiragana {
 			return 1
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gds-cli/gds/internal/ai"
+	"github.com/gds-cli/gds/internal/ai/offline/rules"
 	"github.com/gds-cli/gds/internal/tokenize"
 )
 
@@ -138,14 +139,14 @@ func graphTermOK(t term, ja bool) bool {
 	if n < 2 || n > 40 {
 		return false
 	}
-	if ja && !t.proper && (jaCommon()[t.text] || isAllClass(t.text, rcHiragana)) {
+	if ja && !t.proper && (jaCommon()[t.text] || rules.IsAllClass(t.text, rules.ClassHiragana)) {
 		return false
 	}
-	return !isAllClass(t.text, rcDigit)
+	return !rules.IsAllClass(t.text, rules.ClassDigit)
 }
 
 // enCalendar are capitalised words that name no entity on their own.
-var enCalendar = lazySet("january", "february", "march", "april", "may", "june", "july", "august", "september",
+var enCalendar = rules.LazySet("january", "february", "march", "april", "may", "june", "july", "august", "september",
 	"october", "november", "december", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
 // graphReport is TaskGraphReport offline: an extract of the community's
@@ -186,7 +187,7 @@ func graphReport(in ai.GraphReportInput) ai.GraphReport {
 	return out
 }
 
-var reDataRef = lazyRegexp(`\s*\[Data:[^\]]*\]`)
+var reDataRef = rules.LazyRegexp(`\s*\[Data:[^\]]*\]`)
 
 // overlapSentence is a sentence scored by the share of query tokens it holds.
 type overlapSentence struct {

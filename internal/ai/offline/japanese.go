@@ -8,6 +8,8 @@ import (
 
 	"github.com/ikawaha/kagome-dict/ipa"
 	"github.com/ikawaha/kagome/v2/tokenizer"
+
+	"github.com/gds-cli/gds/internal/ai/offline/rules"
 )
 
 // japanese is the kagome morphological analyser with the IPA dictionary,
@@ -50,7 +52,7 @@ func (j *japanese) nounCompounds(text string) ([]term, error) {
 			s := strings.Trim(cur.String(), "・ー-")
 			// Compounds that start with a number are counts and dates
 			// (1946年6月, 3人), not topics.
-			if s != "" && classOf([]rune(s)[0]) != rcDigit {
+			if s != "" && rules.ClassOf([]rune(s)[0]) != rules.ClassDigit {
 				out = append(out, term{text: s, proper: proper})
 			}
 		}
@@ -90,7 +92,7 @@ func isContent(s string) bool {
 		return false
 	}
 	for _, r := range s {
-		if classOf(r) == rcSep {
+		if rules.ClassOf(r) == rules.ClassSep {
 			return false
 		}
 	}
@@ -99,7 +101,7 @@ func isContent(s string) bool {
 
 func isLowerLatin(s string) bool {
 	for _, r := range s {
-		if classOf(r) != rcLatin || unicode.IsUpper(r) {
+		if rules.ClassOf(r) != rules.ClassLatin || unicode.IsUpper(r) {
 			return false
 		}
 	}

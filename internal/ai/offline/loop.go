@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/gds-cli/gds/internal/ai"
+	"github.com/gds-cli/gds/internal/ai/offline/rules"
 )
 
 // maxChoices is the most choices a clarifying question offers.
@@ -154,7 +155,7 @@ func facets(in ai.ClarifyInput) []facet {
 		for _, k := range h.Keywords {
 			k = strings.TrimSpace(k)
 			lk := strings.ToLower(k)
-			if k == "" || seen[lk] || containsFold(in.Keywords, k) || strings.Contains(strings.ToLower(in.Query), lk) {
+			if k == "" || seen[lk] || rules.ContainsFold(in.Keywords, k) || strings.Contains(strings.ToLower(in.Query), lk) {
 				continue
 			}
 			seen[lk] = true
@@ -173,7 +174,7 @@ func facets(in ai.ClarifyInput) []facet {
 	}
 	for _, h := range in.Hits {
 		for _, k := range h.Keywords {
-			if containsFold(kws, k) {
+			if rules.ContainsFold(kws, k) {
 				fk.covered++
 				break
 			}
@@ -263,10 +264,10 @@ func clarify(in ai.ClarifyInput) ai.Question {
 // set a period and a file type; its most important keyword that is not
 // already in use becomes AddKeyword.
 func refine(in ai.RefineInput) ai.Refinement {
-	an := analyzeQuery(ai.QueryInput{Query: stripCount(in.Answer), Now: in.Now, Lang: in.Lang})
+	an := rules.AnalyzeQuery(ai.QueryInput{Query: stripCount(in.Answer), Now: in.Now, Lang: in.Lang})
 	out := ai.Refinement{Filters: an.Filters}
 	for _, k := range an.Keywords {
-		if !containsFold(in.Keywords, k) {
+		if !rules.ContainsFold(in.Keywords, k) {
 			out.AddKeyword = k
 			break
 		}
@@ -279,7 +280,7 @@ func refine(in ai.RefineInput) ai.Refinement {
 func stripCount(s string) string {
 	s = strings.TrimSpace(s)
 	if strings.HasSuffix(s, ")") {
-		if i := strings.LastIndex(s, " ("); i >= 0 && isAllClass(s[i+2:len(s)-1], rcDigit) {
+		if i := strings.LastIndex(s, " ("); i >= 0 && rules.IsAllClass(s[i+2:len(s)-1], rules.ClassDigit) {
 			return s[:i]
 		}
 	}
@@ -292,7 +293,7 @@ func stripCount(s string) string {
 func relax(in ai.RelaxInput) ai.Relaxation {
 	kws := ai.Relaxation{Filters: in.Filters}
 	for _, k := range in.Keywords {
-		if k = strings.TrimSpace(k); k != "" && !containsFold(kws.Keywords, k) {
+		if k = strings.TrimSpace(k); k != "" && !rules.ContainsFold(kws.Keywords, k) {
 			kws.Keywords = append(kws.Keywords, k)
 		}
 	}

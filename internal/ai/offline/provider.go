@@ -7,10 +7,11 @@ import (
 	"iter"
 
 	"github.com/gds-cli/gds/internal/ai"
+	"github.com/gds-cli/gds/internal/ai/offline/rules"
 )
 
 // Name is the provider name recorded in outputs.
-const Name = "offline"
+const Name = rules.Name
 
 // Provider is the offline ai.Provider. The zero value is not usable; call
 // New. It is safe for concurrent use.
@@ -56,7 +57,7 @@ func (p *Provider) Structured(ctx context.Context, req ai.Request) (json.RawMess
 		if err != nil {
 			return nil, err
 		}
-		out = analyzeQuery(in)
+		out = rules.AnalyzeQuery(in)
 	case ai.TaskSummarize:
 		in, err := input[ai.DocInput](req)
 		if err != nil {

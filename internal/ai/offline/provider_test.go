@@ -6,6 +6,7 @@ import (
 	"errors"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/gds-cli/gds/internal/ai"
 )
@@ -22,12 +23,12 @@ func TestStructuredOutputsMatchSchemas(t *testing.T) {
 		value  any
 		ptr    any
 	}{
-		{ai.TaskAnalyzeQuery, ai.SchemaQueryAnalysis, ai.QueryInput{Query: "先月の議事録", Now: testNow}, &ai.QueryInput{Query: "x"}},
-		{ai.TaskSummarize, ai.SchemaDocSummary, ai.DocInput{Name: "a.txt", Text: "Hello world. Second.", MaxLength: 50}, &ai.DocInput{Name: "b"}},
-		{ai.TaskClarify, ai.SchemaQuestion, ai.ClarifyInput{Query: "q", Hits: hits, Total: 200}, &ai.ClarifyInput{}},
-		{ai.TaskRefine, ai.SchemaRefinement, ai.RefineInput{Answer: "PDF", Now: testNow}, &ai.RefineInput{Answer: "x"}},
-		{ai.TaskRelax, ai.SchemaRelaxation, ai.RelaxInput{Keywords: []string{"a", "b"}}, &ai.RelaxInput{}},
-		{ai.TaskRerank, ai.SchemaRerank, ai.RerankInput{Query: "x", Candidates: hits}, &ai.RerankInput{}},
+		{ai.TaskAnalyzeQuery, ai.SchemaQueryAnalysis(), ai.QueryInput{Query: "先月の議事録", Now: testNow}, &ai.QueryInput{Query: "x"}},
+		{ai.TaskSummarize, ai.SchemaDocSummary(), ai.DocInput{Name: "a.txt", Text: "Hello world. Second.", MaxLength: 50}, &ai.DocInput{Name: "b"}},
+		{ai.TaskClarify, ai.SchemaQuestion(), ai.ClarifyInput{Query: "q", Hits: hits, Total: 200}, &ai.ClarifyInput{}},
+		{ai.TaskRefine, ai.SchemaRefinement(), ai.RefineInput{Answer: "PDF", Now: testNow}, &ai.RefineInput{Answer: "x"}},
+		{ai.TaskRelax, ai.SchemaRelaxation(), ai.RelaxInput{Keywords: []string{"a", "b"}}, &ai.RelaxInput{}},
+		{ai.TaskRerank, ai.SchemaRerank(), ai.RerankInput{Query: "x", Candidates: hits}, &ai.RerankInput{}},
 	}
 	for _, c := range cases {
 		for _, in := range []any{c.value, c.ptr} {
@@ -158,3 +159,6 @@ func TestQueryPathDoesNotLoadDictionary(t *testing.T) {
 		t.Fatal("a Japanese summary did not use the dictionary")
 	}
 }
+
+// testNow is a Saturday: 2026-11-21 10:00 in Japan.
+var testNow = time.Date(2026, 11, 21, 10, 0, 0, 0, time.FixedZone("JST", 9*3600))

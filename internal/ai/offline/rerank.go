@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gds-cli/gds/internal/ai"
+	"github.com/gds-cli/gds/internal/ai/offline/rules"
 	"github.com/gds-cli/gds/internal/tokenize"
 )
 
@@ -48,7 +49,9 @@ func queryTokens(text string) []string {
 
 // isFunctionToken reports an English stop word or a hiragana-only token
 // (mostly particles and endings).
-func isFunctionToken(t string) bool { return enStop()[t] || isAllClass(t, rcHiragana) }
+func isFunctionToken(t string) bool {
+	return rules.EnStop()[t] || rules.IsAllClass(t, rules.ClassHiragana)
+}
 
 // rerankDoc is one rerank candidate's text, tokenised once.
 type rerankDoc struct {
@@ -263,7 +266,7 @@ func scaleToMax(v []float64) {
 // word tokens get the index-wide weight.
 func isCJKToken(t string) bool {
 	for _, r := range t {
-		if isJaClass(classOf(r)) {
+		if isJaClass(rules.ClassOf(r)) {
 			return true
 		}
 	}

@@ -6,12 +6,12 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"time"
 	"unicode"
 
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/gds-cli/gds/internal/ai"
+	"github.com/gds-cli/gds/internal/ai/offline/rules"
 )
 
 // Summary limits.
@@ -22,17 +22,17 @@ const (
 )
 
 var (
-	reHTMLTag   = lazyRegexp(`(?s)<!--.*?-->|<script.*?</script>|<style.*?</style>|<[^>]{1,300}>`)
-	reEntity    = lazyRegexp(`&(?:nbsp|amp|lt|gt|quot|#39|apos);`)
-	reMDImage   = lazyRegexp(`!\[[^\]]*\]\([^)]*\)`)
-	reMDLink    = lazyRegexp(`\[([^\]]*)\]\([^)]*\)`)
-	reURL       = lazyRegexp(`https?://\S+`)
-	reMDPrefix  = lazyRegexp(`(?m)^[ \t]*(?:#{1,6}[ \t]+|>[ \t]*|[-*+][ \t]+|\d{1,3}[.)][ \t]+)`)
-	reMDEmph    = lazyRegexp("\\*\\*|__|`+|~~")
-	reRuleLine  = lazyRegexp(`(?m)^[ \t]*[-=*_|:#~ \t]{3,}[ \t]*$`)
-	reSpaces    = lazyRegexp(`[ \t\f\v\x{3000}]+`)
-	reSentEndJa = lazyRegexp(`[^。！？!?]*[。！？!?]+[」』）)]*|[^。！？!?]+$`)
-	reSentEndEn = lazyRegexp(`[.!?]["'”’)\]]*\s+`)
+	reHTMLTag   = rules.LazyRegexp(`(?s)<!--.*?-->|<script.*?</script>|<style.*?</style>|<[^>]{1,300}>`)
+	reEntity    = rules.LazyRegexp(`&(?:nbsp|amp|lt|gt|quot|#39|apos);`)
+	reMDImage   = rules.LazyRegexp(`!\[[^\]]*\]\([^)]*\)`)
+	reMDLink    = rules.LazyRegexp(`\[([^\]]*)\]\([^)]*\)`)
+	reURL       = rules.LazyRegexp(`https?://\S+`)
+	reMDPrefix  = rules.LazyRegexp(`(?m)^[ \t]*(?:#{1,6}[ \t]+|>[ \t]*|[-*+][ \t]+|\d{1,3}[.)][ \t]+)`)
+	reMDEmph    = rules.LazyRegexp("\\*\\*|__|`+|~~")
+	reRuleLine  = rules.LazyRegexp(`(?m)^[ \t]*[-=*_|:#~ \t]{3,}[ \t]*$`)
+	reSpaces    = rules.LazyRegexp(`[ \t\f\v\x{3000}]+`)
+	reSentEndJa = rules.LazyRegexp(`[^。！？!?]*[。！？!?]+[」』）)]*|[^。！？!?]+$`)
+	reSentEndEn = rules.LazyRegexp(`[.!?]["'”’)\]]*\s+`)
 )
 
 var htmlEntities = strings.NewReplacer("&nbsp;", " ", "&amp;", "&", "&lt;", "<", "&gt;", ">", "&quot;", `"`, "&#39;", "'", "&apos;", "'")
@@ -99,13 +99,13 @@ func splitSentences(s string) []string {
 func isJapaneseText(s string) bool {
 	var cjk, kana, latin int
 	for _, r := range s {
-		switch classOf(r) {
-		case rcHiragana, rcKatakana:
+		switch rules.ClassOf(r) {
+		case rules.ClassHiragana, rules.ClassKatakana:
 			kana++
 			cjk++
-		case rcKanji:
+		case rules.ClassKanji:
 			cjk++
-		case rcLatin:
+		case rules.ClassLatin:
 			latin++
 		}
 	}
@@ -113,7 +113,7 @@ func isJapaneseText(s string) bool {
 }
 
 // jaCommon are frequent Japanese nouns with little topical weight.
-var jaCommon = lazySet(
+var jaCommon = rules.LazySet(
 	"こと", "もの", "ため", "よう", "場合", "以下", "以上", "今回", "本", "当", "者", "人", "方", "他", "各", "点", "上",
 	"下", "中", "後", "前", "的", "化", "性", "等", "一", "二", "三", "年", "月", "日", "時", "分", "回", "件", "名",
 	"現在", "一部", "一般", "自分", "それぞれ", "ところ", "とき", "これ", "それ", "あれ", "どれ", "ほか", "まま",
@@ -122,7 +122,7 @@ var jaCommon = lazySet(
 )
 
 // enCommon are frequent English content words with little topical weight.
-var enCommon = lazySet(
+var enCommon = rules.LazySet(
 	"use", "used", "using", "also", "first", "second", "time", "year", "people", "many", "much", "well",
 	"known", "part", "number", "including", "however", "although", "became", "become", "several", "early", "later",
 	"large", "small", "high", "low", "long", "often", "include", "includes", "called", "name", "named", "since",
@@ -170,7 +170,7 @@ func (p *Provider) summarize(in ai.DocInput) ai.DocSummary {
 	ja := isJapaneseText(text)
 	sents := splitSentences(text)
 	title := ""
-	if len(sents) > 0 && strings.HasPrefix(text, sents[0]+"\n") && runeLen(sents[0]) <= maxTitleRunes &&
+	if len(sents) > 0 && strings.HasPrefix(text, sents[0]+"\n") && rules.RuneLen(sents[0]) <= maxTitleRunes &&
 		!strings.ContainsAny(lastRune(sents[0]), "。.!?！？") {
 		title, sents = sents[0], sents[1:]
 	}
@@ -218,7 +218,7 @@ func (p *Provider) summarize(in ai.DocInput) ai.DocSummary {
 				sc += weight(terms[t.text])
 			}
 		}
-		sc /= math.Sqrt(math.Max(float64(runeLen(s))/40, 1))
+		sc /= math.Sqrt(math.Max(float64(rules.RuneLen(s))/40, 1))
 		if i == 0 {
 			sc *= 1.2 // lead sentences describe the document
 		}
@@ -234,13 +234,13 @@ func (p *Provider) summarize(in ai.DocInput) ai.DocSummary {
 		} else {
 			head += ": "
 		}
-		if runeLen(head) >= limit/2 {
+		if rules.RuneLen(head) >= limit/2 {
 			head = ""
 		}
-		budget -= runeLen(head)
+		budget -= rules.RuneLen(head)
 	}
 	var summary string
-	if len(ss) > 0 && runeLen(sents[ss[0].i]) > budget {
+	if len(ss) > 0 && rules.RuneLen(sents[ss[0].i]) > budget {
 		// The most representative sentence does not fit: cut it rather
 		// than fall back to a lesser one that happens to be short.
 		summary = head + ai.Truncate(sents[ss[0].i], budget)
@@ -248,7 +248,7 @@ func (p *Provider) summarize(in ai.DocInput) ai.DocSummary {
 		var chosen []int
 		used := 0
 		for _, s := range ss {
-			if l := runeLen(sents[s.i]) + 1; used+l <= budget+1 {
+			if l := rules.RuneLen(sents[s.i]) + 1; used+l <= budget+1 {
 				chosen = append(chosen, s.i)
 				used += l
 			}
@@ -275,9 +275,7 @@ func (p *Provider) summarize(in ai.DocInput) ai.DocSummary {
 // nameKeywords returns the distinctive parts of a file name: its keywords
 // as a query, without dates and file-type words.
 func nameKeywords(stem string) []string {
-	s := norm.NFKC.String(strings.NewReplacer("_", " ", "-", " ").Replace(stem))
-	p := parsePeriod(newClock(time.Unix(0, 0).UTC()), s) // only the spans matter
-	return extractFrom(blank(s, p.spans), false).keywords
+	return rules.TextKeywords(norm.NFKC.String(strings.NewReplacer("_", " ", "-", " ").Replace(stem)))
 }
 
 // docKeywords picks 1–5 keywords: proper nouns first, then the distinctive
@@ -285,13 +283,13 @@ func nameKeywords(stem string) []string {
 // more, common words less).
 func docKeywords(terms map[string]*docTerm, order []string, weight func(*docTerm) float64, nameKws []string) []string {
 	rank := func(d *docTerm) float64 {
-		return weight(d) * math.Min(float64(runeLen(d.text)), 6) / 3
+		return weight(d) * math.Min(float64(rules.RuneLen(d.text)), 6) / 3
 	}
 	var proper, other []*docTerm
 	for _, t := range order {
 		d := terms[t]
-		if runeLen(d.text) < 2 || jaGeneric()[d.text] || jaCommon()[d.text] || enCommon()[strings.ToLower(d.text)] ||
-			enStop()[strings.ToLower(d.text)] {
+		if rules.RuneLen(d.text) < 2 || rules.JaGeneric()[d.text] || jaCommon()[d.text] || enCommon()[strings.ToLower(d.text)] ||
+			rules.EnStop()[strings.ToLower(d.text)] {
 			continue
 		}
 		if d.proper {
@@ -307,7 +305,7 @@ func docKeywords(terms map[string]*docTerm, order []string, weight func(*docTerm
 	byRank(other)
 	var out []string
 	add := func(s string) {
-		if s != "" && len(out) < maxKeywords && !containsFold(out, s) {
+		if s != "" && len(out) < rules.MaxKeywords && !rules.ContainsFold(out, s) {
 			out = append(out, s)
 		}
 	}
@@ -359,15 +357,15 @@ func (p *Provider) sentenceTerms(s string, ja bool) []term {
 			return ts
 		}
 		var out []term
-		for _, sg := range segmentText(s) {
-			out = append(out, term{text: sg.text, proper: sg.kind == segLatin || isAllClass(sg.text, rcKatakana)})
+		for _, w := range rules.Words(s) {
+			out = append(out, term{text: w.Text, proper: w.Latin || rules.IsAllClass(w.Text, rules.ClassKatakana)})
 		}
 		return out
 	}
 	return englishTerms(s)
 }
 
-var reEnWord = lazyRegexp(`[\p{L}\p{N}][\p{L}\p{N}'’-]*`)
+var reEnWord = rules.LazyRegexp(`[\p{L}\p{N}][\p{L}\p{N}'’-]*`)
 
 // englishTerms returns the capitalised phrases (Super Bowl, Denver
 // Broncos; not the sentence's first word alone) as proper terms and the
@@ -386,7 +384,7 @@ func englishTerms(s string) []term {
 		w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s")
 		lower := strings.ToLower(w)
 		capital := unicode.IsUpper([]rune(w)[0])
-		if capital && !(i == 0 && (enStop()[lower] || enCommon()[lower])) && !enStop()[lower] {
+		if capital && !(i == 0 && (rules.EnStop()[lower] || enCommon()[lower])) && !rules.EnStop()[lower] {
 			if i == 0 && len(words) > 1 && !unicode.IsUpper([]rune(words[1])[0]) {
 				// A lone capital at the start of a sentence is just a capital.
 				out = append(out, term{text: lower})
@@ -396,7 +394,7 @@ func englishTerms(s string) []term {
 			continue
 		}
 		flush()
-		if enStop()[lower] || isAllClass(lower, rcDigit) || len(lower) < 3 {
+		if rules.EnStop()[lower] || rules.IsAllClass(lower, rules.ClassDigit) || len(lower) < 3 {
 			continue
 		}
 		out = append(out, term{text: lower})

@@ -110,16 +110,16 @@ func decodeAs[T any](b []byte) (any, error) {
 var schemaTasks = func() map[string]taskCodec {
 	m := map[string]taskCodec{}
 	for _, c := range []taskCodec{
-		{ai.TaskAnalyzeQuery, ai.SchemaQueryAnalysis, decodeAs[ai.QueryInput]},
-		{ai.TaskSummarize, ai.SchemaDocSummary, decodeAs[ai.DocInput]},
-		{ai.TaskClarify, ai.SchemaQuestion, decodeAs[ai.ClarifyInput]},
-		{ai.TaskRefine, ai.SchemaRefinement, decodeAs[ai.RefineInput]},
-		{ai.TaskRelax, ai.SchemaRelaxation, decodeAs[ai.RelaxInput]},
-		{ai.TaskRerank, ai.SchemaRerank, decodeAs[ai.RerankInput]},
-		{ai.TaskGraphExtract, ai.SchemaGraphExtraction, decodeAs[ai.GraphExtractInput]},
-		{ai.TaskGraphReport, ai.SchemaGraphReport, decodeAs[ai.GraphReportInput]},
-		{ai.TaskGraphMap, ai.SchemaGraphMap, decodeAs[ai.GraphMapInput]},
-		{ai.TaskGraphDrift, ai.SchemaGraphDrift, decodeAs[ai.GraphDriftInput]},
+		{ai.TaskAnalyzeQuery, ai.SchemaQueryAnalysis(), decodeAs[ai.QueryInput]},
+		{ai.TaskSummarize, ai.SchemaDocSummary(), decodeAs[ai.DocInput]},
+		{ai.TaskClarify, ai.SchemaQuestion(), decodeAs[ai.ClarifyInput]},
+		{ai.TaskRefine, ai.SchemaRefinement(), decodeAs[ai.RefineInput]},
+		{ai.TaskRelax, ai.SchemaRelaxation(), decodeAs[ai.RelaxInput]},
+		{ai.TaskRerank, ai.SchemaRerank(), decodeAs[ai.RerankInput]},
+		{ai.TaskGraphExtract, ai.SchemaGraphExtraction(), decodeAs[ai.GraphExtractInput]},
+		{ai.TaskGraphReport, ai.SchemaGraphReport(), decodeAs[ai.GraphReportInput]},
+		{ai.TaskGraphMap, ai.SchemaGraphMap(), decodeAs[ai.GraphMapInput]},
+		{ai.TaskGraphDrift, ai.SchemaGraphDrift(), decodeAs[ai.GraphDriftInput]},
 	} {
 		m[c.schema.Name] = c
 	}

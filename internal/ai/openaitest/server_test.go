@@ -228,7 +228,7 @@ func TestStructuredChatUsesBackend(t *testing.T) {
 	srv := openaitest.NewServer(t)
 	in, _ := json.Marshal(ai.RerankInput{Query: "budget", Candidates: []ai.HitInfo{{ID: "a", Name: "cats"}, {ID: "b", Name: "budget 2024"}}})
 	var r chatResp
-	if st := do(t, srv, "POST", openaitest.PathChat, "", chatBody(ai.SchemaRerank, true, string(in), false), &r); st != 200 {
+	if st := do(t, srv, "POST", openaitest.PathChat, "", chatBody(ai.SchemaRerank(), true, string(in), false), &r); st != 200 {
 		t.Fatalf("status %d", st)
 	}
 	if r.Object != "chat.completion" || len(r.Choices) != 1 || r.Choices[0].FinishReason != "stop" || r.Choices[0].Message.Role != "assistant" || r.Usage.TotalTokens == 0 {
@@ -243,7 +243,7 @@ func TestStructuredChatUsesBackend(t *testing.T) {
 	}
 
 	var e apiErr
-	if st := do(t, srv, "POST", openaitest.PathChat, "", chatBody(ai.SchemaRerank, true, "not json", false), &e); st != 400 || !strings.Contains(e.Error.Message, "rerank") {
+	if st := do(t, srv, "POST", openaitest.PathChat, "", chatBody(ai.SchemaRerank(), true, "not json", false), &e); st != 400 || !strings.Contains(e.Error.Message, "rerank") {
 		t.Errorf("non-JSON input: %d %+v", st, e)
 	}
 	loose := &ai.Schema{Name: "loose", Schema: map[string]any{"type": "object",
@@ -336,7 +336,7 @@ func TestQueueMatchesPathAndTask(t *testing.T) {
 	srv.Enqueue(openaitest.Reply{Task: ai.TaskRerank, Status: 503},
 		openaitest.Reply{Path: openaitest.PathEmbeddings, Status: 429})
 	in, _ := json.Marshal(ai.QueryInput{Query: "q"})
-	if st := do(t, srv, "POST", openaitest.PathChat, "", chatBody(ai.SchemaQueryAnalysis, true, string(in), false), nil); st != 200 {
+	if st := do(t, srv, "POST", openaitest.PathChat, "", chatBody(ai.SchemaQueryAnalysis(), true, string(in), false), nil); st != 200 {
 		t.Errorf("analyze_query took a reply scripted for another task: %d", st)
 	}
 	if srv.Pending() != 2 {
@@ -347,7 +347,7 @@ func TestQueueMatchesPathAndTask(t *testing.T) {
 		t.Errorf("embeddings: %d %+v", st, e)
 	}
 	rin, _ := json.Marshal(ai.RerankInput{})
-	if st := do(t, srv, "POST", openaitest.PathChat, "", chatBody(ai.SchemaRerank, true, string(rin), false), &e); st != 503 || e.Error.Type != "server_error" {
+	if st := do(t, srv, "POST", openaitest.PathChat, "", chatBody(ai.SchemaRerank(), true, string(rin), false), &e); st != 503 || e.Error.Type != "server_error" {
 		t.Errorf("rerank: %d %+v", st, e)
 	}
 	if srv.Pending() != 0 {

@@ -1,4 +1,4 @@
-package render
+package alfred
 
 import (
 	"bytes"
@@ -67,10 +67,10 @@ func validAlfred(t testing.TB, b []byte) {
 	}
 }
 
-func alfredJSON(t testing.TB, out AlfredOutput) []byte {
+func alfredJSON(t testing.TB, out Output) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := WriteAlfred(&buf, out); err != nil {
+	if err := Write(&buf, out); err != nil {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
@@ -97,8 +97,8 @@ func TestSchemaRejectsInvalidOutput(t *testing.T) {
 	}
 }
 
-func alfredOpts(lang string) AlfredOptions {
-	return AlfredOptions{Lang: lang, Limit: 9, Drive: true, LocalPaths: map[string]string{fMinutes.ID: "/Users/me/Docs/議事録 2024-05.pdf"}}
+func alfredOpts(lang string) Options {
+	return Options{Lang: lang, Limit: 9, Drive: true, LocalPaths: map[string]string{fMinutes.ID: "/Users/me/Docs/議事録 2024-05.pdf"}}
 }
 
 // TestAlfredHeaderBySourceKind: the header item names Drive only for an
@@ -117,13 +117,13 @@ func TestAlfredHeaderBySourceKind(t *testing.T) {
 	} {
 		o := alfredOpts(tc.lang)
 		o.Drive = tc.drive
-		if got := AlfredKeystroke("Q3", nil, o).Items[0].Title; got != tc.want {
+		if got := Keystroke("Q3", nil, o).Items[0].Title; got != tc.want {
 			t.Errorf("drive=%v %s: header %q, want %q", tc.drive, tc.lang, got, tc.want)
 		}
 	}
 	out := outcomes()["results"]
 	out.Degraded = []budget.Notice{{Service: budget.Drive, Reason: budget.CauseUnreachable, Fallback: budget.FallbackIndex}}
-	items := AlfredOutcome(out, "", alfredOpts(i18n.En)).Items
+	items := Outcome(out, "", alfredOpts(i18n.En)).Items
 	last := items[len(items)-1]
 	if len(items) != len(out.Results)+1 || last.Valid || !strings.Contains(last.Subtitle, "searched the local index") {
 		t.Errorf("degraded outcome items: %d for %d results, last %+v", len(items), len(out.Results), last)
@@ -132,21 +132,21 @@ func TestAlfredHeaderBySourceKind(t *testing.T) {
 
 func TestAlfredGolden(t *testing.T) {
 	outs := outcomes()
-	cases := map[string]func(lang string) AlfredOutput{
-		"keystroke": func(l string) AlfredOutput {
-			return AlfredKeystroke("roadmap", []store.File{fQ3, fMinutes}, alfredOpts(l))
+	cases := map[string]func(lang string) Output{
+		"keystroke": func(l string) Output {
+			return Keystroke("roadmap", []store.File{fQ3, fMinutes}, alfredOpts(l))
 		},
-		"keystroke-none":  func(l string) AlfredOutput { return AlfredKeystroke("zzz", nil, alfredOpts(l)) },
-		"keystroke-empty": func(l string) AlfredOutput { return AlfredKeystroke("  ", nil, alfredOpts(l)) },
-		"results":         func(l string) AlfredOutput { return AlfredOutcome(outs["results"], "", alfredOpts(l)) },
-		"not_found":       func(l string) AlfredOutput { return AlfredOutcome(outs["not_found"], "", alfredOpts(l)) },
-		"loop_cap":        func(l string) AlfredOutput { return AlfredOutcome(outs["loop_cap"], "", alfredOpts(l)) },
-		"question":        func(l string) AlfredOutput { return AlfredOutcome(outs["question"], fakeToken, alfredOpts(l)) },
-		"question-draft": func(l string) AlfredOutput {
-			return AlfredQuestion(*outs["question"].Pending, fakeToken, "from Tanaka", alfredOpts(l))
+		"keystroke-none":  func(l string) Output { return Keystroke("zzz", nil, alfredOpts(l)) },
+		"keystroke-empty": func(l string) Output { return Keystroke("  ", nil, alfredOpts(l)) },
+		"results":         func(l string) Output { return Outcome(outs["results"], "", alfredOpts(l)) },
+		"not_found":       func(l string) Output { return Outcome(outs["not_found"], "", alfredOpts(l)) },
+		"loop_cap":        func(l string) Output { return Outcome(outs["loop_cap"], "", alfredOpts(l)) },
+		"question":        func(l string) Output { return Outcome(outs["question"], fakeToken, alfredOpts(l)) },
+		"question-draft": func(l string) Output {
+			return Question(*outs["question"].Pending, fakeToken, "from Tanaka", alfredOpts(l))
 		},
-		"error": func(l string) AlfredOutput {
-			return AlfredMessage(i18n.T(l, "alfred.err.no_index.title"), i18n.T(l, "alfred.err.no_index.sub"), "")
+		"error": func(l string) Output {
+			return Message(i18n.T(l, "alfred.err.no_index.title"), i18n.T(l, "alfred.err.no_index.sub"), "")
 		},
 	}
 	for name, build := range cases {
@@ -166,7 +166,7 @@ func TestAlfredGolden(t *testing.T) {
 
 func TestAlfredItems(t *testing.T) {
 	outs := outcomes()
-	res := AlfredOutcome(outs["results"], "", alfredOpts(i18n.En))
+	res := Outcome(outs["results"], "", alfredOpts(i18n.En))
 	if len(res.Items) != 2 {
 		t.Fatalf("items = %d", len(res.Items))
 	}
@@ -177,42 +177,42 @@ func TestAlfredItems(t *testing.T) {
 	if q3.Subtitle != "Roadmap for Q3: launch <beta> & pricing." {
 		t.Errorf("subtitle not one line: %q", q3.Subtitle)
 	}
-	if q3.Mods["alt"].Valid || q3.Mods["cmd"].Arg != fQ3.WebLink || q3.Mods["cmd"].Variables[AlfredActionVar] != AlfredCopy {
+	if q3.Mods["alt"].Valid || q3.Mods["cmd"].Arg != fQ3.WebLink || q3.Mods["cmd"].Variables[ActionVar] != ActionCopy {
 		t.Errorf("drive mods = %+v", q3.Mods)
 	}
 	if q3.Icon.Type != "filetype" || q3.Icon.Path != "org.openxmlformats.presentationml.presentation" {
 		t.Errorf("icon = %+v", q3.Icon)
 	}
-	if alt := mins.Mods["alt"]; !alt.Valid || alt.Arg != "/Users/me/Docs/議事録 2024-05.pdf" || alt.Variables[AlfredActionVar] != AlfredReveal || mins.QuicklookURL != alt.Arg {
+	if alt := mins.Mods["alt"]; !alt.Valid || alt.Arg != "/Users/me/Docs/議事録 2024-05.pdf" || alt.Variables[ActionVar] != ActionReveal || mins.QuicklookURL != alt.Arg {
 		t.Errorf("local item alt = %+v, quicklook %q", alt, mins.QuicklookURL)
 	}
-	if sh := mins.Mods["shift"]; sh.Arg != fMinutes.Summary || sh.Variables[AlfredActionVar] != AlfredLargeType {
+	if sh := mins.Mods["shift"]; sh.Arg != fMinutes.Summary || sh.Variables[ActionVar] != ActionLargeType {
 		t.Errorf("shift = %+v", sh)
 	}
 
 	// The keystroke response starts with the item that runs the full loop.
-	ks := AlfredKeystroke("Q3 roadmap", []store.File{fQ3}, alfredOpts(i18n.En))
+	ks := Keystroke("Q3 roadmap", []store.File{fQ3}, alfredOpts(i18n.En))
 	first := ks.Items[0]
-	if first.Valid || ParseAlfredQuery(first.Autocomplete) != (AlfredRequest{Kind: AlfredRun, Query: "Q3 roadmap"}) {
+	if first.Valid || ParseQuery(first.Autocomplete) != (Request{Kind: Run, Query: "Q3 roadmap"}) {
 		t.Errorf("first item = %+v", first)
 	}
 
 	// Every choice continues the loop with the token and its number.
-	qo := AlfredOutcome(outs["question"], fakeToken, alfredOpts(i18n.En))
+	qo := Outcome(outs["question"], fakeToken, alfredOpts(i18n.En))
 	if qo.Items[0].Title != "Which kind of file?" || qo.Items[0].Valid {
 		t.Errorf("header = %+v", qo.Items[0])
 	}
 	for i, n := range []string{"1", "2", "3"} {
 		it := qo.Items[1+i]
-		if it.Valid || ParseAlfredQuery(it.Autocomplete) != (AlfredRequest{Kind: AlfredAnswer, Token: fakeToken, Answer: n}) {
+		if it.Valid || ParseQuery(it.Autocomplete) != (Request{Kind: Answer, Token: fakeToken, Answer: n}) {
 			t.Errorf("choice %s = %+v", n, it)
 		}
 	}
 	free, skip := qo.Items[4], qo.Items[5]
-	if ParseAlfredQuery(free.Autocomplete).Kind != AlfredPending || ParseAlfredQuery(skip.Autocomplete) != (AlfredRequest{Kind: AlfredAnswer, Token: fakeToken}) {
+	if ParseQuery(free.Autocomplete).Kind != Pending || ParseQuery(skip.Autocomplete) != (Request{Kind: Answer, Token: fakeToken}) {
 		t.Errorf("free %+v skip %+v", free, skip)
 	}
-	for _, it := range append(AlfredOutcome(outs["not_found"], "", alfredOpts(i18n.Ja)).Items, AlfredOutcome(outs["loop_cap"], "", alfredOpts(i18n.Ja)).Items...) {
+	for _, it := range append(Outcome(outs["not_found"], "", alfredOpts(i18n.Ja)).Items, Outcome(outs["loop_cap"], "", alfredOpts(i18n.Ja)).Items...) {
 		if it.Valid || it.Arg != "" {
 			t.Errorf("end message item is actionable: %+v", it)
 		}
@@ -222,27 +222,27 @@ func TestAlfredItems(t *testing.T) {
 func TestParseAlfredQuery(t *testing.T) {
 	cases := []struct {
 		in   string
-		want AlfredRequest
+		want Request
 	}{
-		{"議事録 PDF", AlfredRequest{Kind: AlfredTyped, Query: "議事録 PDF"}},
-		{"  spaced  ", AlfredRequest{Kind: AlfredTyped, Query: "spaced"}},
-		{"", AlfredRequest{Kind: AlfredTyped}},
-		{"[g1.x]=2", AlfredRequest{Kind: AlfredTyped, Query: "[g1.x]=2"}},
-		{"a ⌕ b", AlfredRequest{Kind: AlfredTyped, Query: "a ⌕ b"}},
-		{"⌕ Q3 roadmap", AlfredRequest{Kind: AlfredRun, Query: "Q3 roadmap"}},
-		{"⌕Q3", AlfredRequest{Kind: AlfredRun, Query: "Q3"}},
-		{"⌕[g1.abc] ", AlfredRequest{Kind: AlfredPending, Token: "g1.abc"}},
-		{"⌕[g1.abc] from Tanaka", AlfredRequest{Kind: AlfredPending, Token: "g1.abc", Draft: "from Tanaka"}},
-		{"⌕[g1.abc]=2", AlfredRequest{Kind: AlfredAnswer, Token: "g1.abc", Answer: "2"}},
-		{"⌕[g1.abc]= a]b ", AlfredRequest{Kind: AlfredAnswer, Token: "g1.abc", Answer: "a]b"}},
-		{"⌕[g1.abc]=", AlfredRequest{Kind: AlfredAnswer, Token: "g1.abc"}},
-		{"⌕[g1.abc", AlfredRequest{Kind: AlfredMalformed}},
-		{"⌕[]=1", AlfredRequest{Kind: AlfredMalformed}},
-		{"⌕  ", AlfredRequest{Kind: AlfredMalformed}},
+		{"議事録 PDF", Request{Kind: Typed, Query: "議事録 PDF"}},
+		{"  spaced  ", Request{Kind: Typed, Query: "spaced"}},
+		{"", Request{Kind: Typed}},
+		{"[g1.x]=2", Request{Kind: Typed, Query: "[g1.x]=2"}},
+		{"a ⌕ b", Request{Kind: Typed, Query: "a ⌕ b"}},
+		{"⌕ Q3 roadmap", Request{Kind: Run, Query: "Q3 roadmap"}},
+		{"⌕Q3", Request{Kind: Run, Query: "Q3"}},
+		{"⌕[g1.abc] ", Request{Kind: Pending, Token: "g1.abc"}},
+		{"⌕[g1.abc] from Tanaka", Request{Kind: Pending, Token: "g1.abc", Draft: "from Tanaka"}},
+		{"⌕[g1.abc]=2", Request{Kind: Answer, Token: "g1.abc", Answer: "2"}},
+		{"⌕[g1.abc]= a]b ", Request{Kind: Answer, Token: "g1.abc", Answer: "a]b"}},
+		{"⌕[g1.abc]=", Request{Kind: Answer, Token: "g1.abc"}},
+		{"⌕[g1.abc", Request{Kind: Malformed}},
+		{"⌕[]=1", Request{Kind: Malformed}},
+		{"⌕  ", Request{Kind: Malformed}},
 	}
 	for _, c := range cases {
-		if got := ParseAlfredQuery(c.in); got != c.want {
-			t.Errorf("ParseAlfredQuery(%q) = %+v, want %+v", c.in, got, c.want)
+		if got := ParseQuery(c.in); got != c.want {
+			t.Errorf("ParseQuery(%q) = %+v, want %+v", c.in, got, c.want)
 		}
 	}
 }
@@ -252,21 +252,21 @@ func FuzzParseAlfredQuery(f *testing.F) {
 		f.Add(s, "g1.tok")
 	}
 	f.Fuzz(func(t *testing.T, q, tok string) {
-		r := ParseAlfredQuery(q)
+		r := ParseQuery(q)
 		// A query not starting with the marker is always a plain search of itself.
-		if !strings.HasPrefix(strings.TrimLeftFunc(q, unicode.IsSpace), AlfredMarker) && (r.Kind != AlfredTyped || r.Query != strings.TrimSpace(q)) {
+		if !strings.HasPrefix(strings.TrimLeftFunc(q, unicode.IsSpace), Marker) && (r.Kind != Typed || r.Query != strings.TrimSpace(q)) {
 			t.Fatalf("%q parsed as %+v", q, r)
 		}
 		// What gds writes parses back.
 		if cq := clean(q); cq != "" {
-			if got := ParseAlfredQuery(AlfredRunText(q)); got.Kind != AlfredRun || got.Query != cq {
+			if got := ParseQuery(RunText(q)); got.Kind != Run || got.Query != cq {
 				t.Fatalf("run text of %q parsed as %+v", q, got)
 			}
 		}
 		if tok == "" || strings.ContainsAny(tok, "]") || clean(tok) != tok {
 			return
 		}
-		if got := ParseAlfredQuery(AlfredAnswerText(tok, q)); got.Kind != AlfredAnswer || got.Token != tok || got.Answer != clean(q) {
+		if got := ParseQuery(AnswerText(tok, q)); got.Kind != Answer || got.Token != tok || got.Answer != clean(q) {
 			t.Fatalf("answer text of %q parsed as %+v", q, got)
 		}
 	})
@@ -280,17 +280,17 @@ func FuzzAlfredOutput(f *testing.F) {
 	f.Add("\xff\xfe bad", "\x00\x1b[31m\u202e", "file:///tmp/a b", "\"quotes\" \\ </script>", "", "")
 	f.Fuzz(func(t *testing.T, name, summary, link, query, question, label string) {
 		file := store.File{ID: name + "-id", Name: name, Summary: summary, WebLink: link, MimeType: "application/pdf", Path: summary}
-		outs := []AlfredOutput{
-			AlfredKeystroke(query, []store.File{file}, AlfredOptions{Lang: i18n.Ja, LocalPaths: map[string]string{file.ID: link}}),
-			AlfredOutcome(search.Outcome{State: search.State{Query: query, End: search.EndResults, MaxLoops: 3},
-				Results: []search.Result{{File: file}}}, "", AlfredOptions{Lang: i18n.En}),
-			AlfredQuestion(ai.Question{Question: question, Choices: []ai.Choice{{Label: label, Keyword: name}}}, "g1.t", query, AlfredOptions{Lang: i18n.En}),
-			AlfredMessage(name, summary, query),
+		outs := []Output{
+			Keystroke(query, []store.File{file}, Options{Lang: i18n.Ja, LocalPaths: map[string]string{file.ID: link}}),
+			Outcome(search.Outcome{State: search.State{Query: query, End: search.EndResults, MaxLoops: 3},
+				Results: []search.Result{{File: file}}}, "", Options{Lang: i18n.En}),
+			Question(ai.Question{Question: question, Choices: []ai.Choice{{Label: label, Keyword: name}}}, "g1.t", query, Options{Lang: i18n.En}),
+			Message(name, summary, query),
 		}
 		for _, o := range outs {
 			b := alfredJSON(t, o)
 			validAlfred(t, b)
-			var back AlfredOutput
+			var back Output
 			if err := json.Unmarshal(b, &back); err != nil {
 				t.Fatal(err)
 			}

@@ -1,4 +1,4 @@
-package offline
+package rules
 
 import (
 	"regexp"
@@ -390,12 +390,12 @@ func findAtoms(c clock, s string) []atom {
 // Modifier patterns around a period expression, compiled on first use.
 var (
 	// Japanese markers after a period. Order matters: longer first.
-	jaAfterRe = lazyRegexp(`^\s*(より後ろ|よりあと|より後|より前|以降|以後|以前|以内|までに|まで|から|より|の後|の前|の間|中|頃|ごろ)`)
+	jaAfterRe = LazyRegexp(`^\s*(より後ろ|よりあと|より後|より前|以降|以後|以前|以内|までに|まで|から|より|の後|の前|の間|中|頃|ごろ)`)
 	// Connectors between the two ends of a range.
-	rangeSepRe = lazyRegexp(`(?i)^\s*(?:から|より|〜|~|-|–|—|to|until|till|through|thru|and)\s*`)
-	rangeEndRe = lazyRegexp(`^\s*(?:まで(?:の間)?|の間)`)
+	rangeSepRe = LazyRegexp(`(?i)^\s*(?:から|より|〜|~|-|–|—|to|until|till|through|thru|and)\s*`)
+	rangeEndRe = LazyRegexp(`^\s*(?:まで(?:の間)?|の間)`)
 	// English markers before a period.
-	enBeforeRe = lazyRegexp(`(?i)\b(since|after|before|until|till|through|from|between|in|during|on|of|within|for)\s+(?:the\s+)?$`)
+	enBeforeRe = LazyRegexp(`(?i)\b(since|after|before|until|till|through|from|between|in|during|on|of|within|for)\s+(?:the\s+)?$`)
 )
 
 // period is the outcome of period parsing: the bounds and every byte range

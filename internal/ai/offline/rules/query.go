@@ -1,8 +1,9 @@
-package offline
+package rules
 
 import (
 	"sort"
 	"strings"
+	"time"
 	"unicode"
 
 	"golang.org/x/text/unicode/norm"
@@ -13,13 +14,13 @@ import (
 // Query limits: keywords returned, and runes analysed (a query is a line
 // typed by a person; the rest of a longer text is ignored).
 const (
-	maxKeywords   = 5
+	MaxKeywords   = 5
 	maxQueryRunes = 500
 )
 
-// jaGeneric are Japanese words that never make a useful search keyword:
+// JaGeneric are Japanese words that never make a useful search keyword:
 // generic nouns, question words and verbal nouns of searching.
-var jaGeneric = lazySet(
+var JaGeneric = LazySet(
 	"ファイル", "資料", "書類", "データ", "もの", "物", "件", "内容", "情報", "関連", "関係", "一式", "類", "等", "用",
 	"何", "誰", "何処", "何時", "何故", "全部", "全て", "全", "一覧表示", "検索", "表示", "探索", "場所", "方法", "感じ",
 	"ファイル名", "版", "最新", "最新版", "新", "旧", "やつ", "奴", "分", "頃", "時", "際", "場合", "中", "前", "後", "以外",
@@ -29,8 +30,8 @@ var jaGeneric = lazySet(
 // jaGenericSuffixes are stripped from the end of a compound (営業資料 → 営業).
 var jaGenericSuffixes = []string{"ファイル", "資料", "書類", "関連", "関係", "一式", "データ類", "類"}
 
-// enStop are English stop words, question words and generic search words.
-var enStop = lazySet(
+// EnStop are English stop words, question words and generic search words.
+var EnStop = LazySet(
 	"a", "an", "the", "of", "for", "in", "on", "at", "to", "from", "with", "about", "by", "and", "or", "not", "no",
 	"my", "our", "your", "their", "his", "her", "its", "me", "i", "we", "you", "they", "it", "us", "them",
 	"is", "are", "was", "were", "be", "been", "being", "am", "do", "does", "did", "have", "has", "had",
@@ -110,7 +111,7 @@ func extractFrom(s string, sentenceStart bool) extraction {
 			if (lower == "ms" || lower == "microsoft" || lower == "google") && i+1 < len(segs) && typeOfLatin(segs[i+1].text) != "" {
 				continue
 			}
-			if enStop()[lower] || isAllClass(sg.text, rcDigit) || runeLen(sg.text) < 2 && !hasDigit(sg.text) {
+			if EnStop()[lower] || IsAllClass(sg.text, ClassDigit) || RuneLen(sg.text) < 2 && !hasDigit(sg.text) {
 				continue
 			}
 			cands = append(cands, candidate{text: sg.text, tier: latinTier(sg), pos: sg.start})
@@ -122,11 +123,11 @@ func extractFrom(s string, sentenceStart bool) extraction {
 					setType(ft)
 				}
 				text = stripGeneric(rest)
-				if text == "" || jaGeneric()[text] || isAllClass(text, rcDigit) {
+				if text == "" || JaGeneric()[text] || IsAllClass(text, ClassDigit) {
 					continue
 				}
-				if runeLen(text) == 1 && classOf([]rune(text)[0]) == rcKanji && text == sg.text &&
-					sg.next != 0 && classOf(sg.next) == rcHiragana && !strings.ContainsRune(particles, sg.next) {
+				if RuneLen(text) == 1 && ClassOf([]rune(text)[0]) == ClassKanji && text == sg.text &&
+					sg.next != 0 && ClassOf(sg.next) == ClassHiragana && !strings.ContainsRune(particles, sg.next) {
 					continue // a verb or adjective stem: 探して, 見せて
 				}
 				cands = append(cands, candidate{text: text, tier: cjkTier(text), pos: sg.start})
@@ -140,11 +141,11 @@ func extractFrom(s string, sentenceStart bool) extraction {
 		return cands[i].pos < cands[j].pos
 	})
 	for _, c := range cands {
-		if containsFold(ex.keywords, c.text) {
+		if ContainsFold(ex.keywords, c.text) {
 			continue
 		}
 		ex.keywords = append(ex.keywords, c.text)
-		if len(ex.keywords) == maxKeywords {
+		if len(ex.keywords) == MaxKeywords {
 			break
 		}
 	}
@@ -157,12 +158,12 @@ func extractFrom(s string, sentenceStart bool) extraction {
 // finds nothing. Parts of one character (counters: 何年, 何人) are
 // dropped; words in which 何 is not a question (幾何, 如何) stay whole.
 func splitInterrogative(s string) []string {
-	if !strings.Contains(s, "何") || strings.Contains(s, "幾何") || strings.Contains(s, "如何") || jaGeneric()[s] {
+	if !strings.Contains(s, "何") || strings.Contains(s, "幾何") || strings.Contains(s, "如何") || JaGeneric()[s] {
 		return []string{s}
 	}
 	var out []string
 	for _, p := range strings.Split(s, "何") {
-		if runeLen(p) >= 2 {
+		if RuneLen(p) >= 2 {
 			out = append(out, p)
 		}
 	}
@@ -171,7 +172,7 @@ func splitInterrogative(s string) []string {
 
 func stripGeneric(s string) string {
 	for _, suf := range jaGenericSuffixes {
-		if strings.HasSuffix(s, suf) && runeLen(s)-runeLen(suf) >= 2 {
+		if strings.HasSuffix(s, suf) && RuneLen(s)-RuneLen(suf) >= 2 {
 			return strings.TrimSuffix(s, suf)
 		}
 	}
@@ -202,15 +203,15 @@ func latinTier(sg segment) int {
 
 func cjkTier(s string) int {
 	switch {
-	case isAllClass(s, rcKatakana):
+	case IsAllClass(s, ClassKatakana):
 		return tierProper
-	case runeLen(s) == 1:
+	case RuneLen(s) == 1:
 		return tierSingle
 	}
 	return tierKanji
 }
 
-func containsFold(list []string, s string) bool {
+func ContainsFold(list []string, s string) bool {
 	for _, x := range list {
 		if strings.EqualFold(x, s) {
 			return true
@@ -230,9 +231,9 @@ func blank(s string, spans []span) string {
 	return string(b)
 }
 
-// analyzeQuery is TaskAnalyzeQuery: period and file-type filters and 1–5
+// AnalyzeQuery is TaskAnalyzeQuery: period and file-type filters and 1–5
 // ranked keywords, by rules only (no dictionary is loaded).
-func analyzeQuery(in ai.QueryInput) ai.QueryAnalysis {
+func AnalyzeQuery(in ai.QueryInput) ai.QueryAnalysis {
 	s := norm.NFKC.String(in.Query)
 	if r := []rune(s); len(r) > maxQueryRunes {
 		s = string(r[:maxQueryRunes])
@@ -251,4 +252,12 @@ func analyzeQuery(in ai.QueryInput) ai.QueryAnalysis {
 		}
 	}
 	return out
+}
+
+// TextKeywords are the keywords of s read as a name, not a query: its
+// dates are left out and its first word is not taken for a sentence start.
+// The offline summariser reads a file name's distinctive parts with it.
+func TextKeywords(s string) []string {
+	p := parsePeriod(newClock(time.Unix(0, 0).UTC()), s) // only the spans matter
+	return extractFrom(blank(s, p.spans), false).keywords
 }

@@ -1,4 +1,4 @@
-package offline
+package rules
 
 import (
 	"regexp"
@@ -10,14 +10,14 @@ import (
 // each Alfred keystroke), and compiling some 60 regexps and filling the word
 // sets before main cost about 5 ms per process.
 
-// lazyRegexp returns a function that compiles expr on its first call and
+// LazyRegexp returns a function that compiles expr on its first call and
 // returns the same *regexp.Regexp afterwards. An invalid expr panics on that
 // first call, as regexp.MustCompile does; the package's tests call each one.
-func lazyRegexp(expr string) func() *regexp.Regexp {
+func LazyRegexp(expr string) func() *regexp.Regexp {
 	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }
 
-// lazySet returns a function that builds the set of words on its first call.
-func lazySet(words ...string) func() map[string]bool {
+// LazySet returns a function that builds the set of words on its first call.
+func LazySet(words ...string) func() map[string]bool {
 	return sync.OnceValue(func() map[string]bool { return setOf(words...) })
 }

@@ -1,4 +1,4 @@
-package offline
+package rules
 
 import (
 	"context"
@@ -23,7 +23,7 @@ type queryCase struct {
 
 func runQueryCases(t *testing.T, cases []queryCase) {
 	t.Helper()
-	p := New()
+	p := Analyzer{}
 	for _, c := range cases {
 		got, err := ai.AnalyzeQuery(context.Background(), p, ai.QueryInput{Query: c.query, Now: testNow, Lang: "ja"})
 		if err != nil {
@@ -143,7 +143,7 @@ func TestAnalyzeQueryUsesNowsLocation(t *testing.T) {
 		{utc, "2026-10-01"},
 		{utc.In(time.FixedZone("JST", 9*3600)), "2026-11-01"},
 	} {
-		got := analyzeQuery(ai.QueryInput{Query: "先月", Now: c.now})
+		got := AnalyzeQuery(ai.QueryInput{Query: "先月", Now: c.now})
 		if got.Filters.ModifiedAfter != c.after {
 			t.Errorf("now %v: after = %s, want %s", c.now, got.Filters.ModifiedAfter, c.after)
 		}
@@ -151,8 +151,8 @@ func TestAnalyzeQueryUsesNowsLocation(t *testing.T) {
 }
 
 func TestAnalyzeQueryKeepsAtMostFiveKeywords(t *testing.T) {
-	got := analyzeQuery(ai.QueryInput{Query: "Alpha Beta Gamma Delta Epsilon Zeta Eta", Now: testNow})
-	if len(got.Keywords) != maxKeywords || got.Keywords[0] != "Beta" {
+	got := AnalyzeQuery(ai.QueryInput{Query: "Alpha Beta Gamma Delta Epsilon Zeta Eta", Now: testNow})
+	if len(got.Keywords) != MaxKeywords || got.Keywords[0] != "Beta" {
 		// The first word of a query is capitalised anyway, so it ranks after
 		// the other capitalised words.
 		t.Errorf("keywords = %q", got.Keywords)
@@ -165,8 +165,8 @@ func FuzzAnalyzeQuery(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, q string) {
-		got := analyzeQuery(ai.QueryInput{Query: q, Now: testNow})
-		if len(got.Keywords) > maxKeywords {
+		got := AnalyzeQuery(ai.QueryInput{Query: q, Now: testNow})
+		if len(got.Keywords) > MaxKeywords {
 			t.Fatalf("%d keywords", len(got.Keywords))
 		}
 		for _, k := range got.Keywords {
@@ -192,16 +192,16 @@ func BenchmarkAnalyzeQuery(b *testing.B) {
 		"find the budget spreadsheet for Project Phoenix since 2023"}
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
-		analyzeQuery(ai.QueryInput{Query: queries[i%len(queries)], Now: testNow})
+		AnalyzeQuery(ai.QueryInput{Query: queries[i%len(queries)], Now: testNow})
 	}
 }
 
 func TestAnalyzeQueryReadsOnlyTheStartOfHugeInput(t *testing.T) {
 	q := strings.Repeat("あ", maxQueryRunes) + " 議事録"
-	if got := analyzeQuery(ai.QueryInput{Query: q, Now: testNow}); len(got.Keywords) != 0 {
+	if got := AnalyzeQuery(ai.QueryInput{Query: q, Now: testNow}); len(got.Keywords) != 0 {
 		t.Errorf("keywords %q from beyond the limit", got.Keywords)
 	}
-	if got := analyzeQuery(ai.QueryInput{Query: strings.Repeat("あ", maxQueryRunes-10) + " 議事録", Now: testNow}); !slices.Equal(got.Keywords, []string{"議事録"}) {
+	if got := AnalyzeQuery(ai.QueryInput{Query: strings.Repeat("あ", maxQueryRunes-10) + " 議事録", Now: testNow}); !slices.Equal(got.Keywords, []string{"議事録"}) {
 		t.Errorf("keywords %q within the limit", got.Keywords)
 	}
 }

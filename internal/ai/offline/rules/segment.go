@@ -1,4 +1,4 @@
-package offline
+package rules
 
 import (
 	"strings"
@@ -23,31 +23,31 @@ type segment struct {
 	first bool // first segment of the string
 }
 
-type runeClass int
+type RuneClass int
 
 const (
-	rcSep runeClass = iota
-	rcHiragana
-	rcKatakana
-	rcKanji
-	rcLatin
-	rcDigit
+	ClassSep RuneClass = iota
+	ClassHiragana
+	ClassKatakana
+	ClassKanji
+	ClassLatin
+	ClassDigit
 )
 
-func classOf(r rune) runeClass {
+func ClassOf(r rune) RuneClass {
 	switch {
 	case r == 'ー' || r == 'ヶ' || r == 'ヵ' || r == '・' || unicode.Is(unicode.Katakana, r):
-		return rcKatakana
+		return ClassKatakana
 	case unicode.Is(unicode.Hiragana, r):
-		return rcHiragana
+		return ClassHiragana
 	case unicode.Is(unicode.Han, r) || r == '々' || r == '〆':
-		return rcKanji
+		return ClassKanji
 	case r < 0x250 && unicode.IsLetter(r):
-		return rcLatin
+		return ClassLatin
 	case unicode.IsDigit(r):
-		return rcDigit
+		return ClassDigit
 	}
-	return rcSep
+	return ClassSep
 }
 
 // okurigana lists common nouns written with hiragana inside; the segmenter
@@ -80,9 +80,9 @@ func segmentText(s string) []segment {
 	}
 	var rs []segRune
 	for off, r := range s {
-		c := classOf(r)
+		c := ClassOf(r)
 		if keep[off] {
-			c = rcKanji
+			c = ClassKanji
 		}
 		rs = append(rs, segRune{r, off, c})
 	}
@@ -112,22 +112,22 @@ func segmentText(s string) []segment {
 	for i := 0; i < len(rs); {
 		c := rs[i].c
 		switch {
-		case c == rcLatin || c == rcDigit:
+		case c == ClassLatin || c == ClassDigit:
 			j := i
 			hasLetter := false
 			for j < len(rs) {
 				cj := rs[j].c
-				if cj == rcLatin {
+				if cj == ClassLatin {
 					hasLetter = true
-				} else if cj != rcDigit && !(isInnerLatin(rs[j].r) && j+1 < len(rs) && (rs[j+1].c == rcLatin || rs[j+1].c == rcDigit)) {
+				} else if cj != ClassDigit && !(isInnerLatin(rs[j].r) && j+1 < len(rs) && (rs[j+1].c == ClassLatin || rs[j+1].c == ClassDigit)) {
 					break
 				}
 				j++
 			}
 			// Digits followed directly by CJK join the CJK run (第3期, 3号機).
-			if !hasLetter && j < len(rs) && (rs[j].c == rcKanji || rs[j].c == rcKatakana) {
+			if !hasLetter && j < len(rs) && (rs[j].c == ClassKanji || rs[j].c == ClassKatakana) {
 				k := j
-				for k < len(rs) && (rs[k].c == rcKanji || rs[k].c == rcKatakana || rs[k].c == rcDigit) {
+				for k < len(rs) && (rs[k].c == ClassKanji || rs[k].c == ClassKatakana || rs[k].c == ClassDigit) {
 					k++
 				}
 				flush(i, k, segCJK)
@@ -136,9 +136,9 @@ func segmentText(s string) []segment {
 			}
 			flush(i, j, segLatin)
 			i = j
-		case c == rcKanji || c == rcKatakana:
+		case c == ClassKanji || c == ClassKatakana:
 			j := i
-			for j < len(rs) && (rs[j].c == rcKanji || rs[j].c == rcKatakana || rs[j].c == rcDigit) {
+			for j < len(rs) && (rs[j].c == ClassKanji || rs[j].c == ClassKatakana || rs[j].c == ClassDigit) {
 				j++
 			}
 			flush(i, j, segCJK)
@@ -153,7 +153,7 @@ func segmentText(s string) []segment {
 type segRune struct {
 	r   rune
 	off int
-	c   runeClass
+	c   RuneClass
 }
 
 func endOff(s string, rs []segRune, j int) int {
@@ -165,20 +165,36 @@ func endOff(s string, rs []segRune, j int) int {
 
 func isInnerLatin(r rune) bool { return r == '-' || r == '.' || r == '_' || r == '\'' || r == '’' }
 
-func isAllClass(s string, cls runeClass) bool {
+func IsAllClass(s string, cls RuneClass) bool {
 	if s == "" {
 		return false
 	}
 	for _, r := range s {
-		if classOf(r) != cls {
+		if ClassOf(r) != cls {
 			return false
 		}
 	}
 	return true
 }
 
-func runeLen(s string) int { return utf8.RuneCountInString(s) }
+func RuneLen(s string) int { return utf8.RuneCountInString(s) }
 
 // particles are hiragana that, right after a one-kanji segment, mark it as
 // a noun (株の, 表を) rather than a verb stem (探して, 見せて).
 const particles = "のはがをにでとへやもか"
+
+// Word is one content segment of a text (see segmentText).
+type Word struct {
+	Text  string
+	Latin bool // Latin letters and digits; otherwise kanji, katakana and digits
+}
+
+// Words splits s into its content segments, in order.
+func Words(s string) []Word {
+	segs := segmentText(s)
+	out := make([]Word, len(segs))
+	for i, sg := range segs {
+		out[i] = Word{Text: sg.text, Latin: sg.kind == segLatin}
+	}
+	return out
+}

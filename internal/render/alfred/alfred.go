@@ -1,4 +1,10 @@
-package render
+// Package alfred renders Alfred Script Filter responses: the items of the
+// keystroke path, of a finished search loop and of a pending question, and
+// the query grammar (Marker) that carries a search's state between
+// keystrokes. It imports no terminal, network or store implementation: the
+// launcher (internal/launcher, the `gds` front binary) and the full CLI
+// (cmd/gds) render with it alike.
+package alfred
 
 import (
 	"encoding/json"
@@ -17,69 +23,69 @@ import (
 
 // ---- Alfred Script Filter JSON ----
 
-// AlfredOutput is a Script Filter response (Alfred 4.5+). Only the fields
-// gds uses are declared; internal/render/testdata/alfred-scriptfilter.schema.json
+// Output is a Script Filter response (Alfred 4.5+). Only the fields
+// gds uses are declared; internal/render/alfred/testdata/alfred-scriptfilter.schema.json
 // is the schema every output is validated against in the tests.
-type AlfredOutput struct {
+type Output struct {
 	// SkipKnowledge keeps gds's ranking although items carry uids.
-	SkipKnowledge bool         `json:"skipknowledge"`
-	Items         []AlfredItem `json:"items"`
+	SkipKnowledge bool   `json:"skipknowledge"`
+	Items         []Item `json:"items"`
 }
 
-// AlfredItem is one row of the Alfred list.
-type AlfredItem struct {
-	UID          string               `json:"uid,omitempty"`
-	Title        string               `json:"title"`
-	Subtitle     string               `json:"subtitle,omitempty"`
-	Arg          string               `json:"arg,omitempty"`
-	Autocomplete string               `json:"autocomplete,omitempty"`
-	Valid        bool                 `json:"valid"`
-	Icon         *AlfredIcon          `json:"icon,omitempty"`
-	QuicklookURL string               `json:"quicklookurl,omitempty"`
-	Text         *AlfredText          `json:"text,omitempty"`
-	Mods         map[string]AlfredMod `json:"mods,omitempty"`
-	Variables    map[string]string    `json:"variables,omitempty"`
+// Item is one row of the Alfred list.
+type Item struct {
+	UID          string            `json:"uid,omitempty"`
+	Title        string            `json:"title"`
+	Subtitle     string            `json:"subtitle,omitempty"`
+	Arg          string            `json:"arg,omitempty"`
+	Autocomplete string            `json:"autocomplete,omitempty"`
+	Valid        bool              `json:"valid"`
+	Icon         *Icon             `json:"icon,omitempty"`
+	QuicklookURL string            `json:"quicklookurl,omitempty"`
+	Text         *Text             `json:"text,omitempty"`
+	Mods         map[string]Mod    `json:"mods,omitempty"`
+	Variables    map[string]string `json:"variables,omitempty"`
 }
 
-// AlfredIcon is an item icon: an image path, "fileicon" (the icon of the
+// Icon is an item icon: an image path, "fileicon" (the icon of the
 // file at Path) or "filetype" (Path is a UTI).
-type AlfredIcon struct {
+type Icon struct {
 	Type string `json:"type,omitempty"`
 	Path string `json:"path"`
 }
 
-// AlfredText is what ⌘C copies and ⌘L shows as large type.
-type AlfredText struct {
+// Text is what ⌘C copies and ⌘L shows as large type.
+type Text struct {
 	Copy      string `json:"copy,omitempty"`
 	LargeType string `json:"largetype,omitempty"`
 }
 
-// AlfredMod overrides an item while a modifier key is held.
-type AlfredMod struct {
+// Mod overrides an item while a modifier key is held.
+type Mod struct {
 	Subtitle  string            `json:"subtitle"`
 	Arg       string            `json:"arg,omitempty"`
 	Valid     bool              `json:"valid"`
 	Variables map[string]string `json:"variables,omitempty"`
 }
 
-// AlfredActionVar is the workflow variable that names what an actioned
+// ActionVar is the workflow variable that names what an actioned
 // item asks for: "open" (arg is the link), "copy" (copy arg), "reveal"
 // (arg is a local path to reveal in Finder), "largetype" (show arg).
-const AlfredActionVar = "gds_action"
+const ActionVar = "gds_action"
 
-// Actions carried in AlfredActionVar.
+// Actions carried in ActionVar.
 const (
-	AlfredOpen      = "open"
-	AlfredCopy      = "copy"
-	AlfredReveal    = "reveal"
-	AlfredLargeType = "largetype"
+	ActionOpen      = "open"
+	ActionCopy      = "copy"
+	ActionReveal    = "reveal"
+	ActionLargeType = "largetype"
 )
 
 // ---- the query grammar ----
 //
 // Alfred re-runs a Script Filter with an item's autocomplete text when a
 // valid:false item is actioned, so everything beyond a plain keystroke
-// search travels in the query text, behind AlfredMarker ("⌕", U+2315, which
+// search travels in the query text, behind Marker ("⌕", U+2315, which
 // no keyboard layout or IME produces when typing):
 //
 //	QUERY                 keystroke: fast search of the local index only
@@ -90,70 +96,70 @@ const (
 // A query that does not start with the marker is always a keystroke search,
 // whatever it contains.
 
-// AlfredMarker starts every query text gds writes into Alfred's box.
-const AlfredMarker = "⌕"
+// Marker starts every query text gds writes into Alfred's box.
+const Marker = "⌕"
 
-// AlfredKind says what an Alfred query asks for.
-type AlfredKind int
+// Kind says what an Alfred query asks for.
+type Kind int
 
 // Kinds of Alfred query.
 const (
-	AlfredTyped     AlfredKind = iota // Query: plain text typed by the user: the keystroke search
-	AlfredRun                         // Query: run the full loop
-	AlfredPending                     // Token, Draft: show the pending question
-	AlfredAnswer                      // Token, Answer: continue the loop
-	AlfredMalformed                   // the marker with nothing gds wrote
+	Typed     Kind = iota // Query: plain text typed by the user: the keystroke search
+	Run                   // Query: run the full loop
+	Pending               // Token, Draft: show the pending question
+	Answer                // Token, Answer: continue the loop
+	Malformed             // the marker with nothing gds wrote
 )
 
-// AlfredRequest is a parsed Alfred query.
-type AlfredRequest struct {
-	Kind   AlfredKind
+// Request is a parsed Alfred query.
+type Request struct {
+	Kind   Kind
 	Query  string
 	Token  string
 	Draft  string
 	Answer string
 }
 
-// ParseAlfredQuery classifies the text in Alfred's box.
-func ParseAlfredQuery(q string) AlfredRequest {
+// ParseQuery classifies the text in Alfred's box.
+func ParseQuery(q string) Request {
 	t := strings.TrimLeftFunc(q, unicode.IsSpace)
-	rest, ok := strings.CutPrefix(t, AlfredMarker)
+	rest, ok := strings.CutPrefix(t, Marker)
 	if !ok {
-		return AlfredRequest{Kind: AlfredTyped, Query: strings.TrimSpace(q)}
+		return Request{Kind: Typed, Query: strings.TrimSpace(q)}
 	}
 	if inner, ok := strings.CutPrefix(rest, "["); ok {
 		tok, after, found := strings.Cut(inner, "]")
 		if !found || tok == "" {
-			return AlfredRequest{Kind: AlfredMalformed}
+			return Request{Kind: Malformed}
 		}
 		if ans, ok := strings.CutPrefix(after, "="); ok {
-			return AlfredRequest{Kind: AlfredAnswer, Token: tok, Answer: strings.TrimSpace(ans)}
+			return Request{Kind: Answer, Token: tok, Answer: strings.TrimSpace(ans)}
 		}
-		return AlfredRequest{Kind: AlfredPending, Token: tok, Draft: strings.TrimSpace(after)}
+		return Request{Kind: Pending, Token: tok, Draft: strings.TrimSpace(after)}
 	}
 	query := strings.TrimSpace(rest)
 	if query == "" {
-		return AlfredRequest{Kind: AlfredMalformed}
+		return Request{Kind: Malformed}
 	}
-	return AlfredRequest{Kind: AlfredRun, Query: query}
+	return Request{Kind: Run, Query: query}
 }
 
-// AlfredRunText is the query text that runs the full loop for query.
-func AlfredRunText(query string) string { return AlfredMarker + " " + clean(query) }
+// RunText is the query text that runs the full loop for query.
+func RunText(query string) string { return Marker + " " + clean(query) }
 
-// AlfredPendingText is the query text that shows a pending question, with
+// PendingText is the query text that shows a pending question, with
 // the cursor after it for a free-text answer.
-func AlfredPendingText(token string) string { return AlfredMarker + "[" + token + "] " }
+func PendingText(token string) string { return Marker + "[" + token + "] " }
 
-// AlfredAnswerText is the query text that answers a pending question.
-func AlfredAnswerText(token, answer string) string {
-	return AlfredMarker + "[" + token + "]=" + clean(answer)
+// AnswerText is the query text that answers a pending question.
+func AnswerText(token, answer string) string {
+	return Marker + "[" + token + "]=" + clean(answer)
 }
 
 // ---- builders ----
 
-// AlfredOptions are what the builders need besides the data.
-type AlfredOptions struct {
+// Options are what the builders need besides the data.
+type Options struct {
 	Lang string
 	// LocalPaths maps a file ID to its local copy: the file of a local
 	// source, or the file inside a Google Drive for desktop mirror.
@@ -165,19 +171,19 @@ type AlfredOptions struct {
 	Drive bool
 }
 
-// AlfredKeystroke is the fast path's response: first an item that runs the
+// Keystroke is the fast path's response: first an item that runs the
 // full hybrid loop for query, then the index's best matches.
-func AlfredKeystroke(query string, files []store.File, o AlfredOptions) AlfredOutput {
-	out := AlfredOutput{SkipKnowledge: true, Items: []AlfredItem{}}
+func Keystroke(query string, files []store.File, o Options) Output {
+	out := Output{SkipKnowledge: true, Items: []Item{}}
 	q := clean(query)
 	if q == "" {
-		out.Items = append(out.Items, AlfredItem{Title: i18n.T(o.Lang, "alfred.empty.title"), Subtitle: i18n.T(o.Lang, "alfred.empty.sub"), Icon: gdsIcon()})
+		out.Items = append(out.Items, Item{Title: i18n.T(o.Lang, "alfred.empty.title"), Subtitle: i18n.T(o.Lang, "alfred.empty.sub"), Icon: gdsIcon()})
 		return out
 	}
-	out.Items = append(out.Items, AlfredItem{
+	out.Items = append(out.Items, Item{
 		Title:        i18n.T(o.Lang, runTitle(o.Drive), q),
 		Subtitle:     i18n.T(o.Lang, "alfred.run.sub"),
-		Autocomplete: AlfredRunText(q),
+		Autocomplete: RunText(q),
 		Icon:         gdsIcon(),
 	})
 	for i, f := range files {
@@ -187,28 +193,28 @@ func AlfredKeystroke(query string, files []store.File, o AlfredOptions) AlfredOu
 		out.Items = append(out.Items, alfredFile(f, o))
 	}
 	if len(files) == 0 {
-		out.Items = append(out.Items, AlfredItem{Title: i18n.T(o.Lang, "alfred.fast.none.title"), Subtitle: i18n.T(o.Lang, "alfred.fast.none.sub"), Icon: gdsIcon()})
+		out.Items = append(out.Items, Item{Title: i18n.T(o.Lang, "alfred.fast.none.title"), Subtitle: i18n.T(o.Lang, "alfred.fast.none.sub"), Icon: gdsIcon()})
 	}
 	return out
 }
 
-// AlfredOutcome renders the end of a full loop: the results, the seed's
+// Outcome renders the end of a full loop: the results, the seed's
 // end messages as non-actionable items, or a pending question whose
 // choices continue the loop with token.
-func AlfredOutcome(out search.Outcome, token string, o AlfredOptions) AlfredOutput {
+func Outcome(out search.Outcome, token string, o Options) Output {
 	if out.Pending != nil {
-		return AlfredQuestion(*out.Pending, token, "", o)
+		return Question(*out.Pending, token, "", o)
 	}
-	res := AlfredOutput{SkipKnowledge: true, Items: []AlfredItem{}}
+	res := Output{SkipKnowledge: true, Items: []Item{}}
 	switch out.State.End {
 	case search.EndNotFound:
-		res.Items = append(res.Items, AlfredItem{Title: i18n.T(o.Lang, i18n.NoFilesFound),
+		res.Items = append(res.Items, Item{Title: i18n.T(o.Lang, i18n.NoFilesFound),
 			Subtitle: i18n.T(o.Lang, "alfred.not_found.sub"), Autocomplete: clean(out.State.Query), Icon: gdsIcon()})
 		return res
 	case search.EndLoopCap:
 		msg := i18n.T(o.Lang, i18n.LoopLimitReached, out.State.MaxLoops)
-		res.Items = append(res.Items, AlfredItem{Title: i18n.T(o.Lang, "alfred.loop_cap.title"), Subtitle: msg,
-			Autocomplete: clean(out.State.Query), Text: &AlfredText{LargeType: msg}, Icon: gdsIcon()})
+		res.Items = append(res.Items, Item{Title: i18n.T(o.Lang, "alfred.loop_cap.title"), Subtitle: msg,
+			Autocomplete: clean(out.State.Query), Text: &Text{LargeType: msg}, Icon: gdsIcon()})
 		return res
 	}
 	for i, r := range out.Results {
@@ -224,7 +230,7 @@ func AlfredOutcome(out search.Outcome, token string, o AlfredOptions) AlfredOutp
 		res.Items = append(res.Items, it)
 	}
 	if len(res.Items) == 0 {
-		res.Items = append(res.Items, AlfredItem{Title: i18n.T(o.Lang, i18n.NoFilesFound), Icon: gdsIcon()})
+		res.Items = append(res.Items, Item{Title: i18n.T(o.Lang, i18n.NoFilesFound), Icon: gdsIcon()})
 	}
 	res.Items = append(res.Items, degradedItems(out, o)...)
 	return res
@@ -240,64 +246,64 @@ func runTitle(drive bool) i18n.Key {
 
 // degradedItems are non-actionable items, after the results, saying which
 // steps used a fallback (the notice is the subtitle).
-func degradedItems(out search.Outcome, o AlfredOptions) []AlfredItem {
-	var items []AlfredItem
+func degradedItems(out search.Outcome, o Options) []Item {
+	var items []Item
 	for _, n := range out.Degraded {
-		items = append(items, AlfredItem{Title: i18n.T(o.Lang, "alfred.degraded.title"), Subtitle: clean(n.Text(o.Lang)),
+		items = append(items, Item{Title: i18n.T(o.Lang, "alfred.degraded.title"), Subtitle: clean(n.Text(o.Lang)),
 			Icon: gdsIcon()})
 	}
 	return items
 }
 
-// AlfredQuestion renders a pending question: a header, the draft answer
+// Question renders a pending question: a header, the draft answer
 // being typed (if any) to confirm, one item per choice, a free-text hint
 // and a skip item. Every item is valid:false; its autocomplete re-runs the
 // filter with the state and the answer.
-func AlfredQuestion(q ai.Question, token, draft string, o AlfredOptions) AlfredOutput {
-	out := AlfredOutput{SkipKnowledge: true, Items: []AlfredItem{}}
+func Question(q ai.Question, token, draft string, o Options) Output {
+	out := Output{SkipKnowledge: true, Items: []Item{}}
 	title := clean(q.Question)
 	if title == "" {
 		title = i18n.T(o.Lang, "alfred.question.fallback")
 	}
-	out.Items = append(out.Items, AlfredItem{Title: title, Subtitle: i18n.T(o.Lang, "alfred.question.sub"),
-		Autocomplete: AlfredPendingText(token), Icon: gdsIcon()})
+	out.Items = append(out.Items, Item{Title: title, Subtitle: i18n.T(o.Lang, "alfred.question.sub"),
+		Autocomplete: PendingText(token), Icon: gdsIcon()})
 	if d := clean(draft); d != "" {
-		out.Items = append(out.Items, AlfredItem{Title: i18n.T(o.Lang, "alfred.question.draft", d),
-			Subtitle: i18n.T(o.Lang, "alfred.question.draft.sub"), Autocomplete: AlfredAnswerText(token, d), Icon: gdsIcon()})
+		out.Items = append(out.Items, Item{Title: i18n.T(o.Lang, "alfred.question.draft", d),
+			Subtitle: i18n.T(o.Lang, "alfred.question.draft.sub"), Autocomplete: AnswerText(token, d), Icon: gdsIcon()})
 	}
 	for i, c := range q.Choices {
-		out.Items = append(out.Items, AlfredItem{
+		out.Items = append(out.Items, Item{
 			Title:        fmt.Sprintf("%d. %s", i+1, clean(c.Label)),
 			Subtitle:     choiceText(c, o.Lang),
-			Autocomplete: AlfredAnswerText(token, strconv.Itoa(i+1)),
+			Autocomplete: AnswerText(token, strconv.Itoa(i+1)),
 			Icon:         gdsIcon(),
 		})
 	}
 	out.Items = append(out.Items,
-		AlfredItem{Title: i18n.T(o.Lang, "alfred.question.free"), Subtitle: i18n.T(o.Lang, "alfred.question.free.sub"),
-			Autocomplete: AlfredPendingText(token), Icon: gdsIcon()},
-		AlfredItem{Title: i18n.T(o.Lang, "alfred.question.skip"), Subtitle: i18n.T(o.Lang, "alfred.question.skip.sub"),
-			Autocomplete: AlfredAnswerText(token, ""), Icon: gdsIcon()},
+		Item{Title: i18n.T(o.Lang, "alfred.question.free"), Subtitle: i18n.T(o.Lang, "alfred.question.free.sub"),
+			Autocomplete: PendingText(token), Icon: gdsIcon()},
+		Item{Title: i18n.T(o.Lang, "alfred.question.skip"), Subtitle: i18n.T(o.Lang, "alfred.question.skip.sub"),
+			Autocomplete: AnswerText(token, ""), Icon: gdsIcon()},
 	)
 	return out
 }
 
-// AlfredMessage is a response of one non-actionable item: an error that
+// Message is a response of one non-actionable item: an error that
 // tells the fix, or a notice. autocomplete, when set, is what actioning it
 // puts back into Alfred's box.
-func AlfredMessage(title, subtitle, autocomplete string) AlfredOutput {
+func Message(title, subtitle, autocomplete string) Output {
 	t := clean(title)
 	if t == "" {
 		t = "gds"
 	}
-	return AlfredOutput{SkipKnowledge: true, Items: []AlfredItem{{Title: t, Subtitle: clean(subtitle),
-		Autocomplete: clean(autocomplete), Text: &AlfredText{Copy: clean(subtitle), LargeType: clean(subtitle)}, Icon: gdsIcon()}}}
+	return Output{SkipKnowledge: true, Items: []Item{{Title: t, Subtitle: clean(subtitle),
+		Autocomplete: clean(autocomplete), Text: &Text{Copy: clean(subtitle), LargeType: clean(subtitle)}, Icon: gdsIcon()}}}
 }
 
-// WriteAlfred writes a Script Filter response as compact JSON.
-func WriteAlfred(w io.Writer, out AlfredOutput) error {
+// Write writes a Script Filter response as compact JSON.
+func Write(w io.Writer, out Output) error {
 	if out.Items == nil {
-		out.Items = []AlfredItem{}
+		out.Items = []Item{}
 	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
@@ -308,7 +314,7 @@ func WriteAlfred(w io.Writer, out AlfredOutput) error {
 }
 
 // alfredFile is the item of one file.
-func alfredFile(f store.File, o AlfredOptions) AlfredItem {
+func alfredFile(f store.File, o Options) Item {
 	link := clean(f.WebLink)
 	name := clean(f.Name)
 	if name == "" {
@@ -327,27 +333,27 @@ func alfredFile(f store.File, o AlfredOptions) AlfredItem {
 		large = name
 	}
 	local := clean(o.LocalPaths[f.ID])
-	it := AlfredItem{
+	it := Item{
 		UID:          clean(f.ID),
 		Title:        name,
 		Subtitle:     sub,
 		Arg:          link,
 		Valid:        link != "",
-		Icon:         &AlfredIcon{Type: "filetype", Path: UTIFor(f.MimeType)},
+		Icon:         &Icon{Type: "filetype", Path: UTIFor(f.MimeType)},
 		QuicklookURL: link,
-		Text:         &AlfredText{Copy: link, LargeType: large},
-		Variables:    map[string]string{AlfredActionVar: AlfredOpen},
-		Mods: map[string]AlfredMod{
-			"cmd":   {Subtitle: i18n.T(o.Lang, "alfred.mod.copy"), Arg: link, Valid: link != "", Variables: map[string]string{AlfredActionVar: AlfredCopy}},
-			"shift": {Subtitle: i18n.T(o.Lang, "alfred.mod.summary"), Arg: large, Valid: true, Variables: map[string]string{AlfredActionVar: AlfredLargeType}},
+		Text:         &Text{Copy: link, LargeType: large},
+		Variables:    map[string]string{ActionVar: ActionOpen},
+		Mods: map[string]Mod{
+			"cmd":   {Subtitle: i18n.T(o.Lang, "alfred.mod.copy"), Arg: link, Valid: link != "", Variables: map[string]string{ActionVar: ActionCopy}},
+			"shift": {Subtitle: i18n.T(o.Lang, "alfred.mod.summary"), Arg: large, Valid: true, Variables: map[string]string{ActionVar: ActionLargeType}},
 		},
 	}
 	if local != "" {
 		it.QuicklookURL = local
-		it.Mods["alt"] = AlfredMod{Subtitle: i18n.T(o.Lang, "alfred.mod.reveal", local), Arg: local, Valid: true,
-			Variables: map[string]string{AlfredActionVar: AlfredReveal}}
+		it.Mods["alt"] = Mod{Subtitle: i18n.T(o.Lang, "alfred.mod.reveal", local), Arg: local, Valid: true,
+			Variables: map[string]string{ActionVar: ActionReveal}}
 	} else {
-		it.Mods["alt"] = AlfredMod{Subtitle: i18n.T(o.Lang, "alfred.mod.no_local"), Valid: false}
+		it.Mods["alt"] = Mod{Subtitle: i18n.T(o.Lang, "alfred.mod.no_local"), Valid: false}
 	}
 	return it
 }
@@ -370,7 +376,7 @@ func choiceText(c ai.Choice, lang string) string {
 	return strings.Join(parts, " · ")
 }
 
-func gdsIcon() *AlfredIcon { return &AlfredIcon{Path: "icon.png"} }
+func gdsIcon() *Icon { return &Icon{Path: "icon.png"} }
 
 // UTIFor maps a MIME type to the macOS uniform type identifier whose icon
 // Alfred shows (icon type "filetype").

@@ -1,0 +1,265 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/gds-cli/gds/internal/apperr"
+)
+
+// The end-to-end tests build both binaries as a release lays them out — the
+// front as gds, the full CLI as gds-core beside it — and compare the front's
+// answers with the full CLI's on the same home.
+
+const stamp = "-X main.version=9.8.7 -X main.commit=feedbee -X main.date=2030-01-01T00:00:00Z"
+
+var (
+	buildOnce sync.Once
+	buildDir  string
+	buildErr  error
+)
+
+// binaries returns the directory holding gds (front) and gds-core (full).
+func binaries(t *testing.T) (front, core string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds gds and gds-core")
+	}
+	buildOnce.Do(func() {
+		buildDir, buildErr = os.MkdirTemp("", "gds-front-test-*")
+		if buildErr != nil {
+			return
+		}
+		for _, b := range []struct{ out, pkg string }{{"gds", "."}, {"gds-core", "../gds"}} {
+			cmd := exec.Command("go", "build", "-o", filepath.Join(buildDir, b.out), "-ldflags", stamp, b.pkg)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				buildErr = errors.New("go build " + b.pkg + ": " + err.Error() + "\n" + string(out))
+				return
+			}
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return filepath.Join(buildDir, "gds"), filepath.Join(buildDir, "gds-core")
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if buildDir != "" {
+		os.RemoveAll(buildDir)
+	}
+	os.Exit(code)
+}
+
+// result is one finished process.
+type result struct {
+	stdout, stderr string
+	code           int
+}
+
+// runBin runs bin with args, env (added to a clean environment) and stdin.
+func runBin(t *testing.T, bin string, env []string, stdin string, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "GDS_AI_PROVIDER=offline", "LANG=C"}, env...)
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	var ee *exec.ExitError
+	code := 0
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("%s %v: %v", bin, args, err)
+	}
+	return result{out.String(), errb.String(), code}
+}
+
+var (
+	sampleOnce sync.Once
+	sampleHome string
+	sampleErr  error
+)
+
+// indexedHome is a GDS_HOME with testdata/sample indexed by the full CLI
+// (gds-core crawl, offline provider), shared by the tests.
+func indexedHome(t *testing.T, core string) string {
+	t.Helper()
+	sampleOnce.Do(func() {
+		sampleHome = filepath.Join(buildDir, "home")
+		sample, err := filepath.Abs("../../testdata/sample")
+		if err != nil {
+			sampleErr = err
+			return
+		}
+		cmd := exec.Command(core, "crawl", "--source", "local:"+sample)
+		cmd.Env = append(os.Environ(), "GDS_HOME="+sampleHome, "GDS_AI_PROVIDER=offline", "GDS_DATABASE_URL=", "DATABASE_URL=", "SUPABASE_DB_URL=")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			sampleErr = errors.New("gds-core crawl: " + err.Error() + "\n" + string(out))
+		}
+	})
+	if sampleErr != nil {
+		t.Fatal(sampleErr)
+	}
+	return sampleHome
+}
+
+func TestFrontVersionEqualsCore(t *testing.T) {
+	front, core := binaries(t)
+	env := []string{"GDS_HOME=" + t.TempDir(), "GDS_CORE=/nonexistent/gds-core"} // answered without the core
+	for _, args := range [][]string{{"version"}, {"version", "--json"}} {
+		f := runBin(t, front, env, "", args...)
+		c := runBin(t, core, env[:1], "", args...)
+		if f != c {
+			t.Errorf("gds %v: front %+v, full CLI %+v", args, f, c)
+		}
+		if f.code != 0 || !strings.Contains(f.stdout, "9.8.7") {
+			t.Errorf("gds %v = %+v, want the stamped version", args, f)
+		}
+	}
+	if got := runBin(t, front, env, "", "version").stdout; got != "gds 9.8.7 (commit feedbee, built 2030-01-01T00:00:00Z, "+runtime.GOOS+"/"+runtime.GOARCH+", "+runtime.Version()+")\n" {
+		t.Errorf("gds version = %q", got)
+	}
+}
+
+func TestFrontKeystrokeEqualsCore(t *testing.T) {
+	front, core := binaries(t)
+	home := indexedHome(t, core)
+	queries := [][]string{
+		{"梅雨"}, {"steam", "engine"}, {"Tesla"}, {"ポルトガル"}, {"immune system"}, {"先月の議事録PDF"},
+		{"zzqx-no-such-word"}, {}, {"  "}, {"2024 slides"},
+	}
+	matched := 0
+	for _, lang := range []string{"C", "ja_JP.UTF-8"} {
+		env := []string{"GDS_HOME=" + home, "LANG=" + lang, "GDS_CORE=/nonexistent/gds-core"}
+		for _, q := range queries {
+			args := append([]string{"alfred", "filter"}, q...)
+			f := runBin(t, front, env, "", args...)
+			c := runBin(t, core, env[:2], "", args...)
+			if f != c {
+				t.Errorf("LANG=%s gds %q:\nfront     %+v\nfull CLI  %+v", lang, args, f, c)
+			}
+			var out struct{ Items []struct{ UID string } }
+			if err := json.Unmarshal([]byte(f.stdout), &out); err != nil || f.code != 0 {
+				t.Fatalf("gds %q: not Alfred JSON (%v): %+v", args, err, f)
+			}
+			for _, it := range out.Items {
+				if it.UID != "" {
+					matched++
+				}
+			}
+		}
+	}
+	if matched == 0 {
+		t.Error("no query matched a file of the sample: the comparison proves nothing")
+	}
+}
+
+func TestFrontKeystrokeErrorsEqualCore(t *testing.T) {
+	front, core := binaries(t)
+	for name, env := range map[string][]string{
+		"no index":   {"GDS_HOME=" + t.TempDir()},
+		"bad config": {"GDS_HOME=" + t.TempDir(), "GDS_AI_PROVIDER=nonsense"},
+	} {
+		f := runBin(t, front, append(env, "GDS_CORE=/nonexistent/gds-core"), "", "alfred", "filter", "budget")
+		c := runBin(t, core, env, "", "alfred", "filter", "budget")
+		if f != c {
+			t.Errorf("%s:\nfront     %+v\nfull CLI  %+v", name, f, c)
+		}
+		if !strings.Contains(f.stdout, `"items"`) || f.stderr == "" {
+			t.Errorf("%s: want an error item and a line on stderr: %+v", name, f)
+		}
+	}
+}
+
+// The hand-over: the full CLI gets the same arguments, environment and
+// streams and its exit code is the front's. gds-core is replaced by a
+// script that reports what it got.
+func TestFrontHandsOverEverythingElse(t *testing.T) {
+	front, _ := binaries(t)
+	dir := t.TempDir()
+	fake := filepath.Join(dir, "fake-core")
+	script := "#!/bin/sh\n" +
+		"printf 'argv0=%s\\n' \"$0\"\n" +
+		"for a in \"$@\"; do printf 'arg=%s\\n' \"$a\"; done\n" +
+		"printf 'env=%s\\n' \"$GDS_TEST_MARK\"\n" +
+		"printf 'stdin=%s\\n' \"$(cat)\"\n" +
+		"echo 'to stderr' >&2\n" +
+		"exit 42\n"
+	if err := os.WriteFile(fake, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"GDS_HOME=" + t.TempDir(), "GDS_CORE=" + fake, "GDS_TEST_MARK=m 1"}
+	for _, args := range [][]string{
+		{}, {"--help"}, {"version", "--help"}, {"search", "--json", "two words"}, {"alfred", "filter", "--state", "T", "x"},
+		{"alfred", "filter", "⌕ run the loop"}, {"alfred", "filter", "help"}, {"alfred", "workflow"}, {"crawl"},
+	} {
+		r := runBin(t, front, env, "from stdin", args...)
+		want := "argv0=" + fake + "\n"
+		for _, a := range args {
+			want += "arg=" + a + "\n"
+		}
+		want += "env=m 1\nstdin=from stdin\n"
+		if r.code != 42 || r.stdout != want || r.stderr != "to stderr\n" {
+			t.Errorf("gds %q = %+v\nwant stdout %q, stderr \"to stderr\\n\", exit 42", args, r, want)
+		}
+	}
+}
+
+// The hand-over finds gds-core next to the front's executable, through a
+// symlink (Homebrew links bin/gds into the keg).
+func TestFrontFindsCoreThroughSymlink(t *testing.T) {
+	front, core := binaries(t)
+	bin := t.TempDir()
+	link := filepath.Join(bin, "gds")
+	if err := os.Symlink(front, link); err != nil {
+		t.Fatal(err)
+	}
+	r := runBin(t, link, []string{"GDS_HOME=" + t.TempDir()}, "", "config", "path")
+	c := runBin(t, core, []string{"GDS_HOME=" + t.TempDir()}, "", "config", "path")
+	if r.code != 0 || r.code != c.code || r.stdout == "" {
+		t.Errorf("gds config path through a symlink = %+v (full CLI %+v)", r, c)
+	}
+	help := runBin(t, link, []string{"GDS_HOME=" + t.TempDir()}, "", "--help")
+	if help.code != 0 || !strings.Contains(help.stdout, "alfred") {
+		t.Errorf("gds --help through the front = %+v", help)
+	}
+}
+
+func TestFrontWithoutCoreSaysWhichFileIsMissing(t *testing.T) {
+	front, _ := binaries(t)
+	dir := t.TempDir()
+	lone := filepath.Join(dir, "gds")
+	b, err := os.ReadFile(front)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(lone, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	want := filepath.Join(dir, "gds-core")
+	for _, tc := range []struct{ lang, phrase string }{{"C", "is missing"}, {"ja_JP.UTF-8", "見つかりません"}} {
+		r := runBin(t, lone, []string{"GDS_HOME=" + t.TempDir(), "LANG=" + tc.lang}, "", "crawl")
+		if r.code != apperr.ExitConfig || !strings.Contains(r.stderr, want) || !strings.Contains(r.stderr, tc.phrase) || r.stdout != "" {
+			t.Errorf("LANG=%s: gds crawl without gds-core = %+v, want exit %d and %q naming %s", tc.lang, r, apperr.ExitConfig, tc.phrase, want)
+		}
+	}
+	r := runBin(t, lone, []string{"GDS_HOME=" + t.TempDir(), "GDS_CORE=" + filepath.Join(dir, "nope")}, "", "crawl")
+	if r.code != apperr.ExitConfig || !strings.Contains(r.stderr, filepath.Join(dir, "nope")) || !strings.Contains(r.stderr, "GDS_CORE") {
+		t.Errorf("GDS_CORE pointing nowhere = %+v", r)
+	}
+	// version and the keystroke path need no core.
+	if r := runBin(t, lone, []string{"GDS_HOME=" + t.TempDir()}, "", "version"); r.code != 0 {
+		t.Errorf("gds version without gds-core = %+v", r)
+	}
+}

@@ -1,0 +1,56 @@
+// Package launcher is what the `gds` front binary (cmd/gds-front) does
+// itself, shared with the full CLI (cmd/gds, released as gds-core) so that
+// both print the same bytes: the version text, and the Alfred keystroke
+// path — one read-only keyword search of the index per key, rendered as
+// Script Filter items (internal/render/alfred). Route (route.go) decides
+// which command lines the front answers; everything else is handed to the
+// full CLI (core.go).
+//
+// The package exists for start-up time: every Alfred keystroke starts a
+// process, and a Go process runs the package initialisation of everything
+// it links before main. So launcher imports only the configuration, the
+// SQLite store, the dictionary-free query rules (internal/ai/offline/rules)
+// and the Alfred renderer — no AI client, HTTP server, Drive client,
+// extraction, crawl or internal/app. internal/archtest enforces the list.
+package launcher
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"runtime"
+)
+
+// BuildInfo is what `gds version` prints; both binaries are stamped with
+// the same values at release (-ldflags -X main.version=...).
+type BuildInfo struct {
+	Version string
+	Commit  string
+	Date    string
+}
+
+// String is the one-line version text.
+func (b BuildInfo) String() string {
+	return fmt.Sprintf("gds %s (commit %s, built %s, %s/%s, %s)", b.Version, b.Commit, b.Date, runtime.GOOS, runtime.GOARCH, runtime.Version())
+}
+
+// WriteVersion prints `gds version` (asJSON: `gds version --json`).
+func WriteVersion(w io.Writer, b BuildInfo, asJSON bool) error {
+	if !asJSON {
+		_, err := fmt.Fprintln(w, b.String())
+		return err
+	}
+	return WriteJSON(w, map[string]string{"version": b.Version, "commit": b.Commit, "date": b.Date})
+}
+
+// WriteJSON writes v as gds's --json output does: indented by two spaces,
+// HTML characters unescaped.
+func WriteJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return fmt.Errorf("write JSON output: %w", err)
+	}
+	return nil
+}
