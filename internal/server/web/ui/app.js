@@ -475,6 +475,49 @@
       }),
       onFrame: null,
     },
+    // The agent investigates a folder (gds ask --mode agentic): frames are
+    // its events, {type: tool_call|tool_result|chunk|evidence|done, ...};
+    // steps are listed as they happen, evidence becomes the sources.
+    agentic: {
+      label: 'chat.mode.agentic',
+      endpoint: '/api/v1/chat/stream',
+      folder: true,
+      request: (question, history, opts) => {
+        const body = { question, mode: 'agentic' };
+        if (opts.folder) body.folder = opts.folder;
+        return body;
+      },
+      onFrame: (frame, turn, st) => {
+        let steps = turn.querySelector('.agent-steps');
+        if (!steps) {
+          steps = el('ol', { class: 'agent-steps muted', 'aria-label': t('chat.steps') });
+          turn.querySelector('.turn-a .who').after(steps);
+        }
+        switch (frame.type) {
+          case 'tool_call':
+            steps.append(el('li', { class: 'step' }, t('chat.step.call', frame.tool, frame.target || '')));
+            break;
+          case 'tool_result':
+            steps.append(el('li', { class: frame.error ? 'step error' : 'step' }, `→ ${frame.summary || frame.tool}`));
+            break;
+          case 'evidence': {
+            const e = frame.evidence || {};
+            st.sources.push({ ref: frame.ref, document_id: e.file_id, chunk_id: e.chunk_id, filename: e.name, title: e.name,
+              page_number: e.page || null, chunk_content: e.text, score: null });
+            break;
+          }
+          case 'done':
+            st.done = true;
+            st.extractive = Boolean(frame.extractive);
+            if (frame.message) steps.append(el('li', { class: 'step' }, frame.message));
+            if (frame.answer && !st.text()) st.setText(frame.answer);
+            break;
+          default:
+            // `event: error`: a problem after the stream started.
+            if (frame.status || frame.title) st.fail(new APIError(frame.status, frame.detail || frame.title));
+        }
+      },
+    },
   };
 
   const chat = { history: [], controller: null, mode: 'answer' };
@@ -485,9 +528,17 @@
     const box = $('#chat-modes');
     if (names.length < 2) return;
     box.hidden = false;
-    const select = el('select', { id: 'chat-mode', onchange: (e) => { chat.mode = e.target.value; } },
-      names.map((n) => el('option', { value: n }, t(chatModes[n].label))));
-    box.replaceChildren(el('label', { class: 'field small' }, el('span', {}, t('chat.mode')), select));
+    const folder = el('label', { class: 'field small', id: 'chat-folder-field', hidden: true },
+      el('span', {}, t('chat.folder')),
+      el('input', { id: 'chat-folder', type: 'text', maxlength: '1000', placeholder: t('chat.folder_hint') }));
+    const select = el('select', {
+      id: 'chat-mode',
+      onchange: (e) => {
+        chat.mode = e.target.value;
+        folder.hidden = !chatModes[chat.mode].folder;
+      },
+    }, names.map((n) => el('option', { value: n }, t(chatModes[n].label))));
+    box.replaceChildren(el('label', { class: 'field small' }, el('span', {}, t('chat.mode')), select), folder);
   }
 
   // readStream calls onFrame with each `data:` frame of a server-sent
@@ -541,7 +592,7 @@
         el('span', { class: 'muted' },
           s.title && s.title !== s.filename ? ` ${s.filename}` : '',
           s.page_number ? ` · ${t('doc.page', s.page_number)}` : '',
-          ` · ${t('search.score', fmtScore(s.score))}`),
+          s.score === null || s.score === undefined ? '' : ` · ${t('search.score', fmtScore(s.score))}`),
         el('details', {}, el('summary', {}, t('chat.quote')), el('blockquote', {}, s.chunk_content))))));
   }
 
@@ -562,7 +613,11 @@
     $('#chat-log').append(turn);
     turn.scrollIntoView({ block: 'end' });
 
-    const opts = { topK: Number($('#chat-top-k').value), threshold: Number($('#chat-threshold').value) };
+    const folderInput = $('#chat-folder');
+    const opts = {
+      topK: Number($('#chat-top-k').value), threshold: Number($('#chat-threshold').value),
+      folder: folderInput ? folderInput.value.trim() : '',
+    };
     const body = mode.request(question, chat.history.slice(-MAX_HISTORY), opts);
     chat.controller = new AbortController();
     setChatBusy(true);
@@ -576,9 +631,22 @@
         headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' },
       });
       let frames = 0;
+      // st lets a mode's onFrame collect sources, end the answer or fail it.
+      const st = {
+        sources: [], done: false, extractive: false,
+        text: () => text,
+        setText: (s) => { text = s; answerText.textContent = text; },
+        fail: (err) => { failed = err; },
+      };
       await readStream(res, (frame) => {
         turn.dataset.frames = String(++frames);
-        if (mode.onFrame) mode.onFrame(frame, turn);
+        if (mode.onFrame) {
+          mode.onFrame(frame, turn, st);
+          if (st.done) {
+            sources = st.sources;
+            extractive = st.extractive;
+          }
+        }
         if (frame.content) {
           text += frame.content;
           answerText.textContent = text;
