@@ -1,8 +1,6 @@
 package server
 
 import (
-	"net/http"
-
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
 
@@ -18,40 +16,19 @@ import (
 func (s *Server) agentStream(b ChatRequest) *huma.StreamResponse {
 	return &huma.StreamResponse{Body: func(hctx huma.Context) {
 		r, w := humago.Unwrap(hctx)
-		rc := http.NewResponseController(w)
-		started := false
-		send := func(name string, v any) error {
-			if !started {
-				started = true
-				h := w.Header()
-				h.Set("Content-Type", "text/event-stream")
-				h.Set("Cache-Control", "no-cache")
-				h.Set("X-Accel-Buffering", "no")
-				w.WriteHeader(http.StatusOK)
-			}
-			if _, err := w.Write([]byte("event: " + name + "\ndata: ")); err != nil {
-				return err
-			}
-			if err := jsonEncode(w, v); err != nil { // ends with "\n"
-				return err
-			}
-			if _, err := w.Write([]byte("\n")); err != nil {
-				return err
-			}
-			return rc.Flush()
-		}
+		sse := newSSEWriter(w)
 		rctx := r.Context()
 		_, err := s.d.WithLang(langOf(rctx)).Agent(rctx, app.AgentRequest{
 			Question: b.Question, Folder: b.Folder,
-			Emit: func(ev agent.Event) error { return send(ev.Type, ev) },
+			Emit: func(ev agent.Event) error { return sse.Send(ev.Type, ev) },
 		})
 		if err != nil {
 			p := problemOf(rctx, err)
-			if !started {
+			if !sse.Started() {
 				writeProblem(w, p)
 				return
 			}
-			_ = send("error", p)
+			_ = sse.Send("error", p)
 		}
 	}}
 }

@@ -272,28 +272,8 @@ func (s *Server) chatStream(ctx context.Context, in *chatIn) (*huma.StreamRespon
 	}
 	return &huma.StreamResponse{Body: func(hctx huma.Context) {
 		r, w := humago.Unwrap(hctx)
-		rc := http.NewResponseController(w)
-		started := false
-		send := func(ev StreamEvent) error {
-			if !started {
-				started = true
-				h := w.Header()
-				h.Set("Content-Type", "text/event-stream")
-				h.Set("Cache-Control", "no-cache")
-				h.Set("X-Accel-Buffering", "no")
-				w.WriteHeader(http.StatusOK)
-			}
-			if _, err := w.Write([]byte("data: ")); err != nil {
-				return err
-			}
-			if err := jsonEncode(w, ev); err != nil { // ends with "\n"
-				return err
-			}
-			if _, err := w.Write([]byte("\n")); err != nil {
-				return err
-			}
-			return rc.Flush()
-		}
+		sse := newSSEWriter(w)
+		send := func(ev StreamEvent) error { return sse.Send("", ev) }
 		rctx := r.Context()
 		req := askRequest(in.Body)
 		req.OnText = func(piece string) error {
@@ -309,7 +289,7 @@ func (s *Server) chatStream(ctx context.Context, in *chatIn) (*huma.StreamRespon
 		}
 		if err != nil {
 			p := problemOf(rctx, err)
-			if !started {
+			if !sse.Started() {
 				writeProblem(w, p)
 				return
 			}
