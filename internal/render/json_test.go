@@ -4,18 +4,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/gds-cli/gds/internal/ai"
 	"github.com/gds-cli/gds/internal/budget"
 	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/render/rendertest"
 	"github.com/gds-cli/gds/internal/search"
-	"github.com/gds-cli/gds/internal/store"
 )
 
 // updateGolden rewrites testdata/*.golden: go test ./internal/render -update
@@ -24,61 +21,17 @@ var updateGolden = flag.Bool("update", false, "rewrite the golden files in testd
 // golden compares got with testdata/name, or rewrites it with -update.
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	p := filepath.Join("testdata", name)
-	if *updateGolden {
-		if err := os.WriteFile(p, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatalf("%v (run go test ./internal/render -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Fatalf("%s differs from the golden file (go test ./internal/render -update rewrites it):\n--- got\n%s\n--- want\n%s", name, got, want)
-	}
+	rendertest.Golden(t, "./internal/render", name, got, *updateGolden)
 }
 
+// The shared fixtures (internal/render/rendertest).
 var (
-	when = time.Date(2026, 3, 14, 9, 26, 53, 0, time.UTC)
-	fQ3  = store.File{ID: "1AbCdEf", Name: "Q3 roadmap", Summary: "Roadmap for Q3:\nlaunch <beta> & pricing.", MimeType: "application/vnd.google-apps.presentation",
-		WebLink: "https://docs.google.com/presentation/d/1AbCdEf/edit", Path: "Projects/Alpha", ModifiedAt: when, Source: "drive"}
-	fMinutes = store.File{ID: "loc-9f8e", Name: "議事録 2024-05.pdf", Summary: "5月の定例会の議事録。予算と採用について。", MimeType: "application/pdf",
-		WebLink: "file:///Users/me/Docs/%E8%AD%B0%E4%BA%8B%E9%8C%B2%202024-05.pdf", Path: "Docs", ModifiedAt: when.Add(-48 * time.Hour), Source: "local"}
+	when      = rendertest.When
+	fQ3       = rendertest.FQ3
+	fMinutes  = rendertest.FMinutes
+	outcomes  = rendertest.Outcomes
+	fakeToken = rendertest.FakeToken
 )
-
-func roundsOf(branches ...search.Branch) []search.Round {
-	var out []search.Round
-	for i, b := range branches {
-		out = append(out, search.Round{Loop: i + 1, Hits: []int{240, 37, 2, 0, 0}[i%5], Branch: b,
-			Conditions: search.Conditions{Keywords: []string{"roadmap", "Q3"}, Filters: ai.Filters{FileType: "presentation"}}})
-	}
-	return out
-}
-
-func outcomes() map[string]search.Outcome {
-	st := func(end search.End, rounds ...search.Branch) search.State {
-		s := search.NewState("Q3 roadmap slides", "en", when, 5)
-		s.End, s.Rounds, s.Loop = end, roundsOf(rounds...), len(rounds)
-		return s
-	}
-	q := &ai.Question{Question: "Which kind of file?", Choices: []ai.Choice{
-		{Label: "Slides (42)", Filters: ai.Filters{FileType: "presentation"}},
-		{Label: "2024", Filters: ai.Filters{ModifiedAfter: "2024-01-01", ModifiedBefore: "2025-01-01"}},
-		{Label: "budget", Keyword: "budget"},
-	}}
-	pending := st(search.EndNone, search.BranchClarify)
-	pending.Question = q
-	return map[string]search.Outcome{
-		"results":   {Provider: "offline", State: st(search.EndResults, search.BranchNarrow, search.BranchRerank), Results: []search.Result{{File: fQ3, Score: 0.87654321}, {File: fMinutes, Score: 0.5}}},
-		"not_found": {Provider: "offline", State: st(search.EndNotFound, search.BranchRelax, search.BranchNotFound)},
-		"loop_cap":  {Provider: "openai", State: st(search.EndLoopCap, search.BranchClarify, search.BranchNarrow, search.BranchLoopCap)},
-		"question":  {Provider: "offline", State: pending, Pending: q},
-	}
-}
-
-const fakeToken = "g1.TOKEN-for-golden_tests"
 
 func TestSearchJSONGolden(t *testing.T) {
 	for name, out := range outcomes() {
