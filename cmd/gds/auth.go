@@ -2,18 +2,14 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/urfave/cli/v3"
 
 	"github.com/gds-cli/gds/internal/app"
-	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/auth"
-	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/render"
 )
 
 // authLoginOptions are the flags of `gds auth login`.
@@ -77,153 +73,54 @@ func newAuthCommand(d *app.Deps) *cli.Command {
 	}
 }
 
-// authClient returns the configured OAuth client.
-func authClient(d *app.Deps) (auth.Client, error) {
-	cfg, err := d.RequireConfig()
-	if err != nil {
-		return auth.Client{}, err
-	}
-	return auth.Client{ID: cfg.OAuthClientID, Secret: cfg.OAuthClientSecret}, nil
-}
-
 func runAuthLogin(ctx context.Context, d *app.Deps, opts authLoginOptions) error {
-	if opts.Timeout <= 0 {
-		return usageError{err: fmt.Errorf("--timeout must be positive, got %s", opts.Timeout)}
-	}
-	client, err := authClient(d)
-	if err != nil {
-		return err
-	}
-	store, err := d.TokenStore()
-	if err != nil {
-		return err
-	}
-	opener := d.OpenBrowser
-	if opts.NoBrowser {
-		opener = nil
-	}
-	_, err = auth.Login(ctx, auth.LoginOptions{
-		Client:    client,
-		Endpoints: d.OAuthEndpoints,
-		Store:     store,
+	loc, err := d.AuthLogin(ctx, app.AuthLoginRequest{
+		NoBrowser: opts.NoBrowser,
+		Timeout:   opts.Timeout,
 		ShowURL: func(u string) {
 			// The URL carries the client ID, state and PKCE challenge,
 			// none of them secret; it goes to stderr with the prompts.
 			fmt.Fprintln(d.Stderr, d.T("out.auth.open_url", opts.Timeout))
 			fmt.Fprintln(d.Stderr, "  "+u)
 		},
-		OpenBrowser: opener,
-		Warn:        func(err error) { fmt.Fprintln(d.Stderr, d.T("out.auth.browser_failed", err)) },
-		Timeout:     opts.Timeout,
-		Now:         d.Now,
+		Warn: func(err error) { fmt.Fprintln(d.Stderr, d.T("out.auth.browser_failed", err)) },
 	})
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(d.Stdout, d.T("out.auth.logged_in", store.Location()))
+	fmt.Fprintln(d.Stdout, d.T("out.auth.logged_in", loc))
 	fmt.Fprintln(d.Stderr, d.T("out.auth.testing_note"))
 	return nil
 }
 
 func runAuthStatus(ctx context.Context, d *app.Deps, opts authStatusOptions) error {
-	client, err := authClient(d)
+	st, problem, err := d.AuthStatus(ctx, opts.Check)
 	if err != nil {
 		return err
-	}
-	store, err := d.TokenStore()
-	if err != nil {
-		return err
-	}
-	st, err := auth.Inspect(ctx, store, client.ID)
-	if err != nil {
-		return err
-	}
-	var checkErr error
-	if opts.Check && st.LoggedIn {
-		st.Checked = true
-		s, err := auth.OpenSession(ctx, auth.SessionOptions{Client: client, Endpoints: d.OAuthEndpoints, Store: store})
-		if err == nil {
-			err = s.Verify()
-		}
-		if err != nil {
-			checkErr = err
-			st.Problem = apperr.Message(err, d.Lang)
-		} else {
-			st.Valid = true
-		}
 	}
 	if opts.JSON {
-		if err := writeJSON(d, st); err != nil {
-			return err
-		}
-		return checkErr
-	}
-	tw := tabwriter.NewWriter(d.Stdout, 0, 4, 2, ' ', 0)
-	row := func(k i18n.Key, v string) { fmt.Fprintf(tw, "%s:\t%s\n", d.T(k), v) }
-	if !st.LoggedIn {
-		row("out.auth.status.state", d.T("out.auth.status.out"))
-		row("out.auth.status.store", st.Store)
-		return tw.Flush()
-	}
-	row("out.auth.status.state", d.T("out.auth.status.in"))
-	row("out.auth.status.store", st.Store)
-	if st.ClientMatches {
-		row("out.auth.status.client", st.ClientID)
+		err = writeJSON(d, st)
 	} else {
-		row("out.auth.status.client", d.T("out.auth.status.other", st.ClientID))
+		err = render.AuthStatusText(d.Stdout, st, d.Lang)
 	}
-	row("out.auth.status.scopes", strings.Join(st.Scopes, " "))
-	if st.ObtainedAt != nil {
-		row("out.auth.status.since", st.ObtainedAt.Local().Format(time.RFC3339))
+	if err != nil {
+		return err
 	}
-	if st.AccessExpiry != nil {
-		row("out.auth.status.expiry", st.AccessExpiry.Local().Format(time.RFC3339))
-	}
-	if st.HasRefreshToken {
-		row("out.auth.status.refresh", d.T("out.auth.status.yes"))
-	} else {
-		row("out.auth.status.refresh", d.T("out.auth.status.no"))
-	}
-	if st.Checked {
-		if st.Valid {
-			row("out.auth.status.check", d.T("out.auth.status.ok"))
-		} else {
-			row("out.auth.status.check", st.Problem)
-		}
-	}
-	if err := tw.Flush(); err != nil {
-		return fmt.Errorf("write the status: %w", err)
-	}
-	return checkErr
+	return problem
 }
 
 func runAuthLogout(ctx context.Context, d *app.Deps, opts authLogoutOptions) error {
-	store, err := d.TokenStore()
+	res, err := d.AuthLogout(ctx, opts.Revoke)
 	if err != nil {
 		return err
 	}
-	rec, err := store.Load(ctx)
-	if errors.Is(err, auth.ErrNotLoggedIn) {
-		fmt.Fprintln(d.Stdout, d.T("out.auth.not_stored", store.Location()))
+	switch {
+	case !res.WasStored:
+		fmt.Fprintln(d.Stdout, d.T("out.auth.not_stored", res.Location))
 		return nil
-	}
-	if err != nil && opts.Revoke {
-		return err
-	}
-	if opts.Revoke {
-		tok := rec.Token.RefreshToken // revoking it ends the whole grant
-		if tok == "" {
-			tok = rec.Token.AccessToken
-		}
-		// On failure the token is kept so that --revoke can be retried.
-		if err := auth.Revoke(ctx, nil, d.OAuthEndpoints.RevokeURL, tok); err != nil {
-			return err
-		}
+	case res.Revoked:
 		fmt.Fprintln(d.Stdout, d.T("out.auth.revoked"))
 	}
-	if err := store.Delete(ctx); err != nil {
-		return err
-	}
-	fmt.Fprintln(d.Stdout, d.T("out.auth.logged_out", store.Location()))
+	fmt.Fprintln(d.Stdout, d.T("out.auth.logged_out", res.Location))
 	return nil
 }

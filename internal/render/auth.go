@@ -1,0 +1,55 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/gds-cli/gds/internal/auth"
+	"github.com/gds-cli/gds/internal/i18n"
+)
+
+// AuthStatusText writes `gds auth status` as an aligned table.
+func AuthStatusText(w io.Writer, st auth.Status, lang string) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	row := func(k i18n.Key, v string) { fmt.Fprintf(tw, "%s:\t%s\n", i18n.T(lang, k), v) }
+	yesNo := func(b bool) string {
+		if b {
+			return i18n.T(lang, "out.auth.status.yes")
+		}
+		return i18n.T(lang, "out.auth.status.no")
+	}
+	if !st.LoggedIn {
+		row("out.auth.status.state", i18n.T(lang, "out.auth.status.out"))
+		row("out.auth.status.store", st.Store)
+		return tw.Flush()
+	}
+	row("out.auth.status.state", i18n.T(lang, "out.auth.status.in"))
+	row("out.auth.status.store", st.Store)
+	if st.ClientMatches {
+		row("out.auth.status.client", st.ClientID)
+	} else {
+		row("out.auth.status.client", i18n.T(lang, "out.auth.status.other", st.ClientID))
+	}
+	row("out.auth.status.scopes", strings.Join(st.Scopes, " "))
+	if st.ObtainedAt != nil {
+		row("out.auth.status.since", st.ObtainedAt.Local().Format(time.RFC3339))
+	}
+	if st.AccessExpiry != nil {
+		row("out.auth.status.expiry", st.AccessExpiry.Local().Format(time.RFC3339))
+	}
+	row("out.auth.status.refresh", yesNo(st.HasRefreshToken))
+	if st.Checked {
+		if st.Valid {
+			row("out.auth.status.check", i18n.T(lang, "out.auth.status.ok"))
+		} else {
+			row("out.auth.status.check", st.Problem)
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return fmt.Errorf("write the status: %w", err)
+	}
+	return nil
+}
