@@ -4,6 +4,7 @@ package i18n
 func init() {
 	register(func() map[Key]Message {
 		return map[Key]Message{
+			"schedule.bad_interval": {En: "--interval %s: at least %s", Ja: "--interval %s: %s 以上を指定してください"},
 			"flag.schedule.write": {En: "Linux: write and enable the systemd user timer (without it the units are only printed)", Ja: "Linux: systemd ユーザータイマーを書き込んで有効にします（指定しなければ表示のみ）"},
 			"flag.schedule.cron":  {En: "print a crontab line instead (for cron users)", Ja: "代わりに crontab の行を表示します（cron を使う場合）"},
 

@@ -46,3 +46,33 @@ func ScheduleStatus(w io.Writer, st schedule.Status, lang string) {
 		fmt.Fprintln(w, t("schedule.status.logs", st.LogPath+", "+st.ErrLogPath))
 	}
 }
+
+// ScheduleInstall prints what `gds schedule install` did, or the units and
+// crontab line to install by hand; warnings go to errw.
+func ScheduleInstall(w, errw io.Writer, res schedule.InstallResult, lang string) {
+	t := func(k i18n.Key, args ...any) string { return i18n.T(lang, k, args...) }
+	for _, wr := range res.Warnings {
+		fmt.Fprintln(errw, t("schedule.cwd_env_warning", wr.File, wr.Home, wr.HomeEnv))
+	}
+	switch {
+	case res.Launchd != nil:
+		fmt.Fprintln(w, t("schedule.installed", res.Launchd.Name, res.Interval))
+		fmt.Fprintln(w, t("schedule.paths", res.Launchd.Path, res.Program, res.Launchd.Logs))
+	case res.Systemd != nil:
+		fmt.Fprintln(w, t("schedule.installed.systemd", res.Systemd.Name, res.Interval))
+		fmt.Fprintln(w, t("schedule.paths", res.Systemd.Path, res.Program, res.Systemd.Logs))
+	case len(res.Units) > 0:
+		fmt.Fprintln(w, t("schedule.linux.intro"))
+		for _, u := range res.Units {
+			fmt.Fprintf(w, "# %s\n%s\n", u.Path, u.Content)
+		}
+		if res.CronLine != "" {
+			fmt.Fprintln(w, t("schedule.linux.cron"))
+			fmt.Fprintln(w, res.CronLine)
+		} else {
+			fmt.Fprintln(w, t("schedule.linux.cron_none", res.Interval))
+		}
+	case res.CronLine != "":
+		fmt.Fprintln(w, res.CronLine)
+	}
+}
