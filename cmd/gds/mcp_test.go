@@ -31,7 +31,7 @@ func TestMCPServerOverStdio(t *testing.T) {
 	defer cancel()
 	cmd := exec.Command(bin, "mcp")
 	cmd.Env = append(os.Environ(), "GDS_HOME="+home, "GDS_AI_PROVIDER=offline", "DATABASE_URL=", "SUPABASE_DB_URL=", "LANG=C")
-	var stderr strings.Builder
+	var stderr lockedBuffer // written by the process's copier while the test reads it
 	cmd.Stderr = &stderr
 	client := mcp.NewClient(&mcp.Implementation{Name: "gds-test", Version: "1"}, nil)
 	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
