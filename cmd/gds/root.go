@@ -21,6 +21,9 @@ type buildInfo = launcher.BuildInfo
 // process exit code. Errors are printed here and nowhere else.
 func run(ctx context.Context, d *app.Deps, args []string, info buildInfo) int {
 	root := newRootCommand(d, info)
+	if len(args) > 0 {
+		installUsageChecks(root, args[1:])
+	}
 	err := root.Run(ctx, args)
 	if err == nil {
 		return exitOK
@@ -59,7 +62,7 @@ func newRootCommand(d *app.Deps, info buildInfo) *cli.Command {
 		ExitErrHandler: func(context.Context, *cli.Command, error) {},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if cmd.Args().Present() {
-				return usageError{err: fmt.Errorf("%s", d.T("err.unknown_command", cmd.Args().First()))}
+				return unknownCommandError(cmd, cmd.Args().First())
 			}
 			return cli.ShowRootCommandHelp(cmd)
 		},
