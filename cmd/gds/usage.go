@@ -46,8 +46,10 @@ func unknownCommandError(cmd *cli.Command, name string) error {
 
 // installUsageChecks makes every command's usage errors explain themselves
 // from the user's argv (args without the program name): an unknown flag
-// gets the closest flag of that command. The parser's own error is kept
-// only when argv shows none of these.
+// gets the closest flag of that command, a bad number names the flag and
+// the kind of value it takes (ranges are checked by the commands, so that
+// --json still answers with a JSON error document). The
+// parser's own error is kept only when argv shows none of these.
 func installUsageChecks(root *cli.Command, args []string) {
 	_ = root.Walk(func(c *cli.Command) error {
 		c.OnUsageError = func(_ context.Context, cmd *cli.Command, err error, _ bool) error {
@@ -106,9 +108,9 @@ func checkArgv(cmd *cli.Command, args []string) error {
 			continue // a negative number given as a value
 		}
 		name := strings.TrimLeft(a, "-")
-		hasVal := false
-		if k, _, ok := strings.Cut(name, "="); ok {
-			name, hasVal = k, true
+		val, hasVal := "", false
+		if k, v, ok := strings.Cut(name, "="); ok {
+			name, val, hasVal = k, v, true
 		}
 		f := flagByName(all, name)
 		if f == nil {
@@ -125,8 +127,19 @@ func checkArgv(cmd *cli.Command, args []string) error {
 			}
 			return usageError{err: err}
 		}
-		if tv, ok := f.(interface{ TakesValue() bool }); ok && tv.TakesValue() && !hasVal {
-			i++ // skip the flag's value
+		tv, ok := f.(interface{ TakesValue() bool })
+		if !ok || !tv.TakesValue() {
+			continue
+		}
+		if !hasVal {
+			if i+1 >= len(args) {
+				return nil
+			}
+			i++
+			val = args[i]
+		}
+		if err := checkFlagValue(f, val); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -137,4 +150,23 @@ func dashed(name string) string {
 		return "-" + name
 	}
 	return "--" + name
+}
+
+// checkFlagValue parses val as f's kind (integer or number flags).
+func checkFlagValue(f cli.Flag, val string) error {
+	name := dashed(f.Names()[0])
+	bad := func(key i18n.Key) error {
+		return usageError{err: apperr.L(apperr.Usage, key, name, val)}
+	}
+	switch f.(type) {
+	case *cli.IntFlag:
+		if _, err := strconv.ParseInt(val, 0, 64); err != nil {
+			return bad("err.flag_int")
+		}
+	case *cli.FloatFlag:
+		if _, err := strconv.ParseFloat(val, 64); err != nil {
+			return bad("err.flag_number")
+		}
+	}
+	return nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -50,5 +51,57 @@ func TestUsageSuggestsCommandsAndFlags(t *testing.T) {
 				t.Errorf("stderr lacks hint %q:\n%s", c.hint, errOut)
 			}
 		})
+	}
+}
+
+// A number flag given something else names the flag and the kind it takes
+// (not strconv's text); a value out of range is refused with the range.
+func TestUsageBadNumbers(t *testing.T) {
+	cases := []struct {
+		args []string
+		lang string
+		msg  string
+	}{
+		{args: []string{"search", "--limit", "abc", "q"}, msg: `--limit takes a whole number, got "abc"`},
+		{args: []string{"search", "--limit=1.5", "q"}, msg: `--limit takes a whole number, got "1.5"`},
+		{args: []string{"search", "--limit", "abc", "q"}, lang: i18n.Ja, msg: `--limit には整数を指定してください（"abc" が渡されました）`},
+		{args: []string{"search", "--limit", "0", "q"}, msg: "--limit must be 1 or more, got 0"},
+		{args: []string{"search", "--limit", "-1", "q"}, msg: "--limit must be 1 or more, got -1"},
+		{args: []string{"search", "--limit=-5", "q"}, msg: "--limit must be 1 or more, got -5"},
+		{args: []string{"ask", "--top-k", "x", "q"}, msg: `--top-k takes a whole number, got "x"`},
+		{args: []string{"ask", "--score-threshold", "high", "q"}, msg: `--score-threshold takes a number, got "high"`},
+	}
+	for _, c := range cases {
+		t.Run(strings.Join(c.args, "_")+c.lang, func(t *testing.T) {
+			h := newHarness(t)
+			if c.lang != "" {
+				h.lang = c.lang
+			}
+			if code := h.run(c.args...); code != exitUsage {
+				t.Fatalf("exit %d, want %d; stderr %s", code, exitUsage, h.stderr.String())
+			}
+			errOut := h.stderr.String()
+			if !strings.Contains(errOut, c.msg) {
+				t.Errorf("stderr lacks %q:\n%s", c.msg, errOut)
+			}
+			if strings.Contains(errOut, "strconv") {
+				t.Errorf("stderr shows strconv's text:\n%s", errOut)
+			}
+		})
+	}
+}
+
+// --json answers an out-of-range --limit with a JSON error document.
+func TestUsageLimitRangeJSON(t *testing.T) {
+	h := newHarness(t)
+	if code := h.run("search", "--json", "--limit", "0", "q"); code != exitUsage {
+		t.Fatalf("exit %d, want %d; stderr %s", code, exitUsage, h.stderr.String())
+	}
+	var doc struct {
+		Error *struct{ Code, Message string } `json:"error"`
+	}
+	if err := json.Unmarshal(h.stdout.Bytes(), &doc); err != nil || doc.Error == nil || doc.Error.Code != "usage" ||
+		doc.Error.Message != "--limit must be 1 or more, got 0" {
+		t.Errorf("stdout %s (%v)", h.stdout.String(), err)
 	}
 }

@@ -7,6 +7,9 @@ func init() {
 		return map[Key]Message{
 			"cli.hint_did_you_mean": {En: "did you mean %s?", Ja: "%s のことですか？"},
 			"err.unknown_flag":      {En: "unknown flag %s", Ja: "不明なフラグ %s"},
+			"err.flag_int":          {En: "%s takes a whole number, got %q", Ja: "%s には整数を指定してください（%q が渡されました）"},
+			"err.flag_number":       {En: "%s takes a number, got %q", Ja: "%s には数値を指定してください（%q が渡されました）"},
+			"err.flag_min":          {En: "%s must be %d or more, got %d", Ja: "%s は %d 以上にしてください（%d が渡されました）"},
 		}
 	})
 }
