@@ -105,3 +105,44 @@ func TestUsageLimitRangeJSON(t *testing.T) {
 		t.Errorf("stdout %s (%v)", h.stdout.String(), err)
 	}
 }
+
+// A damaged --state token (or one of another version) gets one plain
+// message, not the decoder's ("flate: corrupt input", "unexpected EOF").
+func TestSearchDamagedStateToken(t *testing.T) {
+	cases := []struct {
+		tok, lang, msg string
+	}{
+		{tok: "g1.________________", msg: "this search token is damaged or from another version of gds"}, // flate: corrupt input
+		{tok: "g1.AAAA", msg: "this search token is damaged or from another version of gds"},             // unexpected EOF
+		{tok: "garbage", msg: "this search token is damaged or from another version of gds"},
+		{tok: "g9.AAAA", msg: "this search token is from another version of gds"},
+		{tok: "g1.________________", lang: i18n.Ja, msg: "この検索トークンは壊れているか、別のバージョンの gds のものです"},
+	}
+	for _, c := range cases {
+		t.Run(c.tok+c.lang, func(t *testing.T) {
+			h := newHarness(t)
+			if c.lang != "" {
+				h.lang = c.lang
+			}
+			if code := h.run("search", "--json", "--state", c.tok, "--answer", "1"); code != exitUsage {
+				t.Fatalf("exit %d, want %d; stderr %s", code, exitUsage, h.stderr.String())
+			}
+			var doc struct {
+				Error *struct{ Code, Message string } `json:"error"`
+			}
+			if err := json.Unmarshal(h.stdout.Bytes(), &doc); err != nil || doc.Error == nil || doc.Error.Code != "usage" {
+				t.Fatalf("stdout %s (%v)", h.stdout.String(), err)
+			}
+			for _, out := range []string{doc.Error.Message, h.stderr.String()} {
+				if !strings.Contains(out, c.msg) {
+					t.Errorf("lacks %q: %s", c.msg, out)
+				}
+				for _, bad := range []string{"flate", "EOF", "prefix", "invalid search state"} {
+					if strings.Contains(out, bad) {
+						t.Errorf("shows the decoder's words %q: %s", bad, out)
+					}
+				}
+			}
+		})
+	}
+}
