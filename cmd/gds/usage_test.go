@@ -146,3 +146,25 @@ func TestSearchDamagedStateToken(t *testing.T) {
 		})
 	}
 }
+
+// `--source /path` suggests `local:/path`.
+func TestCrawlSourcePathSuggestsLocal(t *testing.T) {
+	h := newHarness(t)
+	dir := t.TempDir()
+	if code := h.run("crawl", "--source", dir); code != exitUsage {
+		t.Fatalf("exit %d, want %d; stderr %s", code, exitUsage, h.stderr.String())
+	}
+	if want := "for a local folder write local:" + dir; !strings.Contains(h.stderr.String(), want) {
+		t.Errorf("stderr lacks %q:\n%s", want, h.stderr.String())
+	}
+	h.lang = i18n.Ja
+	h.run("crawl", "--source", dir)
+	if want := "ローカルフォルダは local:" + dir; !strings.Contains(h.stderr.String(), want) {
+		t.Errorf("stderr lacks %q:\n%s", want, h.stderr.String())
+	}
+	h.lang = i18n.En
+	h.run("crawl", "--source", "dirve")
+	if strings.Contains(h.stderr.String(), "local:dirve") {
+		t.Errorf("a word got a local: suggestion:\n%s", h.stderr.String())
+	}
+}

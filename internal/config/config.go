@@ -161,8 +161,29 @@ func ParseSource(v, workDir, homeDir string) (CrawlSource, error) {
 		}
 		return CrawlSource{Kind: SourceLocal, Path: resolvePath(p, workDir, homeDir)}, nil
 	default:
-		return CrawlSource{}, fmt.Errorf("unknown source %q", v)
+		e := &SourceError{Value: v}
+		if looksLikePath(v) {
+			e.Suggest = SourceLocal + ":" + v
+		}
+		return CrawlSource{}, e
 	}
+}
+
+// SourceError is an unknown GDS_SOURCE / --source value. Suggest is the
+// spelling gds would accept when the value looks like a folder path
+// ("/data" → "local:/data"), "" otherwise.
+type SourceError struct {
+	Value   string
+	Suggest string
+}
+
+func (e *SourceError) Error() string { return fmt.Sprintf("unknown source %q", e.Value) }
+
+// looksLikePath tells a folder path written without "local:" from other
+// words: absolute, home-relative, dot-relative, or with a separator.
+func looksLikePath(v string) bool {
+	return v == "." || v == "~" || strings.HasPrefix(v, "~/") || strings.HasPrefix(v, "./") ||
+		strings.HasPrefix(v, "../") || filepath.IsAbs(v) || strings.ContainsRune(v, '/') || strings.ContainsRune(v, filepath.Separator)
 }
 
 // Config is the effective configuration.
@@ -352,6 +373,10 @@ func (c *Config) fill(val func(name, def string) string, workDir, homeDir string
 	srcRaw := val(EnvSource, SourceDrive)
 	c.Source, err = ParseSource(srcRaw, workDir, homeDir)
 	if err != nil {
+		var se *SourceError
+		if errors.As(err, &se) && se.Suggest != "" {
+			return &Error{Var: EnvSource, Value: srcRaw, Problem: "config.problem.bad_source", Fix: "config.fix.source_path", FixArgs: []any{se.Suggest}}
+		}
 		return &Error{Var: EnvSource, Value: srcRaw, Problem: "config.problem.bad_source", Fix: "config.fix.source"}
 	}
 	if c.CrawlConcurrency, err = intSetting(EnvCrawlConcurrency, val(EnvCrawlConcurrency, strconv.Itoa(DefaultCrawlConcurrency)), MinCrawlConcurrency, MaxCrawlConcurrency); err != nil {

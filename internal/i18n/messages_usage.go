@@ -5,11 +5,13 @@ package i18n
 func init() {
 	register(func() map[Key]Message {
 		return map[Key]Message{
-			"cli.hint_did_you_mean": {En: "did you mean %s?", Ja: "%s のことですか？"},
-			"err.unknown_flag":      {En: "unknown flag %s", Ja: "不明なフラグ %s"},
-			"err.flag_int":          {En: "%s takes a whole number, got %q", Ja: "%s には整数を指定してください（%q が渡されました）"},
-			"err.flag_number":       {En: "%s takes a number, got %q", Ja: "%s には数値を指定してください（%q が渡されました）"},
-			"err.flag_min":          {En: "%s must be %d or more, got %d", Ja: "%s は %d 以上にしてください（%d が渡されました）"},
+			"cli.hint_did_you_mean":  {En: "did you mean %s?", Ja: "%s のことですか？"},
+			"err.unknown_flag":       {En: "unknown flag %s", Ja: "不明なフラグ %s"},
+			"err.flag_int":           {En: "%s takes a whole number, got %q", Ja: "%s には整数を指定してください（%q が渡されました）"},
+			"err.flag_number":        {En: "%s takes a number, got %q", Ja: "%s には数値を指定してください（%q が渡されました）"},
+			"err.flag_min":           {En: "%s must be %d or more, got %d", Ja: "%s は %d 以上にしてください（%d が渡されました）"},
+			"crawl.source_path":      {En: "--source: unknown source %q; for a local folder write %s", Ja: "--source: 不明なソース %q です。ローカルフォルダは %s と指定してください"},
+			"config.fix.source_path": {En: "for a local folder write %s (or use \"drive\")", Ja: "ローカルフォルダは %s と指定してください（または \"drive\"）"},
 		}
 	})
 }

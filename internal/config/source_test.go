@@ -1,0 +1,49 @@
+package config
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// A folder path written without "local:" is refused with the spelling that
+// works; other unknown words get no suggestion.
+func TestParseSourceSuggestsLocal(t *testing.T) {
+	cases := []struct {
+		in, suggest string
+	}{
+		{"/data/docs", "local:/data/docs"},
+		{"~/Documents", "local:~/Documents"},
+		{"./docs", "local:./docs"},
+		{"../docs", "local:../docs"},
+		{"docs/2024", "local:docs/2024"},
+		{".", "local:."},
+		{"dirve", ""},
+		{"s3", ""},
+	}
+	for _, c := range cases {
+		_, err := ParseSource(c.in, "/work", "/home/u")
+		var se *SourceError
+		if !errors.As(err, &se) {
+			t.Fatalf("%q: err %v, want *SourceError", c.in, err)
+		}
+		if se.Suggest != c.suggest {
+			t.Errorf("%q: suggest %q, want %q", c.in, se.Suggest, c.suggest)
+		}
+	}
+	if _, err := ParseSource("local:/data", "/work", "/home/u"); err != nil {
+		t.Errorf("local:/data: %v", err)
+	}
+}
+
+func TestLoadBadSourceSuggestsLocal(t *testing.T) {
+	env := map[string]string{EnvHome: t.TempDir(), EnvSource: "/data/docs"}
+	_, err := Load(LoadOptions{LookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok }, WorkDir: t.TempDir(), GOOS: "linux"})
+	var ce *Error
+	if !errors.As(err, &ce) {
+		t.Fatalf("err %v, want *config.Error", err)
+	}
+	if got, want := ce.Message("en"), "for a local folder write local:/data/docs"; !strings.Contains(got, want) {
+		t.Errorf("message %q lacks %q", got, want)
+	}
+}
