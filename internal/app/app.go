@@ -10,10 +10,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"os"
 	"runtime"
 	"sync"
+	"syscall"
 	"time"
 
 	"golang.org/x/term"
@@ -223,13 +225,40 @@ func OpenStore(ctx context.Context, cfg *config.Config) (store.Store, error) {
 		return s, nil
 	}
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
-		return nil, fmt.Errorf("create the gds data directory %s: %w", cfg.DataDir, err)
+		err = fmt.Errorf("create the gds data directory %s: %w", cfg.DataDir, err)
+		if isReadOnly(err) {
+			return nil, apperr.L(apperr.Config, "store.read_only", cfg.DataDir).Wrap(err)
+		}
+		return nil, err
 	}
 	s, err := sqlite.Open(ctx, cfg.IndexPath(), sqlite.Options{})
 	if err != nil {
-		return nil, fmt.Errorf("open the index %s: %w", cfg.IndexPath(), err)
+		err = fmt.Errorf("open the index %s: %w", cfg.IndexPath(), err)
+		// SQLite says only "unable to open database file (14)"; whether
+		// the folder is writable is asked of the file system itself.
+		if perr := writeProbe(cfg.DataDir); isReadOnly(perr) {
+			return nil, apperr.L(apperr.Config, "store.read_only", cfg.DataDir).Wrap(errors.Join(err, perr))
+		}
+		return nil, err
 	}
 	return s, nil
+}
+
+// writeProbe creates and removes a file in dir: nil when dir is writable.
+// A variable so tests can stand in for a read-only file system.
+var writeProbe = func(dir string) error {
+	f, err := os.CreateTemp(dir, ".gds-write-check-*")
+	if err != nil {
+		return err
+	}
+	name := f.Name()
+	f.Close()
+	return os.Remove(name)
+}
+
+// isReadOnly tells a permission or read-only-file-system error.
+func isReadOnly(err error) bool {
+	return err != nil && (errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS))
 }
 
 // NewProvider returns the AI provider cfg.AIProvider names.

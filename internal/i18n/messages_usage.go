@@ -12,6 +12,7 @@ func init() {
 			"err.flag_min":           {En: "%s must be %d or more, got %d", Ja: "%s は %d 以上にしてください（%d が渡されました）"},
 			"crawl.source_path":      {En: "--source: unknown source %q; for a local folder write %s", Ja: "--source: 不明なソース %q です。ローカルフォルダは %s と指定してください"},
 			"config.fix.source_path": {En: "for a local folder write %s (or use \"drive\")", Ja: "ローカルフォルダは %s と指定してください（または \"drive\"）"},
+			"store.read_only":        {En: "the gds data folder %s is read-only; make it writable or point GDS_HOME at a writable folder", Ja: "gds のデータフォルダ %s は読み取り専用です。書き込めるようにするか、GDS_HOME を書き込めるフォルダに設定してください"},
 		}
 	})
 }
