@@ -1,10 +1,12 @@
 package config
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -473,11 +475,32 @@ func readEnvFile(path string) (map[string]string, error) {
 		return nil, &Error{File: path, Problem: "config.problem.read_env", Fix: "config.fix.env_file", Err: err}
 	}
 	defer f.Close()
-	vals, err := godotenv.Parse(f)
+	data, err := io.ReadAll(f)
 	if err != nil {
-		return nil, &Error{File: path, Problem: "config.problem.parse_env", Fix: "config.fix.env_file", Err: err}
+		return nil, &Error{File: path, Problem: "config.problem.read_env", Fix: "config.fix.env_file", Err: err}
+	}
+	vals, err := godotenv.UnmarshalBytes(data)
+	if err != nil {
+		return nil, &Error{File: path, Line: badEnvLine(data), Problem: "config.problem.parse_env", Fix: "config.fix.env_file", Err: err}
 	}
 	return vals, nil
+}
+
+// badEnvLine is the 1-based line of data where the .env parser fails: the
+// line after the longest prefix of whole lines that parses (a value
+// spanning lines makes its shorter prefixes fail, its full extent parse).
+// Only called on a file that failed to parse, so the quadratic cost is
+// paid on the error path alone.
+func badEnvLine(data []byte) int {
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	good, end := 0, 0
+	for i, l := range lines {
+		end += len(l)
+		if _, err := godotenv.UnmarshalBytes(data[:end]); err == nil {
+			good = i + 1
+		}
+	}
+	return min(good+1, len(lines))
 }
 
 // userConfigDir mirrors os.UserConfigDir on the injected environment.

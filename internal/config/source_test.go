@@ -2,6 +2,9 @@ package config
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -45,5 +48,33 @@ func TestLoadBadSourceSuggestsLocal(t *testing.T) {
 	}
 	if got, want := ce.Message("en"), "for a local folder write local:/data/docs"; !strings.Contains(got, want) {
 		t.Errorf("message %q lacks %q", got, want)
+	}
+}
+
+// A .env line the parser refuses is named by file and line number.
+func TestEnvFileErrorNamesLine(t *testing.T) {
+	cases := []struct {
+		body string
+		line int
+	}{
+		{"GDS_SOURCE=drive\nGDS_AI_PROVIDER=offline\nTHIS IS NOT A SETTING\nOPENAI_MODEL=x\n", 3},
+		{"BROKEN LINE\n", 1},
+		{"A=1\nB=\"multi\nline\"\nC=3\nD E\n", 5},
+	}
+	for _, c := range cases {
+		home := t.TempDir()
+		if err := os.WriteFile(filepath.Join(home, ".env"), []byte(c.body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		env := map[string]string{EnvHome: home}
+		_, err := Load(LoadOptions{LookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok }, WorkDir: t.TempDir(), GOOS: "linux"})
+		var ce *Error
+		if !errors.As(err, &ce) {
+			t.Fatalf("%q: err %v, want *config.Error", c.body, err)
+		}
+		want := filepath.Join(home, ".env") + ":" + strconv.Itoa(c.line) + ": "
+		if got := ce.Message("en"); !strings.HasPrefix(got, want) {
+			t.Errorf("%q: message %q, want prefix %q", c.body, got, want)
+		}
 	}
 }
