@@ -2,10 +2,14 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/render"
 )
 
 // Unknown commands and flags get the closest name of that command as the
@@ -166,5 +170,37 @@ func TestCrawlSourcePathSuggestsLocal(t *testing.T) {
 	h.run("crawl", "--source", "dirve")
 	if strings.Contains(h.stderr.String(), "local:dirve") {
 		t.Errorf("a word got a local: suggestion:\n%s", h.stderr.String())
+	}
+}
+
+// After crawling a folder whose only file is old, `db status` shows the
+// crawl's time as the last sync, not the file's date.
+func TestDBStatusLastSyncIsCrawlTime(t *testing.T) {
+	h := newHarness(t)
+	dir := t.TempDir()
+	f := filepath.Join(dir, "old-note.txt")
+	if err := os.WriteFile(f, []byte("an old note about budgets"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Date(2001, 2, 3, 4, 5, 6, 0, time.UTC)
+	if err := os.Chtimes(f, old, old); err != nil {
+		t.Fatal(err)
+	}
+	before := time.Now().Add(-time.Second)
+	if code := h.run("crawl", "--source", "local:"+dir); code != exitOK {
+		t.Fatalf("crawl: exit %d: %s", code, h.stderr.String())
+	}
+	if code := h.run("db", "status", "--json"); code != exitOK {
+		t.Fatalf("db status: exit %d: %s", code, h.stderr.String())
+	}
+	var st render.IndexStatusDoc
+	if err := json.Unmarshal(h.stdout.Bytes(), &st); err != nil {
+		t.Fatal(err)
+	}
+	if st.LastSync == nil || st.LastSync.Before(before) {
+		t.Errorf("last_sync = %v, want the crawl time (after %v)", st.LastSync, before)
+	}
+	if st.NewestFile == nil || !st.NewestFile.Equal(old) {
+		t.Errorf("newest_file = %v, want %v", st.NewestFile, old)
 	}
 }
