@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/i18n"
 	"github.com/gds-cli/gds/internal/render"
 )
@@ -202,5 +203,41 @@ func TestDBStatusLastSyncIsCrawlTime(t *testing.T) {
 	}
 	if st.NewestFile == nil || !st.NewestFile.Equal(old) {
 		t.Errorf("newest_file = %v, want %v", st.NewestFile, old)
+	}
+}
+
+// `gds config show` still shows every readable value when some are bad
+// (a bad variable, a .env line the parser refuses), then the problems,
+// with exit code 3.
+func TestConfigShowWithBadValues(t *testing.T) {
+	h := newHarness(t)
+	h.env[config.EnvAIProvider] = "bogus"
+	h.env[config.EnvCrawlConcurrency] = "500"
+	h.env[config.EnvOpenAIModel] = "my-model-x"
+	if err := os.WriteFile(filepath.Join(h.work, ".env"), []byte("GDS_SUMMARY_MAX_LENGTH=300\nNOT A LINE\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code := h.run("config", "show"); code != exitConfig {
+		t.Fatalf("exit %d, want %d; stderr %s", code, exitConfig, h.stderr.String())
+	}
+	out, errOut := h.stdout.String(), h.stderr.String()
+	if !strings.Contains(out, "my-model-x") || !strings.Contains(out, config.EnvSearchMaxLoopCount) {
+		t.Errorf("settings missing:\n%s", out)
+	}
+	for _, want := range []string{config.EnvAIProvider + `="bogus"`, config.EnvCrawlConcurrency + `="500"`, filepath.Join(h.work, ".env") + ":2:"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+	if code := h.run("config", "show", "--json"); code != exitConfig {
+		t.Fatalf("--json exit %d", code)
+	}
+	var doc configShowJSON
+	if err := json.Unmarshal(h.stdout.Bytes(), &doc); err != nil || len(doc.Problems) != 3 || len(doc.Settings) == 0 {
+		t.Errorf("--json: %v %+v", err, doc)
+	}
+	// Other commands still refuse to run on a bad configuration.
+	if code := h.run("search", "q"); code != exitConfig {
+		t.Errorf("search on a bad configuration: exit %d", code)
 	}
 }

@@ -79,31 +79,38 @@ type Deps struct {
 	// defaults of package budget). FromOS reads it from the environment;
 	// `gds search` flags override it.
 	Budget budget.Policy
+	// LoadAllConfig reads the configuration past its problems (see
+	// config.LoadAll), for `gds config show` when Config could not load;
+	// nil: not available.
+	LoadAllConfig func() (*config.Config, []error)
 }
 
 // Options are the inputs of New.
 type Options struct {
 	Config    *config.Config
 	ConfigErr error
-	Stdin     io.Reader
-	Stdout    io.Writer
-	Stderr    io.Writer
-	StdoutTTY bool
-	Lang      string
-	Now       func() time.Time // nil: time.Now
+	// LoadAllConfig becomes Deps.LoadAllConfig.
+	LoadAllConfig func() (*config.Config, []error)
+	Stdin         io.Reader
+	Stdout        io.Writer
+	Stderr        io.Writer
+	StdoutTTY     bool
+	Lang          string
+	Now           func() time.Time // nil: time.Now
 }
 
 // New builds Deps whose OpenStore and Provider follow o.Config.
 func New(o Options) *Deps {
 	d := &Deps{
-		Config:    o.Config,
-		ConfigErr: o.ConfigErr,
-		Stdin:     o.Stdin,
-		Stdout:    o.Stdout,
-		Stderr:    o.Stderr,
-		StdoutTTY: o.StdoutTTY,
-		Lang:      o.Lang,
-		Now:       o.Now,
+		Config:        o.Config,
+		ConfigErr:     o.ConfigErr,
+		LoadAllConfig: o.LoadAllConfig,
+		Stdin:         o.Stdin,
+		Stdout:        o.Stdout,
+		Stderr:        o.Stderr,
+		StdoutTTY:     o.StdoutTTY,
+		Lang:          o.Lang,
+		Now:           o.Now,
 	}
 	if d.Stdin == nil {
 		d.Stdin = eofReader{}
@@ -185,13 +192,14 @@ func FromOS() *Deps {
 		cfg, err = nil, apperr.Mark(perr, apperr.Config)
 	}
 	d := New(Options{
-		Config:    cfg,
-		ConfigErr: err,
-		Stdin:     os.Stdin,
-		Stdout:    os.Stdout,
-		Stderr:    os.Stderr,
-		StdoutTTY: term.IsTerminal(int(os.Stdout.Fd())),
-		Lang:      i18n.Detect(os.LookupEnv),
+		Config:        cfg,
+		ConfigErr:     err,
+		LoadAllConfig: func() (*config.Config, []error) { return config.LoadAll(config.OSOptions()) },
+		Stdin:         os.Stdin,
+		Stdout:        os.Stdout,
+		Stderr:        os.Stderr,
+		StdoutTTY:     term.IsTerminal(int(os.Stdout.Fd())),
+		Lang:          i18n.Detect(os.LookupEnv),
 	})
 	d.Budget = pol
 	return d

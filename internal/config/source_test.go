@@ -78,3 +78,19 @@ func TestEnvFileErrorNamesLine(t *testing.T) {
 		}
 	}
 }
+
+// LoadAll goes past bad values: every problem, and the readable values.
+func TestLoadAllKeepsReadableValues(t *testing.T) {
+	env := map[string]string{EnvHome: t.TempDir(), EnvAIProvider: "bogus", EnvSource: "/data", EnvOpenAIModel: "m-1"}
+	opts := LoadOptions{LookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok }, WorkDir: t.TempDir(), GOOS: "linux"}
+	if _, err := Load(opts); err == nil {
+		t.Fatal("Load accepted bad values")
+	}
+	cfg, problems := LoadAll(opts)
+	if cfg == nil || len(problems) != 2 {
+		t.Fatalf("LoadAll: cfg %v, problems %v", cfg, problems)
+	}
+	if cfg.OpenAIModel != "m-1" {
+		t.Errorf("OpenAIModel = %q", cfg.OpenAIModel)
+	}
+}
