@@ -91,6 +91,16 @@ func newRootCommand(d *app.Deps, info buildInfo) *cli.Command {
 		c.OnUsageError = func(_ context.Context, _ *cli.Command, err error, _ bool) error {
 			return usageError{err: err}
 		}
+		if c.Action == nil && len(c.Commands) > 0 && c != root {
+			// A group (`gds db`): a mistyped subcommand gets a suggestion
+			// instead of cli's "No help topic".
+			c.Action = func(ctx context.Context, cmd *cli.Command) error {
+				if cmd.Args().Present() {
+					return unknownCommandError(cmd, cmd.Args().First())
+				}
+				return cli.ShowSubcommandHelp(cmd)
+			}
+		}
 		if act := c.Action; act != nil {
 			c.Action = func(ctx context.Context, cmd *cli.Command) error {
 				if err := act(ctx, cmd); err != nil {

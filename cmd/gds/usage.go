@@ -39,7 +39,7 @@ func unknownCommandError(cmd *cli.Command, name string) error {
 		names = append(names, c.Names()...)
 	}
 	if s, ok := suggest.Closest(name, names); ok {
-		return hintedError{err: err, hintKey: "cli.hint_did_you_mean", hintArg: []any{cmd.Root().Name + " " + s}}
+		return hintedError{err: err, hintKey: "cli.hint_did_you_mean", hintArg: []any{cmd.FullName() + " " + s}}
 	}
 	return usageError{err: err}
 }

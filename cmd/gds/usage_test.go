@@ -27,6 +27,8 @@ func TestUsageSuggestsCommandsAndFlags(t *testing.T) {
 		{args: []string{"docter"}, msg: `unknown command "docter"`, hint: "did you mean gds doctor?"},
 		{args: []string{"serch"}, lang: i18n.Ja, msg: `不明なコマンド "serch"`, hint: "gds search のことですか"},
 		{args: []string{"xyzzyq"}, msg: `unknown command "xyzzyq"`, noSuggest: true},
+		{args: []string{"db", "stauts"}, msg: `unknown command "stauts"`, hint: "did you mean gds db status?"},
+		{args: []string{"schedule", "instal"}, msg: `unknown command "instal"`, hint: "did you mean gds schedule install?"},
 		{args: []string{"search", "--limt", "3", "q"}, msg: "unknown flag --limt", hint: "did you mean --limit?"},
 		{args: []string{"search", "--jsno", "q"}, msg: "unknown flag --jsno", hint: "did you mean --json?"},
 		{args: []string{"ask", "--top_k=3", "q"}, msg: "unknown flag --top_k", hint: "did you mean --top-k?"},
