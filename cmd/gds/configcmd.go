@@ -10,6 +10,7 @@ import (
 	"github.com/gds-cli/gds/internal/app"
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/launcher"
+	"github.com/gds-cli/gds/internal/render"
 )
 
 // configShowOptions are the flags of `gds config show`.
@@ -55,20 +56,48 @@ type configShowJSON struct {
 	Home     string           `json:"home"`
 	EnvFiles []string         `json:"env_files"`
 	Settings []config.Setting `json:"settings"`
+	// Problems are the configuration's problems, when it has any (the
+	// settings then show every value that could be read).
+	Problems []render.JSONError `json:"problems,omitempty"`
 }
 
 func runConfigShow(d *app.Deps, opts configShowOptions) error {
 	cfg, err := d.RequireConfig()
+	var problems []error
 	if err != nil {
+		// Show what can be read, then the problems (doctor sends users here).
+		if d.LoadAllConfig == nil {
+			return err
+		}
+		if cfg, problems = d.LoadAllConfig(); cfg == nil || len(problems) == 0 {
+			return err
+		}
+	}
+	if err := writeConfigShow(d, cfg, opts, problems); err != nil {
 		return err
 	}
+	if len(problems) == 0 {
+		return nil
+	}
+	// All but the last problem here; run prints the last and exits 3.
+	for _, p := range problems[:len(problems)-1] {
+		printError(d, p)
+	}
+	return problems[len(problems)-1]
+}
+
+func writeConfigShow(d *app.Deps, cfg *config.Config, opts configShowOptions, problems []error) error {
 	settings := cfg.Settings()
 	if opts.JSON {
 		envFiles := cfg.EnvFiles
 		if envFiles == nil {
 			envFiles = []string{}
 		}
-		return writeJSON(d, configShowJSON{Home: cfg.Home, EnvFiles: envFiles, Settings: settings})
+		doc := configShowJSON{Home: cfg.Home, EnvFiles: envFiles, Settings: settings}
+		for _, p := range problems {
+			doc.Problems = append(doc.Problems, jsonError(d, p))
+		}
+		return writeJSON(d, doc)
 	}
 	fmt.Fprintf(d.Stdout, "%s: %s\n", d.T("out.config.home"), cfg.Home)
 	files := d.T("out.config.none")

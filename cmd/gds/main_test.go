@@ -42,12 +42,14 @@ func (h *harness) run(args ...string) int {
 	h.t.Helper()
 	h.stdout.Reset()
 	h.stderr.Reset()
-	cfg, err := config.Load(config.LoadOptions{
+	lo := config.LoadOptions{
 		LookupEnv: func(k string) (string, bool) { v, ok := h.env[k]; return v, ok },
 		WorkDir:   h.work,
 		GOOS:      "linux",
-	})
-	d := app.New(app.Options{Config: cfg, ConfigErr: err, Stdout: &h.stdout, Stderr: &h.stderr, Lang: h.lang})
+	}
+	cfg, err := config.Load(lo)
+	d := app.New(app.Options{Config: cfg, ConfigErr: err, Stdout: &h.stdout, Stderr: &h.stderr, Lang: h.lang,
+		LoadAllConfig: func() (*config.Config, []error) { return config.LoadAll(lo) }})
 	return run(context.Background(), d, append([]string{"gds"}, args...), buildInfo{Version: "1.2.3", Commit: "abc1234", Date: "2025-01-02"})
 }
 

@@ -21,6 +21,9 @@ type buildInfo = launcher.BuildInfo
 // process exit code. Errors are printed here and nowhere else.
 func run(ctx context.Context, d *app.Deps, args []string, info buildInfo) int {
 	root := newRootCommand(d, info)
+	if len(args) > 0 {
+		installUsageChecks(root, args[1:])
+	}
 	err := root.Run(ctx, args)
 	if err == nil {
 		return exitOK
@@ -59,7 +62,7 @@ func newRootCommand(d *app.Deps, info buildInfo) *cli.Command {
 		ExitErrHandler: func(context.Context, *cli.Command, error) {},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if cmd.Args().Present() {
-				return usageError{err: fmt.Errorf("%s", d.T("err.unknown_command", cmd.Args().First()))}
+				return unknownCommandError(cmd, cmd.Args().First())
 			}
 			return cli.ShowRootCommandHelp(cmd)
 		},
@@ -87,6 +90,16 @@ func newRootCommand(d *app.Deps, info buildInfo) *cli.Command {
 	_ = root.Walk(func(c *cli.Command) error {
 		c.OnUsageError = func(_ context.Context, _ *cli.Command, err error, _ bool) error {
 			return usageError{err: err}
+		}
+		if c.Action == nil && len(c.Commands) > 0 && c != root {
+			// A group (`gds db`): a mistyped subcommand gets a suggestion
+			// instead of cli's "No help topic".
+			c.Action = func(ctx context.Context, cmd *cli.Command) error {
+				if cmd.Args().Present() {
+					return unknownCommandError(cmd, cmd.Args().First())
+				}
+				return cli.ShowSubcommandHelp(cmd)
+			}
 		}
 		if act := c.Action; act != nil {
 			c.Action = func(ctx context.Context, cmd *cli.Command) error {

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/gds-cli/gds/internal/app"
+	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/budget"
 	"github.com/gds-cli/gds/internal/render"
 	"github.com/gds-cli/gds/internal/search"
@@ -91,6 +92,15 @@ func searchBudget(p budget.Policy, cmd *cli.Command) budget.Policy {
 // runs the same hybrid loop (app.SearchSession); they differ only in how a
 // clarifying question is asked and how the outcome is rendered.
 func runSearch(ctx context.Context, d *app.Deps, opts searchOptions) error {
+	if opts.Limit < 1 {
+		err := apperr.L(apperr.Usage, "err.flag_min", "--limit", 1, opts.Limit)
+		if opts.JSON {
+			if werr := render.WriteJSON(d.Stdout, render.ErrorDoc{Error: jsonError(d, err)}); werr != nil {
+				return errors.Join(err, werr)
+			}
+		}
+		return err
+	}
 	switch {
 	case opts.JSON:
 		return runSearchJSON(ctx, d, opts)

@@ -10,10 +10,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"os"
 	"runtime"
 	"sync"
+	"syscall"
 	"time"
 
 	"golang.org/x/term"
@@ -77,31 +79,38 @@ type Deps struct {
 	// defaults of package budget). FromOS reads it from the environment;
 	// `gds search` flags override it.
 	Budget budget.Policy
+	// LoadAllConfig reads the configuration past its problems (see
+	// config.LoadAll), for `gds config show` when Config could not load;
+	// nil: not available.
+	LoadAllConfig func() (*config.Config, []error)
 }
 
 // Options are the inputs of New.
 type Options struct {
 	Config    *config.Config
 	ConfigErr error
-	Stdin     io.Reader
-	Stdout    io.Writer
-	Stderr    io.Writer
-	StdoutTTY bool
-	Lang      string
-	Now       func() time.Time // nil: time.Now
+	// LoadAllConfig becomes Deps.LoadAllConfig.
+	LoadAllConfig func() (*config.Config, []error)
+	Stdin         io.Reader
+	Stdout        io.Writer
+	Stderr        io.Writer
+	StdoutTTY     bool
+	Lang          string
+	Now           func() time.Time // nil: time.Now
 }
 
 // New builds Deps whose OpenStore and Provider follow o.Config.
 func New(o Options) *Deps {
 	d := &Deps{
-		Config:    o.Config,
-		ConfigErr: o.ConfigErr,
-		Stdin:     o.Stdin,
-		Stdout:    o.Stdout,
-		Stderr:    o.Stderr,
-		StdoutTTY: o.StdoutTTY,
-		Lang:      o.Lang,
-		Now:       o.Now,
+		Config:        o.Config,
+		ConfigErr:     o.ConfigErr,
+		LoadAllConfig: o.LoadAllConfig,
+		Stdin:         o.Stdin,
+		Stdout:        o.Stdout,
+		Stderr:        o.Stderr,
+		StdoutTTY:     o.StdoutTTY,
+		Lang:          o.Lang,
+		Now:           o.Now,
 	}
 	if d.Stdin == nil {
 		d.Stdin = eofReader{}
@@ -183,13 +192,14 @@ func FromOS() *Deps {
 		cfg, err = nil, apperr.Mark(perr, apperr.Config)
 	}
 	d := New(Options{
-		Config:    cfg,
-		ConfigErr: err,
-		Stdin:     os.Stdin,
-		Stdout:    os.Stdout,
-		Stderr:    os.Stderr,
-		StdoutTTY: term.IsTerminal(int(os.Stdout.Fd())),
-		Lang:      i18n.Detect(os.LookupEnv),
+		Config:        cfg,
+		ConfigErr:     err,
+		LoadAllConfig: func() (*config.Config, []error) { return config.LoadAll(config.OSOptions()) },
+		Stdin:         os.Stdin,
+		Stdout:        os.Stdout,
+		Stderr:        os.Stderr,
+		StdoutTTY:     term.IsTerminal(int(os.Stdout.Fd())),
+		Lang:          i18n.Detect(os.LookupEnv),
 	})
 	d.Budget = pol
 	return d
@@ -223,13 +233,40 @@ func OpenStore(ctx context.Context, cfg *config.Config) (store.Store, error) {
 		return s, nil
 	}
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
-		return nil, fmt.Errorf("create the gds data directory %s: %w", cfg.DataDir, err)
+		err = fmt.Errorf("create the gds data directory %s: %w", cfg.DataDir, err)
+		if isReadOnly(err) {
+			return nil, apperr.L(apperr.Config, "store.read_only", cfg.DataDir).Wrap(err)
+		}
+		return nil, err
 	}
 	s, err := sqlite.Open(ctx, cfg.IndexPath(), sqlite.Options{})
 	if err != nil {
-		return nil, fmt.Errorf("open the index %s: %w", cfg.IndexPath(), err)
+		err = fmt.Errorf("open the index %s: %w", cfg.IndexPath(), err)
+		// SQLite says only "unable to open database file (14)"; whether
+		// the folder is writable is asked of the file system itself.
+		if perr := writeProbe(cfg.DataDir); isReadOnly(perr) {
+			return nil, apperr.L(apperr.Config, "store.read_only", cfg.DataDir).Wrap(errors.Join(err, perr))
+		}
+		return nil, err
 	}
 	return s, nil
+}
+
+// writeProbe creates and removes a file in dir: nil when dir is writable.
+// A variable so tests can stand in for a read-only file system.
+var writeProbe = func(dir string) error {
+	f, err := os.CreateTemp(dir, ".gds-write-check-*")
+	if err != nil {
+		return err
+	}
+	name := f.Name()
+	f.Close()
+	return os.Remove(name)
+}
+
+// isReadOnly tells a permission or read-only-file-system error.
+func isReadOnly(err error) bool {
+	return err != nil && (errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS))
 }
 
 // NewProvider returns the AI provider cfg.AIProvider names.

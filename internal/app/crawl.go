@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 
@@ -48,6 +49,10 @@ func (d *Deps) Crawl(ctx context.Context, req CrawlRequest) (*crawl.Summary, err
 		wd, _ := os.Getwd()
 		home, _ := os.UserHomeDir()
 		if target, err = config.ParseSource(req.Source, wd, home); err != nil {
+			var se *config.SourceError
+			if errors.As(err, &se) && se.Suggest != "" {
+				return nil, apperr.L(apperr.Usage, "crawl.source_path", se.Value, se.Suggest).Wrap(err)
+			}
 			return nil, apperr.Mark(fmt.Errorf("--source: %w", err), apperr.Usage)
 		}
 	}

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"strings"
 	"time"
@@ -324,7 +325,12 @@ func (d *Deps) Search(ctx context.Context, req SearchRequest) (SearchResult, err
 func DecodeWaitingState(tok string) (search.State, error) {
 	s, err := search.DecodeState(tok)
 	if err != nil {
-		return s, apperr.L(apperr.Usage, "searchjson.bad_state", err).Wrap(err)
+		// The decoder's own words ("flate: corrupt input") mean nothing
+		// to a user; they stay in the cause for logs.
+		if errors.Is(err, search.ErrTokenVersion) {
+			return s, apperr.L(apperr.Usage, "searchjson.state_version").Wrap(err)
+		}
+		return s, apperr.L(apperr.Usage, "searchjson.bad_state").Wrap(err)
 	}
 	if !s.Waiting() {
 		return s, apperr.L(apperr.Usage, "searchjson.not_waiting")

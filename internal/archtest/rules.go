@@ -18,6 +18,7 @@ var Pure = []string{
 	"./internal/budget",
 	"./internal/federate",
 	"./internal/agent",
+	"./internal/suggest",
 }
 
 // IO are the packages a pure package must not depend on: the standard

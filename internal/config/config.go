@@ -1,10 +1,12 @@
 package config
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -161,8 +163,29 @@ func ParseSource(v, workDir, homeDir string) (CrawlSource, error) {
 		}
 		return CrawlSource{Kind: SourceLocal, Path: resolvePath(p, workDir, homeDir)}, nil
 	default:
-		return CrawlSource{}, fmt.Errorf("unknown source %q", v)
+		e := &SourceError{Value: v}
+		if looksLikePath(v) {
+			e.Suggest = SourceLocal + ":" + v
+		}
+		return CrawlSource{}, e
 	}
+}
+
+// SourceError is an unknown GDS_SOURCE / --source value. Suggest is the
+// spelling gds would accept when the value looks like a folder path
+// ("/data" → "local:/data"), "" otherwise.
+type SourceError struct {
+	Value   string
+	Suggest string
+}
+
+func (e *SourceError) Error() string { return fmt.Sprintf("unknown source %q", e.Value) }
+
+// looksLikePath tells a folder path written without "local:" from other
+// words: absolute, home-relative, dot-relative, or with a separator.
+func looksLikePath(v string) bool {
+	return v == "." || v == "~" || strings.HasPrefix(v, "~/") || strings.HasPrefix(v, "./") ||
+		strings.HasPrefix(v, "../") || filepath.IsAbs(v) || strings.ContainsRune(v, '/') || strings.ContainsRune(v, filepath.Separator)
 }
 
 // Config is the effective configuration.
@@ -239,8 +262,27 @@ type layer struct {
 	vals map[string]string
 }
 
-// Load reads and validates the configuration.
+// Load reads and validates the configuration; the first problem is the
+// error.
 func Load(opts LoadOptions) (*Config, error) {
+	return load(opts, func(error) bool { return true })
+}
+
+// LoadAll reads the configuration like Load but goes on past bad values
+// and unparsable .env files (their values are left out), for `gds config
+// show`: the configuration with every readable value, and every problem
+// found. The configuration is nil only when no gds home can be found.
+// It is for showing, never for running a command.
+func LoadAll(opts LoadOptions) (*Config, []error) {
+	var problems []error
+	cfg, err := load(opts, func(e error) bool { problems = append(problems, e); return false })
+	if err != nil {
+		return nil, append(problems, err)
+	}
+	return cfg, problems
+}
+
+func load(opts LoadOptions, stop func(error) bool) (*Config, error) {
 	lookup := opts.LookupEnv
 	if lookup == nil {
 		lookup = func(string) (string, bool) { return "", false }
@@ -269,7 +311,7 @@ func Load(opts LoadOptions) (*Config, error) {
 	if opts.WorkDir != "" {
 		wdEnv = filepath.Join(opts.WorkDir, EnvFileName)
 		vals, err := readEnvFile(wdEnv)
-		if err != nil {
+		if err != nil && stop(err) {
 			return nil, err
 		}
 		if vals != nil {
@@ -303,7 +345,7 @@ func Load(opts LoadOptions) (*Config, error) {
 	homeEnv := filepath.Join(home, EnvFileName)
 	if homeEnv != wdEnv {
 		vals, err := readEnvFile(homeEnv)
-		if err != nil {
+		if err != nil && stop(err) {
 			return nil, err
 		}
 		if vals != nil {
@@ -335,30 +377,43 @@ func Load(opts LoadOptions) (*Config, error) {
 		return v
 	}
 
-	if err := cfg.fill(val, opts.WorkDir, homeDir); err != nil {
+	if err := cfg.fill(val, opts.WorkDir, homeDir, stop); err != nil {
 		return nil, err
 	}
 	return cfg, nil
 }
 
-func (c *Config) fill(val func(name, def string) string, workDir, homeDir string) error {
+func (c *Config) fill(val func(name, def string) string, workDir, homeDir string, stop func(error) bool) error {
 	var err error
 
 	c.DriveFolderIDs, err = parseFolderIDs(val(EnvDriveFolderIDs, ""))
 	if err != nil {
-		return err
+		if stop(err) {
+			return err
+		}
 	}
 
 	srcRaw := val(EnvSource, SourceDrive)
 	c.Source, err = ParseSource(srcRaw, workDir, homeDir)
 	if err != nil {
-		return &Error{Var: EnvSource, Value: srcRaw, Problem: "config.problem.bad_source", Fix: "config.fix.source"}
+		var se *SourceError
+		e := &Error{Var: EnvSource, Value: srcRaw, Problem: "config.problem.bad_source", Fix: "config.fix.source"}
+		if errors.As(err, &se) && se.Suggest != "" {
+			e.Fix, e.FixArgs = "config.fix.source_path", []any{se.Suggest}
+		}
+		if stop(e) {
+			return e
+		}
 	}
 	if c.CrawlConcurrency, err = intSetting(EnvCrawlConcurrency, val(EnvCrawlConcurrency, strconv.Itoa(DefaultCrawlConcurrency)), MinCrawlConcurrency, MaxCrawlConcurrency); err != nil {
-		return err
+		if stop(err) {
+			return err
+		}
 	}
 	if c.DriveEndpoint, err = httpURLSetting(EnvDriveEndpoint, val(EnvDriveEndpoint, "")); err != nil {
-		return err
+		if stop(err) {
+			return err
+		}
 	}
 
 	c.OAuthClientID = val(EnvOAuthClientID, "")
@@ -366,14 +421,18 @@ func (c *Config) fill(val func(name, def string) string, workDir, homeDir string
 
 	c.OpenAIAPIKey = val(EnvOpenAIAPIKey, "")
 	if c.OpenAIBaseURL, err = httpURLSetting(EnvOpenAIBaseURL, val(EnvOpenAIBaseURL, "")); err != nil {
-		return err
+		if stop(err) {
+			return err
+		}
 	}
 	c.OpenAIModel = val(EnvOpenAIModel, DefaultOpenAIModel)
 	c.OpenAIEmbeddingModel = val(EnvOpenAIEmbedModel, DefaultOpenAIEmbedModel)
 	dimRaw := val(EnvOpenAIEmbedDim, "")
 	if dimRaw != "" {
 		if c.OpenAIEmbeddingDim, err = intSetting(EnvOpenAIEmbedDim, dimRaw, 1, MaxEmbeddingDim); err != nil {
-			return err
+			if stop(err) {
+				return err
+			}
 		}
 	}
 	c.AIProviderSetting = strings.ToLower(val(EnvAIProvider, DefaultAIProvider))
@@ -386,17 +445,25 @@ func (c *Config) fill(val func(name, def string) string, workDir, homeDir string
 			c.AIProvider = ProviderOpenAI
 		}
 	default:
-		return &Error{Var: EnvAIProvider, Value: c.AIProviderSetting, Problem: "config.problem.bad_provider", Fix: "config.fix.provider"}
+		if e := (&Error{Var: EnvAIProvider, Value: c.AIProviderSetting, Problem: "config.problem.bad_provider", Fix: "config.fix.provider"}); stop(e) {
+			return e
+		}
 	}
 	if c.AIProvider == ProviderOpenAI && c.OpenAIAPIKey == "" && c.OpenAIBaseURL == "" {
-		return &Error{Var: EnvOpenAIAPIKey, Problem: "config.problem.openai_needs_key", Fix: "config.fix.openai_key"}
+		if e := (&Error{Var: EnvOpenAIAPIKey, Problem: "config.problem.openai_needs_key", Fix: "config.fix.openai_key"}); stop(e) {
+			return e
+		}
 	}
 
 	if c.SummaryMaxLength, err = intSetting(EnvSummaryMaxLength, val(EnvSummaryMaxLength, strconv.Itoa(DefaultSummaryMaxLength)), MinSummaryMaxLength, MaxSummaryMaxLength); err != nil {
-		return err
+		if stop(err) {
+			return err
+		}
 	}
 	if c.SearchMaxLoopCount, err = intSetting(EnvSearchMaxLoopCount, val(EnvSearchMaxLoopCount, strconv.Itoa(DefaultSearchMaxLoopCount)), MinSearchMaxLoopCount, MaxSearchMaxLoopCount); err != nil {
-		return err
+		if stop(err) {
+			return err
+		}
 	}
 
 	dbURL, supaURL := val(EnvDatabaseURL, ""), val(EnvSupabaseDBURL, "")
@@ -408,15 +475,21 @@ func (c *Config) fill(val func(name, def string) string, workDir, homeDir string
 	}
 	if c.DatabaseURL != "" {
 		if err := validateDatabaseURL(c.DatabaseURLVar, c.DatabaseURL); err != nil {
-			return err
+			if stop(err) {
+				return err
+			}
 		}
 	}
 	if c.DatabaseSchema = val(EnvDatabaseSchema, ""); c.DatabaseSchema != "" && !validSchemaName(c.DatabaseSchema) {
-		return &Error{Var: EnvDatabaseSchema, Value: c.DatabaseSchema, Problem: "config.problem.db_schema", Fix: "config.fix.db_schema"}
+		if e := (&Error{Var: EnvDatabaseSchema, Value: c.DatabaseSchema, Problem: "config.problem.db_schema", Fix: "config.fix.db_schema"}); stop(e) {
+			return e
+		}
 	}
 	c.UploadDir = resolvePath(val(EnvUploadDir, filepath.Join(c.Home, UploadDirName)), workDir, homeDir)
 	if st, err := os.Stat(c.UploadDir); err == nil && !st.IsDir() {
-		return &Error{Var: EnvUploadDir, Value: c.UploadDir, Problem: "config.problem.upload_dir", Fix: "config.fix.upload_dir"}
+		if e := (&Error{Var: EnvUploadDir, Value: c.UploadDir, Problem: "config.problem.upload_dir", Fix: "config.fix.upload_dir"}); stop(e) {
+			return e
+		}
 	}
 	return nil
 }
@@ -448,11 +521,32 @@ func readEnvFile(path string) (map[string]string, error) {
 		return nil, &Error{File: path, Problem: "config.problem.read_env", Fix: "config.fix.env_file", Err: err}
 	}
 	defer f.Close()
-	vals, err := godotenv.Parse(f)
+	data, err := io.ReadAll(f)
 	if err != nil {
-		return nil, &Error{File: path, Problem: "config.problem.parse_env", Fix: "config.fix.env_file", Err: err}
+		return nil, &Error{File: path, Problem: "config.problem.read_env", Fix: "config.fix.env_file", Err: err}
+	}
+	vals, err := godotenv.UnmarshalBytes(data)
+	if err != nil {
+		return nil, &Error{File: path, Line: badEnvLine(data), Problem: "config.problem.parse_env", Fix: "config.fix.env_file", Err: err}
 	}
 	return vals, nil
+}
+
+// badEnvLine is the 1-based line of data where the .env parser fails: the
+// line after the longest prefix of whole lines that parses (a value
+// spanning lines makes its shorter prefixes fail, its full extent parse).
+// Only called on a file that failed to parse, so the quadratic cost is
+// paid on the error path alone.
+func badEnvLine(data []byte) int {
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	good, end := 0, 0
+	for i, l := range lines {
+		end += len(l)
+		if _, err := godotenv.UnmarshalBytes(data[:end]); err == nil {
+			good = i + 1
+		}
+	}
+	return min(good+1, len(lines))
 }
 
 // userConfigDir mirrors os.UserConfigDir on the injected environment.

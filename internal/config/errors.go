@@ -1,6 +1,8 @@
 package config
 
 import (
+	"strconv"
+
 	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/i18n"
 )
@@ -11,6 +13,7 @@ import (
 type Error struct {
 	Var         string   // the variable, "" for a .env file error
 	File        string   // the .env file, for read and parse errors
+	Line        int      // the 1-based line of File a parse error is on, 0 if unknown
 	Value       string   // the offending value, safe to show
 	Problem     i18n.Key // what is wrong
 	ProblemArgs []any
@@ -32,6 +35,8 @@ func (e *Error) Is(target error) bool { return target == apperr.Config }
 func (e *Error) Message(lang string) string {
 	subject := e.Var
 	switch {
+	case e.File != "" && e.Line > 0:
+		subject = e.File + ":" + strconv.Itoa(e.Line)
 	case e.File != "":
 		subject = e.File
 	case e.Value != "":

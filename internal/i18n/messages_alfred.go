@@ -47,7 +47,8 @@ func init() {
 			"alfred.err.malformed.sub":   {En: "Type a query after ⌕, or clear the box", Ja: "⌕ の後に検索語を入力するか、入力欄を消してください"},
 
 			// --json and --state.
-			"searchjson.bad_state":       {En: "the --state token is not valid (%v); run the search again without --state", Ja: "--state のトークンが無効です（%v）。--state を付けずに検索し直してください"},
+			"searchjson.bad_state":       {En: "this search token is damaged or from another version of gds; run the search again without --state", Ja: "この検索トークンは壊れているか、別のバージョンの gds のものです。--state を付けずに検索し直してください"},
+			"searchjson.state_version":   {En: "this search token is from another version of gds; run the search again without --state", Ja: "この検索トークンは別のバージョンの gds のものです。--state を付けずに検索し直してください"},
 			"searchjson.not_waiting":     {En: "the --state token belongs to a search that is not waiting for an answer", Ja: "--state のトークンは回答待ちの検索のものではありません"},
 			"search.folder_and_state":    {En: "give --folder with a new search only (the --state token already holds its folder)", Ja: "--folder は新しい検索にだけ指定してください（--state のトークンにフォルダが含まれています）"},
 			"search.folder_alfred":       {En: "--folder works in the terminal and with --json, not yet with --alfred", Ja: "--folder はターミナルと --json で使えます（--alfred ではまだ使えません）"},

@@ -20,7 +20,8 @@ type IndexStatusDoc struct {
 	Chunks         int        `json:"chunks"`
 	EmbeddingModel string     `json:"embedding_model,omitempty"`
 	EmbeddingDim   int        `json:"embedding_dim,omitempty"`
-	LastSync       *time.Time `json:"last_sync,omitempty"`
+	LastSync       *time.Time `json:"last_sync,omitempty"`   // when the last crawl committed
+	NewestFile     *time.Time `json:"newest_file,omitempty"` // newest modification time among indexed files
 }
 
 // NewIndexStatusDoc describes st; a database URL's password is masked.
@@ -29,9 +30,15 @@ func NewIndexStatusDoc(st store.Stats) IndexStatusDoc {
 		Backend: st.Backend, Location: config.MaskURL(st.Location), SchemaVersion: st.SchemaVersion,
 		Files: st.Files, Chunks: st.Chunks, EmbeddingModel: st.Space.Model, EmbeddingDim: st.Space.Dim,
 	}
+	// "Last sync" is when a crawl last committed (SyncState.UpdatedAt),
+	// not the newest file's date, which can be years old.
+	if !st.Sync.UpdatedAt.IsZero() {
+		t := st.Sync.UpdatedAt.UTC()
+		out.LastSync = &t
+	}
 	if !st.Sync.ModifiedAt.IsZero() {
 		t := st.Sync.ModifiedAt.UTC()
-		out.LastSync = &t
+		out.NewestFile = &t
 	}
 	return out
 }

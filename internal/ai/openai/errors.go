@@ -18,6 +18,7 @@ import (
 
 	"github.com/gds-cli/gds/internal/ai"
 	"github.com/gds-cli/gds/internal/apperr"
+	"github.com/gds-cli/gds/internal/i18n"
 )
 
 // Kinds of failure, for errors.Is on the errors the Provider returns.
@@ -112,8 +113,23 @@ func (e *Error) hint() string {
 		return msg("the server is failing: try again later", "サーバー側のエラーです。時間をおいて再実行してください")
 	case e.Kind == ErrModelNotFound:
 		return msg("check the configured model name", "設定したモデル名を確認してください")
-	case e.Kind == ErrConnection:
-		return msg("check the network and OPENAI_BASE_URL", "ネットワークと OPENAI_BASE_URL を確認してください")
+	case e.Kind == ErrConnection || e.Kind == ErrTimeout:
+		return msg("check the network and OPENAI_BASE_URL, or work without network with GDS_AI_PROVIDER=offline",
+			"ネットワークと OPENAI_BASE_URL を確認するか、GDS_AI_PROVIDER=offline でネットワークなしで使ってください")
+	}
+	return ""
+}
+
+// Hint is what the user does next (apperr.Hinter). When the server cannot
+// be reached at all, it names the built-in offline provider, so a user
+// without network learns gds still works; other failures keep their
+// kind's hint.
+func (e *Error) Hint(lang string) string {
+	if e.Kind == ErrConnection || e.Kind == ErrTimeout {
+		return i18n.T(lang, "ai.hint_unreachable")
+	}
+	if k := apperr.Classify(e).HintKey; k != "" {
+		return i18n.T(lang, k)
 	}
 	return ""
 }

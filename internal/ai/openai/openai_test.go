@@ -14,6 +14,8 @@ import (
 	"github.com/gds-cli/gds/internal/ai"
 	"github.com/gds-cli/gds/internal/ai/openai"
 	"github.com/gds-cli/gds/internal/ai/openaitest"
+	"github.com/gds-cli/gds/internal/apperr"
+	"github.com/gds-cli/gds/internal/i18n"
 )
 
 const testKey = "sk-test-0123456789abcdefSECRET"
@@ -522,5 +524,33 @@ func TestOfficialAPIUsesBase64Embeddings(t *testing.T) {
 		if r.Encoding != "base64" {
 			t.Errorf("encoding_format = %q, want base64 for api.openai.com", r.Encoding)
 		}
+	}
+}
+
+// An unreachable server's hint names the offline provider (in the user's
+// language); other failures keep their kind's hint.
+func TestUnreachableHintNamesOffline(t *testing.T) {
+	srv := openaitest.Start()
+	url := srv.URL
+	srv.Close()
+	p, err := openai.New(openai.Config{APIKey: testKey, BaseURL: url, MaxRetries: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = p.Embed(context.Background(), []string{"a"})
+	if !errors.Is(err, apperr.Unavailable) {
+		t.Fatalf("err %v, want apperr.Unavailable", err)
+	}
+	if !strings.Contains(err.Error(), "GDS_AI_PROVIDER=offline") {
+		t.Errorf("error text %q lacks GDS_AI_PROVIDER=offline (crawl's per-file lines show it)", err)
+	}
+	for _, lang := range []string{i18n.En, i18n.Ja} {
+		if h := apperr.Hint(err, lang); !strings.Contains(h, "GDS_AI_PROVIDER=offline") {
+			t.Errorf("%s hint %q lacks GDS_AI_PROVIDER=offline", lang, h)
+		}
+	}
+	rl := &openai.Error{Op: "embeddings", Host: "h", Status: 429, Kind: openai.ErrRateLimited}
+	if h := apperr.Hint(rl, i18n.En); strings.Contains(h, "offline") || h == "" {
+		t.Errorf("rate-limit hint %q", h)
 	}
 }

@@ -1,0 +1,22 @@
+package i18n
+
+// Messages of the command-line usage checks (cmd/gds/usage.go): unknown
+// commands and flags with a suggestion, bad and out-of-range numbers.
+func init() {
+	register(func() map[Key]Message {
+		return map[Key]Message{
+			"cli.hint_did_you_mean":  {En: "did you mean %s?", Ja: "%s のことですか？"},
+			"err.unknown_flag":       {En: "unknown flag %s", Ja: "不明なフラグ %s"},
+			"err.flag_int":           {En: "%s takes a whole number, got %q", Ja: "%s には整数を指定してください（%q が渡されました）"},
+			"err.flag_number":        {En: "%s takes a number, got %q", Ja: "%s には数値を指定してください（%q が渡されました）"},
+			"err.flag_min":           {En: "%s must be %d or more, got %d", Ja: "%s は %d 以上にしてください（%d が渡されました）"},
+			"crawl.source_path":      {En: "--source: unknown source %q; for a local folder write %s", Ja: "--source: 不明なソース %q です。ローカルフォルダは %s と指定してください"},
+			"config.fix.source_path": {En: "for a local folder write %s (or use \"drive\")", Ja: "ローカルフォルダは %s と指定してください（または \"drive\"）"},
+			"store.read_only":        {En: "the gds data folder %s is read-only; make it writable or point GDS_HOME at a writable folder", Ja: "gds のデータフォルダ %s は読み取り専用です。書き込めるようにするか、GDS_HOME を書き込めるフォルダに設定してください"},
+			"ai.hint_unreachable": {
+				En: "the AI provider cannot be reached; check the network and OPENAI_BASE_URL, or work without network with GDS_AI_PROVIDER=offline",
+				Ja: "AI プロバイダーに接続できません。ネットワークと OPENAI_BASE_URL を確認するか、GDS_AI_PROVIDER=offline でネットワークなしで使ってください",
+			},
+		}
+	})
+}
