@@ -5,7 +5,7 @@ func init() {
 	register(func() map[Key]Message {
 		return map[Key]Message{
 			"auth.bad_timeout": {En: "--timeout must be positive, got %s", Ja: "--timeout には正の値を指定してください（指定値: %s）"},
-			"cmd.auth.usage": {En: "sign in to Google Drive (OAuth) and manage the stored token", Ja: "Google Drive にサインイン（OAuth）し、保存したトークンを管理します"},
+			"cmd.auth.usage":   {En: "sign in to Google Drive (OAuth) and manage the stored token", Ja: "Google Drive にサインイン（OAuth）し、保存したトークンを管理します"},
 			"cmd.auth.desc": {
 				En: "gds asks for read-only Drive access (drive.readonly) with your own OAuth client\n" +
 					"(GOOGLE_OAUTH_CLIENT_ID / GOOGLE_OAUTH_CLIENT_SECRET; see \"Set up Google OAuth\" in the README).\n" +

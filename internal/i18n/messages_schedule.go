@@ -5,8 +5,8 @@ func init() {
 	register(func() map[Key]Message {
 		return map[Key]Message{
 			"schedule.bad_interval": {En: "--interval %s: at least %s", Ja: "--interval %s: %s 以上を指定してください"},
-			"flag.schedule.write": {En: "Linux: write and enable the systemd user timer (without it the units are only printed)", Ja: "Linux: systemd ユーザータイマーを書き込んで有効にします（指定しなければ表示のみ）"},
-			"flag.schedule.cron":  {En: "print a crontab line instead (for cron users)", Ja: "代わりに crontab の行を表示します（cron を使う場合）"},
+			"flag.schedule.write":   {En: "Linux: write and enable the systemd user timer (without it the units are only printed)", Ja: "Linux: systemd ユーザータイマーを書き込んで有効にします（指定しなければ表示のみ）"},
+			"flag.schedule.cron":    {En: "print a crontab line instead (for cron users)", Ja: "代わりに crontab の行を表示します（cron を使う場合）"},
 
 			"schedule.installed":         {En: "Installed the launchd agent %s: `gds crawl` runs every %s and at login.", Ja: "launchd エージェント %s をインストールしました。`gds crawl` を %s ごとと、ログイン時に実行します。"},
 			"schedule.installed.systemd": {En: "Installed and enabled %s.timer: `gds crawl` runs every %s.", Ja: "%s.timer をインストールして有効にしました。`gds crawl` を %s ごとに実行します。"},
