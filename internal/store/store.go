@@ -48,10 +48,19 @@ type File struct {
 	Source      string   // "drive" or "local"
 	Provider    string   // AI provider that produced summary and keywords
 	IndexedAt   time.Time
+	// SkipReason is set on a name-only entry: a file whose content could
+	// not be extracted (an image, an archive, a scanned PDF without text,
+	// an unsupported type). It says why; such an entry has no summary,
+	// keywords, embedding or chunks and is found by name, type and dates
+	// only. "" for a file indexed with its content.
+	SkipReason string
 	// Text is the extracted text used by keyword search. It is written by
 	// UpsertFile and is not returned by GetFiles.
 	Text string
 }
+
+// NameOnly reports whether f is a name-only entry (SkipReason set).
+func (f File) NameOnly() bool { return f.SkipReason != "" }
 
 // Chunk is a piece of a file's text (1,000 characters, 200 overlap) with its
 // own embedding, used for question answering. A chunk is identified by its
@@ -256,7 +265,9 @@ type Store interface {
 	EnsureEmbeddingSpace(ctx context.Context, s EmbeddingSpace) error
 
 	// UpsertFile inserts or replaces a file and all its chunks atomically.
-	// The embedding dimensions must match the recorded EmbeddingSpace.
+	// The embedding dimensions must match the recorded EmbeddingSpace; a
+	// file without an embedding (a name-only entry) is accepted and left
+	// out of VectorSearch.
 	UpsertFile(ctx context.Context, f File, chunks []Chunk) error
 	// DeleteFiles removes files and their chunks (from every search,
 	// full-text included); unknown IDs are ignored.
@@ -281,7 +292,8 @@ type Store interface {
 	// 「先月のPDF」.
 	KeywordSearch(ctx context.Context, q KeywordQuery) (KeywordResult, error)
 	// VectorSearch returns the k files most similar (cosine) to vec among
-	// those passing the filter, best first.
+	// those passing the filter, best first. Files stored without an
+	// embedding are never returned.
 	VectorSearch(ctx context.Context, vec []float32, f Filter, k int) ([]Hit, error)
 	// ChunkSearch returns the k chunks most similar (cosine) to vec among
 	// the files passing the filter, best first.

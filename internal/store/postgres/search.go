@@ -227,6 +227,7 @@ func (s *Store) VectorSearch(ctx context.Context, vec []float32, flt store.Filte
 		return nil, nil
 	}
 	dist, settings := vectorPlan("f.embedding", dim, flt, k)
+	conds = append(conds, "f.skip_reason = ''") // name-only entries have no embedding
 	args = append(args, k)
 	sql := s.q(`SELECT f.file_id, 1 - (` + dist + `) AS score
 		FROM {schema}.drive_file_index f

@@ -398,6 +398,9 @@ func (s *Store) loadCache(ctx context.Context, tx *sql.Tx, gen int64, dim int) (
 		if err := rows.Scan(&id, &mod, &mime, &path, &b); err != nil {
 			return nil, err
 		}
+		if len(b) == 0 {
+			continue // a name-only entry: no embedding, never a vector hit
+		}
 		buf, err = decodeVec(buf[:0], b)
 		if err != nil {
 			return nil, fmt.Errorf("file %q: %w", id, err)
