@@ -216,6 +216,15 @@ type KeywordResult struct {
 	Total int
 }
 
+// FacetCount is the number of files matching a keyword query that share
+// one folder path, MIME type and month of ModifiedAt ("2006-01", UTC).
+type FacetCount struct {
+	Path     string // File.Path as stored
+	MimeType string
+	Month    string
+	N        int
+}
+
 // SyncState is the crawl checkpoint: drive_sync_state.drive_modified_at plus
 // the fingerprint of the crawl target it belongs to.
 type SyncState struct {
@@ -291,6 +300,11 @@ type Store interface {
 	// counting them all. This is the filter-only search of a query such as
 	// 「先月のPDF」.
 	KeywordSearch(ctx context.Context, q KeywordQuery) (KeywordResult, error)
+	// KeywordFacets counts every file KeywordSearch would match for q
+	// (q.Limit ignored; the filter-only case included), grouped by folder
+	// path, MIME type and month, without returning the files: the facets
+	// of a clarifying question over all hits. Groups come in no set order.
+	KeywordFacets(ctx context.Context, q KeywordQuery) ([]FacetCount, error)
 	// VectorSearch returns the k files most similar (cosine) to vec among
 	// those passing the filter, best first. Files stored without an
 	// embedding are never returned.

@@ -47,6 +47,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"VectorSearch", testVectorSearch},
 		{"VectorSearchFilters", testVectorFilters},
 		{"NameOnlyEntries", testNameOnly},
+		{"KeywordFacets", testKeywordFacets},
 		{"ChunkSearch", testChunkSearch},
 		{"ChunkTextSearch", testChunkTextSearch},
 		{"FileChunks", testFileChunks},
