@@ -365,11 +365,11 @@ func processFile(ctx context.Context, opts Options, e Entry) (Status, string) {
 // but which was indexed by name only.
 const NameOnlySuffix = " (indexed by name only)"
 
-// nameOnlyHashPrefix starts the content hash of a name-only entry: a hash
+// NameOnlyHashPrefix starts the content hash of a name-only entry: a hash
 // of what such an entry holds (name, path, type, date, size, reason), so an
 // unchanged one is not written again and a file that gains text is
 // re-indexed with it.
-const nameOnlyHashPrefix = "name-only:"
+const NameOnlyHashPrefix = "name-only:"
 
 // IndexNameOnly stores e as a name-only entry (store.File.SkipReason set to
 // reason; no summary, keywords, embedding or chunks) unless the same entry
@@ -381,7 +381,7 @@ func IndexNameOnly(ctx context.Context, o FileOptions, e Entry, reason string) (
 	}
 	h := sha256.Sum256([]byte(strings.Join([]string{e.Name, e.Path, e.MimeType,
 		e.ModifiedAt.UTC().Format(time.RFC3339Nano), fmt.Sprint(e.Size), reason}, "\x00")))
-	hash := nameOnlyHashPrefix + hex.EncodeToString(h[:])
+	hash := NameOnlyHashPrefix + hex.EncodeToString(h[:])
 	hashes, err := o.Index.ContentHashes(ctx, []string{e.ID})
 	if err != nil {
 		return Indexed{}, err
