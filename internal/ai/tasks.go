@@ -161,6 +161,19 @@ type ClarifyInput struct {
 	Total    int       `json:"total"`
 	Hits     []HitInfo `json:"hits"` // the top hits
 	Lang     string    `json:"lang"`
+	// Facets, when the index can count them, are the numbers of all the
+	// hits (not only Hits) by folder, MIME type and month: the file type,
+	// period and folder choices are counted over them.
+	Facets []FacetCount `json:"facets,omitempty"`
+}
+
+// FacetCount is the number of hits sharing one folder path, MIME type and
+// month ("2006-01").
+type FacetCount struct {
+	Path     string `json:"path"`
+	MimeType string `json:"mime_type"`
+	Month    string `json:"month"`
+	N        int    `json:"n"`
 }
 
 // Choice is one suggested answer to a clarifying question.

@@ -309,7 +309,7 @@ func processFile(ctx context.Context, opts Options, e Entry) (Status, string) {
 	}
 	if opts.DryRun {
 		if ai.FileTypeOf(e.MimeType) == "" && !strings.HasPrefix(e.MimeType, "text/") {
-			return StatusSkipped, "not indexed: " + e.MimeType
+			return StatusSkipped, "content not indexed: " + e.MimeType + NameOnlySuffix
 		}
 		return StatusPlanned, ""
 	}
@@ -337,12 +337,72 @@ func processFile(ctx context.Context, opts Options, e Entry) (Status, string) {
 		// a failure, tried again by the next crawl, as a Drive
 		// download that stalls is.
 		return StatusFailed, err.Error()
-	case errors.Is(err, ErrExtract), errors.Is(err, ErrNoText):
-		// Unsupported, too large, malformed, a parser over the time
-		// limit, or no text: skipping is final until the file changes.
+	case errors.Is(err, context.DeadlineExceeded) && errors.Is(err, ErrExtract):
+		// A parser over the time limit: skipped until the file changes,
+		// and not indexed by name only (a slow parse on a busy machine
+		// must not replace an entry that has content).
 		return StatusSkipped, skipDetail(err)
+	case errors.Is(err, ErrExtract), errors.Is(err, ErrNoText):
+		// Unsupported, too large, malformed, or no text: the content is
+		// skipped until the file changes, and the file is indexed by name
+		// only (found by name, type and dates; the reason kept).
+		reason := skipDetail(err)
+		res, nerr := IndexNameOnly(ctx, FileOptions{
+			Index: opts.Index, Source: opts.Source.Kind(), Now: opts.Now,
+		}, e, reason)
+		switch {
+		case nerr != nil:
+			return StatusFailed, fmt.Sprintf("%s; indexing by name failed: %v", reason, nerr)
+		case res.Status == StatusUnchanged:
+			return StatusUnchanged, ""
+		}
+		return StatusSkipped, reason + NameOnlySuffix
 	}
 	return StatusFailed, err.Error()
+}
+
+// NameOnlySuffix ends the skip detail of a file whose content was skipped
+// but which was indexed by name only.
+const NameOnlySuffix = " (indexed by name only)"
+
+// NameOnlyHashPrefix starts the content hash of a name-only entry: a hash
+// of what such an entry holds (name, path, type, date, size, reason), so an
+// unchanged one is not written again and a file that gains text is
+// re-indexed with it.
+const NameOnlyHashPrefix = "name-only:"
+
+// IndexNameOnly stores e as a name-only entry (store.File.SkipReason set to
+// reason; no summary, keywords, embedding or chunks) unless the same entry
+// is already stored (StatusUnchanged). The embedding space must already be
+// recorded.
+func IndexNameOnly(ctx context.Context, o FileOptions, e Entry, reason string) (Indexed, error) {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	h := sha256.Sum256([]byte(strings.Join([]string{e.Name, e.Path, e.MimeType,
+		e.ModifiedAt.UTC().Format(time.RFC3339Nano), fmt.Sprint(e.Size), reason}, "\x00")))
+	hash := NameOnlyHashPrefix + hex.EncodeToString(h[:])
+	hashes, err := o.Index.ContentHashes(ctx, []string{e.ID})
+	if err != nil {
+		return Indexed{}, err
+	}
+	old, existed := hashes[e.ID]
+	if existed && old == hash {
+		return Indexed{Status: StatusUnchanged}, nil
+	}
+	f := store.File{
+		ID: e.ID, Name: e.Name, ModifiedAt: e.ModifiedAt, MimeType: e.MimeType, WebLink: e.WebLink,
+		Parents: e.Parents, Path: e.Path, Size: e.Size, ContentHash: hash, Source: o.Source,
+		IndexedAt: o.Now().UTC(), SkipReason: reason,
+	}
+	if err := o.Index.UpsertFile(context.WithoutCancel(ctx), f, nil); err != nil {
+		return Indexed{}, err
+	}
+	st := StatusNew
+	if existed {
+		st = StatusUpdated
+	}
+	return Indexed{Status: st}, nil
 }
 
 // ErrExtract wraps the errors of extracting a file's text (extract's

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gds-cli/gds/internal/crawl"
 	"github.com/gds-cli/gds/internal/store"
 )
 
@@ -66,7 +67,7 @@ func (e *CheckpointError) Error() string {
 
 // CheckCheckpoint checks the crash-safety invariant: every indexable file
 // modified at or before the sync checkpoint is indexed (a skipped file is
-// never indexed, so it is not required). It returns a *CheckpointError when
+// at most indexed by name only, so it is not required). It returns a *CheckpointError when
 // the checkpoint got ahead of the committed rows. files are in ModTime order.
 func CheckCheckpoint(ctx context.Context, idx Index, files []Expect) (Snapshot, error) {
 	var snap Snapshot
@@ -133,7 +134,8 @@ type Completeness struct {
 	Indexed   int // indexable corpus files in the index
 	Missing   int // indexable files not in the index: files lost
 	WrongHash int // indexed with another content hash
-	Unwanted  int // skipped files that were indexed anyway
+	Unwanted  int // skipped files that were indexed with content anyway
+	NameOnly  int // skipped files indexed by name only (crawl.IndexNameOnly), as they should be
 	ExtraRows int // files in the index that are not in the corpus
 	BadChunks int // files whose chunks are missing, duplicated or wrong
 	Problems  []string
@@ -155,7 +157,7 @@ func (c *Completeness) note(format string, args ...any) {
 
 // CheckComplete checks the finished index: every indexable file present
 // once with the right content hash and exactly its expected chunks, no
-// skipped file indexed, no other row. It returns an error listing the first
+// skipped file indexed except by name only, no other row. It returns an error listing the first
 // problems when the index is not complete.
 func CheckComplete(ctx context.Context, idx Index, files []Expect) (Completeness, error) {
 	var c Completeness
@@ -179,9 +181,11 @@ func CheckComplete(ctx context.Context, idx Index, files []Expect) (Completeness
 	for _, f := range files {
 		got, ok := hashes[f.ID]
 		switch {
+		case !f.Indexable() && ok && strings.HasPrefix(got, crawl.NameOnlyHashPrefix):
+			c.NameOnly++ // no chunks: the total chunk count below checks it
 		case !f.Indexable() && ok:
 			c.Unwanted++
-			c.note("skipped file %s is indexed", f.Rel)
+			c.note("skipped file %s is indexed with content", f.Rel)
 		case !f.Indexable():
 		case !ok:
 			c.Missing++
@@ -198,7 +202,7 @@ func CheckComplete(ctx context.Context, idx Index, files []Expect) (Completeness
 	if err != nil {
 		return c, fmt.Errorf("read index stats: %w", err)
 	}
-	if extra := stats.Files - c.Indexed - c.WrongHash - c.Unwanted; extra != 0 {
+	if extra := stats.Files - c.Indexed - c.WrongHash - c.Unwanted - c.NameOnly; extra != 0 {
 		c.ExtraRows = extra
 		c.note("the index has %d files, %d more than the corpus accounts for", stats.Files, extra)
 	}

@@ -299,6 +299,9 @@ func (r *Interactive) Finish(out search.Outcome, limit int) {
 		for _, l := range Wrap(oneLine(f.Summary), width-4) {
 			fmt.Fprintf(r.Out, "    %s\n", l)
 		}
+		if f.NameOnly() {
+			fmt.Fprintf(r.Out, "    %s\n", r.style(dim, i18n.T(r.Lang, "result.name_only", oneLine(f.SkipReason))))
+		}
 		if f.WebLink != "" {
 			link := r.style(cyan, f.WebLink)
 			if r.Hyperlinks {

@@ -48,6 +48,9 @@ func SearchText(w io.Writer, out search.Outcome, verbose, hyperlinks bool, lang 
 		if f.Summary != "" {
 			fmt.Fprintf(w, "    %s\n", oneLine(f.Summary))
 		}
+		if f.NameOnly() {
+			fmt.Fprintf(w, "    %s\n", i18n.T(lang, "result.name_only", oneLine(f.SkipReason)))
+		}
 		fmt.Fprintf(w, "    %s\n", f.WebLink)
 	}
 }

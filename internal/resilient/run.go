@@ -142,6 +142,18 @@ func (s Searcher) SearchKeywords(ctx context.Context, c search.Conditions, limit
 	return s.Local.SearchKeywords(ctx, c, limit)
 }
 
+// CountFacets implements search.FacetCounter when the keyword search runs
+// on the local index (no Drive, --local, or Drive given up): its hits are
+// the ones counted. Drive's hits are not the local index's, so a Drive
+// search counts nothing here (ok false: the question counts its top hits).
+func (s Searcher) CountFacets(ctx context.Context, c search.Conditions) ([]ai.FacetCount, bool, error) {
+	fc, ok := s.Local.(search.FacetCounter)
+	if !ok || s.Drive != nil && !s.Run.Policy.Local && !s.Run.Down(budget.Drive) {
+		return nil, false, nil
+	}
+	return fc.CountFacets(ctx, c)
+}
+
 // Provider is an AI provider whose calls have the step deadline and fall
 // back to Offline. Embed has no comparable fallback (the index holds the
 // primary's vectors): it fails with search.ErrNoQueryVector and the loop
@@ -272,6 +284,13 @@ func (ix Index) GetFiles(ctx context.Context, ids []string) (out []store.File, e
 // KeywordSearch implements search.KeywordIndex.
 func (ix Index) KeywordSearch(ctx context.Context, q store.KeywordQuery) (out store.KeywordResult, err error) {
 	err = ix.call(ctx, func(ctx context.Context) error { out, err = ix.Store.KeywordSearch(ctx, q); return err })
+	return out, err
+}
+
+// KeywordFacets counts the hits of a keyword query by folder, type and
+// month (search.StoreSearcher's facet counts), under the same deadline.
+func (ix Index) KeywordFacets(ctx context.Context, q store.KeywordQuery) (out []store.FacetCount, err error) {
+	err = ix.call(ctx, func(ctx context.Context) error { out, err = ix.Store.KeywordFacets(ctx, q); return err })
 	return out, err
 }
 

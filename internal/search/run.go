@@ -185,8 +185,20 @@ func (l *Loop) drive(ctx context.Context, s State, a Action) (Outcome, error) {
 			if err != nil {
 				return out, err
 			}
-			q, err := ai.Clarify(ctx, l.AI, ai.ClarifyInput{Query: s.Query, Keywords: allKeywords(s.Cond),
-				Filters: s.Cond.Filters, Total: s.Rounds[len(s.Rounds)-1].Hits, Hits: top, Lang: s.Lang})
+			in := ai.ClarifyInput{Query: s.Query, Keywords: allKeywords(s.Cond),
+				Filters: s.Cond.Filters, Total: s.Rounds[len(s.Rounds)-1].Hits, Hits: top, Lang: s.Lang}
+			// Type, period and folder choices are counted over every hit
+			// when the index can count them, not over the top 20.
+			if fc, ok := l.Keywords.(FacetCounter); ok {
+				facets, counted, err := fc.CountFacets(ctx, s.Cond)
+				if err != nil {
+					return out, fmt.Errorf("count the hits by folder, type and month: %w", err)
+				}
+				if counted {
+					in.Facets = facets
+				}
+			}
+			q, err := ai.Clarify(ctx, l.AI, in)
 			if err != nil {
 				return out, err
 			}

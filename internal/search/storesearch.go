@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/gds-cli/gds/internal/ai"
 	"github.com/gds-cli/gds/internal/store"
 )
 
@@ -47,6 +48,55 @@ func (s StoreSearcher) SearchKeywords(ctx context.Context, c Conditions, limit i
 		return nil, 0, err
 	}
 	return hitIDs(r.Hits, limit), r.Total, nil
+}
+
+// FacetCounter is a keyword searcher that can count all the hits of
+// conditions by folder, MIME type and month without returning them (the
+// clarifying question's facets). ok is false when it cannot.
+type FacetCounter interface {
+	CountFacets(ctx context.Context, c Conditions) (facets []ai.FacetCount, ok bool, err error)
+}
+
+// facetIndex is the store's facet count.
+type facetIndex interface {
+	KeywordFacets(ctx context.Context, q store.KeywordQuery) ([]store.FacetCount, error)
+}
+
+// CountFacets implements FacetCounter over the same query SearchKeywords
+// runs (required keywords first, then any keyword among them).
+func (s StoreSearcher) CountFacets(ctx context.Context, c Conditions) ([]ai.FacetCount, bool, error) {
+	fi, ok := s.Index.(facetIndex)
+	if !ok {
+		return nil, false, nil
+	}
+	f, err := Filter(c.Filters)
+	if err != nil {
+		return nil, false, err
+	}
+	q := store.KeywordQuery{Terms: c.Keywords, Match: store.MatchAny, Filter: f}
+	if len(c.Required) > 0 {
+		req, err := s.Index.KeywordSearch(ctx, store.KeywordQuery{Terms: c.Required, Match: store.MatchAll, Filter: f, Limit: maxRequiredSet})
+		if err != nil {
+			return nil, false, fmt.Errorf("required keywords: %w", err)
+		}
+		if len(c.Keywords) == 0 {
+			q.Terms, q.Match = c.Required, store.MatchAll
+		} else {
+			q.Filter.IDs = make([]string, len(req.Hits))
+			for i, h := range req.Hits {
+				q.Filter.IDs[i] = h.ID
+			}
+		}
+	}
+	cs, err := fi.KeywordFacets(ctx, q)
+	if err != nil {
+		return nil, false, err
+	}
+	out := make([]ai.FacetCount, len(cs))
+	for i, fc := range cs {
+		out[i] = ai.FacetCount{Path: fc.Path, MimeType: fc.MimeType, Month: fc.Month, N: fc.N}
+	}
+	return out, true, nil
 }
 
 func hitIDs(hits []store.Hit, limit int) []string {

@@ -48,10 +48,19 @@ type File struct {
 	Source      string   // "drive" or "local"
 	Provider    string   // AI provider that produced summary and keywords
 	IndexedAt   time.Time
+	// SkipReason is set on a name-only entry: a file whose content could
+	// not be extracted (an image, an archive, a scanned PDF without text,
+	// an unsupported type). It says why; such an entry has no summary,
+	// keywords, embedding or chunks and is found by name, type and dates
+	// only. "" for a file indexed with its content.
+	SkipReason string
 	// Text is the extracted text used by keyword search. It is written by
 	// UpsertFile and is not returned by GetFiles.
 	Text string
 }
+
+// NameOnly reports whether f is a name-only entry (SkipReason set).
+func (f File) NameOnly() bool { return f.SkipReason != "" }
 
 // Chunk is a piece of a file's text (1,000 characters, 200 overlap) with its
 // own embedding, used for question answering. A chunk is identified by its
@@ -207,6 +216,15 @@ type KeywordResult struct {
 	Total int
 }
 
+// FacetCount is the number of files matching a keyword query that share
+// one folder path, MIME type and month of ModifiedAt ("2006-01", UTC).
+type FacetCount struct {
+	Path     string // File.Path as stored
+	MimeType string
+	Month    string
+	N        int
+}
+
 // SyncState is the crawl checkpoint: drive_sync_state.drive_modified_at plus
 // the fingerprint of the crawl target it belongs to.
 type SyncState struct {
@@ -256,7 +274,9 @@ type Store interface {
 	EnsureEmbeddingSpace(ctx context.Context, s EmbeddingSpace) error
 
 	// UpsertFile inserts or replaces a file and all its chunks atomically.
-	// The embedding dimensions must match the recorded EmbeddingSpace.
+	// The embedding dimensions must match the recorded EmbeddingSpace; a
+	// file without an embedding (a name-only entry) is accepted and left
+	// out of VectorSearch.
 	UpsertFile(ctx context.Context, f File, chunks []Chunk) error
 	// DeleteFiles removes files and their chunks (from every search,
 	// full-text included); unknown IDs are ignored.
@@ -280,8 +300,14 @@ type Store interface {
 	// counting them all. This is the filter-only search of a query such as
 	// 「先月のPDF」.
 	KeywordSearch(ctx context.Context, q KeywordQuery) (KeywordResult, error)
+	// KeywordFacets counts every file KeywordSearch would match for q
+	// (q.Limit ignored; the filter-only case included), grouped by folder
+	// path, MIME type and month, without returning the files: the facets
+	// of a clarifying question over all hits. Groups come in no set order.
+	KeywordFacets(ctx context.Context, q KeywordQuery) ([]FacetCount, error)
 	// VectorSearch returns the k files most similar (cosine) to vec among
-	// those passing the filter, best first.
+	// those passing the filter, best first. Files stored without an
+	// embedding are never returned.
 	VectorSearch(ctx context.Context, vec []float32, f Filter, k int) ([]Hit, error)
 	// ChunkSearch returns the k chunks most similar (cosine) to vec among
 	// the files passing the filter, best first.

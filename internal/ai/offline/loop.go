@@ -19,6 +19,7 @@ type facet struct {
 	values  []facetValue
 	covered int     // hits that have one of the values
 	bias    float64 // preference among equally discriminating facets
+	n       int     // hits the facet was counted over
 }
 
 type facetValue struct {
@@ -29,7 +30,8 @@ type facetValue struct {
 
 // score is how well answering the facet would split the hits: the Gini
 // impurity of its value distribution times the share of hits it covers.
-func (f facet) score(n int) float64 {
+func (f facet) score() float64 {
+	n := f.n
 	if len(f.values) < 2 || n == 0 {
 		return 0
 	}
@@ -64,14 +66,41 @@ type counter struct {
 	n     map[string]int
 }
 
-func (c *counter) add(v string) {
+func (c *counter) add(v string) { c.addN(v, 1) }
+
+func (c *counter) addN(v string, w int) {
 	if c.n == nil {
 		c.n = map[string]int{}
 	}
 	if c.n[v] == 0 {
 		c.order = append(c.order, v)
 	}
-	c.n[v]++
+	c.n[v] += w
+}
+
+// counted is one hit, or one group of hits of in.Facets, as the file
+// type, period and folder facets count them.
+type counted struct {
+	mime, modified, path string
+	n                    int
+}
+
+// countedHits returns the index's counts over all the hits when it sent
+// them, else the top hits one by one.
+func countedHits(in ai.ClarifyInput) []counted {
+	var out []counted
+	if len(in.Facets) > 0 {
+		for _, f := range in.Facets {
+			if f.N > 0 {
+				out = append(out, counted{f.MimeType, f.Month, f.Path, f.N})
+			}
+		}
+		return out
+	}
+	for _, h := range in.Hits {
+		out = append(out, counted{h.MimeType, h.Modified, h.Path, 1})
+	}
+	return out
 }
 
 // top returns up to k values, most frequent first, ties in first-seen order.
@@ -88,15 +117,20 @@ func facets(in ai.ClarifyInput) []facet {
 	ja := isJa(in.Lang)
 	var out []facet
 	n := len(in.Hits)
+	all := countedHits(in)
+	nAll := 0
+	for _, h := range all {
+		nAll += h.n
+	}
 
 	if in.Filters.FileType == "" {
 		var c counter
-		for _, h := range in.Hits {
-			if ft := ai.FileTypeOf(h.MimeType); ft != "" {
-				c.add(ft)
+		for _, h := range all {
+			if ft := ai.FileTypeOf(h.mime); ft != "" {
+				c.addN(ft, h.n)
 			}
 		}
-		f := facet{kind: "type", bias: 1}
+		f := facet{kind: "type", bias: 1, n: nAll}
 		for _, ft := range c.top(maxChoices) {
 			l := typeLabels()[ft][0]
 			if ja {
@@ -109,13 +143,13 @@ func facets(in ai.ClarifyInput) []facet {
 	}
 
 	var years, months counter
-	for _, h := range in.Hits {
-		if len(h.Modified) >= 7 {
-			years.add(h.Modified[:4])
-			months.add(h.Modified[:7])
+	for _, h := range all {
+		if len(h.modified) >= 7 {
+			years.addN(h.modified[:4], h.n)
+			months.addN(h.modified[:7], h.n)
 		}
 	}
-	f := facet{kind: "period", bias: 1}
+	f := facet{kind: "period", bias: 1, n: nAll}
 	if len(years.order) >= 2 {
 		for _, y := range years.top(maxChoices) {
 			var yi int
@@ -162,7 +196,7 @@ func facets(in ai.ClarifyInput) []facet {
 			kc.add(k)
 		}
 	}
-	fk := facet{kind: "keyword", bias: 0.9}
+	fk := facet{kind: "keyword", bias: 0.9, n: n}
 	var kws []string
 	for _, k := range kc.top(len(kc.order)) {
 		if kc.n[k] >= 2 && kc.n[k] < n && len(kws) < maxChoices {
@@ -182,7 +216,7 @@ func facets(in ai.ClarifyInput) []facet {
 	}
 	out = append(out, fk)
 
-	out = append(out, folderFacet(in.Hits))
+	out = append(out, folderFacet(all, nAll))
 	return out
 }
 
@@ -190,12 +224,12 @@ func facets(in ai.ClarifyInput) []facet {
 // paths differ ("Reports/2023", "Reports/2024" under a common "Reports");
 // a choice is a folder filter (that folder and below). Hits directly in
 // the common folder are in no group.
-func folderFacet(hits []ai.HitInfo) facet {
-	f := facet{kind: "folder", bias: 0.8}
+func folderFacet(hits []counted, n int) facet {
+	f := facet{kind: "folder", bias: 0.8, n: n}
 	segs := make([][]string, len(hits))
 	var common []string
 	for i, h := range hits {
-		if p := strings.Trim(h.Path, "/"); p != "" {
+		if p := strings.Trim(h.path, "/"); p != "" {
 			segs[i] = strings.Split(p, "/")
 		}
 		if i == 0 {
@@ -209,9 +243,9 @@ func folderFacet(hits []ai.HitInfo) facet {
 		common = common[:n]
 	}
 	var fc counter
-	for _, sg := range segs {
+	for i, sg := range segs {
 		if len(sg) > len(common) {
-			fc.add(strings.Join(sg[:len(common)+1], "/"))
+			fc.addN(strings.Join(sg[:len(common)+1], "/"), hits[i].n)
 		}
 	}
 	for _, p := range fc.top(maxChoices) {
@@ -231,7 +265,7 @@ func clarify(in ai.ClarifyInput) ai.Question {
 	bestScore := 0.0
 	fs := facets(in)
 	for i := range fs {
-		if s := fs[i].score(len(in.Hits)); s > bestScore {
+		if s := fs[i].score(); s > bestScore {
 			best, bestScore = &fs[i], s
 		}
 	}

@@ -328,6 +328,9 @@ func alfredFile(f store.File, o Options) Item {
 	if sub == "" {
 		sub = clean(f.Path)
 	}
+	if f.NameOnly() {
+		sub = i18n.T(o.Lang, "alfred.name_only.sub", sub)
+	}
 	large := summary
 	if large == "" {
 		large = name

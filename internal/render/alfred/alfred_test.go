@@ -304,3 +304,19 @@ func FuzzAlfredOutput(f *testing.F) {
 		}
 	})
 }
+
+// A name-only entry says so in its subtitle; a file with content does not.
+func TestNameOnlySubtitle(t *testing.T) {
+	photo := store.File{ID: "p", Name: "team-photo-2024.png", Path: "Photos", MimeType: "image/png",
+		WebLink: "file:///p", SkipReason: "unsupported file type image/png"}
+	doc := store.File{ID: "d", Name: "notes.txt", Summary: "team notes", WebLink: "file:///d"}
+	for lang, want := range map[string]string{"en": "Name only", "ja": "名前のみ"} {
+		it := alfredFile(photo, Options{Lang: lang})
+		if !strings.HasPrefix(it.Subtitle, want) || !strings.Contains(it.Subtitle, "Photos") {
+			t.Errorf("%s: name-only subtitle %q, want %q… with the folder", lang, it.Subtitle, want)
+		}
+		if it := alfredFile(doc, Options{Lang: lang}); strings.Contains(it.Subtitle, want) {
+			t.Errorf("%s: content file subtitle %q marked name-only", lang, it.Subtitle)
+		}
+	}
+}

@@ -43,7 +43,7 @@ func (s *Store) UpsertFile(ctx context.Context, f store.File, chunks []store.Chu
 		if sp.Dim == 0 {
 			return fmt.Errorf("no embedding space is recorded yet (call EnsureEmbeddingSpace first)")
 		}
-		if len(f.Embedding) != sp.Dim {
+		if len(f.Embedding) != 0 && len(f.Embedding) != sp.Dim {
 			return fmt.Errorf("file embedding has %d dimensions, the index holds %d (%s); re-crawl with `gds crawl --full` after changing models", len(f.Embedding), sp.Dim, sp.Model)
 		}
 		for _, c := range chunks {
@@ -53,18 +53,18 @@ func (s *Store) UpsertFile(ctx context.Context, f store.File, chunks []store.Chu
 		}
 		_, err = tx.Exec(ctx, s.q(`INSERT INTO {schema}.drive_file_index (
 				file_id, file_name, summary, keywords, embedding, drive_modified_at, mime_type,
-				web_link, parents, path, size, content_hash, source, provider, indexed_at, search_tsv)
-			VALUES ($1, $2, $3, $4, $5::vector, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16::tsvector)
+				web_link, parents, path, size, content_hash, source, provider, indexed_at, search_tsv, skip_reason)
+			VALUES ($1, $2, $3, $4, $5::vector, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16::tsvector, $17)
 			ON CONFLICT (file_id) DO UPDATE SET
 				file_name = EXCLUDED.file_name, summary = EXCLUDED.summary, keywords = EXCLUDED.keywords,
 				embedding = EXCLUDED.embedding, drive_modified_at = EXCLUDED.drive_modified_at,
 				mime_type = EXCLUDED.mime_type, web_link = EXCLUDED.web_link, parents = EXCLUDED.parents,
 				path = EXCLUDED.path, size = EXCLUDED.size, content_hash = EXCLUDED.content_hash,
 				source = EXCLUDED.source, provider = EXCLUDED.provider, indexed_at = EXCLUDED.indexed_at,
-				search_tsv = EXCLUDED.search_tsv`),
-			f.ID, f.Name, f.Summary, textArray(f.Keywords), pgvector.NewVector(f.Embedding).String(),
+				search_tsv = EXCLUDED.search_tsv, skip_reason = EXCLUDED.skip_reason`),
+			f.ID, f.Name, f.Summary, textArray(f.Keywords), fileVector(f.Embedding, sp.Dim),
 			f.ModifiedAt.UTC(), f.MimeType, f.WebLink, textArray(f.Parents), f.Path, f.Size, f.ContentHash,
-			f.Source, f.Provider, indexedAt(f.IndexedAt), tsv)
+			f.Source, f.Provider, indexedAt(f.IndexedAt), tsv, f.SkipReason)
 		if err != nil {
 			return fmt.Errorf("writing the file row: %w", err)
 		}
@@ -86,6 +86,17 @@ func (s *Store) UpsertFile(ctx context.Context, f store.File, chunks []store.Chu
 		return fmt.Errorf("postgres: indexing file %q: %w", f.ID, err)
 	}
 	return nil
+}
+
+// fileVector is the vector literal of a file's embedding; a zero vector of
+// the index's dimension for a name-only entry, which has none (the seed's
+// column is NOT NULL; VectorSearch leaves out files with a skip reason and
+// GetFiles returns no embedding for them).
+func fileVector(v []float32, dim int) string {
+	if len(v) == 0 {
+		v = make([]float32, dim)
+	}
+	return pgvector.NewVector(v).String()
 }
 
 // textArray stores an empty list as NULL, as the seed's nullable TEXT[] allows.
@@ -132,7 +143,7 @@ func (s *Store) GetFiles(ctx context.Context, ids []string) ([]store.File, error
 		return nil, nil
 	}
 	rows, err := s.pool.Query(ctx, s.q(`SELECT file_id, file_name, summary, keywords, embedding, drive_modified_at,
-			mime_type, web_link, parents, path, size, content_hash, source, provider, indexed_at
+			mime_type, web_link, parents, path, size, content_hash, source, provider, indexed_at, skip_reason
 		FROM {schema}.drive_file_index WHERE file_id = ANY($1::text[])`), ids)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: reading %d files: %w", len(ids), err)
@@ -145,10 +156,12 @@ func (s *Store) GetFiles(ctx context.Context, ids []string) ([]store.File, error
 			emb pgvector.Vector
 		)
 		if err := rows.Scan(&f.ID, &f.Name, &f.Summary, &f.Keywords, &emb, &f.ModifiedAt, &f.MimeType,
-			&f.WebLink, &f.Parents, &f.Path, &f.Size, &f.ContentHash, &f.Source, &f.Provider, &f.IndexedAt); err != nil {
+			&f.WebLink, &f.Parents, &f.Path, &f.Size, &f.ContentHash, &f.Source, &f.Provider, &f.IndexedAt, &f.SkipReason); err != nil {
 			return nil, fmt.Errorf("postgres: reading a file row: %w", err)
 		}
-		f.Embedding = emb.Slice()
+		if !f.NameOnly() {
+			f.Embedding = emb.Slice() // a name-only entry's is a stored zero vector
+		}
 		f.ModifiedAt = f.ModifiedAt.UTC()
 		f.IndexedAt = f.IndexedAt.UTC()
 		byID[f.ID] = f

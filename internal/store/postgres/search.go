@@ -113,6 +113,46 @@ func (s *Store) KeywordSearch(ctx context.Context, q store.KeywordQuery) (store.
 	return res, nil
 }
 
+// KeywordFacets counts the files KeywordSearch would match by folder
+// path, MIME type and month (UTC) in one grouped query.
+func (s *Store) KeywordFacets(ctx context.Context, q store.KeywordQuery) ([]store.FacetCount, error) {
+	out := []store.FacetCount{}
+	tsq := buildTSQuery(q.Terms, q.Match)
+	if tsq == "" && !filterOnly(q.Filter) {
+		return out, nil
+	}
+	var args []any
+	var conds []string
+	if tsq != "" {
+		args = []any{tsq}
+		conds = []string{"f.search_tsv @@ CAST($1 AS tsquery)"}
+	}
+	more, args, none := where(q.Filter, args)
+	if none {
+		return out, nil
+	}
+	conds = append(conds, more...)
+	rows, err := s.pool.Query(ctx, s.q(`SELECT f.path, f.mime_type, to_char(f.drive_modified_at AT TIME ZONE 'UTC', 'YYYY-MM'), count(*)
+		FROM {schema}.drive_file_index f
+		WHERE `+and(conds)+`
+		GROUP BY 1, 2, 3`), args...)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: keyword facets for %q: %w", q.Terms, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var c store.FacetCount
+		if err := rows.Scan(&c.Path, &c.MimeType, &c.Month, &c.N); err != nil {
+			return nil, fmt.Errorf("postgres: reading keyword facets: %w", err)
+		}
+		out = append(out, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("postgres: keyword facets for %q: %w", q.Terms, err)
+	}
+	return out, nil
+}
+
 // filterSearch returns every file passing the filter, newest first (the
 // score is the modification time in Unix seconds), with Total counting them.
 func (s *Store) filterSearch(ctx context.Context, flt store.Filter, limit int) (store.KeywordResult, error) {
@@ -227,6 +267,7 @@ func (s *Store) VectorSearch(ctx context.Context, vec []float32, flt store.Filte
 		return nil, nil
 	}
 	dist, settings := vectorPlan("f.embedding", dim, flt, k)
+	conds = append(conds, "f.skip_reason = ''") // name-only entries have no embedding
 	args = append(args, k)
 	sql := s.q(`SELECT f.file_id, 1 - (` + dist + `) AS score
 		FROM {schema}.drive_file_index f

@@ -78,8 +78,12 @@ func (s *Store) UpsertFile(ctx context.Context, f store.File, chunks []store.Chu
 		if err != nil {
 			return err
 		}
-		if err := checkDim(fmt.Sprintf("embedding of file %q", f.ID), f.Embedding, m.space); err != nil {
-			return err
+		// A name-only entry has no embedding (stored empty, left out of
+		// vector search).
+		if len(f.Embedding) > 0 {
+			if err := checkDim(fmt.Sprintf("embedding of file %q", f.ID), f.Embedding, m.space); err != nil {
+				return err
+			}
 		}
 		for _, c := range chunks {
 			if err := checkDim(fmt.Sprintf("embedding of chunk %d of file %q", c.Ordinal, f.ID), c.Embedding, m.space); err != nil {
@@ -107,15 +111,15 @@ func (s *Store) UpsertFile(ctx context.Context, f store.File, chunks []store.Chu
 			}
 		}
 		_, err = tx.ExecContext(ctx, `INSERT INTO drive_file_index (file_id, file_name, summary, keywords, embedding,
-				drive_modified_at, mime_type, doc_id, web_link, parents, path, size, content_hash, source, provider, indexed_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+				drive_modified_at, mime_type, doc_id, web_link, parents, path, size, content_hash, source, provider, indexed_at, skip_reason)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT (file_id) DO UPDATE SET file_name = excluded.file_name, summary = excluded.summary,
 				keywords = excluded.keywords, embedding = excluded.embedding, drive_modified_at = excluded.drive_modified_at,
 				mime_type = excluded.mime_type, web_link = excluded.web_link, parents = excluded.parents, path = excluded.path,
 				size = excluded.size, content_hash = excluded.content_hash, source = excluded.source,
-				provider = excluded.provider, indexed_at = excluded.indexed_at`,
+				provider = excluded.provider, indexed_at = excluded.indexed_at, skip_reason = excluded.skip_reason`,
 			f.ID, f.Name, f.Summary, jsonList(f.Keywords), emb, formatTime(f.ModifiedAt), f.MimeType, docID,
-			f.WebLink, jsonList(f.Parents), f.Path, f.Size, f.ContentHash, f.Source, f.Provider, formatTime(f.IndexedAt))
+			f.WebLink, jsonList(f.Parents), f.Path, f.Size, f.ContentHash, f.Source, f.Provider, formatTime(f.IndexedAt), f.SkipReason)
 		if err != nil {
 			return fmt.Errorf("write drive_file_index row: %w", err)
 		}
@@ -173,14 +177,14 @@ func (s *Store) DeleteFiles(ctx context.Context, ids []string) error {
 }
 
 const fileColumns = `file_id, file_name, summary, keywords, embedding, drive_modified_at, mime_type,
-	web_link, parents, path, size, content_hash, source, provider, indexed_at`
+	web_link, parents, path, size, content_hash, source, provider, indexed_at, skip_reason`
 
 func scanFile(rows *sql.Rows) (store.File, error) {
 	var f store.File
 	var kw, parents, mod, idx string
 	var emb []byte
 	if err := rows.Scan(&f.ID, &f.Name, &f.Summary, &kw, &emb, &mod, &f.MimeType,
-		&f.WebLink, &parents, &f.Path, &f.Size, &f.ContentHash, &f.Source, &f.Provider, &idx); err != nil {
+		&f.WebLink, &parents, &f.Path, &f.Size, &f.ContentHash, &f.Source, &f.Provider, &idx, &f.SkipReason); err != nil {
 		return f, err
 	}
 	var err error

@@ -187,6 +187,38 @@ func (s *Store) KeywordSearch(ctx context.Context, q store.KeywordQuery) (store.
 	return res, nil
 }
 
+// KeywordFacets counts the files KeywordSearch would match by folder
+// path, MIME type and month in one grouped query.
+func (s *Store) KeywordFacets(ctx context.Context, q store.KeywordQuery) ([]store.FacetCount, error) {
+	out := []store.FacetCount{}
+	match := ftsQuery(q.Terms, q.Match)
+	where, args, none := filterSQL(q.Filter, "f")
+	if none || match == "" && !filterOnly(q.Filter) {
+		return out, nil
+	}
+	if match != "" {
+		where = " AND f.doc_id IN (SELECT rowid FROM drive_file_fts WHERE drive_file_fts MATCH ?)" + where
+		args = append([]any{match}, args...)
+	}
+	rows, err := s.read.QueryContext(ctx, `SELECT f.path, f.mime_type, substr(f.drive_modified_at, 1, 7), count(*)
+		FROM drive_file_index f WHERE 1`+where+` GROUP BY 1, 2, 3`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("keyword facets in %s: %w", s.path, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var c store.FacetCount
+		if err := rows.Scan(&c.Path, &c.MimeType, &c.Month, &c.N); err != nil {
+			return nil, fmt.Errorf("keyword facets in %s: %w", s.path, err)
+		}
+		out = append(out, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("keyword facets in %s: %w", s.path, err)
+	}
+	return out, nil
+}
+
 // filterOnly reports whether a query without usable terms still selects
 // files: a period, MIME-type or folder restriction.
 func filterOnly(f store.Filter) bool {
@@ -397,6 +429,9 @@ func (s *Store) loadCache(ctx context.Context, tx *sql.Tx, gen int64, dim int) (
 		var b sql.RawBytes
 		if err := rows.Scan(&id, &mod, &mime, &path, &b); err != nil {
 			return nil, err
+		}
+		if len(b) == 0 {
+			continue // a name-only entry: no embedding, never a vector hit
 		}
 		buf, err = decodeVec(buf[:0], b)
 		if err != nil {

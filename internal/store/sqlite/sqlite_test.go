@@ -342,6 +342,11 @@ func TestOlderSchemaIsUpgraded(t *testing.T) {
 	if _, err := s.write.ExecContext(ctx, `DELETE FROM gds_schema_migrations WHERE version = ?`, latest); err != nil {
 		t.Fatal(err)
 	}
+	for _, q := range undoMigration[latest] {
+		if _, err := s.write.ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
 	s.Close()
 
 	if _, err := Open(ctx, path, Options{ReadOnly: true}); err == nil || !strings.Contains(err.Error(), "gds db migrate") {
@@ -401,6 +406,13 @@ func writeChunked(t *testing.T, s *Store) {
 	}
 }
 
+// undoMigration holds, by version, the statements that undo a migration
+// that cannot be applied twice (SQLite has no ADD COLUMN IF NOT EXISTS), for
+// the tests that replay migrations on an older index.
+var undoMigration = map[int][]string{
+	6: {`ALTER TABLE drive_file_index DROP COLUMN skip_reason`},
+}
+
 // asVersion2 turns the index back into schema version 2 (before chunk full
 // text) with its files and chunks kept, as an index written by an older gds.
 func asVersion2(t *testing.T, s *Store) {
@@ -409,6 +421,11 @@ func asVersion2(t *testing.T, s *Store) {
 		`DROP TABLE drive_chunk_fts`,
 		`DELETE FROM gds_schema_migrations WHERE version >= 3`,
 	} {
+		if _, err := s.write.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	for _, q := range undoMigration[6] {
 		if _, err := s.write.Exec(q); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}

@@ -46,6 +46,8 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"KeywordSearchSyntaxIsLiteral", testKeywordSyntax},
 		{"VectorSearch", testVectorSearch},
 		{"VectorSearchFilters", testVectorFilters},
+		{"NameOnlyEntries", testNameOnly},
+		{"KeywordFacets", testKeywordFacets},
 		{"ChunkSearch", testChunkSearch},
 		{"ChunkTextSearch", testChunkTextSearch},
 		{"FileChunks", testFileChunks},
