@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net"
-	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
@@ -23,44 +22,13 @@ import (
 	"github.com/gds-cli/gds/internal/ai/offline"
 	"github.com/gds-cli/gds/internal/ai/openaitest"
 	"github.com/gds-cli/gds/internal/driveemu"
+	"github.com/gds-cli/gds/internal/reliability"
 	"github.com/gds-cli/gds/internal/store/storetest"
 )
 
 // hangGuard bounds every gds run of these tests. It is a guard against a
 // hang, far above the 5 s budget; no test asserts a wall time.
 const hangGuard = 90 * time.Second
-
-// Drive modes of faultyDrive.
-const (
-	driveOK int32 = iota
-	driveRateLimited
-	driveHanging
-)
-
-// faultyDrive serves the emulator, or a 100 % 429 storm with a 30 s
-// Retry-After, or requests that never get an answer.
-type faultyDrive struct {
-	emu  *driveemu.Emulator
-	mode atomic.Int32
-	done chan struct{} // closed at the end of the test: releases held requests
-}
-
-func (f *faultyDrive) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	switch f.mode.Load() {
-	case driveRateLimited:
-		w.Header().Set("Retry-After", "30")
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusTooManyRequests)
-		fmt.Fprint(w, `{"error":{"code":429,"message":"Rate Limit Exceeded","errors":[{"domain":"usageLimits","reason":"rateLimitExceeded","message":"Rate Limit Exceeded"}]}}`)
-	case driveHanging:
-		select {
-		case <-r.Context().Done():
-		case <-f.done:
-		}
-	default:
-		f.emu.ServeHTTP(w, r)
-	}
-}
 
 // refusedURL is an http URL on which nothing listens (connections are refused).
 func refusedURL(t *testing.T) string {
@@ -111,10 +79,11 @@ func blackHole(t *testing.T) string {
 type degradeFixture struct {
 	bin   string
 	env   []string // the crawl's environment
-	drive *faultyDrive
-	url   string // the Drive endpoint
-	oai   string // the OpenAI base URL
-	alpha string // the file a search for "alpha launch" must find
+	drive *reliability.FaultyDrive
+	emu   *driveemu.Emulator // behind drive
+	url   string             // the Drive endpoint
+	oai   string             // the OpenAI base URL
+	alpha string             // the file a search for "alpha launch" must find
 }
 
 func newDegradeFixture(t *testing.T) *degradeFixture {
@@ -125,15 +94,15 @@ func newDegradeFixture(t *testing.T) *degradeFixture {
 	alpha := e.AddDoc(top, "Project Alpha plan", "The alpha launch plan and its budget for the quarter.")
 	e.AddDoc(top, "Travel policy", "Rules for booking trains and hotels.")
 	e.AddDoc(top, "Hiring notes", "Interview loop for the platform team.")
-	f := &faultyDrive{emu: e, done: make(chan struct{})}
+	f := reliability.NewFaultyDrive(e)
 	drv := httptest.NewServer(f)
-	t.Cleanup(func() { close(f.done); drv.Close() })
+	t.Cleanup(func() { f.Release(); drv.Close() })
 	const key = "test-key-not-secret"
 	oai := openaitest.NewServer(t, openaitest.WithAPIKey(key), openaitest.WithBackend(offline.New()))
 	env := append(os.Environ(), "GDS_HOME="+t.TempDir(), "LANG=C", "DATABASE_URL=", "SUPABASE_DB_URL=",
 		"GDS_DRIVE_ENDPOINT="+drv.URL, "GOOGLE_DRIVE_TARGET_FOLDER_IDS="+top,
 		"GDS_AI_PROVIDER=openai", "OPENAI_BASE_URL="+oai.URL, "OPENAI_API_KEY="+key)
-	fx := &degradeFixture{bin: bin, env: env, drive: f, url: drv.URL, oai: oai.URL, alpha: alpha}
+	fx := &degradeFixture{bin: bin, env: env, drive: f, emu: e, url: drv.URL, oai: oai.URL, alpha: alpha}
 	if out, errOut, err := fx.gds(nil, "crawl"); err != nil {
 		t.Fatalf("crawl: %v\n%s\n%s", err, out, errOut)
 	}
@@ -182,14 +151,14 @@ func TestSearchDegradesWhenDriveFails(t *testing.T) {
 		url    string // "" keeps the fixture's endpoint
 		reason string
 	}{
-		{"refused", driveOK, refusedURL(t), "unreachable"},
-		{"429 storm", driveRateLimited, "", "rate_limited"},
-		{"hanging", driveHanging, "", "timeout"},
+		{"refused", reliability.DriveHealthy, refusedURL(t), "unreachable"},
+		{"429 storm", reliability.DriveRateLimited, "", "rate_limited"},
+		{"hanging", reliability.DriveHanging, "", "timeout"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			fx.drive.mode.Store(tc.mode)
-			defer fx.drive.mode.Store(driveOK)
+			fx.drive.SetMode(tc.mode)
+			defer fx.drive.SetMode(reliability.DriveHealthy)
 			extra := []string{"GDS_SEARCH_DRIVE_TIMEOUT=2s"} // the default; the rest stay generous (TestMain)
 			if tc.url != "" {
 				extra = append(extra, "GDS_DRIVE_ENDPOINT="+tc.url)
@@ -244,7 +213,7 @@ func TestSearchDegradesWhenDriveFails(t *testing.T) {
 	}
 
 	// --local: never asks Drive, not degraded, even with Drive down.
-	fx.drive.emu.ResetStats()
+	fx.emu.ResetStats()
 	out, errOut, err = fx.gds(nil, "search", "--json", "--local", "alpha launch")
 	if err != nil {
 		t.Fatalf("--local: %v\n%s", err, errOut)
@@ -253,7 +222,7 @@ func TestSearchDegradesWhenDriveFails(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &doc); err != nil || len(doc.Results) == 0 || doc.Results[0].ID != fx.alpha || len(doc.Degraded) != 0 {
 		t.Fatalf("--local: %v %s", err, out)
 	}
-	if n := fx.drive.emu.Stats().Calls[driveemu.EndpointList]; n != 0 {
+	if n := fx.emu.Stats().Calls[driveemu.EndpointList]; n != 0 {
 		t.Errorf("--local sent %d list requests to Drive", n)
 	}
 }

@@ -72,14 +72,29 @@ type SearchFaultRow struct {
 	Outcome  string  `json:"outcome"`  // the degraded reasons or the error, as seen
 }
 
-// faultyHandler serves the emulator or a fault.
-type faultyHandler struct {
+// FaultyDrive serves a Drive emulator, or one of the faults by Mode: a 100 %
+// 429 storm with a 30 s Retry-After (DriveRateLimited) or requests that
+// never get an answer (DriveHanging) until Release. The search-under-failure
+// figures and the degrade end-to-end tests share it.
+type FaultyDrive struct {
 	emu  http.Handler
 	mode atomic.Int32
 	done chan struct{}
 }
 
-func (h *faultyHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+// NewFaultyDrive wraps emu; it starts healthy.
+func NewFaultyDrive(emu http.Handler) *FaultyDrive {
+	return &FaultyDrive{emu: emu, done: make(chan struct{})}
+}
+
+// SetMode switches the fault (DriveHealthy, DriveRateLimited, DriveHanging, …).
+func (h *FaultyDrive) SetMode(m int32) { h.mode.Store(m) }
+
+// Release answers every held request and holds none after (call once, at the end).
+func (h *FaultyDrive) Release() { close(h.done) }
+
+// ServeHTTP implements http.Handler.
+func (h *FaultyDrive) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch h.mode.Load() {
 	case DriveRateLimited:
 		w.Header().Set("Retry-After", "30")
@@ -107,8 +122,8 @@ func RunSearchFaults(ctx context.Context, bin, home string, runs int, logf func(
 	for i := range 40 {
 		emu.AddDoc(top, fmt.Sprintf("Meeting notes %02d", i), fmt.Sprintf("Weekly meeting %d: hiring, travel and office topics.", i))
 	}
-	h := &faultyHandler{emu: emu, done: make(chan struct{})}
-	defer close(h.done)
+	h := NewFaultyDrive(emu)
+	defer h.Release()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
