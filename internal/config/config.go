@@ -228,7 +228,7 @@ type Config struct {
 	DataDir string // where the index and tokens live (same as Home)
 	WorkDir string // the directory whose .env was considered
 
-	DriveFolderIDs   []string // GOOGLE_DRIVE_TARGET_FOLDER_IDS: trimmed, deduplicated, in order
+	DriveFolderIDs []string // GOOGLE_DRIVE_TARGET_FOLDER_IDS: trimmed, deduplicated, in order
 	// Sources are the configured sources, in order, without duplicates:
 	// GDS_SOURCES, or the one source of GDS_SOURCE when it is unset.
 	Sources []CrawlSource
