@@ -2,9 +2,9 @@ package app
 
 import (
 	"context"
-	"slices"
 	"errors"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
