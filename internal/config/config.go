@@ -44,6 +44,11 @@ const (
 	EnvUploadDir          = "GDS_UPLOAD_DIR"
 )
 
+// EnvSources is the list of sources `gds init` writes (comma-separated
+// specs). TODO(wt-sources): parsed by config.ParseSources there; on this
+// branch it is only read and shown by `gds config show`.
+const EnvSources = "GDS_SOURCES"
+
 // Defaults of the settings that have one.
 const (
 	DefaultOpenAIModel        = "gpt-4o-mini"
@@ -88,7 +93,7 @@ const (
 
 // Names lists every setting in display order.
 var Names = []string{
-	EnvHome, EnvDriveFolderIDs, EnvSource, EnvCrawlConcurrency, EnvDriveEndpoint,
+	EnvHome, EnvSources, EnvDriveFolderIDs, EnvSource, EnvCrawlConcurrency, EnvDriveEndpoint,
 	EnvOAuthClientID, EnvOAuthClientSecret,
 	EnvAIProvider, EnvOpenAIAPIKey, EnvOpenAIBaseURL, EnvOpenAIModel, EnvOpenAIEmbedModel, EnvOpenAIEmbedDim,
 	EnvSummaryMaxLength, EnvSearchMaxLoopCount,
@@ -393,6 +398,7 @@ func (c *Config) fill(val func(name, def string) string, workDir, homeDir string
 		}
 	}
 
+	val(EnvSources, "")
 	srcRaw := val(EnvSource, SourceDrive)
 	c.Source, err = ParseSource(srcRaw, workDir, homeDir)
 	if err != nil {
