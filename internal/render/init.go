@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"atomicgo.dev/keyboard/keys"
 	"github.com/pterm/pterm"
 
 	"github.com/gds-cli/gds/internal/i18n"
@@ -342,7 +343,10 @@ func (p *InitPrompter) multi(ctx context.Context, q initQuestion) ([]int, error)
 			defs = append(defs, ls[i])
 		}
 		cancelled := false
+		// Space ticks, Enter confirms (pterm's default is Enter to tick and
+		// Tab to confirm, which a first-time user does not guess).
 		got, err := pterm.DefaultInteractiveMultiselect.WithOptions(ls).WithDefaultOptions(defs).
+			WithFilter(false).WithKeySelect(keys.Space).WithKeyConfirm(keys.Enter).
 			WithOnInterruptFunc(func() { cancelled = true }).Show(q.Title)
 		if err != nil {
 			return nil, err
