@@ -28,7 +28,9 @@ func newInitCommand(d *app.Deps) *cli.Command {
 			}
 			var res app.InitResult
 			var err error
-			if cmd.Bool("no-input") || !isTerminal(d.Stdin) || !isTerminal(d.Stdout) {
+			// Flags say what to write: no questions then, as without a terminal.
+			flags := cmd.IsSet("source") || cmd.IsSet("provider")
+			if flags || cmd.Bool("no-input") || !isTerminal(d.Stdin) || !isTerminal(d.Stdout) {
 				res, err = d.Init(ctx, app.InitRequest{Sources: cmd.StringSlice("source"), Provider: cmd.String("provider")})
 			} else {
 				res, err = d.InitWizard(ctx, app.InitWizardRequest{
