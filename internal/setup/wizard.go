@@ -530,10 +530,13 @@ func PlanFor(sources []Source, provider, key string) Plan {
 			{Name: EnvSources, Value: FormatSpecs(sources)},
 			{Name: EnvAIProvider, Value: provider},
 		},
-		// GDS_SOURCES says everything; the legacy settings would only
-		// contradict it (TODO(wt-sources): keep in step with the
-		// precedence internal/config gives them).
-		Comment: []string{EnvLegacySource, EnvLegacyFolderIDs},
+		// GDS_SOURCES wins over GDS_SOURCE, which would only contradict
+		// it. The target folder list is what a bare "drive" source crawls,
+		// so it stays while one is configured.
+		Comment: []string{EnvLegacySource},
+	}
+	if !slices.ContainsFunc(sources, func(s Source) bool { return s.Kind == KindDrive && s.FolderID == "" }) {
+		p.Comment = append(p.Comment, EnvLegacyFolderIDs)
 	}
 	if key != "" {
 		p.Set = append(p.Set, Setting{Name: EnvOpenAIKey, Value: key, Secret: true})

@@ -316,6 +316,19 @@ func TestStartDefaults(t *testing.T) {
 	}
 }
 
+// TestPlanKeepsFolderIDsForBareDrive: a bare "drive" source crawls the
+// target folder list, so the plan keeps it.
+func TestPlanKeepsFolderIDsForBareDrive(t *testing.T) {
+	p := PlanFor([]Source{{Kind: KindDrive}, {Kind: KindLocal, Path: "/d"}}, ProviderOffline, "")
+	if !reflect.DeepEqual(p.Comment, []string{EnvLegacySource}) {
+		t.Errorf("comment %v", p.Comment)
+	}
+	p = PlanFor([]Source{{Kind: KindDrive, FolderID: "X"}}, ProviderOffline, "")
+	if !reflect.DeepEqual(p.Comment, []string{EnvLegacySource, EnvLegacyFolderIDs}) {
+		t.Errorf("comment %v", p.Comment)
+	}
+}
+
 func TestSpecs(t *testing.T) {
 	ss := []Source{{Kind: KindDrive}, {Kind: KindDrive, FolderID: "abc", Name: "Team"}, {Kind: KindLocal, Path: "/a b/c"}}
 	if got := FormatSpecs(ss); got != "drive,drive:abc,local:/a b/c" {
