@@ -61,31 +61,24 @@ func (d *Deps) initConfig() (*config.Config, error) {
 	return nil, d.ConfigErr
 }
 
-// currentSetup reads the configured sources and provider: GDS_SOURCES, or
-// the legacy GDS_SOURCE and target folder settings.
+// currentSetup reads the configured sources (GDS_SOURCES, or the legacy
+// GDS_SOURCE; none when neither is set) and provider.
 func currentSetup(cfg *config.Config) setup.Current {
 	cur := setup.Current{Provider: cfg.AIProviderSetting, HasKey: cfg.OpenAIAPIKey != ""}
-	for _, st := range cfg.Settings() {
-		if st.Name == config.EnvSources && st.Value != "" {
-			for _, spec := range strings.Split(st.Value, ",") {
-				if src, err := parseSpec(spec, cfg.WorkDir, homeDirOf()); err == nil {
-					cur.Sources = append(cur.Sources, src)
-				}
-			}
-		}
+	if cfg.SourceOf(config.EnvSources).Kind == config.FromDefault && cfg.SourceOf(config.EnvSource).Kind == config.FromDefault {
+		return cur // the built-in default is not a choice the user made
 	}
-	if len(cur.Sources) > 0 {
-		return cur
-	}
-	switch {
-	case cfg.Source.Kind == config.SourceLocal:
-		cur.Sources = []setup.Source{{Kind: setup.KindLocal, Path: cfg.Source.Path}}
-	case len(cfg.DriveFolderIDs) > 0:
-		for _, id := range cfg.DriveFolderIDs {
-			cur.Sources = append(cur.Sources, setup.Source{Kind: setup.KindDrive, FolderID: id})
-		}
+	for _, cs := range cfg.Sources {
+		cur.Sources = append(cur.Sources, sourceOf(cs))
 	}
 	return cur
+}
+
+func sourceOf(cs config.CrawlSource) setup.Source {
+	if cs.Kind == config.SourceLocal {
+		return setup.Source{Kind: setup.KindLocal, Path: cs.Path}
+	}
+	return setup.Source{Kind: setup.KindDrive, FolderID: cs.FolderID}
 }
 
 func homeDirOf() string {
@@ -93,51 +86,38 @@ func homeDirOf() string {
 	return h
 }
 
-// parseSpec parses one source spec.
-//
-// TODO(wt-sources): replace with config.ParseSources once it lands; this
-// is the same grammar ("drive", "drive:FOLDER_ID", "local:PATH").
-func parseSpec(spec, workDir, homeDir string) (setup.Source, error) {
-	spec = strings.TrimSpace(spec)
-	if id, ok := strings.CutPrefix(spec, config.SourceDrive+":"); ok {
-		id = strings.TrimSpace(id)
-		if !validFolderID(id) {
-			return setup.Source{}, apperr.L(apperr.Usage, "init.bad_folder_id", spec)
-		}
-		return setup.Source{Kind: setup.KindDrive, FolderID: id}, nil
-	}
-	if spec == "" {
-		return setup.Source{}, apperr.L(apperr.Usage, "init.empty_source")
-	}
-	src, err := config.ParseSource(spec, workDir, homeDir)
+// parseSpecs parses a --source value (one spec or a comma-separated list)
+// with config.ParseSources, as GDS_SOURCES is read.
+func parseSpecs(value, workDir, homeDir string) ([]setup.Source, error) {
+	css, err := config.ParseSources(value, workDir, homeDir)
 	if err != nil {
 		var se *config.SourceError
-		if errors.As(err, &se) && se.Suggest != "" {
-			return setup.Source{}, apperr.L(apperr.Usage, "init.source_path", se.Value, se.Suggest).Wrap(err)
+		switch {
+		case errors.As(err, &se) && se.Suggest != "":
+			return nil, apperr.L(apperr.Usage, "init.source_path", se.Value, se.Suggest).Wrap(err)
+		case errors.As(err, &se) && strings.HasPrefix(se.Value, config.SourceDrive+":"):
+			return nil, apperr.L(apperr.Usage, "init.bad_folder_id", se.Value).Wrap(err)
+		case errors.As(err, &se) && strings.HasPrefix(se.Value, config.SourceLocal+":"):
+			return nil, apperr.L(apperr.Usage, "init.empty_source").Wrap(err)
+		case errors.As(err, &se):
+			return nil, apperr.L(apperr.Usage, "init.bad_source", se.Value).Wrap(err)
 		}
-		return setup.Source{}, apperr.L(apperr.Usage, "init.bad_source", spec).Wrap(err)
+		return nil, apperr.Mark(fmt.Errorf("--source: %w", err), apperr.Usage)
 	}
-	if src.Kind == config.SourceLocal {
-		return setup.Source{Kind: setup.KindLocal, Path: src.Path}, nil
+	out := make([]setup.Source, len(css))
+	for i, cs := range css {
+		out[i] = sourceOf(cs)
 	}
-	return setup.Source{Kind: setup.KindDrive}, nil
-}
-
-func validFolderID(id string) bool {
-	for _, r := range id {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
-			return false
-		}
-	}
-	return id != ""
+	return out, nil
 }
 
 // checkLocalFolder resolves path and checks that it is a folder.
 func checkLocalFolder(path, workDir, homeDir string) (string, error) {
-	src, err := parseSpec(config.SourceLocal+":"+path, workDir, homeDir)
+	srcs, err := parseSpecs(config.SourceLocal+":"+path, workDir, homeDir)
 	if err != nil {
 		return "", err
 	}
+	src := srcs[0]
 	st, err := os.Stat(src.Path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
@@ -164,11 +144,11 @@ func (d *Deps) Init(ctx context.Context, req InitRequest) (InitResult, error) {
 	if len(req.Sources) > 0 {
 		sources = nil
 		for _, v := range req.Sources {
-			for _, spec := range strings.Split(v, ",") {
-				src, err := parseSpec(spec, wd, home)
-				if err != nil {
-					return InitResult{}, err
-				}
+			srcs, err := parseSpecs(v, wd, home)
+			if err != nil {
+				return InitResult{}, err
+			}
+			for _, src := range srcs {
 				if src.Kind == setup.KindLocal {
 					if _, err := checkLocalFolder(src.Path, wd, home); err != nil {
 						return InitResult{}, err

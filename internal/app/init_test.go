@@ -18,6 +18,7 @@ import (
 	"github.com/gds-cli/gds/internal/driveemu"
 	"github.com/gds-cli/gds/internal/i18n"
 	"github.com/gds-cli/gds/internal/render"
+	"github.com/gds-cli/gds/internal/setup"
 )
 
 // initDeps loads the configuration of a gds home whose .env holds envFile
@@ -61,7 +62,7 @@ func TestInitNonInteractive(t *testing.T) {
 	d, envPath, _ := initDeps(t, old, nil, "")
 
 	// Current sources come from the legacy settings.
-	if got := currentSetup(d.Config).Sources; len(got) != 1 || got[0].Spec() != "drive:abc" {
+	if got := currentSetup(d.Config).Sources; len(got) != 1 || got[0].Spec() != "drive" {
 		t.Fatalf("current sources %+v", got)
 	}
 
@@ -99,7 +100,7 @@ func TestInitRejectsBadInputAndWritesNothing(t *testing.T) {
 		{"bad folder id", InitRequest{Sources: []string{"drive:a/b"}}, "init.bad_folder_id"},
 		{"missing folder", InitRequest{Sources: []string{"local:" + filepath.Join(dir, "nope")}}, "init.no_such_folder"},
 		{"a file", InitRequest{Sources: []string{"local:" + file}}, "init.not_a_folder"},
-		{"empty spec", InitRequest{Sources: []string{"local:" + dir + ","}}, "init.empty_source"},
+		{"local without a path", InitRequest{Sources: []string{"local:" + dir + ",local:"}}, "init.empty_source"},
 		{"no source at all", InitRequest{}, "init.need_source"},
 		{"bad provider", InitRequest{Sources: []string{"drive"}, Provider: "claude"}, "init.bad_provider"},
 		{"openai without a key", InitRequest{Sources: []string{"drive"}, Provider: "openai"}, "init.need_key"},
@@ -116,6 +117,22 @@ func TestInitRejectsBadInputAndWritesNothing(t *testing.T) {
 				t.Errorf(".env changed: %q", data)
 			}
 		})
+	}
+}
+
+// TestSpecsRoundTrip: what setup writes is what config reads.
+func TestSpecsRoundTrip(t *testing.T) {
+	a := t.TempDir()
+	in := []setup.Source{{Kind: setup.KindDrive}, {Kind: setup.KindDrive, FolderID: "1AbC-_x"}, {Kind: setup.KindLocal, Path: filepath.Join(a, "My Drive")}}
+	css, err := config.ParseSources(setup.FormatSpecs(in), "/", "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := config.FormatSources(css); got != setup.FormatSpecs(in) {
+		t.Errorf("config reads %q back as %q", setup.FormatSpecs(in), got)
+	}
+	if d, _, _ := initDeps(t, "", nil, ""); len(currentSetup(d.Config).Sources) != 0 {
+		t.Errorf("a fresh home has configured sources: %+v", currentSetup(d.Config).Sources)
 	}
 }
 

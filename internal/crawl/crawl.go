@@ -21,10 +21,11 @@ type Index interface {
 	EnsureEmbeddingSpace(ctx context.Context, s store.EmbeddingSpace) error
 	UpsertFile(ctx context.Context, f store.File, chunks []store.Chunk) error
 	ContentHashes(ctx context.Context, ids []string) (map[string]string, error)
-	SyncState(ctx context.Context) (store.SyncState, error)
+	SyncState(ctx context.Context, source string) (store.SyncState, error)
 	SetSyncState(ctx context.Context, s store.SyncState) error
 	Reset(ctx context.Context) error
-	IndexedIDs(ctx context.Context) ([]string, error)
+	SourceIDs(ctx context.Context, source string) ([]string, error)
+	ClaimFiles(ctx context.Context, from, to string, ids []string) (int, error)
 	DeleteFiles(ctx context.Context, ids []string) error
 }
 
@@ -50,7 +51,11 @@ type Progress interface {
 
 // Options configure a crawl.
 type Options struct {
-	Source           Source
+	Source Source
+	// Key is the source key (config.CrawlSource.Key()): the files'
+	// store.File.Source and the key of the checkpoint; "" means the
+	// source's kind (the key of an index from before sources had keys).
+	Key              string
 	Index            Index
 	Provider         ai.Provider
 	SummaryMaxLength int
@@ -92,6 +97,14 @@ type Summary struct {
 	KeptUnlisted int
 }
 
+// SourceResult is the outcome of crawling one source of a multi-source
+// crawl.
+type SourceResult struct {
+	Source  string  // the source key
+	Summary Summary // also when the crawl of this source failed
+	Err     error   // why the crawl of this source stopped; nil when it finished
+}
+
 // Fingerprint of the crawl target: the source's own plus what decides what
 // is crawled. A change forces a full scan (seed §3.4). It starts with the
 // source kind ("drive:…", "local:…") so a search knows which keyword search
@@ -115,7 +128,10 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	state, err := opts.Index.SyncState(ctx)
+	if opts.Key == "" {
+		opts.Key = opts.Source.Kind()
+	}
+	state, err := opts.Index.SyncState(ctx, opts.Key)
 	if err != nil {
 		return sum, fmt.Errorf("read sync state: %w", err)
 	}
@@ -147,6 +163,9 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 		return sum, fmt.Errorf("list files: %w", err)
 	}
 	sum.Listed = len(entries)
+	if err := claimLegacy(ctx, opts, entries); err != nil {
+		return sum, err
+	}
 	wm := newWatermark(entries)
 	if opts.Progress != nil {
 		opts.Progress.Begin(len(entries), sum.Full)
@@ -215,7 +234,7 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 		// checkpoint, so the watermark only moves forward; a full scan starts
 		// over from zero under the new fingerprint.
 		if t, moved := wm.finish(r.i); moved {
-			next := store.SyncState{ModifiedAt: t, Fingerprint: fp, UpdatedAt: opts.Now().UTC()}
+			next := store.SyncState{Source: opts.Key, ModifiedAt: t, Fingerprint: fp, UpdatedAt: opts.Now().UTC()}
 			if err := opts.Index.SetSyncState(context.WithoutCancel(ctx), next); err != nil {
 				stateErr = fmt.Errorf("save sync state: %w", err)
 				continue
@@ -240,11 +259,42 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 	return sum, nil
 }
 
-// prune removes the indexed files a complete full-scan listing did not
-// hold: the index keeps only what is in the target folders now. A file
-// that was listed but failed or was skipped this time is not removed.
+// legacyKey is the bare kind under which an index from before sources had
+// keys recorded the files a source with this key lists now: "local" for
+// every local folder, "drive" for a single Drive folder ("drive:ID"); ""
+// when there is none (the key is itself a bare kind).
+func legacyKey(key string) string {
+	kind, rest, ok := strings.Cut(key, ":")
+	if !ok || rest == "" {
+		return ""
+	}
+	return kind
+}
+
+// claimLegacy moves the listed files an older index recorded under the
+// bare kind to this source, so an unchanged file (not rewritten by the
+// crawl) is pruned, searched and reported as this source's.
+func claimLegacy(ctx context.Context, opts Options, entries []Entry) error {
+	from := legacyKey(opts.Key)
+	if from == "" || opts.DryRun || len(entries) == 0 {
+		return nil
+	}
+	ids := make([]string, len(entries))
+	for i, e := range entries {
+		ids[i] = e.ID
+	}
+	if _, err := opts.Index.ClaimFiles(ctx, from, opts.Key, ids); err != nil {
+		return fmt.Errorf("claim the files indexed under %q: %w", from, err)
+	}
+	return nil
+}
+
+// prune removes the files of this source a complete full-scan listing did
+// not hold: the index keeps only what is in the source's folders now. A
+// file that was listed but failed or was skipped this time is not removed;
+// another source's files are never touched.
 func prune(ctx context.Context, opts Options, entries []Entry, sum *Summary) error {
-	indexed, err := opts.Index.IndexedIDs(ctx)
+	indexed, err := opts.Index.SourceIDs(ctx, opts.Key)
 	if err != nil {
 		return fmt.Errorf("list indexed files: %w", err)
 	}
@@ -324,7 +374,7 @@ func processFile(ctx context.Context, opts Options, e Entry) (Status, string) {
 	}
 	res, err := IndexFile(fctx, FileOptions{
 		Index: opts.Index, Provider: opts.Provider, SummaryMaxLength: opts.SummaryMaxLength,
-		MaxFileBytes: opts.MaxFileBytes, Source: opts.Source.Kind(), Now: opts.Now,
+		MaxFileBytes: opts.MaxFileBytes, Source: opts.Key, Now: opts.Now,
 	}, e, rc)
 	rc.Close()
 	switch {
@@ -348,7 +398,7 @@ func processFile(ctx context.Context, opts Options, e Entry) (Status, string) {
 		// only (found by name, type and dates; the reason kept).
 		reason := skipDetail(err)
 		res, nerr := IndexNameOnly(ctx, FileOptions{
-			Index: opts.Index, Source: opts.Source.Kind(), Now: opts.Now,
+			Index: opts.Index, Source: opts.Key, Now: opts.Now,
 		}, e, reason)
 		switch {
 		case nerr != nil:
@@ -438,7 +488,7 @@ type FileOptions struct {
 	Provider         ai.Provider
 	SummaryMaxLength int
 	MaxFileBytes     int64  // <= 0: extract.DefaultMaxBytes
-	Source           string // File.Source ("drive", "local", store.SourceUpload)
+	Source           string // File.Source (a source key, or store.SourceUpload)
 	Now              func() time.Time
 }
 

@@ -273,6 +273,9 @@ func (p *InitPrompter) ask(ctx context.Context, q initQuestion) (setup.Event, er
 			return setup.Event{}, err
 		}
 		v = strings.TrimSpace(v)
+		if v == "" && ev.Kind == setup.EvLocalPath {
+			return setup.Event{}, nil // nothing typed: the wizard asks again
+		}
 		if ev.Kind == setup.EvSearch {
 			ev.Query = v
 		} else {

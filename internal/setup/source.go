@@ -40,10 +40,9 @@ func (s Source) Label() string {
 	return s.Spec()
 }
 
-// FormatSpecs joins the sources' specs as GDS_SOURCES holds them.
-//
-// TODO(wt-sources): config.FormatSources is the canonical writer once
-// GDS_SOURCES lands in internal/config; keep the two identical until then.
+// FormatSpecs joins the sources' specs as GDS_SOURCES holds them; it
+// writes what config.ParseSources reads (the package is pure, so it does
+// not call config.FormatSources; app's tests check the two agree).
 func FormatSpecs(ss []Source) string {
 	specs := make([]string, len(ss))
 	for i, s := range ss {
