@@ -106,9 +106,6 @@ func TestInitThenPlainCrawl(t *testing.T) {
 		t.Fatalf("init: exit %d\n%s%s", code, out, errOut)
 	}
 	out, errOut, code := gdsIn(t, home, "crawl")
-	if code == 3 && strings.Contains(errOut, "GOOGLE_DRIVE_TARGET_FOLDER_IDS") {
-		t.Skip("a plain gds crawl reads GDS_SOURCES once branch wt-sources (config.ParseSources, multi-source crawl) is merged; until then it falls back to the Drive default")
-	}
 	if code != 0 {
 		t.Fatalf("crawl: exit %d\n%s%s", code, out, errOut)
 	}
