@@ -255,3 +255,39 @@ func TestInitWizardCancelAndRun(t *testing.T) {
 		t.Errorf(".env %q", v)
 	}
 }
+
+// TestInitOffersTheDriveForDesktopFolder: on macOS the wizard offers the
+// Google Drive for desktop folder when it exists, and choosing it alone
+// makes it the one local source without asking for paths.
+func TestInitOffersTheDriveForDesktopFolder(t *testing.T) {
+	userHome := t.TempDir()
+	myDrive := filepath.Join(userHome, "Library", "CloudStorage", "GoogleDrive-me@example.com", "My Drive")
+	if err := os.MkdirAll(filepath.Join(myDrive, "Projects"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if got := findMirror("darwin", userHome); got != myDrive {
+		t.Fatalf("findMirror = %q, want %q", got, myDrive)
+	}
+	if got := findMirror("linux", userHome); got != "" {
+		t.Errorf("findMirror on linux = %q", got)
+	}
+	if got := findMirror("darwin", t.TempDir()); got != "" {
+		t.Errorf("findMirror without Drive for desktop = %q", got)
+	}
+
+	// Sources: only the third choice (the mirror); offline; no crawl, no schedule.
+	d, envPath, out := initDeps(t, "", nil, "3\n1\nn\nn\n")
+	res, err := d.InitWizard(context.Background(), InitWizardRequest{
+		UI:   &render.InitPrompter{In: render.NewLines(d.Stdin), Out: out, Lang: i18n.En},
+		GOOS: "darwin", UserHome: userHome,
+	})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if !strings.Contains(out.String(), "3) Google Drive for desktop folder: "+myDrive) {
+		t.Errorf("the mirror is not offered:\n%s", out)
+	}
+	if v := readEnv(t, envPath); v["GDS_SOURCES"] != "local:"+myDrive || !res.Changed {
+		t.Errorf(".env %q\n%s", v, out)
+	}
+}
