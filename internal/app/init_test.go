@@ -13,6 +13,7 @@ import (
 
 	"github.com/gds-cli/gds/internal/ai/openaitest"
 	"github.com/gds-cli/gds/internal/apperr"
+	"github.com/gds-cli/gds/internal/auth"
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/drive/drivetest"
 	"github.com/gds-cli/gds/internal/driveemu"
@@ -289,5 +290,23 @@ func TestInitOffersTheDriveForDesktopFolder(t *testing.T) {
 	}
 	if v := readEnv(t, envPath); v["GDS_SOURCES"] != "local:"+myDrive || !res.Changed {
 		t.Errorf(".env %q\n%s", v, out)
+	}
+}
+
+// TestInitWizardSignInFailure: without an OAuth client the sign-in fails;
+// the wizard says why and asks for the sources again.
+func TestInitWizardSignInFailure(t *testing.T) {
+	local := t.TempDir()
+	d, envPath, out := initDeps(t, "", nil, "1\n2\n1\n"+local+"\n\n1\nn\nn\n")
+	d.TokenStore = func() (auth.TokenStore, error) { return auth.NewFileStore(t.TempDir()), nil }
+	_, err := d.InitWizard(context.Background(), InitWizardRequest{UI: &render.InitPrompter{In: render.NewLines(d.Stdin), Out: out, Lang: i18n.En}})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if !strings.Contains(out.String(), "! Google sign-in failed: ") || !strings.Contains(out.String(), config.EnvOAuthClientID) {
+		t.Errorf("no sign-in failure shown:\n%s", out)
+	}
+	if v := readEnv(t, envPath); v["GDS_SOURCES"] != "local:"+local {
+		t.Errorf(".env %q", v)
 	}
 }
