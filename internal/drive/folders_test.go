@@ -83,7 +83,7 @@ func TestFindFoldersEscapes(t *testing.T) {
 		{`Bob's \backup\`, []string{odd}},
 		{`"2024"`, []string{odd}},
 		{`Bob' or name contains '`, nil}, // an injection attempt is a plain name
-		{`\`, []string{odd}}, // a lone backslash is searched for literally
+		{`\`, []string{odd}},             // a lone backslash is searched for literally
 	}
 	for _, tc := range cases {
 		got, err := c.FindFolders(context.Background(), tc.name)
