@@ -3,6 +3,7 @@
 package main
 
 import (
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -10,6 +11,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/gds-cli/gds/internal/driveemu"
 )
 
 // sendKeys sends keys once the terminal is in raw mode, i.e. once the
@@ -74,6 +77,56 @@ func TestInitWizardOnATerminal(t *testing.T) {
 		t.Fatal(err)
 	}
 	if want := "GDS_SOURCES=local:" + a + "\nGDS_AI_PROVIDER=offline\n"; string(data) != want {
+		t.Errorf(".env = %q, want %q", data, want)
+	}
+}
+
+// TestInitWizardPicksADriveFolderOnATerminal picks a Drive folder from the
+// tree on a pseudo-terminal, against the Drive emulator.
+func TestInitWizardPicksADriveFolderOnATerminal(t *testing.T) {
+	bin := gdsBinary(t)
+	home := filepath.Join(t.TempDir(), "home")
+	e := driveemu.New()
+	projects := e.AddFolder("root", "Projects")
+	e.AddFolder(projects, "Alpha")
+	e.AddSharedDrive("Team")
+	srv := httptest.NewServer(e)
+	t.Cleanup(srv.Close)
+
+	s := startPTYEnv(t, bin, home, "C", []string{"GDS_DRIVE_ENDPOINT=" + srv.URL}, "init")
+	s.expect(`space: select`)
+	s.sendKeys(" ") // tick Google Drive
+	s.expect(`❯ \[✓\] 1\) Google Drive`)
+	s.sendKeys("\r")
+	s.expect(`Drive: choose a place to open`)
+	s.expect(`Team \(Shared drive\)`)
+	s.sendKeys("\r") // open My Drive
+	s.expect(`Drive: My Drive`)
+	s.expect(`▸ Projects`)
+	s.sendKeys("\x1b[B") // down to Projects
+	s.expect(`❯ 2\) ▸ Projects`)
+	s.sendKeys("\r")
+	s.expect(`Drive: My Drive / Projects`)
+	s.expect(`▸ Alpha`)
+	s.sendKeys("\r") // "Use this folder (Projects)", the first choice
+	s.expect(`chosen: drive:` + projects + ` \(Projects\)`)
+	s.expect(`Done \(1 folders chosen\)`)
+	s.sendKeys("\r") // the default is now Done
+	s.expect(`AI provider`)
+	s.sendKeys("\r")
+	s.expect(`Crawl the sources now\?`)
+	s.sendKeys("n")
+	s.expect(`gds schedule install\)\?`)
+	s.sendKeys("n")
+	s.expect(`Wrote .*\.env`)
+	if code := s.exit(); code != 0 {
+		t.Fatalf("exit %d\n%s", code, s.screen())
+	}
+	data, err := os.ReadFile(filepath.Join(home, ".env"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "GDS_SOURCES=drive:" + projects + "\nGDS_AI_PROVIDER=offline\n"; string(data) != want {
 		t.Errorf(".env = %q, want %q", data, want)
 	}
 }
