@@ -54,7 +54,17 @@ func (d *Deps) initConfig() (*config.Config, error) {
 		return d.Config, nil
 	}
 	if d.LoadAllConfig != nil {
-		if cfg, _ := d.LoadAllConfig(); cfg != nil {
+		cfg, problems := d.LoadAllConfig()
+		for _, p := range problems {
+			// A .env file that cannot be read or parsed would be kept
+			// broken by an edit (and stays in force): its error names the
+			// file and line to fix first. Bad values are what init repairs.
+			var ce *config.Error
+			if errors.As(p, &ce) && ce.File != "" {
+				return nil, p
+			}
+		}
+		if cfg != nil {
 			return cfg, nil
 		}
 	}

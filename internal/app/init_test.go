@@ -310,3 +310,31 @@ func TestInitWizardSignInFailure(t *testing.T) {
 		t.Errorf(".env %q", v)
 	}
 }
+
+// TestInitRepairsBadValuesButNotABrokenFile: a bad value (here an unknown
+// GDS_SOURCE) is what init replaces; a .env line the parser refuses is
+// reported with its file and line, and nothing is written.
+func TestInitRepairsBadValuesButNotABrokenFile(t *testing.T) {
+	a := t.TempDir()
+	d, envPath, _ := initDeps(t, "GDS_SOURCE=dropbox\n", nil, "")
+	if d.Config != nil {
+		t.Fatal("the bad value loaded")
+	}
+	if _, err := d.Init(context.Background(), InitRequest{Sources: []string{"local:" + a}}); err != nil {
+		t.Fatal(err)
+	}
+	if v := readEnv(t, envPath); v["GDS_SOURCES"] != "local:"+a || v["GDS_SOURCE"] != "" {
+		t.Errorf(".env %q", v)
+	}
+
+	broken := "A=1\nthis is not a setting\n"
+	d, envPath, _ = initDeps(t, broken, nil, "")
+	_, err := d.Init(context.Background(), InitRequest{Sources: []string{"local:" + a}})
+	var ce *config.Error
+	if !errors.As(err, &ce) || ce.File != envPath || ce.Line != 2 {
+		t.Fatalf("err = %v", err)
+	}
+	if data, _ := os.ReadFile(envPath); string(data) != broken {
+		t.Errorf(".env changed: %q", data)
+	}
+}
