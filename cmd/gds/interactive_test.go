@@ -224,6 +224,7 @@ type ptySession struct {
 	t    *testing.T
 	cmd  *exec.Cmd
 	ptmx *os.File
+	tty  *os.File // the terminal's child side (its mode tells raw from line input)
 	mu   sync.Mutex
 	raw  bytes.Buffer
 	more chan struct{} // signalled on every read
@@ -256,7 +257,7 @@ func startPTYEnv(t *testing.T, bin, home, lang string, env []string, args ...str
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	s := &ptySession{t: t, cmd: cmd, ptmx: ptmx, more: make(chan struct{}, 1)}
+	s := &ptySession{t: t, cmd: cmd, ptmx: ptmx, tty: tty, more: make(chan struct{}, 1)}
 	go func() {
 		buf := make([]byte, 4096)
 		for {

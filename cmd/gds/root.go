@@ -67,6 +67,7 @@ func newRootCommand(d *app.Deps, info buildInfo) *cli.Command {
 			return cli.ShowRootCommandHelp(cmd)
 		},
 		Commands: []*cli.Command{
+			newInitCommand(d),
 			newSearchCommand(d),
 			newAskCommand(d),
 			newGraphCommand(d),

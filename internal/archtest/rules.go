@@ -19,6 +19,7 @@ var Pure = []string{
 	"./internal/federate",
 	"./internal/agent",
 	"./internal/suggest",
+	"./internal/setup",
 }
 
 // IO are the packages a pure package must not depend on: the standard
@@ -95,7 +96,8 @@ var Rules = []Rule{
 		From: []string{"./internal/search/...", "./internal/graph/...", "./internal/store/...", "./internal/ai/...", "./internal/crawl/...",
 			"./internal/drive/...", "./internal/extract/...", "./internal/render/...", "./internal/auth/...",
 			"./internal/config/...", "./internal/apperr", "./internal/mirror", "./internal/schedule/...", "./internal/eval/...",
-			"./internal/doctor/...", "./internal/budget", "./internal/resilient", "./internal/federate/...", "./internal/agent/..."},
+			"./internal/doctor/...", "./internal/budget", "./internal/resilient", "./internal/federate/...", "./internal/agent/...",
+			"./internal/setup", "./internal/envfile"},
 		Forbid: []string{"./internal/app", "./cmd/..."},
 	},
 	{
@@ -129,6 +131,12 @@ var Rules = []Rule{
 			"it answers version and the keystroke from the config, the read-only SQLite index, the offline query rules and the Alfred renderer, and hands everything else to gds-core",
 		From:   FrontBinary,
 		Forbid: FrontForbid,
+	},
+	{
+		Name:   "the init wizard's decisions know no front end",
+		Why:    "setup's state machine is driven by app's executor; it never reaches Drive, the .env file or a terminal (the pure rule) nor the renderers that ask its questions",
+		From:   []string{"./internal/setup"},
+		Forbid: []string{"./internal/render/...", "./internal/drive/...", "./internal/envfile", "./internal/config"},
 	},
 	{
 		Name:   "pure packages do no I/O",

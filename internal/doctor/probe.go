@@ -18,6 +18,10 @@ import (
 // DefaultOpenAIBaseURL is used when OPENAI_BASE_URL is empty.
 const DefaultOpenAIBaseURL = "https://api.openai.com/v1"
 
+// ErrKeyRejected is the error of ProbeModels when the server refused the
+// API key (HTTP 401 or 403).
+var ErrKeyRejected = errors.New("the API key was rejected")
+
 // HTTPModelsProbe checks an OpenAI-compatible server with GET <base>/models,
 // the cheapest authenticated call. The API key is sent as a bearer token
 // and never appears in errors.
@@ -62,7 +66,7 @@ func (p HTTPModelsProbe) ProbeModels(ctx context.Context) error {
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<16))
 	switch {
 	case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:
-		return fmt.Errorf("GET %s/models: HTTP %d: the API key was rejected", base, resp.StatusCode)
+		return fmt.Errorf("GET %s/models: HTTP %d: %w", base, resp.StatusCode, ErrKeyRejected)
 	case resp.StatusCode/100 != 2:
 		return fmt.Errorf("GET %s/models: HTTP %d", base, resp.StatusCode)
 	}
