@@ -26,8 +26,10 @@ func init() {
 			"search.period.range":               {En: "%s to %s", Ja: "%s〜%s"},
 			"search.period.after":               {En: "after %s", Ja: "%s以降"},
 			"search.period.before":              {En: "before %s", Ja: "%sより前"},
-			"alfred.loosened.sub":               {En: "%s · %s", Ja: "%s ・ %s"},
-			"alfred.run.sub.folder":             {En: "⏎ runs the full hybrid search in folder %s; the rows below are quick index matches there", Ja: "⏎ でフォルダ「%s」の中をハイブリッド検索します。下はその中の索引からの即時候補です"},
+			"flag.alfred.folder": {En: "limit the keystroke and full searches to this folder and its subfolders (also GDS_FOLDER, the workflow's Folder setting)",
+				Ja: "キー入力ごとの検索と通常の検索をこのフォルダとそのサブフォルダに限ります（GDS_FOLDER、ワークフローの Folder 設定でも可）"},
+			"alfred.loosened.sub":   {En: "%s · %s", Ja: "%s ・ %s"},
+			"alfred.run.sub.folder": {En: "⏎ runs the full hybrid search in folder %s; the rows below are quick index matches there", Ja: "⏎ でフォルダ「%s」の中をハイブリッド検索します。下はその中の索引からの即時候補です"},
 		}
 	})
 }
