@@ -48,7 +48,7 @@ type KeystrokePlan struct {
 }
 
 // PlanKeystroke builds the keyword searches of a keystroke from the query
-// analysis: the keywords with the analysis's filters inside the folder;
+// analysis (TopOnly: a keystroke shows the best hits, never a count): the keywords with the analysis's filters inside the folder;
 // when those filters match nothing, the keywords within the folder alone.
 // A query of filter words only ("去年のPDF") lists the files its filters
 // select, and when there are none, the files of the next looser filters
@@ -65,7 +65,7 @@ func PlanKeystroke(qa ai.QueryAnalysis, req KeystrokeRequest) KeystrokePlan {
 		if err != nil {
 			f = store.Filter{Folder: store.CleanFolder(req.Folder)}
 		}
-		return store.KeywordQuery{Terms: c.Keywords, Match: store.MatchAny, Filter: f, Limit: req.Limit}
+		return store.KeywordQuery{Terms: c.Keywords, Match: store.MatchAny, Filter: f, Limit: req.Limit, TopOnly: true}
 	}
 	first := Scoped(Conditions{Keywords: terms, Filters: qa.Filters}, req.Folder)
 	p := KeystrokePlan{First: query(first)}
