@@ -44,6 +44,29 @@ var (
 // SQLite returns the embedded SQLite migrations in version order.
 func SQLite() ([]Migration, error) { return sqliteOnce() }
 
+// SQLiteLatest is Latest(SQLite()) read from the file names alone: no file
+// is read or validated (Load does that; the tests check both agree). The
+// read-only keystroke path checks an index's schema version with it in
+// every process.
+func SQLiteLatest() (int, error) { return latestByName(sqliteFS, "sqlite") }
+
+// latestByName is the version of the last NNNN_….sql file of dir.
+func latestByName(fsys fs.FS, dir string) (int, error) {
+	entries, err := fs.ReadDir(fsys, dir) // sorted by name, so by version
+	if err != nil {
+		return 0, fmt.Errorf("read %s migrations: %w", dir, err)
+	}
+	if len(entries) == 0 {
+		return 0, nil
+	}
+	name := entries[len(entries)-1].Name()
+	v, err := strconv.Atoi(name[:min(4, len(name))])
+	if err != nil {
+		return 0, fmt.Errorf("%s migration %q: want a file named NNNN_description.sql", dir, name)
+	}
+	return v, nil
+}
+
 // Postgres returns the embedded Postgres + pgvector migrations in version order.
 func Postgres() ([]Migration, error) { return postgresOnce() }
 

@@ -1,6 +1,7 @@
 package migrations
 
 import (
+	"io/fs"
 	"testing"
 	"testing/fstest"
 )
@@ -66,5 +67,31 @@ func TestLoadValidation(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// SQLiteLatest reads the file names only; it must agree with Load.
+func TestSQLiteLatestByName(t *testing.T) {
+	ms, err := SQLite()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := SQLiteLatest(); err != nil || got != Latest(ms) || got == 0 {
+		t.Errorf("SQLiteLatest = %d, %v; want %d", got, err, Latest(ms))
+	}
+	for _, tc := range []struct {
+		files fstest.MapFS
+		want  int
+		ok    bool
+	}{
+		{fstest.MapFS{}, 0, true},
+		{fstest.MapFS{"d/0001_a.sql": {}, "d/0002_b.sql": {}, "d/0010_c.sql": {}}, 10, true},
+		{fstest.MapFS{"d/0001_a.sql": {}, "d/zz.sql": {}}, 0, false},
+	} {
+		tc.files["d"] = &fstest.MapFile{Mode: fs.ModeDir | 0o755} // the directory, even when empty
+		got, err := latestByName(tc.files, "d")
+		if got != tc.want || (err == nil) != tc.ok {
+			t.Errorf("latestByName(%v) = %d, %v; want %d (ok %v)", tc.files, got, err, tc.want, tc.ok)
+		}
 	}
 }

@@ -44,7 +44,7 @@ func main() {
 
 func run(args []string) int {
 	lang := i18n.Detect(os.LookupEnv)
-	act, query := launcher.Route(args)
+	act, typed := launcher.Route(args)
 	switch act {
 	case launcher.Version, launcher.VersionJSON:
 		info := launcher.BuildInfo{Version: version, Commit: commit, Date: date}
@@ -57,15 +57,15 @@ func run(args []string) int {
 		if cerr == nil && cfg.UsesPostgres() {
 			break // the Postgres store lives in the full CLI
 		}
-		return keystroke(cfg, cerr, lang, query)
+		return keystroke(cfg, cerr, lang, typed.Query, typed.FolderFrom(os.LookupEnv))
 	}
 	err := launcher.HandOver(args)
 	return fail(lang, err)
 }
 
-// keystroke is `gds alfred filter QUERY` for a typed query, as the full
-// CLI answers it (launcher.Alfred, launcher.RespondAlfred).
-func keystroke(cfg *config.Config, cerr error, lang, query string) int {
+// keystroke is `gds alfred filter [--folder F] QUERY` for a typed query,
+// as the full CLI answers it (launcher.Alfred, launcher.RespondAlfred).
+func keystroke(cfg *config.Config, cerr error, lang, query, folder string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	open := func(ctx context.Context) (launcher.Index, error) {
@@ -79,7 +79,8 @@ func keystroke(cfg *config.Config, cerr error, lang, query string) int {
 		if err != nil {
 			return alfred.Output{}, err
 		}
-		return launcher.Alfred(ctx, open, launcher.Request{Query: query, Lang: lang, Now: time.Now(), Limit: launcher.AlfredLimit, Home: os.Getenv("HOME"), Sources: sources})
+		return launcher.Alfred(ctx, open, launcher.Request{Query: query, Lang: lang, Now: time.Now(), Limit: launcher.AlfredLimit,
+			Home: os.Getenv("HOME"), Sources: sources, Folder: folder})
 	})
 	if err != nil {
 		return fail(lang, err)

@@ -263,3 +263,54 @@ func TestFrontWithoutCoreSaysWhichFileIsMissing(t *testing.T) {
 		t.Errorf("gds version without gds-core = %+v", r)
 	}
 }
+
+// --folder and the workflow variable GDS_FOLDER limit the keystroke path of
+// both binaries alike.
+func TestFrontKeystrokeFolderEqualsCore(t *testing.T) {
+	front, core := binaries(t)
+	home := indexedHome(t, core)
+	uids := func(stdout string) int {
+		var out struct{ Items []struct{ UID string } }
+		if err := json.Unmarshal([]byte(stdout), &out); err != nil {
+			t.Fatalf("not Alfred JSON (%v): %s", err, stdout)
+		}
+		n := 0
+		for _, it := range out.Items {
+			if it.UID != "" {
+				n++
+			}
+		}
+		return n
+	}
+	for _, tc := range []struct {
+		env   []string
+		args  []string
+		found bool
+	}{
+		{nil, []string{"--folder", "wiki-en", "steam", "engine"}, true},
+		{nil, []string{"--folder=wiki-ja", "steam", "engine"}, false},
+		{[]string{"GDS_FOLDER=wiki-ja"}, []string{"steam", "engine"}, false},
+		{[]string{"GDS_FOLDER=wiki-en"}, []string{"steam", "engine"}, true},
+		{[]string{"GDS_FOLDER=wiki-ja"}, []string{"--folder", "wiki-en", "steam", "engine"}, true}, // the flag wins
+		{[]string{"GDS_FOLDER=wiki-ja"}, []string{"梅雨"}, true},
+		{[]string{"GDS_FOLDER=wiki-en"}, []string{"2024", "slides"}, false},
+	} {
+		for _, lang := range []string{"C", "ja_JP.UTF-8"} {
+			env := append([]string{"GDS_HOME=" + home, "LANG=" + lang}, tc.env...)
+			args := append([]string{"alfred", "filter"}, tc.args...)
+			f := runBin(t, front, append(env, "GDS_CORE=/nonexistent/gds-core"), "", args...)
+			c := runBin(t, core, env, "", args...)
+			if f != c {
+				t.Errorf("%v LANG=%s gds %q:\nfront     %+v\nfull CLI  %+v", tc.env, lang, args, f, c)
+			}
+			if n := uids(f.stdout); f.code != 0 || (n > 0) != tc.found {
+				t.Errorf("%v gds %q: %d files, want found=%v: %+v", tc.env, args, n, tc.found, f)
+			}
+		}
+	}
+	// The header names the folder the ⌕ item searches.
+	r := runBin(t, front, []string{"GDS_HOME=" + home, "GDS_CORE=/nonexistent/gds-core"}, "", "alfred", "filter", "--folder", "wiki-en", "steam")
+	if !strings.Contains(r.stdout, "in folder wiki-en") {
+		t.Errorf("header without the folder: %s", r.stdout)
+	}
+}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gds-cli/gds/internal/alfredpkg"
 	"github.com/gds-cli/gds/internal/app"
+	"github.com/gds-cli/gds/internal/launcher"
 )
 
 // alfredPackageOptions are the flags of `gds alfred workflow` and
@@ -106,8 +107,9 @@ func newAlfredCommand(d *app.Deps) *cli.Command {
 				Name:      "filter",
 				Usage:     d.T("cmd.alfred.filter.usage"),
 				ArgsUsage: "[QUERY]",
-				Flags:     []cli.Flag{&cli.StringFlag{Name: "state", Usage: d.T("flag.search.state")}},
-				Action:    alfredFilterAction(d),
+				Flags: []cli.Flag{&cli.StringFlag{Name: "state", Usage: d.T("flag.search.state")},
+					&cli.StringFlag{Name: "folder", Usage: d.T("flag.alfred.folder"), Sources: cli.EnvVars(launcher.FolderEnv)}},
+				Action: alfredFilterAction(d),
 			},
 			alfredWorkflowCommand(d),
 			alfredInstallCommand(d),

@@ -9,7 +9,6 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/gds-cli/gds/internal/app"
-	"github.com/gds-cli/gds/internal/i18n"
 	"github.com/gds-cli/gds/internal/launcher"
 	"github.com/gds-cli/gds/internal/render"
 	"github.com/gds-cli/gds/internal/render/alfred"
@@ -28,28 +27,32 @@ type alfredFilterOptions struct {
 	Answer string
 	// Sources: --source, else the Alfred variable (launcher.AlfredSources).
 	Sources []string
+	// Folder limits a new search (keystroke or full) to a folder:
+	// --folder, or the workflow variable launcher.FolderEnv. A token
+	// carries its own.
+	Folder string
 }
 
 // alfredFilterAction is the Action of `gds alfred filter [--state T] QUERY`.
 func alfredFilterAction(d *app.Deps) cli.ActionFunc {
 	return func(ctx context.Context, cmd *cli.Command) error {
 		return runAlfredFilter(ctx, d, alfredFilterOptions{
-			Query: strings.Join(cmd.Args().Slice(), " "),
-			State: cmd.String("state"),
+			Query:  strings.Join(cmd.Args().Slice(), " "),
+			State:  cmd.String("state"),
+			Folder: cmd.String("folder"),
 		})
 	}
 }
 
 // runSearchAlfred is `gds search --alfred`: the same output as
-// `gds alfred filter`.
+// `gds alfred filter` (the folder from --folder, else the workflow
+// variable).
 func runSearchAlfred(ctx context.Context, d *app.Deps, opts searchOptions) error {
-	if opts.Folder != "" {
-		// Script Filter output stays valid Alfred JSON: the refusal is an item.
-		msg := d.T("search.folder_alfred")
-		fmt.Fprintln(d.Stderr, d.T(i18n.ErrorPrefix)+msg)
-		return alfred.Write(d.Stdout, alfred.Message(d.T("alfred.err.title"), msg, ""))
+	folder := opts.Folder
+	if folder == "" {
+		folder = os.Getenv(launcher.FolderEnv)
 	}
-	return runAlfredFilter(ctx, d, alfredFilterOptions{Query: opts.Query, State: opts.State, Answer: opts.Answer, Sources: opts.Sources})
+	return runAlfredFilter(ctx, d, alfredFilterOptions{Query: opts.Query, State: opts.State, Answer: opts.Answer, Sources: opts.Sources, Folder: folder})
 }
 
 // runAlfredFilter prints one Script Filter response. It always prints valid
@@ -84,9 +87,9 @@ func alfredFilter(ctx context.Context, d *app.Deps, opts alfredFilterOptions) (a
 	case alfred.Typed:
 		// The keystroke path: the front binary answers it with the same call.
 		return launcher.Alfred(ctx, d.OpenKeystrokeIndex, launcher.Request{
-			Query: req.Query, Lang: d.Lang, Now: d.Now(), Limit: launcher.AlfredLimit, Home: os.Getenv("HOME"), Sources: sources})
+			Query: req.Query, Lang: d.Lang, Now: d.Now(), Limit: launcher.AlfredLimit, Home: os.Getenv("HOME"), Sources: sources, Folder: opts.Folder})
 	case alfred.Run:
-		return alfredLoop(ctx, d, nil, "", req.Query, sources)
+		return alfredLoop(ctx, d, nil, "", req.Query, sources, opts.Folder)
 	case alfred.Pending:
 		s, err := search.DecodeState(req.Token)
 		if err != nil || !s.Waiting() {
@@ -98,15 +101,15 @@ func alfredFilter(ctx context.Context, d *app.Deps, opts alfredFilterOptions) (a
 		if err != nil || !s.Waiting() {
 			return badTokenOutput(d), nil
 		}
-		return alfredLoop(ctx, d, &s, req.Answer, "", nil)
+		return alfredLoop(ctx, d, &s, req.Answer, "", nil, "")
 	}
 	return alfred.Message(d.T("alfred.err.title"), d.T("alfred.err.malformed.sub"), ""), nil
 }
 
-// alfredLoop runs the full hybrid loop for query, or resumes s with the
-// answer, with the deferred asker: a question becomes items carrying the
-// state.
-func alfredLoop(ctx context.Context, d *app.Deps, s *search.State, answer, query string, sources []string) (alfred.Output, error) {
+// alfredLoop runs the full hybrid loop for query within sources and
+// folder, or resumes s (which carries its folder) with the answer, with
+// the deferred asker: a question becomes items carrying the state.
+func alfredLoop(ctx context.Context, d *app.Deps, s *search.State, answer, query string, sources []string, folder string) (alfred.Output, error) {
 	ss, err := d.OpenSearch(ctx, search.Deferred{})
 	if err != nil {
 		return alfred.Output{}, err
@@ -115,6 +118,7 @@ func alfredLoop(ctx context.Context, d *app.Deps, s *search.State, answer, query
 	if err := ss.SetSources(sources); err != nil {
 		return alfred.Output{}, err
 	}
+	ss.Scope = folder
 	var out search.Outcome
 	if s != nil {
 		out, err = ss.Resume(ctx, *s, answer)

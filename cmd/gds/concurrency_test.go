@@ -151,7 +151,9 @@ type concRun struct {
 	mu        sync.Mutex
 }
 
-var concSummaryRe = regexp.MustCompile(`^Document (f\d{4}) revision (\d+)\.`)
+// "document revision" reads "document" as a file type; the .txt files are
+// text, so the keystroke drops that filter and every item says so first.
+var concSummaryRe = regexp.MustCompile(`^(?:No documents; showing other file types · )?Document (f\d{4}) revision (\d+)\.`)
 
 // crawl runs one `gds crawl` process. It closes started (when not nil) once
 // the first file is indexed, or at the end.

@@ -420,9 +420,34 @@ func TestSearchJSONFolderE2E(t *testing.T) {
 	if e := decodeErr(t, out); code != exitUsage || !strings.Contains(e.Message, "--folder") {
 		t.Errorf("--folder with --state: code %d %+v", code, e)
 	}
-	// Alfred's output stays valid Script Filter JSON with the refusal.
-	out, _, code = runGds(t, gdsEnv(home), "search", "--alfred", "--folder", "beta", "report")
-	if items := alfredItems(t, out); code != 0 || len(items) != 1 || !strings.Contains(items[0].Subtitle, "--folder") {
-		t.Errorf("--alfred --folder: code %d items %+v", code, items)
+	// Alfred: --folder (or the workflow variable GDS_FOLDER) limits the
+	// keystroke path and the full search of its ⌕ item.
+	for _, run := range []struct {
+		env  []string
+		args []string
+	}{
+		{nil, []string{"search", "--alfred", "--folder", "beta", "report"}},
+		{nil, []string{"alfred", "filter", "--folder", "beta", "report"}},
+		{[]string{"GDS_FOLDER=beta"}, []string{"alfred", "filter", "report"}},
+		{[]string{"GDS_FOLDER=beta"}, []string{"search", "--alfred", "report"}},
+		{[]string{"GDS_FOLDER=alpha"}, []string{"alfred", "filter", "--folder", "beta", "report"}},
+		{[]string{"GDS_FOLDER=beta"}, []string{"alfred", "filter", alfred.Marker + " project report 7"}},
+	} {
+		out, _, code = runGds(t, gdsEnv(home, run.env...), run.args...)
+		items := alfredItems(t, out)
+		n := 0
+		for _, it := range items {
+			if it.UID == "" {
+				continue
+			}
+			n++
+			var num int
+			if _, err := fmt.Sscanf(it.Title, "report-%d.txt", &num); err != nil || num%3 != 1 {
+				t.Errorf("%v %q: %q is not in beta", run.env, run.args, it.Title)
+			}
+		}
+		if code != 0 || n == 0 {
+			t.Errorf("%v %q: code %d, %d files: %+v", run.env, run.args, code, n, items)
+		}
 	}
 }

@@ -34,6 +34,7 @@ type loopFlags struct {
 	questions []string
 	fullLoop  bool
 	asJSON    bool
+	minimal   string
 }
 
 // runLoopBench times whole gds processes against a synthetic index of
@@ -57,6 +58,7 @@ func runLoopBench(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	fs.Func("questions", "query set (JSON Lines with \"query\") to draw typed queries from (repeatable)", func(s string) error { f.questions = append(f.questions, s); return nil })
 	fs.BoolVar(&f.fullLoop, "full-loop", false, "also time gds search (the full loop; needs --embed offline)")
 	fs.BoolVar(&f.asJSON, "json", false, "print the result as JSON")
+	fs.StringVar(&f.minimal, "minimal", "", "also time this minimal Go binary (package main, empty main), interleaved, as the floor of process start (scripts/bench-startup.sh builds bin/gds-minimal)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -110,23 +112,46 @@ func runLoopBench(ctx context.Context, args []string, stdout, stderr io.Writer) 
 			into *stats
 		}{"gds search QUERY", func(q string) []string { return []string{"search", q} }, &res.Search})
 	}
+	bins := make([]string, len(commands))
+	for c := range bins {
+		bins[c] = f.gds
+	}
+	if f.minimal != "" {
+		commands = append(commands, struct {
+			name string
+			args func(q string) []string
+			into *stats
+		}{"minimal Go binary", func(string) []string { return nil }, &res.Minimal})
+		bins = append(bins, f.minimal)
+	}
+	res.LoadBefore = loadAverage()
 	times := make([][]time.Duration, len(commands))
+	cpus := make([][]time.Duration, len(commands))
 	for i := range f.warmup + f.queries {
 		q := qs[rng.IntN(len(qs))]
 		for c, cmd := range commands { // interleaved, so load changes hit every command alike
 			t0 := time.Now()
-			out, err := runGDS(ctx, f.gds, env, cmd.args(q))
+			out, cpu, err := runTimed(ctx, bins[c], env, cmd.args(q))
 			el := time.Since(t0)
 			if err != nil {
 				return fmt.Errorf("%s %q: %w\n%s", cmd.name, q, err, out)
 			}
 			if i >= f.warmup {
 				times[c] = append(times[c], el)
+				cpus[c] = append(cpus[c], cpu)
 			}
 		}
 	}
+	res.LoadAfter = loadAverage()
 	for c, cmd := range commands {
 		*cmd.into = summarize(times[c])
+		res.CPU = append(res.CPU, cpuRow{Command: cmd.name, P50: summarize(cpus[c]).P50})
+	}
+	if f.minimal != "" {
+		for i := range res.CPU {
+			res.CPU[i].Ratio = res.CPU[i].P50 / res.CPU[len(res.CPU)-1].P50
+		}
+		res.AlfredRatioMinimalP50 = res.AlfredFilter.P50 / res.Minimal.P50
 	}
 	res.AlfredRatioP95 = res.AlfredFilter.P95 / res.Version.P95
 	if f.fullLoop {
@@ -148,6 +173,18 @@ func runLoopBench(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if f.fullLoop {
 		row("gds search QUERY", res.Search, res.SearchRatioP95)
 	}
+	if f.minimal != "" {
+		row("minimal Go binary", res.Minimal, res.Minimal.P95/res.Version.P95)
+		fmt.Fprintf(stdout, "gds alfred filter p50 / minimal Go binary p50: %.2fx\n", res.AlfredRatioMinimalP50)
+	}
+	fmt.Fprintf(stdout, "CPU time per process (user + system, p50):")
+	for _, c := range res.CPU {
+		fmt.Fprintf(stdout, "  %s %.1f ms", c.Command, c.P50)
+		if c.Ratio > 0 {
+			fmt.Fprintf(stdout, " (%.2fx)", c.Ratio)
+		}
+	}
+	fmt.Fprintf(stdout, "\nload average: %s before, %s after\n", res.LoadBefore, res.LoadAfter)
 	return nil
 }
 
@@ -166,6 +203,15 @@ type loopResult struct {
 	Search         stats   `json:"gds_search,omitempty"`
 	AlfredRatioP95 float64 `json:"alfred_filter_ratio_p95"`
 	SearchRatioP95 float64 `json:"search_ratio_p95,omitempty"`
+	// With --minimal: the minimal Go binary timed in the same run, and the
+	// keystroke's p50 as a multiple of its p50 (issue 15's target: ≤ 3×).
+	Minimal               stats   `json:"minimal_go_binary,omitempty"`
+	AlfredRatioMinimalP50 float64 `json:"alfred_filter_ratio_minimal_p50,omitempty"`
+	// CPU is each command's median CPU time (ratios to the minimal
+	// binary's with --minimal), less sensitive to load than wall time.
+	CPU        []cpuRow `json:"cpu"`
+	LoadBefore string   `json:"load_average_before,omitempty"`
+	LoadAfter  string   `json:"load_average_after,omitempty"`
 }
 
 func runGDS(ctx context.Context, bin string, env, args []string) ([]byte, error) {

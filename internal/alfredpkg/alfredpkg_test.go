@@ -15,6 +15,7 @@ import (
 	"howett.net/plist"
 
 	"github.com/gds-cli/gds/alfred"
+	"github.com/gds-cli/gds/internal/launcher"
 )
 
 type infoPlist struct {
@@ -144,10 +145,11 @@ func TestPackageStructure(t *testing.T) {
 			t.Errorf("modifier %d leads to %q, want %q", mod, got[mod], typ)
 		}
 	}
-	// The binary's path, and the index-only switch (GDS_SEARCH_LOCAL, read
-	// by gds from the environment Alfred passes).
-	if len(info.UserConfig) != 2 || info.UserConfig[0]["variable"] != "gds_path" ||
-		info.UserConfig[1]["variable"] != "GDS_SEARCH_LOCAL" || info.UserConfig[1]["type"] != "checkbox" {
+	// The binary's path, the index-only switch (GDS_SEARCH_LOCAL) and the
+	// folder (GDS_FOLDER), read by gds from the environment Alfred passes.
+	if len(info.UserConfig) < 3 || info.UserConfig[0]["variable"] != "gds_path" ||
+		info.UserConfig[1]["variable"] != "GDS_SEARCH_LOCAL" || info.UserConfig[1]["type"] != "checkbox" ||
+		info.UserConfig[2]["variable"] != launcher.FolderEnv || info.UserConfig[2]["type"] != "textfield" {
 		t.Errorf("user configuration %v", info.UserConfig)
 	}
 }

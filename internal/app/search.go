@@ -429,10 +429,11 @@ func (d *Deps) Keystroke(ctx context.Context, query string, limit int) (files []
 		return nil, false, err
 	}
 	defer ix.Close()
-	files, err = launcher.Files(ctx, ix, launcher.Request{Query: query, Lang: d.Lang, Now: d.Now(), Limit: limit})
+	res, err := launcher.Files(ctx, ix, launcher.Request{Query: query, Lang: d.Lang, Now: d.Now(), Limit: limit})
 	if err != nil {
 		return nil, false, err
 	}
+	files = res.Files
 	onDrive, err = launcher.OnDrive(ctx, ix)
 	if err != nil {
 		return nil, false, err

@@ -51,7 +51,6 @@ func init() {
 			"searchjson.state_version":   {En: "this search token is from another version of gds; run the search again without --state", Ja: "この検索トークンは別のバージョンの gds のものです。--state を付けずに検索し直してください"},
 			"searchjson.not_waiting":     {En: "the --state token belongs to a search that is not waiting for an answer", Ja: "--state のトークンは回答待ちの検索のものではありません"},
 			"search.folder_and_state":    {En: "give --folder with a new search only (the --state token already holds its folder)", Ja: "--folder は新しい検索にだけ指定してください（--state のトークンにフォルダが含まれています）"},
-			"search.folder_alfred":       {En: "--folder works in the terminal and with --json, not yet with --alfred", Ja: "--folder はターミナルと --json で使えます（--alfred ではまだ使えません）"},
 			"searchjson.state_and_query": {En: "give either a query or --state, not both (the token already holds the query)", Ja: "検索語か --state のどちらか一方を指定してください（トークンに検索語が含まれています）"},
 			"searchjson.answer_no_state": {En: "--answer needs the --state token printed with the question", Ja: "--answer には質問と一緒に出力された --state のトークンが必要です"},
 		}

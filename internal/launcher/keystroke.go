@@ -52,6 +52,10 @@ type Request struct {
 	Now   time.Time
 	Limit int
 	Home  string // the user's home directory, where Google Drive for desktop mirrors live
+	// Folder limits the keystroke search (and the full search its ⌕ item
+	// runs) to a folder and its subfolders: `gds alfred filter --folder`,
+	// or the workflow variable FolderEnv. "" searches everything.
+	Folder string
 	// Sources limits the matches to these source keys (AlfredSources);
 	// none: every source.
 	Sources []string
@@ -79,18 +83,23 @@ func AlfredSources(lookup func(string) (string, bool)) ([]string, error) {
 	return keys, nil
 }
 
+// FolderEnv is the environment variable (an Alfred workflow variable)
+// that limits the Alfred searches to a folder when --folder is not given.
+const FolderEnv = "GDS_FOLDER"
+
 // Files answers one keystroke from the index alone (search.Keystroke with
 // the offline query rules — never the configured AI provider). An empty
 // index is an apperr.NoIndex error.
-func Files(ctx context.Context, ix search.KeystrokeIndex, req Request) ([]store.File, error) {
-	files, indexed, err := search.Keystroke(ctx, ix, rules.Analyzer{}, search.KeystrokeRequest{Query: req.Query, Lang: req.Lang, Now: req.Now, Limit: req.Limit, Sources: req.Sources})
+func Files(ctx context.Context, ix search.KeystrokeIndex, req Request) (search.KeystrokeResult, error) {
+	res, err := search.Keystroke(ctx, ix, rules.Analyzer{}, search.KeystrokeRequest{Query: req.Query, Lang: req.Lang, Now: req.Now,
+		Limit: req.Limit, Folder: req.Folder, Sources: req.Sources})
 	if err != nil {
-		return nil, err
+		return search.KeystrokeResult{}, err
 	}
-	if !indexed {
-		return nil, apperr.L(apperr.NoIndex, "search.empty_index")
+	if !res.Indexed {
+		return search.KeystrokeResult{}, apperr.L(apperr.NoIndex, "search.empty_index")
 	}
-	return files, nil
+	return res, nil
 }
 
 // OnDrive reports whether any source of the index was crawled from Google
@@ -110,22 +119,23 @@ func OnDrive(ctx context.Context, ix Index) (bool, error) {
 // non-empty query; the index is closed before returning.
 func Alfred(ctx context.Context, open func(context.Context) (Index, error), req Request) (alfred.Output, error) {
 	if req.Query == "" {
-		return alfred.Keystroke("", nil, alfred.Options{Lang: req.Lang}), nil
+		return alfred.Keystroke("", nil, alfred.Options{Lang: req.Lang, Folder: req.Folder}), nil
 	}
 	ix, err := open(ctx)
 	if err != nil {
 		return alfred.Output{}, err
 	}
 	defer ix.Close()
-	files, err := Files(ctx, ix, req)
+	res, err := Files(ctx, ix, req)
 	if err != nil {
 		return alfred.Output{}, err
 	}
-	o := AlfredOptions(req.Lang, req.Limit, files, req.Home)
+	o := AlfredOptions(req.Lang, req.Limit, res.Files, req.Home)
+	o.Folder, o.Loosened = req.Folder, res.Loosened
 	if o.Drive, err = OnDrive(ctx, ix); err != nil {
 		return alfred.Output{}, err
 	}
-	return alfred.Keystroke(req.Query, files, o), nil
+	return alfred.Keystroke(req.Query, res.Files, o), nil
 }
 
 // AlfredOptions are the render options of files, with their local copies

@@ -47,9 +47,40 @@ func TestRoute(t *testing.T) {
 		{[]string{"gds", "alfred", "filter", alfred.AnswerText("tok", "1")}, Core, ""},
 		{[]string{"gds", "alfred", "filter", alfred.Marker}, Core, ""},
 	} {
-		act, q := Route(tc.args)
-		if act != tc.act || q != tc.query {
+		act, typed := Route(tc.args)
+		if q := typed.Query; act != tc.act || q != tc.query || typed.FolderSet {
 			t.Errorf("Route(%q) = %v %q, want %v %q", tc.args, act, q, tc.act, tc.query)
+		}
+	}
+}
+
+func TestRouteFolder(t *testing.T) {
+	env := func(v string) func(string) (string, bool) {
+		return func(k string) (string, bool) { return v, k == FolderEnv && v != "" }
+	}
+	for _, tc := range []struct {
+		args   []string
+		env    string
+		act    Action
+		query  string
+		folder string
+	}{
+		{[]string{"gds", "alfred", "filter", "--folder", "Sales/2025", "budget"}, "", Keystroke, "budget", "Sales/2025"},
+		{[]string{"gds", "alfred", "filter", "--folder=営業", "先月の", "議事録"}, "", Keystroke, "先月の 議事録", "営業"},
+		{[]string{"gds", "alfred", "filter", "--folder", "A", "x"}, "B", Keystroke, "x", "A"}, // the flag wins
+		{[]string{"gds", "alfred", "filter", "--folder=", "x"}, "B", Keystroke, "x", ""},      // an empty flag too
+		{[]string{"gds", "alfred", "filter", "x"}, "B", Keystroke, "x", "B"},                  // the workflow variable
+		{[]string{"gds", "alfred", "filter", "--folder", "A"}, "", Keystroke, "", "A"},
+		{[]string{"gds", "alfred", "filter", "--folder"}, "", Core, "", ""},
+		{[]string{"gds", "alfred", "filter", "x", "--folder", "A"}, "", Core, "", ""},
+		{[]string{"gds", "alfred", "filter", "--folder", "A", "--folder", "B", "x"}, "", Core, "", ""},
+		{[]string{"gds", "alfred", "filter", "--folder", "A", "--state", "T", "x"}, "", Core, "", ""},
+		{[]string{"gds", "alfred", "filter", "--folder", "A", alfred.RunText("x")}, "", Core, "", ""},
+	} {
+		act, typed := Route(tc.args)
+		if act != tc.act || typed.Query != tc.query || typed.FolderFrom(env(tc.env)) != tc.folder && act == Keystroke {
+			t.Errorf("Route(%q) with %s=%q = %v %+v (folder %q), want %v %q folder %q", tc.args, FolderEnv, tc.env, act, typed,
+				typed.FolderFrom(env(tc.env)), tc.act, tc.query, tc.folder)
 		}
 	}
 }

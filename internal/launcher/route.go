@@ -17,33 +17,65 @@ const (
 	Keystroke                 // gds alfred filter QUERY: a plain typed query
 )
 
+// Typed is a typed Alfred query the front answers: `gds alfred filter
+// [--folder F] QUERY`.
+type Typed struct {
+	Query string // the trimmed typed text ("" shows the prompt item)
+	// Folder is --folder's value when FolderSet; otherwise the folder
+	// comes from FolderEnv (Folder).
+	Folder    string
+	FolderSet bool
+}
+
+// FolderFrom is the folder the keystroke searches: --folder when given,
+// else the environment's FolderEnv (the Alfred workflow variable), as the
+// full CLI's flag reads it.
+func (t Typed) FolderFrom(lookup func(string) (string, bool)) string {
+	if t.FolderSet {
+		return t.Folder
+	}
+	v, _ := lookup(FolderEnv)
+	return v
+}
+
 // Route decides what the front does with args (args[0] is the program
 // name). It answers only the exact forms it renders exactly as the full CLI
-// does; any flag, any other command, help and no command at all go to the
-// full CLI. For Keystroke, query is the trimmed typed text ("" shows the
-// prompt item). An Alfred query carrying the marker (a full search, a
-// pending question, an answer) needs the search loop and is handed over.
-func Route(args []string) (act Action, query string) {
+// does; any other flag, any other command, help and no command at all go
+// to the full CLI. For Keystroke, typed holds the query and the --folder
+// flag (first, as `--folder F` or `--folder=F`, at most once). An Alfred
+// query carrying the marker (a full search, a pending question, an answer)
+// needs the search loop and is handed over.
+func Route(args []string) (act Action, typed Typed) {
 	if len(args) < 2 {
-		return Core, ""
+		return Core, Typed{}
 	}
 	rest := args[1:]
 	switch {
 	case len(rest) == 1 && rest[0] == "version":
-		return Version, ""
+		return Version, Typed{}
 	case len(rest) == 2 && rest[0] == "version" && rest[1] == "--json":
-		return VersionJSON, ""
+		return VersionJSON, Typed{}
 	case len(rest) >= 2 && rest[0] == "alfred" && rest[1] == "filter":
-		for _, a := range rest[2:] {
-			if strings.HasPrefix(a, "-") || a == "help" || a == "h" {
-				return Core, "" // a flag (--state, --help) or a word the CLI parser may read as help
+		words := rest[2:]
+		var t Typed
+		if len(words) > 0 {
+			if v, ok := strings.CutPrefix(words[0], "--folder="); ok {
+				t.Folder, t.FolderSet, words = v, true, words[1:]
+			} else if words[0] == "--folder" && len(words) >= 2 {
+				t.Folder, t.FolderSet, words = words[1], true, words[2:]
 			}
 		}
-		req := alfred.ParseQuery(strings.Join(rest[2:], " "))
-		if req.Kind != alfred.Typed {
-			return Core, ""
+		for _, a := range words {
+			if strings.HasPrefix(a, "-") || a == "help" || a == "h" {
+				return Core, Typed{} // a flag (--state, --help) or a word the CLI parser may read as help
+			}
 		}
-		return Keystroke, req.Query
+		req := alfred.ParseQuery(strings.Join(words, " "))
+		if req.Kind != alfred.Typed {
+			return Core, Typed{}
+		}
+		t.Query = req.Query
+		return Keystroke, t
 	}
-	return Core, ""
+	return Core, Typed{}
 }

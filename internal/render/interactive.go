@@ -273,6 +273,9 @@ func (r *Interactive) Finish(out search.Outcome, limit int) {
 		fmt.Fprintln(r.Out, r.style(yellow, i18n.T(r.Lang, i18n.LoopLimitReached, out.State.MaxLoops)))
 		return
 	}
+	for _, l := range out.State.Loosened {
+		fmt.Fprintln(r.Out, r.style(yellow, l.Text(r.Lang)))
+	}
 	if out.State.FullText {
 		fmt.Fprintln(r.Out, r.style(yellow, i18n.T(r.Lang, "search.fulltext_fallback")))
 	}

@@ -43,6 +43,19 @@ type SearchDoc struct {
 	// did not answer (Drive → the local index, the AI provider → the
 	// offline provider); absent when none did.
 	Degraded []JSONDegraded `json:"degraded,omitempty"`
+	// Loosened lists, in order, the conditions the search loosened without
+	// being asked (a period, file type, folder or keyword that matched
+	// nothing); absent when none was.
+	Loosened []JSONLoosened `json:"loosened,omitempty"`
+}
+
+// JSONLoosened is one loosened condition.
+type JSONLoosened struct {
+	Kind     string `json:"kind"`                // period, file_type, folder, keyword, required
+	From     string `json:"from"`                // the original value; a period is "AFTER..BEFORE" (YYYY-MM-DD, before exclusive, either may be "")
+	To       string `json:"to"`                  // the looser value in the same form, "" when dropped
+	FileType string `json:"file_type,omitempty"` // period only: the file-type filter still in force
+	Message  string `json:"message"`             // the notice, in the user's language
 }
 
 // JSONDegraded is one degraded step.
@@ -127,6 +140,10 @@ func NewSearchDoc(out search.Outcome, token string, limit int, lang string) Sear
 	for _, n := range out.Degraded {
 		doc.Degraded = append(doc.Degraded, JSONDegraded{Service: string(n.Service), Reason: string(n.Reason),
 			Fallback: string(n.Fallback), Step: n.Step, Message: n.Text(lang)})
+	}
+	for _, l := range s.Loosened {
+		doc.Loosened = append(doc.Loosened, JSONLoosened{Kind: string(l.Kind), From: l.From, To: l.To, FileType: l.FileType,
+			Message: l.Text(lang)})
 	}
 	for _, r := range s.Rounds {
 		doc.Rounds = append(doc.Rounds, JSONRound{Loop: r.Loop, Keywords: nonNil(r.Conditions.Keywords),

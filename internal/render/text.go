@@ -31,6 +31,9 @@ func SearchText(w io.Writer, out search.Outcome, verbose, hyperlinks bool, lang 
 		fmt.Fprintln(w, i18n.T(lang, i18n.LoopLimitReached, s.MaxLoops))
 		return
 	}
+	for _, l := range s.Loosened {
+		fmt.Fprintln(w, l.Text(lang))
+	}
 	if s.FullText {
 		fmt.Fprintln(w, i18n.T(lang, "search.fulltext_fallback"))
 	}

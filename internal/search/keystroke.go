@@ -25,49 +25,109 @@ type KeystrokeRequest struct {
 	// Sources limits the search to these sources (store.Filter.Sources);
 	// none searches all.
 	Sources []string
+	// Folder limits the search to a folder and its subfolders (the
+	// launcher's --folder / GDS_FOLDER); "" searches everything. It is
+	// never loosened.
+	Folder string
+}
+
+// KeystrokeResult is the answer to one keystroke.
+type KeystrokeResult struct {
+	Files []store.File
+	// Indexed is false when the index holds no file at all.
+	Indexed bool
+	// Loosened lists the filters read from the query that matched nothing
+	// and were dropped.
+	Loosened []Loosening
+}
+
+// KeystrokePlan is what one keystroke searches for: the keyword query,
+// and the looser one to run when it finds nothing (nil when there is
+// none), with what that loosening drops. Pure: the analysis is given.
+type KeystrokePlan struct {
+	First    store.KeywordQuery
+	Looser   *store.KeywordQuery
+	Loosened []Loosening
+}
+
+// PlanKeystroke builds the keyword searches of a keystroke from the query
+// analysis (TopOnly: a keystroke shows the best hits, never a count): the keywords with the analysis's filters inside the folder;
+// when those filters match nothing, the keywords within the folder alone.
+// A query of filter words only ("去年のPDF") lists the files its filters
+// select, and when there are none, the files of the next looser filters
+// (ai.Filters.Loosen: the period first), else the raw text as a keyword.
+// The folder is never loosened. Pure: the analysis is given.
+func PlanKeystroke(qa ai.QueryAnalysis, req KeystrokeRequest) KeystrokePlan {
+	terms := qa.Keywords
+	filterOnly := len(terms) == 0 && !qa.Filters.IsZero()
+	if len(terms) == 0 && !filterOnly {
+		terms = []string{req.Query}
+	}
+	query := func(c Conditions) store.KeywordQuery {
+		f, err := Filter(c.Filters)
+		if err != nil {
+			f = store.Filter{Folder: store.CleanFolder(req.Folder)}
+		}
+		f.Sources = req.Sources
+		return store.KeywordQuery{Terms: c.Keywords, Match: store.MatchAny, Filter: f, Limit: req.Limit, TopOnly: true}
+	}
+	first := Scoped(Conditions{Keywords: terms, Filters: qa.Filters}, req.Folder)
+	p := KeystrokePlan{First: query(first)}
+	looser := Scoped(Conditions{Keywords: terms}, req.Folder)
+	if filterOnly {
+		f, _ := qa.Filters.Loosen()
+		if l := Scoped(Conditions{Filters: f}, req.Folder); l.Filters != looser.Filters {
+			looser = l // still selects by a filter
+		} else {
+			looser.Keywords = []string{req.Query}
+		}
+	}
+	if first.Filters == looser.Filters {
+		return p
+	}
+	q := query(looser)
+	p.Looser = &q
+	p.Loosened = Loosenings(Conditions{Filters: first.Filters}, Conditions{Filters: looser.Filters})
+	return p
 }
 
 // Keystroke answers one keystroke from the index alone: one keyword search
 // for the keywords rules (the analyzer, normally the offline provider)
 // find in the typed text — or the raw text — with their period and type
-// filters; when the filters leave nothing, the keywords alone. It never
-// calls a remote service, so it stays fast enough to run on every key.
-// An empty index is reported as indexed == false, with no error.
-func Keystroke(ctx context.Context, ix KeystrokeIndex, analyzer ai.Provider, req KeystrokeRequest) (files []store.File, indexed bool, err error) {
+// filters; when the filters leave nothing, the keywords alone (and the
+// result says which filters were dropped). It never calls a remote
+// service, so it stays fast enough to run on every key. An empty index is
+// reported as Indexed == false, with no error.
+func Keystroke(ctx context.Context, ix KeystrokeIndex, analyzer ai.Provider, req KeystrokeRequest) (KeystrokeResult, error) {
 	qa, err := ai.AnalyzeQuery(ctx, analyzer, ai.QueryInput{Query: req.Query, Now: req.Now, Lang: req.Lang})
 	if err != nil {
-		return nil, false, fmt.Errorf("analyse the query: %w", err)
+		return KeystrokeResult{}, fmt.Errorf("analyse the query: %w", err)
 	}
-	terms := qa.Keywords
-	if len(terms) == 0 {
-		terms = []string{req.Query}
-	}
-	f, err := Filter(qa.Filters)
-	if err != nil {
-		f = store.Filter{}
-	}
-	f.Sources = req.Sources
-	res, err := ix.KeywordSearch(ctx, store.KeywordQuery{Terms: terms, Match: store.MatchAny, Filter: f, Limit: req.Limit})
-	if err == nil && len(res.Hits) == 0 && !qa.Filters.IsZero() {
-		res, err = ix.KeywordSearch(ctx, store.KeywordQuery{Terms: terms, Match: store.MatchAny, Filter: store.Filter{Sources: req.Sources}, Limit: req.Limit})
+	plan := PlanKeystroke(qa, req)
+	var out KeystrokeResult
+	res, err := ix.KeywordSearch(ctx, plan.First)
+	if err == nil && len(res.Hits) == 0 && plan.Looser != nil {
+		res, err = ix.KeywordSearch(ctx, *plan.Looser)
+		out.Loosened = plan.Loosened
 	}
 	if err != nil {
-		return nil, false, fmt.Errorf("keyword search of the index: %w", err)
+		return KeystrokeResult{}, fmt.Errorf("keyword search of the index: %w", err)
 	}
 	if len(res.Hits) == 0 {
 		stats, err := ix.Stats(ctx)
 		if err != nil {
-			return nil, false, fmt.Errorf("read the index statistics: %w", err)
+			return KeystrokeResult{}, fmt.Errorf("read the index statistics: %w", err)
 		}
-		return nil, stats.Files > 0, nil
+		return KeystrokeResult{Indexed: stats.Files > 0}, nil
 	}
 	ids := make([]string, len(res.Hits))
 	for i, h := range res.Hits {
 		ids[i] = h.ID
 	}
-	files, err = ix.GetFiles(ctx, ids)
+	out.Files, err = ix.GetFiles(ctx, ids)
 	if err != nil {
-		return nil, false, fmt.Errorf("load the matches: %w", err)
+		return KeystrokeResult{}, fmt.Errorf("load the matches: %w", err)
 	}
-	return files, true, nil
+	out.Indexed = true
+	return out, nil
 }

@@ -105,6 +105,10 @@ type State struct {
 	// are the last resort: the files ranked by the question's own words
 	// (full text), shown labelled as such, never as a match.
 	FullText bool `json:"full_text,omitempty"`
+	// Loosened lists, in order, every condition the search loosened
+	// without being asked (relaxation, the full-text last resort): the
+	// front ends tell the user each one.
+	Loosened []Loosening `json:"loosened,omitempty"`
 }
 
 // NewState starts a search for query.
@@ -242,6 +246,7 @@ func Next(s State, ev Event) (State, Action) {
 			s.End = EndNotFound
 			return s, Action{Kind: ActStop}
 		}
+		s.Loosened = append(s.Loosened, Loosenings(s.Cond, next)...)
 		s.Cond = next
 		return search(s)
 
@@ -394,6 +399,20 @@ func forceRelax(c Conditions) Conditions {
 		c.Required = c.Required[:len(c.Required)-1]
 	}
 	return c
+}
+
+// FallBackToFullText ends a search whose conditions matched nothing with
+// the last resort: ids, the files ranked by the question's own words
+// within the scope only (State.Scope is never loosened). The filters the conditions still held are
+// recorded as loosened (the keywords give way to the question's words,
+// which State.FullText says).
+func (s State) FallBackToFullText(ids []string) State {
+	if len(ids) == 0 {
+		return s
+	}
+	s.End, s.Results, s.FullText = EndResults, slices.Clone(ids), true
+	s.Loosened = append(s.Loosened, Loosenings(Conditions{Filters: s.Cond.Filters}, Scoped(Conditions{}, s.Scope))...)
+	return s
 }
 
 func (s *State) markLast(b Branch) {

@@ -146,9 +146,7 @@ func (l *Loop) drive(ctx context.Context, s State, a Action) (Outcome, error) {
 				if err != nil {
 					return out, err
 				}
-				if len(ids) > 0 {
-					s.End, s.Results, s.FullText = EndResults, ids, true
-				}
+				s = s.FallBackToFullText(ids)
 			}
 			out.State = s
 			if s.End == EndResults {

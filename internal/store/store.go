@@ -220,6 +220,11 @@ type KeywordQuery struct {
 	Match  MatchMode
 	Filter Filter
 	Limit  int // maximum hits returned (ranked); <= 0 means a default of 100
+	// TopOnly asks for the Limit best hits only, not for how many match:
+	// Total may then be len(Hits). A store may use it to stop reading
+	// matches and files it would not return (the per-keystroke path sets
+	// it); the hits and their order are the same either way.
+	TopOnly bool
 }
 
 // Hit is one ranked search result.

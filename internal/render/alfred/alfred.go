@@ -169,6 +169,12 @@ type Options struct {
 	// Drive is true when the index was crawled from Google Drive (the
 	// header says "Search Drive for …"; otherwise "Search for …").
 	Drive bool
+	// Folder is the folder the searches are limited to (--folder,
+	// GDS_FOLDER); the header item names it. "" for everything.
+	Folder string
+	// Loosened are the conditions the keystroke search dropped because
+	// they matched nothing; every file item's subtitle says so.
+	Loosened []search.Loosening
 }
 
 // Keystroke is the fast path's response: first an item that runs the
@@ -180,9 +186,13 @@ func Keystroke(query string, files []store.File, o Options) Output {
 		out.Items = append(out.Items, Item{Title: i18n.T(o.Lang, "alfred.empty.title"), Subtitle: i18n.T(o.Lang, "alfred.empty.sub"), Icon: gdsIcon()})
 		return out
 	}
+	sub := i18n.T(o.Lang, "alfred.run.sub")
+	if f := clean(o.Folder); f != "" {
+		sub = i18n.T(o.Lang, "alfred.run.sub.folder", f)
+	}
 	out.Items = append(out.Items, Item{
 		Title:        i18n.T(o.Lang, runTitle(o.Drive), q),
-		Subtitle:     i18n.T(o.Lang, "alfred.run.sub"),
+		Subtitle:     sub,
 		Autocomplete: RunText(q),
 		Icon:         gdsIcon(),
 	})
@@ -190,7 +200,7 @@ func Keystroke(query string, files []store.File, o Options) Output {
 		if o.Limit > 0 && i >= o.Limit {
 			break
 		}
-		out.Items = append(out.Items, alfredFile(f, o))
+		out.Items = append(out.Items, loosenedItem(alfredFile(f, o), o.Loosened, o.Lang))
 	}
 	if len(files) == 0 {
 		out.Items = append(out.Items, Item{Title: i18n.T(o.Lang, "alfred.fast.none.title"), Subtitle: i18n.T(o.Lang, "alfred.fast.none.sub"), Icon: gdsIcon()})
@@ -222,6 +232,7 @@ func Outcome(out search.Outcome, token string, o Options) Output {
 			break
 		}
 		it := alfredFile(r.File, o)
+		it = loosenedItem(it, out.State.Loosened, o.Lang)
 		if out.State.FullText {
 			// The notice rides on every item's subtitle: a separate item
 			// would take the place of the first result under ↩.
@@ -234,6 +245,18 @@ func Outcome(out search.Outcome, token string, o Options) Output {
 	}
 	res.Items = append(res.Items, degradedItems(out, o)...)
 	return res
+}
+
+// loosenedItem puts the notice of the conditions a search dropped (no
+// 2025 PDFs; showing other years) in front of its subtitle — on every
+// result, as the full-text notice: a separate item would take the place of
+// the first result under ↩.
+func loosenedItem(it Item, ls []search.Loosening, lang string) Item {
+	if len(ls) == 0 {
+		return it
+	}
+	it.Subtitle = i18n.T(lang, "alfred.loosened.sub", clean(search.LoosenedText(ls, lang)), it.Subtitle)
+	return it
 }
 
 // runTitle is the key of the header item by source kind.

@@ -136,7 +136,14 @@ func TestAlfredGolden(t *testing.T) {
 		"keystroke": func(l string) Output {
 			return Keystroke("roadmap", []store.File{fQ3, fMinutes}, alfredOpts(l))
 		},
-		"keystroke-none":  func(l string) Output { return Keystroke("zzz", nil, alfredOpts(l)) },
+		"keystroke-none": func(l string) Output { return Keystroke("zzz", nil, alfredOpts(l)) },
+		"keystroke-loosened": func(l string) Output {
+			o := alfredOpts(l)
+			o.Folder = "Sales/2025"
+			o.Loosened = []search.Loosening{{Kind: search.LoosenFileType, From: "pdf"}}
+			return Keystroke("roadmap pdf", []store.File{fQ3}, o)
+		},
+		"loosened":        func(l string) Output { return Outcome(outs["loosened"], "", alfredOpts(l)) },
 		"keystroke-empty": func(l string) Output { return Keystroke("  ", nil, alfredOpts(l)) },
 		"results":         func(l string) Output { return Outcome(outs["results"], "", alfredOpts(l)) },
 		"not_found":       func(l string) Output { return Outcome(outs["not_found"], "", alfredOpts(l)) },

@@ -68,6 +68,11 @@ func Outcomes() map[string]search.Outcome {
 		{Label: "2024", Filters: ai.Filters{ModifiedAfter: "2024-01-01", ModifiedBefore: "2025-01-01"}},
 		{Label: "budget", Keyword: "budget"},
 	}}
+	loosened := st(search.EndResults, search.BranchRelax, search.BranchRerank)
+	loosened.Loosened = []search.Loosening{
+		{Kind: search.LoosenPeriod, From: "2025-01-01..2026-01-01", FileType: "pdf"},
+		{Kind: search.LoosenKeyword, From: "roadmap"},
+	}
 	pending := st(search.EndNone, search.BranchClarify)
 	pending.Question = q
 	return map[string]search.Outcome{
@@ -75,6 +80,8 @@ func Outcomes() map[string]search.Outcome {
 		"not_found": {Provider: "offline", State: st(search.EndNotFound, search.BranchRelax, search.BranchNotFound)},
 		"loop_cap":  {Provider: "openai", State: st(search.EndLoopCap, search.BranchClarify, search.BranchNarrow, search.BranchLoopCap)},
 		"question":  {Provider: "offline", State: pending, Pending: q},
+		// A search that dropped the period and a keyword read from the query.
+		"loosened": {Provider: "offline", State: loosened, Results: []search.Result{{File: FQ3, Score: 0.5}}},
 	}
 }
 

@@ -124,15 +124,23 @@ func (s *Store) KeywordSearch(ctx context.Context, q store.KeywordQuery) (store.
 		limit = defaultLimit
 	}
 	if match == "" {
-		return s.filterSearch(ctx, where, args, limit)
+		return s.filterSearch(ctx, where, args, limit, q.TopOnly)
 	}
 	tx, err := s.read.BeginTx(ctx, nil)
 	if err != nil {
 		return res, fmt.Errorf("keyword search in %s: begin: %w", s.path, err)
 	}
 	defer tx.Rollback()
-	rows, err := tx.QueryContext(ctx, `SELECT rowid, bm25(drive_file_fts, `+bm25Weights+`)
-		FROM drive_file_fts WHERE drive_file_fts MATCH ?`, match)
+	query, qargs := `SELECT rowid, bm25(drive_file_fts, `+bm25Weights+`)
+		FROM drive_file_fts WHERE drive_file_fts MATCH ?`, []any{match}
+	if q.TopOnly && where == "" {
+		// Only the best limit rows leave SQLite: its sorter keeps the top
+		// limit instead of every match crossing into Go (same order as the
+		// sort below: rank, then doc).
+		query += ` ORDER BY 2, 1 LIMIT ?`
+		qargs = append(qargs, limit)
+	}
+	rows, err := tx.QueryContext(ctx, query, qargs...)
 	if err != nil {
 		return res, fmt.Errorf("keyword search in %s: %w", s.path, err)
 	}
@@ -158,6 +166,9 @@ func (s *Store) KeywordSearch(ctx context.Context, q store.KeywordQuery) (store.
 		return cands[i].doc < cands[j].doc
 	})
 
+	if q.TopOnly && where != "" && len(cands) > resolveByList {
+		return s.topFiltered(ctx, tx, cands, where, args, limit)
+	}
 	var ids map[int64]string
 	if where != "" && len(cands) <= resolveByList {
 		if ids, err = docIDs(ctx, tx, " AND f.doc_id IN (SELECT value FROM json_each(?))"+where,
@@ -243,15 +254,17 @@ func filterOnly(f store.Filter) bool {
 
 // filterSearch returns every file passing where, newest first. The score
 // is the modification time in Unix seconds, so newer ranks higher.
-func (s *Store) filterSearch(ctx context.Context, where string, args []any, limit int) (store.KeywordResult, error) {
+func (s *Store) filterSearch(ctx context.Context, where string, args []any, limit int, topOnly bool) (store.KeywordResult, error) {
 	res := store.KeywordResult{Hits: []store.Hit{}}
 	tx, err := s.read.BeginTx(ctx, nil)
 	if err != nil {
 		return res, fmt.Errorf("filter search in %s: begin: %w", s.path, err)
 	}
 	defer tx.Rollback()
-	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM drive_file_index f WHERE 1`+where, args...).Scan(&res.Total); err != nil {
-		return res, fmt.Errorf("filter search in %s: count: %w", s.path, err)
+	if !topOnly {
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM drive_file_index f WHERE 1`+where, args...).Scan(&res.Total); err != nil {
+			return res, fmt.Errorf("filter search in %s: count: %w", s.path, err)
+		}
 	}
 	rows, err := tx.QueryContext(ctx, `SELECT f.file_id, f.drive_modified_at FROM drive_file_index f WHERE 1`+where+`
 		ORDER BY f.drive_modified_at DESC, f.file_id LIMIT ?`, append(args, limit)...)
@@ -273,6 +286,32 @@ func (s *Store) filterSearch(ctx context.Context, where string, args []any, limi
 	if err := rows.Err(); err != nil {
 		return res, fmt.Errorf("filter search in %s: %w", s.path, err)
 	}
+	if topOnly {
+		res.Total = len(res.Hits)
+	}
+	return res, nil
+}
+
+// topFiltered keeps the best limit of the ranked matches cands that pass
+// the filter where, checking them in rank order a batch at a time: a
+// TopOnly query (the keystroke) reads neither every file passing the filter
+// nor every match's file. Total is the number of hits.
+func (s *Store) topFiltered(ctx context.Context, tx *sql.Tx, cands []cand, where string, args []any, limit int) (store.KeywordResult, error) {
+	res := store.KeywordResult{Hits: []store.Hit{}}
+	batch := max(4*limit, 64)
+	for start := 0; start < len(cands) && len(res.Hits) < limit; start += batch {
+		part := cands[start:min(start+batch, len(cands))]
+		ids, err := docIDs(ctx, tx, " AND f.doc_id IN (SELECT value FROM json_each(?))"+where, append([]any{docList(part)}, args...))
+		if err != nil {
+			return res, fmt.Errorf("keyword search in %s: apply filter: %w", s.path, err)
+		}
+		for _, c := range part {
+			if id, ok := ids[c.doc]; ok && len(res.Hits) < limit {
+				res.Hits = append(res.Hits, store.Hit{ID: id, Score: -c.rank})
+			}
+		}
+	}
+	res.Total = len(res.Hits)
 	return res, nil
 }
 

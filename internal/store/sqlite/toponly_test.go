@@ -1,0 +1,81 @@
+package sqlite
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/gds-cli/gds/internal/store"
+	"github.com/gds-cli/gds/internal/store/storetest"
+)
+
+// A TopOnly query (the keystroke path) returns the same hits in the same
+// order as the full query, with and without filters, on both filter paths
+// (the matches looked up in batches, and few matches looked up at once).
+func TestTopOnlySameHits(t *testing.T) {
+	ctx := context.Background()
+	s := mustOpen(t, filepath.Join(t.TempDir(), "index.db"), Options{})
+	if err := s.EnsureEmbeddingSpace(ctx, storetest.Space); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 240 {
+		f := testFile(fmt.Sprintf("f%03d", i), "")
+		// Ranks vary with the repetitions and the length; ties are frequent.
+		f.Text = fmt.Sprintf("alpha %s beta %s", repeat("alpha ", i%5), repeat("filler ", i%7))
+		if i%3 == 0 {
+			f.Text += " gamma"
+		}
+		if i%2 == 0 {
+			f.MimeType = "application/pdf"
+		}
+		f.ModifiedAt = time.Date(2020+i%6, time.Month(1+i%12), 1+i%28, 0, 0, 0, 0, time.UTC)
+		if err := s.UpsertFile(ctx, f, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pdf := store.Filter{MimeTypes: []string{"application/pdf"}}
+	y2023 := store.Filter{ModifiedAfter: time.Date(2023, 1, 1, 0, 0, 0, 0, time.UTC), ModifiedBefore: time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)}
+	queries := []store.KeywordQuery{
+		{Terms: []string{"alpha"}, Match: store.MatchAny, Limit: 9},
+		{Terms: []string{"gamma", "beta"}, Match: store.MatchAny, Limit: 9},
+		{Terms: []string{"alpha", "gamma"}, Match: store.MatchAll, Limit: 5},
+		{Terms: []string{"alpha"}, Match: store.MatchAny, Filter: pdf, Limit: 9},
+		{Terms: []string{"alpha"}, Match: store.MatchAny, Filter: y2023, Limit: 9},
+		{Terms: []string{"gamma"}, Match: store.MatchAny, Filter: pdf, Limit: 100},
+		{Terms: []string{"nomatch"}, Match: store.MatchAny, Filter: pdf, Limit: 9},
+		{Match: store.MatchAny, Filter: y2023, Limit: 9}, // filter only
+	}
+	saved := resolveByList
+	t.Cleanup(func() { resolveByList = saved })
+	for _, byList := range []int{saved, 10} {
+		resolveByList = byList
+		for _, q := range queries {
+			full, err := s.KeywordSearch(ctx, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			q.TopOnly = true
+			top, err := s.KeywordSearch(ctx, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(top.Hits, full.Hits) {
+				t.Errorf("resolveByList %d, %+v:\nTopOnly %v\nfull    %v", byList, q, top.Hits, full.Hits)
+			}
+			if top.Total < len(top.Hits) || top.Total > full.Total || full.Total < len(full.Hits) {
+				t.Errorf("%+v: totals %d (TopOnly) and %d", q, top.Total, full.Total)
+			}
+		}
+	}
+}
+
+func repeat(s string, n int) string {
+	out := ""
+	for range n {
+		out += s
+	}
+	return out
+}
