@@ -140,6 +140,12 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 	}
 	fp := fingerprint(opts.Source)
 	sum.Full = opts.Full || state.Fingerprint != fp
+	// A changes-feed page token belongs to the target it was taken for:
+	// kept while the fingerprint holds, dropped when it changes.
+	token := state.PageToken
+	if state.Fingerprint != fp {
+		token = ""
+	}
 	sum.Checkpoint = state.ModifiedAt
 	if !opts.DryRun {
 		em := opts.Provider.EmbeddingModel()
@@ -237,7 +243,7 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 		// checkpoint, so the watermark only moves forward; a full scan starts
 		// over from zero under the new fingerprint.
 		if t, moved := wm.finish(r.i); moved {
-			next := store.SyncState{Source: opts.Key, ModifiedAt: t, Fingerprint: fp, UpdatedAt: opts.Now().UTC()}
+			next := store.SyncState{Source: opts.Key, ModifiedAt: t, Fingerprint: fp, PageToken: token, UpdatedAt: opts.Now().UTC()}
 			if err := opts.Index.SetSyncState(context.WithoutCancel(ctx), next); err != nil {
 				stateErr = fmt.Errorf("save sync state: %w", err)
 				continue

@@ -175,3 +175,42 @@ func TestKeyedSourceClaimsLegacyFiles(t *testing.T) {
 		t.Errorf("SourceIDs(local) = %v, want [z]", got)
 	}
 }
+
+// The checkpoint a crawl writes keeps the source's changes-feed page token
+// while its fingerprint holds, and drops it when the target changes.
+func TestCheckpointKeepsPageToken(t *testing.T) {
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "index.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	src := &listSource{files: []string{"a"}}
+	opts := crawl.Options{Source: src, Key: "local:/a", Index: st, Provider: offline.New(), SummaryMaxLength: 100}
+	if _, err := crawl.Run(ctx, opts); err != nil {
+		t.Fatal(err)
+	}
+	s, _ := st.SyncState(ctx, "local:/a")
+	s.PageToken = "tok-1"
+	if err := st.SetSyncState(ctx, s); err != nil {
+		t.Fatal(err)
+	}
+	src.files = append(src.files, "b")
+	if _, err := crawl.Run(ctx, opts); err != nil {
+		t.Fatal(err)
+	}
+	if s, _ = st.SyncState(ctx, "local:/a"); s.PageToken != "tok-1" || s.ModifiedAt.IsZero() {
+		t.Errorf("after an incremental crawl the state is %+v; want the page token kept", s)
+	}
+	s.Fingerprint = "another target"
+	if err := st.SetSyncState(ctx, s); err != nil {
+		t.Fatal(err)
+	}
+	src.files = append(src.files, "c")
+	if _, err := crawl.Run(ctx, opts); err != nil {
+		t.Fatal(err)
+	}
+	if s, _ = st.SyncState(ctx, "local:/a"); s.PageToken != "" {
+		t.Errorf("after the target changed the state is %+v; want no page token", s)
+	}
+}
