@@ -230,6 +230,7 @@ type FacetCount struct {
 type SyncState struct {
 	ModifiedAt  time.Time // max modifiedTime of committed files
 	Fingerprint string    // hash of the settings that decide what is crawled
+	PageToken   string    // Drive changes-feed page token; "" when none
 	UpdatedAt   time.Time
 }
 
