@@ -21,6 +21,7 @@ import (
 	"github.com/gds-cli/gds/internal/auth/authtest"
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/driveemu"
+	"github.com/gds-cli/gds/internal/store"
 	"github.com/gds-cli/gds/internal/store/sqlite"
 )
 
@@ -305,10 +306,11 @@ func (o *oauthCrawl) committed() (indexed int, lost []string) {
 		o.t.Fatal(err)
 	}
 	defer s.Close()
-	st, err := s.SyncState(ctx)
+	states, err := s.SyncStates(ctx)
 	if err != nil {
 		o.t.Fatal(err)
 	}
+	st := store.LatestSync(states)
 	files, err := s.GetFiles(ctx, o.ids)
 	if err != nil {
 		o.t.Fatal(err)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/gds-cli/gds/internal/ai/offline"
 	"github.com/gds-cli/gds/internal/crawl"
+	"github.com/gds-cli/gds/internal/store"
 	"github.com/gds-cli/gds/internal/store/sqlite"
 )
 
@@ -241,10 +242,11 @@ func ensureLoopIndex(ctx context.Context, f loopFlags, docs []doc, progress io.W
 		return false, 0, fmt.Errorf("%d synthetic files failed: %v", len(sum.Failed), sum.Failed[0])
 	}
 	// Record the benchmark's fingerprint next to the crawl's checkpoint.
-	cur, err := s.SyncState(ctx)
+	states, err := s.SyncStates(ctx)
 	if err != nil {
 		return false, 0, err
 	}
+	cur := store.LatestSync(states)
 	cur.Fingerprint = fp
 	if err := s.SetSyncState(ctx, cur); err != nil {
 		return false, 0, err

@@ -367,7 +367,7 @@ func buildIndex(ctx context.Context, s store.Store, f storeFlags, docs []doc, fp
 			fmt.Fprintf(progress, "  %d/%d\n", i+1, f.files)
 		}
 	}
-	return s.SetSyncState(ctx, store.SyncState{ModifiedAt: time.Now(), Fingerprint: fp})
+	return s.SetSyncState(ctx, store.SyncState{Source: "gdsbench", ModifiedAt: time.Now(), Fingerprint: fp})
 }
 
 // ---------------------------------------------------------------- queries

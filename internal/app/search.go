@@ -79,7 +79,7 @@ func (d *Deps) OpenSearch(ctx context.Context, asker search.Asker) (*SearchSessi
 		return nil, apperr.L(apperr.NoIndex, "search.empty_index")
 	}
 	ss := &SearchSession{Budget: pol, store: st, where: where, remoteDB: cfg.UsesPostgres(), maxLoops: cfg.SearchMaxLoopCount, d: d}
-	if stats.Sync.SourceKind() == config.SourceDrive && !pol.Local {
+	if store.AnyKind(stats.Syncs, config.SourceDrive) && !pol.Local {
 		c, err := d.interactiveDriveClient(ctx, cfg, pol)
 		switch {
 		case err == nil:

@@ -22,10 +22,11 @@ type Index interface {
 	UpsertFile(ctx context.Context, f store.File, chunks []store.Chunk) error
 	ContentHashes(ctx context.Context, ids []string) (map[string]string, error)
 	GetFiles(ctx context.Context, ids []string) ([]store.File, error)
-	SyncState(ctx context.Context) (store.SyncState, error)
+	SyncState(ctx context.Context, source string) (store.SyncState, error)
 	SetSyncState(ctx context.Context, s store.SyncState) error
 	Reset(ctx context.Context) error
-	IndexedIDs(ctx context.Context) ([]string, error)
+	SourceIDs(ctx context.Context, source string) ([]string, error)
+	ClaimFiles(ctx context.Context, from, to string, ids []string) (int, error)
 	DeleteFiles(ctx context.Context, ids []string) error
 }
 
@@ -51,7 +52,11 @@ type Progress interface {
 
 // Options configure a crawl.
 type Options struct {
-	Source           Source
+	Source Source
+	// Key is the source key (config.CrawlSource.Key()): the files'
+	// store.File.Source and the key of the checkpoint; "" means the
+	// source's kind (the key of an index from before sources had keys).
+	Key              string
 	Index            Index
 	Provider         ai.Provider
 	SummaryMaxLength int
@@ -140,7 +145,10 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	state, err := opts.Index.SyncState(ctx)
+	if opts.Key == "" {
+		opts.Key = opts.Source.Kind()
+	}
+	state, err := opts.Index.SyncState(ctx, opts.Key)
 	if err != nil {
 		return sum, fmt.Errorf("read sync state: %w", err)
 	}
@@ -198,7 +206,9 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 				return sum, fmt.Errorf("read the changes feed position: %w", err)
 			}
 		}
-		l := &listing{all: m == modeFull, seen: idSet{}}
+		l := &listing{all: m == modeFull, seen: idSet{}, claim: func(ctx context.Context, ids []string) error {
+			return claimLegacy(ctx, opts, ids)
+		}}
 		if err := opts.Source.List(ctx, time.Time{}, func(e Entry) error { return l.add(ctx, opts.Index, e) }); err != nil {
 			return sum, fmt.Errorf("list files: %w", err)
 		}
@@ -292,7 +302,7 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 			if !sum.Full && t.Before(state.ModifiedAt) {
 				continue
 			}
-			next := store.SyncState{ModifiedAt: t, Fingerprint: fp, UpdatedAt: opts.Now().UTC()}
+			next := store.SyncState{Source: opts.Key, ModifiedAt: t, Fingerprint: fp, UpdatedAt: opts.Now().UTC()}
 			setPageToken(&next, midToken)
 			if err := opts.Index.SetSyncState(context.WithoutCancel(ctx), next); err != nil {
 				stateErr = fmt.Errorf("save sync state: %w", err)
@@ -322,7 +332,7 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 		// its change again (or lists again) and retries it.
 		return sum, nil
 	}
-	final := store.SyncState{ModifiedAt: sum.Checkpoint, Fingerprint: fp, UpdatedAt: opts.Now().UTC()}
+	final := store.SyncState{Source: opts.Key, ModifiedAt: sum.Checkpoint, Fingerprint: fp, UpdatedAt: opts.Now().UTC()}
 	setPageToken(&final, nextToken)
 	if err := opts.Index.SetSyncState(context.WithoutCancel(ctx), final); err != nil {
 		return sum, fmt.Errorf("save sync state: %w", err)
@@ -342,11 +352,39 @@ func remove(ctx context.Context, opts Options, ids []string, sum *Summary) error
 	return nil
 }
 
-// prune removes the indexed files a complete listing did not hold: the
-// index keeps only what is in the target folders now. A file that was
-// listed but failed or was skipped this time is not removed.
+// legacyKey is the bare kind under which an index from before sources had
+// keys recorded the files a source with this key lists now: "local" for
+// every local folder, "drive" for a single Drive folder ("drive:ID"); ""
+// when there is none (the key is itself a bare kind).
+func legacyKey(key string) string {
+	kind, rest, ok := strings.Cut(key, ":")
+	if !ok || rest == "" {
+		return ""
+	}
+	return kind
+}
+
+// claimLegacy moves the listed files an older index recorded under the
+// bare kind to this source, so an unchanged file (not rewritten by the
+// crawl) is pruned, searched and reported as this source's. A listing
+// calls it once per batch of listed IDs.
+func claimLegacy(ctx context.Context, opts Options, ids []string) error {
+	from := legacyKey(opts.Key)
+	if from == "" || opts.DryRun || len(ids) == 0 {
+		return nil
+	}
+	if _, err := opts.Index.ClaimFiles(ctx, from, opts.Key, ids); err != nil {
+		return fmt.Errorf("claim the files indexed under %q: %w", from, err)
+	}
+	return nil
+}
+
+// prune removes the files of this source a complete listing did not hold:
+// the index keeps only what is in the source's folders now. A file that
+// was listed but failed or was skipped this time is not removed; another
+// source's files are never touched.
 func prune(ctx context.Context, opts Options, seen idSet, listed int, sum *Summary) error {
-	indexed, err := opts.Index.IndexedIDs(ctx)
+	indexed, err := opts.Index.SourceIDs(ctx, opts.Key)
 	if err != nil {
 		return fmt.Errorf("list indexed files: %w", err)
 	}
@@ -426,7 +464,7 @@ func processFile(ctx context.Context, opts Options, e Entry, moved bool) (Status
 	}
 	res, err := IndexFile(fctx, FileOptions{
 		Index: opts.Index, Provider: opts.Provider, SummaryMaxLength: opts.SummaryMaxLength,
-		MaxFileBytes: opts.MaxFileBytes, Source: opts.Source.Kind(), Now: opts.Now, Refresh: moved,
+		MaxFileBytes: opts.MaxFileBytes, Source: opts.Key, Now: opts.Now, Refresh: moved,
 	}, e, rc)
 	rc.Close()
 	switch {
@@ -447,7 +485,7 @@ func processFile(ctx context.Context, opts Options, e Entry, moved bool) (Status
 		// busy machine must not replace it), and the file is tried again.
 		reason := skipDetail(err)
 		if hashes, herr := opts.Index.ContentHashes(ctx, []string{e.ID}); herr == nil && hashes[e.ID] == "" {
-			if _, nerr := IndexNameOnly(ctx, FileOptions{Index: opts.Index, Source: opts.Source.Kind(), Now: opts.Now}, e, reason); nerr == nil {
+			if _, nerr := IndexNameOnly(ctx, FileOptions{Index: opts.Index, Source: opts.Key, Now: opts.Now}, e, reason); nerr == nil {
 				return StatusSkipped, reason + NameOnlySuffix
 			}
 		}
@@ -463,7 +501,7 @@ func processFile(ctx context.Context, opts Options, e Entry, moved bool) (Status
 
 // nameOnly indexes a skipped file by name only with the reason.
 func nameOnly(ctx context.Context, opts Options, e Entry, reason string) (Status, string) {
-	res, err := IndexNameOnly(ctx, FileOptions{Index: opts.Index, Source: opts.Source.Kind(), Now: opts.Now}, e, reason)
+	res, err := IndexNameOnly(ctx, FileOptions{Index: opts.Index, Source: opts.Key, Now: opts.Now}, e, reason)
 	switch {
 	case err != nil:
 		return StatusFailed, fmt.Sprintf("%s; indexing by name failed: %v", reason, err)

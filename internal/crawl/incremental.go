@@ -169,9 +169,10 @@ func (s idSet) add(id string)      { s[idKey(id)] = struct{}{} }
 func (s idSet) has(id string) bool { _, ok := s[idKey(id)]; return ok }
 
 // listing streams a source's complete listing against the index: every
-// entry is compared with its record in batches of lookupBatch (or taken
-// as is with all), and only the entries to process are kept, so memory
-// grows with the changes, not with the folder. seen holds every listed ID.
+// entry is compared with its record in batches of lookupBatch, and only
+// the entries to process are kept (with all, every entry: a full scan),
+// so memory grows with the changes, not with the folder. seen holds every
+// listed ID.
 type listing struct {
 	all     bool
 	work    []work
@@ -179,15 +180,14 @@ type listing struct {
 	listed  int
 	same    int
 	pending []Entry
+	// claim is called with every batch of listed IDs before it is
+	// compared (claimLegacy).
+	claim func(ctx context.Context, ids []string) error
 }
 
 func (l *listing) add(ctx context.Context, idx Index, e Entry) error {
 	l.listed++
 	l.seen.add(e.ID)
-	if l.all {
-		l.work = append(l.work, work{Entry: e, diff: diffChanged})
-		return nil
-	}
 	l.pending = append(l.pending, e)
 	if len(l.pending) >= lookupBatch {
 		return l.flush(ctx, idx)
@@ -203,6 +203,11 @@ func (l *listing) flush(ctx context.Context, idx Index) error {
 	for i, e := range l.pending {
 		ids[i] = e.ID
 	}
+	if l.claim != nil {
+		if err := l.claim(ctx, ids); err != nil {
+			return err
+		}
+	}
 	recs, err := idx.GetFiles(ctx, ids)
 	if err != nil {
 		return fmt.Errorf("read indexed files: %w", err)
@@ -212,8 +217,12 @@ func (l *listing) flush(ctx context.Context, idx Index) error {
 		byID[recs[i].ID] = &recs[i]
 	}
 	for _, e := range l.pending {
-		switch d := compareEntry(e, byID[e.ID]); d {
-		case diffSame:
+		d := compareEntry(e, byID[e.ID])
+		switch {
+		case d == diffSame && l.all:
+			// A full scan reads every file (its text hash decides).
+			l.work = append(l.work, work{Entry: e, diff: diffChanged})
+		case d == diffSame:
 			l.same++
 		default:
 			l.work = append(l.work, work{Entry: e, diff: d})

@@ -26,7 +26,7 @@ const AlfredLimit = 9
 // Index is what the per-keystroke path reads.
 type Index interface {
 	search.KeystrokeIndex
-	SyncState(ctx context.Context) (store.SyncState, error)
+	SyncStates(ctx context.Context) ([]store.SyncState, error)
 	Close() error
 }
 
@@ -68,14 +68,14 @@ func Files(ctx context.Context, ix search.KeystrokeIndex, req Request) ([]store.
 	return files, nil
 }
 
-// OnDrive reports whether the index was crawled from Google Drive (the
-// keystroke header says "Search Drive for …" only then).
+// OnDrive reports whether any source of the index was crawled from Google
+// Drive (the keystroke header says "Search Drive for …" only then).
 func OnDrive(ctx context.Context, ix Index) (bool, error) {
-	sync, err := ix.SyncState(ctx)
+	states, err := ix.SyncStates(ctx)
 	if err != nil {
 		return false, err
 	}
-	return sync.SourceKind() == config.SourceDrive, nil
+	return store.AnyKind(states, config.SourceDrive), nil
 }
 
 // Alfred is the Script Filter response to a typed query (the keystroke

@@ -13,7 +13,7 @@ import (
 
 // Index is what the checks read from a store; both back ends implement it.
 type Index interface {
-	SyncState(ctx context.Context) (store.SyncState, error)
+	SyncStates(ctx context.Context) ([]store.SyncState, error)
 	FilterIndexed(ctx context.Context, ids []string) ([]string, error)
 	ContentHashes(ctx context.Context, ids []string) (map[string]string, error)
 	ChunkSearch(ctx context.Context, vec []float32, f store.Filter, k int) ([]store.ChunkHit, error)
@@ -71,10 +71,12 @@ func (e *CheckpointError) Error() string {
 // the checkpoint got ahead of the committed rows. files are in ModTime order.
 func CheckCheckpoint(ctx context.Context, idx Index, files []Expect) (Snapshot, error) {
 	var snap Snapshot
-	st, err := idx.SyncState(ctx)
+	states, err := idx.SyncStates(ctx)
 	if err != nil {
 		return snap, fmt.Errorf("read sync state: %w", err)
 	}
+	// The harness crawls one source.
+	st := store.LatestSync(states)
 	snap.Checkpoint = st.ModifiedAt
 	in, err := indexedSet(ctx, idx, files)
 	if err != nil {

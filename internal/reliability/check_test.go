@@ -60,7 +60,7 @@ func put(t *testing.T, s *sqlite.Store, e Expect, hash string, chunks []string) 
 
 func setCheckpoint(t *testing.T, s *sqlite.Store, at time.Time) {
 	t.Helper()
-	if err := s.SetSyncState(context.Background(), store.SyncState{ModifiedAt: at, Fingerprint: "fp", UpdatedAt: at}); err != nil {
+	if err := s.SetSyncState(context.Background(), store.SyncState{Source: "local:/x", ModifiedAt: at, Fingerprint: "fp", UpdatedAt: at}); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/gds-cli/gds/internal/crawl/drivesource"
 	"github.com/gds-cli/gds/internal/drive"
 	"github.com/gds-cli/gds/internal/driveemu"
+	"github.com/gds-cli/gds/internal/store"
 	"github.com/gds-cli/gds/internal/store/sqlite"
 )
 
@@ -135,10 +136,11 @@ func stormIndexed(t *testing.T, c *stormCorpus, s *sqlite.Store) int {
 func stormCheckpoint(t *testing.T, c *stormCorpus, s *sqlite.Store) {
 	t.Helper()
 	ctx := context.Background()
-	st, err := s.SyncState(ctx)
+	states, err := s.SyncStates(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
+	st := store.LatestSync(states)
 	got, err := s.ContentHashes(ctx, c.ids)
 	if err != nil {
 		t.Fatal(err)

@@ -225,24 +225,73 @@ type FacetCount struct {
 	N        int
 }
 
-// SyncState is the crawl checkpoint: drive_sync_state.drive_modified_at plus
-// the fingerprint of the crawl target it belongs to.
+// SyncState is the crawl checkpoint of one source (a row of
+// drive_sync_state, keyed by the source key).
 type SyncState struct {
-	ModifiedAt  time.Time // max modifiedTime of committed files
+	// Source is the source key, config.CrawlSource.Key(): "drive",
+	// "drive:FOLDER_ID", "local:/abs/path". An index written before sources
+	// had keys holds its one checkpoint under the bare kind ("drive" or
+	// "local"), like its files (see SourceLegacyLocal).
+	Source      string
+	ModifiedAt  time.Time // max modifiedTime of committed files of this source
 	Fingerprint string    // hash of the settings that decide what is crawled
 	PageToken   string    // Drive changes-feed page token; "" when none
-	UpdatedAt   time.Time
+	UpdatedAt   time.Time // when the crawl committed ("last crawl")
 }
 
-// SourceKind returns the source kind ("drive" or "local") recorded in the
-// fingerprint, or "" when none is recorded (the crawl writes the kind
-// first: "drive:…", "local:…").
+// SourceKind returns the source kind ("drive" or "local") of the state: the
+// part of the source key before ":", else the kind recorded in the
+// fingerprint (the crawl writes it first: "drive:…", "local:…"); "" when
+// neither says.
 func (s SyncState) SourceKind() string {
+	if s.Source != "" {
+		return SourceKindOf(s.Source)
+	}
 	kind, _, ok := strings.Cut(s.Fingerprint, ":")
 	if !ok {
 		return ""
 	}
 	return kind
+}
+
+// SourceKindOf returns the kind of a source key: the part before the first
+// ":" ("local:/a" → "local", "drive" → "drive").
+func SourceKindOf(key string) string {
+	kind, _, _ := strings.Cut(key, ":")
+	return kind
+}
+
+// Legacy source keys. An index written before sources had keys recorded
+// every file's source as its bare kind, "drive" or "local", and its one
+// checkpoint under the same kind (migration 0007 / postgres 0006). "drive"
+// is also the key of the Drive source crawling GOOGLE_DRIVE_TARGET_FOLDER_IDS,
+// so such an index goes on incrementally; a local folder's path cannot be
+// recovered, so files under SourceLegacyLocal are re-claimed by ID by the
+// first crawl of a configured local source (UpsertFile rewrites Source)
+// and stay searchable until then.
+const SourceLegacyLocal = "local"
+
+// AnyKind reports whether any state is of a source of this kind
+// (SyncState.SourceKind).
+func AnyKind(states []SyncState, kind string) bool {
+	for _, s := range states {
+		if s.SourceKind() == kind {
+			return true
+		}
+	}
+	return false
+}
+
+// LatestSync returns the state committed last (by UpdatedAt; ties by
+// Source), the zero value for none.
+func LatestSync(states []SyncState) SyncState {
+	var out SyncState
+	for _, s := range states {
+		if out.Source == "" || s.UpdatedAt.After(out.UpdatedAt) {
+			out = s
+		}
+	}
+	return out
 }
 
 // EmbeddingSpace names the embedding model and dimension an index holds.
@@ -259,7 +308,10 @@ type Stats struct {
 	Files         int
 	Chunks        int
 	Space         EmbeddingSpace // zero when nothing is indexed yet
-	Sync          SyncState      // zero when no crawl has committed yet
+	// Sync is the state committed last (LatestSync of Syncs): its
+	// UpdatedAt is the last crawl; zero when no crawl has committed yet.
+	Sync  SyncState
+	Syncs []SyncState // every source's state, sorted by Source
 }
 
 // Store is the contract of an index back end. All methods are safe for
@@ -293,6 +345,14 @@ type Store interface {
 	// (Source SourceUpload), sorted (a full crawl removes those its listing
 	// no longer holds).
 	IndexedIDs(ctx context.Context) ([]string, error)
+	// SourceIDs returns the IDs of the files whose Source is source, sorted
+	// by bytes (a full scan of a source prunes within it only).
+	SourceIDs(ctx context.Context, source string) ([]string, error)
+	// ClaimFiles sets Source to `to` on the files among ids whose Source is
+	// `from`, and returns how many it changed; unknown IDs and files of
+	// other sources are left alone. A configured source re-claims this way
+	// the files an older index recorded under a bare kind (SourceLegacyLocal).
+	ClaimFiles(ctx context.Context, from, to string, ids []string) (int, error)
 
 	// KeywordSearch runs a full-text query. A query with no usable term
 	// (no term yields a search token) matches nothing, unless its filter
@@ -331,10 +391,14 @@ type Store interface {
 	// next scan only.
 	ScanChunks(ctx context.Context, s ChunkScan) (ChunkPage, error)
 
-	// SyncState returns the checkpoint; the zero value when there is none.
-	SyncState(ctx context.Context) (SyncState, error)
-	// SetSyncState stores the checkpoint.
+	// SyncState returns the checkpoint of a source; the zero value with
+	// Source set when there is none.
+	SyncState(ctx context.Context, source string) (SyncState, error)
+	// SetSyncState stores the checkpoint of s.Source (which must not be
+	// empty), replacing that source's previous one only.
 	SetSyncState(ctx context.Context, s SyncState) error
+	// SyncStates returns the checkpoint of every source, sorted by Source.
+	SyncStates(ctx context.Context) ([]SyncState, error)
 	// Reset deletes every file, chunk, checkpoint and the embedding space
 	// (used by `gds crawl --full`).
 	Reset(ctx context.Context) error

@@ -105,7 +105,7 @@ func testCrawlDriveIntoStore(t *testing.T, st store.Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sum.Full || sum.Processed != 1 || sum.Updated != 1 || sum.New+len(sum.Skipped)+len(sum.Failed) != 0 {
+	if sum.Full || sum.Mode != "feed" || sum.Processed != 1 || sum.Updated != 1 || sum.New+len(sum.Skipped)+len(sum.Failed) != 0 {
 		t.Fatalf("second crawl: %+v, want only deep.txt updated", sum)
 	}
 	if !sum.Checkpoint.Equal(later) {

@@ -236,7 +236,29 @@ func (s *Store) FilterIndexed(ctx context.Context, ids []string) ([]string, erro
 // (COLLATE "C", so the order matches Go's sort.Strings whatever the
 // database's default collation).
 func (s *Store) IndexedIDs(ctx context.Context) ([]string, error) {
-	rows, err := s.pool.Query(ctx, s.q(`SELECT file_id FROM {schema}.drive_file_index WHERE source <> '`+store.SourceUpload+`' ORDER BY file_id COLLATE "C"`))
+	return s.listIDs(ctx, s.q(`SELECT file_id FROM {schema}.drive_file_index WHERE source <> '`+store.SourceUpload+`' ORDER BY file_id COLLATE "C"`))
+}
+
+// SourceIDs returns the IDs of the files of one source, sorted by bytes.
+func (s *Store) SourceIDs(ctx context.Context, source string) ([]string, error) {
+	return s.listIDs(ctx, s.q(`SELECT file_id FROM {schema}.drive_file_index WHERE source = $1 ORDER BY file_id COLLATE "C"`), source)
+}
+
+// ClaimFiles moves the files among ids whose source is from to source to.
+func (s *Store) ClaimFiles(ctx context.Context, from, to string, ids []string) (int, error) {
+	if len(ids) == 0 || from == to {
+		return 0, nil
+	}
+	tag, err := s.pool.Exec(ctx, s.q(`UPDATE {schema}.drive_file_index SET source = $1
+		WHERE source = $2 AND file_id = ANY($3::text[])`), to, from, ids)
+	if err != nil {
+		return 0, fmt.Errorf("postgres: claiming files for %s: %w", to, err)
+	}
+	return int(tag.RowsAffected()), nil
+}
+
+func (s *Store) listIDs(ctx context.Context, query string, args ...any) ([]string, error) {
+	rows, err := s.pool.Query(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: listing indexed IDs: %w", err)
 	}

@@ -269,10 +269,9 @@ func (s *Store) Stats(ctx context.Context) (store.Stats, error) {
 		return st, err
 	}
 	st.Space = sp
-	sy, err := s.SyncState(ctx)
-	if err != nil {
+	if st.Syncs, err = s.SyncStates(ctx); err != nil {
 		return st, err
 	}
-	st.Sync = sy
+	st.Sync = store.LatestSync(st.Syncs)
 	return st, nil
 }

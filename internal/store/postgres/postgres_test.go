@@ -408,3 +408,56 @@ func TestChunkFTSBackfillResumes(t *testing.T) {
 		t.Errorf("after resuming ChunkTextSearch(common) = %v, want %v", got, want)
 	}
 }
+
+// An index from before sources had keys (one checkpoint row 'global' with
+// its fingerprint and commit time in gds_meta, files of source
+// "drive"/"local") keeps its files and its checkpoint, under the bare kind
+// its fingerprint names.
+func TestLegacySyncStateIsKeyed(t *testing.T) {
+	url := testURL(t)
+	ctx := context.Background()
+	ms, err := migrations.Postgres()
+	if err != nil {
+		t.Fatal(err)
+	}
+	latest := migrations.Latest(ms)
+	for _, tc := range []struct{ fingerprint, kind string }{
+		{"local:abc", "local"}, {"drive:def", "drive"},
+	} {
+		schema := storetest.FreshSchema(t, url, "gds_test_")
+		s := openTest(t, url, schema)
+		if err := s.EnsureEmbeddingSpace(ctx, storetest.Space); err != nil {
+			t.Fatal(err)
+		}
+		f := store.File{ID: "a", Name: "kept.txt", Embedding: []float32{1, 0, 0, 0}, ModifiedAt: time.Now(), MimeType: "text/plain", Source: tc.kind, Text: "kept"}
+		if err := s.UpsertFile(ctx, f, nil); err != nil {
+			t.Fatal(err)
+		}
+		execAll(t, s,
+			"DROP INDEX {schema}.drive_file_index_source_idx",
+			"DROP TABLE {schema}.gds_sync_state",
+			"INSERT INTO {schema}.drive_sync_state (id, drive_modified_at) VALUES ('global', '2024-05-01T00:00:00Z')",
+			"INSERT INTO {schema}.gds_meta (key, value) VALUES ('sync_fingerprint', '"+tc.fingerprint+"'), ('sync_updated_at', '2024-06-01T00:00:00.123456789Z')",
+			fmt.Sprintf("DELETE FROM {schema}.gds_schema_migrations WHERE version >= %d", latest))
+		s.Close()
+
+		s = openTest(t, url, schema)
+		states, err := s.SyncStates(ctx)
+		if err != nil || len(states) != 1 {
+			t.Fatalf("fingerprint %q: SyncStates after the upgrade = %+v, %v; want one", tc.fingerprint, states, err)
+		}
+		want := store.SyncState{Source: tc.kind, Fingerprint: tc.fingerprint,
+			ModifiedAt: time.Date(2024, 5, 1, 0, 0, 0, 0, time.UTC), UpdatedAt: time.Date(2024, 6, 1, 0, 0, 0, 123457000, time.UTC)}
+		if got := states[0]; got.Source != want.Source || got.Fingerprint != want.Fingerprint ||
+			!got.ModifiedAt.Equal(want.ModifiedAt) || got.UpdatedAt.Sub(want.UpdatedAt).Abs() > time.Microsecond {
+			t.Errorf("fingerprint %q: state after the upgrade = %+v, want %+v", tc.fingerprint, got, want)
+		}
+		if ids, err := s.SourceIDs(ctx, tc.kind); err != nil || !slices.Equal(ids, []string{"a"}) {
+			t.Errorf("fingerprint %q: SourceIDs(%s) after the upgrade = %q, %v; want [a]", tc.fingerprint, tc.kind, ids, err)
+		}
+		var left int
+		if err := s.pool.QueryRow(ctx, s.q("SELECT count(*) FROM {schema}.gds_meta WHERE key LIKE 'sync_%'")).Scan(&left); err != nil || left != 0 {
+			t.Errorf("gds_meta sync rows after the upgrade = %d, %v; want 0", left, err)
+		}
+	}
+}

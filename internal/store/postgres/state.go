@@ -15,11 +15,8 @@ import (
 
 // gds_meta keys.
 const (
-	metaModel           = "embedding_model"
-	metaDim             = "embedding_dim"
-	metaSyncFingerprint = "sync_fingerprint"
-	metaSyncUpdatedAt   = "sync_updated_at"
-	syncID              = "global"
+	metaModel = "embedding_model"
+	metaDim   = "embedding_dim"
 )
 
 // hnswMaxDim is pgvector's limit for HNSW indexes on vector columns.
@@ -139,36 +136,57 @@ func (s *Store) EnsureEmbeddingSpace(ctx context.Context, want store.EmbeddingSp
 	return nil
 }
 
-// SyncState returns the crawl checkpoint; the zero value when there is none.
-func (s *Store) SyncState(ctx context.Context) (store.SyncState, error) {
-	var (
-		mod     *time.Time
-		fp, upd *string
-		st      store.SyncState
-	)
-	err := s.pool.QueryRow(ctx, s.q(`SELECT
-		(SELECT drive_modified_at FROM {schema}.drive_sync_state WHERE id = $1),
-		(SELECT value FROM {schema}.gds_meta WHERE key = $2),
-		(SELECT value FROM {schema}.gds_meta WHERE key = $3)`),
-		syncID, metaSyncFingerprint, metaSyncUpdatedAt).Scan(&mod, &fp, &upd)
-	if err != nil {
-		return st, fmt.Errorf("postgres: reading the sync state: %w", err)
+// syncSelect reads the sync states: drive_sync_state keeps the seed's two
+// columns, gds_sync_state the rest (a row without one reads as zero).
+const syncSelect = `SELECT d.id, d.drive_modified_at, COALESCE(g.fingerprint, ''), COALESCE(g.page_token, ''),
+	COALESCE(g.updated_at, 'epoch'::timestamptz)
+	FROM {schema}.drive_sync_state d LEFT JOIN {schema}.gds_sync_state g ON g.source = d.id`
+
+func scanSyncState(sc pgx.Row) (store.SyncState, error) {
+	var st store.SyncState
+	if err := sc.Scan(&st.Source, &st.ModifiedAt, &st.Fingerprint, &st.PageToken, &st.UpdatedAt); err != nil {
+		return st, err
 	}
-	if mod == nil {
-		return st, nil
-	}
-	st.ModifiedAt = mod.UTC()
-	if fp != nil {
-		st.Fingerprint = *fp
-	}
-	if upd != nil {
-		t, err := time.Parse(time.RFC3339Nano, *upd)
-		if err != nil {
-			return st, fmt.Errorf("postgres: gds_meta %s holds %q, not a time: %w", metaSyncUpdatedAt, *upd, err)
-		}
-		st.UpdatedAt = t.UTC()
+	st.ModifiedAt, st.UpdatedAt = st.ModifiedAt.UTC(), st.UpdatedAt.UTC()
+	if st.UpdatedAt.Equal(time.Unix(0, 0)) {
+		st.UpdatedAt = time.Time{}
 	}
 	return st, nil
+}
+
+// SyncState returns the checkpoint of source; the zero value with Source
+// set when there is none.
+func (s *Store) SyncState(ctx context.Context, source string) (store.SyncState, error) {
+	st, err := scanSyncState(s.pool.QueryRow(ctx, s.q(syncSelect+` WHERE d.id = $1`), source))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return store.SyncState{Source: source}, nil
+	}
+	if err != nil {
+		return store.SyncState{Source: source}, fmt.Errorf("postgres: reading the sync state of %s: %w", source, err)
+	}
+	return st, nil
+}
+
+// SyncStates returns the checkpoint of every source, sorted by source key
+// (byte order).
+func (s *Store) SyncStates(ctx context.Context) ([]store.SyncState, error) {
+	rows, err := s.pool.Query(ctx, s.q(syncSelect+` ORDER BY d.id COLLATE "C"`))
+	if err != nil {
+		return nil, fmt.Errorf("postgres: reading the sync states: %w", err)
+	}
+	defer rows.Close()
+	out := []store.SyncState{}
+	for rows.Next() {
+		st, err := scanSyncState(rows)
+		if err != nil {
+			return nil, fmt.Errorf("postgres: reading the sync states: %w", err)
+		}
+		out = append(out, st)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("postgres: reading the sync states: %w", err)
+	}
+	return out, nil
 }
 
 // ceilMicro rounds t up to the microsecond, the precision of timestamptz:
@@ -183,24 +201,30 @@ func ceilMicro(t time.Time) time.Time {
 	return c
 }
 
-// SetSyncState stores the checkpoint; a zero UpdatedAt stores the current time.
+// SetSyncState stores the checkpoint of st.Source; a zero UpdatedAt stores
+// the current time.
 func (s *Store) SetSyncState(ctx context.Context, st store.SyncState) error {
+	if st.Source == "" {
+		return errors.New("postgres: storing the sync state: no source key")
+	}
 	upd := st.UpdatedAt
 	if upd.IsZero() {
 		upd = time.Now()
 	}
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, s.q(`INSERT INTO {schema}.drive_sync_state (id, drive_modified_at) VALUES ($1, $2)
-			ON CONFLICT (id) DO UPDATE SET drive_modified_at = EXCLUDED.drive_modified_at`), syncID, ceilMicro(st.ModifiedAt).UTC()); err != nil {
+			ON CONFLICT (id) DO UPDATE SET drive_modified_at = EXCLUDED.drive_modified_at`),
+			st.Source, ceilMicro(st.ModifiedAt).UTC()); err != nil {
 			return err
 		}
-		_, err := tx.Exec(ctx, s.q(`INSERT INTO {schema}.gds_meta (key, value) VALUES ($1, $2), ($3, $4)
-			ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`),
-			metaSyncFingerprint, st.Fingerprint, metaSyncUpdatedAt, upd.UTC().Format(time.RFC3339Nano))
+		_, err := tx.Exec(ctx, s.q(`INSERT INTO {schema}.gds_sync_state (source, fingerprint, page_token, updated_at) VALUES ($1, $2, $3, $4)
+			ON CONFLICT (source) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, page_token = EXCLUDED.page_token,
+				updated_at = EXCLUDED.updated_at`),
+			st.Source, st.Fingerprint, st.PageToken, upd.UTC())
 		return err
 	})
 	if err != nil {
-		return fmt.Errorf("postgres: storing the sync state: %w", err)
+		return fmt.Errorf("postgres: storing the sync state of %s: %w", st.Source, err)
 	}
 	return nil
 }

@@ -296,7 +296,36 @@ func (s *Store) FilterIndexed(ctx context.Context, ids []string) ([]string, erro
 // IndexedIDs returns the ID of every indexed file, sorted by byte order
 // (file_id uses SQLite's default BINARY collation, which compares bytes).
 func (s *Store) IndexedIDs(ctx context.Context) ([]string, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT file_id FROM drive_file_index WHERE source <> '`+store.SourceUpload+`' ORDER BY file_id`)
+	return s.listIDs(ctx, `SELECT file_id FROM drive_file_index WHERE source <> '`+store.SourceUpload+`' ORDER BY file_id`)
+}
+
+// SourceIDs returns the IDs of the files of one source, sorted by bytes.
+func (s *Store) SourceIDs(ctx context.Context, source string) ([]string, error) {
+	return s.listIDs(ctx, `SELECT file_id FROM drive_file_index WHERE source = ? ORDER BY file_id`, source)
+}
+
+// ClaimFiles moves the files among ids whose source is from to source to.
+func (s *Store) ClaimFiles(ctx context.Context, from, to string, ids []string) (int, error) {
+	if len(ids) == 0 || from == to {
+		return 0, nil
+	}
+	var n int64
+	err := s.inWriteTx(ctx, "claim files for "+to, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE drive_file_index SET source = ?
+			WHERE source = ? AND file_id IN (SELECT value FROM json_each(?))`, to, from, jsonIDs(ids))
+		if err != nil {
+			return err
+		}
+		if n, err = res.RowsAffected(); err != nil || n == 0 {
+			return err
+		}
+		return bumpGeneration(ctx, tx)
+	})
+	return int(n), err
+}
+
+func (s *Store) listIDs(ctx context.Context, query string, args ...any) ([]string, error) {
+	rows, err := s.read.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("list indexed IDs in %s: %w", s.path, err)
 	}

@@ -327,9 +327,10 @@ func (s *Store) Stats(ctx context.Context) (store.Stats, error) {
 		return st, fmt.Errorf("stats of sqlite index %s: %w", s.path, err)
 	}
 	st.Space = m.space
-	if st.Sync, err = syncState(ctx, tx); err != nil {
+	if st.Syncs, err = syncStates(ctx, tx); err != nil {
 		return st, fmt.Errorf("stats of sqlite index %s: %w", s.path, err)
 	}
+	st.Sync = store.LatestSync(st.Syncs)
 	return st, nil
 }
 

@@ -81,7 +81,7 @@ func TestReadOnlyRefusesWrites(t *testing.T) {
 		"DeleteFiles": func() error { return ro.DeleteFiles(ctx, []string{"a"}) },
 		"Reset":       func() error { return ro.Reset(ctx) },
 		"SetSyncState": func() error {
-			return ro.SetSyncState(ctx, store.SyncState{ModifiedAt: time.Now(), Fingerprint: "x"})
+			return ro.SetSyncState(ctx, store.SyncState{Source: "drive", ModifiedAt: time.Now(), Fingerprint: "x"})
 		},
 	}
 	for name, w := range writes {
@@ -150,7 +150,7 @@ func TestReopenKeepsData(t *testing.T) {
 		t.Fatal(err)
 	}
 	mod := time.Date(2024, 7, 1, 2, 3, 4, 5000, time.UTC)
-	if err := s.SetSyncState(ctx, store.SyncState{ModifiedAt: mod, Fingerprint: "fp"}); err != nil {
+	if err := s.SetSyncState(ctx, store.SyncState{Source: "drive", ModifiedAt: mod, Fingerprint: "fp"}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Close(); err != nil {
@@ -411,6 +411,7 @@ func writeChunked(t *testing.T, s *Store) {
 // the tests that replay migrations on an older index.
 var undoMigration = map[int][]string{
 	6: {`ALTER TABLE drive_file_index DROP COLUMN skip_reason`},
+	7: {`DROP INDEX drive_file_index_source`, `ALTER TABLE drive_sync_state DROP COLUMN page_token`},
 }
 
 // asVersion2 turns the index back into schema version 2 (before chunk full
@@ -425,9 +426,55 @@ func asVersion2(t *testing.T, s *Store) {
 			t.Fatalf("%s: %v", q, err)
 		}
 	}
-	for _, q := range undoMigration[6] {
-		if _, err := s.write.Exec(q); err != nil {
-			t.Fatalf("%s: %v", q, err)
+	for _, v := range []int{7, 6} {
+		for _, q := range undoMigration[v] {
+			if _, err := s.write.Exec(q); err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+		}
+	}
+}
+
+// An index from before sources had keys (one checkpoint row 'global',
+// files of source "drive"/"local") keeps its files and its checkpoint,
+// under the bare kind its fingerprint names.
+func TestLegacySyncStateIsKeyed(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct{ fingerprint, kind string }{
+		{"local:abc", "local"}, {"drive:def", "drive"}, {"", "drive"},
+	} {
+		path := filepath.Join(t.TempDir(), "index.db")
+		s := mustOpen(t, path, Options{})
+		if err := s.EnsureEmbeddingSpace(ctx, storetest.Space); err != nil {
+			t.Fatal(err)
+		}
+		f := testFile("a", "kept", 1)
+		f.Source = tc.kind
+		if err := s.UpsertFile(ctx, f, nil); err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range append(undoMigration[7],
+			`DELETE FROM gds_schema_migrations WHERE version >= 7`,
+			`INSERT INTO drive_sync_state (id, drive_modified_at, fingerprint, updated_at)
+				VALUES ('global', '2024-05-01T00:00:00.000000000Z', '`+tc.fingerprint+`', '2024-06-01T00:00:00.000000000Z')`) {
+			if _, err := s.write.ExecContext(ctx, q); err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+		}
+		s.Close()
+
+		s2 := mustOpen(t, path, Options{})
+		states, err := s2.SyncStates(ctx)
+		if err != nil || len(states) != 1 {
+			t.Fatalf("fingerprint %q: SyncStates after the upgrade = %+v, %v; want one", tc.fingerprint, states, err)
+		}
+		want := store.SyncState{Source: tc.kind, Fingerprint: tc.fingerprint,
+			ModifiedAt: time.Date(2024, 5, 1, 0, 0, 0, 0, time.UTC), UpdatedAt: time.Date(2024, 6, 1, 0, 0, 0, 0, time.UTC)}
+		if states[0] != want {
+			t.Errorf("fingerprint %q: state after the upgrade = %+v, want %+v", tc.fingerprint, states[0], want)
+		}
+		if ids, err := s2.SourceIDs(ctx, tc.kind); err != nil || !slices.Equal(ids, []string{"a"}) {
+			t.Errorf("fingerprint %q: SourceIDs(%s) after the upgrade = %q, %v; want [a]", tc.fingerprint, tc.kind, ids, err)
 		}
 	}
 }

@@ -128,46 +128,82 @@ func (s *Store) inWriteTx(ctx context.Context, op string, fn func(tx *sql.Tx) er
 	return nil
 }
 
-func syncState(ctx context.Context, q querier) (store.SyncState, error) {
+const syncColumns = `id, drive_modified_at, fingerprint, page_token, updated_at`
+
+func scanSyncState(sc interface{ Scan(...any) error }) (store.SyncState, error) {
 	var st store.SyncState
 	var mod, upd string
-	err := q.QueryRowContext(ctx, `SELECT drive_modified_at, fingerprint, updated_at FROM drive_sync_state WHERE id = 'global'`).
-		Scan(&mod, &st.Fingerprint, &upd)
-	if errors.Is(err, sql.ErrNoRows) {
-		return store.SyncState{}, nil
+	if err := sc.Scan(&st.Source, &mod, &st.Fingerprint, &st.PageToken, &upd); err != nil {
+		return st, err
 	}
-	if err != nil {
-		return st, fmt.Errorf("read drive_sync_state: %w", err)
-	}
+	var err error
 	if st.ModifiedAt, err = parseTime(mod); err != nil {
-		return st, fmt.Errorf("read drive_sync_state: %w", err)
+		return st, err
 	}
 	if st.UpdatedAt, err = parseTime(upd); err != nil {
-		return st, fmt.Errorf("read drive_sync_state: %w", err)
+		return st, err
 	}
 	return st, nil
 }
 
-// SyncState returns the crawl checkpoint, zero when none is stored.
-func (s *Store) SyncState(ctx context.Context) (store.SyncState, error) {
-	st, err := syncState(ctx, s.read)
+func syncStates(ctx context.Context, q querier) ([]store.SyncState, error) {
+	rows, err := q.QueryContext(ctx, `SELECT `+syncColumns+` FROM drive_sync_state ORDER BY id`)
 	if err != nil {
-		return st, fmt.Errorf("sqlite index %s: %w", s.path, err)
+		return nil, fmt.Errorf("read drive_sync_state: %w", err)
+	}
+	defer rows.Close()
+	out := []store.SyncState{}
+	for rows.Next() {
+		st, err := scanSyncState(rows)
+		if err != nil {
+			return nil, fmt.Errorf("read drive_sync_state: %w", err)
+		}
+		out = append(out, st)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read drive_sync_state: %w", err)
+	}
+	return out, nil
+}
+
+// SyncState returns the checkpoint of source; the zero value with Source
+// set when none is stored.
+func (s *Store) SyncState(ctx context.Context, source string) (store.SyncState, error) {
+	st, err := scanSyncState(s.read.QueryRowContext(ctx, `SELECT `+syncColumns+` FROM drive_sync_state WHERE id = ?`, source))
+	if errors.Is(err, sql.ErrNoRows) {
+		return store.SyncState{Source: source}, nil
+	}
+	if err != nil {
+		return store.SyncState{Source: source}, fmt.Errorf("sqlite index %s: read drive_sync_state: %w", s.path, err)
 	}
 	return st, nil
 }
 
-// SetSyncState stores the checkpoint; a zero UpdatedAt stores the current time.
+// SyncStates returns the checkpoint of every source, sorted by source key.
+func (s *Store) SyncStates(ctx context.Context) ([]store.SyncState, error) {
+	out, err := syncStates(ctx, s.read)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite index %s: %w", s.path, err)
+	}
+	return out, nil
+}
+
+// SetSyncState stores the checkpoint of st.Source; a zero UpdatedAt stores
+// the current time.
 func (s *Store) SetSyncState(ctx context.Context, st store.SyncState) error {
+	if st.Source == "" {
+		return fmt.Errorf("store the sync state in %s: no source key", s.path)
+	}
 	if st.UpdatedAt.IsZero() {
 		st.UpdatedAt = time.Now()
 	}
 	return s.inWriteTx(ctx, "store the sync state", func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO drive_sync_state (id, drive_modified_at, fingerprint, updated_at)
-			VALUES ('global', ?, ?, ?)
+		_, err := tx.ExecContext(ctx, `INSERT INTO drive_sync_state (`+syncColumns+`)
+			VALUES (?, ?, ?, ?, ?)
 			ON CONFLICT (id) DO UPDATE SET drive_modified_at = excluded.drive_modified_at,
-				fingerprint = excluded.fingerprint, updated_at = excluded.updated_at`,
-			formatTime(st.ModifiedAt), st.Fingerprint, formatTime(st.UpdatedAt))
+				fingerprint = excluded.fingerprint, page_token = excluded.page_token,
+				updated_at = excluded.updated_at`,
+			st.Source, formatTime(st.ModifiedAt), st.Fingerprint, st.PageToken, formatTime(st.UpdatedAt))
 		return err
 	})
 }

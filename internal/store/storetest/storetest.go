@@ -56,6 +56,8 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"DeleteRemovesChunksEverywhere", testDeleteRemovesChunks},
 		{"FolderFilter", testFolderFilter},
 		{"SyncState", testSyncState},
+		{"SyncStatePerSource", testSyncStatePerSource},
+		{"SourceIDs", testSourceIDs},
 		{"EmbeddingSpace", testEmbeddingSpace},
 		{"Reset", testReset},
 		{"Stats", testStats},
@@ -1003,18 +1005,18 @@ func testFolderFilter(t *testing.T, newStore func(t *testing.T) store.Store) {
 func testSyncState(t *testing.T, newStore func(t *testing.T) store.Store) {
 	ctx := context.Background()
 	s := newStore(t)
-	st, err := s.SyncState(ctx)
+	st, err := s.SyncState(ctx, "drive")
 	if err != nil {
 		t.Fatalf("SyncState on a fresh store: %v", err)
 	}
-	if !st.ModifiedAt.IsZero() || st.Fingerprint != "" {
-		t.Errorf("SyncState on a fresh store = %+v, want the zero value", st)
+	if st != (store.SyncState{Source: "drive"}) {
+		t.Errorf("SyncState on a fresh store = %+v, want the zero value with Source set", st)
 	}
 	mod := time.Date(2024, 6, 1, 10, 20, 30, 123456000, jst)
-	if err := s.SetSyncState(ctx, store.SyncState{ModifiedAt: mod, Fingerprint: "fp-1"}); err != nil {
+	if err := s.SetSyncState(ctx, store.SyncState{Source: "drive", ModifiedAt: mod, Fingerprint: "fp-1"}); err != nil {
 		t.Fatalf("SetSyncState: %v", err)
 	}
-	st, err = s.SyncState(ctx)
+	st, err = s.SyncState(ctx, "drive")
 	if err != nil {
 		t.Fatalf("SyncState: %v", err)
 	}
@@ -1028,10 +1030,10 @@ func testSyncState(t *testing.T, newStore func(t *testing.T) store.Store) {
 
 	mod2 := time.Date(2025, 1, 2, 3, 4, 5, 999999000, est)
 	upd := time.Date(2025, 1, 3, 0, 0, 0, 654321000, time.UTC)
-	if err := s.SetSyncState(ctx, store.SyncState{ModifiedAt: mod2, Fingerprint: "fp-2", UpdatedAt: upd}); err != nil {
+	if err := s.SetSyncState(ctx, store.SyncState{Source: "drive", ModifiedAt: mod2, Fingerprint: "fp-2", UpdatedAt: upd}); err != nil {
 		t.Fatalf("SetSyncState (overwrite): %v", err)
 	}
-	st, err = s.SyncState(ctx)
+	st, err = s.SyncState(ctx, "drive")
 	if err != nil {
 		t.Fatalf("SyncState: %v", err)
 	}
@@ -1046,10 +1048,10 @@ func testSyncState(t *testing.T, newStore func(t *testing.T) store.Store) {
 	// lists the newest file again (a back end keeping microseconds rounds
 	// up, by less than a microsecond).
 	nano := time.Date(2025, 2, 3, 4, 5, 6, 123456789, time.UTC)
-	if err := s.SetSyncState(ctx, store.SyncState{ModifiedAt: nano, Fingerprint: "fp-3"}); err != nil {
+	if err := s.SetSyncState(ctx, store.SyncState{Source: "drive", ModifiedAt: nano, Fingerprint: "fp-3"}); err != nil {
 		t.Fatalf("SetSyncState (nanoseconds): %v", err)
 	}
-	if st, err = s.SyncState(ctx); err != nil {
+	if st, err = s.SyncState(ctx, "drive"); err != nil {
 		t.Fatalf("SyncState: %v", err)
 	}
 	if st.ModifiedAt.Before(nano) || st.ModifiedAt.Sub(nano) >= time.Microsecond {
@@ -1119,7 +1121,7 @@ func testEmbeddingSpace(t *testing.T, newStore func(t *testing.T) store.Store) {
 func testReset(t *testing.T, newStore func(t *testing.T) store.Store) {
 	ctx, s := open(t, newStore)
 	upsert(t, ctx, s, file("a", "a.txt", "resettable"), store.Chunk{Ordinal: 0, Text: "c", Embedding: vec(1)})
-	if err := s.SetSyncState(ctx, store.SyncState{ModifiedAt: t0, Fingerprint: "fp"}); err != nil {
+	if err := s.SetSyncState(ctx, store.SyncState{Source: "drive", ModifiedAt: t0, Fingerprint: "fp"}); err != nil {
 		t.Fatalf("SetSyncState: %v", err)
 	}
 	if err := s.Reset(ctx); err != nil {
@@ -1134,7 +1136,7 @@ func testReset(t *testing.T, newStore func(t *testing.T) store.Store) {
 	if err != nil || len(ch) != 0 {
 		t.Errorf("ChunkSearch after Reset = %+v, %v; want none", ch, err)
 	}
-	sy, err := s.SyncState(ctx)
+	sy, err := s.SyncState(ctx, "drive")
 	if err != nil || !sy.ModifiedAt.IsZero() || sy.Fingerprint != "" {
 		t.Errorf("SyncState after Reset = %+v, %v; want zero", sy, err)
 	}
@@ -1168,7 +1170,7 @@ func testStats(t *testing.T, newStore func(t *testing.T) store.Store) {
 	upsert(t, ctx, s, file("b", "b", "b"), store.Chunk{Ordinal: 0, Text: "0", Embedding: vec(1)})
 	upsert(t, ctx, s, file("c", "c", "c"))
 	mod := time.Date(2024, 2, 3, 4, 5, 6, 7000, time.UTC)
-	if err := s.SetSyncState(ctx, store.SyncState{ModifiedAt: mod, Fingerprint: "fp"}); err != nil {
+	if err := s.SetSyncState(ctx, store.SyncState{Source: "drive", ModifiedAt: mod, Fingerprint: "fp"}); err != nil {
 		t.Fatalf("SetSyncState: %v", err)
 	}
 	st, err = s.Stats(ctx)
@@ -1361,4 +1363,149 @@ func checkChunkSet(id string, hits []store.ChunkHit) error {
 		return fmt.Errorf("torn read: file %s version %d shows %d of its %d chunks", id, version, len(hits), want)
 	}
 	return nil
+}
+
+// Every source has its own checkpoint: writing one leaves the others, and
+// SyncStates lists them all sorted by source key; the page token round-trips.
+func testSyncStatePerSource(t *testing.T, newStore func(t *testing.T) store.Store) {
+	ctx := context.Background()
+	s := newStore(t)
+	all, err := s.SyncStates(ctx)
+	if err != nil || all == nil || len(all) != 0 {
+		t.Fatalf("SyncStates on a fresh store = %#v, %v; want empty non-nil", all, err)
+	}
+	if err := s.SetSyncState(ctx, store.SyncState{ModifiedAt: t0}); err == nil {
+		t.Errorf("SetSyncState without a source key succeeded; want an error")
+	}
+	states := []store.SyncState{
+		{Source: "local:/b", ModifiedAt: t0.Add(2 * time.Hour), Fingerprint: "fp-b", UpdatedAt: t0.Add(10 * time.Hour)},
+		{Source: "drive:F1", ModifiedAt: t0.Add(time.Hour), Fingerprint: "fp-f1", PageToken: "token-1", UpdatedAt: t0.Add(30 * time.Hour)},
+		{Source: "drive", ModifiedAt: t0, Fingerprint: "fp-d", UpdatedAt: t0.Add(20 * time.Hour)},
+		{Source: "local:/a", ModifiedAt: t0.Add(3 * time.Hour), Fingerprint: "fp-a", UpdatedAt: t0.Add(5 * time.Hour)},
+	}
+	for _, st := range states {
+		if err := s.SetSyncState(ctx, st); err != nil {
+			t.Fatalf("SetSyncState(%s): %v", st.Source, err)
+		}
+	}
+	// Overwrite one source: the others keep theirs.
+	next := store.SyncState{Source: "drive:F1", ModifiedAt: t0.Add(4 * time.Hour), Fingerprint: "fp-f1", PageToken: "token-2", UpdatedAt: t0.Add(40 * time.Hour)}
+	if err := s.SetSyncState(ctx, next); err != nil {
+		t.Fatalf("SetSyncState(drive:F1) again: %v", err)
+	}
+	states[1] = next
+	want := map[string]store.SyncState{}
+	for _, st := range states {
+		want[st.Source] = st
+	}
+	check := func(what string, got store.SyncState) {
+		t.Helper()
+		w := want[got.Source]
+		if got.Fingerprint != w.Fingerprint || got.PageToken != w.PageToken {
+			t.Errorf("%s %s = fingerprint %q, token %q; want %q, %q", what, got.Source, got.Fingerprint, got.PageToken, w.Fingerprint, w.PageToken)
+		}
+		sameInstantUTC(t, what+" "+got.Source+" ModifiedAt", got.ModifiedAt, w.ModifiedAt)
+		sameInstantUTC(t, what+" "+got.Source+" UpdatedAt", got.UpdatedAt, w.UpdatedAt)
+	}
+	for _, key := range []string{"drive", "drive:F1", "local:/a", "local:/b"} {
+		got, err := s.SyncState(ctx, key)
+		if err != nil {
+			t.Fatalf("SyncState(%s): %v", key, err)
+		}
+		if got.Source != key {
+			t.Errorf("SyncState(%s).Source = %q", key, got.Source)
+		}
+		check("SyncState", got)
+	}
+	if got, err := s.SyncState(ctx, "local:/c"); err != nil || got != (store.SyncState{Source: "local:/c"}) {
+		t.Errorf("SyncState of a source never crawled = %+v, %v; want the zero value with Source set", got, err)
+	}
+	all, err = s.SyncStates(ctx)
+	if err != nil {
+		t.Fatalf("SyncStates: %v", err)
+	}
+	var keys []string
+	for _, st := range all {
+		keys = append(keys, st.Source)
+		check("SyncStates", st)
+	}
+	if wantKeys := []string{"drive", "drive:F1", "local:/a", "local:/b"}; !slices.Equal(keys, wantKeys) {
+		t.Errorf("SyncStates sources = %q, want %q", keys, wantKeys)
+	}
+	stats, err := s.Stats(ctx)
+	if err != nil {
+		t.Fatalf("Stats: %v", err)
+	}
+	if stats.Sync.Source != "drive:F1" || len(stats.Syncs) != 4 {
+		t.Errorf("Stats.Sync = %+v with %d states; want the last committed (drive:F1) of 4", stats.Sync, len(stats.Syncs))
+	}
+	if err := s.Reset(ctx); err != nil {
+		t.Fatalf("Reset: %v", err)
+	}
+	if all, err = s.SyncStates(ctx); err != nil || len(all) != 0 {
+		t.Errorf("SyncStates after Reset = %+v, %v; want none", all, err)
+	}
+}
+
+// SourceIDs lists one source's files only, sorted by bytes; uploads and
+// other sources are left out. ClaimFiles moves a legacy file to a source
+// (a configured source re-claims it by ID), and only from the given source.
+func testSourceIDs(t *testing.T, newStore func(t *testing.T) store.Store) {
+	ctx, s := open(t, newStore)
+	got, err := s.SourceIDs(ctx, "local:/a")
+	if err != nil || got == nil || len(got) != 0 {
+		t.Fatalf("SourceIDs on an empty store = %#v, %v; want empty non-nil", got, err)
+	}
+	put := func(id, source string) {
+		f := file(id, id+".txt", "words")
+		f.Source = source
+		upsert(t, ctx, s, f)
+	}
+	put("b", "local:/a")
+	put("a-1", "local:/a")
+	put("C", "local:/a")
+	put("x", "local:/b")
+	put("d", "drive:F1")
+	put("old", store.SourceLegacyLocal)
+	put("up", store.SourceUpload)
+	for source, want := range map[string][]string{
+		"local:/a":              {"C", "a-1", "b"},
+		"local:/b":              {"x"},
+		"drive:F1":              {"d"},
+		store.SourceLegacyLocal: {"old"},
+		"local:/":               {},
+	} {
+		got, err := s.SourceIDs(ctx, source)
+		if err != nil {
+			t.Fatalf("SourceIDs(%s): %v", source, err)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("SourceIDs(%s) = %q, want %q", source, got, want)
+		}
+	}
+	if n, err := s.ClaimFiles(ctx, store.SourceLegacyLocal, "local:/a", []string{"old", "x", "unknown"}); err != nil || n != 1 {
+		t.Errorf("ClaimFiles(local → local:/a, old x unknown) = %d, %v; want 1 (x belongs to local:/b)", n, err)
+	}
+	if n, err := s.ClaimFiles(ctx, store.SourceLegacyLocal, "local:/a", nil); err != nil || n != 0 {
+		t.Errorf("ClaimFiles with no IDs = %d, %v; want 0", n, err)
+	}
+	if got, _ := s.SourceIDs(ctx, "local:/a"); !slices.Equal(got, []string{"C", "a-1", "b", "old"}) {
+		t.Errorf("SourceIDs(local:/a) after re-claiming old = %q", got)
+	}
+	if got, _ := s.SourceIDs(ctx, store.SourceLegacyLocal); len(got) != 0 {
+		t.Errorf("SourceIDs(local) after re-claiming old = %q, want none", got)
+	}
+	wantKeyword(t, ctx, s, anyOf("words"), "C", "a-1", "b", "d", "old", "up", "x")
+	put("x", "local:/c")
+	if got, _ := s.SourceIDs(ctx, "local:/c"); !slices.Equal(got, []string{"x"}) {
+		t.Errorf("SourceIDs(local:/c) after re-upserting x there = %q", got)
+	}
+	fs, err := s.GetFiles(ctx, []string{"old", "x"})
+	if err != nil || len(fs) != 2 || fs[0].Source != "local:/a" || fs[1].Source != "local:/c" {
+		t.Errorf("GetFiles(old, x) sources = %+v, %v; want local:/a, local:/c", fs, err)
+	}
+	ids, err := s.IndexedIDs(ctx)
+	if err != nil || slices.Contains(ids, "up") || len(ids) != 6 {
+		t.Errorf("IndexedIDs = %q, %v; want the 6 crawled files, not the upload", ids, err)
+	}
 }
