@@ -220,12 +220,10 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 	sum.Mode = m.String()
 
 	entries := make([]Entry, len(todo))
-	moved := map[string]bool{}
+	how := make(map[string]work, len(todo))
 	for i, w := range todo {
 		entries[i] = w.Entry
-		if w.diff == diffMoved {
-			moved[w.ID] = true
-		}
+		how[w.ID] = w
 	}
 	sum.Processed = len(entries)
 	wm := newWatermark(entries)
@@ -252,7 +250,7 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				st, detail := processFile(ctx, opts, entries[i], moved[entries[i].ID])
+				st, detail := processFile(ctx, opts, how[entries[i].ID])
 				results <- result{i, st, detail}
 			}
 		}()
@@ -273,7 +271,7 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 	for r := range results {
 		e := entries[r.i]
 		switch {
-		case moved[e.ID] && (r.status == StatusUpdated || r.status == StatusUnchanged):
+		case how[e.ID].moved && (r.status == StatusUpdated || r.status == StatusUnchanged):
 			sum.Moved++
 		case r.status == StatusNew:
 			sum.New++
@@ -438,9 +436,12 @@ func (w *stopWatch) err() error {
 	return w.first
 }
 
-// processFile extracts, summarises, embeds and stores one file. A moved
-// (or renamed) file is written again even when its text is unchanged.
-func processFile(ctx context.Context, opts Options, e Entry, moved bool) (Status, string) {
+// processFile extracts, summarises, embeds and stores one file. A renamed
+// file is indexed again even when its text is unchanged; another change of
+// its metadata (touched, moved to another folder) with an unchanged text
+// only rewrites the metadata.
+func processFile(ctx context.Context, opts Options, w work) (Status, string) {
+	e := w.Entry
 	if ctx.Err() != nil {
 		return StatusFailed, "interrupted"
 	}
@@ -464,7 +465,8 @@ func processFile(ctx context.Context, opts Options, e Entry, moved bool) (Status
 	}
 	res, err := IndexFile(fctx, FileOptions{
 		Index: opts.Index, Provider: opts.Provider, SummaryMaxLength: opts.SummaryMaxLength,
-		MaxFileBytes: opts.MaxFileBytes, Source: opts.Key, Now: opts.Now, Refresh: moved,
+		MaxFileBytes: opts.MaxFileBytes, Source: opts.Key, Now: opts.Now, Refresh: w.renamed,
+		UpdateMeta: w.diff != diffNew,
 	}, e, rc)
 	rc.Close()
 	switch {
@@ -590,10 +592,20 @@ type FileOptions struct {
 	MaxFileBytes     int64  // <= 0: extract.DefaultMaxBytes
 	Source           string // File.Source ("drive", "local", store.SourceUpload)
 	Now              func() time.Time
-	// Refresh writes the file even when its text is unchanged: it was
-	// renamed or moved, and its name, path and links are stored with it
-	// (the name is also part of the file's embedding).
+	// Refresh indexes the file again even when its text is unchanged: it
+	// was renamed, and the name is part of the file's embedding.
 	Refresh bool
+	// UpdateMeta rewrites the stored metadata (modified time, size, path,
+	// parents, link) when the text is unchanged, through the index's
+	// UpdateFileMeta when it has one: a file touched or moved keeps its
+	// summary and embeddings but not a stale path or time.
+	UpdateMeta bool
+}
+
+// metaUpdater is the index method behind FileOptions.UpdateMeta (the
+// SQLite and Postgres stores have it).
+type metaUpdater interface {
+	UpdateFileMeta(ctx context.Context, f store.File) error
 }
 
 // Indexed is the outcome of IndexFile.
@@ -628,6 +640,13 @@ func IndexFile(ctx context.Context, o FileOptions, e Entry, r io.Reader) (Indexe
 	}
 	old, existed := hashes[e.ID]
 	if existed && old == hash && !o.Refresh {
+		if mu, ok := o.Index.(metaUpdater); ok && o.UpdateMeta {
+			f := store.File{ID: e.ID, ModifiedAt: e.ModifiedAt, MimeType: e.MimeType, WebLink: e.WebLink,
+				Parents: e.Parents, Path: e.Path, Size: e.Size, Source: o.Source, IndexedAt: o.Now().UTC()}
+			if err := mu.UpdateFileMeta(context.WithoutCancel(ctx), f); err != nil {
+				return Indexed{}, err
+			}
+		}
 		return Indexed{Status: StatusUnchanged}, nil
 	}
 	ds, err := ai.Summarize(ctx, o.Provider, ai.DocInput{Name: e.Name, MimeType: e.MimeType, Text: text, MaxLength: o.SummaryMaxLength})

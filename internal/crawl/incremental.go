@@ -149,6 +149,20 @@ func decideChange(ch Change, stored *store.File, storedInside bool) (action, Ent
 type work struct {
 	Entry
 	diff diff
+	// moved: indexed under another name, folder or link; renamed: under
+	// another name (the name is part of the file's embedding, so an
+	// unchanged text is indexed again).
+	moved, renamed bool
+}
+
+// newWork describes e for processing given its record (nil when none).
+func newWork(e Entry, f *store.File, d diff) work {
+	w := work{Entry: e, diff: d}
+	if f != nil {
+		w.renamed = e.Name != f.Name
+		w.moved = w.renamed || e.Path != f.Path || e.WebLink != f.WebLink || !slices.Equal(e.Parents, f.Parents)
+	}
+	return w
 }
 
 // lookupBatch is how many records a listing looks up at once.
@@ -217,15 +231,16 @@ func (l *listing) flush(ctx context.Context, idx Index) error {
 		byID[recs[i].ID] = &recs[i]
 	}
 	for _, e := range l.pending {
-		d := compareEntry(e, byID[e.ID])
+		rec := byID[e.ID]
+		d := compareEntry(e, rec)
 		switch {
 		case d == diffSame && l.all:
 			// A full scan reads every file (its text hash decides).
-			l.work = append(l.work, work{Entry: e, diff: diffChanged})
+			l.work = append(l.work, newWork(e, rec, diffChanged))
 		case d == diffSame:
 			l.same++
 		default:
-			l.work = append(l.work, work{Entry: e, diff: d})
+			l.work = append(l.work, newWork(e, rec, d))
 		}
 	}
 	l.pending = l.pending[:0]
@@ -285,7 +300,7 @@ func readFeed(ctx context.Context, src ChangeSource, idx Index, token string) (f
 				if d == diffSame {
 					continue // a change that does not touch what is indexed (sharing, starring)
 				}
-				res.work = append(res.work, work{Entry: e, diff: d})
+				res.work = append(res.work, newWork(e, stored, d))
 			}
 		}
 	}

@@ -132,6 +132,22 @@ func TestLocalIncrementalSeesMovesRenamesAndDeletes(t *testing.T) {
 		t.Errorf("files read with nothing changed: %v", got)
 	}
 
+	// A file only touched is read once (its text is unchanged: no new
+	// summary), its record takes the new time, and it is not read again.
+	touched := recent.Add(30 * time.Minute)
+	if err := os.Chtimes(filepath.Join(a, "uno.txt"), touched, touched); err != nil {
+		t.Fatal(err)
+	}
+	sum, err = crawl.Run(ctx, opts)
+	if err != nil || sum.Processed != 1 || sum.Unchanged != 5 || sum.Updated != 0 {
+		t.Fatalf("crawl after a touch: %+v, %v", sum, err)
+	}
+	sum, err = crawl.Run(ctx, opts)
+	if err != nil || sum.Processed != 0 {
+		t.Fatalf("crawl after the touch was recorded: %+v, %v; want nothing read", sum, err)
+	}
+	src.take()
+
 	// The skipped PNG changes: it is read again (and skipped again).
 	write(t, filepath.Join(a, "photo.png"), "\x89PNG\r\n\x1a\nanother", recent.Add(time.Hour))
 	sum, err = crawl.Run(ctx, opts)
