@@ -79,7 +79,7 @@ func (x *synthIndex) SyncState(_ context.Context, key string) (store.SyncState, 
 	return store.SyncState{Source: key, Fingerprint: x.fpText, ModifiedAt: synthBase}, nil
 }
 func (x *synthIndex) SetSyncState(context.Context, store.SyncState) error { return nil }
-func (x *synthIndex) Reset(context.Context) error                       { return nil }
+func (x *synthIndex) Reset(context.Context) error                         { return nil }
 func (x *synthIndex) SourceIDs(context.Context, string) ([]string, error) {
 	ids := make([]string, x.n)
 	for i := range ids {
@@ -87,8 +87,10 @@ func (x *synthIndex) SourceIDs(context.Context, string) ([]string, error) {
 	}
 	return ids, nil
 }
-func (x *synthIndex) ClaimFiles(context.Context, string, string, []string) (int, error) { return 0, nil }
-func (x *synthIndex) DeleteFiles(context.Context, []string) error                    { return nil }
+func (x *synthIndex) ClaimFiles(context.Context, string, string, []string) (int, error) {
+	return 0, nil
+}
+func (x *synthIndex) DeleteFiles(context.Context, []string) error { return nil }
 
 // BenchmarkReconcileMemory measures the peak Go heap of an incremental
 // crawl (the listing compared with the index) of -listed files, 1 % of
