@@ -13,7 +13,7 @@ import (
 
 // crawlOptions are the parsed flags of `gds crawl`.
 type crawlOptions struct {
-	Source      string // "drive" or "local:PATH"; "" means GDS_SOURCE
+	Sources     []string // --source specs (each may list several); none: GDS_SOURCES
 	Full        bool
 	DryRun      bool
 	Concurrency int // 0 means GDS_CRAWL_CONCURRENCY
@@ -25,7 +25,7 @@ func newCrawlCommand(d *app.Deps) *cli.Command {
 		Usage:       d.T("cmd.crawl.usage"),
 		Description: d.T("cmd.crawl.desc"),
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "source", Usage: d.T("flag.crawl.source")},
+			&cli.StringSliceFlag{Name: "source", Usage: d.T("flag.crawl.source")},
 			&cli.BoolFlag{Name: "full", Usage: d.T("flag.crawl.full")},
 			&cli.BoolFlag{Name: "dry-run", Usage: d.T("flag.crawl.dry_run")},
 			&cli.IntFlag{Name: "concurrency", Aliases: []string{"j"}, HideDefault: true, Usage: d.T("flag.crawl.concurrency")},
@@ -35,7 +35,7 @@ func newCrawlCommand(d *app.Deps) *cli.Command {
 				return err
 			}
 			opts := crawlOptions{
-				Source:      cmd.String("source"),
+				Sources:     cmd.StringSlice("source"),
 				Full:        cmd.Bool("full"),
 				DryRun:      cmd.Bool("dry-run"),
 				Concurrency: cmd.Int("concurrency"),
@@ -45,19 +45,19 @@ func newCrawlCommand(d *app.Deps) *cli.Command {
 	}
 }
 
-// runCrawl indexes the configured (or --source) source and prints the
+// runCrawl indexes the configured (or --source) sources and prints the
 // summary, also when files failed (the crawl then fails, so schedulers see
 // the problem).
 func runCrawl(ctx context.Context, d *app.Deps, opts crawlOptions) error {
-	sum, err := d.Crawl(ctx, app.CrawlRequest{
-		Source:      opts.Source,
+	rep, err := d.Crawl(ctx, app.CrawlRequest{
+		Sources:     opts.Sources,
 		Full:        opts.Full,
 		DryRun:      opts.DryRun,
 		Concurrency: opts.Concurrency,
 		Progress:    render.CrawlProgress(d.Stderr, isTerminal(d.Stderr), d.Lang),
 	})
-	if sum != nil {
-		render.CrawlSummary(d.Stdout, *sum, opts.DryRun, d.Lang)
+	if rep != nil {
+		render.CrawlReport(d.Stdout, rep.Sources, opts.DryRun, d.Lang)
 	}
 	return err
 }

@@ -38,7 +38,7 @@ type Doc struct {
 	Tags       []string  `json:"tags,omitempty"`
 	ModifiedAt time.Time `json:"modified_at,omitzero"`
 	Link       string    `json:"-"`
-	Source     string    `json:"-"` // store.File.Source: "drive", "local" or "upload"
+	Source     string    `json:"-"` // store.File.Source: a source key ("drive", "drive:ID", "local:/path") or "upload"
 	Summary    string    `json:"-"` // the crawl's stored summary
 	Keywords   []string  `json:"-"`
 }

@@ -76,7 +76,7 @@ func (d *Deps) Agent(ctx context.Context, req AgentRequest) (agent.Result, error
 	if err != nil {
 		return agent.Result{}, err
 	}
-	if folder == "" && len(cfg.DriveFolderIDs) > 1 && slices.ContainsFunc(docs, func(d agent.Doc) bool { return d.Source == "drive" }) {
+	if folder == "" && len(cfg.DriveFolderIDs) > 1 && slices.ContainsFunc(docs, func(d agent.Doc) bool { return store.SourceKindOf(d.Source) == "drive" }) {
 		return agent.Result{}, apperr.L(apperr.Usage, "agent.no_folder", strings.Join(topFolders(docs), ", "))
 	}
 	if len(docs) == 0 && folder != "" {

@@ -18,7 +18,7 @@ import (
 // localRoot is the folder a local crawl started from, read off an indexed
 // local file: its link is file://ROOT/PATH/NAME.
 func localRoot(f store.File) (string, bool) {
-	if f.Source != "local" {
+	if store.SourceKindOf(f.Source) != "local" {
 		return "", false
 	}
 	u, err := url.Parse(f.WebLink)

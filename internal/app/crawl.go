@@ -5,35 +5,117 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/crawl"
 	"github.com/gds-cli/gds/internal/crawl/drivesource"
 	"github.com/gds-cli/gds/internal/schedule"
+	"github.com/gds-cli/gds/internal/store"
 )
 
 // CrawlRequest is one crawl.
 type CrawlRequest struct {
-	// Source is "drive" or "local:PATH"; "" means GDS_SOURCE.
+	// Sources are the sources to crawl, each a spec ("drive",
+	// "drive:FOLDER_ID", "local:PATH") or a comma-separated list of them
+	// (the repeatable --source flag); none means every configured source
+	// (GDS_SOURCES).
+	Sources []string
+	// Source is one more spec (or list), as Sources.
 	Source string
-	// Full checks every file again and removes files gone from the targets.
+	// Full checks every file again and removes the files gone from each
+	// crawled source (never another source's).
 	Full bool
 	// DryRun lists what would change without writing.
 	DryRun bool
 	// Concurrency is the number of files processed at once; 0 means
 	// GDS_CRAWL_CONCURRENCY.
 	Concurrency int
-	// Progress receives the crawl's events (may be nil).
+	// Progress receives the crawl's events (may be nil). When it also
+	// implements SourceProgress, it is told each source before its crawl.
 	Progress crawl.Progress
 }
 
-// Crawl indexes the configured (or requested) source, one crawl at a time
-// (the crawl lock; an apperr.Busy error when another holds it). The
-// summary is returned also when the crawl fails; files that failed make
-// the crawl fail after the others were indexed, so schedulers see it.
-func (d *Deps) Crawl(ctx context.Context, req CrawlRequest) (*crawl.Summary, error) {
+// SourceProgress is told which source a multi-source crawl starts next.
+type SourceProgress interface {
+	Source(key string, index, count int)
+}
+
+// CrawlReport is the outcome of a crawl of one or more sources, in order.
+type CrawlReport struct {
+	Sources []crawl.SourceResult
+}
+
+// Total adds up the summaries of every source.
+func (r *CrawlReport) Total() crawl.Summary {
+	var t crawl.Summary
+	for _, s := range r.Sources {
+		m := s.Summary
+		t.Full = t.Full || m.Full
+		t.Listed += m.Listed
+		t.New += m.New
+		t.Updated += m.Updated
+		t.Unchanged += m.Unchanged
+		t.Planned += m.Planned
+		t.Skipped = append(t.Skipped, m.Skipped...)
+		t.Failed = append(t.Failed, m.Failed...)
+		t.Removed += m.Removed
+		t.KeptUnlisted += m.KeptUnlisted
+		if m.Checkpoint.After(t.Checkpoint) {
+			t.Checkpoint = m.Checkpoint
+		}
+	}
+	return t
+}
+
+// CrawlTargets resolves the sources of a crawl: the specs of req (each may
+// be a comma-separated list), or every configured source when there are
+// none. A bad spec is an apperr.Usage error that names it and suggests
+// "local:" for a bare path.
+func CrawlTargets(cfg *config.Config, specs []string) ([]config.CrawlSource, error) {
+	var value []string
+	for _, s := range specs {
+		if strings.TrimSpace(s) != "" {
+			value = append(value, s)
+		}
+	}
+	if len(value) == 0 {
+		return cfg.Sources, nil
+	}
+	wd, _ := os.Getwd()
+	home, _ := os.UserHomeDir()
+	targets, err := config.ParseSources(strings.Join(value, ","), wd, home)
+	if err != nil {
+		var se *config.SourceError
+		if errors.As(err, &se) && se.Suggest != "" {
+			return nil, apperr.L(apperr.Usage, "crawl.source_path", se.Value, se.Suggest).Wrap(err)
+		}
+		return nil, apperr.Mark(fmt.Errorf("--source: %w", err), apperr.Usage)
+	}
+	return targets, nil
+}
+
+// Crawl indexes the requested sources (every configured one by default),
+// one after the other under one crawl lock (an apperr.Busy error when
+// another crawl holds it). Each source records its files and checkpoint
+// under its own key, so a crawl never removes another source's files. The
+// report is returned also when the crawl fails; a source that fails does
+// not stop the next ones (except an embedding model mismatch or a
+// cancellation), and the first error is returned after all ran. Files that
+// failed make the crawl fail after the others were indexed, so schedulers
+// see it.
+func (d *Deps) Crawl(ctx context.Context, req CrawlRequest) (*CrawlReport, error) {
 	cfg, err := d.RequireConfig()
+	if err != nil {
+		return nil, err
+	}
+	specs := req.Sources
+	if req.Source != "" {
+		specs = append(slices.Clone(specs), req.Source)
+	}
+	targets, err := CrawlTargets(cfg, specs)
 	if err != nil {
 		return nil, err
 	}
@@ -44,44 +126,61 @@ func (d *Deps) Crawl(ctx context.Context, req CrawlRequest) (*crawl.Summary, err
 		}
 		defer lock.Release()
 	}
-	target := cfg.Source
-	if req.Source != "" {
-		wd, _ := os.Getwd()
-		home, _ := os.UserHomeDir()
-		if target, err = config.ParseSource(req.Source, wd, home); err != nil {
-			var se *config.SourceError
-			if errors.As(err, &se) && se.Suggest != "" {
-				return nil, apperr.L(apperr.Usage, "crawl.source_path", se.Value, se.Suggest).Wrap(err)
-			}
-			return nil, apperr.Mark(fmt.Errorf("--source: %w", err), apperr.Usage)
+	rep := &CrawlReport{}
+	var first error
+	for i, target := range targets {
+		if sp, ok := req.Progress.(SourceProgress); ok && len(targets) > 1 {
+			sp.Source(target.Key(), i+1, len(targets))
+		}
+		sum, err := d.crawlOne(ctx, cfg, target, req)
+		rep.Sources = append(rep.Sources, crawl.SourceResult{Source: target.Key(), Summary: sum, Err: err})
+		if err != nil && first == nil {
+			first = err
+		}
+		if err != nil && (ctx.Err() != nil || errors.Is(err, store.ErrEmbeddingMismatch)) {
+			break
 		}
 	}
-	var src crawl.Source
+	if first != nil {
+		return rep, first
+	}
+	if n := len(rep.Total().Failed); n > 0 {
+		return rep, apperr.L(apperr.Internal, "crawl.failed_files", n)
+	}
+	return rep, nil
+}
+
+// crawlOne crawls one source under its key.
+func (d *Deps) crawlOne(ctx context.Context, cfg *config.Config, target config.CrawlSource, req CrawlRequest) (crawl.Summary, error) {
+	var (
+		src crawl.Source
+		err error
+	)
 	switch target.Kind {
 	case config.SourceLocal:
-		if src, err = crawl.NewLocalSource(target.Path); err != nil {
-			return nil, err
-		}
+		src, err = crawl.NewLocalSource(target.Path)
 	default:
-		if src, err = d.DriveSource(ctx); err != nil {
-			return nil, err
-		}
+		src, err = d.driveSource(ctx, target.FolderID)
+	}
+	if err != nil {
+		return crawl.Summary{}, err
 	}
 	prov, err := d.Provider()
 	if err != nil {
-		return nil, err
+		return crawl.Summary{}, err
 	}
 	st, err := d.OpenStore(ctx)
 	if err != nil {
-		return nil, err
+		return crawl.Summary{}, err
 	}
 	defer st.Close()
 	concurrency := req.Concurrency
 	if concurrency <= 0 {
 		concurrency = cfg.CrawlConcurrency
 	}
-	sum, err := crawl.Run(ctx, crawl.Options{
+	return crawl.Run(ctx, crawl.Options{
 		Source:           src,
+		Key:              target.Key(),
 		Index:            st,
 		Provider:         prov,
 		SummaryMaxLength: cfg.SummaryMaxLength,
@@ -91,31 +190,35 @@ func (d *Deps) Crawl(ctx context.Context, req CrawlRequest) (*crawl.Summary, err
 		Progress:         req.Progress,
 		Now:              d.Now,
 	})
-	if err != nil {
-		return &sum, err
-	}
-	if n := len(sum.Failed); n > 0 {
-		return &sum, apperr.L(apperr.Internal, "crawl.failed_files", n)
-	}
-	return &sum, nil
 }
 
-// DriveSource builds the Google Drive source of a crawl and resolves its
+// DriveSource builds the Google Drive source of a crawl of
+// GOOGLE_DRIVE_TARGET_FOLDER_IDS (the "drive" source) and resolves its
 // target folders, so a missing, non-folder or forbidden ID stops the crawl
 // before the index is opened or any file is listed.
 func (d *Deps) DriveSource(ctx context.Context) (*drivesource.Source, error) {
+	return d.driveSource(ctx, "")
+}
+
+// driveSource is DriveSource of one folder ("drive:FOLDER_ID"), or of
+// GOOGLE_DRIVE_TARGET_FOLDER_IDS when folderID is "".
+func (d *Deps) driveSource(ctx context.Context, folderID string) (*drivesource.Source, error) {
 	cfg, err := d.RequireConfig()
 	if err != nil {
 		return nil, err
 	}
-	if err := cfg.RequireDriveFolders(); err != nil {
-		return nil, err
+	ids := []string{folderID}
+	if folderID == "" {
+		if err := cfg.RequireDriveFolders(); err != nil {
+			return nil, err
+		}
+		ids = cfg.DriveFolderIDs
 	}
 	c, err := d.DriveClient(ctx)
 	if err != nil {
 		return nil, err
 	}
-	src := drivesource.New(c, drivesource.Options{FolderIDs: cfg.DriveFolderIDs, Lang: d.Lang})
+	src := drivesource.New(c, drivesource.Options{FolderIDs: ids, Lang: d.Lang})
 	if _, err := src.Resolve(ctx); err != nil {
 		return nil, err
 	}

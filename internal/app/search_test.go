@@ -26,7 +26,7 @@ func sampleDeps(t *testing.T) *Deps {
 	if err != nil {
 		t.Fatalf("crawl: %v", err)
 	}
-	if sum == nil || sum.New == 0 {
+	if sum == nil || sum.Total().New == 0 {
 		t.Fatalf("crawl indexed nothing: %+v", sum)
 	}
 	return d

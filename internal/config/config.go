@@ -26,6 +26,7 @@ const (
 	EnvHome               = "GDS_HOME"
 	EnvDriveFolderIDs     = "GOOGLE_DRIVE_TARGET_FOLDER_IDS"
 	EnvSource             = "GDS_SOURCE"
+	EnvSources            = "GDS_SOURCES"
 	EnvCrawlConcurrency   = "GDS_CRAWL_CONCURRENCY"
 	EnvDriveEndpoint      = "GDS_DRIVE_ENDPOINT"
 	EnvOAuthClientID      = "GOOGLE_OAUTH_CLIENT_ID"
@@ -88,7 +89,7 @@ const (
 
 // Names lists every setting in display order.
 var Names = []string{
-	EnvHome, EnvDriveFolderIDs, EnvSource, EnvCrawlConcurrency, EnvDriveEndpoint,
+	EnvHome, EnvSources, EnvDriveFolderIDs, EnvSource, EnvCrawlConcurrency, EnvDriveEndpoint,
 	EnvOAuthClientID, EnvOAuthClientSecret,
 	EnvAIProvider, EnvOpenAIAPIKey, EnvOpenAIBaseURL, EnvOpenAIModel, EnvOpenAIEmbedModel, EnvOpenAIEmbedDim,
 	EnvSummaryMaxLength, EnvSearchMaxLoopCount,
@@ -134,32 +135,55 @@ func (s Source) String() string {
 	return string(s.Kind)
 }
 
-// CrawlSource is the parsed GDS_SOURCE.
+// CrawlSource is one parsed source spec of GDS_SOURCES (or the older
+// GDS_SOURCE): "drive", "drive:FOLDER_ID" or "local:PATH".
 type CrawlSource struct {
 	Kind string // SourceDrive or SourceLocal
 	Path string // absolute folder path when Kind is SourceLocal
+	// FolderID is the one Drive folder of "drive:FOLDER_ID"; "" for
+	// "drive", which crawls GOOGLE_DRIVE_TARGET_FOLDER_IDS.
+	FolderID string
 }
 
-// String renders the source as it is written in GDS_SOURCE.
-func (s CrawlSource) String() string {
-	if s.Kind == SourceLocal {
+// String renders the source as it is written in GDS_SOURCES (its Key).
+func (s CrawlSource) String() string { return s.Key() }
+
+// Key is the stable key of the source: "drive", "drive:FOLDER_ID" or
+// "local:/abs/path" (the path cleaned and absolute). Every indexed file
+// records the key of its source (store.File.Source), and every source has
+// its own crawl checkpoint under it.
+func (s CrawlSource) Key() string {
+	switch {
+	case s.Kind == SourceLocal:
 		return SourceLocal + ":" + s.Path
+	case s.FolderID != "":
+		return SourceDrive + ":" + s.FolderID
 	}
 	return s.Kind
 }
 
-// ParseSource parses a GDS_SOURCE / --source value ("drive" or
+// ParseSource parses one source spec ("drive", "drive:FOLDER_ID" or
 // "local:PATH"). A relative PATH is resolved against workDir and a leading
-// "~/" against homeDir.
+// "~/" against homeDir. An unknown spec is a *SourceError, which suggests
+// "local:" for a bare folder path.
 func ParseSource(v, workDir, homeDir string) (CrawlSource, error) {
 	v = strings.TrimSpace(v)
 	switch {
 	case v == "" || v == SourceDrive:
 		return CrawlSource{Kind: SourceDrive}, nil
+	case strings.HasPrefix(v, SourceDrive+":"):
+		id := strings.TrimSpace(strings.TrimPrefix(v, SourceDrive+":"))
+		if guess := folderIDFromURL(id); guess != "" {
+			id = guess
+		}
+		if !validFolderID(id) {
+			return CrawlSource{}, &SourceError{Value: v, Err: errors.New("needs a folder ID after \"drive:\" (the part after /folders/ in the folder's Drive URL)")}
+		}
+		return CrawlSource{Kind: SourceDrive, FolderID: id}, nil
 	case strings.HasPrefix(v, SourceLocal+":"):
 		p := strings.TrimSpace(strings.TrimPrefix(v, SourceLocal+":"))
 		if p == "" {
-			return CrawlSource{}, errors.New("local source needs a folder path after \"local:\"")
+			return CrawlSource{}, &SourceError{Value: v, Err: errors.New("needs a folder path after \"local:\"")}
 		}
 		return CrawlSource{Kind: SourceLocal, Path: resolvePath(p, workDir, homeDir)}, nil
 	default:
@@ -171,15 +195,25 @@ func ParseSource(v, workDir, homeDir string) (CrawlSource, error) {
 	}
 }
 
-// SourceError is an unknown GDS_SOURCE / --source value. Suggest is the
-// spelling gds would accept when the value looks like a folder path
-// ("/data" → "local:/data"), "" otherwise.
+// SourceError is a source spec gds cannot use: an unknown one (Err nil;
+// Suggest is the spelling gds would accept when the value looks like a
+// folder path, "/data" → "local:/data", "" otherwise), or a known kind with
+// a bad rest (Err says what is wrong: "local:" without a path, "drive:"
+// without a folder ID).
 type SourceError struct {
 	Value   string
 	Suggest string
+	Err     error
 }
 
-func (e *SourceError) Error() string { return fmt.Sprintf("unknown source %q", e.Value) }
+func (e *SourceError) Error() string {
+	if e.Err != nil {
+		return fmt.Sprintf("source %q: %v", e.Value, e.Err)
+	}
+	return fmt.Sprintf("unknown source %q", e.Value)
+}
+
+func (e *SourceError) Unwrap() error { return e.Err }
 
 // looksLikePath tells a folder path written without "local:" from other
 // words: absolute, home-relative, dot-relative, or with a separator.
@@ -194,7 +228,12 @@ type Config struct {
 	DataDir string // where the index and tokens live (same as Home)
 	WorkDir string // the directory whose .env was considered
 
-	DriveFolderIDs   []string // GOOGLE_DRIVE_TARGET_FOLDER_IDS: trimmed, deduplicated, in order
+	DriveFolderIDs []string // GOOGLE_DRIVE_TARGET_FOLDER_IDS: trimmed, deduplicated, in order
+	// Sources are the configured sources, in order, without duplicates:
+	// GDS_SOURCES, or the one source of GDS_SOURCE when it is unset.
+	Sources []CrawlSource
+	// Source is the first of Sources (what GDS_SOURCE alone said before
+	// GDS_SOURCES); prefer Sources.
 	Source           CrawlSource
 	CrawlConcurrency int
 	DriveEndpoint    string // "" for the real Drive API
@@ -393,16 +432,9 @@ func (c *Config) fill(val func(name, def string) string, workDir, homeDir string
 		}
 	}
 
-	srcRaw := val(EnvSource, SourceDrive)
-	c.Source, err = ParseSource(srcRaw, workDir, homeDir)
-	if err != nil {
-		var se *SourceError
-		e := &Error{Var: EnvSource, Value: srcRaw, Problem: "config.problem.bad_source", Fix: "config.fix.source"}
-		if errors.As(err, &se) && se.Suggest != "" {
-			e.Fix, e.FixArgs = "config.fix.source_path", []any{se.Suggest}
-		}
-		if stop(e) {
-			return e
+	if err := c.fillSources(val, workDir, homeDir); err != nil {
+		if stop(err) {
+			return err
 		}
 	}
 	if c.CrawlConcurrency, err = intSetting(EnvCrawlConcurrency, val(EnvCrawlConcurrency, strconv.Itoa(DefaultCrawlConcurrency)), MinCrawlConcurrency, MaxCrawlConcurrency); err != nil {
@@ -675,7 +707,7 @@ func (c *Config) CrawlFingerprint() string {
 	ids := slices.Clone(c.DriveFolderIDs)
 	sort.Strings(ids)
 	h := sha256.New()
-	fmt.Fprintf(h, "source=%s\n", c.Source)
+	fmt.Fprintf(h, "source=%s\n", c.Source.Key())
 	if c.Source.Kind == SourceDrive {
 		fmt.Fprintf(h, "folders=%s\nendpoint=%s\n", strings.Join(ids, ","), c.DriveEndpoint)
 	}

@@ -115,6 +115,14 @@ type Summary struct {
 	KeptUnlisted int
 }
 
+// SourceResult is the outcome of crawling one source of a multi-source
+// crawl.
+type SourceResult struct {
+	Source  string  // the source key
+	Summary Summary // also when the crawl of this source failed
+	Err     error   // why the crawl of this source stopped; nil when it finished
+}
+
 // Fingerprint of the crawl target: the source's own plus what decides what
 // is crawled. A change forces a full scan (seed §3.4). It starts with the
 // source kind ("drive:…", "local:…") so a search knows which keyword search
@@ -590,7 +598,7 @@ type FileOptions struct {
 	Provider         ai.Provider
 	SummaryMaxLength int
 	MaxFileBytes     int64  // <= 0: extract.DefaultMaxBytes
-	Source           string // File.Source ("drive", "local", store.SourceUpload)
+	Source           string // File.Source (a source key, or store.SourceUpload)
 	Now              func() time.Time
 	// Refresh indexes the file again even when its text is unchanged: it
 	// was renamed, and the name is part of the file's embedding.

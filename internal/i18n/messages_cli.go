@@ -62,7 +62,8 @@ func init() {
 					"changing the targets) also removes files that are no longer in the target folders;\n" +
 					"later runs do not notice deleted files.\n\n" +
 					"Examples:\n" +
-					"  gds crawl                                # GDS_SOURCE, default: Google Drive\n" +
+					"  gds crawl                                # every source of GDS_SOURCES (default: Google Drive)\n" +
+					"  gds crawl --source local:~/Docs --source drive:FOLDER_ID  # only these sources\n" +
 					"  gds crawl --source local:testdata/sample\n" +
 					"  gds crawl --full --concurrency 8\n" +
 					"  gds crawl --dry-run",
@@ -72,12 +73,13 @@ func init() {
 					"フルスキャン（初回、--full、対象の変更後）では、対象フォルダに無くなったファイルを\n" +
 					"インデックスから削除します。差分クロールは削除されたファイルに気付きません。\n\n" +
 					"例:\n" +
-					"  gds crawl                                # GDS_SOURCE（既定: Google Drive）\n" +
+					"  gds crawl                                # GDS_SOURCES のすべてのソース（既定: Google Drive）\n" +
+					"  gds crawl --source local:~/Docs --source drive:FOLDER_ID  # このソースだけ\n" +
 					"  gds crawl --source local:testdata/sample\n" +
 					"  gds crawl --full --concurrency 8\n" +
 					"  gds crawl --dry-run",
 			},
-			"flag.crawl.source":      {En: "what to crawl: drive or local:PATH (default: GDS_SOURCE)", Ja: "クロール対象: drive または local:PATH（既定: GDS_SOURCE）"},
+			"flag.crawl.source":      {En: "crawl only these sources (repeatable, or comma-separated): drive, drive:FOLDER_ID, local:PATH (default: every source of GDS_SOURCES); other sources' files are kept", Ja: "このソースだけをクロールします（複数指定またはカンマ区切り）: drive、drive:FOLDER_ID、local:PATH（既定: GDS_SOURCES のすべてのソース）。ほかのソースのファイルは残ります"},
 			"flag.crawl.full":        {En: "check every file again and remove files no longer in the target folders (needed after changing the embedding model, which also rebuilds the index)", Ja: "すべてのファイルを確認し直し、対象フォルダに無いファイルを削除します（埋め込みモデル変更後に必要。その場合はインデックスを作り直します）"},
 			"flag.crawl.dry_run":     {En: "list what would be indexed without calling the AI provider or writing", Ja: "AI プロバイダーの呼び出しや書き込みをせず、インデックス予定を一覧表示します"},
 			"flag.crawl.concurrency": {En: "files processed in parallel (default: GDS_CRAWL_CONCURRENCY)", Ja: "並列に処理するファイル数（既定: GDS_CRAWL_CONCURRENCY）"},

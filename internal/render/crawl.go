@@ -9,6 +9,7 @@ import (
 
 	"github.com/pterm/pterm"
 
+	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/crawl"
 	"github.com/gds-cli/gds/internal/i18n"
 )
@@ -132,6 +133,44 @@ func (p *barProgress) File(e crawl.Entry, s crawl.Status, detail string) {
 	if p.bar.Current >= p.bar.Total {
 		p.bar.Stop()
 		p.bar = nil
+	}
+}
+
+// Source heads the progress of each source of a multi-source crawl.
+func (p *countProgress) Source(key string, i, n int) { sourceLine(&p.mu, p.w, p.lang, "", key, i, n) }
+
+// Source heads the progress of each source of a multi-source crawl.
+func (p *lineProgress) Source(key string, i, n int) {
+	sourceLine(&p.mu, p.w, p.lang, p.now().Format(time.RFC3339)+" ", key, i, n)
+}
+
+// Source heads the progress of each source of a multi-source crawl.
+func (p *barProgress) Source(key string, i, n int) { sourceLine(&p.mu, p.w, p.lang, "", key, i, n) }
+
+func sourceLine(mu *sync.Mutex, w io.Writer, lang, prefix, key string, i, n int) {
+	mu.Lock()
+	defer mu.Unlock()
+	fmt.Fprintln(w, prefix+i18n.T(lang, "crawl.source.begin", i, n, key))
+}
+
+// CrawlReport prints the summary of every crawled source: as CrawlSummary
+// for one source, else each under a heading naming it, with the reason a
+// source could not be crawled.
+func CrawlReport(w io.Writer, sources []crawl.SourceResult, dryRun bool, lang string) {
+	if len(sources) == 1 {
+		CrawlSummary(w, sources[0].Summary, dryRun, lang)
+		return
+	}
+	for i, s := range sources {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintln(w, i18n.T(lang, "crawl.source.heading", s.Source))
+		if s.Err != nil {
+			fmt.Fprintln(w, "  "+i18n.T(lang, "crawl.source.failed", apperr.Message(s.Err, lang)))
+			continue
+		}
+		CrawlSummary(w, s.Summary, dryRun, lang)
 	}
 }
 

@@ -156,6 +156,25 @@ type Filter struct {
 	// ("Reports" matches "Reports" and "Reports/2024", not "Reports-old").
 	// Compared after CleanFolder; "" means every folder.
 	Folder string
+	// Sources keeps the files of these sources (File.Source, a source key
+	// such as "local:/abs/path"); an entry that is a bare kind ("drive")
+	// also keeps every source of that kind ("drive:FOLDER_ID"). nil or
+	// empty: every source. Sources alone does not make a query without
+	// terms a filter-only listing.
+	Sources []string
+}
+
+// InSources reports whether a file of source passes Filter.Sources.
+func InSources(source string, sources []string) bool {
+	if len(sources) == 0 {
+		return true
+	}
+	for _, s := range sources {
+		if source == s || !strings.Contains(s, ":") && strings.HasPrefix(source, s+":") {
+			return true
+		}
+	}
+	return false
 }
 
 // CleanFolder is the canonical form of a folder path in a Filter: no

@@ -43,6 +43,19 @@ func where(flt store.Filter, args []any) (conds []string, outArgs []any, none bo
 		// escape) and, like =, case-sensitively.
 		conds = append(conds, "(f.path = "+param(folder)+" OR starts_with(f.path, "+param(folder+"/")+"))")
 	}
+	if len(flt.Sources) > 0 {
+		// store.InSources: the key itself, or for a bare kind every key
+		// starting with kind+":".
+		var or []string
+		for _, src := range flt.Sources {
+			if strings.Contains(src, ":") {
+				or = append(or, "f.source = "+param(src))
+			} else {
+				or = append(or, "(f.source = "+param(src)+" OR starts_with(f.source, "+param(src+":")+"))")
+			}
+		}
+		conds = append(conds, "("+strings.Join(or, " OR ")+")")
+	}
 	return conds, args, false
 }
 

@@ -88,6 +88,21 @@ func filterSQL(f store.Filter, a string) (where string, args []any, none bool) {
 		b.WriteString(" AND (" + a + ".path = ? OR (" + a + ".path >= ? AND " + a + ".path < ?))")
 		args = append(args, folder, folder+"/", folder+"0")
 	}
+	if len(f.Sources) > 0 {
+		// store.InSources: the key itself, or for a bare kind every key
+		// starting with kind+":" (compared by bytes, no LIKE to escape).
+		var or []string
+		for _, src := range f.Sources {
+			if strings.Contains(src, ":") {
+				or = append(or, a+".source = ?")
+				args = append(args, src)
+			} else {
+				or = append(or, "("+a+".source = ? OR substr("+a+".source, 1, ?) = ?)")
+				args = append(args, src, len(src)+1, src+":")
+			}
+		}
+		b.WriteString(" AND (" + strings.Join(or, " OR ") + ")")
+	}
 	return b.String(), args, false
 }
 
@@ -412,12 +427,13 @@ type vecCache struct {
 	mod   []string
 	mime  []string
 	path  []string  // cleaned (store.CleanFolder) folder path of each file
+	src   []string  // source key of each file
 	vecs  []float32 // n × dim unit vectors; zeros for a vector of another dimension
 	index map[string]int
 }
 
 func (s *Store) loadCache(ctx context.Context, tx *sql.Tx, gen int64, dim int) (*vecCache, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT file_id, drive_modified_at, mime_type, path, embedding FROM drive_file_index`)
+	rows, err := tx.QueryContext(ctx, `SELECT file_id, drive_modified_at, mime_type, path, source, embedding FROM drive_file_index`)
 	if err != nil {
 		return nil, err
 	}
@@ -425,9 +441,9 @@ func (s *Store) loadCache(ctx context.Context, tx *sql.Tx, gen int64, dim int) (
 	c := &vecCache{gen: gen, dim: dim, index: map[string]int{}}
 	buf := make([]float32, 0, dim)
 	for rows.Next() {
-		var id, mod, mime, path string
+		var id, mod, mime, path, src string
 		var b sql.RawBytes
-		if err := rows.Scan(&id, &mod, &mime, &path, &b); err != nil {
+		if err := rows.Scan(&id, &mod, &mime, &path, &src, &b); err != nil {
 			return nil, err
 		}
 		if len(b) == 0 {
@@ -442,6 +458,7 @@ func (s *Store) loadCache(ctx context.Context, tx *sql.Tx, gen int64, dim int) (
 		c.mod = append(c.mod, mod)
 		c.mime = append(c.mime, mime)
 		c.path = append(c.path, store.CleanFolder(path))
+		c.src = append(c.src, src)
 		if len(buf) == dim {
 			c.vecs = append(c.vecs, normalize(buf)...)
 		} else {
@@ -475,6 +492,9 @@ func (c *vecCache) search(qn []float32, f store.Filter, k int) []store.Hit {
 			return
 		}
 		if folder != "" && c.path[i] != folder && !strings.HasPrefix(c.path[i], below) {
+			return
+		}
+		if !store.InSources(c.src[i], f.Sources) {
 			return
 		}
 		top.offer(scored{id: c.ids[i], score: dot(qn, c.vecs[i*c.dim:(i+1)*c.dim])})

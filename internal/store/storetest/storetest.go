@@ -55,6 +55,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"RetrieveChunks", testRetrieveChunks},
 		{"DeleteRemovesChunksEverywhere", testDeleteRemovesChunks},
 		{"FolderFilter", testFolderFilter},
+		{"SourceFilter", testSourceFilter},
 		{"SyncState", testSyncState},
 		{"SyncStatePerSource", testSyncStatePerSource},
 		{"SourceIDs", testSourceIDs},
@@ -1507,5 +1508,86 @@ func testSourceIDs(t *testing.T, newStore func(t *testing.T) store.Store) {
 	ids, err := s.IndexedIDs(ctx)
 	if err != nil || slices.Contains(ids, "up") || len(ids) != 6 {
 		t.Errorf("IndexedIDs = %q, %v; want the 6 crawled files, not the upload", ids, err)
+	}
+}
+
+// Filter.Sources keeps the files of the given source keys; a bare kind
+// keeps every source of that kind, and nothing that merely starts with the
+// same letters.
+func testSourceFilter(t *testing.T, newStore func(t *testing.T) store.Store) {
+	ctx, s := open(t, newStore)
+	sources := map[string]string{ // file ID → Source
+		"a1":  "local:/a",
+		"a2":  "local:/a",
+		"ab":  "local:/a/b", // a nested folder is another source
+		"a-2": "local:/a2",
+		"d":   "drive",
+		"f1":  "drive:F1",
+		"dx":  "drivex:Z",
+		"up":  store.SourceUpload,
+	}
+	ids := make([]string, 0, len(sources))
+	for id := range sources {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for i, id := range ids {
+		f := file(id, id+".txt", "quarterly report "+id)
+		f.Source = sources[id]
+		f.Path = "Reports"
+		f.Embedding = vec(1, float32(i)/10)
+		upsert(t, ctx, s, f, store.Chunk{Ordinal: 0, Text: "quarterly chunk of " + id, Embedding: vec(1, float32(i)/10)})
+	}
+	for _, tc := range []struct {
+		sources []string
+		want    []string
+	}{
+		{nil, ids},
+		{[]string{}, ids},
+		{[]string{"local:/a"}, []string{"a1", "a2"}},
+		{[]string{"local:/a", "drive:F1"}, []string{"a1", "a2", "f1"}},
+		{[]string{"drive"}, []string{"d", "f1"}},
+		{[]string{"local"}, []string{"a1", "a2", "ab", "a-2"}},
+		{[]string{"drive:F2"}, nil},
+		{[]string{"local:/"}, nil},
+	} {
+		f := store.Filter{Sources: tc.sources}
+		wantKeyword(t, ctx, s, store.KeywordQuery{Terms: []string{"report"}, Filter: f}, tc.want...)
+		hits, err := s.VectorSearch(ctx, vec(1), f, 100)
+		if err != nil {
+			t.Fatalf("VectorSearch(sources %q): %v", tc.sources, err)
+		}
+		if got := sorted(hitIDs(hits)); !slices.Equal(got, sorted(tc.want)) {
+			t.Errorf("VectorSearch(sources %q) = %v, want %v", tc.sources, got, sorted(tc.want))
+		}
+		for name, search := range map[string]func() ([]store.ChunkHit, error){
+			"ChunkSearch": func() ([]store.ChunkHit, error) { return s.ChunkSearch(ctx, vec(1), f, 100) },
+			"ChunkTextSearch": func() ([]store.ChunkHit, error) {
+				return s.ChunkTextSearch(ctx, store.KeywordQuery{Terms: []string{"quarterly"}, Filter: f})
+			},
+		} {
+			chunks, err := search()
+			if err != nil {
+				t.Fatalf("%s(sources %q): %v", name, tc.sources, err)
+			}
+			var got []string
+			for _, h := range chunks {
+				got = append(got, h.FileID)
+			}
+			if got := sorted(got); !slices.Equal(got, sorted(tc.want)) {
+				t.Errorf("%s(sources %q) = files %v, want %v", name, tc.sources, got, sorted(tc.want))
+			}
+		}
+		// With a folder, a query without terms lists the folder's files of
+		// those sources.
+		res := keyword(t, ctx, s, store.KeywordQuery{Filter: store.Filter{Folder: "Reports", Sources: tc.sources}})
+		if got := sorted(hitIDs(res.Hits)); !slices.Equal(got, sorted(tc.want)) {
+			t.Errorf("KeywordSearch(folder Reports, sources %q, no terms) = %v, want %v", tc.sources, got, sorted(tc.want))
+		}
+		for _, id := range ids {
+			if got, want := store.InSources(sources[id], tc.sources), slices.Contains(tc.want, id); got != want {
+				t.Errorf("InSources(%q, %q) = %v, want %v", sources[id], tc.sources, got, want)
+			}
+		}
 	}
 }
