@@ -92,47 +92,84 @@ func (x *synthIndex) ClaimFiles(context.Context, string, string, []string) (int,
 }
 func (x *synthIndex) DeleteFiles(context.Context, []string) error { return nil }
 
+// peakHeap runs fn and returns the peak heap in use while it ran (sampled
+// every 5 ms) and the heap in use before it.
+func peakHeap(fn func()) (peak, base uint64) {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	base = ms.HeapInuse
+	var p atomic.Uint64
+	done := make(chan struct{})
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		var m runtime.MemStats
+		for {
+			runtime.ReadMemStats(&m)
+			if m.HeapInuse > p.Load() {
+				p.Store(m.HeapInuse)
+			}
+			select {
+			case <-done:
+				return
+			case <-time.After(5 * time.Millisecond):
+			}
+		}
+	}()
+	fn()
+	close(done)
+	<-stopped
+	return p.Load(), base
+}
+
+// BenchmarkListingMemoryBaseline is the baseline of
+// BenchmarkReconcileMemory, measured the same way: the peak heap of
+// holding every listed entry of the same synthetic source in a slice, as a
+// full scan does (and as every crawl did before issue 16).
+func BenchmarkListingMemoryBaseline(b *testing.B) {
+	n := *benchListed
+	for range b.N {
+		var kept []Entry
+		peak, _ := peakHeap(func() {
+			_ = synthSource{n: n}.List(context.Background(), time.Time{}, func(e Entry) error {
+				kept = append(kept, e)
+				return nil
+			})
+		})
+		if len(kept) != n {
+			b.Fatal(len(kept))
+		}
+		b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
+	}
+}
+
 // BenchmarkReconcileMemory measures the peak Go heap of an incremental
 // crawl (the listing compared with the index) of -listed files, 1 % of
 // them changed. Nothing else is held: the source generates the listing
 // and the index answers from the IDs. Reported: peak heap in use (MB),
 // its growth over the heap before the crawl, and bytes per listed file.
 //
-//	go test ./internal/crawl -run '^$' -bench ReconcileMemory -benchtime 1x -args -listed 1000000
+//	go test ./internal/crawl -run '^$' -bench 'ReconcileMemory|ListingMemoryBaseline' -benchtime 1x -args -listed 1000000
 func BenchmarkReconcileMemory(b *testing.B) {
 	n := *benchListed
 	for range b.N {
 		src := synthSource{n: n}
 		idx := &synthIndex{n: n, fpText: fingerprint(src)}
-		runtime.GC()
-		var ms runtime.MemStats
-		runtime.ReadMemStats(&ms)
-		base := ms.HeapInuse
-		var peak atomic.Uint64
-		done := make(chan struct{})
-		go func() {
-			var m runtime.MemStats
-			for {
-				runtime.ReadMemStats(&m)
-				if m.HeapInuse > peak.Load() {
-					peak.Store(m.HeapInuse)
-				}
-				select {
-				case <-done:
-					return
-				case <-time.After(5 * time.Millisecond):
-				}
-			}
-		}()
-		sum, err := Run(context.Background(), Options{Source: src, Index: idx, Provider: offline.New(), SummaryMaxLength: 50})
-		close(done)
+		var (
+			sum Summary
+			err error
+		)
+		peak, base := peakHeap(func() {
+			sum, err = Run(context.Background(), Options{Source: src, Index: idx, Provider: offline.New(), SummaryMaxLength: 50})
+		})
 		if err != nil {
 			b.Fatal(err)
 		}
 		if sum.Mode != "reconcile" || sum.Listed != n || sum.Processed != (n+99)/100 {
 			b.Fatalf("summary %+v", sum)
 		}
-		b.ReportMetric(float64(peak.Load())/(1<<20), "peak-heap-MB")
-		b.ReportMetric(float64(peak.Load()-min(base, peak.Load()))/float64(n), "B/listed-file")
+		b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
+		b.ReportMetric(float64(peak-min(base, peak))/float64(n), "B/listed-file")
 	}
 }
