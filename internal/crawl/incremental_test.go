@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -153,5 +154,38 @@ func TestLocalIncrementalSeesMovesRenamesAndDeletes(t *testing.T) {
 	sum, err = crawl.Run(ctx, opts)
 	if err != nil || sum.Processed != 1 || len(sum.Skipped) != 1 {
 		t.Fatalf("crawl after the png changed: %+v, %v", sum, err)
+	}
+}
+
+// A file whose extraction runs out of time, with no entry yet, is recorded
+// by name only with the reason, so the next incremental crawl does not
+// parse it again until it changes.
+func TestTimedOutFileIsRemembered(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	write(t, filepath.Join(root, "slow.txt"), "text that takes too long to parse", time.Now().Add(-time.Hour))
+	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "index.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	local, err := crawl.NewLocalSource(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := &openCounter{Source: local}
+	// A limit already over when extraction starts: every parse times out.
+	opts := crawl.Options{Source: src, Index: st, Provider: offline.New(), SummaryMaxLength: 100, FileTimeout: time.Nanosecond}
+	sum, err := crawl.Run(ctx, opts)
+	if err != nil || len(sum.Skipped) != 1 || !strings.Contains(sum.Skipped[0].Reason, "deadline") ||
+		!strings.HasSuffix(sum.Skipped[0].Reason, crawl.NameOnlySuffix) {
+		t.Fatalf("first crawl: %+v, %v; want slow.txt skipped for its deadline and recorded by name", sum, err)
+	}
+	src.take()
+	if sum, err = crawl.Run(ctx, opts); err != nil || sum.Processed != 0 || len(sum.Skipped) != 0 {
+		t.Fatalf("second crawl: %+v, %v; want nothing read", sum, err)
+	}
+	if got := src.take(); len(got) != 0 {
+		t.Errorf("read again: %v", got)
 	}
 }
