@@ -210,8 +210,13 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 		if hasFeed {
 			// Before the listing: whatever changes while it runs is
 			// read from the feed next time.
+			// Without a position the crawl still lists; the next one
+			// lists again instead of reading the feed.
 			if nextToken, err = feedSrc.StartToken(ctx); err != nil {
-				return sum, fmt.Errorf("read the changes feed position: %w", err)
+				if ctx.Err() != nil {
+					return sum, err
+				}
+				nextToken, sum.Notice = "", fmt.Sprintf("read the changes feed position: %v", err)
 			}
 		}
 		l := &listing{all: m == modeFull, seen: idSet{}, claim: func(ctx context.Context, ids []string) error {

@@ -170,3 +170,30 @@ func TestFeedKeepsTheTokenWhenAFileFails(t *testing.T) {
 		t.Errorf("the token did not move after the replay")
 	}
 }
+
+// A changes feed position Drive will not give does not stop the crawl: it
+// lists as it would anyway, stores no token, and says so; the next crawl
+// lists again.
+func TestCrawlWithoutAStartToken(t *testing.T) {
+	ctx := context.Background()
+	f := drivetest.New(t)
+	st := stores(t)["sqlite"](t)
+	f.Emu.Faults().Add(driveemu.Rule{Kind: driveemu.FaultStatus, Status: 403, Domain: "global", Reason: "forbidden",
+		Message: "changes are not available"}.On(driveemu.EndpointStartToken))
+	opts := crawl.Options{Source: source(t, f), Index: st, Provider: offline.New(), SummaryMaxLength: 200}
+	sum, err := crawl.Run(ctx, opts)
+	if err != nil || sum.Mode != "full" || !strings.Contains(sum.Notice, "changes feed position") || sum.New != len(f.Want) {
+		t.Fatalf("crawl without a start token: %+v, %v", sum, err)
+	}
+	if state, _ := st.SyncState(ctx, "drive"); state.PageToken != "" {
+		t.Errorf("a token was stored: %q", state.PageToken)
+	}
+	f.Emu.Faults().Clear()
+	sum, err = crawl.Run(ctx, opts)
+	if err != nil || sum.Mode != "reconcile" || sum.Processed != 0 {
+		t.Fatalf("next crawl: %+v, %v; want a listing that reads nothing", sum, err)
+	}
+	if state, _ := st.SyncState(ctx, "drive"); state.PageToken == "" {
+		t.Errorf("no token after the second crawl")
+	}
+}
