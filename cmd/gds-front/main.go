@@ -75,7 +75,11 @@ func keystroke(cfg *config.Config, cerr error, lang, query string) int {
 		return launcher.OpenIndex(ctx, cfg)
 	}
 	err := launcher.RespondAlfred(os.Stdout, os.Stderr, cfg, lang, func() (alfred.Output, error) {
-		return launcher.Alfred(ctx, open, launcher.Request{Query: query, Lang: lang, Now: time.Now(), Limit: launcher.AlfredLimit, Home: os.Getenv("HOME")})
+		sources, err := launcher.AlfredSources(os.LookupEnv)
+		if err != nil {
+			return alfred.Output{}, err
+		}
+		return launcher.Alfred(ctx, open, launcher.Request{Query: query, Lang: lang, Now: time.Now(), Limit: launcher.AlfredLimit, Home: os.Getenv("HOME"), Sources: sources})
 	})
 	if err != nil {
 		return fail(lang, err)

@@ -26,6 +26,8 @@ type alfredFilterOptions struct {
 	Query  string // the text in Alfred's box (see alfred.ParseQuery)
 	State  string // --state: a token; the answer is Answer, else Query
 	Answer string
+	// Sources: --source, else the Alfred variable (launcher.AlfredSources).
+	Sources []string
 }
 
 // alfredFilterAction is the Action of `gds alfred filter [--state T] QUERY`.
@@ -47,7 +49,7 @@ func runSearchAlfred(ctx context.Context, d *app.Deps, opts searchOptions) error
 		fmt.Fprintln(d.Stderr, d.T(i18n.ErrorPrefix)+msg)
 		return alfred.Write(d.Stdout, alfred.Message(d.T("alfred.err.title"), msg, ""))
 	}
-	return runAlfredFilter(ctx, d, alfredFilterOptions{Query: opts.Query, State: opts.State, Answer: opts.Answer})
+	return runAlfredFilter(ctx, d, alfredFilterOptions{Query: opts.Query, State: opts.State, Answer: opts.Answer, Sources: opts.Sources})
 }
 
 // runAlfredFilter prints one Script Filter response. It always prints valid
@@ -62,6 +64,13 @@ func runAlfredFilter(ctx context.Context, d *app.Deps, opts alfredFilterOptions)
 
 // alfredFilter answers one request of the query grammar.
 func alfredFilter(ctx context.Context, d *app.Deps, opts alfredFilterOptions) (alfred.Output, error) {
+	sources, err := app.SourceKeys(opts.Sources)
+	if len(opts.Sources) == 0 {
+		sources, err = launcher.AlfredSources(os.LookupEnv)
+	}
+	if err != nil {
+		return alfred.Output{}, err
+	}
 	req := alfred.ParseQuery(opts.Query)
 	if opts.State != "" {
 		ans := opts.Answer
@@ -75,9 +84,9 @@ func alfredFilter(ctx context.Context, d *app.Deps, opts alfredFilterOptions) (a
 	case alfred.Typed:
 		// The keystroke path: the front binary answers it with the same call.
 		return launcher.Alfred(ctx, d.OpenKeystrokeIndex, launcher.Request{
-			Query: req.Query, Lang: d.Lang, Now: d.Now(), Limit: launcher.AlfredLimit, Home: os.Getenv("HOME")})
+			Query: req.Query, Lang: d.Lang, Now: d.Now(), Limit: launcher.AlfredLimit, Home: os.Getenv("HOME"), Sources: sources})
 	case alfred.Run:
-		return alfredLoop(ctx, d, nil, "", req.Query)
+		return alfredLoop(ctx, d, nil, "", req.Query, sources)
 	case alfred.Pending:
 		s, err := search.DecodeState(req.Token)
 		if err != nil || !s.Waiting() {
@@ -89,7 +98,7 @@ func alfredFilter(ctx context.Context, d *app.Deps, opts alfredFilterOptions) (a
 		if err != nil || !s.Waiting() {
 			return badTokenOutput(d), nil
 		}
-		return alfredLoop(ctx, d, &s, req.Answer, "")
+		return alfredLoop(ctx, d, &s, req.Answer, "", nil)
 	}
 	return alfred.Message(d.T("alfred.err.title"), d.T("alfred.err.malformed.sub"), ""), nil
 }
@@ -97,12 +106,15 @@ func alfredFilter(ctx context.Context, d *app.Deps, opts alfredFilterOptions) (a
 // alfredLoop runs the full hybrid loop for query, or resumes s with the
 // answer, with the deferred asker: a question becomes items carrying the
 // state.
-func alfredLoop(ctx context.Context, d *app.Deps, s *search.State, answer, query string) (alfred.Output, error) {
+func alfredLoop(ctx context.Context, d *app.Deps, s *search.State, answer, query string, sources []string) (alfred.Output, error) {
 	ss, err := d.OpenSearch(ctx, search.Deferred{})
 	if err != nil {
 		return alfred.Output{}, err
 	}
 	defer ss.Close()
+	if err := ss.SetSources(sources); err != nil {
+		return alfred.Output{}, err
+	}
 	var out search.Outcome
 	if s != nil {
 		out, err = ss.Resume(ctx, *s, answer)

@@ -27,7 +27,8 @@ type searchOptions struct {
 	Answer  string // answer to a pending clarifying question
 	State   string // state token carried between --json/--alfred runs
 	Limit   int
-	Folder  string // limit the search to this folder and its subfolders
+	Folder  string   // limit the search to this folder and its subfolders
+	Sources []string // --source: limit the search to these sources
 	Budget  budget.Policy
 }
 
@@ -43,6 +44,7 @@ func newSearchCommand(d *app.Deps) *cli.Command {
 			&cli.StringFlag{Name: "state", Usage: d.T("flag.search.state")},
 			&cli.IntFlag{Name: "limit", Value: 10, Usage: d.T("flag.search.limit")},
 			&cli.StringFlag{Name: "folder", Usage: d.T("flag.search.folder")},
+			&cli.StringSliceFlag{Name: "source", Usage: d.T("flag.search.source")},
 			&cli.BoolFlag{Name: "local", Usage: d.T("flag.search.local")},
 			&cli.DurationFlag{Name: "timeout", Usage: d.T("flag.search.timeout")},
 			&cli.DurationFlag{Name: "drive-timeout", Usage: d.T("flag.search.drive_timeout")},
@@ -64,6 +66,7 @@ func newSearchCommand(d *app.Deps) *cli.Command {
 				State:   cmd.String("state"),
 				Limit:   cmd.Int("limit"),
 				Folder:  cmd.String("folder"),
+				Sources: cmd.StringSlice("source"),
 				Budget:  searchBudget(d.Budget, cmd),
 			}
 			d.Budget = opts.Budget
@@ -135,6 +138,9 @@ func runSearchText(ctx context.Context, d *app.Deps, opts searchOptions) error {
 	}
 	defer ss.Close()
 	ss.Scope = opts.Folder
+	if err := ss.SetSources(opts.Sources); err != nil {
+		return err
+	}
 	if d.StdoutTTY {
 		ss.Loop.OnStep = r.Step
 	}

@@ -14,7 +14,7 @@ import (
 // is still one JSON document ({"error": …}) on stdout; the error is also
 // returned, so stderr gets the usual line and the exit code is the usual one.
 func runSearchJSON(ctx context.Context, d *app.Deps, opts searchOptions) error {
-	res, err := d.Search(ctx, app.SearchRequest{Query: opts.Query, State: opts.State, Answer: opts.Answer, Folder: opts.Folder})
+	res, err := d.Search(ctx, app.SearchRequest{Query: opts.Query, State: opts.State, Answer: opts.Answer, Folder: opts.Folder, Sources: opts.Sources})
 	if err != nil {
 		if werr := render.WriteJSON(d.Stdout, render.ErrorDoc{Error: jsonError(d, err)}); werr != nil {
 			return errors.Join(err, werr)

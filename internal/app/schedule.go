@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gds-cli/gds/internal/apperr"
+	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/schedule"
 )
 
@@ -25,6 +26,25 @@ func (d *Deps) scheduleBackend(env schedule.Env) (schedule.Scheduler, error) {
 		return b, nil
 	}
 	return nil, errors.New(d.T("schedule.unsupported", env.GOOS))
+}
+
+// scheduledSources is the GDS_SOURCES a scheduled crawl must be given: the
+// configured sources when they came from the environment of this process
+// or a .env outside the gds home, which the scheduled crawl (GDS_HOME set,
+// run from elsewhere) would not read; "" when the home .env or the
+// default provides them.
+func scheduledSources(cfg *config.Config) string {
+	for _, name := range []string{config.EnvSources, config.EnvSource} {
+		src := cfg.SourceOf(name)
+		switch {
+		case src.Kind == config.FromEnv,
+			src.Kind == config.FromFile && filepath.Clean(src.Path) != filepath.Clean(cfg.EnvFilePath()):
+			return config.FormatSources(cfg.Sources)
+		case src.Kind == config.FromFile:
+			return ""
+		}
+	}
+	return ""
 }
 
 // ScheduleInstall installs the periodic crawl of this binary and
@@ -56,7 +76,7 @@ func (d *Deps) ScheduleInstall(ctx context.Context, env schedule.Env, req Schedu
 			res.Warnings = append(res.Warnings, schedule.EnvWarning{File: f, Home: home, HomeEnv: cfg.EnvFilePath()})
 		}
 	}
-	spec := schedule.Spec{Program: prog, Interval: req.Interval, GDSHome: home}
+	spec := schedule.Spec{Program: prog, Interval: req.Interval, GDSHome: home, Sources: scheduledSources(cfg)}
 	res.Program = prog
 	if req.Cron {
 		spec.LogDir = spec.GDSHome

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -31,6 +32,9 @@ type SearchSession struct {
 	Loop *search.Loop
 	// Scope is the folder new searches stay in (--folder; "" for all).
 	Scope string
+	// Sources are the source keys new searches stay in (--source; none for
+	// all); set them with SetSources.
+	Sources []string
 	// Drive is true when keyword search goes to Google Drive (an index
 	// crawled from Drive, not --local), false for the local full-text index.
 	Drive bool
@@ -38,6 +42,7 @@ type SearchSession struct {
 	Budget budget.Policy
 
 	store    store.Store
+	local    search.KeywordSearcher
 	drive    drivesearch.Finder // nil when keyword search stays local
 	notices  []budget.Notice    // degradations found while opening (Drive sign-in)
 	where    string             // the masked database location, for errors
@@ -99,9 +104,13 @@ func (d *Deps) OpenSearch(ctx context.Context, asker search.Asker) (*SearchSessi
 		asker = search.Deferred{}
 	}
 	local := search.StoreSearcher{Index: st}
+	ss.local = local
 	var keywords search.KeywordSearcher = local
 	if ss.drive != nil {
-		keywords = drivesearch.Searcher{Drive: ss.drive, Index: st, Local: local}
+		// Files of other sources (local folders) are not in Drive: the
+		// index's own full-text search is merged in for them.
+		mixed := slices.ContainsFunc(stats.Syncs, func(s store.SyncState) bool { return s.SourceKind() != config.SourceDrive })
+		keywords = drivesearch.Searcher{Drive: ss.drive, Index: st, Local: local, MergeLocal: mixed}
 	}
 	ss.Loop = &search.Loop{Keywords: keywords, Index: st, AI: prov, Asker: asker}
 	return ss, nil
@@ -227,11 +236,47 @@ func (d *Deps) DriveClient(ctx context.Context) (*drive.Client, error) {
 	return drive.New(ctx, drive.Options{Endpoint: cfg.DriveEndpoint, HTTPClient: hc})
 }
 
-// NewState starts a search for query, limited to the session's Scope.
+// NewState starts a search for query, limited to the session's Scope and
+// Sources.
 func (s *SearchSession) NewState(query string) search.State {
 	st := search.NewState(query, s.d.Lang, s.d.Now(), s.maxLoops)
 	st.Scope = s.Scope
+	st.Sources = s.Sources
 	return st
+}
+
+// SetSources limits new searches to the sources of specs (--source values,
+// each a spec or a comma-separated list; none: every source). A bare
+// "drive" keeps every Drive source. When no Drive source is left, keyword
+// search stays in the local index. A bad spec is an apperr.Usage error.
+func (s *SearchSession) SetSources(specs []string) error {
+	keys, err := SourceKeys(specs)
+	if err != nil || len(keys) == 0 {
+		return err
+	}
+	s.Sources = keys
+	if !slices.ContainsFunc(keys, func(k string) bool { return store.SourceKindOf(k) == config.SourceDrive }) {
+		s.Loop.Keywords, s.Drive, s.drive = s.local, false, nil
+	}
+	return nil
+}
+
+// SourceKeys parses --source specs (each a spec or a comma-separated list)
+// into source keys; none gives none. A bad spec is an apperr.Usage error
+// naming it (suggesting "local:" for a bare path).
+func SourceKeys(specs []string) ([]string, error) {
+	if len(specs) == 0 {
+		return nil, nil
+	}
+	targets, err := CrawlTargets(&config.Config{}, specs)
+	if err != nil {
+		return nil, err
+	}
+	keys := make([]string, len(targets))
+	for i, t := range targets {
+		keys[i] = t.Key()
+	}
+	return keys, nil
 }
 
 // Run runs a new search for query.
@@ -241,6 +286,10 @@ func (s *SearchSession) Run(ctx context.Context, query string) (search.Outcome, 
 
 // Resume continues the search waiting in st with the answer text.
 func (s *SearchSession) Resume(ctx context.Context, st search.State, answer string) (search.Outcome, error) {
+	// The state keeps the sources it started with (source keys).
+	if err := s.SetSources(st.Sources); err != nil {
+		return search.Outcome{}, err
+	}
 	return s.run(ctx, func(l *search.Loop) (search.Outcome, error) {
 		return l.Resume(ctx, st, search.ParseAnswer(*st.Question, answer))
 	})
@@ -259,6 +308,9 @@ type SearchRequest struct {
 	State  string // a state token from an earlier SearchResult
 	Answer string // the answer to the question the state is waiting on
 	Folder string // limit a new search to this folder and its subfolders
+	// Sources limit a new search to these sources (--source specs; none:
+	// all).
+	Sources []string
 	// NoQuestions applies the no-answer policy instead of pausing on a
 	// clarifying question (callers that cannot ask anyone: gds federate).
 	NoQuestions bool
@@ -303,6 +355,9 @@ func (d *Deps) Search(ctx context.Context, req SearchRequest) (SearchResult, err
 	}
 	defer ss.Close()
 	ss.Scope = req.Folder
+	if err := ss.SetSources(req.Sources); err != nil {
+		return SearchResult{}, err
+	}
 	var out search.Outcome
 	if resume != nil {
 		out, err = ss.Resume(ctx, *resume, req.Answer)

@@ -110,3 +110,74 @@ func TestFullScanRemovesUnlistedFiles(t *testing.T) {
 		t.Errorf("an empty listing removed files: %v", got)
 	}
 }
+
+// Two sources in one index: each crawl writes its files and checkpoint
+// under its key, and a full scan of one never removes the other's files.
+func TestFullScanPrunesWithinItsSource(t *testing.T) {
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "index.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	a := &listSource{files: []string{"a1", "a2"}}
+	b := &listSource{files: []string{"b1"}}
+	run := func(src *listSource, key string, full bool) crawl.Summary {
+		t.Helper()
+		sum, err := crawl.Run(ctx, crawl.Options{Source: src, Key: key, Index: st, Provider: offline.New(), SummaryMaxLength: 100, Full: full})
+		if err != nil {
+			t.Fatalf("crawl %s: %v", key, err)
+		}
+		return sum
+	}
+	run(a, "local:/a", false)
+	run(b, "local:/b", false)
+	a.files = []string{"a1"}
+	if sum := run(a, "local:/a", true); sum.Removed != 1 {
+		t.Errorf("full scan of A removed %d, want 1 (a2)", sum.Removed)
+	}
+	for key, want := range map[string][]string{"local:/a": {"a1"}, "local:/b": {"b1"}} {
+		if got, err := st.SourceIDs(ctx, key); err != nil || !slices.Equal(got, want) {
+			t.Errorf("SourceIDs(%s) = %v, %v; want %v", key, got, err, want)
+		}
+	}
+	states, err := st.SyncStates(ctx)
+	if err != nil || len(states) != 2 || states[0].Source != "local:/a" || states[1].Source != "local:/b" {
+		t.Errorf("sync states = %+v, %v; want one per source", states, err)
+	}
+}
+
+// An index from before sources had keys holds its files under the bare
+// kind. The first crawl of a keyed source claims the files it lists
+// without re-indexing them, and its full scan then prunes within its key.
+func TestKeyedSourceClaimsLegacyFiles(t *testing.T) {
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "index.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	src := &listSource{files: []string{"x", "y", "z"}}
+	legacy := crawl.Options{Source: src, Key: "local", Index: st, Provider: offline.New(), SummaryMaxLength: 100}
+	if _, err := crawl.Run(ctx, legacy); err != nil {
+		t.Fatal(err)
+	}
+	src.files = []string{"x", "y"}
+	keyed := legacy
+	keyed.Key = "local:/docs"
+	sum, err := crawl.Run(ctx, keyed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sum.Full || sum.New != 0 || sum.Updated != 0 || sum.Unchanged != 2 {
+		t.Errorf("first keyed crawl = %+v; want a full scan that re-indexes nothing", sum)
+	}
+	if got, _ := st.SourceIDs(ctx, "local:/docs"); !slices.Equal(got, []string{"x", "y"}) {
+		t.Errorf("SourceIDs(local:/docs) = %v, want the claimed x, y", got)
+	}
+	// z was not listed: it stays under the legacy key, searchable, not
+	// removed by the keyed source's scan.
+	if got, _ := st.SourceIDs(ctx, "local"); !slices.Equal(got, []string{"z"}) {
+		t.Errorf("SourceIDs(local) = %v, want [z]", got)
+	}
+}

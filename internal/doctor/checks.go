@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -53,21 +54,39 @@ func (c *checker) skipped(id string) Check {
 	return c.check(id, Skip, c.t("doctor.skip.config"), "")
 }
 
-// source checks what the crawl needs from the configuration.
+// source checks what the crawl of the configured sources (GDS_SOURCES)
+// needs: a local folder that exists, and for Drive sources the target
+// folders and the OAuth client. A local-only setup needs nothing of Drive.
 func (c *checker) source() []Check {
 	cfg := c.in.Config
 	if cfg == nil {
 		return []Check{c.skipped("source")}
 	}
-	if cfg.Source.Kind == config.SourceLocal {
-		return []Check{c.check("source", OK, c.t("doctor.source.local", cfg.Source.Path), "")}
-	}
 	var out []Check
-	if len(cfg.DriveFolderIDs) == 0 {
+	if len(cfg.Sources) > 1 {
+		out = append(out, c.check("source", OK, c.t("doctor.source.sources", len(cfg.Sources), config.FormatSources(cfg.Sources)), ""))
+	}
+	for _, s := range cfg.Sources {
+		if s.Kind != config.SourceLocal {
+			continue
+		}
+		if fi, err := os.Stat(s.Path); err != nil || !fi.IsDir() {
+			out = append(out, c.check("source", Warn, c.t("doctor.source.local_missing", s.Path), "gds config show"))
+		} else if len(cfg.Sources) == 1 {
+			out = append(out, c.check("source", OK, c.t("doctor.source.local", s.Path), ""))
+		}
+	}
+	if !config.HasKind(cfg.Sources, config.SourceDrive) {
+		return out
+	}
+	switch {
+	case config.NeedsDriveFolders(cfg.Sources) && len(cfg.DriveFolderIDs) == 0:
 		out = append(out, c.check("source", Fail, c.t("doctor.source.no_folders", config.EnvDriveFolderIDs),
 			c.envLine(config.EnvDriveFolderIDs, "<folder-id>")))
-	} else {
+	case config.NeedsDriveFolders(cfg.Sources):
 		out = append(out, c.check("source", OK, c.t("doctor.source.drive", len(cfg.DriveFolderIDs)), ""))
+	case len(cfg.Sources) == 1:
+		out = append(out, c.check("source", OK, c.t("doctor.source.drive", 1), ""))
 	}
 	if cfg.OAuthClientID == "" || cfg.OAuthClientSecret == "" {
 		missing := config.EnvOAuthClientID
@@ -169,7 +188,7 @@ func (c *checker) auth(ctx context.Context) Check {
 	switch {
 	case cfg == nil:
 		return c.skipped("auth")
-	case cfg.Source.Kind == config.SourceLocal:
+	case !config.HasKind(cfg.Sources, config.SourceDrive):
 		return c.check("auth", Skip, c.t("doctor.auth.not_needed"), "")
 	case c.in.Token == nil:
 		return c.check("auth", Warn, c.t("doctor.auth.unavailable"), "")

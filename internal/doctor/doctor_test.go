@@ -113,7 +113,7 @@ func TestFreshDriveSetupListsEveryFix(t *testing.T) {
 }
 
 func TestHealthyLocalSetup(t *testing.T) {
-	cfg := loadConfig(t, map[string]string{"GDS_SOURCE": "local:/data", "GDS_AI_PROVIDER": "offline"})
+	cfg := loadConfig(t, map[string]string{"GDS_SOURCE": "local:" + t.TempDir(), "GDS_AI_PROVIDER": "offline"})
 	ival := time.Hour
 	zero := 0
 	r := Run(context.Background(), Inputs{
@@ -278,5 +278,41 @@ func TestFindAlfredWorkflow(t *testing.T) {
 	dirs = AlfredPrefsDirs(home)
 	if got, _ := FindAlfredWorkflow(dirs, "dev.gds.alfred"); got != filepath.Join(synced, "workflows/user.workflow.B") {
 		t.Errorf("synced prefs: %q (dirs %q)", got, dirs)
+	}
+}
+
+// GDS_SOURCES: doctor checks what the configured sources need. Local
+// folders only: nothing of Drive, a missing folder warned about. With a
+// "drive:ID" source: the OAuth client and sign-in, but not
+// GOOGLE_DRIVE_TARGET_FOLDER_IDS, which only the plain "drive" source reads.
+func TestSourcesDecideTheChecks(t *testing.T) {
+	a, b := t.TempDir(), t.TempDir()
+	run := func(sources string) map[string]Check {
+		cfg := loadConfig(t, map[string]string{"GDS_SOURCES": sources, "GDS_AI_PROVIDER": "offline"})
+		return byID(Run(context.Background(), Inputs{Lang: i18n.En, Now: now, Config: cfg, Stats: stats(3, now.Add(-time.Hour)), LatestSchema: 2,
+			Token: fakeToken{}}))
+	}
+	m := run("local:" + a + ",local:" + b)
+	if c := m["source"]; c.Level != OK || !strings.Contains(c.Detail, "2 sources") {
+		t.Errorf("two local folders: source = %+v", c)
+	}
+	if _, ok := m["oauth_client"]; ok {
+		t.Errorf("two local folders: an OAuth client check %+v", m["oauth_client"])
+	}
+	if m["auth"].Level != Skip {
+		t.Errorf("two local folders: auth = %+v, want skipped", m["auth"])
+	}
+	if c := run("local:" + filepath.Join(a, "gone"))["source"]; c.Level != Warn || !strings.Contains(c.Detail, "gone") {
+		t.Errorf("missing local folder: source = %+v, want a warning naming it", c)
+	}
+	m = run("local:" + a + ",drive:1AbC_x-9")
+	if c := m["source"]; c.Level != OK {
+		t.Errorf("local + drive:ID: source = %+v, want OK (no target-folder variable needed)", c)
+	}
+	if c := m["oauth_client"]; c.Level != Fail {
+		t.Errorf("local + drive:ID without a client: oauth_client = %+v, want a failure", c)
+	}
+	if m["auth"].Level == Skip {
+		t.Errorf("local + drive:ID: auth skipped, want checked")
 	}
 }

@@ -52,13 +52,38 @@ type Request struct {
 	Now   time.Time
 	Limit int
 	Home  string // the user's home directory, where Google Drive for desktop mirrors live
+	// Sources limits the matches to these source keys (AlfredSources);
+	// none: every source.
+	Sources []string
+}
+
+// AlfredSourceVar is the Alfred workflow variable (an environment variable
+// of the script) that limits Alfred's searches to some sources: source
+// specs separated by commas, as GDS_SOURCES ("local:~/Docs,drive").
+const AlfredSourceVar = "source"
+
+// AlfredSources reads AlfredSourceVar through lookup and returns the source
+// keys it names (none when unset or blank). A bad spec is an apperr.Usage
+// error naming it.
+func AlfredSources(lookup func(string) (string, bool)) ([]string, error) {
+	v, _ := lookup(AlfredSourceVar)
+	home, _ := lookup("HOME")
+	srcs, err := config.ParseSources(v, "", home)
+	if err != nil {
+		return nil, apperr.Mark(fmt.Errorf("Alfred variable %s: %w", AlfredSourceVar, err), apperr.Usage)
+	}
+	var keys []string
+	for _, s := range srcs {
+		keys = append(keys, s.Key())
+	}
+	return keys, nil
 }
 
 // Files answers one keystroke from the index alone (search.Keystroke with
 // the offline query rules — never the configured AI provider). An empty
 // index is an apperr.NoIndex error.
 func Files(ctx context.Context, ix search.KeystrokeIndex, req Request) ([]store.File, error) {
-	files, indexed, err := search.Keystroke(ctx, ix, rules.Analyzer{}, search.KeystrokeRequest{Query: req.Query, Lang: req.Lang, Now: req.Now, Limit: req.Limit})
+	files, indexed, err := search.Keystroke(ctx, ix, rules.Analyzer{}, search.KeystrokeRequest{Query: req.Query, Lang: req.Lang, Now: req.Now, Limit: req.Limit, Sources: req.Sources})
 	if err != nil {
 		return nil, err
 	}

@@ -284,6 +284,7 @@ func (r *Interactive) Finish(out search.Outcome, limit int) {
 	if width <= 0 {
 		width = 80
 	}
+	labels := sourceLabels(res)
 	for i, rs := range res {
 		f := rs.File
 		name := r.style(bold, f.Name)
@@ -295,6 +296,7 @@ func (r *Interactive) Finish(out search.Outcome, limit int) {
 		if f.Path != "" {
 			meta = f.Path + " · " + meta
 		}
+		meta = withSource(labels, i, meta)
 		fmt.Fprintf(r.Out, "    %s\n", r.style(dim, meta))
 		for _, l := range Wrap(oneLine(f.Summary), width-4) {
 			fmt.Fprintf(r.Out, "    %s\n", l)

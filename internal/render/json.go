@@ -64,6 +64,9 @@ type JSONResult struct {
 	ModifiedTime string  `json:"modified_time"` // RFC 3339, UTC
 	Score        float64 `json:"score"`
 	Path         string  `json:"path"`
+	// Source is the key of the file's source ("drive", "drive:FOLDER_ID",
+	// "local:/abs/path", "upload").
+	Source string `json:"source"`
 	// NameOnly marks a file indexed by name, type and dates only (its
 	// content could not be extracted); SkipReason says why.
 	NameOnly   bool   `json:"name_only,omitempty"`
@@ -152,7 +155,7 @@ func NewSearchDoc(out search.Outcome, token string, limit int, lang string) Sear
 			}
 			f := r.File
 			doc.Results = append(doc.Results, JSONResult{ID: f.ID, Name: f.Name, Summary: f.Summary, Link: f.WebLink,
-				MimeType: f.MimeType, ModifiedTime: rfc3339(f.ModifiedAt), Score: round4(r.Score), Path: f.Path,
+				MimeType: f.MimeType, ModifiedTime: rfc3339(f.ModifiedAt), Score: round4(r.Score), Path: f.Path, Source: f.Source,
 				NameOnly: f.NameOnly(), SkipReason: f.SkipReason})
 		}
 	}

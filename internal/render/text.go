@@ -34,6 +34,7 @@ func SearchText(w io.Writer, out search.Outcome, verbose, hyperlinks bool, lang 
 	if s.FullText {
 		fmt.Fprintln(w, i18n.T(lang, "search.fulltext_fallback"))
 	}
+	labels := sourceLabels(out.Results)
 	for i, r := range out.Results {
 		f := r.File
 		name := f.Name
@@ -44,6 +45,7 @@ func SearchText(w io.Writer, out search.Outcome, verbose, hyperlinks bool, lang 
 		if f.Path != "" {
 			meta = f.Path + " · " + meta
 		}
+		meta = withSource(labels, i, meta)
 		fmt.Fprintf(w, "%2d. %s  (%s)\n", i+1, name, meta)
 		if f.Summary != "" {
 			fmt.Fprintf(w, "    %s\n", oneLine(f.Summary))

@@ -378,3 +378,34 @@ func TestCronLine(t *testing.T) {
 		t.Errorf("quoting: %s", got)
 	}
 }
+
+// Sources given to the spec reach the crawl as GDS_SOURCES in every form
+// (cron line, systemd service, launchd plist); none: the crawl reads them.
+func TestSpecSources(t *testing.T) {
+	sp := Spec{Program: "/usr/local/bin/gds", GDSHome: "/home/me/.config/gds", LogDir: "/home/me/.config/gds", Interval: time.Hour,
+		Sources: "local:/home/me/My Docs,drive:F1"}
+	line, err := CronLine(sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(line, " GDS_SOURCES='local:/home/me/My Docs,drive:F1' /usr/local/bin/gds crawl ") {
+		t.Errorf("cron line %s lacks the sources", line)
+	}
+	service, _, err := RenderSystemdUnits(sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plist, err := RenderPlist(sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range map[string]string{"systemd": service, "launchd": string(plist)} {
+		if !strings.Contains(text, "GDS_SOURCES") || !strings.Contains(text, "local:/home/me/My Docs,drive:F1") {
+			t.Errorf("%s unit lacks the sources:\n%s", name, text)
+		}
+	}
+	sp.Sources = ""
+	if line, _ := CronLine(sp); strings.Contains(line, "GDS_SOURCES") {
+		t.Errorf("cron line without sources names GDS_SOURCES: %s", line)
+	}
+}

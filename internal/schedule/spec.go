@@ -49,6 +49,11 @@ type Spec struct {
 	GDSHome string
 	// LogDir receives the crawl's stdout and stderr (launchd and cron).
 	LogDir string
+	// Sources is passed to the crawl as GDS_SOURCES when not empty: the
+	// sources of a configuration that did not come from the home .env (an
+	// environment variable of the installing shell), which the scheduled
+	// crawl would not see. "" lets the crawl read GDS_SOURCES itself.
+	Sources string
 }
 
 // Validate checks the spec.
@@ -67,7 +72,11 @@ func (s Spec) Validate() error {
 // env returns the environment of the scheduled crawl: GDS_HOME and a
 // minimal PATH, nothing secret (the crawl reads the .env itself).
 func (s Spec) env() []envVar {
-	return []envVar{{"GDS_HOME", s.GDSHome}, {"PATH", MinimalPATH}}
+	env := []envVar{{"GDS_HOME", s.GDSHome}, {"PATH", MinimalPATH}}
+	if s.Sources != "" {
+		env = append(env, envVar{"GDS_SOURCES", s.Sources})
+	}
+	return env
 }
 
 type envVar struct{ Name, Value string }

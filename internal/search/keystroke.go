@@ -22,6 +22,9 @@ type KeystrokeRequest struct {
 	Lang  string
 	Now   time.Time
 	Limit int
+	// Sources limits the search to these sources (store.Filter.Sources);
+	// none searches all.
+	Sources []string
 }
 
 // Keystroke answers one keystroke from the index alone: one keyword search
@@ -43,9 +46,10 @@ func Keystroke(ctx context.Context, ix KeystrokeIndex, analyzer ai.Provider, req
 	if err != nil {
 		f = store.Filter{}
 	}
+	f.Sources = req.Sources
 	res, err := ix.KeywordSearch(ctx, store.KeywordQuery{Terms: terms, Match: store.MatchAny, Filter: f, Limit: req.Limit})
 	if err == nil && len(res.Hits) == 0 && !qa.Filters.IsZero() {
-		res, err = ix.KeywordSearch(ctx, store.KeywordQuery{Terms: terms, Match: store.MatchAny, Limit: req.Limit})
+		res, err = ix.KeywordSearch(ctx, store.KeywordQuery{Terms: terms, Match: store.MatchAny, Filter: store.Filter{Sources: req.Sources}, Limit: req.Limit})
 	}
 	if err != nil {
 		return nil, false, fmt.Errorf("keyword search of the index: %w", err)

@@ -32,6 +32,9 @@ type Conditions struct {
 	// from answers to clarifying questions.
 	Required []string   `json:"required,omitempty"`
 	Filters  ai.Filters `json:"filters"`
+	// Sources are the sources searched (State.Sources; none: all). They are
+	// the search's scope, never relaxed.
+	Sources []string `json:"sources,omitempty"`
 }
 
 // Empty reports whether the conditions select nothing at all.
@@ -85,6 +88,10 @@ type State struct {
 	// (`gds search --folder`); answers may narrow it, relaxation never
 	// leaves it. "" searches everything indexed.
 	Scope string `json:"scope,omitempty"`
+	// Sources limits every keyword search to the files of these sources
+	// (store.Filter.Sources: source keys, a bare kind for all of a kind;
+	// `gds search --source`); none searches every source.
+	Sources []string `json:"sources,omitempty"`
 
 	Loop     int          `json:"loop"` // keyword searches (and narrowings) done
 	Cond     Conditions   `json:"conditions"`
@@ -242,7 +249,7 @@ func Next(s State, ev Event) (State, Action) {
 		// Seed §6.4.2: the ≤ 10 candidates are the next loop's hit count.
 		s.Loop++
 		s.Hits = slices.Clone(ev.Hits)
-		s.Rounds = append(s.Rounds, Round{Loop: s.Loop, Conditions: Scoped(s.Cond, s.Scope), Hits: len(ev.Hits)})
+		s.Rounds = append(s.Rounds, Round{Loop: s.Loop, Conditions: s.within(s.Cond), Hits: len(ev.Hits)})
 		return decide(s, len(ev.Hits))
 
 	case EvReranked:
@@ -257,14 +264,14 @@ func Next(s State, ev Event) (State, Action) {
 func search(s State) (State, Action) {
 	s.Loop++
 	s.Question = nil
-	return s, Action{Kind: ActSearch, Cond: Scoped(s.Cond, s.Scope)}
+	return s, Action{Kind: ActSearch, Cond: s.within(s.Cond)}
 }
 
 // branch records a keyword search's result and decides.
 func branch(s State, hits []string, total int) (State, Action) {
 	total = max(total, len(hits))
 	s.Hits = slices.Clone(hits[:min(len(hits), NoAnswerKeep)])
-	s.Rounds = append(s.Rounds, Round{Loop: s.Loop, Conditions: Scoped(s.Cond, s.Scope), Hits: total})
+	s.Rounds = append(s.Rounds, Round{Loop: s.Loop, Conditions: s.within(s.Cond), Hits: total})
 	return decide(s, total)
 }
 

@@ -142,7 +142,7 @@ func (l *Loop) drive(ctx context.Context, s State, a Action) (Outcome, error) {
 				s.Results = ids
 			}
 			if s.End == EndNotFound {
-				ids, err := l.wholeQuery(ctx, s, Scoped(Conditions{}, s.Scope).Filters)
+				ids, err := l.wholeQuery(ctx, s, s.within(Conditions{}).Filters)
 				if err != nil {
 					return out, err
 				}
@@ -424,7 +424,7 @@ const weightWholeQuery = 0.7
 // best match is not buried by a weak rerank. Without a full-text index
 // the results are kept as they are.
 func (l *Loop) complement(ctx context.Context, s State, results []string) ([]string, error) {
-	whole, err := l.wholeQuery(ctx, s, Scoped(s.Cond, s.Scope).Filters)
+	whole, err := l.wholeQuery(ctx, s, s.within(s.Cond).Filters)
 	if err != nil || len(whole) == 0 {
 		return results, err
 	}
@@ -449,6 +449,7 @@ func (l *Loop) wholeQuery(ctx context.Context, s State, filters ai.Filters) ([]s
 	if err != nil {
 		return nil, err
 	}
+	f.Sources = s.Sources
 	r, err := ki.KeywordSearch(ctx, store.KeywordQuery{Terms: terms, Match: store.MatchAny, Filter: f, Limit: Keep})
 	if err != nil {
 		return nil, fmt.Errorf("rank the index by the question's words: %w", err)

@@ -26,7 +26,7 @@ const maxRequiredSet = 50000
 
 // SearchKeywords implements KeywordSearcher.
 func (s StoreSearcher) SearchKeywords(ctx context.Context, c Conditions, limit int) ([]string, int, error) {
-	f, err := Filter(c.Filters)
+	f, err := StoreFilter(c)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -69,7 +69,7 @@ func (s StoreSearcher) CountFacets(ctx context.Context, c Conditions) ([]ai.Face
 	if !ok {
 		return nil, false, nil
 	}
-	f, err := Filter(c.Filters)
+	f, err := StoreFilter(c)
 	if err != nil {
 		return nil, false, err
 	}

@@ -27,6 +27,21 @@ func HitInfo(f store.File) ai.HitInfo {
 		MimeType: f.MimeType, Modified: f.ModifiedAt.UTC().Format(ai.DateLayout), Path: f.Path}
 }
 
+// within returns c kept inside the state's scope: its folder (Scoped) and
+// its sources.
+func (s State) within(c Conditions) Conditions {
+	c = Scoped(c, s.Scope)
+	c.Sources = s.Sources
+	return c
+}
+
+// StoreFilter converts c's filters into a store filter with c's sources.
+func StoreFilter(c Conditions) (store.Filter, error) {
+	f, err := Filter(c.Filters)
+	f.Sources = c.Sources
+	return f, err
+}
+
 // Scoped returns c with its folder filter kept inside scope: c's folder
 // when it lies in scope, scope otherwise ("" scope leaves c as it is).
 func Scoped(c Conditions, scope string) Conditions {

@@ -46,12 +46,17 @@ const DefaultMaxProbe = 1000
 //
 // Drive's tokeniser does not find a substring inside a Japanese compound,
 // so when a keyword contains CJK characters the store's own bigram index
-// (Local) is searched too and its hits are added after Drive's.
+// (Local) is searched too and its hits are added after Drive's. The same
+// happens for every keyword when MergeLocal is set: the index also holds
+// files of other sources (local folders) that Drive cannot find. Hits stay
+// within the conditions' sources (search.Conditions.Sources).
 type Searcher struct {
 	Drive    Finder
 	Index    IndexedFilter
 	Local    search.KeywordSearcher // may be nil
 	MaxProbe int                    // <= 0: DefaultMaxProbe
+	// MergeLocal adds Local's hits for every search, not only CJK ones.
+	MergeLocal bool
 }
 
 var errEnough = errors.New("enough results")
@@ -111,7 +116,7 @@ func (s Searcher) SearchKeywords(ctx context.Context, c search.Conditions, limit
 		if err != nil {
 			return fmt.Errorf("intersect with the index: %w", err)
 		}
-		if idx, err = s.inFolder(ctx, idx, c.Filters.Folder); err != nil {
+		if idx, err = s.inFolder(ctx, idx, c.Filters.Folder, c.Sources); err != nil {
 			return err
 		}
 		hits = append(hits, idx...)
@@ -145,7 +150,7 @@ func (s Searcher) SearchKeywords(ctx context.Context, c search.Conditions, limit
 		return nil, 0, err
 	}
 	total := len(hits)
-	if s.Local != nil && hasCJK(c) {
+	if s.Local != nil && (s.MergeLocal || hasCJK(c)) {
 		local, ltotal, err := s.Local.SearchKeywords(ctx, c, limit)
 		if err != nil {
 			return nil, 0, err
@@ -167,9 +172,10 @@ func (s Searcher) SearchKeywords(ctx context.Context, c search.Conditions, limit
 	return hits[:min(len(hits), limit)], total, nil
 }
 
-// inFolder keeps the ids whose indexed path lies in folder ("" keeps all).
-func (s Searcher) inFolder(ctx context.Context, ids []string, folder string) ([]string, error) {
-	if store.CleanFolder(folder) == "" || len(ids) == 0 {
+// inFolder keeps the ids whose indexed path lies in folder ("" keeps all)
+// and whose source is one of sources (none keeps all).
+func (s Searcher) inFolder(ctx context.Context, ids []string, folder string, sources []string) ([]string, error) {
+	if store.CleanFolder(folder) == "" && len(sources) == 0 || len(ids) == 0 {
 		return ids, nil
 	}
 	files, err := s.Index.GetFiles(ctx, ids)
@@ -178,7 +184,7 @@ func (s Searcher) inFolder(ctx context.Context, ids []string, folder string) ([]
 	}
 	in := make(map[string]bool, len(files))
 	for _, f := range files {
-		if store.InFolder(f.Path, folder) {
+		if store.InFolder(f.Path, folder) && store.InSources(f.Source, sources) {
 			in[f.ID] = true
 		}
 	}

@@ -1,0 +1,42 @@
+package render
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/gds-cli/gds/internal/search"
+	"github.com/gds-cli/gds/internal/store"
+)
+
+func TestSourceLabel(t *testing.T) {
+	for key, want := range map[string]string{
+		"drive": "Drive", "drive:1AbC": "Drive", "local:/home/u/Docs": "Docs", "upload": "upload", "local": "local",
+	} {
+		if got := SourceLabel(key); got != want {
+			t.Errorf("SourceLabel(%q) = %q, want %q", key, got, want)
+		}
+	}
+}
+
+// Results from several sources say which source each came from; results
+// of one source do not repeat it.
+func TestSearchTextShowsSourceWhenMixed(t *testing.T) {
+	res := func(sources ...string) search.Outcome {
+		var out search.Outcome
+		for i, s := range sources {
+			out.Results = append(out.Results, search.Result{File: store.File{ID: string(rune('a' + i)), Name: "f" + s, Source: s, Path: "P"}})
+		}
+		return out
+	}
+	var b bytes.Buffer
+	SearchText(&b, res("drive:F1", "local:/x/Notes"), false, false, "en")
+	if got := b.String(); !strings.Contains(got, "(Drive · P · ") || !strings.Contains(got, "(Notes · P · ") {
+		t.Errorf("mixed sources:\n%s\nwant each line labelled with its source", got)
+	}
+	b.Reset()
+	SearchText(&b, res("local:/x/Notes", "local:/x/Notes"), false, false, "en")
+	if got := b.String(); strings.Contains(got, "Notes ·") {
+		t.Errorf("one source:\n%s\nwant no source label", got)
+	}
+}
