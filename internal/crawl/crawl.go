@@ -216,7 +216,7 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 				if ctx.Err() != nil {
 					return sum, err
 				}
-				nextToken, sum.Notice = "", fmt.Sprintf("read the changes feed position: %v", err)
+				nextToken, sum.Notice = "", err.Error()
 			}
 		}
 		l := &listing{all: m == modeFull, seen: idSet{}, claim: func(ctx context.Context, ids []string) error {

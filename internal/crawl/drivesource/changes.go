@@ -18,7 +18,11 @@ func (s *Source) StartToken(ctx context.Context) (string, error) {
 	if _, err := s.Resolve(ctx); err != nil {
 		return "", err
 	}
-	return s.c.StartPageToken(ctx)
+	tok, err := s.c.StartPageToken(ctx)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", i18n.T(s.lang, "changes.no_position"), err)
+	}
+	return tok, nil
 }
 
 // Changes implements crawl.ChangeSource over changes.list. Each file change

@@ -182,7 +182,7 @@ func TestCrawlWithoutAStartToken(t *testing.T) {
 		Message: "changes are not available"}.On(driveemu.EndpointStartToken))
 	opts := crawl.Options{Source: source(t, f), Index: st, Provider: offline.New(), SummaryMaxLength: 200}
 	sum, err := crawl.Run(ctx, opts)
-	if err != nil || sum.Mode != "full" || !strings.Contains(sum.Notice, "changes feed position") || sum.New != len(f.Want) {
+	if err != nil || sum.Mode != "full" || !strings.Contains(sum.Notice, "changes feed position") || !strings.Contains(sum.Notice, "changes are not available") || sum.New != len(f.Want) {
 		t.Fatalf("crawl without a start token: %+v, %v", sum, err)
 	}
 	if state, _ := st.SyncState(ctx, "drive"); state.PageToken != "" {
