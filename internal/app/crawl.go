@@ -132,8 +132,8 @@ func (d *Deps) Crawl(ctx context.Context, req CrawlRequest) (*CrawlReport, error
 		if sp, ok := req.Progress.(SourceProgress); ok && len(targets) > 1 {
 			sp.Source(target.Key(), i+1, len(targets))
 		}
-		sum, err := d.crawlOne(ctx, cfg, target, req)
-		rep.Sources = append(rep.Sources, crawl.SourceResult{Source: target.Key(), Summary: sum, Err: err})
+		sum, started, err := d.crawlOne(ctx, cfg, target, req)
+		rep.Sources = append(rep.Sources, crawl.SourceResult{Source: target.Key(), Summary: sum, Err: err, Started: started})
 		if err != nil && first == nil {
 			first = err
 		}
@@ -150,12 +150,10 @@ func (d *Deps) Crawl(ctx context.Context, req CrawlRequest) (*CrawlReport, error
 	return rep, nil
 }
 
-// crawlOne crawls one source under its key.
-func (d *Deps) crawlOne(ctx context.Context, cfg *config.Config, target config.CrawlSource, req CrawlRequest) (crawl.Summary, error) {
-	var (
-		src crawl.Source
-		err error
-	)
+// crawlOne crawls one source under its key; started is false when the
+// source, the provider or the store could not be set up.
+func (d *Deps) crawlOne(ctx context.Context, cfg *config.Config, target config.CrawlSource, req CrawlRequest) (sum crawl.Summary, started bool, err error) {
+	var src crawl.Source
 	switch target.Kind {
 	case config.SourceLocal:
 		src, err = crawl.NewLocalSource(target.Path)
@@ -163,22 +161,22 @@ func (d *Deps) crawlOne(ctx context.Context, cfg *config.Config, target config.C
 		src, err = d.driveSource(ctx, target.FolderID)
 	}
 	if err != nil {
-		return crawl.Summary{}, err
+		return sum, false, err
 	}
 	prov, err := d.Provider()
 	if err != nil {
-		return crawl.Summary{}, err
+		return sum, false, err
 	}
 	st, err := d.OpenStore(ctx)
 	if err != nil {
-		return crawl.Summary{}, err
+		return sum, false, err
 	}
 	defer st.Close()
 	concurrency := req.Concurrency
 	if concurrency <= 0 {
 		concurrency = cfg.CrawlConcurrency
 	}
-	return crawl.Run(ctx, crawl.Options{
+	sum, err = crawl.Run(ctx, crawl.Options{
 		Source:           src,
 		Key:              target.Key(),
 		Index:            st,
@@ -190,6 +188,7 @@ func (d *Deps) crawlOne(ctx context.Context, cfg *config.Config, target config.C
 		Progress:         req.Progress,
 		Now:              d.Now,
 	})
+	return sum, true, err
 }
 
 // DriveSource builds the Google Drive source of a crawl of

@@ -121,6 +121,9 @@ type SourceResult struct {
 	Source  string  // the source key
 	Summary Summary // also when the crawl of this source failed
 	Err     error   // why the crawl of this source stopped; nil when it finished
+	// Started is false when the source could not be set up (a missing
+	// folder, no sign-in): nothing was crawled and Summary is empty.
+	Started bool
 }
 
 // Fingerprint of the crawl target: the source's own plus what decides what

@@ -158,7 +158,9 @@ func sourceLine(mu *sync.Mutex, w io.Writer, lang, prefix, key string, i, n int)
 // source could not be crawled.
 func CrawlReport(w io.Writer, sources []crawl.SourceResult, dryRun bool, lang string) {
 	if len(sources) == 1 {
-		CrawlSummary(w, sources[0].Summary, dryRun, lang)
+		if sources[0].Started {
+			CrawlSummary(w, sources[0].Summary, dryRun, lang)
+		}
 		return
 	}
 	for i, s := range sources {
@@ -166,11 +168,16 @@ func CrawlReport(w io.Writer, sources []crawl.SourceResult, dryRun bool, lang st
 			fmt.Fprintln(w)
 		}
 		fmt.Fprintln(w, i18n.T(lang, "crawl.source.heading", s.Source))
-		if s.Err != nil {
-			fmt.Fprintln(w, "  "+i18n.T(lang, "crawl.source.failed", apperr.Message(s.Err, lang)))
-			continue
+		if s.Started {
+			CrawlSummary(w, s.Summary, dryRun, lang)
 		}
-		CrawlSummary(w, s.Summary, dryRun, lang)
+		if s.Err != nil {
+			key := i18n.Key("crawl.source.failed")
+			if s.Started {
+				key = "crawl.source.stopped"
+			}
+			fmt.Fprintln(w, "  "+i18n.T(lang, key, apperr.Message(s.Err, lang)))
+		}
 	}
 }
 

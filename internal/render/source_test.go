@@ -2,9 +2,11 @@ package render
 
 import (
 	"bytes"
+	"errors"
 	"strings"
 	"testing"
 
+	"github.com/gds-cli/gds/internal/crawl"
 	"github.com/gds-cli/gds/internal/search"
 	"github.com/gds-cli/gds/internal/store"
 )
@@ -38,5 +40,30 @@ func TestSearchTextShowsSourceWhenMixed(t *testing.T) {
 	SearchText(&b, res("local:/x/Notes", "local:/x/Notes"), false, false, "en")
 	if got := b.String(); strings.Contains(got, "Notes ·") {
 		t.Errorf("one source:\n%s\nwant no source label", got)
+	}
+}
+
+// One source prints its summary as before (nothing when it could not be set
+// up); several print a heading each, and why a source was not crawled.
+func TestCrawlReport(t *testing.T) {
+	var b bytes.Buffer
+	CrawlReport(&b, []crawl.SourceResult{{Source: "local:/a", Err: errors.New("no folder")}}, false, "en")
+	if b.Len() != 0 {
+		t.Errorf("one source not set up printed %q, want nothing (the error is printed by the caller)", b.String())
+	}
+	CrawlReport(&b, []crawl.SourceResult{{Source: "local:/a", Started: true, Summary: crawl.Summary{New: 2}}}, false, "en")
+	if got := b.String(); !strings.HasPrefix(got, "Done: 2 new") || strings.Contains(got, "local:/a") {
+		t.Errorf("one source: %q, want the plain summary", got)
+	}
+	b.Reset()
+	CrawlReport(&b, []crawl.SourceResult{
+		{Source: "local:/a", Started: true, Summary: crawl.Summary{New: 2}},
+		{Source: "drive", Err: errors.New("no sign-in")},
+	}, false, "en")
+	got := b.String()
+	for _, want := range []string{"local:/a:\nDone: 2 new", "drive:\n  not crawled: no sign-in"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("two sources:\n%s\nlacks %q", got, want)
+		}
 	}
 }
