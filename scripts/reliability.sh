@@ -71,6 +71,9 @@ step "SIGKILL: $files files × $kills kills × local/drive × sqlite/postgres (s
 step "SIGTERM: $files files × $terms graceful stops × local/drive × sqlite/postgres (seed $seed)"
 "$rel" crash -gds "$work/bin/gds" -signal term -files "$files" -stops "$terms" -seed "$seed" | tee "$out/crash-term.txt" || status=1
 
+step "incremental crawls: $files files changed, $kills kills × local/drive × sqlite/postgres (seed $seed)"
+"$rel" changes -gds "$work/bin/gds" -signal kill -files "$files" -stops "$kills" -seed "$seed" | tee "$out/changes-kill.txt" || status=1
+
 step "memory: $memfiles synthetic files from the Drive emulator"
 "$rel" memory -gds "$work/bin/gds" -files "$memfiles" | tee "$out/memory.txt" || status=1
 

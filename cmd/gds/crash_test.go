@@ -182,9 +182,9 @@ func TestCrawlSkipsFilesOverTheSizeLimit(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer st.Close()
-			// A local file over the limit is indexed by name only (its
-			// extraction refuses it); Drive's is skipped before download
-			// and not indexed (a follow-up: name-only there too).
+			// A file over the limit is indexed by name only with the
+			// reason: locally its extraction refuses it, from Drive it is
+			// skipped before download (so later crawls remember it).
 			files, err := st.GetFiles(context.Background(), []string{tc.big, tc.sml})
 			if err != nil {
 				t.Fatal(err)
@@ -197,10 +197,7 @@ func TestCrawlSkipsFilesOverTheSizeLimit(t *testing.T) {
 					content = append(content, f.ID)
 				}
 			}
-			wantNameOnly := 0
-			if tc.name == "local" {
-				wantNameOnly = 1
-			}
+			wantNameOnly := 1
 			if len(content) != 1 || content[0] != tc.sml || len(nameOnly) != wantNameOnly || wantNameOnly == 1 && nameOnly[0] != tc.big {
 				t.Errorf("indexed with content %v, by name only %v; want small.txt with content and %d name-only (big.txt)", content, nameOnly, wantNameOnly)
 			}

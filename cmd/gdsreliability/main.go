@@ -5,6 +5,7 @@
 //
 //	gdsreliability crash  -gds ./gds -signal kill -files 1000 -stops 20
 //	gdsreliability crash  -gds ./gds -signal term -files 1000 -stops 5
+//	gdsreliability changes -gds ./gds -signal kill -files 1000 -stops 20
 //	gdsreliability memory -gds ./gds -files 100000
 //	gdsreliability search -gds ./gds -runs 20
 //
@@ -34,6 +35,10 @@ const usage = `usage: gdsreliability <crash|memory> [flags]
   crash    crawl a generated corpus with gds, stop it with SIGKILL or SIGTERM
            at planned points, check the checkpoint after every stop and the
            whole index at the end (gdsreliability crash -h)
+  changes  crawl a generated corpus, change it (modify, move, rename, delete,
+           move in old files), kill the incremental crawl at planned points,
+           check after every kill and the whole index at the end
+           (gdsreliability changes -h)
   memory   crawl N synthetic files from an in-memory Drive emulator and report
            the gds process's peak RSS (gdsreliability memory -h)
   search   run gds search --json N times under each failure (Drive refusing,
@@ -71,6 +76,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runCrash(ctx, args[1:], stdout, stderr)
 	case "memory":
 		return runMemory(ctx, args[1:], stdout, stderr)
+	case "changes":
+		return runChanges(ctx, args[1:], stdout, stderr)
 	case "search":
 		return runSearchFaults(ctx, args[1:], stdout, stderr)
 	case "-h", "--help", "help":

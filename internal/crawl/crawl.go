@@ -21,6 +21,7 @@ type Index interface {
 	EnsureEmbeddingSpace(ctx context.Context, s store.EmbeddingSpace) error
 	UpsertFile(ctx context.Context, f store.File, chunks []store.Chunk) error
 	ContentHashes(ctx context.Context, ids []string) (map[string]string, error)
+	GetFiles(ctx context.Context, ids []string) ([]store.File, error)
 	SyncState(ctx context.Context, source string) (store.SyncState, error)
 	SetSyncState(ctx context.Context, s store.SyncState) error
 	Reset(ctx context.Context) error
@@ -90,6 +91,23 @@ type Summary struct {
 	// moved out of the target folders, or of a former target), removed
 	// from the index — or, in a dry run, that would be.
 	Removed int
+	// Processed counts the files read and checked this time (new, changed,
+	// moved, or every file of a full scan); Listed-Processed of a
+	// reconciling listing were found unchanged from their record (counted
+	// in Unchanged without being read).
+	Processed int
+	// Moved counts files indexed before that were renamed or moved (within
+	// or into the targets) and re-indexed under their new name or path;
+	// they are not counted in Updated.
+	Moved int
+	// Mode is how the crawl found what to do: "full" (every file
+	// checked), "reconcile" (a listing compared with the index) or "feed"
+	// (the changes feed since the last crawl).
+	Mode string
+	// Notice says why an incremental crawl listed the targets instead of
+	// reading the changes feed (the stored page token was refused, a
+	// folder moved); "" otherwise.
+	Notice string
 	// KeptUnlisted is set when a full scan listed no file at all while the
 	// index holds KeptUnlisted files: they are kept, since an empty listing
 	// is more likely an unmounted folder or a permissions change than a
@@ -120,6 +138,13 @@ func fingerprint(src Source) string {
 // Run crawls opts.Source into opts.Index. It returns an error for problems
 // that stop the crawl (store unreachable, embedding model mismatch, listing
 // failure); per-file problems are reported in the Summary.
+//
+// A first crawl, a changed target and opts.Full process every listed file
+// (modeFull). An incremental crawl of a source with a changes feed reads
+// the feed from the page token of the last sync state (modeFeed); of any
+// other source, or without a usable token, it lists the targets and
+// processes only what differs from the index (modeReconcile). Both remove
+// what is gone. See docs/ARCHITECTURE.md, "Crawl flow".
 func Run(ctx context.Context, opts Options) (Summary, error) {
 	var sum Summary
 	if opts.Concurrency <= 0 {
@@ -140,12 +165,6 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 	}
 	fp := fingerprint(opts.Source)
 	sum.Full = opts.Full || state.Fingerprint != fp
-	// A changes-feed page token belongs to the target it was taken for:
-	// kept while the fingerprint holds, dropped when it changes.
-	token := state.PageToken
-	if state.Fingerprint != fp {
-		token = ""
-	}
 	sum.Checkpoint = state.ModifiedAt
 	if !opts.DryRun {
 		em := opts.Provider.EmbeddingModel()
@@ -160,21 +179,69 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 			return sum, err
 		}
 	}
-	since := state.ModifiedAt
-	if sum.Full {
-		since = time.Time{}
+	feedSrc, hasFeed := opts.Source.(ChangeSource)
+	m := chooseMode(sum.Full, hasFeed, pageToken(state))
+
+	// What to process, what to remove, and the page token to commit at
+	// the end ("" for a source without a feed).
+	var (
+		todo      []work
+		removed   []string
+		seen      idSet // modeFull, modeReconcile: every listed ID
+		nextToken string
+		// midToken is the page token every sync state written before the
+		// end carries: the old one while replaying the feed (a crash
+		// replays from it), none while listing (a crash before the end
+		// must list again, since the listing's token covers only what
+		// the listing finished).
+		midToken string
+	)
+	if m == modeFeed {
+		res, err := readFeed(ctx, feedSrc, opts.Index, pageToken(state))
+		switch {
+		case errors.Is(err, ErrRescan):
+			sum.Notice = err.Error()
+			m = modeReconcile
+		case err != nil:
+			return sum, fmt.Errorf("read changes: %w", err)
+		default:
+			todo, removed, nextToken, midToken = res.work, res.removed, res.token, pageToken(state)
+			sum.Listed = res.changes
+		}
 	}
-	var entries []Entry
-	if err := opts.Source.List(ctx, since, func(e Entry) error {
-		entries = append(entries, e)
-		return nil
-	}); err != nil {
-		return sum, fmt.Errorf("list files: %w", err)
+	if m != modeFeed {
+		if hasFeed {
+			// Before the listing: whatever changes while it runs is
+			// read from the feed next time.
+			// Without a position the crawl still lists; the next one
+			// lists again instead of reading the feed.
+			if nextToken, err = feedSrc.StartToken(ctx); err != nil {
+				if ctx.Err() != nil {
+					return sum, err
+				}
+				nextToken, sum.Notice = "", err.Error()
+			}
+		}
+		l := &listing{all: m == modeFull, seen: idSet{}, claim: func(ctx context.Context, ids []string) error {
+			return claimLegacy(ctx, opts, ids)
+		}}
+		if err := opts.Source.List(ctx, time.Time{}, func(e Entry) error { return l.add(ctx, opts.Index, e) }); err != nil {
+			return sum, fmt.Errorf("list files: %w", err)
+		}
+		if err := l.flush(ctx, opts.Index); err != nil {
+			return sum, err
+		}
+		todo, seen, sum.Listed, sum.Unchanged = l.work, l.seen, l.listed, l.same
 	}
-	sum.Listed = len(entries)
-	if err := claimLegacy(ctx, opts, entries); err != nil {
-		return sum, err
+	sum.Mode = m.String()
+
+	entries := make([]Entry, len(todo))
+	how := make(map[string]work, len(todo))
+	for i, w := range todo {
+		entries[i] = w.Entry
+		how[w.ID] = w
 	}
+	sum.Processed = len(entries)
 	wm := newWatermark(entries)
 	if opts.Progress != nil {
 		opts.Progress.Begin(len(entries), sum.Full)
@@ -199,7 +266,7 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				st, detail := processFile(ctx, opts, entries[i])
+				st, detail := processFile(ctx, opts, how[entries[i].ID])
 				results <- result{i, st, detail}
 			}
 		}()
@@ -219,18 +286,20 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 	var stateErr error
 	for r := range results {
 		e := entries[r.i]
-		switch r.status {
-		case StatusNew:
+		switch {
+		case how[e.ID].moved && (r.status == StatusUpdated || r.status == StatusUnchanged):
+			sum.Moved++
+		case r.status == StatusNew:
 			sum.New++
-		case StatusUpdated:
+		case r.status == StatusUpdated:
 			sum.Updated++
-		case StatusUnchanged:
+		case r.status == StatusUnchanged:
 			sum.Unchanged++
-		case StatusPlanned:
+		case r.status == StatusPlanned:
 			sum.Planned++
-		case StatusSkipped:
+		case r.status == StatusSkipped:
 			sum.Skipped = append(sum.Skipped, Problem{e.Name, e.Path, r.detail})
-		case StatusFailed:
+		case r.status == StatusFailed:
 			sum.Failed = append(sum.Failed, Problem{e.Name, e.Path, r.detail})
 		}
 		if opts.Progress != nil {
@@ -239,11 +308,16 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 		if r.status == StatusFailed || opts.DryRun || stateErr != nil {
 			continue
 		}
-		// Every listed file of an incremental run is newer than the old
-		// checkpoint, so the watermark only moves forward; a full scan starts
-		// over from zero under the new fingerprint.
-		if t, moved := wm.finish(r.i); moved {
-			next := store.SyncState{Source: opts.Key, ModifiedAt: t, Fingerprint: fp, PageToken: token, UpdatedAt: opts.Now().UTC()}
+		// The checkpoint claims every file modified up to it is indexed:
+		// it moves to the watermark of the files processed, never back
+		// (a reconciling run processes files older than it, moved in).
+		// A full scan starts over from zero under the new fingerprint.
+		if t, movedOn := wm.finish(r.i); movedOn {
+			if !sum.Full && t.Before(state.ModifiedAt) {
+				continue
+			}
+			next := store.SyncState{Source: opts.Key, ModifiedAt: t, Fingerprint: fp, UpdatedAt: opts.Now().UTC()}
+			setPageToken(&next, midToken)
 			if err := opts.Index.SetSyncState(context.WithoutCancel(ctx), next); err != nil {
 				stateErr = fmt.Errorf("save sync state: %w", err)
 				continue
@@ -260,12 +334,36 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 	if err := ctx.Err(); err != nil {
 		return sum, err
 	}
-	if sum.Full {
-		if err := prune(ctx, opts, entries, &sum); err != nil {
+	if m == modeFeed {
+		if err := remove(ctx, opts, removed, &sum); err != nil {
 			return sum, err
 		}
+	} else if err := prune(ctx, opts, seen, sum.Listed, &sum); err != nil {
+		return sum, err
+	}
+	if opts.DryRun || len(sum.Failed) > 0 {
+		// A failed file keeps the old page token: the next crawl reads
+		// its change again (or lists again) and retries it.
+		return sum, nil
+	}
+	final := store.SyncState{Source: opts.Key, ModifiedAt: sum.Checkpoint, Fingerprint: fp, UpdatedAt: opts.Now().UTC()}
+	setPageToken(&final, nextToken)
+	if err := opts.Index.SetSyncState(context.WithoutCancel(ctx), final); err != nil {
+		return sum, fmt.Errorf("save sync state: %w", err)
 	}
 	return sum, nil
+}
+
+// remove deletes the files the changes feed reported gone.
+func remove(ctx context.Context, opts Options, ids []string, sum *Summary) error {
+	sum.Removed = len(ids)
+	if len(ids) == 0 || opts.DryRun {
+		return nil
+	}
+	if err := opts.Index.DeleteFiles(context.WithoutCancel(ctx), ids); err != nil {
+		return fmt.Errorf("remove %d files no longer in the target folders: %w", len(ids), err)
+	}
+	return nil
 }
 
 // legacyKey is the bare kind under which an index from before sources had
@@ -282,15 +380,12 @@ func legacyKey(key string) string {
 
 // claimLegacy moves the listed files an older index recorded under the
 // bare kind to this source, so an unchanged file (not rewritten by the
-// crawl) is pruned, searched and reported as this source's.
-func claimLegacy(ctx context.Context, opts Options, entries []Entry) error {
+// crawl) is pruned, searched and reported as this source's. A listing
+// calls it once per batch of listed IDs.
+func claimLegacy(ctx context.Context, opts Options, ids []string) error {
 	from := legacyKey(opts.Key)
-	if from == "" || opts.DryRun || len(entries) == 0 {
+	if from == "" || opts.DryRun || len(ids) == 0 {
 		return nil
-	}
-	ids := make([]string, len(entries))
-	for i, e := range entries {
-		ids[i] = e.ID
 	}
 	if _, err := opts.Index.ClaimFiles(ctx, from, opts.Key, ids); err != nil {
 		return fmt.Errorf("claim the files indexed under %q: %w", from, err)
@@ -298,26 +393,22 @@ func claimLegacy(ctx context.Context, opts Options, entries []Entry) error {
 	return nil
 }
 
-// prune removes the files of this source a complete full-scan listing did
-// not hold: the index keeps only what is in the source's folders now. A
-// file that was listed but failed or was skipped this time is not removed;
-// another source's files are never touched.
-func prune(ctx context.Context, opts Options, entries []Entry, sum *Summary) error {
+// prune removes the files of this source a complete listing did not hold:
+// the index keeps only what is in the source's folders now. A file that
+// was listed but failed or was skipped this time is not removed; another
+// source's files are never touched.
+func prune(ctx context.Context, opts Options, seen idSet, listed int, sum *Summary) error {
 	indexed, err := opts.Index.SourceIDs(ctx, opts.Key)
 	if err != nil {
 		return fmt.Errorf("list indexed files: %w", err)
 	}
-	if len(entries) == 0 {
+	if listed == 0 {
 		sum.KeptUnlisted = len(indexed)
 		return nil
 	}
-	listed := make(map[string]bool, len(entries))
-	for _, e := range entries {
-		listed[e.ID] = true
-	}
 	var stale []string
 	for _, id := range indexed {
-		if !listed[id] {
+		if !seen.has(id) {
 			stale = append(stale, id)
 		}
 	}
@@ -361,8 +452,12 @@ func (w *stopWatch) err() error {
 	return w.first
 }
 
-// processFile extracts, summarises, embeds and stores one file.
-func processFile(ctx context.Context, opts Options, e Entry) (Status, string) {
+// processFile extracts, summarises, embeds and stores one file. A renamed
+// file is indexed again even when its text is unchanged; another change of
+// its metadata (touched, moved to another folder) with an unchanged text
+// only rewrites the metadata.
+func processFile(ctx context.Context, opts Options, w work) (Status, string) {
+	e := w.Entry
 	if ctx.Err() != nil {
 		return StatusFailed, "interrupted"
 	}
@@ -375,6 +470,9 @@ func processFile(ctx context.Context, opts Options, e Entry) (Status, string) {
 	fctx, cancel := context.WithTimeout(ctx, opts.FileTimeout)
 	defer cancel()
 	rc, err := opts.Source.Open(fctx, e)
+	if errors.Is(err, ErrSkip) && !errors.Is(err, ErrGone) {
+		return nameOnly(ctx, opts, e, err.Error())
+	}
 	if errors.Is(err, ErrSkip) {
 		return StatusSkipped, err.Error()
 	}
@@ -383,7 +481,8 @@ func processFile(ctx context.Context, opts Options, e Entry) (Status, string) {
 	}
 	res, err := IndexFile(fctx, FileOptions{
 		Index: opts.Index, Provider: opts.Provider, SummaryMaxLength: opts.SummaryMaxLength,
-		MaxFileBytes: opts.MaxFileBytes, Source: opts.Key, Now: opts.Now,
+		MaxFileBytes: opts.MaxFileBytes, Source: opts.Key, Now: opts.Now, Refresh: w.renamed,
+		UpdateMeta: w.diff != diffNew,
 	}, e, rc)
 	rc.Close()
 	switch {
@@ -397,27 +496,37 @@ func processFile(ctx context.Context, opts Options, e Entry) (Status, string) {
 		// download that stalls is.
 		return StatusFailed, err.Error()
 	case errors.Is(err, context.DeadlineExceeded) && errors.Is(err, ErrExtract):
-		// A parser over the time limit: skipped until the file changes,
-		// and not indexed by name only (a slow parse on a busy machine
-		// must not replace an entry that has content).
-		return StatusSkipped, skipDetail(err)
+		// A parser over the time limit: skipped until the file changes.
+		// A file not indexed yet is recorded by name only, with the
+		// reason, so the next listing knows it and does not parse it
+		// again; an entry that has content is kept (a slow parse on a
+		// busy machine must not replace it), and the file is tried again.
+		reason := skipDetail(err)
+		if hashes, herr := opts.Index.ContentHashes(ctx, []string{e.ID}); herr == nil && hashes[e.ID] == "" {
+			if _, nerr := IndexNameOnly(ctx, FileOptions{Index: opts.Index, Source: opts.Key, Now: opts.Now}, e, reason); nerr == nil {
+				return StatusSkipped, reason + NameOnlySuffix
+			}
+		}
+		return StatusSkipped, reason
 	case errors.Is(err, ErrExtract), errors.Is(err, ErrNoText):
 		// Unsupported, too large, malformed, or no text: the content is
 		// skipped until the file changes, and the file is indexed by name
 		// only (found by name, type and dates; the reason kept).
-		reason := skipDetail(err)
-		res, nerr := IndexNameOnly(ctx, FileOptions{
-			Index: opts.Index, Source: opts.Key, Now: opts.Now,
-		}, e, reason)
-		switch {
-		case nerr != nil:
-			return StatusFailed, fmt.Sprintf("%s; indexing by name failed: %v", reason, nerr)
-		case res.Status == StatusUnchanged:
-			return StatusUnchanged, ""
-		}
-		return StatusSkipped, reason + NameOnlySuffix
+		return nameOnly(ctx, opts, e, skipDetail(err))
 	}
 	return StatusFailed, err.Error()
+}
+
+// nameOnly indexes a skipped file by name only with the reason.
+func nameOnly(ctx context.Context, opts Options, e Entry, reason string) (Status, string) {
+	res, err := IndexNameOnly(ctx, FileOptions{Index: opts.Index, Source: opts.Key, Now: opts.Now}, e, reason)
+	switch {
+	case err != nil:
+		return StatusFailed, fmt.Sprintf("%s; indexing by name failed: %v", reason, err)
+	case res.Status == StatusUnchanged:
+		return StatusUnchanged, ""
+	}
+	return StatusSkipped, reason + NameOnlySuffix
 }
 
 // NameOnlySuffix ends the skip detail of a file whose content was skipped
@@ -499,6 +608,20 @@ type FileOptions struct {
 	MaxFileBytes     int64  // <= 0: extract.DefaultMaxBytes
 	Source           string // File.Source (a source key, or store.SourceUpload)
 	Now              func() time.Time
+	// Refresh indexes the file again even when its text is unchanged: it
+	// was renamed, and the name is part of the file's embedding.
+	Refresh bool
+	// UpdateMeta rewrites the stored metadata (modified time, size, path,
+	// parents, link) when the text is unchanged, through the index's
+	// UpdateFileMeta when it has one: a file touched or moved keeps its
+	// summary and embeddings but not a stale path or time.
+	UpdateMeta bool
+}
+
+// metaUpdater is the index method behind FileOptions.UpdateMeta (the
+// SQLite and Postgres stores have it).
+type metaUpdater interface {
+	UpdateFileMeta(ctx context.Context, f store.File) error
 }
 
 // Indexed is the outcome of IndexFile.
@@ -532,7 +655,14 @@ func IndexFile(ctx context.Context, o FileOptions, e Entry, r io.Reader) (Indexe
 		return Indexed{}, err
 	}
 	old, existed := hashes[e.ID]
-	if existed && old == hash {
+	if existed && old == hash && !o.Refresh {
+		if mu, ok := o.Index.(metaUpdater); ok && o.UpdateMeta {
+			f := store.File{ID: e.ID, ModifiedAt: e.ModifiedAt, MimeType: e.MimeType, WebLink: e.WebLink,
+				Parents: e.Parents, Path: e.Path, Size: e.Size, Source: o.Source, IndexedAt: o.Now().UTC()}
+			if err := mu.UpdateFileMeta(context.WithoutCancel(ctx), f); err != nil {
+				return Indexed{}, err
+			}
+		}
 		return Indexed{Status: StatusUnchanged}, nil
 	}
 	ds, err := ai.Summarize(ctx, o.Provider, ai.DocInput{Name: e.Name, MimeType: e.MimeType, Text: text, MaxLength: o.SummaryMaxLength})

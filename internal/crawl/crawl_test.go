@@ -99,9 +99,10 @@ func TestLocalCrawlEndToEnd(t *testing.T) {
 		t.Errorf("%d summaries, want %d", got, texts)
 	}
 
-	// Nothing changed: incremental, nothing listed.
+	// Nothing changed: incremental, every file listed and found unchanged
+	// from its record, none read.
 	sum, err = crawl.Run(ctx, opts)
-	if err != nil || sum.Full || sum.Listed != 0 {
+	if err != nil || sum.Full || sum.Processed != 0 || sum.Unchanged != sum.Listed || sum.Mode != "reconcile" {
 		t.Fatalf("second crawl: %+v, %v", sum, err)
 	}
 
@@ -116,7 +117,7 @@ func TestLocalCrawlEndToEnd(t *testing.T) {
 	os.Chtimes(touched, now, now)
 	before := p.summaries.Load()
 	sum, err = crawl.Run(ctx, opts)
-	if err != nil || sum.Full || sum.Listed != 2 || sum.Updated != 1 || sum.Unchanged != 1 {
+	if err != nil || sum.Full || sum.Processed != 2 || sum.Updated != 1 || sum.Unchanged != sum.Listed-1 {
 		t.Fatalf("third crawl: %+v, %v", sum, err)
 	}
 	if got := p.summaries.Load() - before; got != 1 {

@@ -101,7 +101,7 @@ func TestNameOnlyEntries(t *testing.T) {
 	now := time.Now()
 	os.Chtimes(photo, now, now)
 	sum, err = crawl.Run(ctx, opts)
-	if err != nil || sum.Listed != 1 || len(sum.Skipped) != 1 {
+	if err != nil || sum.Processed != 1 || len(sum.Skipped) != 1 {
 		t.Fatalf("crawl after touching the png: %+v, %v", sum, err)
 	}
 }

@@ -13,6 +13,13 @@ import (
 // the sync checkpoint back or fail the run.
 var ErrSkip = errors.New("skipped")
 
+// ErrGone is wrapped, with ErrSkip, by a Source's Open error when the file
+// no longer exists (deleted since it was listed): it is skipped and left
+// out of the index, where another skip records the file by name only with
+// its reason, so that the next listing knows it and does not try again
+// until it changes.
+var ErrGone = errors.New("gone")
+
 // Stop wraps a Source's Open error that every other file would meet too
 // (the Google sign-in was revoked): Run starts no further file, lets the
 // files already open finish, and returns the error, with the checkpoint
@@ -48,7 +55,8 @@ type Source interface {
 	// when since is zero). It stops at the first error fn returns.
 	List(ctx context.Context, since time.Time, fn func(Entry) error) error
 	// Open returns the content of a file. An error wrapping ErrSkip skips
-	// the file for good (until it changes); an error made by Stop stops the
-	// crawl; any other error fails the file.
+	// the file for good (until it changes; it is indexed by name only with
+	// the reason, unless the error also wraps ErrGone); an error made by
+	// Stop stops the crawl; any other error fails the file.
 	Open(ctx context.Context, e Entry) (io.ReadCloser, error)
 }

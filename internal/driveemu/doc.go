@@ -11,7 +11,8 @@
 //
 // It serves files.list (the q language, paging, orderBy, fields, corpora and
 // the Shared drive flags), files.get (metadata and alt=media), files.export,
-// about.get, drives.list and drives.get, with errors shaped like Drive's so
+// about.get, drives.list, drives.get and the changes feed
+// (changes.getStartPageToken, changes.list: see changeLog), with errors shaped like Drive's so
 // they surface as *googleapi.Error with Code and Errors[0].Reason.
 //
 // Faults (latency, 429, 403 rate limits, 5xx, dropped connections, truncated
@@ -32,7 +33,13 @@
 //     (extracted with internal/extract). Results come in insertion order, not by
 //     relevance. Page tokens are offsets, so a change between two pages may
 //     shift items, as it may in Drive.
-//   - No changes API, uploads, permissions API or revisions; a file without
+//   - The changes feed is one log for My Drive and every Shared drive: a
+//     page token is a position in it (a decimal number, as Drive's are),
+//     and a token from getStartPageToken with a driveId is valid without
+//     it. Change times are deterministic (one second per change after the
+//     base time), not the wall clock. Drive changes (changeType "drive")
+//     are not reported. [Emulator.ExpireChanges] makes old tokens invalid.
+//   - No uploads, permissions API or revisions; a file without
 //     permission is simply invisible (404 notFound, absent from lists).
 //   - A missing supportsAllDrives hides Shared drive items from files.get
 //     and files.list; files.export has no such parameter and finds them.

@@ -168,13 +168,19 @@ writersCanShare`)
 var driveFields = setOf(`backgroundImageFile backgroundImageLink capabilities colorRgb createdTime hidden id kind
 name orgUnitId restrictions themeId`)
 
+var changeFields = setOf(`changeType drive driveId file fileId kind removed teamDrive teamDriveId time type`)
+
 var schemas = map[string]map[string]bool{
-	"FileList":  setOf("files incompleteSearch kind nextPageToken"),
-	"File":      fileFields,
-	"files":     fileFields,
-	"DriveList": setOf("drives kind nextPageToken"),
-	"Drive":     driveFields,
-	"drives":    driveFields,
+	"FileList":       setOf("files incompleteSearch kind nextPageToken"),
+	"File":           fileFields,
+	"files":          fileFields,
+	"DriveList":      setOf("drives kind nextPageToken"),
+	"ChangeList":     setOf("changes kind newStartPageToken nextPageToken"),
+	"changes":        changeFields,
+	"file":           fileFields,
+	"StartPageToken": setOf("kind startPageToken"),
+	"Drive":          driveFields,
+	"drives":         driveFields,
 	"About": setOf(`appInstalled canCreateDrives canCreateTeamDrives driveThemes exportFormats folderColorPalette
 importFormats kind maxImportSizes maxUploadSize storageQuota teamDriveThemes user`),
 }

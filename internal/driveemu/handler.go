@@ -54,6 +54,10 @@ func route(r *http.Request) (endpoint, id string) {
 		return EndpointDrives, ""
 	case len(parts) == 2 && parts[0] == "drives" && parts[1] != "":
 		return EndpointDriveGet, parts[1]
+	case len(parts) == 1 && parts[0] == "changes":
+		return EndpointChanges, ""
+	case len(parts) == 2 && parts[0] == "changes" && parts[1] == "startPageToken":
+		return EndpointStartToken, ""
 	}
 	return EndpointOther, ""
 }
@@ -84,6 +88,10 @@ func (e *Emulator) dispatch(w http.ResponseWriter, r *http.Request, endpoint, id
 		e.serveDrives(w, q)
 	case EndpointDriveGet:
 		e.serveDriveGet(w, id, q)
+	case EndpointChanges:
+		e.serveChanges(w, q)
+	case EndpointStartToken:
+		e.serveStartToken(w, q)
 	default:
 		writeError(w, &apiError{Code: 404, Domain: "global", Reason: "notFound",
 			Message: "The emulator does not serve " + r.Method + " " + r.URL.Path})

@@ -126,6 +126,9 @@ type Emulator struct {
 	// under e.mu's read lock and dropped when a file changes.
 	tokMu  sync.Mutex
 	tokens map[string]*docTokens
+
+	// log is the changes feed (changes.go), appended by every mutation.
+	log changeLog
 }
 
 // New returns an empty emulator: a My Drive root and nothing else.
@@ -293,6 +296,7 @@ func (e *Emulator) addLocked(f File) (string, error) {
 	f.md5 = md5Hex(f.Content)
 	e.files[f.ID] = &f
 	e.order = append(e.order, f.ID)
+	e.recordLocked(&f)
 	return f.ID, nil
 }
 
@@ -351,16 +355,27 @@ func (e *Emulator) resolveLocked(id string) string {
 	return id
 }
 
-// mutate applies fn to the file with the given ID and reports whether it exists.
-func (e *Emulator) mutate(id string, fn func(f *File)) bool {
+// mutate applies fn to the file with the given ID and reports whether it
+// exists. The change is appended to the changes feed: for f alone, or with
+// tree also for everything under f (trashing a folder trashes its
+// contents; hiding it hides them).
+func (e *Emulator) mutate(id string, tree bool, fn func(f *File)) bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	f, ok := e.files[e.resolveLocked(id)]
 	if !ok {
 		return false
 	}
+	var under []string
+	if tree && f.IsFolder() {
+		under = e.descendantsLocked(f.ID)
+	}
 	fn(f)
 	e.dropTokens(f.ID)
+	e.recordLocked(f)
+	for _, d := range under {
+		e.recordLocked(e.files[d])
+	}
 	return true
 }
 
@@ -379,7 +394,7 @@ func (e *Emulator) Touch(id string, content []byte, modified time.Time) bool {
 		modified = e.nextTime()
 	}
 	e.mu.Unlock()
-	return e.mutate(id, func(f *File) {
+	return e.mutate(id, false, func(f *File) {
 		if f.IsNative() {
 			f.ExportText = string(content)
 		} else {
@@ -392,28 +407,34 @@ func (e *Emulator) Touch(id string, content []byte, modified time.Time) bool {
 
 // Rename renames a file and sets its modifiedTime.
 func (e *Emulator) Rename(id, name string, modified time.Time) bool {
-	return e.mutate(id, func(f *File) { f.Name = name; f.ModifiedTime = modified.UTC().Truncate(time.Millisecond) })
+	return e.mutate(id, false, func(f *File) { f.Name = name; f.ModifiedTime = modified.UTC().Truncate(time.Millisecond) })
 }
 
-// Move replaces a file's parents. It reports whether the file exists.
+// Move replaces a file's parents (and its Shared drive, from the new
+// parent). It reports whether the file exists. As in Drive, the move is one
+// change of the moved item; what is under a moved folder does not change.
 func (e *Emulator) Move(id string, parents ...string) bool {
 	e.mu.Lock()
 	ps := make([]string, len(parents))
+	driveID := ""
 	for i, p := range parents {
 		ps[i] = e.resolveLocked(p)
+		if pf, ok := e.files[ps[i]]; ok && pf.DriveID != "" {
+			driveID = pf.DriveID
+		}
 	}
 	e.mu.Unlock()
-	return e.mutate(id, func(f *File) { f.Parents = ps })
+	return e.mutate(id, false, func(f *File) { f.Parents = ps; f.DriveID = driveID })
 }
 
 // Trash sets or clears a file's trashed flag.
 func (e *Emulator) Trash(id string, trashed bool) bool {
-	return e.mutate(id, func(f *File) { f.Trashed = trashed })
+	return e.mutate(id, true, func(f *File) { f.Trashed = trashed })
 }
 
 // SetInaccessible hides (or shows again) a file and everything under it.
 func (e *Emulator) SetInaccessible(id string, hidden bool) bool {
-	return e.mutate(id, func(f *File) { f.Inaccessible = hidden })
+	return e.mutate(id, true, func(f *File) { f.Inaccessible = hidden })
 }
 
 // Delete removes a file for good (its children stay, orphaned, as in Drive
@@ -425,9 +446,15 @@ func (e *Emulator) Delete(id string) bool {
 	if _, ok := e.files[id]; !ok || id == e.rootID {
 		return false
 	}
+	under := e.descendantsLocked(id)
+	driveID := e.files[id].DriveID
 	delete(e.files, id)
 	e.dropTokens(id)
 	e.order = slices.DeleteFunc(e.order, func(s string) bool { return s == id })
+	e.recordRemovedLocked(id, driveID)
+	for _, d := range under {
+		e.recordLocked(e.files[d]) // now invisible: a removed change
+	}
 	return true
 }
 

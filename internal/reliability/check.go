@@ -18,6 +18,7 @@ type Index interface {
 	ContentHashes(ctx context.Context, ids []string) (map[string]string, error)
 	ChunkSearch(ctx context.Context, vec []float32, f store.Filter, k int) ([]store.ChunkHit, error)
 	Stats(ctx context.Context) (store.Stats, error)
+	GetFiles(ctx context.Context, ids []string) ([]store.File, error)
 }
 
 // batch is how many IDs one store call gets.

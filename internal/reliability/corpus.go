@@ -30,6 +30,10 @@ type CorpusFile struct {
 	ModTime time.Time // distinct per file, whole seconds
 	// Indexable is false for the files gds must skip (binary content).
 	Indexable bool
+	// DriveKey is the key of the file's Drive ID (driveemu.StableID) when
+	// it is not "dir:"+Rel: a file moved or renamed by Mutate keeps the
+	// Drive ID of its first path (a local file's ID is its path).
+	DriveKey string
 }
 
 // Corpus is a folder of generated files.
@@ -144,7 +148,11 @@ func (c *Corpus) Expect(ctx context.Context, kind string) ([]Expect, error) {
 		case SourceLocal:
 			e.ID = crawl.LocalID(c.Dir, f.Rel)
 		case SourceDrive:
-			e.ID = driveemu.StableID("dir:" + f.Rel)
+			key := f.DriveKey
+			if key == "" {
+				key = "dir:" + f.Rel
+			}
+			e.ID = driveemu.StableID(key)
 		default:
 			return nil, fmt.Errorf("unknown source kind %q", kind)
 		}

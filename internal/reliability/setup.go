@@ -31,6 +31,10 @@ type Setup struct {
 	// schema (GDS_DB_SCHEMA), dropped by the cleanup.
 	PostgresURL string
 	Concurrency int // gds crawl --concurrency; 0 means 4
+	// Drive, when set, is the emulator fixture served for SourceDrive
+	// instead of driveemu.FromDir(corpus.Dir) (a test that changes the
+	// Drive between crawls builds it itself).
+	Drive *driveemu.Fixture
 }
 
 // Prepare returns how to run gds over corpus with setup s and how to open
@@ -61,10 +65,13 @@ func Prepare(ctx context.Context, corpus *Corpus, s Setup) (g GDS, open Opener, 
 	case SourceLocal:
 		g.Args = append(g.Args, "--source", "local:"+corpus.Dir)
 	case SourceDrive:
-		fx, ferr := driveemu.FromDir(corpus.Dir)
-		if ferr != nil {
-			err = ferr
-			return
+		fx := s.Drive
+		if fx == nil {
+			var ferr error
+			if fx, ferr = driveemu.FromDir(corpus.Dir); ferr != nil {
+				err = ferr
+				return
+			}
 		}
 		url, stop, serr := ServeEmulator(fx.Emu)
 		if serr != nil {

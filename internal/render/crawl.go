@@ -192,6 +192,12 @@ func CrawlSummary(w io.Writer, sum crawl.Summary, dryRun bool, lang string) {
 	} else {
 		fmt.Fprintln(w, i18n.T(lang, "crawl.summary", sum.New, sum.Updated, sum.Unchanged, len(sum.Skipped), len(sum.Failed)))
 	}
+	if sum.Notice != "" {
+		fmt.Fprintln(w, i18n.T(lang, "crawl.notice", sum.Notice))
+	}
+	if sum.Moved > 0 {
+		fmt.Fprintln(w, i18n.T(lang, "crawl.summary.moved", sum.Moved))
+	}
 	switch {
 	case sum.Removed > 0 && dryRun:
 		fmt.Fprintln(w, i18n.T(lang, "crawl.summary.would_remove", sum.Removed))

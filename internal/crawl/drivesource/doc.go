@@ -16,4 +16,12 @@
 //     a reason; a sign-in failure stops the crawl (crawl.Stop).
 //   - Open reads the whole content (bounded) before it returns, so a
 //     damaged transfer is retried by the client rather than indexed.
+//   - Incremental crawls read the changes feed (crawl.ChangeSource:
+//     StartToken before a full listing, Changes from the stored token).
+//     Each changed file is placed by its ancestry, its parent folders
+//     fetched once per crawl (files.get) up to a target folder or a drive
+//     root; a folder created, moved or renamed, or a refused token, asks
+//     the crawl to list instead (crawl.ErrRescan). A file deleted since it
+//     was listed is skipped without a record (crawl.ErrGone); other skips
+//     are recorded by name only, so a listing does not try them again.
 package drivesource

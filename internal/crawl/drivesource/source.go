@@ -43,6 +43,7 @@ type Source struct {
 	roots []drive.Folder    // resolved target folders, nil until resolved
 	md5s  map[string]string // file ID → md5Checksum seen by List
 	stats drive.WalkStats   // of the last List
+	anc   *ancestry         // folder places of the last Changes
 }
 
 var _ crawl.Source = (*Source)(nil)
@@ -160,6 +161,12 @@ func (s *Source) Open(ctx context.Context, e crawl.Entry) (io.ReadCloser, error)
 		b, err = s.c.Download(ctx, e.ID, s.max, sum)
 	}
 	if err != nil {
+		var gerr *googleapi.Error
+		if errors.As(err, &gerr) && gerr.Code == http.StatusNotFound {
+			// Deleted since it was listed: not recorded (the changes
+			// feed reports the deletion).
+			return nil, goneError(i18n.T(s.lang, "drive.skip.gone"))
+		}
 		if reason := s.openSkipReason(err); reason != "" {
 			return nil, skipError(reason)
 		}
@@ -224,6 +231,15 @@ func (e skipError) Error() string { return string(e) }
 
 // Unwrap makes errors.Is(err, crawl.ErrSkip) hold.
 func (e skipError) Unwrap() error { return crawl.ErrSkip }
+
+// goneError is the skip of a file deleted since it was listed; it matches
+// crawl.ErrSkip and crawl.ErrGone.
+type goneError string
+
+func (e goneError) Error() string { return string(e) }
+
+// Unwrap makes errors.Is(err, crawl.ErrSkip) and errors.Is(err, crawl.ErrGone) hold.
+func (e goneError) Unwrap() []error { return []error{crawl.ErrSkip, crawl.ErrGone} }
 
 // formatBytes renders a size limit for messages: "50 MB", "64 KB", "100 bytes".
 func formatBytes(n int64) string {
