@@ -14,6 +14,7 @@ import (
 	"github.com/gds-cli/gds/internal/agent"
 	"github.com/gds-cli/gds/internal/ai"
 	"github.com/gds-cli/gds/internal/app"
+	"github.com/gds-cli/gds/internal/cliflag"
 	"github.com/gds-cli/gds/internal/render"
 )
 
@@ -36,8 +37,8 @@ func newAskCommand(d *app.Deps) *cli.Command {
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: d.T("flag.ask.json")},
 			&cli.StringFlag{Name: "folder", Usage: d.T("flag.ask.folder")},
-			&cli.IntFlag{Name: "top-k", Value: app.DefaultTopK, Usage: d.T("flag.ask.top_k")},
-			&cli.FloatFlag{Name: "score-threshold", Usage: d.T("flag.ask.threshold")},
+			cliflag.IntRange(&cli.IntFlag{Name: "top-k", Value: app.DefaultTopK, Usage: d.T("flag.ask.top_k")}, 1, app.MaxAskTopK),
+			cliflag.FloatRange(&cli.FloatFlag{Name: "score-threshold", Usage: d.T("flag.ask.threshold")}, 0, 1),
 			&cli.StringFlag{Name: "mode", Value: app.ModeRAG, Usage: d.T("cmd.ask.mode")},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {

@@ -9,9 +9,13 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/gds-cli/gds/internal/app"
+	"github.com/gds-cli/gds/internal/cliflag"
 	"github.com/gds-cli/gds/internal/graph"
 	"github.com/gds-cli/gds/internal/render"
 )
+
+// maxGraphConcurrency is the most model calls `gds graph build` makes at once.
+const maxGraphConcurrency = 64
 
 func newGraphCommand(d *app.Deps) *cli.Command {
 	def := graph.DefaultParams()
@@ -27,7 +31,7 @@ func newGraphCommand(d *app.Deps) *cli.Command {
 					&cli.StringFlag{Name: "folder", Usage: d.T("flag.graph.folder")},
 					&cli.BoolFlag{Name: "full", Usage: d.T("flag.graph.full")},
 					&cli.BoolFlag{Name: "json", Usage: d.T("flag.graph.json")},
-					&cli.IntFlag{Name: "concurrency", Aliases: []string{"j"}, HideDefault: true, Usage: d.T("flag.graph.concurrency")},
+					cliflag.IntRange(&cli.IntFlag{Name: "concurrency", Aliases: []string{"j"}, HideDefault: true, Usage: d.T("flag.graph.concurrency")}, 1, maxGraphConcurrency),
 				},
 				Action: func(ctx context.Context, cmd *cli.Command) error {
 					if err := checkNoArgs(d, cmd); err != nil {
@@ -46,9 +50,10 @@ func newGraphCommand(d *app.Deps) *cli.Command {
 				ArgsUsage:   "QUESTION",
 				Flags: []cli.Flag{
 					&cli.StringFlag{Name: "mode", Value: graph.ModeGlobal, Usage: d.T("flag.graph.mode")},
-					&cli.IntFlag{Name: "community-level", Value: def.CommunityLevel, Usage: d.T("flag.graph.level")},
-					&cli.FloatFlag{Name: "min-community-rank", Value: def.MinCommunityRank, Usage: d.T("flag.graph.min_rank")},
-					&cli.IntFlag{Name: "max-context-tokens", Value: def.MaxContextTokens, Usage: d.T("flag.graph.max_tokens")},
+					cliflag.IntRange(&cli.IntFlag{Name: "community-level", Value: def.CommunityLevel, Usage: d.T("flag.graph.level")}, 0, cliflag.NoMax),
+					cliflag.FloatRange(&cli.FloatFlag{Name: "min-community-rank", Value: def.MinCommunityRank, Usage: d.T("flag.graph.min_rank")}, 0, 10), // reports are ranked 0–10
+					cliflag.IntRange(&cli.IntFlag{Name: "max-context-tokens", Value: def.MaxContextTokens, Usage: d.T("flag.graph.max_tokens")},
+						graph.MinContextTokens, cliflag.NoMax),
 					&cli.StringFlag{Name: "response-type", Value: def.ResponseType, Usage: d.T("flag.graph.response_type")},
 					&cli.StringFlag{Name: "output-format", Value: "markdown", Usage: d.T("flag.graph.format")},
 					&cli.BoolFlag{Name: "no-normalize-weight", Usage: d.T("flag.graph.no_normalize")},

@@ -12,11 +12,14 @@ import (
 	"golang.org/x/term"
 
 	"github.com/gds-cli/gds/internal/app"
-	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/budget"
+	"github.com/gds-cli/gds/internal/cliflag"
 	"github.com/gds-cli/gds/internal/render"
 	"github.com/gds-cli/gds/internal/search"
 )
+
+// maxSearchLimit is the largest --limit (the loop keeps at most this many).
+const maxSearchLimit = 1000
 
 // searchOptions are the parsed flags and arguments of `gds search`.
 type searchOptions struct {
@@ -41,7 +44,7 @@ func newSearchCommand(d *app.Deps) *cli.Command {
 			&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: d.T("flag.search.verbose")},
 			&cli.StringFlag{Name: "answer", Usage: d.T("flag.search.answer"), Aliases: []string{"a"}},
 			&cli.StringFlag{Name: "state", Usage: d.T("flag.search.state")},
-			&cli.IntFlag{Name: "limit", Value: 10, Usage: d.T("flag.search.limit")},
+			cliflag.IntRange(&cli.IntFlag{Name: "limit", Value: 10, Usage: d.T("flag.search.limit")}, 1, maxSearchLimit),
 			&cli.StringFlag{Name: "folder", Usage: d.T("flag.search.folder")},
 			&cli.BoolFlag{Name: "local", Usage: d.T("flag.search.local")},
 			&cli.DurationFlag{Name: "timeout", Usage: d.T("flag.search.timeout")},
@@ -92,15 +95,6 @@ func searchBudget(p budget.Policy, cmd *cli.Command) budget.Policy {
 // runs the same hybrid loop (app.SearchSession); they differ only in how a
 // clarifying question is asked and how the outcome is rendered.
 func runSearch(ctx context.Context, d *app.Deps, opts searchOptions) error {
-	if opts.Limit < 1 {
-		err := apperr.L(apperr.Usage, "err.flag_min", "--limit", 1, opts.Limit)
-		if opts.JSON {
-			if werr := render.WriteJSON(d.Stdout, render.ErrorDoc{Error: jsonError(d, err)}); werr != nil {
-				return errors.Join(err, werr)
-			}
-		}
-		return err
-	}
 	switch {
 	case opts.JSON:
 		return runSearchJSON(ctx, d, opts)
