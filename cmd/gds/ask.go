@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 
 	"github.com/urfave/cli/v3"
 
@@ -86,18 +84,15 @@ func runAsk(ctx context.Context, d *app.Deps, opts askOptions) error {
 	if !isTerminal(d.Stdin) {
 		return usageError{err: errors.New(d.T("ask.no_question"))}
 	}
-	var history []ai.Message
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(sigs)
 	prov, err := d.Provider()
 	if err != nil {
 		return err
 	}
 	fmt.Fprintln(d.Stderr, d.T("ask.repl.welcome", prov.Name()))
-	rp := &repl{
-		lines: render.NewLines(d.Stdin), signals: sigs, msgs: d.Stderr, t: d.T, prompt: "ask.repl.prompt",
-		search: func(ctx context.Context, q string) error {
+	var history []ai.Message
+	return render.RunREPL(ctx, &render.REPL{
+		Lines: render.NewLines(d.Stdin), Msgs: d.Stderr, T: d.T, Prompt: "ask.repl.prompt",
+		Run: func(ctx context.Context, q string) error {
 			r := req(q)
 			r.History = history
 			res, err := askOnce(ctx, d, r)
@@ -106,10 +101,8 @@ func runAsk(ctx context.Context, d *app.Deps, opts askOptions) error {
 			}
 			return err
 		},
-		onError: func(err error) { printError(d, err) },
-		cleanup: func() {},
-	}
-	return rp.run(context.WithoutCancel(ctx))
+		OnError: func(err error) { printError(d, err) },
+	})
 }
 
 // askOnce streams one answer to stdout and lists its sources.

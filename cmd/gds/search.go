@@ -136,7 +136,8 @@ func runSearchText(ctx context.Context, d *app.Deps, opts searchOptions) error {
 	if opts.Query == "" {
 		return runREPL(ctx, d, ss, r, opts)
 	}
-	return searchOnce(ctx, d, ss, r, opts.Query, opts)
+	_, err = searchOnce(ctx, d, ss, r, opts.Query, opts)
+	return err
 }
 
 // newInteractive builds the terminal renderer: colours, hyperlinks and the
@@ -163,23 +164,23 @@ func newInteractive(d *app.Deps, opts searchOptions) *render.Interactive {
 
 // searchOnce runs one search and prints its end: the readable list on a
 // terminal, render.SearchText's plain form otherwise.
-func searchOnce(ctx context.Context, d *app.Deps, ss *app.SearchSession, r *render.Interactive, query string, opts searchOptions) error {
+func searchOnce(ctx context.Context, d *app.Deps, ss *app.SearchSession, r *render.Interactive, query string, opts searchOptions) (search.Outcome, error) {
 	r.Begin()
 	out, err := ss.Run(ctx, query)
 	r.Stop()
 	render.DegradedText(d.Stderr, out.Degraded, d.Lang)
 	if err != nil {
-		return err
+		return out, err
 	}
 	if d.StdoutTTY {
 		r.Finish(out, opts.Limit)
-		return nil
+		return out, nil
 	}
 	if opts.Limit > 0 && len(out.Results) > opts.Limit {
 		out.Results = out.Results[:opts.Limit]
 	}
 	render.SearchText(d.Stdout, out, opts.Verbose, r.Hyperlinks, d.Lang)
-	return nil
+	return out, nil
 }
 
 // terminalWidth is the width of the terminal w, else COLUMNS, else 80.
