@@ -36,9 +36,6 @@ func alfredWorkflowCommand(d *app.Deps) *cli.Command {
 		Usage: d.T("cmd.alfred.workflow.usage"),
 		Flags: []cli.Flag{&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: alfredpkg.FileName, Usage: d.T("flag.alfred.output"), TakesFile: true}},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			if err := checkNoArgs(d, cmd); err != nil {
-				return err
-			}
 			_, err := runAlfredWorkflow(d, alfredPackageOptions{Output: cmd.String("output"), Version: cmd.Root().Version})
 			return err
 		},
@@ -52,9 +49,6 @@ func alfredInstallCommand(d *app.Deps) *cli.Command {
 		Name:  "install",
 		Usage: d.T("cmd.alfred.install.usage"),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			if err := checkNoArgs(d, cmd); err != nil {
-				return err
-			}
 			var open opener
 			if osScheduleEnv().GOOS == "darwin" {
 				open = macOpen

@@ -67,10 +67,7 @@ func runAsk(ctx context.Context, d *app.Deps, opts askOptions) error {
 	if opts.JSON {
 		res, err := d.Ask(ctx, req(opts.Question))
 		if err != nil {
-			if werr := render.WriteJSON(d.Stdout, render.ErrorDoc{Error: jsonError(d, err)}); werr != nil {
-				return errors.Join(err, werr)
-			}
-			return err
+			return render.FailJSON(d.Stdout, err, d.Lang)
 		}
 		if res.Sources == nil {
 			res.Sources = []app.Source{}

@@ -41,9 +41,6 @@ func newAuthCommand(d *app.Deps) *cli.Command {
 					&cli.DurationFlag{Name: "timeout", Value: auth.DefaultLoginTimeout, Usage: d.T("flag.auth.timeout")},
 				},
 				Action: func(ctx context.Context, cmd *cli.Command) error {
-					if err := checkNoArgs(d, cmd); err != nil {
-						return err
-					}
 					return runAuthLogin(ctx, d, authLoginOptions{NoBrowser: cmd.Bool("no-browser"), Timeout: cmd.Duration("timeout")})
 				},
 			},
@@ -52,9 +49,6 @@ func newAuthCommand(d *app.Deps) *cli.Command {
 				Usage: d.T("cmd.auth.status.usage"),
 				Flags: []cli.Flag{jsonFlag(d), &cli.BoolFlag{Name: "check", Usage: d.T("flag.auth.check")}},
 				Action: func(ctx context.Context, cmd *cli.Command) error {
-					if err := checkNoArgs(d, cmd); err != nil {
-						return err
-					}
 					return runAuthStatus(ctx, d, authStatusOptions{JSON: cmd.Bool("json"), Check: cmd.Bool("check")})
 				},
 			},
@@ -63,9 +57,6 @@ func newAuthCommand(d *app.Deps) *cli.Command {
 				Usage: d.T("cmd.auth.logout.usage"),
 				Flags: []cli.Flag{&cli.BoolFlag{Name: "revoke", Usage: d.T("flag.auth.revoke")}},
 				Action: func(ctx context.Context, cmd *cli.Command) error {
-					if err := checkNoArgs(d, cmd); err != nil {
-						return err
-					}
 					return runAuthLogout(ctx, d, authLogoutOptions{Revoke: cmd.Bool("revoke")})
 				},
 			},

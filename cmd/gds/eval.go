@@ -50,9 +50,6 @@ func newEvalCommand(d *app.Deps) *cli.Command {
 			&cli.StringFlag{Name: "details", Usage: d.T("flag.eval.details")},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			if err := checkNoArgs(d, cmd); err != nil {
-				return err
-			}
 			return runEval(ctx, d, evalOptions{
 				Corpus:   cmd.String("corpus"),
 				Queries:  cmd.String("queries"),

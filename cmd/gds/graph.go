@@ -34,9 +34,6 @@ func newGraphCommand(d *app.Deps) *cli.Command {
 					cliflag.IntRange(&cli.IntFlag{Name: "concurrency", Aliases: []string{"j"}, HideDefault: true, Usage: d.T("flag.graph.concurrency")}, 1, maxGraphConcurrency),
 				},
 				Action: func(ctx context.Context, cmd *cli.Command) error {
-					if err := checkNoArgs(d, cmd); err != nil {
-						return err
-					}
 					return runGraphBuild(ctx, d, app.GraphBuildRequest{
 						BuildOptions: graph.BuildOptions{Folder: cmd.String("folder"), Full: cmd.Bool("full")},
 						Concurrency:  cmd.Int("concurrency"),
@@ -87,9 +84,7 @@ func runGraphBuild(ctx context.Context, d *app.Deps, req app.GraphBuildRequest, 
 	stats, err := d.GraphBuild(ctx, req)
 	if err != nil {
 		if asJSON {
-			if werr := render.WriteJSON(d.Stdout, render.ErrorDoc{Error: jsonError(d, err)}); werr != nil {
-				return errors.Join(err, werr)
-			}
+			return render.FailJSON(d.Stdout, err, d.Lang)
 		}
 		return err
 	}
@@ -106,10 +101,7 @@ func runGraphQuery(ctx context.Context, d *app.Deps, q graph.Query, asJSON bool)
 	if asJSON {
 		res, err := d.GraphQuery(ctx, q)
 		if err != nil {
-			if werr := render.WriteJSON(d.Stdout, render.ErrorDoc{Error: jsonError(d, err)}); werr != nil {
-				return errors.Join(err, werr)
-			}
-			return err
+			return render.FailJSON(d.Stdout, err, d.Lang)
 		}
 		return writeJSON(d, res)
 	}

@@ -109,7 +109,12 @@ func newRootCommand(d *app.Deps, info buildInfo) *cli.Command {
 			}
 		}
 		if act := c.Action; act != nil {
+			// A command that declares no ArgsUsage takes no arguments.
+			noArgs := c.ArgsUsage == "" && len(c.Commands) == 0
 			c.Action = func(ctx context.Context, cmd *cli.Command) error {
+				if err := checkNoArgs(d, cmd); noArgs && err != nil {
+					return actionError{err: err}
+				}
 				if err := act(ctx, cmd); err != nil {
 					return actionError{err: err}
 				}

@@ -242,7 +242,7 @@ func TestConfigShowWithBadValues(t *testing.T) {
 	if code := h.run("config", "show", "--json"); code != exitConfig {
 		t.Fatalf("--json exit %d", code)
 	}
-	var doc configShowJSON
+	var doc render.ConfigShowDoc
 	if err := json.Unmarshal(h.stdout.Bytes(), &doc); err != nil || len(doc.Problems) != 3 || len(doc.Settings) == 0 {
 		t.Errorf("--json: %v %+v", err, doc)
 	}
@@ -328,6 +328,30 @@ func TestUsageNumberFlagRanges(t *testing.T) {
 			if strings.Contains(h.stderr.String(), c.flag+" must be") {
 				t.Errorf("%v refused: %s", args, h.stderr.String())
 			}
+		}
+	}
+}
+
+// A command that declares no arguments refuses them (one rule in root.go
+// for every such command), before it does anything.
+func TestUsageCommandsWithoutArgumentsRefuseThem(t *testing.T) {
+	h := newHarness(t)
+	for _, path := range commandPaths {
+		root := newRootCommand(app.New(app.Options{Lang: i18n.En}), buildInfo{})
+		c := root
+		for _, name := range path {
+			c = c.Command(name)
+		}
+		if c.ArgsUsage != "" || len(c.Commands) > 0 {
+			continue
+		}
+		args := append(append([]string(nil), path...), "stray-word")
+		if code := h.run(args...); code != exitUsage {
+			t.Errorf("%v: exit %d, want %d; stderr %s", args, code, exitUsage, h.stderr.String())
+			continue
+		}
+		if want := "stray-word"; !strings.Contains(h.stderr.String(), want) {
+			t.Errorf("%v: stderr lacks %q: %s", args, want, h.stderr.String())
 		}
 	}
 }
