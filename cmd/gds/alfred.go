@@ -4,12 +4,12 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 
 	"github.com/urfave/cli/v3"
 
 	"github.com/gds-cli/gds/internal/alfredpkg"
 	"github.com/gds-cli/gds/internal/app"
+	"github.com/gds-cli/gds/internal/sysopen"
 )
 
 // alfredPackageOptions are the flags of `gds alfred workflow` and
@@ -21,13 +21,6 @@ type alfredPackageOptions struct {
 
 // opener opens a file with the desktop (macOS `open`); nil where there is none.
 type opener func(ctx context.Context, path string) error
-
-func macOpen(ctx context.Context, path string) error {
-	if out, err := exec.CommandContext(ctx, "open", path).CombinedOutput(); err != nil {
-		return fmt.Errorf("open %s: %w: %s", path, err, out)
-	}
-	return nil
-}
 
 // alfredWorkflowCommand is `gds alfred workflow`: write the package.
 func alfredWorkflowCommand(d *app.Deps) *cli.Command {
@@ -51,7 +44,7 @@ func alfredInstallCommand(d *app.Deps) *cli.Command {
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			var open opener
 			if osScheduleEnv().GOOS == "darwin" {
-				open = macOpen
+				open = sysopen.New(d.Stdout).Open
 			}
 			return runAlfredInstall(ctx, d, cmd.Root().Version, open)
 		},

@@ -108,19 +108,10 @@ func askOnce(ctx context.Context, d *app.Deps, req app.AskRequest) (app.AskResul
 	if err != nil {
 		return app.AskResult{}, err
 	}
-	introduced := false
-	req.OnText = func(s string) error {
-		if !introduced && prov.Name() == "offline" {
-			render.AskIntro(d.Stdout, d.Lang)
-		}
-		introduced = true
-		_, err := fmt.Fprint(d.Stdout, s)
-		return err
-	}
+	text := &render.TextStream{W: d.Stdout, Offline: prov.Name() == "offline", Intro: render.AskIntro, Lang: d.Lang}
+	req.OnText = text.Write
 	res, err := d.Ask(ctx, req)
-	if introduced {
-		fmt.Fprintln(d.Stdout)
-	}
+	text.End()
 	if err != nil {
 		return res, err
 	}
@@ -128,7 +119,7 @@ func askOnce(ctx context.Context, d *app.Deps, req app.AskRequest) (app.AskResul
 	for i, s := range res.Sources {
 		srcs[i] = render.AskSource{Ref: s.Ref, Name: s.Name, Page: s.Page, Link: s.Link, Text: s.Text}
 	}
-	render.AskSources(d.Stdout, srcs, terminalWidth(d.Stdout), render.HyperlinksSupported(os.LookupEnv, d.StdoutTTY), d.Lang)
+	render.AskSources(d.Stdout, srcs, render.TerminalWidth(d.Stdout), render.HyperlinksSupported(os.LookupEnv, d.StdoutTTY), d.Lang)
 	return res, nil
 }
 
@@ -157,7 +148,7 @@ func runAgentic(ctx context.Context, d *app.Deps, opts askOptions) error {
 	if err != nil {
 		return err
 	}
-	v := &render.AgentView{W: d.Stdout, Lang: d.Lang, Width: terminalWidth(d.Stdout),
+	v := &render.AgentView{W: d.Stdout, Lang: d.Lang, Width: render.TerminalWidth(d.Stdout),
 		Hyperlinks: render.HyperlinksSupported(os.LookupEnv, d.StdoutTTY), Offline: prov.Name() == "offline"}
 	req.Emit = v.Event
 	_, err = d.Agent(ctx, req)

@@ -68,19 +68,13 @@ func runAuthLogin(ctx context.Context, d *app.Deps, opts authLoginOptions) error
 	loc, err := d.AuthLogin(ctx, app.AuthLoginRequest{
 		NoBrowser: opts.NoBrowser,
 		Timeout:   opts.Timeout,
-		ShowURL: func(u string) {
-			// The URL carries the client ID, state and PKCE challenge,
-			// none of them secret; it goes to stderr with the prompts.
-			fmt.Fprintln(d.Stderr, d.T("out.auth.open_url", opts.Timeout))
-			fmt.Fprintln(d.Stderr, "  "+u)
-		},
-		Warn: func(err error) { fmt.Fprintln(d.Stderr, d.T("out.auth.browser_failed", err)) },
+		ShowURL:   func(u string) { render.AuthLoginURL(d.Stderr, u, opts.Timeout, d.Lang) },
+		Warn:      func(err error) { fmt.Fprintln(d.Stderr, d.T("out.auth.browser_failed", err)) },
 	})
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(d.Stdout, d.T("out.auth.logged_in", loc))
-	fmt.Fprintln(d.Stderr, d.T("out.auth.testing_note"))
+	render.AuthLoggedIn(d.Stdout, d.Stderr, loc, d.Lang)
 	return nil
 }
 
@@ -105,13 +99,6 @@ func runAuthLogout(ctx context.Context, d *app.Deps, opts authLogoutOptions) err
 	if err != nil {
 		return err
 	}
-	switch {
-	case !res.WasStored:
-		fmt.Fprintln(d.Stdout, d.T("out.auth.not_stored", res.Location))
-		return nil
-	case res.Revoked:
-		fmt.Fprintln(d.Stdout, d.T("out.auth.revoked"))
-	}
-	fmt.Fprintln(d.Stdout, d.T("out.auth.logged_out", res.Location))
+	render.AuthLoggedOut(d.Stdout, res.Location, res.WasStored, res.Revoked, d.Lang)
 	return nil
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"path/filepath"
 
 	"github.com/urfave/cli/v3"
@@ -11,7 +10,6 @@ import (
 	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/cliflag"
 	"github.com/gds-cli/gds/internal/config"
-	"github.com/gds-cli/gds/internal/i18n"
 	"github.com/gds-cli/gds/internal/render"
 )
 
@@ -82,13 +80,7 @@ func runEval(ctx context.Context, d *app.Deps, opts evalOptions) error {
 		Provider: opts.Provider, Workers: opts.Workers, Details: opts.Details,
 		IndexProgress: idxProgress,
 		Progress:      render.EvalProgress(d.Stderr, tty, d.Lang),
-		OnIndex: func(reused bool, files int, path string) {
-			key := i18n.Key("eval.index.built")
-			if reused {
-				key = "eval.index.reused"
-			}
-			fmt.Fprintln(d.Stderr, d.T(key, files, path))
-		},
+		OnIndex:       render.EvalIndexNote(d.Stderr, d.Lang),
 	}
 	corpus := filepath.Base(filepath.Clean(opts.Corpus))
 	if opts.Mode == app.EvalModeAgentic {

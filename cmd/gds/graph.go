@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/urfave/cli/v3"
@@ -109,20 +108,11 @@ func runGraphQuery(ctx context.Context, d *app.Deps, q graph.Query, asJSON bool)
 	if err != nil {
 		return err
 	}
-	started := false
-	q.OnText = func(s string) error {
-		if !started && prov.Name() == "offline" {
-			render.GraphIntro(d.Stdout, d.Lang)
-		}
-		started = true
-		_, err := fmt.Fprint(d.Stdout, s)
-		return err
-	}
+	text := &render.TextStream{W: d.Stdout, Offline: prov.Name() == "offline", Intro: render.GraphIntro, Lang: d.Lang}
+	q.OnText = text.Write
 	res, err := d.GraphQuery(ctx, q)
 	if err != nil {
-		if started {
-			fmt.Fprintln(d.Stdout)
-		}
+		text.End()
 		return err
 	}
 	render.GraphSources(d.Stdout, res, d.Lang)

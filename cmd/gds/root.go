@@ -28,7 +28,7 @@ func run(ctx context.Context, d *app.Deps, args []string, info buildInfo) int {
 	}
 	err := root.Run(ctx, args)
 	if err == nil {
-		return exitOK
+		return apperr.ExitOK
 	}
 	var (
 		ae  actionError

@@ -81,11 +81,7 @@ func runScheduleUninstall(ctx context.Context, d *app.Deps, env scheduleEnv) err
 	if err != nil {
 		return err
 	}
-	if path == "" {
-		fmt.Fprintln(d.Stdout, d.T("schedule.nothing_removed"))
-		return nil
-	}
-	fmt.Fprintln(d.Stdout, d.T("schedule.removed", path))
+	render.ScheduleUninstalled(d.Stdout, path, d.Lang)
 	return nil
 }
 

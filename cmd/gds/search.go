@@ -4,12 +4,10 @@ import (
 	"context"
 	"errors"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/urfave/cli/v3"
-	"golang.org/x/term"
 
 	"github.com/gds-cli/gds/internal/app"
 	"github.com/gds-cli/gds/internal/budget"
@@ -154,7 +152,7 @@ func newInteractive(d *app.Deps, opts searchOptions) *render.Interactive {
 	if d.StdoutTTY {
 		_, noColor := os.LookupEnv("NO_COLOR")
 		r.Color = !noColor
-		r.Width = terminalWidth(d.Stdout)
+		r.Width = render.TerminalWidth(d.Stdout)
 		if isTerminal(d.Stderr) {
 			r.StartSpinner = render.PtermSpinner
 		}
@@ -181,17 +179,4 @@ func searchOnce(ctx context.Context, d *app.Deps, ss *app.SearchSession, r *rend
 	}
 	render.SearchText(d.Stdout, out, opts.Verbose, r.Hyperlinks, d.Lang)
 	return out, nil
-}
-
-// terminalWidth is the width of the terminal w, else COLUMNS, else 80.
-func terminalWidth(w any) int {
-	if f, ok := w.(*os.File); ok {
-		if cols, _, err := term.GetSize(int(f.Fd())); err == nil && cols > 0 {
-			return cols
-		}
-	}
-	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n > 0 {
-		return n
-	}
-	return 80
 }

@@ -138,3 +138,17 @@ var Rules = []Rule{
 		Except: Pure,
 	},
 }
+
+// SizeLimit caps the non-test Go lines of a package (GoLines).
+type SizeLimit struct {
+	Dir string // relative to the module root
+	Max int
+	Why string
+}
+
+// SizeLimits keep the CLI thin (issue 10): cmd/gds is wiring — flags,
+// options, one call into internal/app, a renderer — so logic that grows
+// there belongs in an internal package.
+var SizeLimits = []SizeLimit{
+	{Dir: "cmd/gds", Max: 2000, Why: "cmd/gds is wiring only; move logic into internal/app, internal/render or a domain package"},
+}

@@ -12,7 +12,7 @@ func init() {
 			"repl.bad_index":       {En: "there is no result %d; choose 1–%d", Ja: "%d 番の結果はありません。1〜%d から選んでください"},
 			"repl.no_link":         {En: "result %d has no link to open", Ja: "%d 番の結果には開けるリンクがありません"},
 			"repl.no_opener":       {En: "cannot open links: %s is not installed", Ja: "リンクを開けません: %s がインストールされていません"},
-			"repl.open_failed":     {En: "%s could not open the link", Ja: "%s でリンクを開けませんでした"},
+			"repl.open_failed":     {En: "%s could not open %s", Ja: "%s で %s を開けませんでした"},
 			"repl.copy_failed":     {En: "pbcopy could not copy the link", Ja: "pbcopy でリンクをコピーできませんでした"},
 		}
 	})

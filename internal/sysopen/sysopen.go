@@ -47,7 +47,7 @@ func (s System) Open(ctx context.Context, link string) error {
 	}
 	cmd := exec.CommandContext(ctx, path, link)
 	if err := s.Run(cmd); err != nil {
-		return apperr.L(apperr.Unavailable, "repl.open_failed", name).Wrap(err)
+		return apperr.L(apperr.Unavailable, "repl.open_failed", name, link).Wrap(err)
 	}
 	return nil
 }
