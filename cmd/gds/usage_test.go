@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"slices"
@@ -352,6 +353,49 @@ func TestUsageCommandsWithoutArgumentsRefuseThem(t *testing.T) {
 		}
 		if want := "stray-word"; !strings.Contains(h.stderr.String(), want) {
 			t.Errorf("%v: stderr lacks %q: %s", args, want, h.stderr.String())
+		}
+	}
+}
+
+// With an OpenAI key set and no server reachable, crawl, ask and search
+// each name the offline provider as the way to work without network; the
+// crawl's later files fail at once instead of each paying the retries.
+func TestUnreachableAINamesTheOfflineProvider(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead := "http://" + ln.Addr().String() + "/v1"
+	ln.Close() // nothing listens there now: connection refused
+	h := newHarness(t)
+	dir := t.TempDir()
+	for i := range 3 {
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("note-%d.txt", i)), []byte("a note about budgets"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// An index to search and ask, made offline; then the network is gone.
+	if code := h.run("crawl", "--source", "local:"+dir); code != exitOK {
+		t.Fatalf("offline crawl: exit %d: %s", code, h.stderr.String())
+	}
+	h.env[config.EnvAIProvider] = config.ProviderOpenAI
+	h.env[config.EnvOpenAIAPIKey] = "sk-test-unreachable"
+	h.env[config.EnvOpenAIBaseURL] = dead
+	const offline = "GDS_AI_PROVIDER=offline"
+	for _, args := range [][]string{
+		{"ask", "--json", "what about budgets"},
+		{"search", "--json", "budgets"},
+		{"crawl", "--full", "--concurrency", "1", "--source", "local:" + dir},
+	} {
+		h.run(args...)
+		out := h.stdout.String() + h.stderr.String()
+		if !strings.Contains(out, offline) {
+			t.Errorf("%s does not name %s:\n%s", args[0], offline, out)
+		}
+		if args[0] == "crawl" {
+			if !strings.Contains(out, "not tried again") || !strings.Contains(out, "because the AI provider could not be reached") {
+				t.Errorf("crawl's later files paid the retries again, or the summary does not say why:\n%s", out)
+			}
 		}
 	}
 }

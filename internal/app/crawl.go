@@ -10,6 +10,7 @@ import (
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/crawl"
 	"github.com/gds-cli/gds/internal/crawl/drivesource"
+	"github.com/gds-cli/gds/internal/i18n"
 	"github.com/gds-cli/gds/internal/schedule"
 )
 
@@ -95,10 +96,19 @@ func (d *Deps) Crawl(ctx context.Context, req CrawlRequest) (*crawl.Summary, err
 		return &sum, err
 	}
 	if n := len(sum.Failed); n > 0 {
+		if u, ok := prov.(interface{ Unreachable() bool }); ok && u.Unreachable() {
+			return &sum, aiUnreachable{apperr.L(apperr.Unavailable, "crawl.failed_files_unreachable", n)}
+		}
 		return &sum, apperr.L(apperr.Internal, "crawl.failed_files", n)
 	}
 	return &sum, nil
 }
+
+// aiUnreachable is a crawl whose files failed because the AI provider
+// could not be reached: its hint names the offline provider.
+type aiUnreachable struct{ *apperr.Localized }
+
+func (aiUnreachable) Hint(lang string) string { return i18n.T(lang, "ai.hint_unreachable") }
 
 // DriveSource builds the Google Drive source of a crawl and resolves its
 // target folders, so a missing, non-folder or forbidden ID stops the crawl

@@ -15,6 +15,10 @@ func init() {
 			"crawl.source_path":      {En: "--source: unknown source %q; for a local folder write %s", Ja: "--source: 不明なソース %q です。ローカルフォルダは %s と指定してください"},
 			"config.fix.source_path": {En: "for a local folder write %s (or use \"drive\")", Ja: "ローカルフォルダは %s と指定してください（または \"drive\"）"},
 			"store.read_only":        {En: "the gds data folder %s is read-only; make it writable or point GDS_HOME at a writable folder", Ja: "gds のデータフォルダ %s は読み取り専用です。書き込めるようにするか、GDS_HOME を書き込めるフォルダに設定してください"},
+			"crawl.failed_files_unreachable": {
+				En: "%d files failed because the AI provider could not be reached; they are retried on the next crawl",
+				Ja: "AI プロバイダーに接続できなかったため %d 件のファイルが失敗しました。次回のクロールで再試行します",
+			},
 			"ai.hint_unreachable": {
 				En: "the AI provider cannot be reached; check the network and OPENAI_BASE_URL, or work without network with GDS_AI_PROVIDER=offline",
 				Ja: "AI プロバイダーに接続できません。ネットワークと OPENAI_BASE_URL を確認するか、GDS_AI_PROVIDER=offline でネットワークなしで使ってください",
