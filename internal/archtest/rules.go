@@ -95,7 +95,8 @@ var Rules = []Rule{
 		From: []string{"./internal/search/...", "./internal/graph/...", "./internal/store/...", "./internal/ai/...", "./internal/crawl/...",
 			"./internal/drive/...", "./internal/extract/...", "./internal/render/...", "./internal/auth/...",
 			"./internal/config/...", "./internal/apperr", "./internal/mirror", "./internal/schedule/...", "./internal/eval/...",
-			"./internal/doctor/...", "./internal/budget", "./internal/resilient", "./internal/federate/...", "./internal/agent/..."},
+			"./internal/doctor/...", "./internal/budget", "./internal/resilient", "./internal/federate/...", "./internal/agent/...",
+			"./internal/cliflag", "./internal/sysopen"},
 		Forbid: []string{"./internal/app", "./cmd/..."},
 	},
 	{
