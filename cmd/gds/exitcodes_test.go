@@ -3,6 +3,7 @@ package main
 import (
 	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/render"
 )
 
 // Exit codes of gds (the table is apperr's; these names keep the tests
@@ -28,3 +29,10 @@ func (e notImplementedError) Message(lang string) string {
 	return i18n.T(lang, i18n.NotImplemented, e.command)
 }
 func (e notImplementedError) Is(target error) bool { return target == apperr.NotImplemented }
+
+// The config documents under their old names, for tests written before
+// they moved to render.
+type (
+	configShowJSON = render.ConfigShowDoc
+	configPathJSON = render.ConfigPathDoc
+)
