@@ -4,13 +4,13 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 
 	"github.com/urfave/cli/v3"
 
 	"github.com/gds-cli/gds/internal/alfredpkg"
 	"github.com/gds-cli/gds/internal/app"
 	"github.com/gds-cli/gds/internal/launcher"
+	"github.com/gds-cli/gds/internal/sysopen"
 )
 
 // alfredPackageOptions are the flags of `gds alfred workflow` and
@@ -23,13 +23,6 @@ type alfredPackageOptions struct {
 // opener opens a file with the desktop (macOS `open`); nil where there is none.
 type opener func(ctx context.Context, path string) error
 
-func macOpen(ctx context.Context, path string) error {
-	if out, err := exec.CommandContext(ctx, "open", path).CombinedOutput(); err != nil {
-		return fmt.Errorf("open %s: %w: %s", path, err, out)
-	}
-	return nil
-}
-
 // alfredWorkflowCommand is `gds alfred workflow`: write the package.
 func alfredWorkflowCommand(d *app.Deps) *cli.Command {
 	return &cli.Command{
@@ -37,9 +30,6 @@ func alfredWorkflowCommand(d *app.Deps) *cli.Command {
 		Usage: d.T("cmd.alfred.workflow.usage"),
 		Flags: []cli.Flag{&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: alfredpkg.FileName, Usage: d.T("flag.alfred.output"), TakesFile: true}},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			if err := checkNoArgs(d, cmd); err != nil {
-				return err
-			}
 			_, err := runAlfredWorkflow(d, alfredPackageOptions{Output: cmd.String("output"), Version: cmd.Root().Version})
 			return err
 		},
@@ -53,12 +43,9 @@ func alfredInstallCommand(d *app.Deps) *cli.Command {
 		Name:  "install",
 		Usage: d.T("cmd.alfred.install.usage"),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			if err := checkNoArgs(d, cmd); err != nil {
-				return err
-			}
 			var open opener
 			if osScheduleEnv().GOOS == "darwin" {
-				open = macOpen
+				open = sysopen.New(d.Stdout).Open
 			}
 			return runAlfredInstall(ctx, d, cmd.Root().Version, open)
 		},

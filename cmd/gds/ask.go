@@ -5,15 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 
 	"github.com/urfave/cli/v3"
 
 	"github.com/gds-cli/gds/internal/agent"
 	"github.com/gds-cli/gds/internal/ai"
 	"github.com/gds-cli/gds/internal/app"
+	"github.com/gds-cli/gds/internal/cliflag"
 	"github.com/gds-cli/gds/internal/render"
 )
 
@@ -36,8 +35,8 @@ func newAskCommand(d *app.Deps) *cli.Command {
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: d.T("flag.ask.json")},
 			&cli.StringFlag{Name: "folder", Usage: d.T("flag.ask.folder")},
-			&cli.IntFlag{Name: "top-k", Value: app.DefaultTopK, Usage: d.T("flag.ask.top_k")},
-			&cli.FloatFlag{Name: "score-threshold", Usage: d.T("flag.ask.threshold")},
+			cliflag.IntRange(&cli.IntFlag{Name: "top-k", Value: app.DefaultTopK, Usage: d.T("flag.ask.top_k")}, 1, app.MaxAskTopK),
+			cliflag.FloatRange(&cli.FloatFlag{Name: "score-threshold", Usage: d.T("flag.ask.threshold")}, 0, 1),
 			&cli.StringFlag{Name: "mode", Value: app.ModeRAG, Usage: d.T("cmd.ask.mode")},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
@@ -68,10 +67,7 @@ func runAsk(ctx context.Context, d *app.Deps, opts askOptions) error {
 	if opts.JSON {
 		res, err := d.Ask(ctx, req(opts.Question))
 		if err != nil {
-			if werr := render.WriteJSON(d.Stdout, render.ErrorDoc{Error: jsonError(d, err)}); werr != nil {
-				return errors.Join(err, werr)
-			}
-			return err
+			return render.FailJSON(d.Stdout, err, d.Lang)
 		}
 		if res.Sources == nil {
 			res.Sources = []app.Source{}
@@ -85,18 +81,15 @@ func runAsk(ctx context.Context, d *app.Deps, opts askOptions) error {
 	if !isTerminal(d.Stdin) {
 		return usageError{err: errors.New(d.T("ask.no_question"))}
 	}
-	var history []ai.Message
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(sigs)
 	prov, err := d.Provider()
 	if err != nil {
 		return err
 	}
 	fmt.Fprintln(d.Stderr, d.T("ask.repl.welcome", prov.Name()))
-	rp := &repl{
-		lines: render.NewLines(d.Stdin), signals: sigs, msgs: d.Stderr, t: d.T, prompt: "ask.repl.prompt",
-		search: func(ctx context.Context, q string) error {
+	var history []ai.Message
+	return render.RunREPL(ctx, &render.REPL{
+		Lines: render.NewLines(d.Stdin), Msgs: d.Stderr, T: d.T, Prompt: "ask.repl.prompt",
+		Run: func(ctx context.Context, q string) error {
 			r := req(q)
 			r.History = history
 			res, err := askOnce(ctx, d, r)
@@ -105,10 +98,8 @@ func runAsk(ctx context.Context, d *app.Deps, opts askOptions) error {
 			}
 			return err
 		},
-		onError: func(err error) { printError(d, err) },
-		cleanup: func() {},
-	}
-	return rp.run(context.WithoutCancel(ctx))
+		OnError: func(err error) { printError(d, err) },
+	})
 }
 
 // askOnce streams one answer to stdout and lists its sources.
@@ -117,19 +108,10 @@ func askOnce(ctx context.Context, d *app.Deps, req app.AskRequest) (app.AskResul
 	if err != nil {
 		return app.AskResult{}, err
 	}
-	introduced := false
-	req.OnText = func(s string) error {
-		if !introduced && prov.Name() == "offline" {
-			render.AskIntro(d.Stdout, d.Lang)
-		}
-		introduced = true
-		_, err := fmt.Fprint(d.Stdout, s)
-		return err
-	}
+	text := &render.TextStream{W: d.Stdout, Offline: prov.Name() == "offline", Intro: render.AskIntro, Lang: d.Lang}
+	req.OnText = text.Write
 	res, err := d.Ask(ctx, req)
-	if introduced {
-		fmt.Fprintln(d.Stdout)
-	}
+	text.End()
 	if err != nil {
 		return res, err
 	}
@@ -137,7 +119,7 @@ func askOnce(ctx context.Context, d *app.Deps, req app.AskRequest) (app.AskResul
 	for i, s := range res.Sources {
 		srcs[i] = render.AskSource{Ref: s.Ref, Name: s.Name, Page: s.Page, Link: s.Link, Text: s.Text}
 	}
-	render.AskSources(d.Stdout, srcs, terminalWidth(d.Stdout), render.HyperlinksSupported(os.LookupEnv, d.StdoutTTY), d.Lang)
+	render.AskSources(d.Stdout, srcs, render.TerminalWidth(d.Stdout), render.HyperlinksSupported(os.LookupEnv, d.StdoutTTY), d.Lang)
 	return res, nil
 }
 
@@ -166,7 +148,7 @@ func runAgentic(ctx context.Context, d *app.Deps, opts askOptions) error {
 	if err != nil {
 		return err
 	}
-	v := &render.AgentView{W: d.Stdout, Lang: d.Lang, Width: terminalWidth(d.Stdout),
+	v := &render.AgentView{W: d.Stdout, Lang: d.Lang, Width: render.TerminalWidth(d.Stdout),
 		Hyperlinks: render.HyperlinksSupported(os.LookupEnv, d.StdoutTTY), Offline: prov.Name() == "offline"}
 	req.Emit = v.Event
 	_, err = d.Agent(ctx, req)

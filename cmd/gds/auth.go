@@ -41,9 +41,6 @@ func newAuthCommand(d *app.Deps) *cli.Command {
 					&cli.DurationFlag{Name: "timeout", Value: auth.DefaultLoginTimeout, Usage: d.T("flag.auth.timeout")},
 				},
 				Action: func(ctx context.Context, cmd *cli.Command) error {
-					if err := checkNoArgs(d, cmd); err != nil {
-						return err
-					}
 					return runAuthLogin(ctx, d, authLoginOptions{NoBrowser: cmd.Bool("no-browser"), Timeout: cmd.Duration("timeout")})
 				},
 			},
@@ -52,9 +49,6 @@ func newAuthCommand(d *app.Deps) *cli.Command {
 				Usage: d.T("cmd.auth.status.usage"),
 				Flags: []cli.Flag{jsonFlag(d), &cli.BoolFlag{Name: "check", Usage: d.T("flag.auth.check")}},
 				Action: func(ctx context.Context, cmd *cli.Command) error {
-					if err := checkNoArgs(d, cmd); err != nil {
-						return err
-					}
 					return runAuthStatus(ctx, d, authStatusOptions{JSON: cmd.Bool("json"), Check: cmd.Bool("check")})
 				},
 			},
@@ -63,9 +57,6 @@ func newAuthCommand(d *app.Deps) *cli.Command {
 				Usage: d.T("cmd.auth.logout.usage"),
 				Flags: []cli.Flag{&cli.BoolFlag{Name: "revoke", Usage: d.T("flag.auth.revoke")}},
 				Action: func(ctx context.Context, cmd *cli.Command) error {
-					if err := checkNoArgs(d, cmd); err != nil {
-						return err
-					}
 					return runAuthLogout(ctx, d, authLogoutOptions{Revoke: cmd.Bool("revoke")})
 				},
 			},
@@ -77,19 +68,13 @@ func runAuthLogin(ctx context.Context, d *app.Deps, opts authLoginOptions) error
 	loc, err := d.AuthLogin(ctx, app.AuthLoginRequest{
 		NoBrowser: opts.NoBrowser,
 		Timeout:   opts.Timeout,
-		ShowURL: func(u string) {
-			// The URL carries the client ID, state and PKCE challenge,
-			// none of them secret; it goes to stderr with the prompts.
-			fmt.Fprintln(d.Stderr, d.T("out.auth.open_url", opts.Timeout))
-			fmt.Fprintln(d.Stderr, "  "+u)
-		},
-		Warn: func(err error) { fmt.Fprintln(d.Stderr, d.T("out.auth.browser_failed", err)) },
+		ShowURL:   func(u string) { render.AuthLoginURL(d.Stderr, u, opts.Timeout, d.Lang) },
+		Warn:      func(err error) { fmt.Fprintln(d.Stderr, d.T("out.auth.browser_failed", err)) },
 	})
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(d.Stdout, d.T("out.auth.logged_in", loc))
-	fmt.Fprintln(d.Stderr, d.T("out.auth.testing_note"))
+	render.AuthLoggedIn(d.Stdout, d.Stderr, loc, d.Lang)
 	return nil
 }
 
@@ -114,13 +99,6 @@ func runAuthLogout(ctx context.Context, d *app.Deps, opts authLogoutOptions) err
 	if err != nil {
 		return err
 	}
-	switch {
-	case !res.WasStored:
-		fmt.Fprintln(d.Stdout, d.T("out.auth.not_stored", res.Location))
-		return nil
-	case res.Revoked:
-		fmt.Fprintln(d.Stdout, d.T("out.auth.revoked"))
-	}
-	fmt.Fprintln(d.Stdout, d.T("out.auth.logged_out", res.Location))
+	render.AuthLoggedOut(d.Stdout, res.Location, res.WasStored, res.Revoked, d.Lang)
 	return nil
 }

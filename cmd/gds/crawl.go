@@ -8,6 +8,8 @@ import (
 	"golang.org/x/term"
 
 	"github.com/gds-cli/gds/internal/app"
+	"github.com/gds-cli/gds/internal/cliflag"
+	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/render"
 )
 
@@ -28,7 +30,8 @@ func newCrawlCommand(d *app.Deps) *cli.Command {
 			&cli.StringSliceFlag{Name: "source", Usage: d.T("flag.crawl.source")},
 			&cli.BoolFlag{Name: "full", Usage: d.T("flag.crawl.full")},
 			&cli.BoolFlag{Name: "dry-run", Usage: d.T("flag.crawl.dry_run")},
-			&cli.IntFlag{Name: "concurrency", Aliases: []string{"j"}, HideDefault: true, Usage: d.T("flag.crawl.concurrency")},
+			cliflag.IntRange(&cli.IntFlag{Name: "concurrency", Aliases: []string{"j"}, HideDefault: true, Usage: d.T("flag.crawl.concurrency")},
+				config.MinCrawlConcurrency, config.MaxCrawlConcurrency),
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if err := checkNoArgs(d, cmd); err != nil {

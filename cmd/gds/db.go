@@ -25,9 +25,6 @@ func newDBCommand(d *app.Deps) *cli.Command {
 				Usage: d.T("cmd.db.migrate.usage"),
 				Flags: []cli.Flag{jsonFlag(d)},
 				Action: func(ctx context.Context, cmd *cli.Command) error {
-					if err := checkNoArgs(d, cmd); err != nil {
-						return err
-					}
 					return runDBMigrate(ctx, d, dbOptions{JSON: cmd.Bool("json")})
 				},
 			},
@@ -36,9 +33,6 @@ func newDBCommand(d *app.Deps) *cli.Command {
 				Usage: d.T("cmd.db.status.usage"),
 				Flags: []cli.Flag{jsonFlag(d)},
 				Action: func(ctx context.Context, cmd *cli.Command) error {
-					if err := checkNoArgs(d, cmd); err != nil {
-						return err
-					}
 					return runDBStatus(ctx, d, dbOptions{JSON: cmd.Bool("json")})
 				},
 			},

@@ -10,37 +10,12 @@ import (
 	"github.com/gds-cli/gds/internal/i18n"
 )
 
-// Exit codes of gds (the table is apperr's; these names keep the CLI
-// readable). They are part of the CLI contract and documented in the README.
-const (
-	exitOK             = apperr.ExitOK
-	exitError          = apperr.ExitError
-	exitUsage          = apperr.ExitUsage
-	exitConfig         = apperr.ExitConfig
-	exitNotImplemented = apperr.ExitNotImplemented
-	exitIndex          = apperr.ExitIndex
-	exitAuth           = apperr.ExitAuth
-	exitBusy           = apperr.ExitBusy
-	exitInterrupted    = apperr.ExitInterrupted
-)
-
 // usageError marks bad command-line usage.
 type usageError struct{ err error }
 
-func (e usageError) Error() string              { return e.err.Error() }
-func (e usageError) Unwrap() error              { return e.err }
-func (e usageError) Is(target error) bool       { return target == apperr.Usage }
-func usageErrorf(format string, a ...any) error { return usageError{err: fmt.Errorf(format, a...)} }
-
-// notImplementedError is the error of a command a later release builds
-// (none is left in this build; exit code 4 stays reserved for them).
-type notImplementedError struct{ command string }
-
-func (e notImplementedError) Error() string { return e.Message(i18n.En) }
-func (e notImplementedError) Message(lang string) string {
-	return i18n.T(lang, i18n.NotImplemented, e.command)
-}
-func (e notImplementedError) Is(target error) bool { return target == apperr.NotImplemented }
+func (e usageError) Error() string        { return e.err.Error() }
+func (e usageError) Unwrap() error        { return e.err }
+func (e usageError) Is(target error) bool { return target == apperr.Usage }
 
 // errInterrupted wraps the error of a run cancelled by a signal.
 type errInterrupted struct{ cause error }
@@ -60,10 +35,10 @@ func (e actionError) Unwrap() error { return e.err }
 // exitCode maps an error to the process exit code (apperr's table).
 func exitCode(err error) int {
 	if err == nil {
-		return exitOK
+		return apperr.ExitOK
 	}
 	if errors.Is(err, context.Canceled) {
-		return exitInterrupted
+		return apperr.ExitInterrupted
 	}
 	return apperr.Classify(err).Exit
 }

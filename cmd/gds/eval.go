@@ -2,17 +2,19 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"path/filepath"
 
 	"github.com/urfave/cli/v3"
 
 	"github.com/gds-cli/gds/internal/app"
 	"github.com/gds-cli/gds/internal/apperr"
+	"github.com/gds-cli/gds/internal/cliflag"
 	"github.com/gds-cli/gds/internal/config"
-	"github.com/gds-cli/gds/internal/i18n"
 	"github.com/gds-cli/gds/internal/render"
 )
+
+// maxEvalWorkers is the most queries `gds eval` runs at once.
+const maxEvalWorkers = 64
 
 // evalOptions are the parsed flags of `gds eval`.
 type evalOptions struct {
@@ -39,16 +41,13 @@ func newEvalCommand(d *app.Deps) *cli.Command {
 			&cli.StringFlag{Name: "queries", Usage: d.T("flag.eval.queries")},
 			jsonFlag(d),
 			&cli.StringFlag{Name: "baseline", Usage: d.T("flag.eval.baseline")},
-			&cli.IntFlag{Name: "limit", Usage: d.T("flag.eval.limit")},
+			cliflag.IntRange(&cli.IntFlag{Name: "limit", Usage: d.T("flag.eval.limit")}, 0, cliflag.NoMax),
 			&cli.StringFlag{Name: "home", Usage: d.T("flag.eval.home")},
 			&cli.StringFlag{Name: "provider", Value: config.ProviderOffline, Usage: d.T("flag.eval.provider")},
-			&cli.IntFlag{Name: "workers", Value: 1, Usage: d.T("flag.eval.workers")},
+			cliflag.IntRange(&cli.IntFlag{Name: "workers", Value: 1, Usage: d.T("flag.eval.workers")}, 1, maxEvalWorkers),
 			&cli.StringFlag{Name: "details", Usage: d.T("flag.eval.details")},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			if err := checkNoArgs(d, cmd); err != nil {
-				return err
-			}
 			return runEval(ctx, d, evalOptions{
 				Corpus:   cmd.String("corpus"),
 				Queries:  cmd.String("queries"),
@@ -81,13 +80,7 @@ func runEval(ctx context.Context, d *app.Deps, opts evalOptions) error {
 		Provider: opts.Provider, Workers: opts.Workers, Details: opts.Details,
 		IndexProgress: idxProgress,
 		Progress:      render.EvalProgress(d.Stderr, tty, d.Lang),
-		OnIndex: func(reused bool, files int, path string) {
-			key := i18n.Key("eval.index.built")
-			if reused {
-				key = "eval.index.reused"
-			}
-			fmt.Fprintln(d.Stderr, d.T(key, files, path))
-		},
+		OnIndex:       render.EvalIndexNote(d.Stderr, d.Lang),
 	}
 	corpus := filepath.Base(filepath.Clean(opts.Corpus))
 	if opts.Mode == app.EvalModeAgentic {

@@ -4,10 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 
 	"github.com/urfave/cli/v3"
 
@@ -108,14 +105,8 @@ func runFederate(ctx context.Context, d *app.Deps, o federateOptions) error {
 	// The REPL (the one gds search and gds ask use): one process, the
 	// servers kept running between questions; Ctrl-C cancels a question,
 	// a second one at the prompt, an empty line or Ctrl-D ends it.
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(sigs)
-	rp := &repl{
-		lines: render.NewLines(d.Stdin), signals: sigs, msgs: d.Stderr, t: d.T, prompt: "federate.prompt",
-		search:  one,
-		onError: func(err error) { printError(d, err) },
-		cleanup: func() {},
-	}
-	return rp.run(context.WithoutCancel(ctx))
+	return render.RunREPL(ctx, &render.REPL{
+		Lines: render.NewLines(d.Stdin), Msgs: d.Stderr, T: d.T, Prompt: "federate.prompt",
+		Run: one, OnError: func(err error) { printError(d, err) },
+	})
 }

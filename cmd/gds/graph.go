@@ -3,15 +3,18 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/urfave/cli/v3"
 
 	"github.com/gds-cli/gds/internal/app"
+	"github.com/gds-cli/gds/internal/cliflag"
 	"github.com/gds-cli/gds/internal/graph"
 	"github.com/gds-cli/gds/internal/render"
 )
+
+// maxGraphConcurrency is the most model calls `gds graph build` makes at once.
+const maxGraphConcurrency = 64
 
 func newGraphCommand(d *app.Deps) *cli.Command {
 	def := graph.DefaultParams()
@@ -27,12 +30,9 @@ func newGraphCommand(d *app.Deps) *cli.Command {
 					&cli.StringFlag{Name: "folder", Usage: d.T("flag.graph.folder")},
 					&cli.BoolFlag{Name: "full", Usage: d.T("flag.graph.full")},
 					&cli.BoolFlag{Name: "json", Usage: d.T("flag.graph.json")},
-					&cli.IntFlag{Name: "concurrency", Aliases: []string{"j"}, HideDefault: true, Usage: d.T("flag.graph.concurrency")},
+					cliflag.IntRange(&cli.IntFlag{Name: "concurrency", Aliases: []string{"j"}, HideDefault: true, Usage: d.T("flag.graph.concurrency")}, 1, maxGraphConcurrency),
 				},
 				Action: func(ctx context.Context, cmd *cli.Command) error {
-					if err := checkNoArgs(d, cmd); err != nil {
-						return err
-					}
 					return runGraphBuild(ctx, d, app.GraphBuildRequest{
 						BuildOptions: graph.BuildOptions{Folder: cmd.String("folder"), Full: cmd.Bool("full")},
 						Concurrency:  cmd.Int("concurrency"),
@@ -46,9 +46,10 @@ func newGraphCommand(d *app.Deps) *cli.Command {
 				ArgsUsage:   "QUESTION",
 				Flags: []cli.Flag{
 					&cli.StringFlag{Name: "mode", Value: graph.ModeGlobal, Usage: d.T("flag.graph.mode")},
-					&cli.IntFlag{Name: "community-level", Value: def.CommunityLevel, Usage: d.T("flag.graph.level")},
-					&cli.FloatFlag{Name: "min-community-rank", Value: def.MinCommunityRank, Usage: d.T("flag.graph.min_rank")},
-					&cli.IntFlag{Name: "max-context-tokens", Value: def.MaxContextTokens, Usage: d.T("flag.graph.max_tokens")},
+					cliflag.IntRange(&cli.IntFlag{Name: "community-level", Value: def.CommunityLevel, Usage: d.T("flag.graph.level")}, 0, cliflag.NoMax),
+					cliflag.FloatRange(&cli.FloatFlag{Name: "min-community-rank", Value: def.MinCommunityRank, Usage: d.T("flag.graph.min_rank")}, 0, 10), // reports are ranked 0–10
+					cliflag.IntRange(&cli.IntFlag{Name: "max-context-tokens", Value: def.MaxContextTokens, Usage: d.T("flag.graph.max_tokens")},
+						graph.MinContextTokens, cliflag.NoMax),
 					&cli.StringFlag{Name: "response-type", Value: def.ResponseType, Usage: d.T("flag.graph.response_type")},
 					&cli.StringFlag{Name: "output-format", Value: "markdown", Usage: d.T("flag.graph.format")},
 					&cli.BoolFlag{Name: "no-normalize-weight", Usage: d.T("flag.graph.no_normalize")},
@@ -82,9 +83,7 @@ func runGraphBuild(ctx context.Context, d *app.Deps, req app.GraphBuildRequest, 
 	stats, err := d.GraphBuild(ctx, req)
 	if err != nil {
 		if asJSON {
-			if werr := render.WriteJSON(d.Stdout, render.ErrorDoc{Error: jsonError(d, err)}); werr != nil {
-				return errors.Join(err, werr)
-			}
+			return render.FailJSON(d.Stdout, err, d.Lang)
 		}
 		return err
 	}
@@ -101,10 +100,7 @@ func runGraphQuery(ctx context.Context, d *app.Deps, q graph.Query, asJSON bool)
 	if asJSON {
 		res, err := d.GraphQuery(ctx, q)
 		if err != nil {
-			if werr := render.WriteJSON(d.Stdout, render.ErrorDoc{Error: jsonError(d, err)}); werr != nil {
-				return errors.Join(err, werr)
-			}
-			return err
+			return render.FailJSON(d.Stdout, err, d.Lang)
 		}
 		return writeJSON(d, res)
 	}
@@ -112,20 +108,11 @@ func runGraphQuery(ctx context.Context, d *app.Deps, q graph.Query, asJSON bool)
 	if err != nil {
 		return err
 	}
-	started := false
-	q.OnText = func(s string) error {
-		if !started && prov.Name() == "offline" {
-			render.GraphIntro(d.Stdout, d.Lang)
-		}
-		started = true
-		_, err := fmt.Fprint(d.Stdout, s)
-		return err
-	}
+	text := &render.TextStream{W: d.Stdout, Offline: prov.Name() == "offline", Intro: render.GraphIntro, Lang: d.Lang}
+	q.OnText = text.Write
 	res, err := d.GraphQuery(ctx, q)
 	if err != nil {
-		if started {
-			fmt.Fprintln(d.Stdout)
-		}
+		text.End()
 		return err
 	}
 	render.GraphSources(d.Stdout, res, d.Lang)

@@ -4,10 +4,8 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -21,162 +19,8 @@ import (
 
 	"github.com/creack/pty"
 
-	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/sysopen"
 )
-
-// ---- the REPL's prompt loop, with plain values ----
-
-// chanLines is a LineReader fed by a test through a channel; a closed
-// channel is the end of input (Ctrl-D). reading gets a value each time the
-// REPL waits at its prompt.
-type chanLines struct {
-	c       chan string
-	reading chan struct{}
-}
-
-func (c chanLines) ReadLine(ctx context.Context) (string, error) {
-	c.reading <- struct{}{}
-	select {
-	case l, ok := <-c.c:
-		if !ok {
-			return "", io.EOF
-		}
-		return l, nil
-	case <-ctx.Done():
-		return "", ctx.Err()
-	}
-}
-
-type replHarness struct {
-	lines    chan string
-	reading  chan struct{}
-	signals  chan os.Signal
-	msgs     bytes.Buffer
-	mu       sync.Mutex
-	queries  []string
-	errs     []error
-	started  chan string // each search's query, when it starts
-	block    bool        // searches wait for cancellation
-	cleanups int
-}
-
-func newReplHarness(block bool) *replHarness {
-	return &replHarness{lines: make(chan string), reading: make(chan struct{}, 100), signals: make(chan os.Signal), started: make(chan string, 10), block: block}
-}
-
-func (h *replHarness) repl() *repl {
-	return &repl{
-		lines:   chanLines{h.lines, h.reading},
-		signals: h.signals,
-		msgs:    &h.msgs,
-		t:       func(k i18n.Key, a ...any) string { return i18n.T(i18n.En, k, a...) },
-		search: func(ctx context.Context, q string) error {
-			h.mu.Lock()
-			h.queries = append(h.queries, q)
-			h.mu.Unlock()
-			h.started <- q
-			if q == "fail" {
-				return errors.New("the index is broken")
-			}
-			if h.block {
-				<-ctx.Done()
-				return fmt.Errorf("keyword search: %w", ctx.Err())
-			}
-			return nil
-		},
-		onError: func(err error) { h.errs = append(h.errs, err) },
-		cleanup: func() { h.cleanups++ },
-	}
-}
-
-func (h *replHarness) start() chan error {
-	done := make(chan error, 1)
-	r := h.repl()
-	go func() { done <- r.run(context.Background()) }()
-	return done
-}
-
-func TestREPLRunsQueriesUntilCtrlDOrEmptyLine(t *testing.T) {
-	for _, end := range []string{"ctrl-d", "empty line"} {
-		h := newReplHarness(false)
-		done := h.start()
-		h.lines <- "first query"
-		h.lines <- "  second  "
-		h.lines <- "fail"
-		h.lines <- "after the error"
-		if end == "ctrl-d" {
-			close(h.lines)
-		} else {
-			h.lines <- ""
-		}
-		if err := <-done; err != nil {
-			t.Fatalf("%s: %v", end, err)
-		}
-		if fmt.Sprint(h.queries) != "[first query second fail after the error]" {
-			t.Errorf("%s: queries %q", end, h.queries)
-		}
-		if len(h.errs) != 1 || !strings.Contains(h.errs[0].Error(), "broken") {
-			t.Errorf("%s: errors %v", end, h.errs)
-		}
-		if n := strings.Count(h.msgs.String(), "search> "); n != 5 {
-			t.Errorf("%s: %d prompts: %q", end, n, h.msgs.String())
-		}
-	}
-}
-
-func TestREPLCtrlCCancelsTheSearchThenExitsAtThePrompt(t *testing.T) {
-	h := newReplHarness(true)
-	done := h.start()
-	h.lines <- "slow query"
-	<-h.started
-	h.signals <- os.Interrupt // cancels the search, not the REPL
-	h.lines <- "next query"   // the prompt is back
-	<-h.started
-	h.signals <- os.Interrupt
-	h.signals <- os.Interrupt // right after a cancellation: exit
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
-	if got := strings.Count(h.msgs.String(), "Search cancelled."); got != 2 || h.cleanups != 2 {
-		t.Errorf("%d cancellations, %d cleanups: %q", got, h.cleanups, h.msgs.String())
-	}
-}
-
-func TestREPLOneCtrlCAtThePromptOnlyWarns(t *testing.T) {
-	h := newReplHarness(false)
-	done := h.start()
-	// Each step waits for the prompt, so a Ctrl-C cannot reach a search
-	// and a line cannot race a Ctrl-C.
-	<-h.reading
-	h.signals <- os.Interrupt
-	<-h.reading
-	h.lines <- "still here"
-	<-h.started
-	<-h.reading
-	h.signals <- os.Interrupt
-	select {
-	case err := <-done:
-		t.Fatalf("one Ctrl-C after a search ended the REPL: %v", err)
-	case h.signals <- os.Interrupt:
-	}
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
-	if got := strings.Count(h.msgs.String(), "press Ctrl-C again"); got != 2 {
-		t.Errorf("%d hints: %q", got, h.msgs.String())
-	}
-}
-
-func TestREPLSIGTERMIsAnInterruption(t *testing.T) {
-	h := newReplHarness(true)
-	done := h.start()
-	h.lines <- "slow"
-	<-h.started
-	h.signals <- syscall.SIGTERM
-	if err := <-done; exitCode(err) != exitInterrupted {
-		t.Fatalf("SIGTERM: %v (exit %d)", err, exitCode(err))
-	}
-}
 
 // ---- end to end: the built gds on a pseudo-terminal ----
 
@@ -422,5 +266,54 @@ func TestInteractiveSearchCtrlCAtTheQuestionIsAnInterruption(t *testing.T) {
 	s.expect(`Error: interrupted\n`)
 	if code := s.exit(); code != exitInterrupted {
 		t.Fatalf("exit %d; screen:\n%s", code, s.screen())
+	}
+}
+
+// In the search REPL, a number opens that result with the system's opener
+// (here a script named xdg-open/open on PATH that records its argument),
+// "c N" copies the link (no pbcopy on PATH: the OSC 52 sequence goes to
+// the terminal), and a number not listed is refused.
+func TestREPLNumberOpensTheResult(t *testing.T) {
+	bin := gdsBinary(t)
+	home := indexedHome(t, bin)
+	dir := t.TempDir()
+	opened := filepath.Join(dir, "opened.txt")
+	script := "#!/bin/sh\nprintf '%s\\n' \"$1\" >> '" + opened + "'\n"
+	for _, name := range []string{"xdg-open", "open"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := startPTYEnv(t, bin, home, "C", []string{"PATH=" + dir}, "search")
+	s.expect(`search> `)
+	s.send("Z007Q\n")
+	s.expect(` 1\. report-007\.txt\n`)
+	s.expect(`a number or o N opens that result`)
+	s.expect(`search> `)
+	s.send("1\n")
+	m := s.expect(`Opened 1: (file://\S+)\n`)
+	s.expect(`search> `)
+	got, err := os.ReadFile(opened)
+	if err != nil || strings.TrimSpace(string(got)) != m[1] || !strings.HasSuffix(m[1], "/report-007.txt") {
+		t.Fatalf("the opener got %q (%v), want the link of report-007.txt %q", got, err, m[1])
+	}
+	s.send("c 1\n")
+	s.expect(`Sent the link of 1 to the terminal's clipboard`)
+	s.expect(`search> `)
+	s.mu.Lock()
+	raw := s.raw.String()
+	s.mu.Unlock()
+	if want := sysopen.OSC52(m[1]); !strings.Contains(raw, want) {
+		t.Errorf("the terminal did not get the OSC 52 sequence %q", want)
+	}
+	s.send("o 99\n")
+	s.expect(`there is no result 99; choose 1–\d+`)
+	s.expect(`search> `)
+	s.send("\x04")
+	if code := s.exit(); code != exitOK {
+		t.Fatalf("exit %d; screen:\n%s", code, s.screen())
+	}
+	if got, _ := os.ReadFile(opened); strings.Count(string(got), "\n") != 1 {
+		t.Errorf("the opener ran %d times: %q", strings.Count(string(got), "\n"), got)
 	}
 }

@@ -252,7 +252,7 @@ func TestConfigShowMasksSecrets(t *testing.T) {
 	if code := h.run("config", "show", "--json"); code != exitOK {
 		t.Fatalf("config show --json: exit %d", code)
 	}
-	var out configShowJSON
+	var out render.ConfigShowDoc
 	if err := json.Unmarshal(h.stdout.Bytes(), &out); err != nil {
 		t.Fatalf("config show --json: %v\n%s", err, h.stdout.String())
 	}
@@ -277,11 +277,11 @@ func TestConfigPath(t *testing.T) {
 	if code := h.run("config", "path", "--json"); code != exitOK {
 		t.Fatalf("exit %d: %s", code, h.stderr.String())
 	}
-	var out configPathJSON
+	var out render.ConfigPathDoc
 	if err := json.Unmarshal(h.stdout.Bytes(), &out); err != nil {
 		t.Fatal(err)
 	}
-	want := configPathJSON{Home: home, EnvFile: filepath.Join(home, ".env"), DataDir: home, Index: filepath.Join(home, "index.db")}
+	want := render.ConfigPathDoc{Home: home, EnvFile: filepath.Join(home, ".env"), DataDir: home, Index: filepath.Join(home, "index.db")}
 	if out != want {
 		t.Errorf("config path = %+v, want %+v", out, want)
 	}

@@ -20,9 +20,6 @@ func newMCPCommand(d *app.Deps, info buildInfo) *cli.Command {
 		Usage:       d.T("cmd.mcp.usage"),
 		Description: d.T("cmd.mcp.desc"),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			if err := checkNoArgs(d, cmd); err != nil {
-				return err
-			}
 			fmt.Fprintln(d.Stderr, d.T("mcp.ready"))
 			s := mcpserver.New(d, mcpserver.Options{Version: info.Version, Lang: d.Lang})
 			return s.Run(ctx, &mcp.StdioTransport{})

@@ -10,8 +10,10 @@ import (
 
 	"github.com/gds-cli/gds/internal/app"
 	"github.com/gds-cli/gds/internal/apperr"
+	"github.com/gds-cli/gds/internal/cliflag"
 	"github.com/gds-cli/gds/internal/i18n"
 	"github.com/gds-cli/gds/internal/launcher"
+	"github.com/gds-cli/gds/internal/render"
 )
 
 // buildInfo is what `gds version` prints (shared with the front binary).
@@ -22,11 +24,11 @@ type buildInfo = launcher.BuildInfo
 func run(ctx context.Context, d *app.Deps, args []string, info buildInfo) int {
 	root := newRootCommand(d, info)
 	if len(args) > 0 {
-		installUsageChecks(root, args[1:])
+		cliflag.Install(root, args[1:])
 	}
 	err := root.Run(ctx, args)
 	if err == nil {
-		return exitOK
+		return apperr.ExitOK
 	}
 	var (
 		ae  actionError
@@ -40,6 +42,11 @@ func run(ctx context.Context, d *app.Deps, args []string, info buildInfo) int {
 		// Not from an Action: the flag parser (unknown flag, bad value,
 		// missing or clashing flags), or cli's own exit errors.
 		err = usageError{err: err}
+	}
+	if !errors.As(err, &ae) && errors.Is(err, apperr.Usage) && len(args) > 1 && cliflag.WantsJSON(args[1:]) {
+		// The parser refused the command line of a --json run: stdout
+		// still gets the JSON error document.
+		_ = render.WriteJSON(d.Stdout, render.ErrorDoc{Error: jsonError(d, err)})
 	}
 	printError(d, err)
 	return exitCode(err)
@@ -62,7 +69,7 @@ func newRootCommand(d *app.Deps, info buildInfo) *cli.Command {
 		ExitErrHandler: func(context.Context, *cli.Command, error) {},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if cmd.Args().Present() {
-				return unknownCommandError(cmd, cmd.Args().First())
+				return cliflag.UnknownCommand(cmd, cmd.Args().First())
 			}
 			return cli.ShowRootCommandHelp(cmd)
 		},
@@ -97,13 +104,18 @@ func newRootCommand(d *app.Deps, info buildInfo) *cli.Command {
 			// instead of cli's "No help topic".
 			c.Action = func(ctx context.Context, cmd *cli.Command) error {
 				if cmd.Args().Present() {
-					return unknownCommandError(cmd, cmd.Args().First())
+					return cliflag.UnknownCommand(cmd, cmd.Args().First())
 				}
 				return cli.ShowSubcommandHelp(cmd)
 			}
 		}
 		if act := c.Action; act != nil {
+			// A command that declares no ArgsUsage takes no arguments.
+			noArgs := c.ArgsUsage == "" && len(c.Commands) == 0
 			c.Action = func(ctx context.Context, cmd *cli.Command) error {
+				if err := checkNoArgs(d, cmd); noArgs && err != nil {
+					return actionError{err: err}
+				}
 				if err := act(ctx, cmd); err != nil {
 					return actionError{err: err}
 				}

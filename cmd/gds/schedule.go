@@ -27,14 +27,6 @@ type scheduleEnv = schedule.Env
 func osScheduleEnv() scheduleEnv { return schedule.OSEnv() }
 
 func newScheduleCommand(d *app.Deps) *cli.Command {
-	noArgs := func(run func(ctx context.Context, cmd *cli.Command) error) cli.ActionFunc {
-		return func(ctx context.Context, cmd *cli.Command) error {
-			if err := checkNoArgs(d, cmd); err != nil {
-				return err
-			}
-			return run(ctx, cmd)
-		}
-	}
 	return &cli.Command{
 		Name:        "schedule",
 		Usage:       d.T("cmd.schedule.usage"),
@@ -48,28 +40,28 @@ func newScheduleCommand(d *app.Deps) *cli.Command {
 					&cli.BoolFlag{Name: "write", Usage: d.T("flag.schedule.write")},
 					&cli.BoolFlag{Name: "cron", Usage: d.T("flag.schedule.cron")},
 				},
-				Action: noArgs(func(ctx context.Context, cmd *cli.Command) error {
+				Action: func(ctx context.Context, cmd *cli.Command) error {
 					opts := scheduleOptions{Interval: cmd.Duration("interval"), Write: cmd.Bool("write"), Cron: cmd.Bool("cron")}
 					return runScheduleInstall(ctx, d, opts, osScheduleEnv())
-				}),
+				},
 			},
 			{
 				Name: "uninstall", Usage: d.T("cmd.schedule.uninstall.usage"),
-				Action: noArgs(func(ctx context.Context, _ *cli.Command) error {
+				Action: func(ctx context.Context, _ *cli.Command) error {
 					return runScheduleUninstall(ctx, d, osScheduleEnv())
-				}),
+				},
 			},
 			{
 				Name: "status", Usage: d.T("cmd.schedule.status.usage"), Flags: []cli.Flag{jsonFlag(d)},
-				Action: noArgs(func(ctx context.Context, cmd *cli.Command) error {
+				Action: func(ctx context.Context, cmd *cli.Command) error {
 					return runScheduleStatus(ctx, d, scheduleOptions{JSON: cmd.Bool("json")}, osScheduleEnv())
-				}),
+				},
 			},
 			{
 				Name: "run-now", Usage: d.T("cmd.schedule.run_now.usage"),
-				Action: noArgs(func(ctx context.Context, _ *cli.Command) error {
+				Action: func(ctx context.Context, _ *cli.Command) error {
 					return runScheduleRunNow(ctx, d, osScheduleEnv())
-				}),
+				},
 			},
 		},
 	}
@@ -89,11 +81,7 @@ func runScheduleUninstall(ctx context.Context, d *app.Deps, env scheduleEnv) err
 	if err != nil {
 		return err
 	}
-	if path == "" {
-		fmt.Fprintln(d.Stdout, d.T("schedule.nothing_removed"))
-		return nil
-	}
-	fmt.Fprintln(d.Stdout, d.T("schedule.removed", path))
+	render.ScheduleUninstalled(d.Stdout, path, d.Lang)
 	return nil
 }
 

@@ -4,19 +4,20 @@ import (
 	"context"
 	"errors"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/urfave/cli/v3"
-	"golang.org/x/term"
 
 	"github.com/gds-cli/gds/internal/app"
-	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/budget"
+	"github.com/gds-cli/gds/internal/cliflag"
 	"github.com/gds-cli/gds/internal/render"
 	"github.com/gds-cli/gds/internal/search"
 )
+
+// maxSearchLimit is the largest --limit (the loop keeps at most this many).
+const maxSearchLimit = 1000
 
 // searchOptions are the parsed flags and arguments of `gds search`.
 type searchOptions struct {
@@ -42,7 +43,7 @@ func newSearchCommand(d *app.Deps) *cli.Command {
 			&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: d.T("flag.search.verbose")},
 			&cli.StringFlag{Name: "answer", Usage: d.T("flag.search.answer"), Aliases: []string{"a"}},
 			&cli.StringFlag{Name: "state", Usage: d.T("flag.search.state")},
-			&cli.IntFlag{Name: "limit", Value: 10, Usage: d.T("flag.search.limit")},
+			cliflag.IntRange(&cli.IntFlag{Name: "limit", Value: 10, Usage: d.T("flag.search.limit")}, 1, maxSearchLimit),
 			&cli.StringFlag{Name: "folder", Usage: d.T("flag.search.folder")},
 			&cli.StringSliceFlag{Name: "source", Usage: d.T("flag.search.source")},
 			&cli.BoolFlag{Name: "local", Usage: d.T("flag.search.local")},
@@ -95,15 +96,6 @@ func searchBudget(p budget.Policy, cmd *cli.Command) budget.Policy {
 // runs the same hybrid loop (app.SearchSession); they differ only in how a
 // clarifying question is asked and how the outcome is rendered.
 func runSearch(ctx context.Context, d *app.Deps, opts searchOptions) error {
-	if opts.Limit < 1 {
-		err := apperr.L(apperr.Usage, "err.flag_min", "--limit", 1, opts.Limit)
-		if opts.JSON {
-			if werr := render.WriteJSON(d.Stdout, render.ErrorDoc{Error: jsonError(d, err)}); werr != nil {
-				return errors.Join(err, werr)
-			}
-		}
-		return err
-	}
 	switch {
 	case opts.JSON:
 		return runSearchJSON(ctx, d, opts)
@@ -148,7 +140,8 @@ func runSearchText(ctx context.Context, d *app.Deps, opts searchOptions) error {
 	if opts.Query == "" {
 		return runREPL(ctx, d, ss, r, opts)
 	}
-	return searchOnce(ctx, d, ss, r, opts.Query, opts)
+	_, err = searchOnce(ctx, d, ss, r, opts.Query, opts)
+	return err
 }
 
 // newInteractive builds the terminal renderer: colours, hyperlinks and the
@@ -165,7 +158,7 @@ func newInteractive(d *app.Deps, opts searchOptions) *render.Interactive {
 	if d.StdoutTTY {
 		_, noColor := os.LookupEnv("NO_COLOR")
 		r.Color = !noColor
-		r.Width = terminalWidth(d.Stdout)
+		r.Width = render.TerminalWidth(d.Stdout)
 		if isTerminal(d.Stderr) {
 			r.StartSpinner = render.PtermSpinner
 		}
@@ -175,34 +168,21 @@ func newInteractive(d *app.Deps, opts searchOptions) *render.Interactive {
 
 // searchOnce runs one search and prints its end: the readable list on a
 // terminal, render.SearchText's plain form otherwise.
-func searchOnce(ctx context.Context, d *app.Deps, ss *app.SearchSession, r *render.Interactive, query string, opts searchOptions) error {
+func searchOnce(ctx context.Context, d *app.Deps, ss *app.SearchSession, r *render.Interactive, query string, opts searchOptions) (search.Outcome, error) {
 	r.Begin()
 	out, err := ss.Run(ctx, query)
 	r.Stop()
 	render.DegradedText(d.Stderr, out.Degraded, d.Lang)
 	if err != nil {
-		return err
+		return out, err
 	}
 	if d.StdoutTTY {
 		r.Finish(out, opts.Limit)
-		return nil
+		return out, nil
 	}
 	if opts.Limit > 0 && len(out.Results) > opts.Limit {
 		out.Results = out.Results[:opts.Limit]
 	}
 	render.SearchText(d.Stdout, out, opts.Verbose, r.Hyperlinks, d.Lang)
-	return nil
-}
-
-// terminalWidth is the width of the terminal w, else COLUMNS, else 80.
-func terminalWidth(w any) int {
-	if f, ok := w.(*os.File); ok {
-		if cols, _, err := term.GetSize(int(f.Fd())); err == nil && cols > 0 {
-			return cols
-		}
-	}
-	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n > 0 {
-		return n
-	}
-	return 80
+	return out, nil
 }

@@ -2,10 +2,8 @@ package main
 
 import (
 	"context"
-	"errors"
 
 	"github.com/gds-cli/gds/internal/app"
-	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/render"
 )
 
@@ -16,17 +14,10 @@ import (
 func runSearchJSON(ctx context.Context, d *app.Deps, opts searchOptions) error {
 	res, err := d.Search(ctx, app.SearchRequest{Query: opts.Query, State: opts.State, Answer: opts.Answer, Folder: opts.Folder, Sources: opts.Sources})
 	if err != nil {
-		if werr := render.WriteJSON(d.Stdout, render.ErrorDoc{Error: jsonError(d, err)}); werr != nil {
-			return errors.Join(err, werr)
-		}
-		return err
+		return render.FailJSON(d.Stdout, err, d.Lang)
 	}
 	return render.WriteJSON(d.Stdout, render.NewSearchDoc(res.Outcome, res.Token, opts.Limit, d.Lang))
 }
 
-// jsonError describes err as the CLI prints it: the same message and hint
-// as printError, with the code of its kind (apperr).
-func jsonError(d *app.Deps, err error) render.JSONError {
-	r := apperr.Describe(err, d.Lang)
-	return render.JSONError{Code: r.Code, Message: r.Message, Hint: r.Hint}
-}
+// jsonError describes err as printError does, with its kind's code.
+func jsonError(d *app.Deps, err error) render.JSONError { return render.NewJSONError(err, d.Lang) }

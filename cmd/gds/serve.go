@@ -22,9 +22,6 @@ func newServeCommand(d *app.Deps, info buildInfo) *cli.Command {
 			&cli.StringFlag{Name: "cors-origin", Usage: d.T("flag.serve.cors")},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			if err := checkNoArgs(d, cmd); err != nil {
-				return err
-			}
 			addr, token := cmd.String("addr"), cmd.String("token")
 			if err := server.CheckAddr(addr, token); err != nil {
 				return err

@@ -2,12 +2,20 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"net"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/urfave/cli/v3"
+
+	"github.com/gds-cli/gds/internal/app"
+	"github.com/gds-cli/gds/internal/cliflag"
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/i18n"
 	"github.com/gds-cli/gds/internal/render"
@@ -72,9 +80,10 @@ func TestUsageBadNumbers(t *testing.T) {
 		{args: []string{"search", "--limit", "abc", "q"}, msg: `--limit takes a whole number, got "abc"`},
 		{args: []string{"search", "--limit=1.5", "q"}, msg: `--limit takes a whole number, got "1.5"`},
 		{args: []string{"search", "--limit", "abc", "q"}, lang: i18n.Ja, msg: `--limit には整数を指定してください（"abc" が渡されました）`},
-		{args: []string{"search", "--limit", "0", "q"}, msg: "--limit must be 1 or more, got 0"},
-		{args: []string{"search", "--limit", "-1", "q"}, msg: "--limit must be 1 or more, got -1"},
-		{args: []string{"search", "--limit=-5", "q"}, msg: "--limit must be 1 or more, got -5"},
+		{args: []string{"search", "--limit", "0", "q"}, msg: "--limit must be between 1 and 1000, got 0"},
+		{args: []string{"search", "--limit", "-1", "q"}, msg: "--limit must be between 1 and 1000, got -1"},
+		{args: []string{"search", "--limit=-5", "q"}, msg: "--limit must be between 1 and 1000, got -5"},
+		{args: []string{"search", "--limit", "0", "q"}, lang: i18n.Ja, msg: "--limit は 1 から 1000 までにしてください（0 が渡されました）"},
 		{args: []string{"ask", "--top-k", "x", "q"}, msg: `--top-k takes a whole number, got "x"`},
 		{args: []string{"ask", "--score-threshold", "high", "q"}, msg: `--score-threshold takes a number, got "high"`},
 	}
@@ -108,7 +117,7 @@ func TestUsageLimitRangeJSON(t *testing.T) {
 		Error *struct{ Code, Message string } `json:"error"`
 	}
 	if err := json.Unmarshal(h.stdout.Bytes(), &doc); err != nil || doc.Error == nil || doc.Error.Code != "usage" ||
-		doc.Error.Message != "--limit must be 1 or more, got 0" {
+		doc.Error.Message != "--limit must be between 1 and 1000, got 0" {
 		t.Errorf("stdout %s (%v)", h.stdout.String(), err)
 	}
 }
@@ -234,12 +243,159 @@ func TestConfigShowWithBadValues(t *testing.T) {
 	if code := h.run("config", "show", "--json"); code != exitConfig {
 		t.Fatalf("--json exit %d", code)
 	}
-	var doc configShowJSON
+	var doc render.ConfigShowDoc
 	if err := json.Unmarshal(h.stdout.Bytes(), &doc); err != nil || len(doc.Problems) != 3 || len(doc.Settings) == 0 {
 		t.Errorf("--json: %v %+v", err, doc)
 	}
 	// Other commands still refuse to run on a bad configuration.
 	if code := h.run("search", "q"); code != exitConfig {
 		t.Errorf("search on a bad configuration: exit %d", code)
+	}
+}
+
+// Every integer and number flag of every command has a range: a word and a
+// value just outside the range are both refused with a message naming the
+// flag (and the range), exit 2, before the command runs.
+func TestUsageNumberFlagRanges(t *testing.T) {
+	const none = cliflag.NoMax
+	cases := []struct {
+		path   []string
+		flag   string
+		lo, hi int
+	}{
+		{[]string{"search"}, "--limit", 1, 1000},
+		{[]string{"ask"}, "--top-k", 1, 20},
+		{[]string{"ask"}, "--score-threshold", 0, 1},
+		{[]string{"crawl"}, "--concurrency", 1, 64},
+		{[]string{"graph", "build"}, "--concurrency", 1, 64},
+		{[]string{"graph", "query"}, "--community-level", 0, none},
+		{[]string{"graph", "query"}, "--min-community-rank", 0, 10},
+		{[]string{"graph", "query"}, "--max-context-tokens", 500, none},
+		{[]string{"eval"}, "--limit", 0, none},
+		{[]string{"eval"}, "--workers", 1, 64},
+	}
+	h := newHarness(t)
+	// The table covers every number flag of the tree.
+	var want []string
+	for _, c := range cases {
+		want = append(want, "gds "+strings.Join(c.path, " ")+" "+c.flag)
+	}
+	root := newRootCommand(app.New(app.Options{Lang: i18n.En}), buildInfo{})
+	var walk func(path string, c *cli.Command)
+	walk = func(path string, c *cli.Command) {
+		for _, f := range cliflag.Flags(c) {
+			switch f.(type) {
+			case *cli.IntFlag, *cli.FloatFlag:
+				if name := path + " " + cliflag.Dashed(f.Names()[0]); !slices.Contains(want, name) {
+					t.Errorf("number flag %s is not in this table", name)
+				}
+			}
+		}
+		for _, sub := range c.Commands {
+			walk(path+" "+sub.Name, sub)
+		}
+	}
+	walk("gds", root)
+	if u := cliflag.Unchecked(root); len(u) > 0 {
+		t.Errorf("number flags without a range: %v", u)
+	}
+	for _, c := range cases {
+		var bad []struct{ val, msg string }
+		bad = append(bad, struct{ val, msg string }{"abc", c.flag + " takes "})
+		rng := fmt.Sprintf("between %d and %d", c.lo, c.hi)
+		if c.hi == none {
+			rng = fmt.Sprintf("%d or more", c.lo)
+		}
+		bad = append(bad, struct{ val, msg string }{strconv.Itoa(c.lo - 1), c.flag + " must be " + rng})
+		if c.hi != none {
+			bad = append(bad, struct{ val, msg string }{strconv.Itoa(c.hi + 1), c.flag + " must be " + rng})
+		}
+		for _, b := range bad {
+			args := append(append([]string(nil), c.path...), c.flag+"="+b.val, "q")
+			t.Run(strings.Join(args, "_"), func(t *testing.T) {
+				if code := h.run(args...); code != exitUsage {
+					t.Fatalf("exit %d, want %d; stderr %s", code, exitUsage, h.stderr.String())
+				}
+				if !strings.Contains(h.stderr.String(), b.msg) {
+					t.Errorf("stderr lacks %q:\n%s", b.msg, h.stderr.String())
+				}
+			})
+		}
+		// The bounds themselves pass the check (the command may still
+		// fail later for other reasons, but not with a range message).
+		for _, v := range []int{c.lo, min(c.hi, c.lo+1)} {
+			args := append(append([]string(nil), c.path...), c.flag+"="+strconv.Itoa(v), "--help")
+			h.run(args...)
+			if strings.Contains(h.stderr.String(), c.flag+" must be") {
+				t.Errorf("%v refused: %s", args, h.stderr.String())
+			}
+		}
+	}
+}
+
+// A command that declares no arguments refuses them (one rule in root.go
+// for every such command), before it does anything.
+func TestUsageCommandsWithoutArgumentsRefuseThem(t *testing.T) {
+	h := newHarness(t)
+	for _, path := range commandPaths {
+		root := newRootCommand(app.New(app.Options{Lang: i18n.En}), buildInfo{})
+		c := root
+		for _, name := range path {
+			c = c.Command(name)
+		}
+		if c.ArgsUsage != "" || len(c.Commands) > 0 {
+			continue
+		}
+		args := append(append([]string(nil), path...), "stray-word")
+		if code := h.run(args...); code != exitUsage {
+			t.Errorf("%v: exit %d, want %d; stderr %s", args, code, exitUsage, h.stderr.String())
+			continue
+		}
+		if want := "stray-word"; !strings.Contains(h.stderr.String(), want) {
+			t.Errorf("%v: stderr lacks %q: %s", args, want, h.stderr.String())
+		}
+	}
+}
+
+// With an OpenAI key set and no server reachable, crawl, ask and search
+// each name the offline provider as the way to work without network; the
+// crawl's later files fail at once instead of each paying the retries.
+func TestUnreachableAINamesTheOfflineProvider(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead := "http://" + ln.Addr().String() + "/v1"
+	ln.Close() // nothing listens there now: connection refused
+	h := newHarness(t)
+	dir := t.TempDir()
+	for i := range 3 {
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("note-%d.txt", i)), []byte("a note about budgets"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// An index to search and ask, made offline; then the network is gone.
+	if code := h.run("crawl", "--source", "local:"+dir); code != exitOK {
+		t.Fatalf("offline crawl: exit %d: %s", code, h.stderr.String())
+	}
+	h.env[config.EnvAIProvider] = config.ProviderOpenAI
+	h.env[config.EnvOpenAIAPIKey] = "sk-test-unreachable"
+	h.env[config.EnvOpenAIBaseURL] = dead
+	const offline = "GDS_AI_PROVIDER=offline"
+	for _, args := range [][]string{
+		{"ask", "--json", "what about budgets"},
+		{"search", "--json", "budgets"},
+		{"crawl", "--full", "--concurrency", "1", "--source", "local:" + dir},
+	} {
+		h.run(args...)
+		out := h.stdout.String() + h.stderr.String()
+		if !strings.Contains(out, offline) {
+			t.Errorf("%s does not name %s:\n%s", args[0], offline, out)
+		}
+		if args[0] == "crawl" {
+			if !strings.Contains(out, "not tried again") || !strings.Contains(out, "because the AI provider could not be reached") {
+				t.Errorf("crawl's later files paid the retries again, or the summary does not say why:\n%s", out)
+			}
+		}
 	}
 }

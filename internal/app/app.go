@@ -175,6 +175,7 @@ func New(o Options) *Deps {
 			Endpoints: d.OAuthEndpoints,
 			Store:     ts,
 			Warn:      func(err error) { fmt.Fprintln(d.Stderr, d.T("auth.warning", err.Error())) },
+			Now:       d.Now,
 		})
 	}
 	return d

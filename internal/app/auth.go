@@ -74,7 +74,7 @@ func (d *Deps) AuthStatus(ctx context.Context, check bool) (st auth.Status, prob
 	}
 	if check && st.LoggedIn {
 		st.Checked = true
-		s, err := auth.OpenSession(ctx, auth.SessionOptions{Client: client, Endpoints: d.OAuthEndpoints, Store: store})
+		s, err := auth.OpenSession(ctx, auth.SessionOptions{Client: client, Endpoints: d.OAuthEndpoints, Store: store, Now: d.Now})
 		if err == nil {
 			err = s.Verify()
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/crawl"
 	"github.com/gds-cli/gds/internal/crawl/drivesource"
+	"github.com/gds-cli/gds/internal/i18n"
 	"github.com/gds-cli/gds/internal/schedule"
 	"github.com/gds-cli/gds/internal/store"
 )
@@ -145,6 +146,11 @@ func (d *Deps) Crawl(ctx context.Context, req CrawlRequest) (*CrawlReport, error
 		return rep, first
 	}
 	if n := len(rep.Total().Failed); n > 0 {
+		if prov, err := d.Provider(); err == nil {
+			if u, ok := prov.(interface{ Unreachable() bool }); ok && u.Unreachable() {
+				return rep, aiUnreachable{apperr.L(apperr.Unavailable, "crawl.failed_files_unreachable", n)}
+			}
+		}
 		return rep, apperr.L(apperr.Internal, "crawl.failed_files", n)
 	}
 	return rep, nil
@@ -190,6 +196,12 @@ func (d *Deps) crawlOne(ctx context.Context, cfg *config.Config, target config.C
 	})
 	return sum, true, err
 }
+
+// aiUnreachable is a crawl whose files failed because the AI provider
+// could not be reached: its hint names the offline provider.
+type aiUnreachable struct{ *apperr.Localized }
+
+func (aiUnreachable) Hint(lang string) string { return i18n.T(lang, "ai.hint_unreachable") }
 
 // DriveSource builds the Google Drive source of a crawl of
 // GOOGLE_DRIVE_TARGET_FOLDER_IDS (the "drive" source) and resolves its

@@ -114,12 +114,26 @@ func (a authInspector) InspectToken(ctx context.Context) (doctor.TokenState, err
 		client := auth.Client{ID: a.d.Config.OAuthClientID, Secret: a.d.Config.OAuthClientSecret}
 		vctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 		defer cancel()
-		s, err := auth.OpenSession(vctx, auth.SessionOptions{Client: client, Endpoints: a.d.OAuthEndpoints, Store: ts})
+		s, err := auth.OpenSession(vctx, auth.SessionOptions{Client: client, Endpoints: a.d.OAuthEndpoints, Store: ts, Now: a.d.Now})
 		if err == nil {
 			err = s.Verify()
 		}
 		if err != nil {
 			out.Problem = apperr.Message(err, a.d.Lang)
+			return out, nil
+		}
+		// The verify may have refreshed (and proven the app published).
+		if st, err = auth.Inspect(ctx, ts, clientID); err != nil {
+			return doctor.TokenState{}, errors.New(apperr.Message(err, a.d.Lang))
+		}
+	}
+	if st.LoggedIn && out.Problem == "" && st.ObtainedAt != nil {
+		var refreshed time.Time
+		if st.RefreshedAt != nil {
+			refreshed = *st.RefreshedAt
+		}
+		if risk := auth.TestingRisk(*st.ObtainedAt, refreshed, a.d.Now()); risk.Likely {
+			out.TestingExpiry, out.AgeDays = risk.Expires, risk.Days()
 		}
 	}
 	return out, nil

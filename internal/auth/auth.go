@@ -88,11 +88,14 @@ func oauthConfig(c Client, ep Endpoints, redirectURL string) *oauth2.Config {
 
 // Record is what a TokenStore keeps: the token and what it is for.
 type Record struct {
-	Version    int           `json:"version"`
-	ClientID   string        `json:"client_id"`
-	Scopes     []string      `json:"scopes"`
-	ObtainedAt time.Time     `json:"obtained_at"`
-	Token      *oauth2.Token `json:"token"`
+	Version    int       `json:"version"`
+	ClientID   string    `json:"client_id"`
+	Scopes     []string  `json:"scopes"`
+	ObtainedAt time.Time `json:"obtained_at"` // the sign-in (consent); kept across refreshes
+	// RefreshedAt is the last refresh the token endpoint accepted (zero:
+	// none yet); with ObtainedAt it tells an app in "Testing" (TestingRisk).
+	RefreshedAt time.Time     `json:"refreshed_at,omitzero"`
+	Token       *oauth2.Token `json:"token"`
 }
 
 // recordVersion is the current Record format.

@@ -51,7 +51,7 @@ func TestTokenErrorMapping(t *testing.T) {
 		{other, true, nil},
 	}
 	for _, tc := range cases {
-		got := tokenError(tc.err, tc.hadRefresh)
+		got := tokenError(tc.err, tc.hadRefresh, Testing{})
 		if tc.want != nil && !errors.Is(got, tc.want) {
 			t.Errorf("%v → %v, want %v", tc.err, got, tc.want)
 		}

@@ -47,6 +47,7 @@ type loginFixture struct {
 	pageCode chan int
 	beforeGo func(authURL string) // runs in the browser before it visits
 	client   *auth.Client         // nil: the server's client
+	now      func() time.Time     // nil: time.Now
 }
 
 func newLoginFixture(t *testing.T) *loginFixture {
@@ -81,6 +82,7 @@ func (f *loginFixture) login(ctx context.Context) (*auth.Record, error) {
 		},
 		Warn:    func(err error) { io.WriteString(&f.out, "warn: "+err.Error()+"\n") },
 		Timeout: 30 * time.Second,
+		Now:     f.now,
 	})
 }
 

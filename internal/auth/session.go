@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"time"
 
 	"golang.org/x/oauth2"
 )
@@ -23,6 +24,9 @@ type SessionOptions struct {
 	// Warn reports a refreshed token that could not be saved (the request
 	// still proceeds with the new token); nil ignores it.
 	Warn func(err error)
+	// Now is the clock of Record.RefreshedAt and of the Testing inference
+	// (TestingRisk) when a refresh is refused; nil means time.Now.
+	Now func() time.Time
 }
 
 // Session is a stored sign-in ready to authorise requests.
@@ -56,7 +60,12 @@ func OpenSession(ctx context.Context, opts SessionOptions) (*Session, error) {
 		ctx = context.WithValue(ctx, oauth2.HTTPClient, opts.HTTPClient)
 	}
 	conf := oauthConfig(opts.Client, opts.Endpoints, "")
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
 	src := &persistingSource{
+		now:   now,
 		base:  conf.TokenSource(ctx, rec.Token),
 		store: opts.Store,
 		ctx:   ctx,
@@ -101,6 +110,7 @@ type persistingSource struct {
 	store TokenStore
 	ctx   context.Context
 	warn  func(error)
+	now   func() time.Time
 
 	mu  sync.Mutex
 	rec Record
@@ -111,10 +121,11 @@ func (p *persistingSource) Token() (*oauth2.Token, error) {
 	defer p.mu.Unlock()
 	tok, err := p.base.Token()
 	if err != nil {
-		return nil, tokenError(err, p.rec.Token.RefreshToken != "")
+		return nil, tokenError(err, p.rec.Token.RefreshToken != "", TestingRisk(p.rec.ObtainedAt, p.rec.RefreshedAt, p.now()))
 	}
 	if tok.AccessToken != p.rec.Token.AccessToken {
 		next := p.rec
+		next.RefreshedAt = p.now().UTC()
 		next.Token = stripExtra(tok)
 		if next.Token.RefreshToken == "" {
 			next.Token.RefreshToken = p.rec.Token.RefreshToken
@@ -130,11 +141,17 @@ func (p *persistingSource) Token() (*oauth2.Token, error) {
 }
 
 // tokenError maps a failed refresh to a user-facing error without tokens.
-func tokenError(err error, hadRefresh bool) error {
+// The token endpoint's error code (RFC 6749 §5.2, parsed by oauth2 into
+// RetrieveError.ErrorCode) decides; an invalid_grant of a sign-in that is
+// likely in "Testing" and past its 7 days says so (TestingRisk).
+func tokenError(err error, hadRefresh bool, testing Testing) error {
 	var re *oauth2.RetrieveError
 	if errors.As(err, &re) {
 		switch re.ErrorCode {
 		case "invalid_grant":
+			if testing.Expired {
+				return newError(ErrReauthRequired, "auth.err.reauth_testing", err, testing.Days())
+			}
 			return newError(ErrReauthRequired, "auth.err.reauth", err)
 		case "invalid_client", "unauthorized_client":
 			return newError(ErrNoClient, "auth.err.invalid_client", err)

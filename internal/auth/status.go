@@ -17,6 +17,7 @@ type Status struct {
 	ClientMatches   bool       `json:"client_matches"`
 	Scopes          []string   `json:"scopes"`
 	ObtainedAt      *time.Time `json:"obtained_at,omitempty"`
+	RefreshedAt     *time.Time `json:"refreshed_at,omitempty"` // last accepted refresh
 	AccessExpiry    *time.Time `json:"access_token_expiry,omitempty"`
 	HasRefreshToken bool       `json:"has_refresh_token"`
 	// Checked is true when the sign-in was tried against Google (--check);
@@ -46,6 +47,10 @@ func Inspect(ctx context.Context, store TokenStore, clientID string) (Status, er
 	if !rec.ObtainedAt.IsZero() {
 		t := rec.ObtainedAt
 		st.ObtainedAt = &t
+	}
+	if !rec.RefreshedAt.IsZero() {
+		t := rec.RefreshedAt
+		st.RefreshedAt = &t
 	}
 	if !rec.Token.Expiry.IsZero() {
 		t := rec.Token.Expiry

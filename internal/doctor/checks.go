@@ -201,6 +201,9 @@ func (c *checker) auth(ctx context.Context) Check {
 		return c.check("auth", Fail, c.t("doctor.auth.none"), "gds auth login")
 	case ts.Problem != "":
 		return c.check("auth", Fail, c.t("doctor.auth.problem", ts.Problem), "gds auth login")
+	case !ts.TestingExpiry.IsZero():
+		when := ts.TestingExpiry.In(c.in.Now.Location()).Format("2006-01-02 15:04")
+		return c.check("auth", Warn, c.t("doctor.auth.testing_soon", ts.AgeDays, when), c.t("doctor.auth.testing_fix"))
 	}
 	return c.check("auth", OK, c.t("doctor.auth.ok", ts.Store), "")
 }

@@ -74,6 +74,11 @@ type TokenState struct {
 	// Problem, when set, says why the sign-in cannot be used (another
 	// OAuth client, no refresh token, revoked); the fix is to log in again.
 	Problem string
+	// TestingExpiry, when set, is when Google ends the sign-in if the
+	// OAuth app is in "Testing" (auth.TestingRisk found it likely: signed
+	// in AgeDays days ago, no refresh yet proving the app published).
+	TestingExpiry time.Time
+	AgeDays       int
 }
 
 // TokenInspector reports the stored sign-in without printing any token.

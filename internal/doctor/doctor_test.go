@@ -316,3 +316,25 @@ func TestSourcesDecideTheChecks(t *testing.T) {
 		t.Errorf("local + drive:ID: auth skipped, want checked")
 	}
 }
+
+// A sign-in likely to end with a "Testing" app's 7 days is a warning that
+// names the date and how to publish the app; the check still passes.
+func TestAuthWarnsBeforeTheTestingExpiry(t *testing.T) {
+	cfg := loadConfig(t, map[string]string{config.EnvDriveFolderIDs: "abcdefghij0123456789", config.EnvOAuthClientID: "id", config.EnvOAuthClientSecret: "s"})
+	exp := time.Date(2026, 11, 22, 9, 30, 0, 0, time.UTC)
+	tok := fakeToken{st: TokenState{LoggedIn: true, Store: "file", TestingExpiry: exp, AgeDays: 6}}
+	for lang, wants := range map[string][]string{
+		i18n.En: {"signed in 6 days ago", `"Testing"`, "2026-11-22 09:30", "Publish app"},
+		i18n.Ja: {"6 日前", "テスト中", "2026-11-22 09:30", "アプリを公開"},
+	} {
+		c := byID(Run(context.Background(), Inputs{Lang: lang, Now: now, Config: cfg, Token: tok}))["auth"]
+		if c.Level != Warn {
+			t.Fatalf("%s: %+v", lang, c)
+		}
+		for _, w := range wants {
+			if !strings.Contains(c.Detail+" "+c.Fix, w) {
+				t.Errorf("%s: lacks %q: %+v", lang, w, c)
+			}
+		}
+	}
+}

@@ -46,8 +46,12 @@ func init() {
 			"out.auth.status.check":   {En: "Check against Google", Ja: "Google での確認"},
 			"out.auth.status.ok":      {En: "OK", Ja: "OK"},
 
-			"auth.err.not_logged_in":     {En: "not signed in to Google Drive: run `gds auth login`", Ja: "Google Drive にサインインしていません。`gds auth login` を実行してください"},
-			"auth.err.reauth":            {En: "the Google sign-in has expired or was revoked: run `gds auth login` again", Ja: "Google のサインインが期限切れか無効化されています。`gds auth login` をもう一度実行してください"},
+			"auth.err.not_logged_in": {En: "not signed in to Google Drive: run `gds auth login`", Ja: "Google Drive にサインインしていません。`gds auth login` を実行してください"},
+			"auth.err.reauth":        {En: "the Google sign-in has expired or was revoked: run `gds auth login` again", Ja: "Google のサインインが期限切れか無効化されています。`gds auth login` をもう一度実行してください"},
+			"auth.err.reauth_testing": {
+				En: "Google no longer accepts the sign-in made %d days ago (invalid_grant). OAuth apps whose publishing status is \"Testing\" get refresh tokens that expire after 7 days, so this returns every week until the app is published: in the Google Cloud console open Google Auth Platform → Audience (or APIs & Services → OAuth consent screen) and press \"Publish app\" (or make it Internal on Google Workspace), then run `gds auth login` again. (A revoked access or a changed password also gives this error; `gds auth login` fixes those too.)",
+				Ja: "%d 日前のサインインを Google が受け付けなくなりました（invalid_grant）。公開ステータスが「テスト中（Testing）」の OAuth アプリのリフレッシュトークンは 7 日で失効するため、アプリを公開するまで毎週起こります。Google Cloud コンソールで Google Auth Platform → 対象（または API とサービス → OAuth 同意画面）を開き「アプリを公開」を押す（Google Workspace なら「内部」にする）と止まります。そのあと `gds auth login` をもう一度実行してください（アクセスの取り消しやパスワード変更でも同じエラーになりますが、`gds auth login` で直ります）",
+			},
 			"auth.err.client_mismatch":   {En: "the stored sign-in belongs to a different OAuth client than GOOGLE_OAUTH_CLIENT_ID: run `gds auth login` again", Ja: "保存されたサインインは GOOGLE_OAUTH_CLIENT_ID とは別の OAuth クライアントのものです。`gds auth login` をもう一度実行してください"},
 			"auth.err.no_client":         {En: "GOOGLE_OAUTH_CLIENT_ID and GOOGLE_OAUTH_CLIENT_SECRET must be set: create a \"Desktop app\" OAuth client as described in the README (\"Set up Google OAuth\") and put both in the gds .env (`gds config path` shows where)", Ja: "GOOGLE_OAUTH_CLIENT_ID と GOOGLE_OAUTH_CLIENT_SECRET を設定してください。README の「Set up Google OAuth」に従って「デスクトップ アプリ」の OAuth クライアントを作成し、両方を gds の .env に書いてください（場所は `gds config path` で確認できます）"},
 			"auth.err.invalid_client":    {En: "Google rejected the OAuth client: check GOOGLE_OAUTH_CLIENT_ID and GOOGLE_OAUTH_CLIENT_SECRET (a \"Desktop app\" client; see \"Set up Google OAuth\" in the README), then run `gds auth login`", Ja: "Google が OAuth クライアントを拒否しました。GOOGLE_OAUTH_CLIENT_ID と GOOGLE_OAUTH_CLIENT_SECRET（「デスクトップ アプリ」のクライアント。README の「Set up Google OAuth」参照）を確認してから `gds auth login` を実行してください"},

@@ -13,8 +13,8 @@ func init() {
 			"budget.notice.drive.budget":       {En: "no time left in the search budget for Drive; searched the local index%.0s", Ja: "検索の制限時間内に Drive を使えないため、ローカルインデックスを検索しました%.0s"},
 			"budget.notice.drive.error":        {En: "Drive search failed; searched the local index%.0s", Ja: "Drive の検索に失敗したため、ローカルインデックスを検索しました%.0s"},
 
-			"budget.notice.ai.timeout":      {En: "the AI provider did not answer within %s; the offline provider did the %s step", Ja: "AI プロバイダが %s 以内に応答しなかったため、%s の手順はオフラインプロバイダで行いました"},
-			"budget.notice.ai.unreachable":  {En: "the AI provider could not be reached%.0s; the offline provider did the %s step", Ja: "AI プロバイダに接続できません%.0s。%s の手順はオフラインプロバイダで行いました"},
+			"budget.notice.ai.timeout":      {En: "the AI provider did not answer within %s; the offline provider did the %s step (without network, set GDS_AI_PROVIDER=offline)", Ja: "AI プロバイダが %s 以内に応答しなかったため、%s の手順はオフラインプロバイダで行いました（ネットワークなしで使うには GDS_AI_PROVIDER=offline）"},
+			"budget.notice.ai.unreachable":  {En: "the AI provider could not be reached%.0s; the offline provider did the %s step (without network, set GDS_AI_PROVIDER=offline)", Ja: "AI プロバイダに接続できません%.0s。%s の手順はオフラインプロバイダで行いました（ネットワークなしで使うには GDS_AI_PROVIDER=offline）"},
 			"budget.notice.ai.rate_limited": {En: "the AI provider is limiting requests%.0s; the offline provider did the %s step", Ja: "AI プロバイダがリクエストを制限しています%.0s。%s の手順はオフラインプロバイダで行いました"},
 			"budget.notice.ai.unavailable":  {En: "the AI provider is not answering properly%.0s; the offline provider did the %s step", Ja: "AI プロバイダが正常に応答しません%.0s。%s の手順はオフラインプロバイダで行いました"},
 			"budget.notice.ai.auth":         {En: "the AI provider refused the API key%.0s; the offline provider did the %s step", Ja: "AI プロバイダが API キーを拒否しました%.0s。%s の手順はオフラインプロバイダで行いました"},

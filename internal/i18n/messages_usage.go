@@ -1,6 +1,6 @@
 package i18n
 
-// Messages of the command-line usage checks (cmd/gds/usage.go): unknown
+// Messages of the command-line usage checks (internal/cliflag): unknown
 // commands and flags with a suggestion, bad and out-of-range numbers.
 func init() {
 	register(func() map[Key]Message {
@@ -10,9 +10,15 @@ func init() {
 			"err.flag_int":           {En: "%s takes a whole number, got %q", Ja: "%s には整数を指定してください（%q が渡されました）"},
 			"err.flag_number":        {En: "%s takes a number, got %q", Ja: "%s には数値を指定してください（%q が渡されました）"},
 			"err.flag_min":           {En: "%s must be %d or more, got %d", Ja: "%s は %d 以上にしてください（%d が渡されました）"},
+			"err.flag_range":         {En: "%s must be between %d and %d, got %d", Ja: "%s は %d から %d までにしてください（%d が渡されました）"},
+			"err.flag_range_number":  {En: "%s must be between %g and %g, got %g", Ja: "%s は %g から %g までにしてください（%g が渡されました）"},
 			"crawl.source_path":      {En: "--source: unknown source %q; for a local folder write %s", Ja: "--source: 不明なソース %q です。ローカルフォルダは %s と指定してください"},
 			"config.fix.source_path": {En: "for a local folder write %s (or use \"drive\")", Ja: "ローカルフォルダは %s と指定してください（または \"drive\"）"},
 			"store.read_only":        {En: "the gds data folder %s is read-only; make it writable or point GDS_HOME at a writable folder", Ja: "gds のデータフォルダ %s は読み取り専用です。書き込めるようにするか、GDS_HOME を書き込めるフォルダに設定してください"},
+			"crawl.failed_files_unreachable": {
+				En: "%d files failed because the AI provider could not be reached; they are retried on the next crawl",
+				Ja: "AI プロバイダーに接続できなかったため %d 件のファイルが失敗しました。次回のクロールで再試行します",
+			},
 			"ai.hint_unreachable": {
 				En: "the AI provider cannot be reached; check the network and OPENAI_BASE_URL, or work without network with GDS_AI_PROVIDER=offline",
 				Ja: "AI プロバイダーに接続できません。ネットワークと OPENAI_BASE_URL を確認するか、GDS_AI_PROVIDER=offline でネットワークなしで使ってください",

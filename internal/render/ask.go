@@ -65,3 +65,32 @@ func sourceList(w io.Writer, srcs []AskSource, width int, hyperlinks bool, lang 
 		}
 	}
 }
+
+// TextStream writes streamed answer text to w; before the first piece of
+// an offline (extractive) answer it writes intro, so the answer is never
+// taken for a model's. End ends the streamed text with a newline when
+// any was written.
+type TextStream struct {
+	W       io.Writer
+	Offline bool
+	Intro   func(w io.Writer, lang string) // AskIntro or GraphIntro
+	Lang    string
+	started bool
+}
+
+// Write is the OnText callback of app.AskRequest and graph.Query.
+func (s *TextStream) Write(text string) error {
+	if !s.started && s.Offline {
+		s.Intro(s.W, s.Lang)
+	}
+	s.started = true
+	_, err := fmt.Fprint(s.W, text)
+	return err
+}
+
+// End finishes the streamed text's line.
+func (s *TextStream) End() {
+	if s.started {
+		fmt.Fprintln(s.W)
+	}
+}

@@ -53,3 +53,29 @@ func AuthStatusText(w io.Writer, st auth.Status, lang string) error {
 	}
 	return nil
 }
+
+// AuthLoginURL shows the sign-in URL on w (stderr, with the prompts): it
+// carries the client ID, state and PKCE challenge, none of them secret.
+func AuthLoginURL(w io.Writer, url string, timeout time.Duration, lang string) {
+	fmt.Fprintln(w, i18n.T(lang, "out.auth.open_url", timeout))
+	fmt.Fprintln(w, "  "+url)
+}
+
+// AuthLoggedIn says where the token is kept (out) and what a Testing-mode
+// OAuth app means for it (errw).
+func AuthLoggedIn(out, errw io.Writer, location, lang string) {
+	fmt.Fprintln(out, i18n.T(lang, "out.auth.logged_in", location))
+	fmt.Fprintln(errw, i18n.T(lang, "out.auth.testing_note"))
+}
+
+// AuthLoggedOut reports `gds auth logout`.
+func AuthLoggedOut(w io.Writer, location string, wasStored, revoked bool, lang string) {
+	switch {
+	case !wasStored:
+		fmt.Fprintln(w, i18n.T(lang, "out.auth.not_stored", location))
+		return
+	case revoked:
+		fmt.Fprintln(w, i18n.T(lang, "out.auth.revoked"))
+	}
+	fmt.Fprintln(w, i18n.T(lang, "out.auth.logged_out", location))
+}

@@ -138,3 +138,15 @@ func columns(w io.Writer, rows [][]string, indent string) {
 		fmt.Fprintln(w, b.String())
 	}
 }
+
+// EvalIndexNote says on w whether the evaluation index was built or
+// reused, with its file count and path.
+func EvalIndexNote(w io.Writer, lang string) func(reused bool, files int, path string) {
+	return func(reused bool, files int, path string) {
+		key := i18n.Key("eval.index.built")
+		if reused {
+			key = "eval.index.reused"
+		}
+		fmt.Fprintln(w, i18n.T(lang, key, files, path))
+	}
+}

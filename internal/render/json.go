@@ -2,12 +2,14 @@ package render
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
 	"time"
 
 	"github.com/gds-cli/gds/internal/ai"
+	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/i18n"
 	"github.com/gds-cli/gds/internal/search"
 )
@@ -226,4 +228,21 @@ func WriteJSONLine(w io.Writer, v any) error {
 		return fmt.Errorf("write JSON: %w", err)
 	}
 	return nil
+}
+
+// NewJSONError describes err as the CLI prints it: the same message and
+// hint as the error line on stderr, with the code of its kind (apperr).
+func NewJSONError(err error, lang string) JSONError {
+	r := apperr.Describe(err, lang)
+	return JSONError{Code: r.Code, Message: r.Message, Hint: r.Hint}
+}
+
+// FailJSON writes err as one JSON error document ({"error": …}) and
+// returns err (joined with the write's error, if any), so a --json run
+// that fails still prints one document and exits with err's code.
+func FailJSON(w io.Writer, err error, lang string) error {
+	if werr := WriteJSON(w, ErrorDoc{Error: NewJSONError(err, lang)}); werr != nil {
+		return errors.Join(err, werr)
+	}
+	return err
 }

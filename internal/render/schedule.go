@@ -76,3 +76,13 @@ func ScheduleInstall(w, errw io.Writer, res schedule.InstallResult, lang string)
 		fmt.Fprintln(w, res.CronLine)
 	}
 }
+
+// ScheduleUninstalled reports `gds schedule uninstall`: the file removed,
+// or that there was nothing to remove (path "").
+func ScheduleUninstalled(w io.Writer, path, lang string) {
+	if path == "" {
+		fmt.Fprintln(w, i18n.T(lang, "schedule.nothing_removed"))
+		return
+	}
+	fmt.Fprintln(w, i18n.T(lang, "schedule.removed", path))
+}

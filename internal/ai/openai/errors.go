@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"syscall"
+	"time"
 
 	sdk "github.com/openai/openai-go/v3"
 
@@ -203,7 +204,37 @@ func (p *Provider) fail(ctx context.Context, op string, n *attempts, err error) 
 	default:
 		e.Kind, e.Message = ErrMalformedResponse, p.redact(ai.Truncate(err.Error(), 300))
 	}
+	if e.Kind == ErrConnection { // no answer at all (a slow answer is not "unreachable")
+		p.markDown()
+	}
 	return e
+}
+
+// markDown starts the time during which calls fail at once.
+func (p *Provider) markDown() {
+	if p.downFor < 0 {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.downSince = p.now()
+	p.downUntil = p.downSince.Add(p.downFor)
+}
+
+// unreachable is the error of a call made while the server is marked
+// down (nil otherwise): no request is sent, and the error carries the
+// same hint naming GDS_AI_PROVIDER=offline.
+func (p *Provider) unreachable(op string) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	now := p.now()
+	if p.downUntil.IsZero() || !now.Before(p.downUntil) {
+		return nil
+	}
+	ago := now.Sub(p.downSince).Round(time.Second)
+	return &Error{Op: op, Host: p.host, Kind: ErrConnection, Message: msg(
+		fmt.Sprintf("not tried again: the server could not be reached %s ago", ago),
+		fmt.Sprintf("再試行しません: %s 前にサーバーに接続できませんでした", ago))}
 }
 
 // isDecode reports whether err is a failure to parse a response body. The
@@ -221,3 +252,8 @@ func isTransport(err error) bool {
 	return errors.As(err, &ue) || errors.As(err, &ne) ||
 		errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) || errors.Is(err, syscall.ECONNRESET)
 }
+
+// Unreachable reports whether the server was found unreachable within the
+// last Config.UnreachableFor (so a caller can explain a batch of failures
+// with the offline hint).
+func (p *Provider) Unreachable() bool { return p.unreachable("") != nil }

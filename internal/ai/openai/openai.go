@@ -73,7 +73,18 @@ type Config struct {
 	BatchSize int
 	// HTTPClient replaces the default HTTP client.
 	HTTPClient *http.Client
+	// UnreachableFor is how long, after a call found the server
+	// unreachable (no connection, retries spent), later
+	// calls fail at once with the same hint instead of retrying again: one
+	// command pays the retries once, a long-running server retries after
+	// it. 0 means DefaultUnreachableFor, a negative value disables it.
+	UnreachableFor time.Duration
+	// Now is the clock of UnreachableFor; nil means time.Now.
+	Now func() time.Time
 }
+
+// DefaultUnreachableFor is Config.UnreachableFor's default.
+const DefaultUnreachableFor = 30 * time.Second
 
 // String describes the configuration with the API key masked.
 func (c Config) String() string {
@@ -101,8 +112,13 @@ type Provider struct {
 	batchSize int
 	timeout   time.Duration
 
-	mu  sync.Mutex // guards dim
+	mu  sync.Mutex // guards dim and downUntil
 	dim int        // 0 until known
+	// downUntil: until then calls fail at once (the server was found
+	// unreachable at downSince); see Config.UnreachableFor.
+	downFor              time.Duration
+	downSince, downUntil time.Time
+	now                  func() time.Time
 	// probeMu serialises dimension probes.
 	probeMu sync.Mutex
 }
@@ -131,6 +147,14 @@ func New(cfg Config) (*Provider, error) {
 		embModel:  cmp(cfg.EmbeddingModel, DefaultEmbeddingModel),
 		batchSize: cfg.BatchSize,
 		timeout:   cfg.Timeout,
+		downFor:   cfg.UnreachableFor,
+		now:       cfg.Now,
+	}
+	if p.downFor == 0 {
+		p.downFor = DefaultUnreachableFor
+	}
+	if p.now == nil {
+		p.now = time.Now
 	}
 	if p.official && cfg.APIKey == "" {
 		return nil, fmt.Errorf("openai: %w", ErrNoAPIKey)
@@ -330,6 +354,9 @@ func (p *Provider) Structured(ctx context.Context, req ai.Request) (json.RawMess
 			Name: req.Schema.Name, Schema: req.Schema.Schema, Strict: sdk.Bool(true),
 		}},
 	}
+	if err := p.unreachable(op); err != nil {
+		return nil, err
+	}
 	ctx, n := withAttempts(ctx)
 	resp, err := p.chat.New(ctx, params)
 	if err != nil {
@@ -380,6 +407,10 @@ var _ ai.ToolCaller = (*Provider)(nil)
 func (p *Provider) Stream(ctx context.Context, req ai.Request) iter.Seq2[ai.Event, error] {
 	return func(yield func(ai.Event, error) bool) {
 		const op = "chat stream"
+		if err := p.unreachable(op); err != nil {
+			yield(ai.Event{}, err)
+			return
+		}
 		ctx, n := withAttempts(ctx)
 		// Cancelled when the consumer stops early, which closes the connection.
 		ctx, cancel := context.WithCancel(ctx)
@@ -448,6 +479,9 @@ func (p *Provider) StreamTools(ctx context.Context, req ai.Request) iter.Seq2[ai
 // malformed arguments and unknown tools); a refusal is an ErrRefused error.
 func (p *Provider) CallTools(ctx context.Context, req ai.Request) (ai.Reply, error) {
 	const op = "chat completion"
+	if err := p.unreachable(op); err != nil {
+		return ai.Reply{}, err
+	}
 	ctx, n := withAttempts(ctx)
 	resp, err := p.chat.New(ctx, p.chatParams(req))
 	if err != nil {
@@ -524,6 +558,9 @@ func (p *Provider) embedBatch(ctx context.Context, texts []string) ([][]float32,
 	}
 	if p.sendDims > 0 {
 		params.Dimensions = sdk.Int(int64(p.sendDims))
+	}
+	if err := p.unreachable(op); err != nil {
+		return nil, err
 	}
 	ctx, n := withAttempts(ctx)
 	// The body is decoded here rather than by the SDK: its reflective

@@ -4,10 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"net/url"
 	"slices"
 	"strings"
+	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -552,5 +555,68 @@ func TestUnreachableHintNamesOffline(t *testing.T) {
 	rl := &openai.Error{Op: "embeddings", Host: "h", Status: 429, Kind: openai.ErrRateLimited}
 	if h := apperr.Hint(rl, i18n.En); strings.Contains(h, "offline") || h == "" {
 		t.Errorf("rate-limit hint %q", h)
+	}
+}
+
+// countingRefuser is a transport that refuses every connection and counts
+// the attempts.
+type countingRefuser struct{ n *atomic.Int32 }
+
+func (c countingRefuser) RoundTrip(*http.Request) (*http.Response, error) {
+	c.n.Add(1)
+	return nil, &net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}
+}
+
+// Once a call found the server unreachable (retries spent), the next calls
+// of the same provider — the rest of one command — fail at once with the
+// offline hint and send nothing, until UnreachableFor has passed.
+func TestUnreachableServerIsNotRetriedByEveryCall(t *testing.T) {
+	var n atomic.Int32
+	now := time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC)
+	clock := func() time.Time { return now }
+	p, err := openai.New(openai.Config{BaseURL: "http://gds.invalid/v1", MaxRetries: 1, EmbeddingDim: 8,
+		HTTPClient: &http.Client{Transport: countingRefuser{&n}}, UnreachableFor: time.Minute, Now: clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	_, err = p.Embed(ctx, []string{"a"})
+	if !errors.Is(err, openai.ErrConnection) || n.Load() != 2 {
+		t.Fatalf("first call: %v after %d attempts, want ErrConnection after 2", err, n.Load())
+	}
+	now = now.Add(10 * time.Second)
+	calls := []func() error{
+		func() error { _, err := p.Embed(ctx, []string{"b"}); return err },
+		func() error {
+			_, err := p.Structured(ctx, ai.Request{Messages: []ai.Message{{Role: "user", Content: "hi"}},
+				Schema: &ai.Schema{Name: "x", Schema: map[string]any{"type": "object"}}})
+			return err
+		},
+		func() error {
+			return ai.StreamText(ctx, p, ai.Request{Messages: []ai.Message{{Role: "user", Content: "hi"}}}, func(string) error { return nil })
+		},
+		func() error {
+			_, err := p.CallTools(ctx, ai.Request{Messages: []ai.Message{{Role: "user", Content: "hi"}}})
+			return err
+		},
+	}
+	for i, call := range calls {
+		err := call()
+		if !errors.Is(err, openai.ErrConnection) || !errors.Is(err, apperr.Unavailable) {
+			t.Fatalf("call %d: %v", i, err)
+		}
+		if h := apperr.Hint(err, i18n.En); !strings.Contains(h, "GDS_AI_PROVIDER=offline") {
+			t.Errorf("call %d: hint %q does not name the offline provider", i, h)
+		}
+		if !strings.Contains(err.Error(), "not tried again") || !strings.Contains(err.Error(), "10s ago") {
+			t.Errorf("call %d: %v", i, err)
+		}
+	}
+	if n.Load() != 2 {
+		t.Errorf("calls while the server was marked unreachable sent %d more requests", n.Load()-2)
+	}
+	now = now.Add(time.Minute) // the server is tried again
+	if _, err := p.Embed(ctx, []string{"c"}); !errors.Is(err, openai.ErrConnection) || n.Load() != 4 {
+		t.Errorf("after UnreachableFor: %v, %d attempts in all (want 4)", err, n.Load())
 	}
 }

@@ -22,6 +22,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/gds-cli/gds/internal/auth"
 )
@@ -42,12 +43,20 @@ type Server struct {
 	// StateOverride, when set, replaces the state sent back to the
 	// redirect URI (a forged or stale response).
 	StateOverride string
+	// RefreshLifetime, when set, is how long a refresh token lives after
+	// the consent that issued it: Google's rule for an app whose publishing
+	// status is "Testing" is 7 days (auth.TestingRefreshLifetime). A
+	// refresh after that gets invalid_grant. Now is the server's clock
+	// (nil: time.Now); set both before the first request.
+	RefreshLifetime time.Duration
+	Now             func() time.Time
 
 	mu        sync.Mutex
 	n         int
 	codes     map[string]pending
-	refresh   map[string]bool // refresh token → live
-	access    map[string]bool // access token → live
+	refresh   map[string]bool      // refresh token → live
+	issued    map[string]time.Time // refresh token → consent time
+	access    map[string]bool      // access token → live
 	revoked   []string
 	requests  []string // "grant_type" of token requests, in order
 	authCalls []url.Values
@@ -66,6 +75,7 @@ func New(t testing.TB) *Server {
 		ClientSecret: "test-client-secret",
 		codes:        map[string]pending{},
 		refresh:      map[string]bool{},
+		issued:       map[string]time.Time{},
 		access:       map[string]bool{},
 	}
 	mux := http.NewServeMux()
@@ -76,6 +86,13 @@ func New(t testing.TB) *Server {
 	s.Server = httptest.NewServer(mux)
 	t.Cleanup(s.Close)
 	return s
+}
+
+func (s *Server) now() time.Time {
+	if s.Now != nil {
+		return s.Now()
+	}
+	return time.Now()
 }
 
 // Endpoints returns the server's endpoints.
@@ -231,9 +248,11 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 		scope = p.scope
 		refresh = s.next("refresh")
 		s.refresh[refresh] = true
+		s.issued[refresh] = s.now()
 	case "refresh_token":
 		rt := r.PostForm.Get("refresh_token")
-		if !s.refresh[rt] {
+		expired := s.RefreshLifetime > 0 && s.now().Sub(s.issued[rt]) >= s.RefreshLifetime
+		if !s.refresh[rt] || expired {
 			oauthError(w, http.StatusBadRequest, "invalid_grant", "Token has been expired or revoked.")
 			return
 		}
