@@ -7,8 +7,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // gdsIn runs the gds binary on home with stdin empty (not a terminal).
@@ -95,7 +97,10 @@ func TestInitNoInputThenConfigShow(t *testing.T) {
 }
 
 // TestInitThenPlainCrawl is the acceptance path of issue 16: after
-// `gds init --source local:A --no-input`, a plain `gds crawl` indexes A.
+// `gds init --source local:A --no-input`, a plain `gds crawl` indexes A and
+// `gds doctor` exits 0; a file moved in with an old modification time and
+// a deleted file are reflected by the next plain crawl; `gds crawl
+// --source local:B` adds B and A stays searchable.
 func TestInitThenPlainCrawl(t *testing.T) {
 	home := filepath.Join(t.TempDir(), "home")
 	a := t.TempDir()
@@ -116,4 +121,69 @@ func TestInitThenPlainCrawl(t *testing.T) {
 	if code != 0 || json.Unmarshal([]byte(out), &st) != nil || st.Files != 1 {
 		t.Errorf("db status: exit %d files %d\n%s%s", code, st.Files, out, errOut)
 	}
+	// A local-only setup with an index is clean.
+	if out, errOut, code := gdsIn(t, home, "doctor"); code != 0 {
+		t.Errorf("doctor after init and crawl: exit %d\n%s%s", code, out, errOut)
+	}
+
+	// A file moved into A with an old modification time and a file deleted
+	// from A are both seen by a plain incremental crawl.
+	outside := filepath.Join(t.TempDir(), "archive-memo.txt")
+	if err := os.WriteFile(outside, []byte("the archived budget memo moved in later"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Date(2015, 3, 1, 0, 0, 0, 0, time.UTC)
+	if err := os.Chtimes(outside, old, old); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(outside, filepath.Join(a, "archive-memo.txt")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(a, "notes.txt")); err != nil {
+		t.Fatal(err)
+	}
+	if out, errOut, code := gdsIn(t, home, "crawl"); code != 0 {
+		t.Fatalf("second crawl: exit %d\n%s%s", code, out, errOut)
+	}
+	if names := searchNames(t, home, "archived budget memo"); !slices.Contains(names, "archive-memo.txt") {
+		t.Errorf("the file moved in with a 2015 modification time is not found: %v", names)
+	}
+	if names := searchNames(t, home, "quarterly plan"); slices.Contains(names, "notes.txt") {
+		t.Errorf("the deleted file is still found: %v", names)
+	}
+
+	// Another folder crawled on its own joins the index; A stays searchable.
+	b := t.TempDir()
+	if err := os.WriteFile(filepath.Join(b, "roadmap.txt"), []byte("the product roadmap for the second folder"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out, errOut, code := gdsIn(t, home, "crawl", "--source", "local:"+b); code != 0 {
+		t.Fatalf("crawl of B: exit %d\n%s%s", code, out, errOut)
+	}
+	if names := searchNames(t, home, "product roadmap"); !slices.Contains(names, "roadmap.txt") {
+		t.Errorf("B's file is not found after crawling B: %v", names)
+	}
+	if names := searchNames(t, home, "archived budget memo"); !slices.Contains(names, "archive-memo.txt") {
+		t.Errorf("A's file is lost after crawling B: %v", names)
+	}
+}
+
+// searchNames runs `gds search --json QUERY` on home and returns the
+// result names.
+func searchNames(t *testing.T, home, query string) []string {
+	t.Helper()
+	out, errOut, code := gdsIn(t, home, "search", "--json", query)
+	var doc struct {
+		Results []struct {
+			Name string `json:"name"`
+		} `json:"results"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &doc) != nil {
+		t.Fatalf("search %q: exit %d\n%s%s", query, code, out, errOut)
+	}
+	var names []string
+	for _, r := range doc.Results {
+		names = append(names, r.Name)
+	}
+	return names
 }
