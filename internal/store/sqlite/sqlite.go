@@ -88,7 +88,17 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		}
 		db.SetMaxOpenConns(runtime.GOMAXPROCS(0) + 2)
 		s.read = db
-		if err := s.checkVersion(ctx); err != nil {
+		err = s.checkVersion(ctx)
+		if isHotJournal(err) {
+			// A writer was killed inside a rollback-journal transaction
+			// (the first migration of a new file): only a read-write
+			// connection may roll the journal back, which any writer
+			// would do on its next open. Do it now, then read again.
+			if rerr := rollBackHotJournal(ctx, u, timeout); rerr == nil {
+				err = s.checkVersion(ctx)
+			}
+		}
+		if err != nil {
 			db.Close()
 			return nil, err
 		}
@@ -357,6 +367,26 @@ func beginRetryingBusy(ctx context.Context, db *sql.DB, wait time.Duration) (*sq
 		}
 		delay = min(2*delay, 200*time.Millisecond)
 	}
+}
+
+// isHotJournal reports whether err is SQLITE_READONLY_ROLLBACK (776): a
+// read-only connection met a hot journal it may not roll back.
+func isHotJournal(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code() == 776
+}
+
+// rollBackHotJournal opens the file read-write just long enough for SQLite
+// to roll back a hot journal (it does so on the first read), changing
+// nothing else: no migration, no journal-mode change.
+func rollBackHotJournal(ctx context.Context, u, timeout string) error {
+	db, err := sql.Open("sqlite", u+"?_busy_timeout="+timeout)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	var n int
+	return db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master").Scan(&n)
 }
 
 // isBusy reports whether err is SQLITE_BUSY (5) or SQLITE_LOCKED (6).
