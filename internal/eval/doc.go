@@ -7,8 +7,8 @@
 //
 // The loop runs non-interactively: a clarifying question (≥ 101 hits) is
 // never answered, so the loop applies its documented no-answer policy
-// (search.NoAnswer: keep the 100 best-ranked keyword hits and narrow them
-// by vector search).
+// (search.NoAnswer: keep 100 candidates — the best keyword hits fused with
+// the whole question's full-text ranking — and narrow them by vector search).
 //
 // OpenIndex builds (or reuses) an embedded index of a corpus folder with
 // the local source, keyed by a fingerprint of the folder's files and the

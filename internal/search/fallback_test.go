@@ -38,8 +38,8 @@ func electionIndex(t *testing.T) *sqlite.Store {
 }
 
 // A question whose keyword conditions match nothing (the analysis keeps
-// the compound 第41回総選挙, which no file holds as one string) still
-// answers with the files sharing its words, marked as a full-text
+// the compound 参院補選, which no file holds, nor its parts 参院 and 補選)
+// still answers with the files sharing its words, marked as a full-text
 // fallback; the scope still holds; a question sharing no word stays
 // "not found".
 func TestFullTextFallback(t *testing.T) {
@@ -48,7 +48,7 @@ func TestFullTextFallback(t *testing.T) {
 	l := &search.Loop{Keywords: search.StoreSearcher{Index: st}, Index: st, AI: offline.New(), Asker: search.NoAnswer{}}
 	now := time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)
 
-	out, err := l.Run(ctx, search.NewState("第41回総選挙はいつあったか？", "ja", now, 5))
+	out, err := l.Run(ctx, search.NewState("参院補選はいつ行われたか？", "ja", now, 5))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestFullTextFallback(t *testing.T) {
 		}
 	}
 
-	s := search.NewState("第41回総選挙はいつあったか？", "ja", now, 5)
+	s := search.NewState("参院補選はいつ行われたか？", "ja", now, 5)
 	s.Scope = "Recipes"
 	out, err = l.Run(ctx, s)
 	if err != nil {
@@ -85,6 +85,29 @@ func TestFullTextFallback(t *testing.T) {
 	}
 	if out.State.End != search.EndNotFound || out.State.FullText {
 		t.Errorf("no shared word: end %q, full text %v", out.State.End, out.State.FullText)
+	}
+}
+
+// A compound no file holds as one string (第41回総選挙) is searched as its
+// parts when relaxation has nothing left to drop: the file holding both
+// parts is found by the conditions, not by the full-text fallback.
+func TestCompoundSplitWhenRelaxationRunsOut(t *testing.T) {
+	ctx := context.Background()
+	st := electionIndex(t)
+	l := &search.Loop{Keywords: search.StoreSearcher{Index: st}, Index: st, AI: offline.New(), Asker: search.NoAnswer{}}
+	out, err := l.Run(ctx, search.NewState("第41回総選挙はいつあったか？", "ja", time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC), 5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.State.End != search.EndResults || out.State.FullText || len(out.Results) == 0 {
+		t.Fatalf("end %q, full text %v, %d results; rounds %+v", out.State.End, out.State.FullText, len(out.Results), out.State.Rounds)
+	}
+	if got := out.Results[0].File.ID; got != "e41" {
+		t.Errorf("first result %s, want e41", got)
+	}
+	rounds := out.State.Rounds
+	if len(rounds) < 2 || rounds[0].Hits != 0 || !slices.Equal(rounds[1].Conditions.Keywords, []string{"第41回", "総選挙"}) {
+		t.Errorf("rounds %+v, want 0 hits for the compound, then its parts", rounds)
 	}
 }
 

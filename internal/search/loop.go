@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/gds-cli/gds/internal/ai"
 	"github.com/gds-cli/gds/internal/store"
@@ -304,6 +305,15 @@ func decide(s State, n int) (State, Action) {
 		return s, Action{Kind: ActStop}
 	}
 	// No hits.
+	if !atCap && !relaxable(s.Cond) {
+		// Relaxation has run out: a last keyword that is a compound
+		// (フランス最大都市, 日本経済) is searched as its parts.
+		if c, ok := splitLastKeyword(s.Cond); ok {
+			s.markLast(BranchRelax)
+			s.Cond = c
+			return search(s)
+		}
+	}
 	if atCap || !relaxable(s.Cond) {
 		s.markLast(BranchNotFound)
 		s.End = EndNotFound
@@ -431,4 +441,130 @@ func (s State) LastBranch() Branch {
 		return s.Rounds[n-1].Branch
 	}
 	return ""
+}
+
+// splitLastKeyword replaces the one keyword of c by its parts (SplitCompound)
+// when it has several: the parts are alternatives, so the search can only
+// find more. ok is false when there is nothing to split.
+func splitLastKeyword(c Conditions) (Conditions, bool) {
+	if len(c.Keywords) != 1 || len(c.Required) > 0 {
+		return c, false
+	}
+	parts := SplitCompound(c.Keywords[0])
+	if len(parts) < 2 {
+		return c, false
+	}
+	c.Keywords = parts
+	return c, true
+}
+
+// SplitCompound splits a CJK compound into the words a dictionary-free
+// reading can see: at every change between kanji, katakana and Latin
+// letters (digits join the run before them), and a kanji run of four or
+// more characters into two-character words (the last one takes an odd
+// third): フランス最大都市 → フランス, 最大, 都市; 日本経済 → 日本, 経済. Parts of
+// one character are dropped. A keyword without CJK, or one that yields
+// fewer than two parts, is returned whole.
+func SplitCompound(k string) []string {
+	type run struct {
+		text  []rune
+		class int
+	}
+	const (
+		latin = iota + 1
+		kanji
+		katakana
+	)
+	classOf := func(r rune) int {
+		switch {
+		case r == 'ー' || unicode.Is(unicode.Katakana, r):
+			return katakana
+		case unicode.Is(unicode.Han, r) || r == '々':
+			return kanji
+		case unicode.IsLetter(r) && !unicode.Is(unicode.Hiragana, r):
+			return latin
+		case unicode.IsDigit(r):
+			return -1 // joins the run before it
+		}
+		return 0
+	}
+	var runs []run
+	hasCJK := false
+	for _, r := range k {
+		c := classOf(r)
+		if c == kanji || c == katakana {
+			hasCJK = true
+		}
+		switch {
+		case c == 0:
+			runs = append(runs, run{}) // a separator ends the run
+		case c == -1 && len(runs) > 0 && len(runs[len(runs)-1].text) > 0:
+			runs[len(runs)-1].text = append(runs[len(runs)-1].text, r)
+		case len(runs) > 0 && runs[len(runs)-1].class == c && c != -1:
+			runs[len(runs)-1].text = append(runs[len(runs)-1].text, r)
+		default:
+			runs = append(runs, run{text: []rune{r}, class: c})
+		}
+	}
+	if !hasCJK {
+		return []string{k}
+	}
+	var out []string
+	for _, r := range runs {
+		if r.class == kanji {
+			out = append(out, splitKanji(r.text)...)
+		} else if len(r.text) >= 2 {
+			out = append(out, string(r.text))
+		}
+	}
+	if len(out) < 2 {
+		return []string{k}
+	}
+	return out
+}
+
+// splitKanji splits a kanji run (digits included) into words: a number
+// stays with the 第 before it and the counter after it (第41回), and kanji of
+// four or more characters are cut into two-character words (the last one
+// takes an odd third). Parts of one character are dropped.
+func splitKanji(t []rune) []string {
+	var out []string
+	pure := func(p []rune) {
+		if len(p) < 4 {
+			if len(p) >= 2 {
+				out = append(out, string(p))
+			}
+			return
+		}
+		for len(p) >= 2 {
+			n := 2
+			if len(p) == 3 {
+				n = 3
+			}
+			out = append(out, string(p[:n]))
+			p = p[n:]
+		}
+	}
+	for len(t) > 0 {
+		d := slices.IndexFunc(t, unicode.IsDigit)
+		if d < 0 {
+			pure(t)
+			break
+		}
+		start := d
+		if start > 0 && t[start-1] == '第' {
+			start--
+		}
+		end := d
+		for end < len(t) && unicode.IsDigit(t[end]) {
+			end++
+		}
+		if end < len(t) {
+			end++ // the counter
+		}
+		pure(t[:start])
+		out = append(out, string(t[start:end]))
+		t = t[end:]
+	}
+	return out
 }

@@ -234,3 +234,64 @@ func TestEmptyAnalysisFallsBackToQuery(t *testing.T) {
 		t.Errorf("%+v", a.Cond)
 	}
 }
+
+// Issue 15's compounds: a query whose only keyword is a long compound
+// (country name + 最大都市, country + 経済, two country names run together).
+func TestSplitCompound(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want []string
+	}{
+		{"フランス最大都市", []string{"フランス", "最大", "都市"}},
+		{"ドイツ経済", []string{"ドイツ", "経済"}},
+		{"日本経済", []string{"日本", "経済"}},
+		{"中国韓国", []string{"中国", "韓国"}},
+		{"オーストリアハンガリー", []string{"オーストリアハンガリー"}}, // one katakana run: no boundary to see
+		{"第41回総選挙", []string{"第41回", "総選挙"}},
+		{"営業2部報告書", []string{"営業", "2部", "報告書"}},
+		{"Windows11対応", []string{"Windows11", "対応"}},
+		{"東京都", []string{"東京都"}},
+		{"議事録", []string{"議事録"}},
+		{"roadmap", []string{"roadmap"}},
+		{"国", []string{"国"}},
+	} {
+		if got := SplitCompound(c.in); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("SplitCompound(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// When relaxation has nothing left (one keyword, no filter) and that
+// keyword is a compound, the loop searches its parts before giving up; a
+// keyword with no parts still ends "not found".
+func TestCompoundSplitWhenRelaxationRunsOut(t *testing.T) {
+	s, a := searched(t, 5, []string{"フランス最大都市"}, ai.Filters{}, 0)
+	if a.Kind != ActSearch || !reflect.DeepEqual(a.Cond.Keywords, []string{"フランス", "最大", "都市"}) {
+		t.Fatalf("action %v %+v, want a search for the parts", a.Kind, a.Cond)
+	}
+	if s.LastBranch() != BranchRelax || s.Loop != 2 {
+		t.Errorf("branch %q loop %d", s.LastBranch(), s.Loop)
+	}
+	// The parts find nothing either: ordinary relaxation drops them.
+	s, a = Next(s, Event{Kind: EvSearched, Total: 0})
+	if a.Kind != ActRelax {
+		t.Fatalf("parts found nothing: action %v, want relax", a.Kind)
+	}
+	_ = s
+
+	// A filter left: it is loosened first (relaxation has not run out).
+	_, a = searched(t, 5, []string{"日本経済"}, ai.Filters{FileType: ai.FileTypePDF}, 0)
+	if a.Kind != ActRelax {
+		t.Errorf("with a filter: action %v, want relax", a.Kind)
+	}
+	// Nothing to split: not found.
+	s, a = searched(t, 5, []string{"議事録"}, ai.Filters{}, 0)
+	if a.Kind != ActStop || s.End != EndNotFound {
+		t.Errorf("unsplittable: action %v end %q", a.Kind, s.End)
+	}
+	// At the loop cap nothing more is searched.
+	s, a = searched(t, 1, []string{"日本経済"}, ai.Filters{}, 0)
+	if a.Kind != ActStop || s.End != EndNotFound {
+		t.Errorf("at the cap: action %v end %q", a.Kind, s.End)
+	}
+}

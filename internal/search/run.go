@@ -228,7 +228,20 @@ func (l *Loop) drive(ctx context.Context, s State, a Action) (Outcome, error) {
 
 		case ActNarrow:
 			l.step(StepNarrow, s)
-			top, err := l.narrow(ctx, s, a.IDs, scores, out.snippets)
+			ids := a.IDs
+			if s.LastBranch() == BranchNoAnswer {
+				// The no-answer policy's 100 are chosen by the fusion of the
+				// keyword order and the whole question's ranking, not by the
+				// keyword order alone.
+				whole, err := l.wholeQueryN(ctx, s, Scoped(s.Cond, s.Scope).Filters, NoAnswerKeep)
+				if err != nil {
+					return out, err
+				}
+				if len(whole) > 0 {
+					ids = FuseKeep(a.IDs, whole, weightQuery, NoAnswerKeep)
+				}
+			}
+			top, err := l.narrow(ctx, s, ids, scores, out.snippets)
 			if err != nil {
 				return out, err
 			}
@@ -435,6 +448,11 @@ func (l *Loop) complement(ctx context.Context, s State, results []string) ([]str
 // word. It is the last resort of a search whose conditions matched
 // nothing: any file sharing a word with the question is shown, labelled.
 func (l *Loop) wholeQuery(ctx context.Context, s State, filters ai.Filters) ([]string, error) {
+	return l.wholeQueryN(ctx, s, filters, Keep)
+}
+
+// wholeQueryN is wholeQuery keeping the best n.
+func (l *Loop) wholeQueryN(ctx context.Context, s State, filters ai.Filters, n int) ([]string, error) {
 	ki, ok := l.Index.(KeywordIndex)
 	if !ok {
 		return nil, nil
@@ -448,7 +466,7 @@ func (l *Loop) wholeQuery(ctx context.Context, s State, filters ai.Filters) ([]s
 		return nil, err
 	}
 	f.Sources = s.Sources
-	r, err := ki.KeywordSearch(ctx, store.KeywordQuery{Terms: terms, Match: store.MatchAny, Filter: f, Limit: Keep})
+	r, err := ki.KeywordSearch(ctx, store.KeywordQuery{Terms: terms, Match: store.MatchAny, Filter: f, Limit: n})
 	if err != nil {
 		return nil, fmt.Errorf("rank the index by the question's words: %w", err)
 	}

@@ -79,10 +79,12 @@ type fakeIndex struct {
 	chunks  []store.ChunkHit
 	keyword []string // whole-query full-text order
 	kwTerms []string // the terms KeywordSearch was called with
+	vecIDs  []string // the IDs the last VectorSearch was restricted to
 	files   map[string]store.File
 }
 
 func (f *fakeIndex) VectorSearch(_ context.Context, _ []float32, flt store.Filter, k int) ([]store.Hit, error) {
+	f.vecIDs = slices.Clone(flt.IDs)
 	var out []store.Hit
 	for _, h := range f.vector {
 		if slices.Contains(flt.IDs, h.ID) {
@@ -119,7 +121,7 @@ func (f *fakeIndex) KeywordSearch(_ context.Context, q store.KeywordQuery) (stor
 	f.kwTerms = q.Terms
 	var r store.KeywordResult
 	for i, id := range f.keyword {
-		if slices.Contains(q.Filter.IDs, id) {
+		if q.Filter.IDs == nil || slices.Contains(q.Filter.IDs, id) {
 			r.Hits = append(r.Hits, store.Hit{ID: id, Score: -float64(i)})
 		}
 	}
@@ -230,5 +232,49 @@ func TestNarrowWithoutQueryVector(t *testing.T) {
 	}
 	if err := l.fillSnippets(context.Background(), s, []string{"k1"}, map[string]string{}); err != nil {
 		t.Errorf("fillSnippets without a query vector: %v", err)
+	}
+}
+
+// manyKeywords is a KeywordSearcher with 150 hits, of which it returns the
+// best 100 (k000…k099) in keyword order.
+type manyKeywords struct{}
+
+func (manyKeywords) SearchKeywords(_ context.Context, _ Conditions, limit int) ([]string, int, error) {
+	ids := make([]string, 0, limit)
+	for i := range min(limit, 150) {
+		ids = append(ids, fmt.Sprintf("k%03d", i))
+	}
+	return ids, 150, nil
+}
+
+// The no-answer policy's 100 are chosen by the fusion of the keyword order
+// and the whole question's ranking: a hit the keyword search ranked 120th
+// but the question's own words rank first is narrowed with the others and
+// can be shown.
+func TestNoAnswerKeepsTheFusionsHundred(t *testing.T) {
+	files := map[string]store.File{}
+	for i := range 150 {
+		id := fmt.Sprintf("k%03d", i)
+		files[id] = store.File{ID: id, Name: id + ".txt"}
+	}
+	fx := &fakeIndex{keyword: []string{"k120", "k001"}, files: files}
+	l := &Loop{Keywords: manyKeywords{}, Index: fx, AI: offline.New(), Asker: NoAnswer{}}
+	out, err := l.Run(context.Background(), NewState("tower bridge", "en", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), 5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.State.End != EndResults || len(out.Results) == 0 {
+		t.Fatalf("outcome %+v", out.State)
+	}
+	if len(fx.vecIDs) != NoAnswerKeep || !slices.Contains(fx.vecIDs, "k120") || !slices.Contains(fx.vecIDs, "k000") {
+		t.Errorf("narrowed %d candidates, k120 among them %v; want %d with k120 (the question's first) and k000 (the keywords' first)",
+			len(fx.vecIDs), slices.Contains(fx.vecIDs, "k120"), NoAnswerKeep)
+	}
+	var got []string
+	for _, r := range out.Results {
+		got = append(got, r.File.ID)
+	}
+	if !slices.Contains(got, "k120") {
+		t.Errorf("results %v: the whole question's first hit k120 (keyword rank 121) was not kept", got)
 	}
 }

@@ -1,6 +1,7 @@
 // Package tokenize turns text into the search tokens both index back ends
-// store and query: Unicode NFKC, lower case, words for Latin scripts and
-// digits, and overlapping character bigrams for Japanese and Chinese. Indexing
+// store and query: Unicode NFKC (full-width ASCII → ASCII, half-width ｶﾀｶﾅ
+// → カタカナ), lower case, Latin accents folded (Temür → temur, straße →
+// strasse), words for Latin scripts and digits, and overlapping character bigrams for Japanese and Chinese. Indexing
 // and querying with the same function gives substring-like matching for CJK
 // terms of two or more characters without a dictionary, which is what lets a
 // Japanese query find files a word tokeniser would split differently.
@@ -13,9 +14,76 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// Normalize applies NFKC and lower-cases s.
+// Version identifies the tokenisation: an index whose stored tokens were
+// made by another version is re-tokenised by its store's migration. 2 added
+// accent folding.
+const Version = 2
+
+// Normalize applies NFKC, lower-cases s and folds Latin accents (Fold).
 func Normalize(s string) string {
-	return strings.ToLower(norm.NFKC.String(s))
+	return Fold(strings.ToLower(norm.NFKC.String(s)))
+}
+
+// latinSpecial are Latin letters without a canonical decomposition and
+// their unaccented spelling.
+var latinSpecial = map[rune]string{
+	'ø': "o", 'Ø': "o", 'đ': "d", 'Đ': "d", 'ł': "l", 'Ł': "l", 'ħ': "h", 'Ħ': "h",
+	'ß': "ss", 'ẞ': "ss", 'æ': "ae", 'Æ': "ae", 'œ': "oe", 'Œ': "oe", 'ı': "i", 'þ': "th", 'Þ': "th",
+}
+
+// foldable reports whether Fold may change r: a non-ASCII Latin letter or a
+// combining mark.
+func foldable(r rune) bool {
+	return r > 0x7f && (unicode.Is(unicode.Latin, r) || unicode.Is(unicode.Mn, r))
+}
+
+// Fold removes the accents of Latin letters (ü → u, é → e, ø → o, ß → ss)
+// and the combining marks that follow a Latin letter. Other scripts are
+// left alone: Japanese voiced marks (が, パ) and Cyrillic or Greek letters
+// keep theirs. s is expected in NFKC (Normalize calls Fold last).
+func Fold(s string) string {
+	i := strings.IndexFunc(s, foldable)
+	if i < 0 {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	b.WriteString(s[:i])
+	prevLatin := i > 0 && s[i-1] < 0x80
+	for _, r := range s[i:] {
+		switch {
+		case r < 0x80:
+			b.WriteRune(r)
+			prevLatin = unicode.IsLetter(r)
+		case unicode.Is(unicode.Mn, r):
+			if !prevLatin {
+				b.WriteRune(r)
+			}
+		case unicode.Is(unicode.Latin, r):
+			if sp, ok := latinSpecial[r]; ok {
+				b.WriteString(sp)
+			} else {
+				for _, d := range norm.NFD.String(string(r)) {
+					if !unicode.Is(unicode.Mn, d) {
+						b.WriteRune(d)
+					}
+				}
+			}
+			prevLatin = true
+		default:
+			b.WriteRune(r)
+			prevLatin = false
+		}
+	}
+	return b.String()
+}
+
+// Folds reports whether Normalize-ing s gives other tokens than the
+// tokenisation before accent folding (Version 1) did: whether s holds a
+// character Fold changes. A store's re-tokenising migration rewrites only
+// such texts.
+func Folds(s string) bool {
+	return strings.IndexFunc(norm.NFKC.String(s), foldable) >= 0
 }
 
 // class of a rune for token boundaries.

@@ -65,3 +65,43 @@ func TestUnique(t *testing.T) {
 		}
 	}
 }
+
+// Issue 15 item 6: accents and widths fold, at index and query time alike
+// (both go through Tokens), so each pair finds the other.
+func TestFolding(t *testing.T) {
+	for _, c := range []struct{ a, b string }{
+		{"Temür", "Temur"},
+		{"Temu\u0308r", "temur"}, // decomposed input
+		{"Café Crème", "cafe creme"},
+		{"Ångström", "angstrom"},
+		{"Straße", "strasse"},
+		{"Søren Łódź", "soren lodz"},
+		{"ｶﾀｶﾅ", "カタカナ"},
+		{"ﾊﾟﾋﾟﾌﾟ", "パピプ"},
+		{"ＡＢＣ１２３", "abc123"},
+		{"Ｔｅｍüｒ", "temur"},
+	} {
+		if ta, tb := Tokens(c.a), Tokens(c.b); !reflect.DeepEqual(ta, tb) {
+			t.Errorf("Tokens(%q) = %q, Tokens(%q) = %q; want equal", c.a, ta, c.b, tb)
+		}
+	}
+	// Not folded: Japanese voiced marks, Cyrillic and Greek letters.
+	for _, c := range []struct{ a, b string }{
+		{"ガス", "カス"},
+		{"パン", "ハン"},
+		{"ёлка", "елка"},
+		{"ά", "α"},
+	} {
+		if ta, tb := Tokens(c.a), Tokens(c.b); reflect.DeepEqual(ta, tb) {
+			t.Errorf("Tokens(%q) = Tokens(%q) = %q; want them kept apart", c.a, c.b, ta)
+		}
+	}
+}
+
+func TestFolds(t *testing.T) {
+	for s, want := range map[string]bool{"Temür": true, "ｶﾀｶﾅ": false, "ＡＢＣ": false, "plain": false, "議事録": false, "Straße": true} {
+		if got := Folds(s); got != want {
+			t.Errorf("Folds(%q) = %v, want %v", s, got, want)
+		}
+	}
+}

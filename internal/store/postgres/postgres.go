@@ -229,8 +229,12 @@ func (s *Store) Migrate(ctx context.Context) error {
 		return fmt.Errorf("postgres: migrating %s: %w", s.location, err)
 	}
 	// Chunks stored before migration 0002 get their search tokens here, in
-	// short resumable batches after the schema transaction.
-	return s.backfillChunkFTS(ctx)
+	// short resumable batches after the schema transaction; so are the
+	// files re-tokenised that the accent-folding migration queued.
+	if err := s.backfillChunkFTS(ctx); err != nil {
+		return err
+	}
+	return s.retokenize(ctx)
 }
 
 // schemaVersion returns the highest applied migration.

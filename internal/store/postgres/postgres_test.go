@@ -420,7 +420,13 @@ func TestLegacySyncStateIsKeyed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	latest := migrations.Latest(ms)
+	// The keyed sync state's migration, found by name: later migrations
+	// replay after it.
+	i := slices.IndexFunc(ms, func(m migrations.Migration) bool { return strings.HasSuffix(m.Name, "_source_sync_state.sql") })
+	if i < 0 {
+		t.Fatal("no *_source_sync_state.sql migration")
+	}
+	latest := ms[i].Version
 	for _, tc := range []struct{ fingerprint, kind string }{
 		{"local:abc", "local"}, {"drive:def", "drive"},
 	} {

@@ -19,8 +19,15 @@ import (
 // defaultLimit is KeywordQuery's limit when none is given.
 const defaultLimit = 100
 
-// bm25 column weights: name, keywords, summary, body.
-const bm25Weights = "10.0, 6.0, 3.0, 1.0"
+// bm25 column weights: name, keywords, summary, body. The keywords and
+// summary are drawn from the body (by the offline provider, word for
+// word), so weighing them far above it counts the same words twice:
+// 10 : 6 : 3 : 1 → 10 : 2 : 2 : 1 raised the loop's R@1 / R@10 on the
+// English dev split from 0.7875 / 0.9462 to 0.7903 / 0.9486 and left the
+// Japanese one level (0.9139 / 0.9805 → 0.9147 / 0.9797); 10 : 1 : 1 : 1
+// gained more in English (0.7935 / 0.9489) but cost Japanese R@10 (0.9782)
+// (docs/BENCHMARKS.md, "Search quality").
+const bm25Weights = "10.0, 2.0, 2.0, 1.0"
 
 // ftsQuery turns the terms into an FTS5 query: each term one quoted phrase
 // of its tokenize tokens (so no user text is ever FTS5 syntax), joined with

@@ -236,8 +236,12 @@ func (s *Store) Migrate(ctx context.Context) error {
 		return fmt.Errorf("migrate sqlite index %s: commit: %w", s.path, err)
 	}
 	// Chunks stored before migration 0003 get their full-text rows here, in
-	// short resumable batches after the schema transaction.
-	return s.backfillChunkFTS(ctx)
+	// short resumable batches after the schema transaction; so are the
+	// files re-tokenised that the accent-folding migration queued.
+	if err := s.backfillChunkFTS(ctx); err != nil {
+		return err
+	}
+	return s.retokenize(ctx)
 }
 
 // schemaVersion returns the highest applied migration, 0 when none.

@@ -40,6 +40,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"KeywordSearchRanking", testKeywordRanking},
 		{"KeywordSearchJapanese", testKeywordJapanese},
 		{"KeywordSearchNormalization", testKeywordNormalization},
+		{"AccentAndWidthFolding", testFolding},
 		{"KeywordSearchFilters", testKeywordFilters},
 		{"KeywordSearchTotalAndLimit", testKeywordTotalAndLimit},
 		{"KeywordSearchFilterOnly", testKeywordFilterOnly},

@@ -404,6 +404,13 @@ type period struct {
 	from, to time.Time // zero: open
 	spans    []span
 	found    bool
+	// explicit: the period found names calendar dates by number or month
+	// name (1910年, 2024-03, August 2024), not relative to today (去年,
+	// last week, 3日前). Such a date may be the question's content rather
+	// than the files' dates (see dateIsFileDate).
+	explicit bool
+	// first is the span of the period found.
+	first span
 }
 
 // parsePeriod finds the first period expression of s, with its Japanese or
@@ -438,6 +445,7 @@ func parsePeriod(c clock, s string) period {
 				i++
 				if !p.found {
 					p.from, p.to, p.found = from, to, true
+					p.explicit, p.first = explicitDate(s[sp.start:sp.end]), sp
 				}
 				p.spans = append(p.spans, sp)
 				continue
@@ -476,10 +484,88 @@ func parsePeriod(c clock, s string) period {
 		}
 		if !p.found {
 			p.from, p.to, p.found = from, to, true
+			p.explicit, p.first = explicitDate(s[sp.start:sp.end]), sp
 		}
 		p.spans = append(p.spans, sp)
 	}
 	return p
+}
+
+// Patterns of dates in content position, compiled on first use.
+var (
+	// relativeDateRe marks a period expression relative to today.
+	relativeDateRe = LazyRegexp(`(?i)前|今|昨|去|来|最近|直近|過去|ここ|\b(?:ago|last|past|previous|recent|this|next)\b`)
+	// numberOrMonthRe marks a calendar date written by number or month name.
+	numberOrMonthRe = LazyRegexp(`(?i)\d|\b(?:` + enMonths + `)\b`)
+	// jaFileDateWordRe / enFileDateWordRe are words saying the date is the
+	// file's: when it was made, changed or sent.
+	jaFileDateWordRe = LazyRegexp(`作成|更新|変更|編集|保存|アップロード|共有|作った|作られた|書いた|送った|送られた|受け取った|もらった|届いた|日付`)
+	enFileDateWordRe = LazyRegexp(`(?i)\b(?:created|modified|updated|edited|uploaded|saved|shared|dated|changed|sent|received|written)\b`)
+	// jaNounTailRe is what follows a date that qualifies a document: an
+	// optional の and a noun phrase to the end of the query (2024年3月の請求書,
+	// 2024/3 請求書), optionally with a request (…を探して).
+	jaNounTailRe = LazyRegexp(`^[\s　]*の?[\s　]*[\p{Han}\p{Katakana}ー・々A-Za-z0-9\s　]*(?:(?:を|が)?(?:探して|見せて|表示して|開いて|出して|教えて)?(?:ください|下さい|ほしい|欲しい)?)[。.!！]*$`)
+	// enQuestionRe marks an English question: a question word or auxiliary
+	// first, or a question mark.
+	enQuestionRe = LazyRegexp(`(?i)^\s*(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|do|does|did|can|could|would|should|will|has|have|had|in\s+what|in\s+which)\b|\?\s*$`)
+	// yearRe finds a year in a date; jaMonthRe a Japanese month.
+	yearRe    = LazyRegexp(`(?:^|[^0-9])((?:19|20|21)[0-9]{2})(?:[^0-9]|$)`)
+	jaMonthRe = LazyRegexp(`([0-9]{1,2})\s*月`)
+	enMonthRe = LazyRegexp(`(?i)\b(` + enMonths + `)\b`)
+)
+
+// explicitDate reports whether a period expression names calendar dates by
+// number or month name rather than relative to today.
+func explicitDate(s string) bool {
+	return numberOrMonthRe().MatchString(s) && !relativeDateRe().MatchString(s)
+}
+
+// dateIsFileDate decides whether an explicit date in query s (p.first) is
+// a file-date filter or the question's content. It is a filter when the
+// query says so (作成, 更新, created, modified, …), when a file type is
+// named, when — in Japanese — it qualifies the noun phrase that ends the
+// query (2024年3月の請求書, 2023年以降の契約書), or when an English query is a
+// list of keywords rather than a question (budget in 2024). A date in a
+// sentence (1910年に亡くなったのは誰, what happened in 1910?) is content.
+func dateIsFileDate(s string, p period, fileType string) bool {
+	if fileType != "" || jaFileDateWordRe().MatchString(s) || enFileDateWordRe().MatchString(s) {
+		return true
+	}
+	if hasCJK(s) {
+		return jaNounTailRe().MatchString(s[p.first.end:])
+	}
+	return !enQuestionRe().MatchString(s)
+}
+
+// dateKeywords are the words of the period spans of s searched for when
+// the dates are content: each year, else the month as written (8月,
+// August).
+func dateKeywords(s string, spans []span) []string {
+	var out []string
+	for _, sp := range spans {
+		t := s[sp.start:sp.end]
+		if ys := yearRe().FindAllStringSubmatch(t, -1); len(ys) > 0 {
+			for _, y := range ys {
+				out = append(out, y[1])
+			}
+			continue
+		}
+		if m := jaMonthRe().FindStringSubmatch(t); m != nil {
+			out = append(out, m[1]+"月")
+		} else if m := enMonthRe().FindString(t); m != "" {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func hasCJK(s string) bool {
+	for _, r := range s {
+		if c := ClassOf(r); c == ClassHiragana || c == ClassKatakana || c == ClassKanji {
+			return true
+		}
+	}
+	return false
 }
 
 func formatDate(t time.Time) string {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 
@@ -123,7 +124,7 @@ func extractFrom(s string, sentenceStart bool) extraction {
 					setType(ft)
 				}
 				text = stripGeneric(rest)
-				if text == "" || JaGeneric()[text] || IsAllClass(text, ClassDigit) {
+				if text == "" || JaGeneric()[text] || IsAllClass(text, ClassDigit) || strings.Trim(text, "ー・") == "" {
 					continue
 				}
 				if RuneLen(text) == 1 && ClassOf([]rune(text)[0]) == ClassKanji && text == sg.text &&
@@ -134,6 +135,7 @@ func extractFrom(s string, sentenceStart bool) extraction {
 			}
 		}
 	}
+	cands = append(cands, hiraganaWords(s)...)
 	sort.SliceStable(cands, func(i, j int) bool {
 		if cands[i].tier != cands[j].tier {
 			return cands[i].tier < cands[j].tier
@@ -150,6 +152,70 @@ func extractFrom(s string, sentenceStart bool) extraction {
 		}
 	}
 	return ex
+}
+
+// jaHiraganaStop are hiragana words that are never a search keyword:
+// demonstratives, question words, pronouns and function words.
+var jaHiraganaStop = LazySet(
+	"これ", "それ", "あれ", "どれ", "ここ", "そこ", "あそこ", "どこ", "こちら", "そちら", "あちら", "どちら",
+	"この", "その", "あの", "どの", "こんな", "そんな", "あんな", "どんな", "いつ", "なに", "なん", "だれ", "どう",
+	"なぜ", "どうして", "わたし", "わたくし", "ぼく", "おれ", "あなた", "かれ", "かのじょ", "みんな",
+	"すべて", "ぜんぶ", "いろいろ", "など", "なに", "もの", "こと", "とき", "ところ", "ため", "よう", "ほう",
+	"ください", "ほしい", "ある", "いる", "ない", "です", "ます", "でした", "ました", "する", "した", "して",
+	"について", "として", "による", "における", "から", "まで", "より", "また", "および", "または", "そして",
+	"ので", "けど", "けれど", "でも", "だけ", "ばかり", "ぐらい", "くらい", "ちょっと", "もう", "まだ",
+)
+
+// hiraganaWords are the words of s written in hiragana alone (おしらせ,
+// こんにちは, ふりかえり, ほげほげほげー): a hiragana run that stands on its own —
+// at the start or after a space or punctuation, and before the end, a space
+// or punctuation — or, followed directly by another word, ends in a
+// particle (ふりかえりの資料 → ふりかえり). A run right after kanji or katakana
+// is an inflection or a particle (亡くなった, 資料の), never a word. Runs of
+// one character and hiragana function words (jaHiraganaStop) are left out.
+func hiraganaWords(s string) []candidate {
+	const maxHiraganaWord = 16
+	rs := []rune(s)
+	offs := make([]int, len(rs)+1)
+	off := 0
+	for i, r := range rs {
+		offs[i] = off
+		off += utf8.RuneLen(r)
+	}
+	offs[len(rs)] = off
+	isHira := func(i int) bool {
+		return ClassOf(rs[i]) == ClassHiragana || rs[i] == 'ー' && i > 0 && ClassOf(rs[i-1]) == ClassHiragana
+	}
+	var out []candidate
+	for i := 0; i < len(rs); {
+		if !isHira(i) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(rs) && (isHira(j) || rs[j] == 'ー' && j > i) {
+			j++
+		}
+		start, end := i, j
+		i = j
+		if start > 0 && ClassOf(rs[start-1]) != ClassSep {
+			continue // after a word: an inflection or particle
+		}
+		word := rs[start:end]
+		if end < len(rs) && ClassOf(rs[end]) != ClassSep {
+			// Directly before another word: only a word ending in a particle.
+			if len(word) < 2 || !strings.ContainsRune(particles, word[len(word)-1]) {
+				continue
+			}
+			word = word[:len(word)-1]
+		}
+		w := string(word)
+		if len(word) < 2 || len(word) > maxHiraganaWord || jaHiraganaStop()[w] || JaGeneric()[w] {
+			continue
+		}
+		out = append(out, candidate{text: w, tier: tierWord, pos: offs[start]})
+	}
+	return out
 }
 
 // splitInterrogative cuts a compound at the interrogative 何 ("what",
@@ -241,6 +307,12 @@ func AnalyzeQuery(in ai.QueryInput) ai.QueryAnalysis {
 	c := newClock(in.Now)
 	p := parsePeriod(c, s)
 	ex := extract(blank(s, p.spans))
+	if p.found && p.explicit && !dateIsFileDate(s, p, ex.fileType) {
+		// A date in content position (1910年に亡くなったのは誰): searched as
+		// a word, not taken for the files' dates.
+		p.found = false
+		ex.keywords = addDateKeywords(ex.keywords, dateKeywords(s, p.spans))
+	}
 	out := ai.QueryAnalysis{Keywords: ex.keywords, Filters: ai.Filters{FileType: ex.fileType}}
 	if out.Keywords == nil {
 		out.Keywords = []string{}
@@ -252,6 +324,22 @@ func AnalyzeQuery(in ai.QueryInput) ai.QueryAnalysis {
 		}
 	}
 	return out
+}
+
+// addDateKeywords appends the date words to kws, keeping at most
+// MaxKeywords: a date the question names is kept even when that drops the
+// least important keyword.
+func addDateKeywords(kws, dates []string) []string {
+	for _, d := range dates {
+		if ContainsFold(kws, d) {
+			continue
+		}
+		if len(kws) >= MaxKeywords {
+			kws = kws[:MaxKeywords-1]
+		}
+		kws = append(kws, d)
+	}
+	return kws
 }
 
 // TextKeywords are the keywords of s read as a name, not a query: its

@@ -216,3 +216,44 @@ func TestAnalyzeQueryDropsInterrogative(t *testing.T) {
 		{"幾何学の教科書", []string{"幾何学", "教科書"}, "", "", ""},
 	})
 }
+
+// Issue 15: Japanese words written in hiragana alone are keywords; a
+// hiragana run after kanji or katakana (an inflection, a particle) and
+// hiragana function words are not; a lone prolonged sound mark is nothing.
+func TestAnalyzeQueryKeepsHiraganaWords(t *testing.T) {
+	runQueryCases(t, []queryCase{
+		{"ほげほげほげー", []string{"ほげほげほげー"}, "", "", ""},
+		{"こんにちは 世界", []string{"世界", "こんにちは"}, "", "", ""},
+		{"おしらせ PDF", []string{"おしらせ"}, "", "", ai.FileTypePDF},
+		{"ふりかえりの資料", []string{"ふりかえり"}, "", "", ""},
+		{"さくら、もみじ", []string{"さくら", "もみじ"}, "", "", ""},
+		{"この資料はどこ", []string{}, "", "", ""},
+		{"すべての議事録", []string{"議事録"}, "", "", ""},
+		{"議事録を探してください", []string{"議事録"}, "", "", ""},
+		{"ー", []string{}, "", "", ""},
+	})
+}
+
+// Issue 15: an explicit year or month in the question's content (a
+// sentence about 1910) stays a keyword; it becomes a file-date filter only
+// with file-date wording (作成, 更新, created, modified, …), a file type,
+// or, in Japanese, qualifying the document noun that ends the query (2024年
+// の資料); a keyword-style English query keeps reading it as a filter.
+// Relative periods (去年, last week) are always the files' dates.
+func TestAnalyzeQueryDateInContentPosition(t *testing.T) {
+	runQueryCases(t, []queryCase{
+		{"1910年に亡くなったのは誰", []string{"1910"}, "", "", ""},
+		{"1910年8月に謝罪をしたのは誰か", []string{"謝罪", "1910"}, "", "", ""},
+		{"8月に開かれた会議の名前は？", []string{"会議", "名前", "開", "8月"}, "", "", ""},
+		{"what happened in Vienna in 1910?", []string{"Vienna", "happened", "1910"}, "", "", ""},
+		{"Who was born in August 1910", []string{"born", "1910"}, "", "", ""},
+		{"2024年に作成した資料", []string{}, "2024-01-01", "2025-01-01", ""},
+		{"2024年に作成された議事録", []string{"議事録"}, "2024-01-01", "2025-01-01", ""},
+		{"2024年の資料", []string{}, "2024-01-01", "2025-01-01", ""},
+		{"2024年3月の請求書を探して", []string{"請求書"}, "2024-03-01", "2024-04-01", ""},
+		{"1910年の新聞PDF", []string{"新聞"}, "1910-01-01", "1911-01-01", ai.FileTypePDF},
+		{"which notes were modified in 2024?", []string{"notes"}, "2024-01-01", "2025-01-01", ""},
+		{"budget in 2024", []string{"budget"}, "2024-01-01", "2025-01-01", ""},
+		{"去年に亡くなったのは誰", []string{}, "2025-01-01", "2026-01-01", ""},
+	})
+}

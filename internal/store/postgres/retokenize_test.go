@@ -1,0 +1,111 @@
+package postgres
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/gds-cli/gds/internal/store"
+	"github.com/gds-cli/gds/internal/store/storetest"
+	"github.com/gds-cli/gds/migrations"
+)
+
+func keywordIDs(t *testing.T, s *Store, term string) []string {
+	t.Helper()
+	r, err := s.KeywordSearch(context.Background(), store.KeywordQuery{Terms: []string{term}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, h := range r.Hits {
+		out = append(out, h.ID)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// An index tokenised before accent folding (search_tsv holds "temür") is
+// re-tokenised by the migration on open, in batches: afterwards "temur"
+// finds the file (name and text rebuilt from its chunks) and its chunk.
+func TestRetokenizeMigration(t *testing.T) {
+	saved := retokenizeBatch
+	retokenizeBatch = 2
+	t.Cleanup(func() { retokenizeBatch = saved })
+	ctx := context.Background()
+	url := testURL(t)
+	schema := storetest.FreshSchema(t, url, "gds_test_")
+	s := openTest(t, url, schema)
+	if err := s.EnsureEmbeddingSpace(ctx, storetest.Space); err != nil {
+		t.Fatal(err)
+	}
+	emb := make([]float32, storetest.Dim)
+	emb[0] = 1
+	text := "Timur (Temür) was born near Kesh in 1336, and he ruled from Samarkand."
+	for _, f := range []struct {
+		id, name string
+		chunks   []store.Chunk
+	}{
+		{"a", "plain.txt", []store.Chunk{{Ordinal: 0, Text: "nothing accented here", Embedding: emb}}},
+		{"b", "Temür.txt", []store.Chunk{{Ordinal: 0, Text: text[:40], Embedding: emb}, {Ordinal: 1, Text: text[20:], Embedding: emb}}},
+		{"c", "other.txt", []store.Chunk{{Ordinal: 0, Text: "plain words", Embedding: emb}}},
+	} {
+		file := store.File{ID: f.id, Name: f.name, Embedding: emb, MimeType: "text/plain", ModifiedAt: time.Now()}
+		for _, c := range f.chunks {
+			file.Text += c.Text
+		}
+		if err := s.UpsertFile(ctx, file, f.chunks); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// b's tokens as the tokenizer before folding made them; then the
+	// migration's own SQL, found by name (the integrator may renumber it).
+	execAll(t, s,
+		`UPDATE {schema}.drive_file_index SET search_tsv = 'temür:1A txt:2A timur:4 temür:5 born:7 kesh:9'::tsvector WHERE file_id = 'b'`,
+		`UPDATE {schema}.drive_file_chunks SET search_tsv = 'timur:1 temür:2 born:4'::tsvector WHERE file_id = 'b' AND ordinal = 0`)
+	ms, err := migrations.Postgres()
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(ms, func(m migrations.Migration) bool { return strings.HasSuffix(m.Name, "_fold_accents.sql") })
+	if i < 0 {
+		t.Fatal("no *_fold_accents.sql migration")
+	}
+	if err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, "SELECT set_config('search_path', quote_ident($1) || ', ' || current_setting('search_path'), true)", schema); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, ms[i].SQL)
+		return err
+	}); err != nil {
+		t.Fatalf("%s: %v", ms[i].Name, err)
+	}
+	if got := keywordIDs(t, s, "temur"); len(got) != 0 {
+		t.Fatalf("before re-tokenising KeywordSearch(temur) = %v; the test no longer starts from old tokens", got)
+	}
+	s.Close()
+
+	s = openTest(t, url, schema)
+	if got := keywordIDs(t, s, "temur"); !slices.Equal(got, []string{"b"}) {
+		t.Errorf("after re-tokenising KeywordSearch(temur) = %v, want [b]", got)
+	}
+	if got := keywordIDs(t, s, "samarkand"); !slices.Equal(got, []string{"b"}) {
+		t.Errorf("KeywordSearch(samarkand) = %v, want [b] (the text rebuilt from the chunks)", got)
+	}
+	if got := keywordIDs(t, s, "plain"); !slices.Equal(got, []string{"a", "c"}) {
+		t.Errorf("KeywordSearch(plain) = %v, want [a c]", got)
+	}
+	if got := chunkTextIDs(t, s, "temur"); !slices.Equal(got, []string{"b#0"}) {
+		t.Errorf("ChunkTextSearch(temur) = %v, want [b#0]", got)
+	}
+	var left int
+	if err := s.pool.QueryRow(ctx, s.q(`SELECT count(*) FROM {schema}.gds_meta WHERE key = 'retokenize_backfill'`)).Scan(&left); err != nil {
+		t.Fatal(err)
+	}
+	if left != 0 {
+		t.Errorf("the re-tokenising position is still stored after it finished")
+	}
+}

@@ -1,0 +1,140 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/gds-cli/gds/internal/store"
+	"github.com/gds-cli/gds/internal/tokenize"
+)
+
+// metaRetokenize is the gds_meta key of the re-tokenising backfill the
+// accent-folding migration starts; its value is the last file_id done.
+const metaRetokenize = "retokenize_backfill"
+
+// retokenizeBatch is the number of files examined per write transaction.
+var retokenizeBatch = 200
+
+// retokenize rewrites the full-text rows (file and chunks) of the files
+// whose stored text holds a character the tokenizer now folds (accents:
+// tokenize.Folds), after the migration that changed the tokenisation
+// queued it. The other files' tokens are unchanged and are not touched.
+// The file's text is rebuilt from its chunks (store.JoinChunkTexts). It
+// runs in batches of retokenizeBatch files, one write transaction each,
+// keeping the position in gds_meta, so an interrupted run resumes.
+func (s *Store) retokenize(ctx context.Context) error {
+	var pending int
+	if err := s.write.QueryRowContext(ctx, `SELECT count(*) FROM gds_meta WHERE key = ?`, metaRetokenize).Scan(&pending); err != nil {
+		return fmt.Errorf("sqlite index %s: read the re-tokenising position: %w", s.path, err)
+	}
+	if pending == 0 {
+		return nil
+	}
+	for {
+		done := false
+		err := s.inWriteTx(ctx, "re-tokenise stored text", func(tx *sql.Tx) error {
+			var after string
+			err := tx.QueryRowContext(ctx, `SELECT value FROM gds_meta WHERE key = ?`, metaRetokenize).Scan(&after)
+			if errors.Is(err, sql.ErrNoRows) {
+				done = true
+				return nil
+			}
+			if err != nil {
+				return fmt.Errorf("read the re-tokenising position: %w", err)
+			}
+			type file struct {
+				id, name, keywords, summary string
+				doc                         int64
+			}
+			rows, err := tx.QueryContext(ctx, `SELECT file_id, file_name, keywords, summary, doc_id FROM drive_file_index
+				WHERE file_id > ? ORDER BY file_id LIMIT ?`, after, retokenizeBatch)
+			if err != nil {
+				return fmt.Errorf("read files: %w", err)
+			}
+			var files []file
+			for rows.Next() {
+				var f file
+				if err := rows.Scan(&f.id, &f.name, &f.keywords, &f.summary, &f.doc); err != nil {
+					rows.Close()
+					return fmt.Errorf("read files: %w", err)
+				}
+				files = append(files, f)
+			}
+			if err := rows.Close(); err != nil {
+				return fmt.Errorf("read files: %w", err)
+			}
+			for _, f := range files {
+				if err := retokenizeFile(ctx, tx, f.id, f.name, f.keywords, f.summary, f.doc); err != nil {
+					return fmt.Errorf("file %q: %w", f.id, err)
+				}
+			}
+			if len(files) < retokenizeBatch {
+				done = true
+				_, err = tx.ExecContext(ctx, `DELETE FROM gds_meta WHERE key = ?`, metaRetokenize)
+				return err
+			}
+			_, err = tx.ExecContext(ctx, `UPDATE gds_meta SET value = ? WHERE key = ?`, files[len(files)-1].id, metaRetokenize)
+			return err
+		})
+		if err != nil || done {
+			return err
+		}
+	}
+}
+
+// retokenizeFile rewrites one file's full-text rows when its text holds a
+// character the tokenizer folds.
+func retokenizeFile(ctx context.Context, tx *sql.Tx, id, name, keywordsJSON, summary string, doc int64) error {
+	var keywords []string
+	if err := json.Unmarshal([]byte(keywordsJSON), &keywords); err != nil {
+		return fmt.Errorf("keywords %q: %w", keywordsJSON, err)
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT ordinal, page, text FROM drive_file_chunk WHERE file_id = ? ORDER BY ordinal`, id)
+	if err != nil {
+		return fmt.Errorf("read chunks: %w", err)
+	}
+	var (
+		ordinals, pages []int
+		texts           []string
+	)
+	for rows.Next() {
+		var o, p int
+		var t string
+		if err := rows.Scan(&o, &p, &t); err != nil {
+			rows.Close()
+			return fmt.Errorf("read chunks: %w", err)
+		}
+		ordinals, pages, texts = append(ordinals, o), append(pages, p), append(texts, t)
+	}
+	if err := rows.Close(); err != nil {
+		return fmt.Errorf("read chunks: %w", err)
+	}
+	kwText := jsonKeywordsText(keywords)
+	changed := tokenize.Folds(name) || tokenize.Folds(kwText) || tokenize.Folds(summary)
+	for _, t := range texts {
+		changed = changed || tokenize.Folds(t)
+	}
+	if !changed {
+		return nil
+	}
+	body := store.JoinChunkTexts(texts, pages)
+	if _, err := tx.ExecContext(ctx, `DELETE FROM drive_file_fts WHERE rowid = ?`, doc); err != nil {
+		return fmt.Errorf("delete the full-text row: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO drive_file_fts (rowid, name, keywords, summary, body) VALUES (?, ?, ?, ?, ?)`,
+		doc, tokenize.Join(name), tokenize.Join(kwText), tokenize.Join(summary), tokenize.Join(body)); err != nil {
+		return fmt.Errorf("write the full-text row: %w", err)
+	}
+	for i, t := range texts {
+		if !tokenize.Folds(t) {
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, insertChunkFTS, chunkRowID(doc, ordinals[i]), tokenize.Join(t)); err != nil {
+			return fmt.Errorf("write chunk %d's full-text row: %w", ordinals[i], err)
+		}
+	}
+	return nil
+}

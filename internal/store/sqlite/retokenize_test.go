@@ -1,0 +1,129 @@
+package sqlite
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gds-cli/gds/internal/store"
+	"github.com/gds-cli/gds/internal/store/storetest"
+	"github.com/gds-cli/gds/migrations"
+)
+
+// foldMigration is the SQL of the accent-folding migration, found by name
+// (the integrator may renumber it).
+func foldMigration(t *testing.T) string {
+	t.Helper()
+	ms, err := migrations.SQLite()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range ms {
+		if strings.HasSuffix(m.Name, "_fold_accents.sql") {
+			return m.SQL
+		}
+	}
+	t.Fatal("no *_fold_accents.sql migration")
+	return ""
+}
+
+func keywordIDs(t *testing.T, s *Store, term string) []string {
+	t.Helper()
+	r, err := s.KeywordSearch(context.Background(), store.KeywordQuery{Terms: []string{term}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, h := range r.Hits {
+		out = append(out, h.ID)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// An index tokenised before accent folding (its full-text rows hold
+// "temür") is re-tokenised by the migration on a read-write open, in
+// batches: afterwards "temur" finds the file (name and text rebuilt from
+// its chunks) and its chunks; files without an accent keep their rows.
+func TestRetokenizeMigration(t *testing.T) {
+	saved := retokenizeBatch
+	retokenizeBatch = 2
+	t.Cleanup(func() { retokenizeBatch = saved })
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "index.db")
+	s := mustOpen(t, path, Options{})
+	if err := s.EnsureEmbeddingSpace(ctx, storetest.Space); err != nil {
+		t.Fatal(err)
+	}
+	emb := testFile("", "", 1).Embedding
+	files := []struct{ id, name, text string }{
+		{"a", "plain.txt", "nothing accented here"},
+		{"b", "Temür.txt", "Timur (Temür) was born near Kesh in 1336, and he ruled from Samarkand."},
+		{"c", "other.txt", "plain words"},
+		{"d", "café.txt", ""},
+	}
+	for _, f := range files {
+		var cs []store.Chunk
+		switch {
+		case len(f.text) > 40:
+			// Two overlapping chunks, as the crawler writes them.
+			cs = []store.Chunk{{Ordinal: 0, Text: f.text[:40], Embedding: emb}, {Ordinal: 1, Text: f.text[20:], Embedding: emb}}
+		case f.text != "":
+			cs = []store.Chunk{{Ordinal: 0, Text: f.text, Embedding: emb}}
+		}
+		tf := testFile(f.id, f.text, 1)
+		tf.Name = f.name
+		if err := s.UpsertFile(ctx, tf, cs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Rewrite b's and d's rows as the tokenizer before folding made them.
+	var docB, docD int64
+	s.read.QueryRow(`SELECT doc_id FROM drive_file_index WHERE file_id = 'b'`).Scan(&docB)
+	s.read.QueryRow(`SELECT doc_id FROM drive_file_index WHERE file_id = 'd'`).Scan(&docD)
+	for _, q := range []struct {
+		sql  string
+		args []any
+	}{
+		{`DELETE FROM drive_file_fts WHERE rowid IN (?, ?)`, []any{docB, docD}},
+		{`INSERT INTO drive_file_fts (rowid, name, keywords, summary, body) VALUES (?, 'temür txt', '', '', 'timur temür was born near kesh')`, []any{docB}},
+		{`INSERT INTO drive_file_fts (rowid, name, keywords, summary, body) VALUES (?, 'café txt', '', '', '')`, []any{docD}},
+		{`INSERT OR REPLACE INTO drive_chunk_fts (rowid, body) VALUES (?, 'timur temür was born near kesh')`, []any{chunkRowID(docB, 0)}},
+		{foldMigration(t), nil},
+	} {
+		if _, err := s.write.Exec(q.sql, q.args...); err != nil {
+			t.Fatalf("%s: %v", q.sql, err)
+		}
+	}
+	if got := keywordIDs(t, s, "temur"); len(got) != 0 {
+		t.Fatalf("before re-tokenising KeywordSearch(temur) = %v; the test no longer starts from old tokens", got)
+	}
+	s.Close()
+
+	s = mustOpen(t, path, Options{})
+	if got := keywordIDs(t, s, "temur"); !slices.Equal(got, []string{"b"}) {
+		t.Errorf("after re-tokenising KeywordSearch(temur) = %v, want [b]", got)
+	}
+	if got := keywordIDs(t, s, "samarkand"); !slices.Equal(got, []string{"b"}) {
+		t.Errorf("KeywordSearch(samarkand) = %v, want [b] (the text rebuilt from the chunks)", got)
+	}
+	if got := keywordIDs(t, s, "cafe"); !slices.Equal(got, []string{"d"}) {
+		t.Errorf("KeywordSearch(cafe) = %v, want [d] (a name-only file's name)", got)
+	}
+	if got := keywordIDs(t, s, "plain"); !slices.Equal(got, []string{"a", "c"}) {
+		t.Errorf("KeywordSearch(plain) = %v, want [a c]", got)
+	}
+	if got := chunkTextIDs(t, s, "temur"); !slices.Equal(got, []string{"b#0"}) {
+		t.Errorf("ChunkTextSearch(temur) = %v, want [b#0]", got)
+	}
+	var left int
+	s.read.QueryRow(`SELECT count(*) FROM gds_meta WHERE key = ?`, metaRetokenize).Scan(&left)
+	if left != 0 {
+		t.Errorf("the re-tokenising position is still stored after it finished")
+	}
+	if n := chunkFTSRows(t, s); n != 4 {
+		t.Errorf("chunk full-text rows = %d, want 4 (a, b#0, b#1, c)", n)
+	}
+}

@@ -1,0 +1,38 @@
+package storetest
+
+import (
+	"testing"
+
+	"github.com/gds-cli/gds/internal/store"
+)
+
+// testFolding checks accent and width folding (issue 15 item 6): text is
+// stored and queried through the same tokenizer, so an accented name is
+// found unaccented and the other way round, half-width katakana and
+// full-width Latin letters match their usual forms, in file keyword search
+// (name, keywords, summary, text) and chunk full-text search alike, while
+// Japanese voiced marks still tell words apart.
+func testFolding(t *testing.T, newStore func(t *testing.T) store.Store) {
+	ctx, s := open(t, newStore)
+	temur := file("temur", "Temür notes.txt", "Tamerlane, Temür, was born near Kesh.")
+	temur.Keywords = []string{"Samarqand"}
+	upsert(t, ctx, s, temur, chunk(0, 0, "Tamerlane, Temür, was born near Kesh.", 1))
+	plain := file("plain", "timeline.txt", "Temur and the Strasse of ｶﾀｶﾅ")
+	plain.Summary = "Café crème in Łódź"
+	upsert(t, ctx, s, plain, chunk(0, 0, "Temur and the Strasse of ｶﾀｶﾅ", 1))
+	upsert(t, ctx, s, file("gas", "gas.txt", "ガス料金の請求"))
+
+	for _, term := range []string{"temur", "Temür", "TEMÜR", "ｔｅｍｕｒ", "Temu\u0308r"} {
+		wantKeyword(t, ctx, s, anyOf(term), "plain", "temur")
+		wantChunkText(t, ctx, s, anyOf(term), chunkKey{"plain", 0}, chunkKey{"temur", 0})
+	}
+	wantKeyword(t, ctx, s, anyOf("temür notes"), "temur") // the name
+	wantKeyword(t, ctx, s, anyOf("Samarqand"), "temur")   // the keywords
+	wantKeyword(t, ctx, s, anyOf("cafe creme"), "plain")  // the summary
+	wantKeyword(t, ctx, s, anyOf("lodz"), "plain")        // ł has no decomposition
+	wantKeyword(t, ctx, s, anyOf("Straße"), "plain")      // ß = ss
+	wantKeyword(t, ctx, s, anyOf("カタカナ"), "plain")        // half-width katakana
+	wantChunkText(t, ctx, s, anyOf("カタカナ"), chunkKey{"plain", 0})
+	wantKeyword(t, ctx, s, anyOf("ガス"), "gas")
+	wantKeyword(t, ctx, s, anyOf("カス")) // a voiced mark is not an accent
+}
