@@ -90,7 +90,10 @@ mv "$layout/unpacked/gds-core" "$layout/gds-core.hidden"
 out="$(GDS_HOME="$layout/home" "$layout/unpacked/gds" version)" || fail "the front could not run version on its own"
 case "$out" in "gds 0.0.0-check (commit check, built check, "*) ;; *) fail "front version printed: $out" ;; esac
 mv "$layout/gds-core.hidden" "$layout/unpacked/gds-core"
-GDS_HOME="$layout/home" "$layout/unpacked/gds" --help | grep -q 'alfred' || fail "the front did not hand --help to gds-core"
+# Captured first: `grep -q` in a pipeline exits at the first match and the
+# writer's next write then dies of SIGPIPE, which pipefail reports as a failure.
+help="$(GDS_HOME="$layout/home" "$layout/unpacked/gds" --help)" || fail "gds --help failed"
+case "$help" in *alfred*) ;; *) fail "the front did not hand --help to gds-core" ;; esac
 echo "archive layout ok: gds, gds-core; gds version: $out" >&2
 
 want="${GDS_RELEASE_CHECK_GORELEASER:-auto}"
@@ -123,7 +126,7 @@ if [ "${GDS_RELEASE_CHECK_SNAPSHOT:-0}" = 1 ]; then
 	for a in "$dist"/*.tar.gz; do
 		listing="$(tar -tzf "$a")"
 		for b in gds gds-core; do
-			printf '%s\n' "$listing" | grep -qx "$b" || fail "$(basename "$a") lacks $b"
+			grep -qx "$b" <<<"$listing" || fail "$(basename "$a") lacks $b"
 		done
 		n=$((n + 1))
 	done
