@@ -4,13 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/gds-cli/gds/internal/driveemu"
 	"github.com/gds-cli/gds/internal/reliability"
@@ -21,32 +19,10 @@ import (
 // the incremental crawl (Drive changes feed, local listing) killed at
 // planned points. Each combination gets its own corpus (it is changed).
 func runChanges(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("changes", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	bin := fs.String("gds", "", "the gds binary (go build -o gds ./cmd/gds)")
-	sigName := fs.String("signal", "kill", "kill (SIGKILL, crash) or term (SIGTERM, graceful stop)")
-	files := fs.Int("files", 1000, "corpus files before the changes")
-	stops := fs.Int("stops", 20, "signals during the incremental crawl")
-	sources := fs.String("sources", "local,drive", "comma-separated: local, drive (the Drive API emulator)")
-	stores := fs.String("stores", "sqlite,postgres", "comma-separated: sqlite, postgres")
-	pgURL := fs.String("pg-url", os.Getenv("GDS_TEST_DATABASE_URL"), "Postgres URL for the postgres store")
-	seed := fs.Uint64("seed", 1, "seed of the corpus, the changes and the stop plan")
-	conc := fs.Int("concurrency", 4, "gds crawl --concurrency")
-	asJSON := fs.Bool("json", false, "print JSON")
-	verbose := fs.Bool("v", false, "log every gds run")
-	if err := fs.Parse(args); err != nil {
+	k, err := parseKillFlags("changes", args, stderr, "corpus files before the changes",
+		"signals during the incremental crawl", "seed of the corpus, the changes and the stop plan")
+	if err != nil {
 		return err
-	}
-	if *bin == "" {
-		return usageError{errors.New("-gds is required")}
-	}
-	sig := os.Signal(syscall.SIGKILL)
-	switch *sigName {
-	case "kill":
-	case "term":
-		sig = syscall.SIGTERM
-	default:
-		return usageError{fmt.Errorf("-signal %q: want kill or term", *sigName)}
 	}
 	tmp, err := os.MkdirTemp("", "gdsreliability-")
 	if err != nil {
@@ -61,20 +37,20 @@ func runChanges(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	var rows []row
 	failed := false
-	for _, src := range strings.Split(*sources, ",") {
-		for _, st := range strings.Split(*stores, ",") {
+	for _, src := range strings.Split(*k.sources, ",") {
+		for _, st := range strings.Split(*k.stores, ",") {
 			src, st := strings.TrimSpace(src), strings.TrimSpace(st)
 			home, err := reliability.TempHome(tmp, "home-"+src+"-"+st)
 			if err != nil {
 				return err
 			}
-			corpus, err := reliability.WriteCorpus(filepath.Join(tmp, "corpus-"+src+"-"+st), *files, *seed)
+			corpus, err := reliability.WriteCorpus(filepath.Join(tmp, "corpus-"+src+"-"+st), *k.files, *k.seed)
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(stderr, "changes: %s source, %s store, %d files, %d × %s...\n", src, st, *files, *stops, *sigName)
-			setup := reliability.Setup{Bin: *bin, Home: home, Source: src, Store: st, PostgresURL: *pgURL, Concurrency: *conc}
-			cfg := reliability.ChangesConfig{Corpus: corpus, Kind: src, Stops: *stops, Signal: sig, Seed: *seed}
+			fmt.Fprintf(stderr, "changes: %s source, %s store, %d files, %d × %s...\n", src, st, *k.files, *k.stops, *k.sigName)
+			setup := reliability.Setup{Bin: *k.bin, Home: home, Source: src, Store: st, PostgresURL: *k.pgURL, Concurrency: *k.conc}
+			cfg := reliability.ChangesConfig{Corpus: corpus, Kind: src, Stops: *k.stops, Signal: k.sig, Seed: *k.seed}
 			if src == reliability.SourceDrive {
 				fx, err := driveemu.FromDir(corpus.Dir)
 				if err != nil {
@@ -87,7 +63,7 @@ func runChanges(ctx context.Context, args []string, stdout, stderr io.Writer) er
 				return usageError{err}
 			}
 			cfg.GDS, cfg.Index = g, open
-			if *verbose {
+			if *k.verbose {
 				cfg.Logf = func(format string, a ...any) { fmt.Fprintf(stderr, "  "+format+"\n", a...) }
 			}
 			rep, err := reliability.RunChangesCrash(ctx, cfg)
@@ -100,7 +76,7 @@ func runChanges(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			rows = append(rows, r)
 		}
 	}
-	if *asJSON {
+	if *k.asJSON {
 		if err := json.NewEncoder(stdout).Encode(rows); err != nil {
 			return err
 		}

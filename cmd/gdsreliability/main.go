@@ -88,41 +88,62 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	return usageError{fmt.Errorf("unknown form %q", args[0])}
 }
 
-func runCrash(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("crash", flag.ContinueOnError)
+// killFlags are the flags the crash harnesses share.
+type killFlags struct {
+	bin, sigName, sources, stores, pgURL *string
+	files, stops, conc                   *int
+	seed                                 *uint64
+	asJSON, verbose                      *bool
+	sig                                  os.Signal
+}
+
+// parseKillFlags parses the shared flags of a crash harness; the help of
+// -files, -stops and -seed is the harness's own.
+func parseKillFlags(name string, args []string, stderr io.Writer, filesHelp, stopsHelp, seedHelp string) (*killFlags, error) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	bin := fs.String("gds", "", "the gds binary (go build -o gds ./cmd/gds)")
-	sigName := fs.String("signal", "kill", "kill (SIGKILL, crash) or term (SIGTERM, graceful stop)")
-	files := fs.Int("files", 1000, "corpus files (one in 40 is a binary file gds skips)")
-	stops := fs.Int("stops", 20, "signals per run, spread over the crawl")
-	sources := fs.String("sources", "local,drive", "comma-separated: local, drive (the Drive API emulator)")
-	stores := fs.String("stores", "sqlite,postgres", "comma-separated: sqlite, postgres")
-	pgURL := fs.String("pg-url", os.Getenv("GDS_TEST_DATABASE_URL"), "Postgres URL for the postgres store")
-	seed := fs.Uint64("seed", 1, "seed of the corpus and the stop plan")
-	conc := fs.Int("concurrency", 4, "gds crawl --concurrency")
-	asJSON := fs.Bool("json", false, "print JSON")
-	verbose := fs.Bool("v", false, "log every gds run")
+	k := &killFlags{
+		bin:     fs.String("gds", "", "the gds binary (go build -o gds ./cmd/gds)"),
+		sigName: fs.String("signal", "kill", "kill (SIGKILL, crash) or term (SIGTERM, graceful stop)"),
+		files:   fs.Int("files", 1000, filesHelp),
+		stops:   fs.Int("stops", 20, stopsHelp),
+		sources: fs.String("sources", "local,drive", "comma-separated: local, drive (the Drive API emulator)"),
+		stores:  fs.String("stores", "sqlite,postgres", "comma-separated: sqlite, postgres"),
+		pgURL:   fs.String("pg-url", os.Getenv("GDS_TEST_DATABASE_URL"), "Postgres URL for the postgres store"),
+		seed:    fs.Uint64("seed", 1, seedHelp),
+		conc:    fs.Int("concurrency", 4, "gds crawl --concurrency"),
+		asJSON:  fs.Bool("json", false, "print JSON"),
+		verbose: fs.Bool("v", false, "log every gds run"),
+	}
 	if err := fs.Parse(args); err != nil {
-		return err
+		return nil, err
 	}
-	if *bin == "" {
-		return usageError{errors.New("-gds is required")}
+	if *k.bin == "" {
+		return nil, usageError{errors.New("-gds is required")}
 	}
-	var sig os.Signal
-	switch *sigName {
+	switch *k.sigName {
 	case "kill":
-		sig = syscall.SIGKILL
+		k.sig = syscall.SIGKILL
 	case "term":
-		sig = syscall.SIGTERM
+		k.sig = syscall.SIGTERM
 	default:
-		return usageError{fmt.Errorf("-signal %q: want kill or term", *sigName)}
+		return nil, usageError{fmt.Errorf("-signal %q: want kill or term", *k.sigName)}
+	}
+	return k, nil
+}
+
+func runCrash(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	k, err := parseKillFlags("crash", args, stderr, "corpus files (one in 40 is a binary file gds skips)",
+		"signals per run, spread over the crawl", "seed of the corpus and the stop plan")
+	if err != nil {
+		return err
 	}
 	tmp, err := os.MkdirTemp("", "gdsreliability-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	corpus, err := reliability.WriteCorpus(tmp+"/corpus", *files, *seed)
+	corpus, err := reliability.WriteCorpus(tmp+"/corpus", *k.files, *k.seed)
 	if err != nil {
 		return err
 	}
@@ -134,21 +155,21 @@ func runCrash(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	var rows []row
 	failed := false
-	for _, src := range strings.Split(*sources, ",") {
-		for _, st := range strings.Split(*stores, ",") {
+	for _, src := range strings.Split(*k.sources, ",") {
+		for _, st := range strings.Split(*k.stores, ",") {
 			src, st := strings.TrimSpace(src), strings.TrimSpace(st)
 			home, err := reliability.TempHome(tmp, "home-"+src+"-"+st)
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(stderr, "crash: %s source, %s store, %d files, %d × %s...\n", src, st, *files, *stops, *sigName)
+			fmt.Fprintf(stderr, "crash: %s source, %s store, %d files, %d × %s...\n", src, st, *k.files, *k.stops, *k.sigName)
 			g, open, exp, cleanup, err := reliability.Prepare(ctx, corpus, reliability.Setup{
-				Bin: *bin, Home: home, Source: src, Store: st, PostgresURL: *pgURL, Concurrency: *conc})
+				Bin: *k.bin, Home: home, Source: src, Store: st, PostgresURL: *k.pgURL, Concurrency: *k.conc})
 			if err != nil {
 				return usageError{err}
 			}
-			cfg := reliability.CrashConfig{GDS: g, Index: open, Files: exp, Stops: *stops, Signal: sig, Seed: *seed}
-			if *verbose {
+			cfg := reliability.CrashConfig{GDS: g, Index: open, Files: exp, Stops: *k.stops, Signal: k.sig, Seed: *k.seed}
+			if *k.verbose {
 				cfg.Logf = func(format string, a ...any) { fmt.Fprintf(stderr, "  "+format+"\n", a...) }
 			}
 			rep, err := reliability.RunCrash(ctx, cfg)
@@ -161,7 +182,7 @@ func runCrash(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			rows = append(rows, r)
 		}
 	}
-	if *asJSON {
+	if *k.asJSON {
 		if err := json.NewEncoder(stdout).Encode(rows); err != nil {
 			return err
 		}
