@@ -279,20 +279,10 @@ func RunChangesCrash(ctx context.Context, cfg ChangesConfig) (ChangesReport, err
 		}
 		rep.Stops++
 	}
-	for !finished {
-		if rep.RerunsToFinish == 5 {
-			return rep, fmt.Errorf("gds crawl did not finish in %d runs after the last stop", rep.RerunsToFinish)
-		}
-		o, err := run(nil)
-		if err != nil {
+	if !finished {
+		if err := runToEnd(run, &rep.RerunsToFinish, func() int { return rep.Runs }, logf); err != nil {
 			return rep, err
 		}
-		rep.RerunsToFinish++
-		logf("run %d: to the end: exit %d, %d events, %s", rep.Runs, o.ExitCode, o.Events, o.Wall.Round(time.Millisecond))
-		if o.ExitCode != 0 {
-			return rep, fmt.Errorf("gds crawl rerun exited %d:\n%s", o.ExitCode, o.Stderr)
-		}
-		finished = true
 	}
 	rep.Checks++
 	err = withIndex(ctx, cfg.Index, func(idx Index) error {

@@ -153,20 +153,10 @@ func RunCrash(ctx context.Context, cfg CrashConfig) (CrashReport, error) {
 		rep.Stops++
 		rep.Points = append(rep.Points, pt)
 	}
-	for !finished {
-		if rep.RerunsToFinish == 5 {
-			return rep, fmt.Errorf("gds crawl did not finish in %d runs after the last stop", rep.RerunsToFinish)
-		}
-		o, err := run(nil)
-		if err != nil {
+	if !finished {
+		if err := runToEnd(run, &rep.RerunsToFinish, func() int { return rep.Runs }, logf); err != nil {
 			return rep, err
 		}
-		rep.RerunsToFinish++
-		logf("run %d: to the end: exit %d, %d events, %s", rep.Runs, o.ExitCode, o.Events, o.Wall.Round(time.Millisecond))
-		if o.ExitCode != 0 {
-			return rep, fmt.Errorf("gds crawl rerun exited %d:\n%s", o.ExitCode, o.Stderr)
-		}
-		finished = true
 	}
 	var comp Completeness
 	err := withIndex(ctx, cfg.Index, func(idx Index) error {
@@ -193,4 +183,24 @@ func sigName(s os.Signal) string {
 		return "SIGINT"
 	}
 	return fmt.Sprint(s)
+}
+
+// runToEnd reruns the crawl without a stop until it finishes (at most five
+// runs), counting the reruns; a rerun that exits non-zero is an error.
+func runToEnd(run func(*Stop) (Outcome, error), reruns *int, runs func() int, logf func(string, ...any)) error {
+	for {
+		if *reruns == 5 {
+			return fmt.Errorf("gds crawl did not finish in %d runs after the last stop", *reruns)
+		}
+		o, err := run(nil)
+		if err != nil {
+			return err
+		}
+		*reruns++
+		logf("run %d: to the end: exit %d, %d events, %s", runs(), o.ExitCode, o.Events, o.Wall.Round(time.Millisecond))
+		if o.ExitCode != 0 {
+			return fmt.Errorf("gds crawl rerun exited %d:\n%s", o.ExitCode, o.Stderr)
+		}
+		return nil
+	}
 }
