@@ -60,7 +60,7 @@ func runLoopBench(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	fs.BoolVar(&f.fullLoop, "full-loop", false, "also time gds search (the full loop; needs --embed offline)")
 	fs.BoolVar(&f.asJSON, "json", false, "print the result as JSON")
 	fs.StringVar(&f.minimal, "minimal", "", "also time this minimal Go binary (package main, empty main), interleaved, as the floor of process start (scripts/bench-startup.sh builds bin/gds-minimal)")
-	fs.BoolVar(&f.optimize, "optimize", true, "merge the index's file full-text index into one segment before timing, as a crawl that changed files does at its end (--optimize=false keeps the segments of a new index; a reused index that was merged stays merged)")
+	fs.BoolVar(&f.optimize, "optimize", true, "merge the index's file full-text index into one segment before timing when it has more than a few, as a crawl that changed files does at its end (--optimize=false keeps the segments of a new index; a reused index that was merged stays merged)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -97,7 +97,7 @@ func runLoopBench(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return err
 	}
 	if f.optimize {
-		if res.OptimizeSeconds, err = optimizeLoopIndex(ctx, f.home); err != nil {
+		if res.Merged, res.OptimizeSeconds, err = optimizeLoopIndex(ctx, f.home); err != nil {
 			return err
 		}
 	}
@@ -171,7 +171,7 @@ func runLoopBench(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	fmt.Fprintf(stdout, "gdsbench loop: %d files (index: %s, reused %v), %d timed runs per command, whole processes, GOMAXPROCS %d (%s/%s)\n",
 		res.Files, res.Embed, res.Reused, res.Queries, res.GOMAXPROCS, res.GOOS, res.GOARCH)
-	if f.optimize {
+	if res.Merged {
 		fmt.Fprintf(stdout, "file full-text index merged into one segment before timing (%.1f s)\n", res.OptimizeSeconds)
 	}
 	fmt.Fprintf(stdout, "%-26s %8s %8s %8s %8s %12s\n", "command", "p50 ms", "p95 ms", "p99 ms", "max ms", "p95 / base")
@@ -207,7 +207,9 @@ type loopResult struct {
 	GOOS       string `json:"goos"`
 	GOARCH     string `json:"goarch"`
 	Reused     bool   `json:"index_reused"`
-	// OptimizeSeconds: merging the file full-text index (--optimize).
+	// Merged: the file full-text index was merged into one segment
+	// (--optimize, more than a few segments), in OptimizeSeconds.
+	Merged          bool    `json:"fts_merged,omitempty"`
 	OptimizeSeconds float64 `json:"optimize_seconds,omitempty"`
 	BuildSeconds    float64 `json:"build_seconds,omitempty"`
 	Version         stats   `json:"gds_version_baseline"`
@@ -263,18 +265,19 @@ func loadQuestions(files []string) ([]string, error) {
 }
 
 // optimizeLoopIndex merges the index's file full-text index into one
-// segment, as app.Crawl does after a crawl that changed files.
-func optimizeLoopIndex(ctx context.Context, home string) (float64, error) {
+// segment when it has more than a few, as app.Crawl does after a crawl
+// that changed files.
+func optimizeLoopIndex(ctx context.Context, home string) (merged bool, seconds float64, err error) {
 	s, err := sqlite.Open(ctx, filepath.Join(home, "index.db"), sqlite.Options{})
 	if err != nil {
-		return 0, err
+		return false, 0, err
 	}
 	defer s.Close()
 	start := time.Now()
-	if err := s.OptimizeText(ctx); err != nil {
-		return 0, err
+	if merged, err = s.OptimizeText(ctx); err != nil {
+		return false, 0, err
 	}
-	return time.Since(start).Seconds(), nil
+	return merged, time.Since(start).Seconds(), nil
 }
 
 // ensureLoopIndex builds GDS_HOME/index.db unless it already holds the

@@ -162,12 +162,12 @@ func (d *Deps) Crawl(ctx context.Context, req CrawlRequest) (*CrawlReport, error
 // textOptimizer is a store whose full-text index can be merged into one
 // segment (the SQLite store; Postgres has no such step).
 type textOptimizer interface {
-	OptimizeText(ctx context.Context) error
+	OptimizeText(ctx context.Context) (merged bool, err error)
 }
 
 // optimizeText merges the file full-text index after a crawl that changed
-// files, so each keystroke (a new process) seeks every term once instead
-// of once per segment. It is best effort: the index is complete without it,
+// files when it holds more than a few segments, so each keystroke (a new
+// process) seeks every term once instead of once per segment. It is best effort: the index is complete without it,
 // so an error (a busy database, a cancelled crawl) only leaves the
 // segments for the next crawl to merge.
 func (d *Deps) optimizeText(ctx context.Context) {
@@ -180,7 +180,7 @@ func (d *Deps) optimizeText(ctx context.Context) {
 	}
 	defer st.Close()
 	if o, ok := st.(textOptimizer); ok {
-		_ = o.OptimizeText(ctx)
+		_, _ = o.OptimizeText(ctx)
 	}
 }
 

@@ -29,8 +29,8 @@ func ftsSegments(t *testing.T, path string) int {
 }
 
 // A crawl that changed files leaves the file full-text index in one
-// segment (each file is written in its own transaction, which adds a
-// segment), so a keystroke seeks each term once.
+// segment when it had more than a few (each file is written in its own
+// transaction, which adds a segment), so a keystroke seeks each term once.
 func TestCrawlThatChangedFilesMergesTextIndex(t *testing.T) {
 	root := t.TempDir()
 	for i := range 11 {
@@ -55,7 +55,7 @@ func TestCrawlThatChangedFilesMergesTextIndex(t *testing.T) {
 	if _, err := d.Crawl(ctx, CrawlRequest{Source: "local:" + root, Concurrency: 1}); err != nil {
 		t.Fatalf("second crawl: %v", err)
 	}
-	if n := ftsSegments(t, path); n != 1 {
-		t.Errorf("%d segments after a crawl that updated a file, want 1", n)
+	if n := ftsSegments(t, path); n != 2 {
+		t.Errorf("%d segments after a crawl that updated a file, want 2 (a few are merged later)", n)
 	}
 }

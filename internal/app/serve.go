@@ -29,11 +29,11 @@ type sharedStore struct{ store.Store }
 func (sharedStore) Close() error { return nil }
 
 // OptimizeText passes the merge on to the shared store when it has one.
-func (s sharedStore) OptimizeText(ctx context.Context) error {
+func (s sharedStore) OptimizeText(ctx context.Context) (bool, error) {
 	if o, ok := s.Store.(textOptimizer); ok {
 		return o.OptimizeText(ctx)
 	}
-	return nil
+	return false, nil
 }
 
 // HealthTimeout bounds each component check of Health.
