@@ -142,6 +142,9 @@ func (d *Deps) Crawl(ctx context.Context, req CrawlRequest) (*CrawlReport, error
 			break
 		}
 	}
+	if t := rep.Total(); !req.DryRun && t.New+t.Updated+t.Removed+t.Moved > 0 {
+		d.optimizeText(ctx)
+	}
 	if first != nil {
 		return rep, first
 	}
@@ -154,6 +157,31 @@ func (d *Deps) Crawl(ctx context.Context, req CrawlRequest) (*CrawlReport, error
 		return rep, apperr.L(apperr.Internal, "crawl.failed_files", n)
 	}
 	return rep, nil
+}
+
+// textOptimizer is a store whose full-text index can be merged into one
+// segment (the SQLite store; Postgres has no such step).
+type textOptimizer interface {
+	OptimizeText(ctx context.Context) (merged bool, err error)
+}
+
+// optimizeText merges the file full-text index after a crawl that changed
+// files when it holds more than a few segments, so each keystroke (a new
+// process) seeks every term once instead of once per segment. It is best effort: the index is complete without it,
+// so an error (a busy database, a cancelled crawl) only leaves the
+// segments for the next crawl to merge.
+func (d *Deps) optimizeText(ctx context.Context) {
+	if ctx.Err() != nil {
+		return
+	}
+	st, err := d.OpenStore(ctx)
+	if err != nil {
+		return
+	}
+	defer st.Close()
+	if o, ok := st.(textOptimizer); ok {
+		_, _ = o.OptimizeText(ctx)
+	}
 }
 
 // crawlOne crawls one source under its key; started is false when the

@@ -28,6 +28,14 @@ type sharedStore struct{ store.Store }
 
 func (sharedStore) Close() error { return nil }
 
+// OptimizeText passes the merge on to the shared store when it has one.
+func (s sharedStore) OptimizeText(ctx context.Context) (bool, error) {
+	if o, ok := s.Store.(textOptimizer); ok {
+		return o.OptimizeText(ctx)
+	}
+	return false, nil
+}
+
 // HealthTimeout bounds each component check of Health.
 const HealthTimeout = 5 * time.Second
 

@@ -402,3 +402,35 @@ func isBusy(err error) bool {
 	}
 	return false
 }
+
+// maxTextSegments is how many segments the file full-text index may hold
+// before OptimizeText merges them: each costs every query term one more
+// seek, which matters with the 13–16 that writing file by file leaves
+// (1–8 ms of CPU per keystroke, docs/BENCHMARKS.md) but not with a few,
+// while merging rewrites the whole index (4.4 s at 100,000 files) — too
+// much for every crawl that changed one file.
+const maxTextSegments = 4
+
+// OptimizeText merges the file full-text index (drive_file_fts) into one
+// segment when it holds more than maxTextSegments. Written file by file,
+// FTS5 keeps a stack of segments and a query seeks every term in every one
+// of them; each Alfred keystroke is a new process that pays those seeks
+// cold. A crawl that changed files calls it at its end (app.Crawl). The
+// chunk index is left as it is: the keystroke never reads it, and merging
+// it costs a crawl more. merged reports whether it merged.
+func (s *Store) OptimizeText(ctx context.Context) (merged bool, err error) {
+	if err := s.refuseWrite("optimize the full-text index"); err != nil {
+		return false, err
+	}
+	var n int
+	if err := s.write.QueryRowContext(ctx, `SELECT count(DISTINCT segid) FROM drive_file_fts_idx`).Scan(&n); err != nil {
+		return false, fmt.Errorf("optimize sqlite index %s: count segments: %w", s.path, err)
+	}
+	if n <= maxTextSegments {
+		return false, nil
+	}
+	if _, err := s.write.ExecContext(ctx, `INSERT INTO drive_file_fts (drive_file_fts) VALUES ('optimize')`); err != nil {
+		return false, fmt.Errorf("optimize sqlite index %s: %w", s.path, err)
+	}
+	return true, nil
+}

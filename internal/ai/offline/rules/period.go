@@ -124,7 +124,7 @@ func (c clock) lastMonthNamed(m int) (time.Time, time.Time) {
 const recentDays = 30
 
 type periodRule struct {
-	re *regexp.Regexp
+	gate
 	// resolve returns the interval named by the match; ok=false rejects it.
 	resolve func(c clock, m []string) (from, to time.Time, ok bool)
 }
@@ -181,12 +181,93 @@ func fixed(f func(c clock) (time.Time, time.Time)) func(clock, []string) (time.T
 
 const jaUnits = `日間?|週間?|か月間?|カ月間?|ヶ月間?|ヵ月間?|ケ月間?|箇月間?|ヶ月|年間?`
 
-// periodRules are compiled on first use, not at start-up (gds version and
-// every Alfred keystroke would pay for some 45 regexps otherwise).
+// gate is a period pattern compiled on first use, with a necessary
+// condition for it to match that is checked without compiling it: each
+// Alfred keystroke is a new process, and compiling all ~37 patterns cost
+// about 3.5 ms of CPU per keystroke, though most queries can match none.
+type gate struct {
+	re func() *regexp.Regexp
+	// digit: every match has an ASCII digit (\d).
+	digit bool
+	// any: every match contains one of these literals (lower-case ASCII
+	// when fold: matched against the query with ASCII letters lowered).
+	any  []string
+	fold bool
+}
+
+// lit is a pattern whose every match contains one of literals; num one
+// whose every match also has an ASCII digit. A (?i) pattern's literals are
+// lower-case ASCII.
+func lit(expr string, literals ...string) gate {
+	return gate{re: LazyRegexp(expr), any: literals, fold: strings.HasPrefix(expr, "(?i)")}
+}
+
+func num(expr string, literals ...string) gate {
+	g := lit(expr, literals...)
+	g.digit = true
+	return g
+}
+
+// gateInput is the query as the gates read it: whether it has an ASCII
+// digit, and its ASCII-lowered form for the (?i) patterns. Case folding in
+// regexp also matches ſ (U+017F) for s and K (U+212A) for k; a query with
+// either passes every folded gate.
+type gateInput struct {
+	s, lower    string
+	digit, wild bool
+}
+
+func newGateInput(s string) gateInput {
+	in := gateInput{s: s, lower: s}
+	lowered := false
+	for i := 0; i < len(s); i++ {
+		b := s[i]
+		switch {
+		case b >= '0' && b <= '9':
+			in.digit = true
+		case b >= 'A' && b <= 'Z':
+			lowered = true
+		}
+	}
+	if lowered {
+		in.lower = strings.Map(func(r rune) rune {
+			if r >= 'A' && r <= 'Z' {
+				return r + ('a' - 'A')
+			}
+			return r
+		}, s)
+	}
+	in.wild = strings.ContainsRune(s, '\u017f') || strings.ContainsRune(s, '\u212a')
+	return in
+}
+
+// may reports whether the pattern could match in.s: false only when no
+// match is possible.
+func (g gate) may(in gateInput) bool {
+	if g.digit && !in.digit {
+		return false
+	}
+	if g.fold && in.wild {
+		return true
+	}
+	t := in.s
+	if g.fold {
+		t = in.lower
+	}
+	for _, l := range g.any {
+		if strings.Contains(t, l) {
+			return true
+		}
+	}
+	return len(g.any) == 0
+}
+
+// periodRules are built on first use, not at start-up, and each pattern is
+// compiled only when its gate passes.
 var periodRules = sync.OnceValue(func() []periodRule {
 	return []periodRule{
 		// Japanese.
-		{regexp.MustCompile(`(\d{4})\s*年度`), func(c clock, m []string) (time.Time, time.Time, bool) {
+		{num(`(\d{4})\s*年度`, "年度"), func(c clock, m []string) (time.Time, time.Time, bool) {
 			y := atoi(m[1])
 			if !validYear(y) {
 				return time.Time{}, time.Time{}, false
@@ -194,7 +275,7 @@ var periodRules = sync.OnceValue(func() []periodRule {
 			from, to := c.fiscal(y)
 			return from, to, true
 		}},
-		{regexp.MustCompile(`(今|本|当|昨|前|去|来|一昨)年度`), func(c clock, m []string) (time.Time, time.Time, bool) {
+		{lit(`(今|本|当|昨|前|去|来|一昨)年度`, "年度"), func(c clock, m []string) (time.Time, time.Time, bool) {
 			y := c.fiscalYearOfToday()
 			switch m[1] {
 			case "昨", "前", "去":
@@ -207,16 +288,16 @@ var periodRules = sync.OnceValue(func() []periodRule {
 			from, to := c.fiscal(y)
 			return from, to, true
 		}},
-		{regexp.MustCompile(`(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*日`), func(c clock, m []string) (time.Time, time.Time, bool) {
+		{num(`(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*日`, "日"), func(c clock, m []string) (time.Time, time.Time, bool) {
 			return ymd(c, atoi(m[1]), atoi(m[2]), atoi(m[3]))
 		}},
-		{regexp.MustCompile(`(\d{4})\s*年\s*(\d{1,2})\s*月`), func(c clock, m []string) (time.Time, time.Time, bool) {
+		{num(`(\d{4})\s*年\s*(\d{1,2})\s*月`, "月"), func(c clock, m []string) (time.Time, time.Time, bool) {
 			return ym(c, atoi(m[1]), atoi(m[2]))
 		}},
-		{regexp.MustCompile(`(\d{4})\s*年`), func(c clock, m []string) (time.Time, time.Time, bool) {
+		{num(`(\d{4})\s*年`, "年"), func(c clock, m []string) (time.Time, time.Time, bool) {
 			return yr(c, atoi(m[1]))
 		}},
-		{regexp.MustCompile(`(\d{1,2})\s*月\s*(\d{1,2})\s*日`), func(c clock, m []string) (time.Time, time.Time, bool) {
+		{num(`(\d{1,2})\s*月\s*(\d{1,2})\s*日`, "日"), func(c clock, m []string) (time.Time, time.Time, bool) {
 			mo, d := atoi(m[1]), atoi(m[2])
 			y := c.today.Year()
 			if from, _, ok := ymd(c, y, mo, d); ok && from.After(c.today) {
@@ -224,7 +305,7 @@ var periodRules = sync.OnceValue(func() []periodRule {
 			}
 			return ymd(c, y, mo, d)
 		}},
-		{regexp.MustCompile(`(\d{1,2})\s*月`), func(c clock, m []string) (time.Time, time.Time, bool) {
+		{num(`(\d{1,2})\s*月`, "月"), func(c clock, m []string) (time.Time, time.Time, bool) {
 			mo := atoi(m[1])
 			if mo < 1 || mo > 12 {
 				return time.Time{}, time.Time{}, false
@@ -232,7 +313,7 @@ var periodRules = sync.OnceValue(func() []periodRule {
 			from, to := c.lastMonthNamed(mo)
 			return from, to, true
 		}},
-		{regexp.MustCompile(`(?:最近|直近|過去|ここ)\s*(\d+)\s*(` + jaUnits + `)`), func(c clock, m []string) (time.Time, time.Time, bool) {
+		{num(`(?:最近|直近|過去|ここ)\s*(\d+)\s*(`+jaUnits+`)`, "最近", "直近", "過去", "ここ"), func(c clock, m []string) (time.Time, time.Time, bool) {
 			u, ok := parseUnit(m[2])
 			n := atoi(m[1])
 			if !ok || n <= 0 || n > 100 {
@@ -240,7 +321,7 @@ var periodRules = sync.OnceValue(func() []periodRule {
 			}
 			return c.back(n, u), time.Time{}, true
 		}},
-		{regexp.MustCompile(`(\d+)\s*(日|週間|週|か月|カ月|ヶ月|ヵ月|ケ月|箇月|年)\s*前`), func(c clock, m []string) (time.Time, time.Time, bool) {
+		{num(`(\d+)\s*(日|週間|週|か月|カ月|ヶ月|ヵ月|ケ月|箇月|年)\s*前`, "前"), func(c clock, m []string) (time.Time, time.Time, bool) {
 			u, ok := parseUnit(m[2])
 			n := atoi(m[1])
 			if !ok || n <= 0 || n > 100 {
@@ -249,31 +330,31 @@ var periodRules = sync.OnceValue(func() []periodRule {
 			from, to := c.unitAt(c.back(n, u), u)
 			return from, to, true
 		}},
-		{regexp.MustCompile(`一昨年|おととし`), fixed(func(c clock) (time.Time, time.Time) { return c.year(c.today.Year() - 2) })},
-		{regexp.MustCompile(`去年|昨年|前年|きょねん`), fixed(func(c clock) (time.Time, time.Time) { return c.year(c.today.Year() - 1) })},
-		{regexp.MustCompile(`今年|本年|ことし`), fixed(func(c clock) (time.Time, time.Time) { return c.year(c.today.Year()) })},
-		{regexp.MustCompile(`来年`), fixed(func(c clock) (time.Time, time.Time) { return c.year(c.today.Year() + 1) })},
-		{regexp.MustCompile(`一昨日|おととい`), fixed(func(c clock) (time.Time, time.Time) { return c.day(c.today.AddDate(0, 0, -2)) })},
-		{regexp.MustCompile(`昨日|きのう`), fixed(func(c clock) (time.Time, time.Time) { return c.day(c.today.AddDate(0, 0, -1)) })},
-		{regexp.MustCompile(`今日|本日|きょう`), fixed(func(c clock) (time.Time, time.Time) { return c.day(c.today) })},
-		{regexp.MustCompile(`先々週`), fixed(func(c clock) (time.Time, time.Time) { return c.week(c.today.AddDate(0, 0, -14)) })},
-		{regexp.MustCompile(`先週|前週`), fixed(func(c clock) (time.Time, time.Time) { return c.week(c.today.AddDate(0, 0, -7)) })},
-		{regexp.MustCompile(`今週|本週`), fixed(func(c clock) (time.Time, time.Time) { return c.week(c.today) })},
-		{regexp.MustCompile(`先々月`), fixed(func(c clock) (time.Time, time.Time) {
+		{lit(`一昨年|おととし`, "一昨年", "おととし"), fixed(func(c clock) (time.Time, time.Time) { return c.year(c.today.Year() - 2) })},
+		{lit(`去年|昨年|前年|きょねん`, "去年", "昨年", "前年", "きょねん"), fixed(func(c clock) (time.Time, time.Time) { return c.year(c.today.Year() - 1) })},
+		{lit(`今年|本年|ことし`, "今年", "本年", "ことし"), fixed(func(c clock) (time.Time, time.Time) { return c.year(c.today.Year()) })},
+		{lit(`来年`, "来年"), fixed(func(c clock) (time.Time, time.Time) { return c.year(c.today.Year() + 1) })},
+		{lit(`一昨日|おととい`, "一昨日", "おととい"), fixed(func(c clock) (time.Time, time.Time) { return c.day(c.today.AddDate(0, 0, -2)) })},
+		{lit(`昨日|きのう`, "昨日", "きのう"), fixed(func(c clock) (time.Time, time.Time) { return c.day(c.today.AddDate(0, 0, -1)) })},
+		{lit(`今日|本日|きょう`, "今日", "本日", "きょう"), fixed(func(c clock) (time.Time, time.Time) { return c.day(c.today) })},
+		{lit(`先々週`, "先々週"), fixed(func(c clock) (time.Time, time.Time) { return c.week(c.today.AddDate(0, 0, -14)) })},
+		{lit(`先週|前週`, "先週", "前週"), fixed(func(c clock) (time.Time, time.Time) { return c.week(c.today.AddDate(0, 0, -7)) })},
+		{lit(`今週|本週`, "今週", "本週"), fixed(func(c clock) (time.Time, time.Time) { return c.week(c.today) })},
+		{lit(`先々月`, "先々月"), fixed(func(c clock) (time.Time, time.Time) {
 			return c.month(c.today.Year(), int(c.today.Month())-2)
 		})},
-		{regexp.MustCompile(`先月|前月`), fixed(func(c clock) (time.Time, time.Time) {
+		{lit(`先月|前月`, "先月", "前月"), fixed(func(c clock) (time.Time, time.Time) {
 			return c.month(c.today.Year(), int(c.today.Month())-1)
 		})},
-		{regexp.MustCompile(`今月|本月`), fixed(func(c clock) (time.Time, time.Time) {
+		{lit(`今月|本月`, "今月", "本月"), fixed(func(c clock) (time.Time, time.Time) {
 			return c.month(c.today.Year(), int(c.today.Month()))
 		})},
-		{regexp.MustCompile(`最近|直近|近頃|このごろ|さいきん`), fixed(func(c clock) (time.Time, time.Time) {
+		{lit(`最近|直近|近頃|このごろ|さいきん`, "最近", "直近", "近頃", "このごろ", "さいきん"), fixed(func(c clock) (time.Time, time.Time) {
 			return c.today.AddDate(0, 0, -recentDays), time.Time{}
 		})},
 
 		// English (the text keeps its case; these match case-insensitively).
-		{regexp.MustCompile(`(?i)\b(?:fy|fiscal\s+(?:year\s+)?)\s*(\d{4})\b`), func(c clock, m []string) (time.Time, time.Time, bool) {
+		{num(`(?i)\b(?:fy|fiscal\s+(?:year\s+)?)\s*(\d{4})\b`, "fy", "fiscal"), func(c clock, m []string) (time.Time, time.Time, bool) {
 			y := atoi(m[1])
 			if !validYear(y) {
 				return time.Time{}, time.Time{}, false
@@ -281,23 +362,23 @@ var periodRules = sync.OnceValue(func() []periodRule {
 			from, to := c.fiscal(y)
 			return from, to, true
 		}},
-		{regexp.MustCompile(`(?i)\b(\d{4})[/.-](\d{1,2})[/.-](\d{1,2})\b`), func(c clock, m []string) (time.Time, time.Time, bool) {
+		{num(`(?i)\b(\d{4})[/.-](\d{1,2})[/.-](\d{1,2})\b`, "/", ".", "-"), func(c clock, m []string) (time.Time, time.Time, bool) {
 			return ymd(c, atoi(m[1]), atoi(m[2]), atoi(m[3]))
 		}},
-		{regexp.MustCompile(`(?i)\b(\d{4})[/-](\d{1,2})\b`), func(c clock, m []string) (time.Time, time.Time, bool) {
+		{num(`(?i)\b(\d{4})[/-](\d{1,2})\b`, "/", "-"), func(c clock, m []string) (time.Time, time.Time, bool) {
 			return ym(c, atoi(m[1]), atoi(m[2]))
 		}},
-		{regexp.MustCompile(`(?i)\b(` + enMonths + `)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b`), func(c clock, m []string) (time.Time, time.Time, bool) {
+		{num(`(?i)\b(`+enMonths+`)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b`, "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), func(c clock, m []string) (time.Time, time.Time, bool) {
 			return ymd(c, atoi(m[3]), enMonth(m[1]), atoi(m[2]))
 		}},
-		{regexp.MustCompile(`(?i)\b(` + enMonths + `)\.?,?\s+(\d{4})\b`), func(c clock, m []string) (time.Time, time.Time, bool) {
+		{num(`(?i)\b(`+enMonths+`)\.?,?\s+(\d{4})\b`, "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), func(c clock, m []string) (time.Time, time.Time, bool) {
 			return ym(c, atoi(m[2]), enMonth(m[1]))
 		}},
-		{regexp.MustCompile(`(?i)\b(january|february|march|april|june|july|august|september|october|november|december)\b`), func(c clock, m []string) (time.Time, time.Time, bool) {
+		{lit(`(?i)\b(january|february|march|april|june|july|august|september|october|november|december)\b`, "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), func(c clock, m []string) (time.Time, time.Time, bool) {
 			from, to := c.lastMonthNamed(enMonth(m[1]))
 			return from, to, true
 		}},
-		{regexp.MustCompile(`(?i)\b(?:last|past|previous|recent)\s+(\d+)\s+(days?|weeks?|months?|years?)\b`), func(c clock, m []string) (time.Time, time.Time, bool) {
+		{num(`(?i)\b(?:last|past|previous|recent)\s+(\d+)\s+(days?|weeks?|months?|years?)\b`, "last", "past", "previous", "recent"), func(c clock, m []string) (time.Time, time.Time, bool) {
 			u, _ := parseUnit(m[2])
 			n := atoi(m[1])
 			if n <= 0 || n > 100 {
@@ -305,7 +386,7 @@ var periodRules = sync.OnceValue(func() []periodRule {
 			}
 			return c.back(n, u), time.Time{}, true
 		}},
-		{regexp.MustCompile(`(?i)\b(\d+)\s+(days?|weeks?|months?|years?)\s+ago\b`), func(c clock, m []string) (time.Time, time.Time, bool) {
+		{num(`(?i)\b(\d+)\s+(days?|weeks?|months?|years?)\s+ago\b`, "ago"), func(c clock, m []string) (time.Time, time.Time, bool) {
 			u, _ := parseUnit(m[2])
 			n := atoi(m[1])
 			if n <= 0 || n > 100 {
@@ -314,7 +395,7 @@ var periodRules = sync.OnceValue(func() []periodRule {
 			from, to := c.unitAt(c.back(n, u), u)
 			return from, to, true
 		}},
-		{regexp.MustCompile(`(?i)\b(this|last|previous|past|next)\s+(week|month|year)\b`), func(c clock, m []string) (time.Time, time.Time, bool) {
+		{lit(`(?i)\b(this|last|previous|past|next)\s+(week|month|year)\b`, "week", "month", "year"), func(c clock, m []string) (time.Time, time.Time, bool) {
 			u, _ := parseUnit(m[2])
 			switch strings.ToLower(m[1]) {
 			case "this":
@@ -332,13 +413,13 @@ var periodRules = sync.OnceValue(func() []periodRule {
 			from, to := c.unitAt(from.AddDate(0, 0, -1), u)
 			return from, to, true
 		}},
-		{regexp.MustCompile(`(?i)\bday\s+before\s+yesterday\b`), fixed(func(c clock) (time.Time, time.Time) { return c.day(c.today.AddDate(0, 0, -2)) })},
-		{regexp.MustCompile(`(?i)\byesterday\b`), fixed(func(c clock) (time.Time, time.Time) { return c.day(c.today.AddDate(0, 0, -1)) })},
-		{regexp.MustCompile(`(?i)\btoday\b`), fixed(func(c clock) (time.Time, time.Time) { return c.day(c.today) })},
-		{regexp.MustCompile(`(?i)\b(?:recent|recently|lately)\b`), fixed(func(c clock) (time.Time, time.Time) {
+		{lit(`(?i)\bday\s+before\s+yesterday\b`, "yesterday"), fixed(func(c clock) (time.Time, time.Time) { return c.day(c.today.AddDate(0, 0, -2)) })},
+		{lit(`(?i)\byesterday\b`, "yesterday"), fixed(func(c clock) (time.Time, time.Time) { return c.day(c.today.AddDate(0, 0, -1)) })},
+		{lit(`(?i)\btoday\b`, "today"), fixed(func(c clock) (time.Time, time.Time) { return c.day(c.today) })},
+		{lit(`(?i)\b(?:recent|recently|lately)\b`, "recent", "lately"), fixed(func(c clock) (time.Time, time.Time) {
 			return c.today.AddDate(0, 0, -recentDays), time.Time{}
 		})},
-		{regexp.MustCompile(`\b(19\d{2}|2[01]\d{2})\b`), func(c clock, m []string) (time.Time, time.Time, bool) {
+		{num(`\b(19\d{2}|2[01]\d{2})\b`, "19", "20", "21"), func(c clock, m []string) (time.Time, time.Time, bool) {
 			return yr(c, atoi(m[1]))
 		}},
 	}
@@ -346,10 +427,18 @@ var periodRules = sync.OnceValue(func() []periodRule {
 
 // findAtoms returns the period expressions of s, left to right, without
 // overlaps; where two overlap the longer wins.
-func findAtoms(c clock, s string) []atom {
+func findAtoms(c clock, s string) []atom { return findAtomsGated(c, s, true) }
+
+// findAtomsGated is findAtoms; with gated false it runs every pattern (the
+// reference the gates are tested against).
+func findAtomsGated(c clock, s string, gated bool) []atom {
 	var all []atom
+	in := newGateInput(s)
 	for _, r := range periodRules() {
-		for _, idx := range r.re.FindAllStringSubmatchIndex(s, -1) {
+		if gated && !r.may(in) {
+			continue
+		}
+		for _, idx := range r.re().FindAllStringSubmatchIndex(s, -1) {
 			m := make([]string, len(idx)/2)
 			for i := range m {
 				if idx[2*i] >= 0 {
