@@ -34,9 +34,6 @@ func newCrawlCommand(d *app.Deps) *cli.Command {
 				config.MinCrawlConcurrency, config.MaxCrawlConcurrency),
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			if err := checkNoArgs(d, cmd); err != nil {
-				return err
-			}
 			opts := crawlOptions{
 				Sources:     cmd.StringSlice("source"),
 				Full:        cmd.Bool("full"),

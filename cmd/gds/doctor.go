@@ -34,9 +34,6 @@ func newDoctorCommand(d *app.Deps) *cli.Command {
 		Description: d.T("cmd.doctor.desc"),
 		Flags:       []cli.Flag{jsonFlag(d), &cli.BoolFlag{Name: "offline", Usage: d.T("flag.doctor.offline")}},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			if err := checkNoArgs(d, cmd); err != nil {
-				return err
-			}
 			return runDoctor(ctx, d, doctorOptions{JSON: cmd.Bool("json"), Offline: cmd.Bool("offline")}, osScheduleEnv())
 		},
 	}
