@@ -127,6 +127,45 @@ func TestFuseKeep(t *testing.T) {
 	}
 }
 
+// The complement keeps the whole question's first file among the results:
+// a low full-text weight must not push the question's best match out.
+func TestKeepFirst(t *testing.T) {
+	tests := []struct {
+		name string
+		ids  []string
+		id   string
+		n    int
+		want []string
+	}{
+		{"already in", []string{"a", "b", "c"}, "b", 3, []string{"a", "b", "c"}},
+		{"replaces the last", []string{"a", "b", "c"}, "x", 3, []string{"a", "b", "x"}},
+		{"appended when room", []string{"a", "b"}, "x", 3, []string{"a", "b", "x"}},
+		{"beyond n counts as missing", []string{"a", "b", "c", "x"}, "x", 3, []string{"a", "b", "x"}},
+		{"empty", nil, "x", 3, []string{"x"}},
+	}
+	for _, tt := range tests {
+		in := slices.Clone(tt.ids)
+		if got := search.KeepFirst(in, tt.id, tt.n); !slices.Equal(got, tt.want) {
+			t.Errorf("%s: KeepFirst(%v, %q, %d) = %v, want %v", tt.name, tt.ids, tt.id, tt.n, got, tt.want)
+		}
+		if !slices.Equal(in, tt.ids) {
+			t.Errorf("%s: input changed to %v", tt.name, in)
+		}
+	}
+	// With the complement's weights (results 1, whole question 0.3, k 10)
+	// the whole question's first file alone scores 0.3/11 = .027, below a
+	// tenth reranked result's 1/20 = .05: FuseKeep drops it, KeepFirst
+	// restores it.
+	results := []string{"r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10"}
+	fused := search.FuseKeep(results, []string{"w"}, 0.3, 10)
+	if slices.Contains(fused, "w") {
+		t.Fatalf("premise: FuseKeep kept w: %v", fused)
+	}
+	if got := search.KeepFirst(fused, "w", 10); got[9] != "w" || !slices.Equal(got[:9], results[:9]) {
+		t.Errorf("KeepFirst = %v", got)
+	}
+}
+
 func TestQueryTermsDropStopWords(t *testing.T) {
 	if got := search.QueryTerms("What is the name of the Tower of London?"); !slices.Equal(got, []string{"name", "tower", "london"}) {
 		t.Errorf("QueryTerms = %q", got)
