@@ -174,3 +174,40 @@ func TestQueryTermsDropStopWords(t *testing.T) {
 		t.Errorf("Japanese terms %q", got)
 	}
 }
+
+// OnRanked (gds eval --capture) receives what the final ranking used: the
+// rerank input with passages and index frequencies, the reranker's order,
+// the whole question's ranking and the final order the search returned.
+func TestOnRankedTracesTheFinalRanking(t *testing.T) {
+	ctx := context.Background()
+	st := electionIndex(t)
+	var traces []search.RankTrace
+	l := &search.Loop{Keywords: search.StoreSearcher{Index: st}, Index: st, AI: offline.New(), Asker: search.NoAnswer{},
+		OnRanked: func(tr search.RankTrace) { traces = append(traces, tr) }}
+	q := "衆議院議員総選挙はいつ行われたか？"
+	out, err := l.Run(ctx, search.NewState(q, "ja", time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC), 5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.State.LastBranch() != search.BranchRerank || len(traces) != 1 {
+		t.Fatalf("branch %q, %d traces; want one rerank", out.State.LastBranch(), len(traces))
+	}
+	tr := traces[0]
+	var cands []string
+	for _, c := range tr.Candidates {
+		cands = append(cands, c.ID)
+		if c.Snippet == "" {
+			t.Errorf("candidate %s has no passage", c.ID)
+		}
+	}
+	if tr.Query != q || len(cands) < 2 || !slices.Contains(cands, "e41") || !slices.Contains(cands, "e45") {
+		t.Errorf("query %q, candidates %v", tr.Query, cands)
+	}
+	sorted := slices.Sorted(slices.Values(tr.Order))
+	if !slices.Equal(sorted, slices.Sorted(slices.Values(cands))) || len(tr.Retrieval) != len(cands) {
+		t.Errorf("order %v, retrieval %v, candidates %v", tr.Order, tr.Retrieval, cands)
+	}
+	if tr.Docs != 3 || len(tr.DocFreq) == 0 || len(tr.Whole) == 0 || !slices.Equal(tr.Final, out.State.Results) {
+		t.Errorf("docs %d, doc freq %v, whole %v, final %v vs results %v", tr.Docs, tr.DocFreq, tr.Whole, tr.Final, out.State.Results)
+	}
+}

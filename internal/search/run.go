@@ -88,6 +88,28 @@ type Loop struct {
 	Asker    Asker
 	// OnStep, when set, is called before each step (spinners, --verbose).
 	OnStep func(Step, State)
+	// OnRanked, when set, is called once per search that ended with a
+	// rerank, with everything its final ranking used (gds eval --capture,
+	// for replaying the reranker and the fusions offline). It may be
+	// called from several searches at once.
+	OnRanked func(RankTrace)
+}
+
+// RankTrace is what a search's final ranking used: the rerank input (the
+// candidates with their passages and the index frequencies), the
+// retrieval order the reranker's order was fused with, the reranker's
+// order, the whole question's full-text ranking the complement fused in,
+// and the final order.
+type RankTrace struct {
+	Query      string         `json:"query"`
+	Keywords   []string       `json:"keywords"`
+	Candidates []ai.HitInfo   `json:"cands"`
+	DocFreq    map[string]int `json:"docfreq"`
+	Docs       int            `json:"docs"`
+	Retrieval  []string       `json:"retrieval"`
+	Order      []string       `json:"order"`
+	Whole      []string       `json:"whole"`
+	Final      []string       `json:"final"`
 }
 
 // Outcome is the end (or pause) of a search.
@@ -126,6 +148,7 @@ func (l *Loop) step(st Step, s State) {
 func (l *Loop) drive(ctx context.Context, s State, a Action) (Outcome, error) {
 	out := Outcome{Provider: l.AI.Name(), snippets: map[string]string{}}
 	scores := map[string]float64{}
+	var trace *RankTrace // the last rerank, when OnRanked is set
 	for {
 		if err := ctx.Err(); err != nil {
 			out.State = s
@@ -135,11 +158,15 @@ func (l *Loop) drive(ctx context.Context, s State, a Action) (Outcome, error) {
 		switch a.Kind {
 		case ActStop:
 			if s.End == EndResults && s.LastBranch() == BranchRerank {
-				ids, err := l.complement(ctx, s, s.Results)
+				ids, whole, err := l.complement(ctx, s, s.Results)
 				if err != nil {
 					return out, err
 				}
 				s.Results = ids
+				if trace != nil {
+					trace.Whole, trace.Final = whole, ids
+					l.OnRanked(*trace)
+				}
 			}
 			if s.End == EndNotFound {
 				ids, err := l.wholeQuery(ctx, s, s.within(Conditions{}).Filters)
@@ -268,6 +295,10 @@ func (l *Loop) drive(ctx context.Context, s State, a Action) (Outcome, error) {
 				return out, err
 			}
 			ev = Event{Kind: EvReranked, Hits: FuseOrders(order, a.IDs, weightRetrieval)}
+			if l.OnRanked != nil {
+				trace = &RankTrace{Query: in.Query, Keywords: in.Keywords, Candidates: in.Candidates, DocFreq: in.DocFreq,
+					Docs: in.Docs, Retrieval: a.IDs, Order: order}
+			}
 
 		case ActRelax:
 			l.step(StepRelax, s)
@@ -438,12 +469,13 @@ const weightWholeQuery = 0.3
 // best match is not buried by a weak rerank. The full-text ranking's
 // first file always keeps a place (KeepFirst). Without a full-text index
 // the results are kept as they are.
-func (l *Loop) complement(ctx context.Context, s State, results []string) ([]string, error) {
-	whole, err := l.wholeQuery(ctx, s, s.within(s.Cond).Filters)
+// It also returns the whole question's ranking (for RankTrace).
+func (l *Loop) complement(ctx context.Context, s State, results []string) (ids, whole []string, err error) {
+	whole, err = l.wholeQuery(ctx, s, s.within(s.Cond).Filters)
 	if err != nil || len(whole) == 0 {
-		return results, err
+		return results, whole, err
 	}
-	return KeepFirst(FuseKeep(results, whole, weightWholeQuery, Keep), whole[0], Keep), nil
+	return KeepFirst(FuseKeep(results, whole, weightWholeQuery, Keep), whole[0], Keep), whole, nil
 }
 
 // KeepFirst returns ids with id among its first n: when it is missing and
