@@ -27,6 +27,7 @@ type evalOptions struct {
 	Provider string // AI provider of the loop and the index
 	Workers  int
 	Details  string // write per-query results (JSON Lines) to this file
+	Capture  string // write every reranked search's ranking inputs (JSON Lines) to this file
 	Mode     string // app.EvalModeFiles or app.EvalModeAnswer
 }
 
@@ -46,6 +47,7 @@ func newEvalCommand(d *app.Deps) *cli.Command {
 			&cli.StringFlag{Name: "provider", Value: config.ProviderOffline, Usage: d.T("flag.eval.provider")},
 			cliflag.IntRange(&cli.IntFlag{Name: "workers", Value: 1, Usage: d.T("flag.eval.workers")}, 1, maxEvalWorkers),
 			&cli.StringFlag{Name: "details", Usage: d.T("flag.eval.details")},
+			&cli.StringFlag{Name: "capture", Usage: d.T("flag.eval.capture")},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			return runEval(ctx, d, evalOptions{
@@ -58,6 +60,7 @@ func newEvalCommand(d *app.Deps) *cli.Command {
 				Provider: cmd.String("provider"),
 				Workers:  cmd.Int("workers"),
 				Details:  cmd.String("details"),
+				Capture:  cmd.String("capture"),
 				Mode:     cmd.String("mode"),
 			})
 		},
@@ -77,7 +80,7 @@ func runEval(ctx context.Context, d *app.Deps, opts evalOptions) error {
 	}
 	req := app.EvalRequest{
 		Corpus: opts.Corpus, Queries: opts.Queries, Baseline: opts.Baseline, Limit: opts.Limit, Home: opts.Home,
-		Provider: opts.Provider, Workers: opts.Workers, Details: opts.Details,
+		Provider: opts.Provider, Workers: opts.Workers, Details: opts.Details, Capture: opts.Capture,
 		IndexProgress: idxProgress,
 		Progress:      render.EvalProgress(d.Stderr, tty, d.Lang),
 		OnIndex:       render.EvalIndexNote(d.Stderr, d.Lang),

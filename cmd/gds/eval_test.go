@@ -47,6 +47,43 @@ func TestEvalCommand(t *testing.T) {
 		t.Errorf("details:\n%s", b)
 	}
 
+	// --capture: one search.RankTrace per reranked search (a question
+	// whose word two files share), with the candidates' passages and the
+	// final order.
+	capCorpus := t.TempDir()
+	for name, text := range map[string]string{
+		"hive.txt":  "Bees make honey in the hive from the nectar of flowers.",
+		"honey.txt": "Honey keeps for years; bees seal it with wax.",
+		"train.txt": "The train leaves the station at noon.",
+	} {
+		if err := os.WriteFile(filepath.Join(capCorpus, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	capQueries := filepath.Join(t.TempDir(), "honey.jsonl")
+	if err := os.WriteFile(capQueries, []byte(`{"id": "h1", "query": "Where do bees make honey?", "relevant": ["hive.txt"]}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	capture := filepath.Join(t.TempDir(), "capture.jsonl")
+	if code := h.run("eval", "--corpus", capCorpus, "--queries", capQueries, "--home", t.TempDir(), "--json", "--capture", capture); code != exitOK {
+		t.Fatalf("eval --capture: exit %d, stderr %s", code, h.stderr.String())
+	}
+	b, err = os.ReadFile(capture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tr struct {
+		Query string `json:"query"`
+		Cands []struct {
+			Snippet string `json:"snippet"`
+		} `json:"cands"`
+		Final []string `json:"final"`
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if err := json.Unmarshal([]byte(lines[0]), &tr); err != nil || len(lines) != 1 || tr.Query != "Where do bees make honey?" || len(tr.Cands) != 2 || tr.Cands[0].Snippet == "" || len(tr.Final) == 0 {
+		t.Errorf("capture (%d lines, %v):\n%s", len(lines), err, b)
+	}
+
 	// The index's keyword baseline through the same command and the same
 	// (reused) index; the reference BM25 reads the corpus and needs none.
 	for _, base := range []string{"fts5", "bm25"} {

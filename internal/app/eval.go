@@ -23,6 +23,10 @@ type EvalRequest struct {
 	Provider string // AI provider of the loop and the index
 	Workers  int
 	Details  string // write per-query results (JSON Lines) to this file
+	// Capture writes every reranked search's search.RankTrace (JSON
+	// Lines) to this file, for replaying the final ranking offline
+	// (internal/ai/offline/replay_test.go). The hybrid loop only.
+	Capture string
 
 	IndexProgress crawl.Progress        // indexing the corpus (may be nil)
 	Progress      func(done, total int) // queries (may be nil)
@@ -73,8 +77,21 @@ func (d *Deps) Eval(ctx context.Context, req EvalRequest) (eval.Report, error) {
 	if req.Baseline == BaselineFTS5 {
 		sys = eval.FTS5System{Index: ev.ix.Store}
 	} else {
+		loop := &search.Loop{Keywords: search.StoreSearcher{Index: ev.ix.Store}, Index: ev.ix.Store, AI: ev.prov, Asker: search.NoAnswer{}}
+		if req.Capture != "" {
+			w, err := eval.NewTraceWriter(req.Capture)
+			if err != nil {
+				return eval.Report{}, apperr.Mark(err, apperr.Usage)
+			}
+			loop.OnRanked = func(t search.RankTrace) { w.Write(t) }
+			rep, err := d.runEval(ctx, req, eval.LoopSystem{Loop: loop, Lang: d.Lang, MaxLoops: ev.cfg.SearchMaxLoopCount, Now: d.Now}, ev.queries)
+			if cerr := w.Close(); err == nil && cerr != nil {
+				return eval.Report{}, cerr
+			}
+			return rep, err
+		}
 		sys = eval.LoopSystem{
-			Loop:     &search.Loop{Keywords: search.StoreSearcher{Index: ev.ix.Store}, Index: ev.ix.Store, AI: ev.prov, Asker: search.NoAnswer{}},
+			Loop:     loop,
 			Lang:     d.Lang,
 			MaxLoops: ev.cfg.SearchMaxLoopCount,
 			Now:      d.Now,

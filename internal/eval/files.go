@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"sync"
 )
 
 // ReadQueryFile reads a query set (JSON Lines, see ReadQueries) from a
@@ -57,4 +58,46 @@ func WriteDetails(name string, results []QueryResult) error {
 		return fmt.Errorf("write the details: %w", err)
 	}
 	return nil
+}
+
+// TraceWriter writes values as JSON Lines to a file, safely from several
+// goroutines (gds eval --capture). The first error is kept and returned by
+// Close.
+type TraceWriter struct {
+	mu  sync.Mutex
+	f   *os.File
+	enc *json.Encoder
+	err error
+}
+
+// NewTraceWriter creates (or truncates) the file name.
+func NewTraceWriter(name string) (*TraceWriter, error) {
+	f, err := os.Create(name)
+	if err != nil {
+		return nil, fmt.Errorf("write the capture: %w", err)
+	}
+	enc := json.NewEncoder(f)
+	enc.SetEscapeHTML(false)
+	return &TraceWriter{f: f, enc: enc}, nil
+}
+
+// Write appends v as one line.
+func (w *TraceWriter) Write(v any) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.err == nil {
+		if err := w.enc.Encode(v); err != nil {
+			w.err = fmt.Errorf("write the capture: %w", err)
+		}
+	}
+}
+
+// Close closes the file and returns the first error.
+func (w *TraceWriter) Close() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if err := w.f.Close(); err != nil && w.err == nil {
+		w.err = fmt.Errorf("write the capture: %w", err)
+	}
+	return w.err
 }

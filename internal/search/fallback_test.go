@@ -127,11 +127,87 @@ func TestFuseKeep(t *testing.T) {
 	}
 }
 
+// The complement keeps the whole question's first file among the results:
+// a low full-text weight must not push the question's best match out.
+func TestKeepFirst(t *testing.T) {
+	tests := []struct {
+		name string
+		ids  []string
+		id   string
+		n    int
+		want []string
+	}{
+		{"already in", []string{"a", "b", "c"}, "b", 3, []string{"a", "b", "c"}},
+		{"replaces the last", []string{"a", "b", "c"}, "x", 3, []string{"a", "b", "x"}},
+		{"appended when room", []string{"a", "b"}, "x", 3, []string{"a", "b", "x"}},
+		{"beyond n counts as missing", []string{"a", "b", "c", "x"}, "x", 3, []string{"a", "b", "x"}},
+		{"empty", nil, "x", 3, []string{"x"}},
+	}
+	for _, tt := range tests {
+		in := slices.Clone(tt.ids)
+		if got := search.KeepFirst(in, tt.id, tt.n); !slices.Equal(got, tt.want) {
+			t.Errorf("%s: KeepFirst(%v, %q, %d) = %v, want %v", tt.name, tt.ids, tt.id, tt.n, got, tt.want)
+		}
+		if !slices.Equal(in, tt.ids) {
+			t.Errorf("%s: input changed to %v", tt.name, in)
+		}
+	}
+	// With the complement's weights (results 1, whole question 0.3, k 10)
+	// the whole question's first file alone scores 0.3/11 = .027, below a
+	// tenth reranked result's 1/20 = .05: FuseKeep drops it, KeepFirst
+	// restores it.
+	results := []string{"r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10"}
+	fused := search.FuseKeep(results, []string{"w"}, 0.3, 10)
+	if slices.Contains(fused, "w") {
+		t.Fatalf("premise: FuseKeep kept w: %v", fused)
+	}
+	if got := search.KeepFirst(fused, "w", 10); got[9] != "w" || !slices.Equal(got[:9], results[:9]) {
+		t.Errorf("KeepFirst = %v", got)
+	}
+}
+
 func TestQueryTermsDropStopWords(t *testing.T) {
 	if got := search.QueryTerms("What is the name of the Tower of London?"); !slices.Equal(got, []string{"name", "tower", "london"}) {
 		t.Errorf("QueryTerms = %q", got)
 	}
 	if got := search.QueryTerms("東京タワーの高さは"); len(got) == 0 || !slices.Contains(got, "東京") {
 		t.Errorf("Japanese terms %q", got)
+	}
+}
+
+// OnRanked (gds eval --capture) receives what the final ranking used: the
+// rerank input with passages and index frequencies, the reranker's order,
+// the whole question's ranking and the final order the search returned.
+func TestOnRankedTracesTheFinalRanking(t *testing.T) {
+	ctx := context.Background()
+	st := electionIndex(t)
+	var traces []search.RankTrace
+	l := &search.Loop{Keywords: search.StoreSearcher{Index: st}, Index: st, AI: offline.New(), Asker: search.NoAnswer{},
+		OnRanked: func(tr search.RankTrace) { traces = append(traces, tr) }}
+	q := "衆議院議員総選挙はいつ行われたか？"
+	out, err := l.Run(ctx, search.NewState(q, "ja", time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC), 5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.State.LastBranch() != search.BranchRerank || len(traces) != 1 {
+		t.Fatalf("branch %q, %d traces; want one rerank", out.State.LastBranch(), len(traces))
+	}
+	tr := traces[0]
+	var cands []string
+	for _, c := range tr.Candidates {
+		cands = append(cands, c.ID)
+		if c.Snippet == "" {
+			t.Errorf("candidate %s has no passage", c.ID)
+		}
+	}
+	if tr.Query != q || len(cands) < 2 || !slices.Contains(cands, "e41") || !slices.Contains(cands, "e45") {
+		t.Errorf("query %q, candidates %v", tr.Query, cands)
+	}
+	sorted := slices.Sorted(slices.Values(tr.Order))
+	if !slices.Equal(sorted, slices.Sorted(slices.Values(cands))) || len(tr.Retrieval) != len(cands) {
+		t.Errorf("order %v, retrieval %v, candidates %v", tr.Order, tr.Retrieval, cands)
+	}
+	if tr.Docs != 3 || len(tr.DocFreq) == 0 || len(tr.Whole) == 0 || !slices.Equal(tr.Final, out.State.Results) {
+		t.Errorf("docs %d, doc freq %v, whole %v, final %v vs results %v", tr.Docs, tr.DocFreq, tr.Whole, tr.Final, out.State.Results)
 	}
 }

@@ -88,6 +88,28 @@ type Loop struct {
 	Asker    Asker
 	// OnStep, when set, is called before each step (spinners, --verbose).
 	OnStep func(Step, State)
+	// OnRanked, when set, is called once per search that ended with a
+	// rerank, with everything its final ranking used (gds eval --capture,
+	// for replaying the reranker and the fusions offline). It may be
+	// called from several searches at once.
+	OnRanked func(RankTrace)
+}
+
+// RankTrace is what a search's final ranking used: the rerank input (the
+// candidates with their passages and the index frequencies), the
+// retrieval order the reranker's order was fused with, the reranker's
+// order, the whole question's full-text ranking the complement fused in,
+// and the final order.
+type RankTrace struct {
+	Query      string         `json:"query"`
+	Keywords   []string       `json:"keywords"`
+	Candidates []ai.HitInfo   `json:"cands"`
+	DocFreq    map[string]int `json:"docfreq"`
+	Docs       int            `json:"docs"`
+	Retrieval  []string       `json:"retrieval"`
+	Order      []string       `json:"order"`
+	Whole      []string       `json:"whole"`
+	Final      []string       `json:"final"`
 }
 
 // Outcome is the end (or pause) of a search.
@@ -126,6 +148,7 @@ func (l *Loop) step(st Step, s State) {
 func (l *Loop) drive(ctx context.Context, s State, a Action) (Outcome, error) {
 	out := Outcome{Provider: l.AI.Name(), snippets: map[string]string{}}
 	scores := map[string]float64{}
+	var trace *RankTrace // the last rerank, when OnRanked is set
 	for {
 		if err := ctx.Err(); err != nil {
 			out.State = s
@@ -135,11 +158,15 @@ func (l *Loop) drive(ctx context.Context, s State, a Action) (Outcome, error) {
 		switch a.Kind {
 		case ActStop:
 			if s.End == EndResults && s.LastBranch() == BranchRerank {
-				ids, err := l.complement(ctx, s, s.Results)
+				ids, whole, err := l.complement(ctx, s, s.Results)
 				if err != nil {
 					return out, err
 				}
 				s.Results = ids
+				if trace != nil {
+					trace.Whole, trace.Final = whole, ids
+					l.OnRanked(*trace)
+				}
 			}
 			if s.End == EndNotFound {
 				ids, err := l.wholeQuery(ctx, s, s.within(Conditions{}).Filters)
@@ -268,6 +295,10 @@ func (l *Loop) drive(ctx context.Context, s State, a Action) (Outcome, error) {
 				return out, err
 			}
 			ev = Event{Kind: EvReranked, Hits: FuseOrders(order, a.IDs, weightRetrieval)}
+			if l.OnRanked != nil {
+				trace = &RankTrace{Query: in.Query, Keywords: in.Keywords, Candidates: in.Candidates, DocFreq: in.DocFreq,
+					Docs: in.Docs, Retrieval: a.IDs, Order: order}
+			}
 
 		case ActRelax:
 			l.step(StepRelax, s)
@@ -295,11 +326,12 @@ const (
 	weightQuery   = 5.0
 	weightVector  = 1.0
 	// weightRetrieval is the weight of the retrieval order (narrowing or
-	// keyword search) next to the reranker's order (weight 1): a quarter,
-	// so the reranker decides and the retrieval order breaks near-ties
-	// (R@1 on the dev splits, ja / en: 0.25 → 0.908 / 0.786, 0.5 → 0.907 / 0.786,
-	// 1 → 0.908 / 0.777).
-	weightRetrieval = 0.25
+	// keyword search) next to the reranker's order (weight 1): a tenth, so
+	// the reranker decides and the retrieval order only breaks its ties
+	// (0.25 before the offline reranker's passage BM25 and stemming;
+	// 0 and 0.1 give the same dev figures, 0.1 keeps a tie-break for
+	// other providers' rerankers).
+	weightRetrieval = 0.1
 )
 
 // narrow keeps the Keep hits that best match the query. A file's vector
@@ -424,22 +456,43 @@ func FuseOrders(reranked, retrieval []string, w float64) []string {
 
 // weightWholeQuery is the weight of the whole question's full-text ranking
 // over the index next to the reranked results (weight 1) in complement.
-// Chosen on the dev splits (docs/BENCHMARKS.md, "Search quality").
-const weightWholeQuery = 0.7
+// Chosen on the dev splits (docs/BENCHMARKS.md, "Search quality"): 0.3
+// since the offline reranker reads the passage's BM25 itself (0.7 before;
+// at 0.7 the full-text order overruled the better rerank in English).
+const weightWholeQuery = 0.3
 
 // complement fuses the reranked results with the whole question's
 // full-text ranking over the index within the search's final filters, by
 // reciprocal rank fusion, keeping Keep: a file the keyword conditions
 // lost (a keyword the analysis dropped or mis-split) but the question's
 // own words rank in their top Keep can still be shown, and the question's
-// best match is not buried by a weak rerank. Without a full-text index
+// best match is not buried by a weak rerank. The full-text ranking's
+// first file always keeps a place (KeepFirst). Without a full-text index
 // the results are kept as they are.
-func (l *Loop) complement(ctx context.Context, s State, results []string) ([]string, error) {
-	whole, err := l.wholeQuery(ctx, s, s.within(s.Cond).Filters)
+// It also returns the whole question's ranking (for RankTrace).
+func (l *Loop) complement(ctx context.Context, s State, results []string) (ids, whole []string, err error) {
+	whole, err = l.wholeQuery(ctx, s, s.within(s.Cond).Filters)
 	if err != nil || len(whole) == 0 {
-		return results, err
+		return results, whole, err
 	}
-	return FuseKeep(results, whole, weightWholeQuery, Keep), nil
+	return KeepFirst(FuseKeep(results, whole, weightWholeQuery, Keep), whole[0], Keep), whole, nil
+}
+
+// KeepFirst returns ids with id among its first n: when it is missing and
+// ids already hold n, it replaces the n-th; otherwise ids are returned as
+// they are (id appended if they hold fewer).
+func KeepFirst(ids []string, id string, n int) []string {
+	for _, x := range ids[:min(len(ids), n)] {
+		if x == id {
+			return ids
+		}
+	}
+	out := append([]string{}, ids[:min(len(ids), n)]...)
+	if len(out) < n {
+		return append(out, id)
+	}
+	out[n-1] = id
+	return out
 }
 
 // wholeQuery ranks the index by every word of the question (QueryTerms,

@@ -91,8 +91,10 @@ func TestRerankUsesIndexDocumentFrequencies(t *testing.T) {
 	}
 }
 
-// Character bigrams keep the candidates' own weights: the index's frequency
-// of a bigram is not a word's rarity.
+// In the field-weighted BM25F, character bigrams keep the candidates' own
+// weights: the index's frequency of a bigram is not a word's rarity. (The
+// passage signal reads the index's frequencies for every token, but these
+// candidates have no passage.)
 func TestRerankIgnoresIndexFrequenciesOfBigrams(t *testing.T) {
 	in := ai.RerankInput{
 		Query: "梅雨 出梅",
@@ -161,6 +163,163 @@ func TestRerankPrefersPhrasesAndWordsTogether(t *testing.T) {
 				t.Errorf("first %q, want %q", got, tt.wantLead)
 			}
 		})
+	}
+}
+
+// The signals added for issue 15: each case is a pair of candidates where
+// the older signals alone (term frequencies, phrases, one sentence) would
+// tie or prefer the wrong one.
+func TestRerankAnswerTypeStemsHeadingsAndKanji(t *testing.T) {
+	tests := []struct {
+		name     string
+		in       ai.RerankInput
+		wantLead string
+	}{
+		{
+			name: "when: a year near the question's words",
+			in: ai.RerankInput{
+				Query:    "When did the company open its first factory?",
+				Keywords: []string{"company", "factory"},
+				Candidates: []ai.HitInfo{
+					{ID: "no-date", Name: "a", Snippet: "The company opened its first factory near the river, with a large hall."},
+					{ID: "dated", Name: "b", Snippet: "The company opened its first factory near the river in 1921, a large hall."},
+				},
+			},
+			wantLead: "dated",
+		},
+		{
+			name: "how many: a number that is not the question's own",
+			in: ai.RerankInput{
+				Query:    "How many members did the 1990 council have?",
+				Keywords: []string{"council", "members"},
+				Candidates: []ai.HitInfo{
+					{ID: "own-number", Name: "a", Snippet: "The 1990 council had members from every district of the old city."},
+					{ID: "count", Name: "b", Snippet: "The 1990 council had 45 members from every district of the city."},
+				},
+			},
+			wantLead: "count",
+		},
+		{
+			name: "English plural matches the singular",
+			in: ai.RerankInput{
+				Query:    "Which cities are in the league?",
+				Keywords: []string{"cities", "league"},
+				Candidates: []ai.HitInfo{
+					{ID: "league-only", Name: "a", Snippet: "The league was founded after the war and the league grew."},
+					{ID: "city", Name: "b", Snippet: "Each city in the league sent a delegate to the council."},
+				},
+			},
+			wantLead: "city",
+		},
+		{
+			name: "heading line holds the subject",
+			in: ai.RerankInput{
+				Query:    "What is rhythm?",
+				Keywords: []string{"rhythm"},
+				Candidates: []ai.HitInfo{
+					{ID: "mention", Name: "a", Snippet: "Music\n\nThe rhythm of a song. The rhythm of a poem."},
+					{ID: "title", Name: "b", Snippet: "Rhythm\n\nA pattern of sounds in time."},
+				},
+			},
+			wantLead: "title",
+		},
+		{
+			name: "a kanji stem across inflections",
+			in: ai.RerankInput{
+				Query:    "シェーンベルクが謝ったのはいつ？",
+				Keywords: []string{"シェーンベルク"},
+				Candidates: []ai.HitInfo{
+					{ID: "quarrel", Name: "a", Snippet: "シェーンベルクは激しく反発し、口論の末に家を出て行った。"},
+					{ID: "apology", Name: "b", Snippet: "シェーンベルクは反発していたことを謝罪し、手紙を送った。"},
+				},
+			},
+			wantLead: "apology",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := rerank(tt.in).Order[0]; got != tt.wantLead {
+				t.Errorf("first %q, want %q", got, tt.wantLead)
+			}
+		})
+	}
+}
+
+func TestAnswerTypeOf(t *testing.T) {
+	tests := []struct {
+		q    string
+		want answerType
+	}{
+		{"When did the war end?", answerTime},
+		{"In what year was the treaty signed?", answerTime},
+		{"How many people live in Warsaw?", answerNumber},
+		{"What percentage of the vote did they win?", answerNumber},
+		{"Who designed the bridge?", answerPerson},
+		{"What is the capital of Poland?", answerNone},
+		{"ペレストロイカはいつの出来事か？", answerTime},
+		{"第45回総選挙は何年に行われたか", answerTime},
+		{"入党には党員何人の推薦が必要か", answerNumber},
+		{"日本共産党を結成したのは誰か？", answerPerson},
+		{"マーラーの氏名は", answerNone},
+		{"何という名前か", answerNone},
+	}
+	for _, tt := range tests {
+		if got := answerTypeOf(tt.q); got != tt.want {
+			t.Errorf("answerTypeOf(%q) = %d, want %d", tt.q, got, tt.want)
+		}
+	}
+}
+
+func TestSentenceHasAnswer(t *testing.T) {
+	q := map[string]bool{}
+	for _, tok := range []string{"super", "bowl", "50", "1990"} {
+		q[tok] = true
+	}
+	tests := []struct {
+		sent string
+		t    answerType
+		want bool
+	}{
+		{"The game was played in 2016 at Levi's Stadium.", answerTime, true},
+		{"Super Bowl 50 was played at Levi's Stadium.", answerTime, false},
+		{"It was held in February.", answerTime, true},
+		{"1946年6月に草案を発表した。", answerTime, true},
+		{"Super Bowl 50 drew a big crowd.", answerNumber, false}, // 50 is the question's own
+		{"About 1.5 million people watched.", answerNumber, true},
+		{"三人の党員が推薦する。", answerNumber, true},
+		{"It was designed by Joseph Strauss.", answerPerson, true},
+		{"Bridges are designed by engineers.", answerPerson, false}, // a sentence's first word
+	}
+	for _, tt := range tests {
+		if got := sentenceHas(tt.sent, tt.t, q); got != tt.want {
+			t.Errorf("sentenceHas(%q, %d) = %v, want %v", tt.sent, tt.t, got, tt.want)
+		}
+	}
+}
+
+func TestStemEn(t *testing.T) {
+	for in, want := range map[string]string{
+		"cities": "city", "matches": "match", "boxes": "box", "played": "play", "playing": "play",
+		"stopped": "stop", "running": "run", "years": "year", "class": "class", "bus": "bus",
+		"analysis": "analysis", "is": "is", "1990s": "1990s", "東京": "東京", "falls": "fall",
+	} {
+		if got := stemEn(in); got != want {
+			t.Errorf("stemEn(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestHeadingLine(t *testing.T) {
+	for in, want := range map[string]string{
+		"Super Bowl 50\n\nSuper Bowl 50 was a game.": "Super Bowl 50",
+		"リズム\n\n周期的な動き。":                             "リズム",
+		"A full sentence ends here.\nMore text.":     "",
+		"Only one line":                              "",
+		"":                                           "",
+	} {
+		if got := headingLine(in); got != want {
+			t.Errorf("headingLine(%q) = %q, want %q", in, got, want)
+		}
 	}
 }
 

@@ -1,0 +1,119 @@
+package offline
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+
+	"github.com/gds-cli/gds/internal/ai/offline/rules"
+	"github.com/gds-cli/gds/internal/tokenize"
+)
+
+// answerType is the kind of answer a question asks for, read from its
+// question words (generic QA knowledge, no corpus rule): a time, a
+// quantity or a person.
+type answerType int
+
+const (
+	answerNone answerType = iota
+	answerTime
+	answerNumber
+	answerPerson
+)
+
+var (
+	reEnTime   = rules.LazyRegexp(`(?i)\b(when|what (year|years|century|decade|date|day|month|era|period)|which (year|century|decade|date|day|month)|in what (year|century|decade))\b`)
+	reEnNumber = rules.LazyRegexp(`(?i)\bhow (many|much|long|old|far|large|big|tall|high|deep|wide|fast|often)\b|\bwhat (percentage|percent|proportion|number|amount|size|population)\b`)
+	reEnPerson = rules.LazyRegexp(`(?i)\b(who|whom|whose)\b`)
+	reJaTime   = rules.LazyRegexp(`いつ|何年|何月|何日|何世紀|何時代|何年代|何時`)
+	reJaNumber = rules.LazyRegexp(`いくつ|いくら|どのくらい|どれくらい|どれほど|何(人|個|回|度|倍|本|台|冊|件|歳|才|位|種|匹|頭|羽|つ|階|名|社|か国|カ国|ヶ国|%|％|パーセント|メートル|キロ|トン|万|億|千|百|割|点|番|票|試合|勝|敗|枚|隻|機|両|店|校|部|章|曲|話|作)`)
+	reJaPerson = rules.LazyRegexp(`誰|だれ|何者|どなた`)
+
+	// Answers of each type in a sentence: a year or date; a number; a
+	// capitalised word (English) for a person.
+	reTimeAns   = rules.LazyRegexp(`(?i)\b(1[0-9]{3}|20[0-9]{2})s?\b|[0-9]+\s*(年|月|日|世紀)|\b[0-9]+(st|nd|rd|th) century\b|\b(january|february|march|april|may|june|july|august|september|october|november|december)\b|(明治|大正|昭和|平成|令和|元禄|江戸|室町|鎌倉|平安|奈良)`)
+	reNumberAns = rules.LazyRegexp(`(?i)[0-9]+(?:[.,][0-9]+)*|\b(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|hundreds|thousand|thousands|million|millions|billion|billions|dozen)\b|[一二三四五六七八九十百千万億]+(人|個|回|度|倍|本|台|冊|件|歳|つ|名|社|か国|カ国|ヶ国|年|種)`)
+	rePersonAns = rules.LazyRegexp(`\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*`)
+)
+
+// answerTypeOf reads the answer type a question asks for.
+func answerTypeOf(q string) answerType {
+	switch {
+	case reEnTime().MatchString(q) || reJaTime().MatchString(q):
+		return answerTime
+	case reEnNumber().MatchString(q) || reJaNumber().MatchString(q):
+		return answerNumber
+	case reEnPerson().MatchString(q) || reJaPerson().MatchString(q):
+		return answerPerson
+	}
+	return answerNone
+}
+
+// sentenceHas reports whether a sentence holds a candidate answer of type
+// t that is not one of the question's own tokens (qset).
+func sentenceHas(sent string, t answerType, qset map[string]bool) bool {
+	var re *regexp.Regexp
+	switch t {
+	case answerTime:
+		re = reTimeAns()
+	case answerNumber:
+		re = reNumberAns()
+	case answerPerson:
+		re = rePersonAns()
+	default:
+		return false
+	}
+	for _, m := range re.FindAllStringIndex(sent, -1) {
+		span := sent[m[0]:m[1]]
+		if t == answerPerson && m[0] == 0 {
+			continue // a sentence's first word is capitalised anyway
+		}
+		fresh := false
+		for _, tok := range tokenize.Tokens(span) {
+			if !qset[tok] {
+				fresh = true
+				break
+			}
+		}
+		if fresh {
+			return true
+		}
+	}
+	return false
+}
+
+// stemEn is a light English stemmer for the reranker's word matching
+// (plural and verb endings: cities → city, matches → match, played →
+// play, playing → play); other tokens are returned as they are. Query and
+// candidate tokens go through the same function.
+func stemEn(t string) string {
+	for _, r := range t {
+		if r > unicode.MaxASCII || !unicode.IsLower(r) {
+			return t
+		}
+	}
+	n := len(t)
+	switch {
+	case n > 4 && strings.HasSuffix(t, "ies"):
+		return t[:n-3] + "y"
+	case n > 4 && (strings.HasSuffix(t, "sses") || strings.HasSuffix(t, "shes") || strings.HasSuffix(t, "ches") || strings.HasSuffix(t, "xes")):
+		return t[:n-2]
+	case n > 3 && strings.HasSuffix(t, "s") && !strings.HasSuffix(t, "ss") && !strings.HasSuffix(t, "us") && !strings.HasSuffix(t, "is"):
+		return t[:n-1]
+	case n > 5 && strings.HasSuffix(t, "ing"):
+		return undouble(t[:n-3])
+	case n > 4 && strings.HasSuffix(t, "ed"):
+		return undouble(t[:n-2])
+	}
+	return t
+}
+
+// undouble drops a doubled final consonant left by a suffix (stopped →
+// stopp → stop).
+func undouble(t string) string {
+	n := len(t)
+	if n > 2 && t[n-1] == t[n-2] && !strings.ContainsRune("aeiouls", rune(t[n-1])) {
+		return t[:n-1]
+	}
+	return t
+}
