@@ -29,7 +29,12 @@ func openTemp(t *testing.T, opts Options) *Store {
 	return s
 }
 
+// TestContract runs the store suite with the keystroke's top-k pruning
+// (topAny) tried on every TopOnly query, however few its matches.
 func TestContract(t *testing.T) {
+	saved := pruneMinMatches
+	pruneMinMatches = 0
+	t.Cleanup(func() { pruneMinMatches = saved })
 	storetest.Run(t, func(t *testing.T) store.Store { return openTemp(t, Options{}) })
 }
 
