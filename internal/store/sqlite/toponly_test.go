@@ -115,7 +115,7 @@ func TestTopAnyPrunes(t *testing.T) {
 		{[]string{"rare", "common"}, 20, false}, // fewer rare rows than asked for
 		{[]string{"rare"}, 3, false},            // one phrase: nothing to prune
 		{[]string{"rare", "common"}, 9, true},
-		{[]string{"common", "half"}, 9, true},   // in half the rows or more: FTS5's IDF is 1e-6
+		{[]string{"common", "half"}, 9, true}, // in half the rows or more: FTS5's IDF is 1e-6
 	} {
 		tx, err := s.read.BeginTx(ctx, nil)
 		if err != nil {
