@@ -28,9 +28,12 @@ import (
 // E are ranked among themselves by two cheap queries (splitTop). If their
 // best limit rows (by bm25, then rowid, as the full query orders them) are
 // limit rows whose worst score exceeds U, no row outside them can enter the
-// top limit, and they are the full query's top limit. Otherwise E takes the rarest phrases whose complement's bound is
-// below the worst score found (once), and failing that the full query runs. IDF is bounded from above with an upper bound of N (the
-// rowid span) and the exact n(p) (a count per phrase).
+// top limit, and they are the full query's top limit. Otherwise E takes
+// the rarest phrases whose complement's bound is below the worst score
+// found (once), and failing that the full query runs. IDF is bounded from
+// above with an upper bound of N (the span of the rowids, read from both
+// ends of the docsize table's integer primary key) and the exact n(p) (a
+// count per phrase).
 //
 // The one difference from the full query: bm25 adds the phrases' terms in
 // the order the phrases appear in the expression, and "(E) AND (C)" lists
@@ -41,6 +44,12 @@ import (
 
 // bm25K1 is FTS5's default k1 (bm25() is called without it).
 const bm25K1 = 1.2
+
+// pruneMinRows is the number of rows (the rowid span) below which topAny
+// leaves every query to the full one without counting anything: at 10,000
+// files the keystroke's questions rarely match enough rows for the pruning
+// to pay for its queries (docs/BENCHMARKS.md). A variable for tests.
+var pruneMinRows int64 = 20000
 
 // pruneMinMatches is the number of phrase matches (summed over the
 // phrases) below which scoring every match costs less than the pruning's
@@ -61,8 +70,15 @@ func topAny(ctx context.Context, tx *sql.Tx, phrases []string, limit int) (cands
 	if len(phrases) < 2 || limit <= 0 {
 		return nil, false, nil
 	}
-	hits, n, err := phraseHits(ctx, tx, phrases)
-	if err != nil || n <= 0 {
+	var n int64
+	if err := tx.QueryRowContext(ctx, `SELECT ifnull((SELECT max(id) FROM drive_file_fts_docsize) - (SELECT min(id) FROM drive_file_fts_docsize) + 1, 0)`).Scan(&n); err != nil {
+		return nil, false, fmt.Errorf("rowid span of the full-text index: %w", err)
+	}
+	if n < pruneMinRows {
+		return nil, false, nil
+	}
+	hits, err := phraseHits(ctx, tx, phrases)
+	if err != nil {
 		return nil, false, err
 	}
 	var total int64
@@ -128,27 +144,27 @@ func maxIDF(n, hits int64) float64 {
 	return idf
 }
 
-// phraseHits counts the rows holding each phrase, and bounds the rows of
-// drive_file_fts from above by the span of its rowids (doc_ids), read from
-// both ends of its docsize table's integer primary key; one statement.
-func phraseHits(ctx context.Context, tx *sql.Tx, phrases []string) (hits []int64, span int64, err error) {
+// phraseHits counts the rows holding each phrase, in one statement.
+func phraseHits(ctx context.Context, tx *sql.Tx, phrases []string) ([]int64, error) {
 	var b strings.Builder
-	b.WriteString("SELECT (SELECT max(id) FROM drive_file_fts_docsize) - (SELECT min(id) FROM drive_file_fts_docsize) + 1")
+	b.WriteString("SELECT ")
 	args := make([]any, len(phrases))
 	for i, p := range phrases {
-		b.WriteString(", (SELECT count(*) FROM drive_file_fts WHERE drive_file_fts MATCH ?)")
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString("(SELECT count(*) FROM drive_file_fts WHERE drive_file_fts MATCH ?)")
 		args[i] = p
 	}
-	hits = make([]int64, len(phrases))
-	var n sql.NullInt64
-	dest := []any{&n}
+	hits := make([]int64, len(phrases))
+	dest := make([]any, len(phrases))
 	for i := range hits {
-		dest = append(dest, &hits[i])
+		dest[i] = &hits[i]
 	}
 	if err := tx.QueryRowContext(ctx, b.String(), args...).Scan(dest...); err != nil {
-		return nil, 0, fmt.Errorf("count phrase matches: %w", err)
+		return nil, fmt.Errorf("count phrase matches: %w", err)
 	}
-	return hits, n.Int64, nil
+	return hits, nil
 }
 
 // splitTop returns the best limit rows holding a phrase of rare, ranked

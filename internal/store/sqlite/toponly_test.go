@@ -84,9 +84,9 @@ func repeat(s string, n int) string {
 // when a rare keyword's matches outscore anything the common ones can
 // reach, and leaves the rest to the full query.
 func TestTopAnyPrunes(t *testing.T) {
-	saved := pruneMinMatches
-	pruneMinMatches = 0
-	t.Cleanup(func() { pruneMinMatches = saved })
+	savedRows, savedMatches := pruneMinRows, pruneMinMatches
+	pruneMinRows, pruneMinMatches = 0, 0
+	t.Cleanup(func() { pruneMinRows, pruneMinMatches = savedRows, savedMatches })
 	ctx := context.Background()
 	s := mustOpen(t, filepath.Join(t.TempDir(), "index.db"), Options{})
 	if err := s.EnsureEmbeddingSpace(ctx, storetest.Space); err != nil {
@@ -148,5 +148,16 @@ func TestTopAnyPrunes(t *testing.T) {
 				t.Errorf("%q: hit %d %v, full query %v", tc.terms, i, h, full.Hits[i])
 			}
 		}
+	}
+	// With the default thresholds an index of 300 rows is left to the full
+	// query, without counting anything.
+	pruneMinRows, pruneMinMatches = savedRows, savedMatches
+	tx, err := s.read.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	if _, ok, err := topAny(ctx, tx, ftsPhrases([]string{"common", "rare"}), 9); ok || err != nil {
+		t.Errorf("300 rows, default thresholds: pruned %v (%v), want the full query", ok, err)
 	}
 }
