@@ -53,10 +53,13 @@ var pruneMinRows int64 = 20000
 
 // pruneMinMatches is the number of phrase matches (summed over the
 // phrases) below which scoring every match costs less than the pruning's
-// queries: measured on the keystroke's questions over 10,000- and
-// 100,000-file indexes, pruning pays from ~3,000 matches
-// (docs/BENCHMARKS.md). A variable so tests can prune small indexes.
-var pruneMinMatches int64 = 3000
+// queries. In one process over a warm 100,000-file index pruning paid from
+// ~3,000 matches; a keystroke is a new process reading cold pages (each
+// scored row also reads its docsize row), and there 1,000 came out 1–2 ms
+// of CPU ahead of 3,000 and of 0 at the median, in two runs of the dev
+// questions (docs/BENCHMARKS.md). A variable so tests can prune small
+// indexes.
+var pruneMinMatches int64 = 1000
 
 // topAnyMargin is the relative margin by which the worst kept score must
 // exceed the common phrases' bound (covering rounding in either sum).
