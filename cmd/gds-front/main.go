@@ -57,7 +57,6 @@ func run(args []string) int {
 		if cerr == nil && cfg.UsesPostgres() {
 			break // the Postgres store lives in the full CLI
 		}
-		growStack()
 		return keystroke(cfg, cerr, lang, typed.Query, typed.FolderFrom(os.LookupEnv))
 	}
 	err := launcher.HandOver(args)
@@ -97,26 +96,4 @@ func fail(lang string, err error) int {
 		fmt.Fprintln(os.Stderr, i18n.T(lang, i18n.HintPrefix)+r.Hint)
 	}
 	return r.Exit
-}
-
-// keystrokeStack is the goroutine stack the keystroke path runs on.
-// SQLite (modernc.org/sqlite, C translated to Go) calls deep, with large
-// frames: a goroutine starting at 8 KB doubles its stack (allocating and
-// copying it) about five times during the first query, ~4 % of a
-// keystroke's CPU in a profile. Growing it once, before the first query,
-// saves 2–4 ms of CPU per keystroke at 10,000 and 100,000 files (64 KB
-// saved nothing, 1 MB no more than 256 KB; docs/BENCHMARKS.md).
-const keystrokeStack = 256 << 10
-
-var stackSink byte
-
-// growStack grows the calling goroutine's stack to at least keystrokeStack
-// in one step: the runtime sizes the new stack to fit this frame. The
-// frame's pages are never touched but two, so they cost no page faults.
-//
-//go:noinline
-func growStack() {
-	var frame [keystrokeStack]byte
-	frame[len(frame)-1] = stackSink
-	stackSink = frame[0]
 }
