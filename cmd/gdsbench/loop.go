@@ -35,6 +35,7 @@ type loopFlags struct {
 	fullLoop  bool
 	asJSON    bool
 	minimal   string
+	compare   string
 	optimize  bool
 }
 
@@ -60,6 +61,7 @@ func runLoopBench(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	fs.BoolVar(&f.fullLoop, "full-loop", false, "also time gds search (the full loop; needs --embed offline)")
 	fs.BoolVar(&f.asJSON, "json", false, "print the result as JSON")
 	fs.StringVar(&f.minimal, "minimal", "", "also time this minimal Go binary (package main, empty main), interleaved, as the floor of process start (scripts/bench-startup.sh builds bin/gds-minimal)")
+	fs.StringVar(&f.compare, "compare", "", "also time this other gds front binary's alfred filter QUERY (e.g. main's build), interleaved with the measured one, for a before/after in one run")
 	fs.BoolVar(&f.optimize, "optimize", true, "merge the index's file full-text index into one segment before timing when it has more than a few, as a crawl that changed files does at its end (--optimize=false keeps the segments of a new index; a reused index that was merged stays merged)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -123,6 +125,14 @@ func runLoopBench(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	for c := range bins {
 		bins[c] = f.gds
 	}
+	if f.compare != "" {
+		commands = append(commands, struct {
+			name string
+			args func(q string) []string
+			into *stats
+		}{"compare: gds alfred filter QUERY", func(q string) []string { return []string{"alfred", "filter", q} }, &res.Compare})
+		bins = append(bins, f.compare)
+	}
 	if f.minimal != "" {
 		commands = append(commands, struct {
 			name string
@@ -159,6 +169,9 @@ func runLoopBench(ctx context.Context, args []string, stdout, stderr io.Writer) 
 			res.CPU[i].Ratio = res.CPU[i].P50 / res.CPU[len(res.CPU)-1].P50
 		}
 		res.AlfredRatioMinimalP50 = res.AlfredFilter.P50 / res.Minimal.P50
+		if f.compare != "" {
+			res.CompareRatioMinimalP50 = res.Compare.P50 / res.Minimal.P50
+		}
 	}
 	res.AlfredRatioP95 = res.AlfredFilter.P95 / res.Version.P95
 	if f.fullLoop {
@@ -183,9 +196,15 @@ func runLoopBench(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if f.fullLoop {
 		row("gds search QUERY", res.Search, res.SearchRatioP95)
 	}
+	if f.compare != "" {
+		row("compare: alfred filter", res.Compare, res.Compare.P95/res.Version.P95)
+	}
 	if f.minimal != "" {
 		row("minimal Go binary", res.Minimal, res.Minimal.P95/res.Version.P95)
 		fmt.Fprintf(stdout, "gds alfred filter p50 / minimal Go binary p50: %.2fx\n", res.AlfredRatioMinimalP50)
+		if f.compare != "" {
+			fmt.Fprintf(stdout, "compare: alfred filter p50 / minimal Go binary p50: %.2fx\n", res.CompareRatioMinimalP50)
+		}
 	}
 	fmt.Fprintf(stdout, "CPU time per process (user + system, p50):")
 	for _, c := range res.CPU {
@@ -221,6 +240,9 @@ type loopResult struct {
 	// keystroke's p50 as a multiple of its p50 (issue 15's target: ≤ 3×).
 	Minimal               stats   `json:"minimal_go_binary,omitempty"`
 	AlfredRatioMinimalP50 float64 `json:"alfred_filter_ratio_minimal_p50,omitempty"`
+	// With --compare: the other front binary's keystroke, interleaved.
+	Compare                stats   `json:"compare_alfred_filter,omitempty"`
+	CompareRatioMinimalP50 float64 `json:"compare_alfred_filter_ratio_minimal_p50,omitempty"`
 	// CPU is each command's median CPU time (ratios to the minimal
 	// binary's with --minimal), less sensitive to load than wall time.
 	CPU        []cpuRow `json:"cpu"`

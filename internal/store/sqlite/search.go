@@ -35,6 +35,16 @@ const bm25Weights = "10.0, 2.0, 2.0, 1.0"
 // a one-character term finds the bigrams that start with it. Terms without
 // tokens are dropped; "" means no usable term.
 func ftsQuery(terms []string, mode store.MatchMode) string {
+	op := " AND "
+	if mode == store.MatchAny {
+		op = " OR "
+	}
+	return strings.Join(ftsPhrases(terms), op)
+}
+
+// ftsPhrases is the FTS5 phrase of each term with tokens, in order (see
+// ftsQuery).
+func ftsPhrases(terms []string) []string {
 	var phrases []string
 	for _, term := range terms {
 		toks := tokenize.Tokens(term)
@@ -57,11 +67,7 @@ func ftsQuery(terms []string, mode store.MatchMode) string {
 		}
 		phrases = append(phrases, b.String())
 	}
-	op := " AND "
-	if mode == store.MatchAny {
-		op = " OR "
-	}
-	return strings.Join(phrases, op)
+	return phrases
 }
 
 // filterSQL returns " AND ..." conditions on the drive_file_index alias a.
@@ -138,6 +144,15 @@ func (s *Store) KeywordSearch(ctx context.Context, q store.KeywordQuery) (store.
 		return res, fmt.Errorf("keyword search in %s: begin: %w", s.path, err)
 	}
 	defer tx.Rollback()
+	if q.TopOnly && where == "" && q.Match == store.MatchAny {
+		cands, ok, err := topAny(ctx, tx, ftsPhrases(q.Terms), limit)
+		if err != nil {
+			return res, fmt.Errorf("keyword search in %s: %w", s.path, err)
+		}
+		if ok {
+			return s.resolveTop(ctx, tx, cands, limit)
+		}
+	}
 	query, qargs := `SELECT rowid, bm25(drive_file_fts, `+bm25Weights+`)
 		FROM drive_file_fts WHERE drive_file_fts MATCH ?`, []any{match}
 	if q.TopOnly && where == "" {
@@ -217,6 +232,24 @@ func (s *Store) KeywordSearch(ctx context.Context, q store.KeywordQuery) (store.
 		}
 		res.Hits = append(res.Hits, store.Hit{ID: id, Score: -c.rank})
 	}
+	return res, nil
+}
+
+// resolveTop returns the hits of the best limit matches cands (ranked):
+// their file IDs, looked up at once. Total is the number of hits.
+func (s *Store) resolveTop(ctx context.Context, tx *sql.Tx, cands []cand, limit int) (store.KeywordResult, error) {
+	res := store.KeywordResult{Hits: []store.Hit{}}
+	cands = cands[:min(limit, len(cands))]
+	ids, err := docIDs(ctx, tx, " AND f.doc_id IN (SELECT value FROM json_each(?))", []any{docList(cands)})
+	if err != nil {
+		return res, fmt.Errorf("keyword search in %s: resolve file IDs: %w", s.path, err)
+	}
+	for _, c := range cands {
+		if id, ok := ids[c.doc]; ok {
+			res.Hits = append(res.Hits, store.Hit{ID: id, Score: -c.rank})
+		}
+	}
+	res.Total = len(res.Hits)
 	return res, nil
 }
 

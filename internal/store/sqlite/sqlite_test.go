@@ -29,7 +29,12 @@ func openTemp(t *testing.T, opts Options) *Store {
 	return s
 }
 
+// TestContract runs the store suite with the keystroke's top-k pruning
+// (topAny) tried on every TopOnly query, however few its matches.
 func TestContract(t *testing.T) {
+	savedRows, savedMatches := pruneMinRows, pruneMinMatches
+	pruneMinRows, pruneMinMatches = 0, 0
+	t.Cleanup(func() { pruneMinRows, pruneMinMatches = savedRows, savedMatches })
 	storetest.Run(t, func(t *testing.T) store.Store { return openTemp(t, Options{}) })
 }
 

@@ -79,3 +79,85 @@ func repeat(s string, n int) string {
 	}
 	return out
 }
+
+// topAny proves the keystroke's best matches without scoring every match
+// when a rare keyword's matches outscore anything the common ones can
+// reach, and leaves the rest to the full query.
+func TestTopAnyPrunes(t *testing.T) {
+	savedRows, savedMatches := pruneMinRows, pruneMinMatches
+	pruneMinRows, pruneMinMatches = 0, 0
+	t.Cleanup(func() { pruneMinRows, pruneMinMatches = savedRows, savedMatches })
+	ctx := context.Background()
+	s := mustOpen(t, filepath.Join(t.TempDir(), "index.db"), Options{})
+	if err := s.EnsureEmbeddingSpace(ctx, storetest.Space); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 300 {
+		f := testFile(fmt.Sprintf("f%03d", i), "")
+		f.Text = "common words " + repeat("filler ", i%9)
+		if i%20 == 0 {
+			f.Text += " rare"
+		}
+		if i%2 == 0 {
+			f.Text += " half"
+		}
+		if err := s.UpsertFile(ctx, f, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		terms  []string
+		limit  int
+		pruned bool
+	}{
+		{[]string{"common", "rare"}, 9, true}, // 15 rare rows outscore every common-only row
+		{[]string{"half", "rare", "common"}, 3, true},
+		{[]string{"rare", "common"}, 20, false}, // fewer rare rows than asked for
+		{[]string{"rare"}, 3, false},            // one phrase: nothing to prune
+		{[]string{"rare", "common"}, 9, true},
+		{[]string{"common", "half"}, 9, true}, // in half the rows or more: FTS5's IDF is 1e-6
+	} {
+		tx, err := s.read.BeginTx(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cands, ok, err := topAny(ctx, tx, ftsPhrases(tc.terms), tc.limit)
+		var top store.KeywordResult
+		if err == nil && ok {
+			top, err = s.resolveTop(ctx, tx, cands, tc.limit)
+		}
+		tx.Rollback()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok != tc.pruned {
+			t.Errorf("%q limit %d: pruned %v, want %v", tc.terms, tc.limit, ok, tc.pruned)
+		}
+		if !ok {
+			continue
+		}
+		full, err := s.KeywordSearch(ctx, store.KeywordQuery{Terms: tc.terms, Match: store.MatchAny, Limit: tc.limit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(top.Hits) != tc.limit || len(top.Hits) != len(full.Hits) {
+			t.Fatalf("%q: %d pruned hits, full query %d, limit %d", tc.terms, len(top.Hits), len(full.Hits), tc.limit)
+		}
+		for i, h := range top.Hits {
+			if d := h.Score - full.Hits[i].Score; h.ID != full.Hits[i].ID || d > 1e-12 || d < -1e-12 {
+				t.Errorf("%q: hit %d %v, full query %v", tc.terms, i, h, full.Hits[i])
+			}
+		}
+	}
+	// With the default thresholds an index of 300 rows is left to the full
+	// query, without counting anything.
+	pruneMinRows, pruneMinMatches = savedRows, savedMatches
+	tx, err := s.read.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	if _, ok, err := topAny(ctx, tx, ftsPhrases([]string{"common", "rare"}), 9); ok || err != nil {
+		t.Errorf("300 rows, default thresholds: pruned %v (%v), want the full query", ok, err)
+	}
+}

@@ -43,6 +43,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"AccentAndWidthFolding", testFolding},
 		{"KeywordSearchFilters", testKeywordFilters},
 		{"KeywordSearchTotalAndLimit", testKeywordTotalAndLimit},
+		{"KeywordSearchTopOnlyRanking", testTopOnlyRanking},
 		{"KeywordSearchFilterOnly", testKeywordFilterOnly},
 		{"KeywordSearchSyntaxIsLiteral", testKeywordSyntax},
 		{"VectorSearch", testVectorSearch},
