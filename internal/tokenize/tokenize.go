@@ -122,7 +122,17 @@ func Stem(w string) string {
 			return w
 		}
 	}
-	return english.Stem(w, false)
+	// Porter2 is not idempotent ("early" → "earli" → "ear"): stemming
+	// again until nothing changes makes every token its own tokenisation,
+	// so a token handed back as a search term (the whole question's
+	// tokens, store.RetrieveChunks) matches the token stored for its word.
+	for {
+		s := english.Stem(w, false)
+		if s == w {
+			return w
+		}
+		w = s
+	}
 }
 
 // class of a rune for token boundaries.

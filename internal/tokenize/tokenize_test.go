@@ -150,3 +150,19 @@ func TestRetokenizes(t *testing.T) {
 		}
 	}
 }
+
+// Tokens are fixed points: the tokens of a token are the token itself, so
+// tokens passed back as search terms match the stored ones (Porter2 alone
+// stems "early" to "earli" and "earli" to "ear").
+func TestTokensIdempotent(t *testing.T) {
+	in := "Early emphasized offensive commissioner franchise conversion 議事録を共有 Temür q3"
+	toks := Tokens(in)
+	if again := Tokens(Join(in)); !reflect.DeepEqual(again, toks) {
+		t.Errorf("Tokens(Join(%q)) = %q, want %q", in, again, toks)
+	}
+	for _, tok := range toks {
+		if got := Tokens(tok); len(got) != 1 || got[0] != tok {
+			t.Errorf("Tokens(%q) = %q, want [%q]", tok, got, tok)
+		}
+	}
+}
