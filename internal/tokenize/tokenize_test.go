@@ -105,3 +105,64 @@ func TestFolds(t *testing.T) {
 		}
 	}
 }
+
+// English words are stemmed (Porter2) at index and query time alike, so
+// each form finds the others; numbers, codes with digits, stop words and
+// other scripts are left as they are, and Japanese tokens are unchanged.
+func TestStemming(t *testing.T) {
+	for _, c := range []struct{ a, b string }{
+		{"running", "runs"},
+		{"Cities", "city"},
+		{"died", "dies"},
+		{"Connected connections", "connect connecting"},
+		{"Universités", "universites"}, // folded first, then stemmed
+	} {
+		if ta, tb := Tokens(c.a), Tokens(c.b); !reflect.DeepEqual(ta, tb) {
+			t.Errorf("Tokens(%q) = %q, Tokens(%q) = %q; want equal", c.a, ta, c.b, tb)
+		}
+	}
+	for _, c := range []struct {
+		in   string
+		want []string
+	}{
+		{"was does has", []string{"was", "does", "has"}}, // stop words stay
+		{"1990s q3 x86", []string{"1990s", "q3", "x86"}}, // digits: not words to stem
+		{"ёлки", []string{"ёлки"}},                       // other scripts stay
+		{"議事録を共有しました", []string{"議事", "事録", "録を", "を共", "共有", "有し", "しま", "まし", "した"}},
+	} {
+		if got := Tokens(c.in); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("Tokens(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestRetokenizes(t *testing.T) {
+	for s, want := range map[string]bool{
+		"Temür":          true,  // folded
+		"the runs":       true,  // stemmed
+		"cat sat on mat": false, // every word its own stem
+		"議事録を共有しました":     false,
+		"ｶﾀｶﾅ 2024 q3":   false,
+		"議事録 meetings":   true,
+	} {
+		if got := Retokenizes(s); got != want {
+			t.Errorf("Retokenizes(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+// Tokens are fixed points: the tokens of a token are the token itself, so
+// tokens passed back as search terms match the stored ones (Porter2 alone
+// stems "early" to "earli" and "earli" to "ear").
+func TestTokensIdempotent(t *testing.T) {
+	in := "Early emphasized offensive commissioner franchise conversion 議事録を共有 Temür q3"
+	toks := Tokens(in)
+	if again := Tokens(Join(in)); !reflect.DeepEqual(again, toks) {
+		t.Errorf("Tokens(Join(%q)) = %q, want %q", in, again, toks)
+	}
+	for _, tok := range toks {
+		if got := Tokens(tok); len(got) != 1 || got[0] != tok {
+			t.Errorf("Tokens(%q) = %q, want [%q]", tok, got, tok)
+		}
+	}
+}

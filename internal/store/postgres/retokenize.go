@@ -12,15 +12,17 @@ import (
 )
 
 // metaRetokenize is the gds_meta key of the re-tokenising backfill the
-// accent-folding migration starts; its value is the last file_id done.
+// accent-folding and stemming migrations start; its value is the last
+// file_id done.
 const metaRetokenize = "retokenize_backfill"
 
 // retokenizeBatch is the number of files examined per transaction.
 var retokenizeBatch = 200
 
 // retokenize rebuilds search_tsv (file and chunks) of the files whose
-// stored text holds a character the tokenizer now folds (accents:
-// tokenize.Folds), after the migration that changed the tokenisation
+// stored text holds a character the tokenizer now folds or
+// stems differently (accents, English words: tokenize.Retokenizes), after
+// the migration that changed the tokenisation
 // queued it; the other files' tokens are unchanged and are not touched.
 // The file's text is rebuilt from its chunks (store.JoinChunkTexts). It
 // runs in batches of retokenizeBatch files in file_id COLLATE "C" order,
@@ -81,7 +83,7 @@ func (s *Store) retokenize(ctx context.Context) error {
 }
 
 // retokenizeFile rebuilds one file's search tokens when its text holds a
-// character the tokenizer folds.
+// character the tokenizer folds or a word it stems.
 func (s *Store) retokenizeFile(ctx context.Context, tx pgx.Tx, f store.File) error {
 	rows, err := tx.Query(ctx, s.q(`SELECT ordinal, page, content FROM {schema}.drive_file_chunks WHERE file_id = $1 ORDER BY ordinal`), f.ID)
 	if err != nil {
@@ -106,12 +108,12 @@ func (s *Store) retokenizeFile(ctx context.Context, tx pgx.Tx, f store.File) err
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("reading chunks: %w", err)
 	}
-	changed := tokenize.Folds(f.Name) || tokenize.Folds(f.Summary)
+	changed := tokenize.Retokenizes(f.Name) || tokenize.Retokenizes(f.Summary)
 	for _, k := range f.Keywords {
-		changed = changed || tokenize.Folds(k)
+		changed = changed || tokenize.Retokenizes(k)
 	}
 	for _, t := range texts {
-		changed = changed || tokenize.Folds(t)
+		changed = changed || tokenize.Retokenizes(t)
 	}
 	if !changed {
 		return nil
@@ -121,7 +123,7 @@ func (s *Store) retokenizeFile(ctx context.Context, tx pgx.Tx, f store.File) err
 		return fmt.Errorf("writing the search tokens: %w", err)
 	}
 	for i, t := range texts {
-		if !tokenize.Folds(t) {
+		if !tokenize.Retokenizes(t) {
 			continue
 		}
 		if _, err := tx.Exec(ctx, s.q(`UPDATE {schema}.drive_file_chunks SET search_tsv = $3::tsvector WHERE file_id = $1 AND ordinal = $2`),

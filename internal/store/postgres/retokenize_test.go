@@ -66,23 +66,7 @@ func TestRetokenizeMigration(t *testing.T) {
 	execAll(t, s,
 		`UPDATE {schema}.drive_file_index SET search_tsv = 'temür:1A txt:2A timur:4 temür:5 born:7 kesh:9'::tsvector WHERE file_id = 'b'`,
 		`UPDATE {schema}.drive_file_chunks SET search_tsv = 'timur:1 temür:2 born:4'::tsvector WHERE file_id = 'b' AND ordinal = 0`)
-	ms, err := migrations.Postgres()
-	if err != nil {
-		t.Fatal(err)
-	}
-	i := slices.IndexFunc(ms, func(m migrations.Migration) bool { return strings.HasSuffix(m.Name, "_fold_accents.sql") })
-	if i < 0 {
-		t.Fatal("no *_fold_accents.sql migration")
-	}
-	if err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, "SELECT set_config('search_path', quote_ident($1) || ', ' || current_setting('search_path'), true)", schema); err != nil {
-			return err
-		}
-		_, err := tx.Exec(ctx, ms[i].SQL)
-		return err
-	}); err != nil {
-		t.Fatalf("%s: %v", ms[i].Name, err)
-	}
+	runMigration(t, s, schema, "_fold_accents.sql")
 	if got := keywordIDs(t, s, "temur"); len(got) != 0 {
 		t.Fatalf("before re-tokenising KeywordSearch(temur) = %v; the test no longer starts from old tokens", got)
 	}
@@ -100,6 +84,90 @@ func TestRetokenizeMigration(t *testing.T) {
 	}
 	if got := chunkTextIDs(t, s, "temur"); !slices.Equal(got, []string{"b#0"}) {
 		t.Errorf("ChunkTextSearch(temur) = %v, want [b#0]", got)
+	}
+	var left int
+	if err := s.pool.QueryRow(ctx, s.q(`SELECT count(*) FROM {schema}.gds_meta WHERE key = 'retokenize_backfill'`)).Scan(&left); err != nil {
+		t.Fatal(err)
+	}
+	if left != 0 {
+		t.Errorf("the re-tokenising position is still stored after it finished")
+	}
+}
+
+// runMigration runs the SQL of the migration whose name ends in suffix
+// (found by name: the integrator may renumber it) in the schema.
+func runMigration(t *testing.T, s *Store, schema, suffix string) {
+	t.Helper()
+	ctx := context.Background()
+	ms, err := migrations.Postgres()
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(ms, func(m migrations.Migration) bool { return strings.HasSuffix(m.Name, suffix) })
+	if i < 0 {
+		t.Fatalf("no *%s migration", suffix)
+	}
+	if err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, "SELECT set_config('search_path', quote_ident($1) || ', ' || current_setting('search_path'), true)", schema); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, ms[i].SQL)
+		return err
+	}); err != nil {
+		t.Fatalf("%s: %v", ms[i].Name, err)
+	}
+}
+
+// An index tokenised before stemming (search_tsv holds "runs" and
+// "cities") is re-tokenised by the stemming migration on open: afterwards
+// "running" and "city" find the file and its chunk.
+func TestRetokenizeStemMigration(t *testing.T) {
+	saved := retokenizeBatch
+	retokenizeBatch = 2
+	t.Cleanup(func() { retokenizeBatch = saved })
+	ctx := context.Background()
+	url := testURL(t)
+	schema := storetest.FreshSchema(t, url, "gds_test_")
+	s := openTest(t, url, schema)
+	if err := s.EnsureEmbeddingSpace(ctx, storetest.Space); err != nil {
+		t.Fatal(err)
+	}
+	emb := make([]float32, storetest.Dim)
+	emb[0] = 1
+	for _, f := range []struct{ id, name, text string }{
+		{"a", "cat.txt", "cat sat on mat"},
+		{"b", "runner.txt", "She runs every morning through the cities"},
+		{"c", "議事録.txt", "議事録を共有"},
+	} {
+		file := store.File{ID: f.id, Name: f.name, Text: f.text, Embedding: emb, MimeType: "text/plain", ModifiedAt: time.Now()}
+		if err := s.UpsertFile(ctx, file, []store.Chunk{{Ordinal: 0, Text: f.text, Embedding: emb}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// b's tokens as the tokenizer before stemming made them.
+	execAll(t, s,
+		`UPDATE {schema}.drive_file_index SET search_tsv = 'runner:1A txt:2A she:4 runs:5 every:6 morning:7 through:8 the:9 cities:10'::tsvector WHERE file_id = 'b'`,
+		`UPDATE {schema}.drive_file_chunks SET search_tsv = 'she:1 runs:2 every:3 morning:4 through:5 the:6 cities:7'::tsvector WHERE file_id = 'b' AND ordinal = 0`)
+	runMigration(t, s, schema, "_stem_english.sql")
+	if got := keywordIDs(t, s, "running"); len(got) != 0 {
+		t.Fatalf("before re-tokenising KeywordSearch(running) = %v; the test no longer starts from old tokens", got)
+	}
+	s.Close()
+
+	s = openTest(t, url, schema)
+	for _, term := range []string{"running", "city", "runs"} {
+		if got := keywordIDs(t, s, term); !slices.Equal(got, []string{"b"}) {
+			t.Errorf("after re-tokenising KeywordSearch(%s) = %v, want [b]", term, got)
+		}
+		if got := chunkTextIDs(t, s, term); !slices.Equal(got, []string{"b#0"}) {
+			t.Errorf("ChunkTextSearch(%s) = %v, want [b#0]", term, got)
+		}
+	}
+	if got := keywordIDs(t, s, "cat"); !slices.Equal(got, []string{"a"}) {
+		t.Errorf("KeywordSearch(cat) = %v, want [a]", got)
+	}
+	if got := keywordIDs(t, s, "議事録"); !slices.Equal(got, []string{"c"}) {
+		t.Errorf("KeywordSearch(議事録) = %v, want [c]", got)
 	}
 	var left int
 	if err := s.pool.QueryRow(ctx, s.q(`SELECT count(*) FROM {schema}.gds_meta WHERE key = 'retokenize_backfill'`)).Scan(&left); err != nil {

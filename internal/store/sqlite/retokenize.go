@@ -12,15 +12,17 @@ import (
 )
 
 // metaRetokenize is the gds_meta key of the re-tokenising backfill the
-// accent-folding migration starts; its value is the last file_id done.
+// accent-folding and stemming migrations start; its value is the last
+// file_id done.
 const metaRetokenize = "retokenize_backfill"
 
 // retokenizeBatch is the number of files examined per write transaction.
 var retokenizeBatch = 200
 
 // retokenize rewrites the full-text rows (file and chunks) of the files
-// whose stored text holds a character the tokenizer now folds (accents:
-// tokenize.Folds), after the migration that changed the tokenisation
+// whose stored text holds a character the tokenizer now folds or
+// stems differently (accents, English words: tokenize.Retokenizes), after
+// the migration that changed the tokenisation
 // queued it. The other files' tokens are unchanged and are not touched.
 // The file's text is rebuilt from its chunks (store.JoinChunkTexts). It
 // runs in batches of retokenizeBatch files, one write transaction each,
@@ -86,7 +88,7 @@ func (s *Store) retokenize(ctx context.Context) error {
 }
 
 // retokenizeFile rewrites one file's full-text rows when its text holds a
-// character the tokenizer folds.
+// character the tokenizer folds or a word it stems.
 func retokenizeFile(ctx context.Context, tx *sql.Tx, id, name, keywordsJSON, summary string, doc int64) error {
 	var keywords []string
 	if err := json.Unmarshal([]byte(keywordsJSON), &keywords); err != nil {
@@ -113,9 +115,9 @@ func retokenizeFile(ctx context.Context, tx *sql.Tx, id, name, keywordsJSON, sum
 		return fmt.Errorf("read chunks: %w", err)
 	}
 	kwText := jsonKeywordsText(keywords)
-	changed := tokenize.Folds(name) || tokenize.Folds(kwText) || tokenize.Folds(summary)
+	changed := tokenize.Retokenizes(name) || tokenize.Retokenizes(kwText) || tokenize.Retokenizes(summary)
 	for _, t := range texts {
-		changed = changed || tokenize.Folds(t)
+		changed = changed || tokenize.Retokenizes(t)
 	}
 	if !changed {
 		return nil
@@ -129,7 +131,7 @@ func retokenizeFile(ctx context.Context, tx *sql.Tx, id, name, keywordsJSON, sum
 		return fmt.Errorf("write the full-text row: %w", err)
 	}
 	for i, t := range texts {
-		if !tokenize.Folds(t) {
+		if !tokenize.Retokenizes(t) {
 			continue
 		}
 		if _, err := tx.ExecContext(ctx, insertChunkFTS, chunkRowID(doc, ordinals[i]), tokenize.Join(t)); err != nil {

@@ -16,16 +16,22 @@ import (
 // (the integrator may renumber it).
 func foldMigration(t *testing.T) string {
 	t.Helper()
+	return migrationSQL(t, "_fold_accents.sql")
+}
+
+// migrationSQL is the SQL of the migration whose name ends in suffix.
+func migrationSQL(t *testing.T, suffix string) string {
+	t.Helper()
 	ms, err := migrations.SQLite()
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, m := range ms {
-		if strings.HasSuffix(m.Name, "_fold_accents.sql") {
+		if strings.HasSuffix(m.Name, suffix) {
 			return m.SQL
 		}
 	}
-	t.Fatal("no *_fold_accents.sql migration")
+	t.Fatalf("no *%s migration", suffix)
 	return ""
 }
 
@@ -125,5 +131,75 @@ func TestRetokenizeMigration(t *testing.T) {
 	}
 	if n := chunkFTSRows(t, s); n != 4 {
 		t.Errorf("chunk full-text rows = %d, want 4 (a, b#0, b#1, c)", n)
+	}
+}
+
+// An index tokenised before stemming (its full-text rows hold "runs" and
+// "cities") is re-tokenised by the stemming migration on a read-write
+// open: afterwards "running" and "city" find the file and its chunk.
+func TestRetokenizeStemMigration(t *testing.T) {
+	saved := retokenizeBatch
+	retokenizeBatch = 2
+	t.Cleanup(func() { retokenizeBatch = saved })
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "index.db")
+	s := mustOpen(t, path, Options{})
+	if err := s.EnsureEmbeddingSpace(ctx, storetest.Space); err != nil {
+		t.Fatal(err)
+	}
+	emb := testFile("", "", 1).Embedding
+	text := "She runs every morning through the cities"
+	for _, f := range []struct{ id, name, text string }{
+		{"a", "cat.txt", "cat sat on mat"},
+		{"b", "runner.txt", text},
+		{"c", "議事録.txt", "議事録を共有"},
+	} {
+		tf := testFile(f.id, f.text, 1)
+		tf.Name = f.name
+		if err := s.UpsertFile(ctx, tf, []store.Chunk{{Ordinal: 0, Text: f.text, Embedding: emb}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// b's rows as the tokenizer before stemming made them.
+	var docB int64
+	s.read.QueryRow(`SELECT doc_id FROM drive_file_index WHERE file_id = 'b'`).Scan(&docB)
+	old := "she runs every morning through the cities"
+	for _, q := range []struct {
+		sql  string
+		args []any
+	}{
+		{`DELETE FROM drive_file_fts WHERE rowid = ?`, []any{docB}},
+		{`INSERT INTO drive_file_fts (rowid, name, keywords, summary, body) VALUES (?, 'runner txt', '', '', ?)`, []any{docB, old}},
+		{`INSERT OR REPLACE INTO drive_chunk_fts (rowid, body) VALUES (?, ?)`, []any{chunkRowID(docB, 0), old}},
+		{migrationSQL(t, "_stem_english.sql"), nil},
+	} {
+		if _, err := s.write.Exec(q.sql, q.args...); err != nil {
+			t.Fatalf("%s: %v", q.sql, err)
+		}
+	}
+	if got := keywordIDs(t, s, "running"); len(got) != 0 {
+		t.Fatalf("before re-tokenising KeywordSearch(running) = %v; the test no longer starts from old tokens", got)
+	}
+	s.Close()
+
+	s = mustOpen(t, path, Options{})
+	for _, term := range []string{"running", "city", "runs"} {
+		if got := keywordIDs(t, s, term); !slices.Equal(got, []string{"b"}) {
+			t.Errorf("after re-tokenising KeywordSearch(%s) = %v, want [b]", term, got)
+		}
+		if got := chunkTextIDs(t, s, term); !slices.Equal(got, []string{"b#0"}) {
+			t.Errorf("ChunkTextSearch(%s) = %v, want [b#0]", term, got)
+		}
+	}
+	if got := keywordIDs(t, s, "cat"); !slices.Equal(got, []string{"a"}) {
+		t.Errorf("KeywordSearch(cat) = %v, want [a]", got)
+	}
+	if got := keywordIDs(t, s, "議事録"); !slices.Equal(got, []string{"c"}) {
+		t.Errorf("KeywordSearch(議事録) = %v, want [c]", got)
+	}
+	var left int
+	s.read.QueryRow(`SELECT count(*) FROM gds_meta WHERE key = ?`, metaRetokenize).Scan(&left)
+	if left != 0 {
+		t.Errorf("the re-tokenising position is still stored after it finished")
 	}
 }

@@ -237,7 +237,7 @@ func (s *Store) Migrate(ctx context.Context) error {
 	}
 	// Chunks stored before migration 0003 get their full-text rows here, in
 	// short resumable batches after the schema transaction; so are the
-	// files re-tokenised that the accent-folding migration queued.
+	// files re-tokenised that the accent-folding or stemming migration queued.
 	if err := s.backfillChunkFTS(ctx); err != nil {
 		return err
 	}

@@ -36,3 +36,26 @@ func testFolding(t *testing.T, newStore func(t *testing.T) store.Store) {
 	wantKeyword(t, ctx, s, anyOf("ガス"), "gas")
 	wantKeyword(t, ctx, s, anyOf("カス")) // a voiced mark is not an accent
 }
+
+// testStemming checks English stemming in the shared tokenizer: a search
+// for "running" finds a file saying "runs", "city" one saying "cities", as
+// words and as phrases ("connected cities" matches "connecting city"), in
+// file keyword search and chunk full-text search alike; words with another
+// stem ("runner") and Japanese text are matched as before.
+func testStemming(t *testing.T, newStore func(t *testing.T) store.Store) {
+	ctx, s := open(t, newStore)
+	text := "She runs every morning, connecting city to city."
+	upsert(t, ctx, s, file("runs", "notes.txt", text), chunk(0, 0, text, 1))
+	upsert(t, ctx, s, file("runner", "runner.txt", "The runner waited."))
+	upsert(t, ctx, s, file("ja", "会議.txt", "会議の議事録を共有しました"))
+
+	for _, term := range []string{"running", "runs", "run", "Runs"} {
+		wantKeyword(t, ctx, s, anyOf(term), "runs")
+		wantChunkText(t, ctx, s, anyOf(term), chunkKey{"runs", 0})
+	}
+	wantKeyword(t, ctx, s, anyOf("cities"), "runs")
+	wantKeyword(t, ctx, s, all("connected cities"), "runs") // a phrase of stems
+	wantKeyword(t, ctx, s, anyOf("runners"), "runner")
+	wantKeyword(t, ctx, s, anyOf("議事録"), "ja")
+	wantKeyword(t, ctx, s, anyOf("共有しました"), "ja")
+}

@@ -41,6 +41,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"KeywordSearchJapanese", testKeywordJapanese},
 		{"KeywordSearchNormalization", testKeywordNormalization},
 		{"AccentAndWidthFolding", testFolding},
+		{"EnglishStemming", testStemming},
 		{"KeywordSearchFilters", testKeywordFilters},
 		{"KeywordSearchTotalAndLimit", testKeywordTotalAndLimit},
 		{"KeywordSearchTopOnlyRanking", testTopOnlyRanking},
