@@ -2,8 +2,6 @@ package offline
 
 import (
 	"regexp"
-	"strings"
-	"unicode"
 
 	"github.com/gds-cli/gds/internal/ai/offline/rules"
 	"github.com/gds-cli/gds/internal/tokenize"
@@ -80,40 +78,4 @@ func sentenceHas(sent string, t answerType, qset map[string]bool) bool {
 		}
 	}
 	return false
-}
-
-// stemEn is a light English stemmer for the reranker's word matching
-// (plural and verb endings: cities → city, matches → match, played →
-// play, playing → play); other tokens are returned as they are. Query and
-// candidate tokens go through the same function.
-func stemEn(t string) string {
-	for _, r := range t {
-		if r > unicode.MaxASCII || !unicode.IsLower(r) {
-			return t
-		}
-	}
-	n := len(t)
-	switch {
-	case n > 4 && strings.HasSuffix(t, "ies"):
-		return t[:n-3] + "y"
-	case n > 4 && (strings.HasSuffix(t, "sses") || strings.HasSuffix(t, "shes") || strings.HasSuffix(t, "ches") || strings.HasSuffix(t, "xes")):
-		return t[:n-2]
-	case n > 3 && strings.HasSuffix(t, "s") && !strings.HasSuffix(t, "ss") && !strings.HasSuffix(t, "us") && !strings.HasSuffix(t, "is"):
-		return t[:n-1]
-	case n > 5 && strings.HasSuffix(t, "ing"):
-		return undouble(t[:n-3])
-	case n > 4 && strings.HasSuffix(t, "ed"):
-		return undouble(t[:n-2])
-	}
-	return t
-}
-
-// undouble drops a doubled final consonant left by a suffix (stopped →
-// stopp → stop).
-func undouble(t string) string {
-	n := len(t)
-	if n > 2 && t[n-1] == t[n-2] && !strings.ContainsRune("aeiouls", rune(t[n-1])) {
-		return t[:n-1]
-	}
-	return t
 }

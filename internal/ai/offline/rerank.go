@@ -36,10 +36,10 @@ import (
 //     characters, so a kanji stem matches across inflections and compounds
 //     the bigrams miss (謝った / 謝罪); zero for text without kanji.
 //
-// English words are stemmed (stemEn) in the query and the candidates alike
-// before any matching; IDF is looked up by the query's own word, the form
-// the index counted. The embedding cosine is no longer a signal: with
-// these, any share of it lowered R@1 on both dev sets. The weights were
+// English words arrive stemmed from the shared tokenizer (Porter2), in
+// the query, the candidates and the index's frequencies alike. The
+// embedding cosine is no longer a signal: with these, any share of it
+// lowered R@1 on both dev sets. The weights were
 // fitted on the dev splits of ../shared/bench by coordinate ascent over a
 // round grid and checked by 2-fold cross-validation (docs/BENCHMARKS.md,
 // "Search quality").
@@ -90,17 +90,17 @@ type rerankDoc struct {
 	pairs    map[[2]string]bool // adjacent token pairs of the name and passage
 	sents    []map[string]bool  // the tokens of each sentence of the passage
 	sentText []string           // the sentences of the passage
-	seq      []string           // the passage's tokens in order (normal forms)
+	seq      []string           // the passage's tokens in order
 	body     map[string]float64 // term frequencies of the passage alone
 	head     map[string]bool    // tokens of the passage's heading line, if any
 }
 
-// newRerankDoc tokenises a candidate, each token in its normal form.
-func newRerankDoc(c ai.HitInfo, norm func(string) string) rerankDoc {
+// newRerankDoc tokenises a candidate.
+func newRerankDoc(c ai.HitInfo) rerankDoc {
 	d := rerankDoc{tf: map[string]float64{}, pairs: map[[2]string]bool{}}
 	add := func(text string, w float64) {
 		for _, t := range tokenize.Tokens(text) {
-			d.tf[norm(t)] += w
+			d.tf[t] += w
 			d.length += w
 		}
 	}
@@ -108,28 +108,28 @@ func newRerankDoc(c ai.HitInfo, norm func(string) string) rerankDoc {
 	add(strings.Join(c.Keywords, " "), weightKeywords)
 	add(c.Summary, weightSummary)
 	add(c.Snippet, weightSnippet)
-	d.joined = " " + normJoin(c.Name+"\n"+c.Summary+"\n"+c.Snippet, norm) + " "
+	d.joined = " " + tokenize.Join(c.Name+"\n"+c.Summary+"\n"+c.Snippet) + " "
 	seq := tokenize.Tokens(c.Name + "\n" + c.Snippet)
 	for j := 0; j+1 < len(seq); j++ {
-		d.pairs[[2]string{norm(seq[j]), norm(seq[j+1])}] = true
+		d.pairs[[2]string{seq[j], seq[j+1]}] = true
 	}
 	for _, s := range splitSentences(c.Snippet) {
 		set := map[string]bool{}
 		for _, t := range tokenize.Tokens(s) {
-			set[norm(t)] = true
+			set[t] = true
 		}
 		d.sents = append(d.sents, set)
 		d.sentText = append(d.sentText, s)
 	}
 	d.body = map[string]float64{}
 	for _, t := range tokenize.Tokens(c.Snippet) {
-		d.seq = append(d.seq, norm(t))
-		d.body[norm(t)]++
+		d.seq = append(d.seq, t)
+		d.body[t]++
 	}
 	d.head = map[string]bool{}
 	if h := headingLine(c.Snippet); h != "" {
 		for _, t := range tokenize.Tokens(h) {
-			d.head[norm(t)] = true
+			d.head[t] = true
 		}
 	}
 	return d
@@ -167,23 +167,16 @@ const (
 // best candidate's (coverage and heading are shares already).
 func rerankSignals(in ai.RerankInput) [nsig][]float64 {
 	n := len(in.Candidates)
-	norm := stemEn
 	qt := queryTokens(in.Query + " " + strings.Join(in.Keywords, " "))
-	// qn: each query token's normal form; IDF is looked up by the query's
-	// own token (the index counted the unstemmed word).
-	qn := make([]string, len(qt))
-	for j, t := range qt {
-		qn[j] = norm(t)
-	}
 
 	docs := make([]rerankDoc, n)
 	df := map[string]int{}
 	var avg, avgBody float64
 	for i, c := range in.Candidates {
-		docs[i] = newRerankDoc(c, norm)
+		docs[i] = newRerankDoc(c)
 		avg += docs[i].length
 		avgBody += float64(len(docs[i].seq))
-		for _, t := range qn {
+		for _, t := range qt {
 			if docs[i].tf[t] > 0 {
 				df[t]++
 			}
@@ -197,7 +190,7 @@ func rerankSignals(in ai.RerankInput) [nsig][]float64 {
 	idfs := make([]float64, len(qt))  // candidates' IDF, averaged with the index's for words
 	gidfs := make([]float64, len(qt)) // the index's IDF where known, for every token
 	for j, t := range qt {
-		w := bm25IDF(n, df[qn[j]])
+		w := bm25IDF(n, df[qt[j]])
 		gidfs[j] = w
 		if cdf, ok := in.DocFreq[t]; ok && in.Docs > 0 {
 			gidfs[j] = bm25IDF(in.Docs, cdf)
@@ -210,15 +203,15 @@ func rerankSignals(in ai.RerankInput) [nsig][]float64 {
 		idfs[j] = w
 	}
 	qidf := map[string]float64{}
-	var qterms []string // distinct normal forms, in query order
-	for j, t := range qn {
+	var qterms []string // distinct query tokens, in query order
+	for j, t := range qt {
 		if _, ok := qidf[t]; !ok {
 			qterms = append(qterms, t)
 		}
 		qidf[t] = max(qidf[t], idfs[j])
 	}
-	phrases, phraseW := keywordPhrases(in.Keywords, docs, norm)
-	pairs := queryPairs(in.Query, norm)
+	phrases, phraseW := keywordPhrases(in.Keywords, docs)
+	pairs := queryPairs(in.Query)
 	want := answerTypeOf(in.Query)
 	qset := map[string]bool{}
 	for _, t := range tokenize.Tokens(in.Query) {
@@ -232,7 +225,7 @@ func rerankSignals(in ai.RerankInput) [nsig][]float64 {
 	}
 	for i := range in.Candidates {
 		d := docs[i]
-		for j, t := range qn {
+		for j, t := range qt {
 			if tf := d.tf[t]; tf > 0 {
 				signals[sigBM25F][i] += idfs[j] * tf * (bm25K1 + 1) / (tf + bm25K1*(1-bm25B+bm25B*d.length/avg))
 			}
@@ -266,7 +259,7 @@ func rerankSignals(in ai.RerankInput) [nsig][]float64 {
 		}
 		var hw, htot float64
 		seen := map[string]bool{}
-		for j, t := range qn {
+		for j, t := range qt {
 			if seen[t] {
 				continue
 			}
@@ -352,12 +345,12 @@ func bm25IDF(n, df int) float64 {
 // keywordPhrases returns the query's keywords as token phrases (" t1 t2 ",
 // matched against rerankDoc.joined) and their weights: a keyword few
 // candidates contain separates them more.
-func keywordPhrases(keywords []string, docs []rerankDoc, norm func(string) string) ([]string, []float64) {
+func keywordPhrases(keywords []string, docs []rerankDoc) ([]string, []float64) {
 	var phrases []string
 	var weights []float64
 	seen := map[string]bool{}
 	for _, k := range keywords {
-		j := normJoin(k, norm)
+		j := tokenize.Join(k)
 		if j == "" || seen[j] {
 			continue
 		}
@@ -378,12 +371,12 @@ func keywordPhrases(keywords []string, docs []rerankDoc, norm func(string) strin
 // queryPairs returns the distinct adjacent token pairs of the query except
 // pairs of two function tokens ("of the", "のは"). For Japanese, two
 // adjacent bigrams are a three-character substring.
-func queryPairs(query string, norm func(string) string) [][2]string {
+func queryPairs(query string) [][2]string {
 	seq := tokenize.Tokens(query)
 	var out [][2]string
 	seen := map[[2]string]bool{}
 	for j := 0; j+1 < len(seq); j++ {
-		p := [2]string{norm(seq[j]), norm(seq[j+1])}
+		p := [2]string{seq[j], seq[j+1]}
 		if seen[p] || isFunctionToken(seq[j]) && isFunctionToken(seq[j+1]) {
 			continue
 		}
@@ -432,13 +425,4 @@ func headingLine(s string) string {
 		return ""
 	}
 	return first
-}
-
-// normJoin is tokenize.Join with each token in its normal form.
-func normJoin(s string, norm func(string) string) string {
-	toks := tokenize.Tokens(s)
-	for i, t := range toks {
-		toks[i] = norm(t)
-	}
-	return strings.Join(toks, " ")
 }

@@ -297,18 +297,6 @@ func TestSentenceHasAnswer(t *testing.T) {
 	}
 }
 
-func TestStemEn(t *testing.T) {
-	for in, want := range map[string]string{
-		"cities": "city", "matches": "match", "boxes": "box", "played": "play", "playing": "play",
-		"stopped": "stop", "running": "run", "years": "year", "class": "class", "bus": "bus",
-		"analysis": "analysis", "is": "is", "1990s": "1990s", "東京": "東京", "falls": "fall",
-	} {
-		if got := stemEn(in); got != want {
-			t.Errorf("stemEn(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestHeadingLine(t *testing.T) {
 	for in, want := range map[string]string{
 		"Super Bowl 50\n\nSuper Bowl 50 was a game.": "Super Bowl 50",
