@@ -22,7 +22,9 @@ var (
 // Parallel tests: the tests that spend most of their time waiting — on a
 // service that does not answer (the degrade tests), on retries, on crawl
 // processes killed and rerun (the crash tests, whose subtests already run in
-// parallel) — call t.Parallel, so their waits overlap. Each has its own
+// parallel) — call t.Parallel, so their waits overlap; so do the longest
+// in-process runs (the ask, agentic and graph tests over real documents),
+// whose CPU work fills those waits. Each has its own
 // GDS_HOME (and Postgres schema), sets no environment variable of this
 // process (t.Setenv), and asserts nothing about elapsed time. The tests
 // that stall a PGlite connection (TestSearchFailsWhenDatabaseStopsMidSearch)
