@@ -7,7 +7,9 @@
 #      and makes sure a headless Chromium is there for the web UI's browser
 #      test (scripts/browser.sh installs Debian's package when missing),
 #   3. checks formatting (gofmt), that go.mod is tidy, and runs go vet,
-#   4. runs every test with the race detector,
+#   4. runs every test with the race detector, then (without it) the
+#      exhaustive single-goroutine sweeps the race build only samples, and
+#      every fuzz target (scripts/fuzz.sh),
 #   5. stops PGlite again, on success and on failure.
 #
 # Needs Go (see go.mod) and Node 20+ with npm (for PGlite). No network beyond
@@ -134,6 +136,9 @@ bash scripts/serve-check.sh || fail "gds serve endpoint checks failed (scripts/s
 
 step "go test -race ./... (the race build of every package comes first and takes minutes on a fresh machine; then the tests, ~5-10 min)"
 go test -race -count=1 -timeout "${GDS_TEST_TIMEOUT:-20m}" ./... || fail "tests failed"
+
+step "exhaustive sweeps without the race detector (the race build samples them: internal/ai/offline/rules gate_test.go)"
+go test -count=1 -run '^TestGates' ./internal/ai/offline/rules || fail "the exhaustive sweeps failed"
 
 step "fuzzing (scripts/fuzz.sh: every Fuzz* target, ${FUZZTIME:-2000x} each)"
 bash scripts/fuzz.sh || fail "fuzzing failed (scripts/fuzz.sh: every Fuzz* target for FUZZTIME each; reproducer above)"

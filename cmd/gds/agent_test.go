@@ -37,6 +37,7 @@ type agentLine struct {
 // last — with evidence from the file that holds the answer; the terminal
 // shows the steps.
 func TestAskAgenticOverRealDocs(t *testing.T) {
+	t.Parallel() // CPU-heavy in-process run, overlaps the waits of the parallel tests (see TestMain); own GDS_HOME, no t.Setenv
 	h := newHarness(t)
 	h.env[config.EnvAIProvider] = config.ProviderOffline
 	src := filepath.Join("..", "..", "testdata", "realdocs")
@@ -120,6 +121,7 @@ func TestAskAgenticOverRealDocs(t *testing.T) {
 // gds eval --mode agentic on the tiny corpus of internal/eval/testdata:
 // both systems' evidence is scored against the gold answers.
 func TestEvalAgentic(t *testing.T) {
+	t.Parallel() // CPU-heavy in-process run, overlaps the waits of the parallel tests (see TestMain); own GDS_HOME, no t.Setenv
 	h := newHarness(t)
 	corpus, _ := filepath.Abs("../../internal/eval/testdata/corpus")
 	queries, _ := filepath.Abs("../../internal/eval/testdata/queries.jsonl")

@@ -36,6 +36,7 @@ type askDoc struct {
 // XLSX, HTML) with the offline provider cites the file that holds the
 // answer, with its page, and answers by extract.
 func TestAskCitesTheRightFile(t *testing.T) {
+	t.Parallel() // CPU-heavy in-process run, overlaps the waits of the parallel tests (see TestMain); own GDS_HOME, no t.Setenv
 	h := newHarness(t)
 	h.env[config.EnvAIProvider] = config.ProviderOffline
 	// The documents without MANIFEST.tsv, which quotes their phrases.

@@ -21,6 +21,7 @@ import (
 // ahead of the committed rows; after the reruns the index equals a full
 // scan of the changed corpus (hashes, chunks, folder paths, no extra row).
 func TestIncrementalCrawlSurvivesSIGKILL(t *testing.T) {
+	t.Parallel() // mostly waits (see TestMain); own GDS_HOME, no t.Setenv
 	bin := gdsBinary(t)
 	for _, source := range []string{reliability.SourceLocal, reliability.SourceDrive} {
 		for _, st := range crashStores(t) {

@@ -81,6 +81,7 @@ func runCrashForm(t *testing.T, sig os.Signal, files int, stops func(store strin
 // index is complete (hashes, chunks, no extra rows); local folder and Drive
 // emulator, SQLite and Postgres.
 func TestCrawlSurvivesSIGKILL(t *testing.T) {
+	t.Parallel() // mostly waits (see TestMain); own GDS_HOME, no t.Setenv
 	runCrashForm(t, syscall.SIGKILL, 150, func(string) int { return 4 }, 11)
 }
 
@@ -90,6 +91,7 @@ func TestCrawlSurvivesSIGKILL(t *testing.T) {
 // takes up to 15 s (pgx waits that long for the server to close the
 // cancelled connection), so the Postgres runs stop once.
 func TestCrawlStopsGracefullyOnSIGTERM(t *testing.T) {
+	t.Parallel() // mostly waits (see TestMain); own GDS_HOME, no t.Setenv
 	runCrashForm(t, syscall.SIGTERM, 150, func(st string) int {
 		if st == reliability.StorePostgres {
 			return 1
@@ -108,6 +110,7 @@ func TestCrawlStopsGracefullyOnSIGTERM(t *testing.T) {
 // exec), so a child forked from a test process that has grown to hundreds
 // of MB over the suite would report that size, not gds's.
 func TestCrawlMemoryBound(t *testing.T) {
+	t.Parallel() // mostly waits (see TestMain); own GDS_HOME, no t.Setenv
 	bin := gdsBinary(t)
 	harness := filepath.Join(filepath.Dir(bin), "gdsreliability")
 	if out, err := exec.Command("go", "build", "-o", harness, "../gdsreliability").CombinedOutput(); err != nil {

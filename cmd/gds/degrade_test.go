@@ -144,6 +144,7 @@ type degradedDoc struct {
 // the results on stdout; Alfred's full loop adds a notice item; --local
 // never asks Drive.
 func TestSearchDegradesWhenDriveFails(t *testing.T) {
+	t.Parallel() // mostly waits (see TestMain); own GDS_HOME, no t.Setenv
 	fx := newDegradeFixture(t)
 	cases := []struct {
 		name   string
@@ -231,6 +232,7 @@ func TestSearchDegradesWhenDriveFails(t *testing.T) {
 // connections; the search answers with the offline provider's steps,
 // marked degraded.
 func TestSearchDegradesWhenOpenAIFails(t *testing.T) {
+	t.Parallel() // mostly waits (see TestMain); own GDS_HOME, no t.Setenv
 	fx := newDegradeFixture(t)
 	out, errOut, err := fx.gds([]string{"GDS_SEARCH_AI_TIMEOUT=2s", "OPENAI_BASE_URL=" + refusedURL(t)}, "search", "--json", "alpha launch")
 	if err != nil {
@@ -252,6 +254,7 @@ func TestSearchDegradesWhenOpenAIFails(t *testing.T) {
 // server that accepts and never answers. The search fails with one line
 // naming the database and the fix, without the password.
 func TestSearchFailsFastOnDatabaseBlackHole(t *testing.T) {
+	t.Parallel() // mostly waits (see TestMain); own GDS_HOME, no t.Setenv
 	bin := gdsBinary(t)
 	addr := blackHole(t)
 	fx := &degradeFixture{bin: bin, env: append(os.Environ(), "GDS_HOME="+t.TempDir(), "LANG=C", "GDS_AI_PROVIDER=offline", "GDS_SEARCH_DB_TIMEOUT=3s",

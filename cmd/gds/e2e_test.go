@@ -1,10 +1,13 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"sync"
 	"testing"
 )
@@ -16,7 +19,28 @@ var (
 	binDir  string
 )
 
+// Parallel tests: the tests that spend most of their time waiting — on a
+// service that does not answer (the degrade tests), on retries, on crawl
+// processes killed and rerun (the crash tests, whose subtests already run in
+// parallel) — call t.Parallel, so their waits overlap; so do the longest
+// in-process runs (the ask, agentic and graph tests over real documents),
+// whose CPU work fills those waits. Each has its own
+// GDS_HOME (and Postgres schema), sets no environment variable of this
+// process (t.Setenv), and asserts nothing about elapsed time. The tests
+// that stall a PGlite connection (TestSearchFailsWhenDatabaseStopsMidSearch)
+// or measure latencies under load (concurrency_test.go) stay serial.
+// Since the parallel ones mostly wait on child processes, up to
+// minParallel of them run at once even on a 2-core machine (go test's
+// default is GOMAXPROCS); an explicit -parallel wins.
+const minParallel = 4
+
 func TestMain(m *testing.M) {
+	flag.Parse()
+	explicit := false
+	flag.Visit(func(f *flag.Flag) { explicit = explicit || f.Name == "test.parallel" })
+	if p := flag.Lookup("test.parallel"); !explicit && p != nil && runtime.GOMAXPROCS(0) < minParallel {
+		_ = p.Value.Set(strconv.Itoa(minParallel))
+	}
 	// The interactive time budget is a wall-clock policy: tests that are
 	// not about it must not depend on this machine's speed, so they get
 	// generous limits. The failure tests (degrade_test.go) set the limit of

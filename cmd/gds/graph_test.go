@@ -46,6 +46,7 @@ type graphDoc struct {
 // query before the build fails naming `gds graph build`; after it, every
 // mode answers with JSON naming the corpus files.
 func TestGraphBuildAndQuery(t *testing.T) {
+	t.Parallel() // CPU-heavy in-process run, overlaps the waits of the parallel tests (see TestMain); own GDS_HOME, no t.Setenv
 	h := newHarness(t)
 	h.env[config.EnvAIProvider] = config.ProviderOffline
 	docs := t.TempDir()

@@ -361,6 +361,7 @@ func TestUsageCommandsWithoutArgumentsRefuseThem(t *testing.T) {
 // each name the offline provider as the way to work without network; the
 // crawl's later files fail at once instead of each paying the retries.
 func TestUnreachableAINamesTheOfflineProvider(t *testing.T) {
+	t.Parallel() // mostly waits (see TestMain); own GDS_HOME, no t.Setenv
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
