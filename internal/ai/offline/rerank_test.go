@@ -115,11 +115,7 @@ func TestRerankIgnoresIndexFrequenciesOfBigrams(t *testing.T) {
 // count for more than the same words scattered over a passage that repeats
 // them: term frequencies alone prefer "scattered".
 func TestRerankPrefersPhrasesAndWordsTogether(t *testing.T) {
-	tests := []struct {
-		name     string
-		in       ai.RerankInput
-		wantLead string
-	}{
+	checkLeads(t, []leadCase{
 		{
 			name: "keyword phrase",
 			in: ai.RerankInput{
@@ -156,25 +152,14 @@ func TestRerankPrefersPhrasesAndWordsTogether(t *testing.T) {
 			},
 			wantLead: "together",
 		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := rerank(tt.in).Order[0]; got != tt.wantLead {
-				t.Errorf("first %q, want %q", got, tt.wantLead)
-			}
-		})
-	}
+	})
 }
 
 // The signals added for issue 15: each case is a pair of candidates where
 // the older signals alone (term frequencies, phrases, one sentence) would
 // tie or prefer the wrong one.
 func TestRerankAnswerTypeStemsHeadingsAndKanji(t *testing.T) {
-	tests := []struct {
-		name     string
-		in       ai.RerankInput
-		wantLead string
-	}{
+	checkLeads(t, []leadCase{
 		{
 			name: "when: a year near the question's words",
 			in: ai.RerankInput{
@@ -235,14 +220,7 @@ func TestRerankAnswerTypeStemsHeadingsAndKanji(t *testing.T) {
 			},
 			wantLead: "apology",
 		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := rerank(tt.in).Order[0]; got != tt.wantLead {
-				t.Errorf("first %q, want %q", got, tt.wantLead)
-			}
-		})
-	}
+	})
 }
 
 func TestAnswerTypeOf(t *testing.T) {
@@ -344,4 +322,22 @@ func FuzzRerank(f *testing.F) {
 			t.Fatalf("order %v is not a permutation of %v", got, want)
 		}
 	})
+}
+
+// leadCase is a rerank input and the candidate that must come first.
+type leadCase struct {
+	name     string
+	in       ai.RerankInput
+	wantLead string
+}
+
+func checkLeads(t *testing.T, tests []leadCase) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := rerank(tt.in).Order[0]; got != tt.wantLead {
+				t.Errorf("first %q, want %q", got, tt.wantLead)
+			}
+		})
+	}
 }
