@@ -32,18 +32,8 @@ func keywordIDs(t *testing.T, s *Store, term string) []string {
 // re-tokenised by the migration on open, in batches: afterwards "temur"
 // finds the file (name and text rebuilt from its chunks) and its chunk.
 func TestRetokenizeMigration(t *testing.T) {
-	saved := retokenizeBatch
-	retokenizeBatch = 2
-	t.Cleanup(func() { retokenizeBatch = saved })
 	ctx := context.Background()
-	url := testURL(t)
-	schema := storetest.FreshSchema(t, url, "gds_test_")
-	s := openTest(t, url, schema)
-	if err := s.EnsureEmbeddingSpace(ctx, storetest.Space); err != nil {
-		t.Fatal(err)
-	}
-	emb := make([]float32, storetest.Dim)
-	emb[0] = 1
+	s, url, schema, emb := retokenizeFixture(t)
 	text := "Timur (Temür) was born near Kesh in 1336, and he ruled from Samarkand."
 	for _, f := range []struct {
 		id, name string
@@ -85,13 +75,7 @@ func TestRetokenizeMigration(t *testing.T) {
 	if got := chunkTextIDs(t, s, "temur"); !slices.Equal(got, []string{"b#0"}) {
 		t.Errorf("ChunkTextSearch(temur) = %v, want [b#0]", got)
 	}
-	var left int
-	if err := s.pool.QueryRow(ctx, s.q(`SELECT count(*) FROM {schema}.gds_meta WHERE key = 'retokenize_backfill'`)).Scan(&left); err != nil {
-		t.Fatal(err)
-	}
-	if left != 0 {
-		t.Errorf("the re-tokenising position is still stored after it finished")
-	}
+	checkRetokenizeDone(t, s)
 }
 
 // runMigration runs the SQL of the migration whose name ends in suffix
@@ -122,18 +106,8 @@ func runMigration(t *testing.T, s *Store, schema, suffix string) {
 // "cities") is re-tokenised by the stemming migration on open: afterwards
 // "running" and "city" find the file and its chunk.
 func TestRetokenizeStemMigration(t *testing.T) {
-	saved := retokenizeBatch
-	retokenizeBatch = 2
-	t.Cleanup(func() { retokenizeBatch = saved })
 	ctx := context.Background()
-	url := testURL(t)
-	schema := storetest.FreshSchema(t, url, "gds_test_")
-	s := openTest(t, url, schema)
-	if err := s.EnsureEmbeddingSpace(ctx, storetest.Space); err != nil {
-		t.Fatal(err)
-	}
-	emb := make([]float32, storetest.Dim)
-	emb[0] = 1
+	s, url, schema, emb := retokenizeFixture(t)
 	for _, f := range []struct{ id, name, text string }{
 		{"a", "cat.txt", "cat sat on mat"},
 		{"b", "runner.txt", "She runs every morning through the cities"},
@@ -169,8 +143,34 @@ func TestRetokenizeStemMigration(t *testing.T) {
 	if got := keywordIDs(t, s, "議事録"); !slices.Equal(got, []string{"c"}) {
 		t.Errorf("KeywordSearch(議事録) = %v, want [c]", got)
 	}
+	checkRetokenizeDone(t, s)
+}
+
+// retokenizeFixture opens a store on a fresh schema with re-tokenising
+// batches of 2 (so a migration's pass takes several) and an embedding
+// space, and returns a unit embedding for its files.
+func retokenizeFixture(t *testing.T) (s *Store, url, schema string, emb []float32) {
+	t.Helper()
+	saved := retokenizeBatch
+	retokenizeBatch = 2
+	t.Cleanup(func() { retokenizeBatch = saved })
+	url = testURL(t)
+	schema = storetest.FreshSchema(t, url, "gds_test_")
+	s = openTest(t, url, schema)
+	if err := s.EnsureEmbeddingSpace(context.Background(), storetest.Space); err != nil {
+		t.Fatal(err)
+	}
+	emb = make([]float32, storetest.Dim)
+	emb[0] = 1
+	return s, url, schema, emb
+}
+
+// checkRetokenizeDone fails when the re-tokenising position is still
+// stored (the pass did not finish).
+func checkRetokenizeDone(t *testing.T, s *Store) {
+	t.Helper()
 	var left int
-	if err := s.pool.QueryRow(ctx, s.q(`SELECT count(*) FROM {schema}.gds_meta WHERE key = 'retokenize_backfill'`)).Scan(&left); err != nil {
+	if err := s.pool.QueryRow(context.Background(), s.q(`SELECT count(*) FROM {schema}.gds_meta WHERE key = 'retokenize_backfill'`)).Scan(&left); err != nil {
 		t.Fatal(err)
 	}
 	if left != 0 {

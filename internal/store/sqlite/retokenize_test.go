@@ -54,16 +54,8 @@ func keywordIDs(t *testing.T, s *Store, term string) []string {
 // batches: afterwards "temur" finds the file (name and text rebuilt from
 // its chunks) and its chunks; files without an accent keep their rows.
 func TestRetokenizeMigration(t *testing.T) {
-	saved := retokenizeBatch
-	retokenizeBatch = 2
-	t.Cleanup(func() { retokenizeBatch = saved })
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "index.db")
-	s := mustOpen(t, path, Options{})
-	if err := s.EnsureEmbeddingSpace(ctx, storetest.Space); err != nil {
-		t.Fatal(err)
-	}
-	emb := testFile("", "", 1).Embedding
+	s, path, emb := retokenizeFixture(t)
 	files := []struct{ id, name, text string }{
 		{"a", "plain.txt", "nothing accented here"},
 		{"b", "Temür.txt", "Timur (Temür) was born near Kesh in 1336, and he ruled from Samarkand."},
@@ -124,11 +116,7 @@ func TestRetokenizeMigration(t *testing.T) {
 	if got := chunkTextIDs(t, s, "temur"); !slices.Equal(got, []string{"b#0"}) {
 		t.Errorf("ChunkTextSearch(temur) = %v, want [b#0]", got)
 	}
-	var left int
-	s.read.QueryRow(`SELECT count(*) FROM gds_meta WHERE key = ?`, metaRetokenize).Scan(&left)
-	if left != 0 {
-		t.Errorf("the re-tokenising position is still stored after it finished")
-	}
+	checkRetokenizeDone(t, s)
 	if n := chunkFTSRows(t, s); n != 4 {
 		t.Errorf("chunk full-text rows = %d, want 4 (a, b#0, b#1, c)", n)
 	}
@@ -138,16 +126,8 @@ func TestRetokenizeMigration(t *testing.T) {
 // "cities") is re-tokenised by the stemming migration on a read-write
 // open: afterwards "running" and "city" find the file and its chunk.
 func TestRetokenizeStemMigration(t *testing.T) {
-	saved := retokenizeBatch
-	retokenizeBatch = 2
-	t.Cleanup(func() { retokenizeBatch = saved })
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "index.db")
-	s := mustOpen(t, path, Options{})
-	if err := s.EnsureEmbeddingSpace(ctx, storetest.Space); err != nil {
-		t.Fatal(err)
-	}
-	emb := testFile("", "", 1).Embedding
+	s, path, emb := retokenizeFixture(t)
 	text := "She runs every morning through the cities"
 	for _, f := range []struct{ id, name, text string }{
 		{"a", "cat.txt", "cat sat on mat"},
@@ -197,8 +177,33 @@ func TestRetokenizeStemMigration(t *testing.T) {
 	if got := keywordIDs(t, s, "議事録"); !slices.Equal(got, []string{"c"}) {
 		t.Errorf("KeywordSearch(議事録) = %v, want [c]", got)
 	}
+	checkRetokenizeDone(t, s)
+}
+
+// retokenizeFixture opens a store in a fresh file with re-tokenising
+// batches of 2 (so a migration's pass takes several) and an embedding
+// space, and returns the file's path and a unit embedding for its files.
+func retokenizeFixture(t *testing.T) (s *Store, path string, emb []float32) {
+	t.Helper()
+	saved := retokenizeBatch
+	retokenizeBatch = 2
+	t.Cleanup(func() { retokenizeBatch = saved })
+	path = filepath.Join(t.TempDir(), "index.db")
+	s = mustOpen(t, path, Options{})
+	if err := s.EnsureEmbeddingSpace(context.Background(), storetest.Space); err != nil {
+		t.Fatal(err)
+	}
+	return s, path, testFile("", "", 1).Embedding
+}
+
+// checkRetokenizeDone fails when the re-tokenising position is still
+// stored (the pass did not finish).
+func checkRetokenizeDone(t *testing.T, s *Store) {
+	t.Helper()
 	var left int
-	s.read.QueryRow(`SELECT count(*) FROM gds_meta WHERE key = ?`, metaRetokenize).Scan(&left)
+	if err := s.read.QueryRow(`SELECT count(*) FROM gds_meta WHERE key = ?`, metaRetokenize).Scan(&left); err != nil {
+		t.Fatal(err)
+	}
 	if left != 0 {
 		t.Errorf("the re-tokenising position is still stored after it finished")
 	}
