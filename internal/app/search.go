@@ -74,7 +74,7 @@ func (d *Deps) OpenSearch(ctx context.Context, asker search.Asker) (*SearchSessi
 		where = dbLocation(cfg.DatabaseURL)
 	}
 	run := resilient.NewRun(pol, nil)
-	stats, err := resilient.Index{Store: st, Run: run, Where: where}.Stats(ctx)
+	stats, err := resilient.Index{Store: st, Run: run, Where: where}.Summary(ctx)
 	if err != nil {
 		st.Close()
 		return nil, err

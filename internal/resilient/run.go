@@ -306,6 +306,19 @@ func (ix Index) Stats(ctx context.Context) (out store.Stats, err error) {
 	return out, err
 }
 
+// Summary is the store's Summary when it has one (Stats without the
+// chunk count, which a search does not need), its Stats otherwise.
+func (ix Index) Summary(ctx context.Context) (out store.Stats, err error) {
+	sm, ok := ix.Store.(interface {
+		Summary(ctx context.Context) (store.Stats, error)
+	})
+	if !ok {
+		return ix.Stats(ctx)
+	}
+	err = ix.call(ctx, func(ctx context.Context) error { out, err = sm.Summary(ctx); return err })
+	return out, err
+}
+
 // Asker times the user's answers so they do not count against the budget.
 type Asker struct {
 	Asker search.Asker

@@ -670,10 +670,26 @@ func allKeywords(c Conditions) []string {
 // Snippet returns the passage the loop matched for a result, if any.
 func (o Outcome) Snippet(id string) string { return o.snippets[id] }
 
+// DocFreqCounter is an index that counts the reranker's document
+// frequencies in one call: how many files each term matches (as
+// KeywordSearch's Total for the term alone, MatchAny, no filter) and how
+// many files are indexed. Without it the loop counts them with one
+// KeywordSearch per term, which also ranks every match.
+type DocFreqCounter interface {
+	DocFreqs(ctx context.Context, terms []string) (df map[string]int, files int, err error)
+}
+
 // docFreqs returns the index's document frequency of every search token of
 // text and the number of indexed files, when the index can count them
 // (nil, 0 otherwise).
 func (l *Loop) docFreqs(ctx context.Context, text string) (map[string]int, int, error) {
+	if dc, ok := l.Index.(DocFreqCounter); ok {
+		df, n, err := dc.DocFreqs(ctx, QueryTerms(text))
+		if err != nil {
+			return nil, 0, fmt.Errorf("document frequencies: %w", err)
+		}
+		return df, n, nil
+	}
 	ki, ok := l.Index.(KeywordIndex)
 	if !ok {
 		return nil, 0, nil

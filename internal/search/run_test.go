@@ -278,3 +278,53 @@ func TestNoAnswerKeepsTheFusionsHundred(t *testing.T) {
 		t.Errorf("results %v: the whole question's first hit k120 (keyword rank 121) was not kept", got)
 	}
 }
+
+// docFreqIndex counts document frequencies in one call.
+type docFreqIndex struct {
+	*fakeIndex
+	terms [][]string // each DocFreqs call's terms
+}
+
+func (d *docFreqIndex) DocFreqs(_ context.Context, terms []string) (map[string]int, int, error) {
+	d.terms = append(d.terms, slices.Clone(terms))
+	df := map[string]int{}
+	for i, t := range terms {
+		df[t] = i + 1
+	}
+	return df, 42, nil
+}
+
+// TestRerankCountsDocFreqsInOneCall: an index that counts document
+// frequencies (DocFreqCounter) is asked once, for the query's terms and
+// the keywords', and the reranker gets its counts and file count.
+func TestRerankCountsDocFreqsInOneCall(t *testing.T) {
+	fx := &docFreqIndex{fakeIndex: &fakeIndex{
+		files: map[string]store.File{"a": {ID: "a", Name: "a.txt"}, "b": {ID: "b", Name: "b.txt"}},
+	}}
+	var traces []RankTrace
+	l := &Loop{Keywords: fixedKeywords{"b", "a"}, Index: fx, AI: offline.New(), Asker: NoAnswer{},
+		OnRanked: func(tr RankTrace) { traces = append(traces, tr) }}
+	out, err := l.Run(context.Background(), NewState("the old towers of Kyoto", "en", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), 5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.State.End != EndResults || len(traces) != 1 {
+		t.Fatalf("outcome %+v, %d traces", out.State, len(traces))
+	}
+	if len(fx.terms) != 1 {
+		t.Fatalf("DocFreqs called %d times, want once", len(fx.terms))
+	}
+	terms := fx.terms[0]
+	for _, w := range []string{"old", "tower", "kyoto"} { // tokens: stemmed, lower case
+		if !slices.Contains(terms, w) {
+			t.Errorf("terms %v lack %q", terms, w)
+		}
+	}
+	if slices.Contains(terms, "the") {
+		t.Errorf("terms %v hold a stop word", terms)
+	}
+	tr := traces[0]
+	if tr.Docs != 42 || len(tr.DocFreq) != len(terms) || tr.DocFreq[terms[0]] != 1 {
+		t.Errorf("reranker got docs %d, frequencies %v for terms %v", tr.Docs, tr.DocFreq, terms)
+	}
+}

@@ -235,6 +235,44 @@ func (s *Store) KeywordSearch(ctx context.Context, q store.KeywordQuery) (store.
 	return res, nil
 }
 
+// DocFreqs returns how many indexed files each term matches (the Total of
+// KeywordSearch with that term alone, MatchAny, no filter) and how many
+// files are indexed, in one read transaction: the reranker's document
+// frequencies. Only the matches are counted — no bm25() per match, no
+// ranking, no file IDs. A term without a searchable token counts 0.
+func (s *Store) DocFreqs(ctx context.Context, terms []string) (map[string]int, int, error) {
+	tx, err := s.read.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, 0, fmt.Errorf("document frequencies in %s: begin: %w", s.path, err)
+	}
+	defer tx.Rollback()
+	var files int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM drive_file_index`).Scan(&files); err != nil {
+		return nil, 0, fmt.Errorf("document frequencies in %s: count files: %w", s.path, err)
+	}
+	df := make(map[string]int, len(terms))
+	var count *sql.Stmt
+	for _, t := range terms {
+		match := ftsQuery([]string{t}, store.MatchAny)
+		if match == "" {
+			df[t] = 0
+			continue
+		}
+		if count == nil {
+			if count, err = tx.PrepareContext(ctx, `SELECT count(*) FROM drive_file_fts WHERE drive_file_fts MATCH ?`); err != nil {
+				return nil, 0, fmt.Errorf("document frequencies in %s: %w", s.path, err)
+			}
+			defer count.Close()
+		}
+		var n int
+		if err := count.QueryRowContext(ctx, match).Scan(&n); err != nil {
+			return nil, 0, fmt.Errorf("document frequency of %q in %s: %w", t, s.path, err)
+		}
+		df[t] = n
+	}
+	return df, files, nil
+}
+
 // resolveTop returns the hits of the best limit matches cands (ranked):
 // their file IDs, looked up at once. Total is the number of hits.
 func (s *Store) resolveTop(ctx context.Context, tx *sql.Tx, cands []cand, limit int) (store.KeywordResult, error) {
