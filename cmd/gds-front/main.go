@@ -28,7 +28,6 @@ import (
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/i18n"
 	"github.com/gds-cli/gds/internal/launcher"
-	"github.com/gds-cli/gds/internal/render/alfred"
 )
 
 // Stamped at build time, as in cmd/gds.
@@ -64,29 +63,52 @@ func run(args []string) int {
 }
 
 // keystroke is `gds alfred filter [--folder F] QUERY` for a typed query,
-// as the full CLI answers it (launcher.Alfred, launcher.RespondAlfred).
+// as the full CLI answers it (launcher.Answer): by the keystroke server
+// when one runs for this index and build, else from the index directly —
+// and then it starts the server for the keystrokes that follow.
 func keystroke(cfg *config.Config, cerr error, lang, query, folder string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	source, _ := os.LookupEnv(launcher.AlfredSourceVar)
+	t := launcher.Typing{Query: query, Lang: lang, Folder: folder, SourceVar: source, Home: os.Getenv("HOME"), Now: time.Now()}
+	info := launcher.BuildInfo{Version: version, Commit: commit, Date: date}
+	startServer := false
+	if cerr == nil && query != "" && !launcher.KeyServerOff(os.LookupEnv) {
+		sock := launcher.KeySocket(cfg)
+		out, errb, ok, running := launcher.AskKeyServer(sock, info, cfg.IndexPath(), t, keyServerTimeout)
+		if ok {
+			os.Stderr.Write(errb)
+			if _, err := os.Stdout.Write(out); err != nil {
+				return fail(lang, err)
+			}
+			return apperr.ExitOK
+		}
+		startServer = !running && sock != ""
+	}
 	open := func(ctx context.Context) (launcher.Index, error) {
 		if cerr != nil {
 			return nil, cerr
 		}
 		return launcher.OpenIndex(ctx, cfg)
 	}
-	err := launcher.RespondAlfred(os.Stdout, os.Stderr, cfg, lang, func() (alfred.Output, error) {
-		sources, err := launcher.AlfredSources(os.LookupEnv)
-		if err != nil {
-			return alfred.Output{}, err
-		}
-		return launcher.Alfred(ctx, open, launcher.Request{Query: query, Lang: lang, Now: time.Now(), Limit: launcher.AlfredLimit,
-			Home: os.Getenv("HOME"), Sources: sources, Folder: folder})
-	})
-	if err != nil {
+	if err := launcher.Answer(ctx, os.Stdout, os.Stderr, cfg, open, t); err != nil {
 		return fail(lang, err)
+	}
+	if startServer {
+		if _, err := os.Stat(cfg.IndexPath()); err == nil {
+			if exe, err := os.Executable(); err == nil {
+				if core, err := launcher.CorePath(exe, os.Getenv); err == nil {
+					_ = launcher.StartKeyServer(core, os.Environ()) // best effort: the next keystroke answers itself too
+				}
+			}
+		}
 	}
 	return apperr.ExitOK
 }
+
+// keyServerTimeout bounds one exchange with the keystroke server; past it
+// the front answers the keystroke itself.
+const keyServerTimeout = 2 * time.Second
 
 // fail prints err as the full CLI prints errors and returns its exit code.
 func fail(lang string, err error) int {

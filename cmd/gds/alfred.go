@@ -84,7 +84,7 @@ func runAlfredInstall(ctx context.Context, d *app.Deps, version string, open ope
 	return nil
 }
 
-func newAlfredCommand(d *app.Deps) *cli.Command {
+func newAlfredCommand(d *app.Deps, info buildInfo) *cli.Command {
 	return &cli.Command{
 		Name:        "alfred",
 		Usage:       d.T("cmd.alfred.usage"),
@@ -100,6 +100,12 @@ func newAlfredCommand(d *app.Deps) *cli.Command {
 			},
 			alfredWorkflowCommand(d),
 			alfredInstallCommand(d),
+			{
+				Name:   "keyserver",
+				Usage:  d.T("cmd.alfred.keyserver.usage"),
+				Hidden: true, // the front starts it
+				Action: func(ctx context.Context, cmd *cli.Command) error { return d.ServeKeys(ctx, info) },
+			},
 		},
 	}
 }

@@ -81,7 +81,7 @@ func newRootCommand(d *app.Deps, info buildInfo) *cli.Command {
 			newCrawlCommand(d),
 			newAuthCommand(d),
 			newScheduleCommand(d),
-			newAlfredCommand(d),
+			newAlfredCommand(d, info),
 			newConfigCommand(d),
 			newDBCommand(d),
 			newDoctorCommand(d),

@@ -17,6 +17,7 @@ import (
 
 	"github.com/gds-cli/gds/internal/ai/offline"
 	"github.com/gds-cli/gds/internal/crawl"
+	"github.com/gds-cli/gds/internal/launcher"
 	"github.com/gds-cli/gds/internal/store"
 	"github.com/gds-cli/gds/internal/store/sqlite"
 )
@@ -113,6 +114,17 @@ func runLoopBench(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}{
 		{"baseline: gds version", func(string) []string { return []string{"version"} }, &res.Version},
 		{"gds alfred filter QUERY", func(q string) []string { return []string{"alfred", "filter", q} }, &res.AlfredFilter},
+		{"alfred filter, no server", func(q string) []string { return []string{"alfred", "filter", q} }, &res.AlfredDirect},
+	}
+	// The keystroke server (launcher.ServeKeys) the front starts: stopped
+	// before timing, so the measured build starts its own, and after.
+	stopKeyServer(f.home)
+	defer stopKeyServer(f.home)
+	envOf := func(c int) []string {
+		if c == 2 {
+			return append(env[:len(env):len(env)], launcher.KeyServerEnv+"=off")
+		}
+		return env
 	}
 	if f.fullLoop {
 		commands = append(commands, struct {
@@ -144,11 +156,15 @@ func runLoopBench(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	res.LoadBefore = loadAverage()
 	times := make([][]time.Duration, len(commands))
 	cpus := make([][]time.Duration, len(commands))
+	var serverCPU0 time.Duration
 	for i := range f.warmup + f.queries {
+		if i == f.warmup {
+			serverCPU0 = keyServerCPU(f.home)
+		}
 		q := qs[rng.IntN(len(qs))]
 		for c, cmd := range commands { // interleaved, so load changes hit every command alike
 			t0 := time.Now()
-			out, cpu, err := runTimed(ctx, bins[c], env, cmd.args(q))
+			out, cpu, err := runTimed(ctx, bins[c], envOf(c), cmd.args(q))
 			el := time.Since(t0)
 			if err != nil {
 				return fmt.Errorf("%s %q: %w\n%s", cmd.name, q, err, out)
@@ -160,6 +176,9 @@ func runLoopBench(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		}
 	}
 	res.LoadAfter = loadAverage()
+	if d := keyServerCPU(f.home) - serverCPU0; d > 0 && f.queries > 0 {
+		res.ServerCPUPerKeystroke = ms(d) / float64(f.queries)
+	}
 	for c, cmd := range commands {
 		*cmd.into = summarize(times[c])
 		res.CPU = append(res.CPU, cpuRow{Command: cmd.name, P50: summarize(cpus[c]).P50})
@@ -193,6 +212,7 @@ func runLoopBench(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	row("gds version (baseline)", res.Version, 1)
 	row("gds alfred filter QUERY", res.AlfredFilter, res.AlfredRatioP95)
+	row("alfred filter, no server", res.AlfredDirect, res.AlfredDirect.P95/res.Version.P95)
 	if f.fullLoop {
 		row("gds search QUERY", res.Search, res.SearchRatioP95)
 	}
@@ -201,7 +221,7 @@ func runLoopBench(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	if f.minimal != "" {
 		row("minimal Go binary", res.Minimal, res.Minimal.P95/res.Version.P95)
-		fmt.Fprintf(stdout, "gds alfred filter p50 / minimal Go binary p50: %.2fx\n", res.AlfredRatioMinimalP50)
+		fmt.Fprintf(stdout, "gds alfred filter p50 / minimal Go binary p50: %.2fx (no server: %.2fx)\n", res.AlfredRatioMinimalP50, res.AlfredDirect.P50/res.Minimal.P50)
 		if f.compare != "" {
 			fmt.Fprintf(stdout, "compare: alfred filter p50 / minimal Go binary p50: %.2fx\n", res.CompareRatioMinimalP50)
 		}
@@ -212,6 +232,9 @@ func runLoopBench(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		if c.Ratio > 0 {
 			fmt.Fprintf(stdout, " (%.2fx)", c.Ratio)
 		}
+	}
+	if res.ServerCPUPerKeystroke > 0 {
+		fmt.Fprintf(stdout, "\nkeystroke server CPU per served keystroke (mean over the timed runs): %.1f ms", res.ServerCPUPerKeystroke)
 	}
 	fmt.Fprintf(stdout, "\nload average: %s before, %s after\n", res.LoadBefore, res.LoadAfter)
 	return nil
@@ -233,9 +256,15 @@ type loopResult struct {
 	BuildSeconds    float64 `json:"build_seconds,omitempty"`
 	Version         stats   `json:"gds_version_baseline"`
 	AlfredFilter    stats   `json:"gds_alfred_filter"`
-	Search          stats   `json:"gds_search,omitempty"`
-	AlfredRatioP95  float64 `json:"alfred_filter_ratio_p95"`
-	SearchRatioP95  float64 `json:"search_ratio_p95,omitempty"`
+	// AlfredDirect is the keystroke answered by the front itself
+	// (GDS_KEYSTROKE_SERVER=off), interleaved with the served one.
+	AlfredDirect stats `json:"gds_alfred_filter_no_server"`
+	// ServerCPUPerKeystroke is the keystroke server's CPU time (ms) over
+	// the timed runs divided by their number (0 where it cannot be read).
+	ServerCPUPerKeystroke float64 `json:"server_cpu_ms_per_keystroke,omitempty"`
+	Search                stats   `json:"gds_search,omitempty"`
+	AlfredRatioP95        float64 `json:"alfred_filter_ratio_p95"`
+	SearchRatioP95        float64 `json:"search_ratio_p95,omitempty"`
 	// With --minimal: the minimal Go binary timed in the same run, and the
 	// keystroke's p50 as a multiple of its p50 (issue 15's target: ≤ 3×).
 	Minimal               stats   `json:"minimal_go_binary,omitempty"`

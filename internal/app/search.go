@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -416,6 +417,26 @@ func (d *Deps) OpenKeystrokeIndex(ctx context.Context) (KeystrokeIndex, error) {
 		return d.openBudgeted(ctx, cfg, d.Budget.WithDefaults())
 	}
 	return launcher.OpenIndex(ctx, cfg)
+}
+
+// ServeKeys runs the keystroke server of the configured SQLite index
+// (launcher.ServeKeys: `gds alfred keyserver`, started by the front on a
+// keystroke that found none). Another server already running for the
+// index is not an error; a Postgres index has no keystroke server.
+func (d *Deps) ServeKeys(ctx context.Context, build launcher.BuildInfo) error {
+	cfg, err := d.RequireConfig()
+	if err != nil {
+		return err
+	}
+	if cfg.UsesPostgres() {
+		return apperr.L(apperr.Usage, "alfred.keyserver.postgres")
+	}
+	exe, _ := os.Executable()
+	err = launcher.ServeKeys(ctx, launcher.KeyServerOptions{Socket: launcher.KeySocket(cfg), Config: cfg, Build: build, Executable: exe})
+	if errors.Is(err, launcher.ErrKeyServerRunning) {
+		return nil
+	}
+	return err
 }
 
 // Keystroke answers one launcher keystroke from the index alone

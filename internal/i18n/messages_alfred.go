@@ -44,6 +44,7 @@ func init() {
 			"alfred.err.title":           {En: "gds could not search", Ja: "gds で検索できませんでした"},
 			"alfred.err.bad_token.title": {En: "This question has expired", Ja: "この質問は無効になりました"},
 			"alfred.err.bad_token.sub":   {En: "Type the query again (it was made by another gds version or was edited)", Ja: "検索語をもう一度入力してください（別のバージョンの gds で作られたか、編集されています）"},
+			"alfred.keyserver.postgres":  {En: "the keystroke server serves a SQLite index; with Postgres every keystroke runs in the full CLI", Ja: "キー入力サーバーは SQLite の索引にだけ使えます。Postgres ではキー入力ごとに gds 本体が検索します"},
 			"alfred.err.malformed.sub":   {En: "Type a query after ⌕, or clear the box", Ja: "⌕ の後に検索語を入力するか、入力欄を消してください"},
 
 			// --json and --state.

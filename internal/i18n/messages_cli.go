@@ -94,11 +94,12 @@ func init() {
 			"cmd.schedule.run_now.usage":   {En: "start the scheduled crawl now", Ja: "スケジュールされたクロールを今すぐ開始します"},
 			"flag.schedule.interval":       {En: "time between crawls", Ja: "クロールの間隔"},
 
-			"cmd.alfred.usage":          {En: "Alfred workflow: Script Filter output and workflow export", Ja: "Alfred ワークフロー: Script Filter 出力とワークフローの書き出し"},
-			"cmd.alfred.desc":           {En: "Examples:\n  gds alfred filter \"議事録\"      # what the workflow's Script Filter runs\n  gds alfred workflow --output gds.alfredworkflow", Ja: "例:\n  gds alfred filter \"議事録\"      # ワークフローの Script Filter が実行するコマンド\n  gds alfred workflow --output gds.alfredworkflow"},
-			"cmd.alfred.filter.usage":   {En: "run the search loop and print Alfred Script Filter JSON", Ja: "検索ループを実行し Alfred の Script Filter JSON を出力します"},
-			"cmd.alfred.workflow.usage": {En: "write the Alfred workflow file to import", Ja: "インポート用の Alfred ワークフローファイルを書き出します"},
-			"flag.alfred.output":        {En: "path of the .alfredworkflow file to write", Ja: "書き出す .alfredworkflow ファイルのパス"},
+			"cmd.alfred.usage":           {En: "Alfred workflow: Script Filter output and workflow export", Ja: "Alfred ワークフロー: Script Filter 出力とワークフローの書き出し"},
+			"cmd.alfred.desc":            {En: "Examples:\n  gds alfred filter \"議事録\"      # what the workflow's Script Filter runs\n  gds alfred workflow --output gds.alfredworkflow", Ja: "例:\n  gds alfred filter \"議事録\"      # ワークフローの Script Filter が実行するコマンド\n  gds alfred workflow --output gds.alfredworkflow"},
+			"cmd.alfred.filter.usage":    {En: "run the search loop and print Alfred Script Filter JSON", Ja: "検索ループを実行し Alfred の Script Filter JSON を出力します"},
+			"cmd.alfred.keyserver.usage": {En: "keep the index open for Alfred's keystrokes (started by gds itself; exits when idle)", Ja: "Alfred のキー入力のために索引を開いたままにします（gds が自動で起動し、使われなければ終了します）"},
+			"cmd.alfred.workflow.usage":  {En: "write the Alfred workflow file to import", Ja: "インポート用の Alfred ワークフローファイルを書き出します"},
+			"flag.alfred.output":         {En: "path of the .alfredworkflow file to write", Ja: "書き出す .alfredworkflow ファイルのパス"},
 
 			"cmd.config.usage":      {En: "show the effective configuration and where it lives", Ja: "実際に使われる設定とその場所を表示します"},
 			"cmd.config.desc":       {En: "Examples:\n  gds config show\n  gds config show --json\n  gds config path", Ja: "例:\n  gds config show\n  gds config show --json\n  gds config path"},

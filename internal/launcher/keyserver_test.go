@@ -1,0 +1,243 @@
+//go:build unix
+
+package launcher
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gds-cli/gds/internal/config"
+	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/store"
+	"github.com/gds-cli/gds/internal/store/sqlite"
+)
+
+// keyHome is a gds home (short enough for a socket path) whose index holds
+// files (ID prefix p) about words, in two folders and two types.
+func keyHome(t *testing.T, p string, words []string) *config.Config {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "gdsks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	cfg := &config.Config{Home: dir, DataDir: dir}
+	writeKeyIndex(t, cfg.IndexPath(), p, words)
+	return cfg
+}
+
+func writeKeyIndex(t *testing.T, path, p string, words []string) {
+	t.Helper()
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, path, sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	mod := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
+	for i := range 40 {
+		w := words[i%len(words)]
+		mime, folder := "text/plain", "notes"
+		if i%4 == 0 {
+			mime, folder = "application/pdf", "reports/2026"
+		}
+		text := fmt.Sprintf("%s report number %d about the %s budget. 予算の報告 %d", w, i, w, i)
+		f := store.File{ID: fmt.Sprintf("%s%02d", p, i), Name: fmt.Sprintf("%s-%02d.txt", w, i), MimeType: mime,
+			ModifiedAt: mod.AddDate(0, 0, i), Path: folder, Source: "local:/data", ContentHash: fmt.Sprint(i),
+			Provider: "offline", IndexedAt: mod, Text: text, Embedding: []float32{1, 0}, WebLink: "https://example.com/" + fmt.Sprint(i)}
+		if err := st.UpsertFile(ctx, f, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// startKeys runs ServeKeys in the background and returns its error channel.
+func startKeys(t *testing.T, opts KeyServerOptions) <-chan error {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- ServeKeys(context.Background(), opts) }()
+	deadline := time.Now().Add(20 * time.Second) // a hang guard, not a timing check
+	for {
+		if _, err := os.Stat(opts.Socket); err == nil {
+			return done
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("ServeKeys ended before listening: %v", err)
+		case <-time.After(5 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the keystroke server did not listen")
+		}
+	}
+}
+
+// waitEnd waits for the server to return (hang guard only).
+func waitEnd(t *testing.T, done <-chan error) error {
+	t.Helper()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(30 * time.Second):
+		t.Fatal("the keystroke server did not stop")
+		return nil
+	}
+}
+
+var testBuild = BuildInfo{Version: "1.2.3", Commit: "abc", Date: "2026-01-01"}
+
+func direct(t *testing.T, cfg *config.Config, ty Typing) (string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	err := Answer(context.Background(), &out, &errb, cfg, func(ctx context.Context) (Index, error) { return OpenIndex(ctx, cfg) }, ty)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out.String(), errb.String()
+}
+
+// A served keystroke prints exactly what the front prints answering it
+// itself: hits, a filter, a folder, sources, no hit, an error item, both
+// languages.
+func TestKeyServerAnswersAsDirect(t *testing.T) {
+	cfg := keyHome(t, "a", []string{"alpha", "beta", "gamma"})
+	sock := KeySocket(cfg)
+	done := startKeys(t, KeyServerOptions{Socket: sock, Config: cfg, Build: testBuild})
+	now := time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
+	cases := []Typing{
+		{Query: "alpha budget", Lang: i18n.En},
+		{Query: "alpha budget", Lang: i18n.Ja},
+		{Query: "予算", Lang: i18n.Ja},
+		{Query: "先月の予算", Lang: i18n.Ja},
+		{Query: "budget from April", Lang: i18n.En},
+		{Query: "beta PDF", Lang: i18n.En},
+		{Query: "gamma", Lang: i18n.En, Folder: "reports"},
+		{Query: "gamma", Lang: i18n.En, SourceVar: "local:/data"},
+		{Query: "gamma", Lang: i18n.En, SourceVar: "nonsense:kind"},
+		{Query: "zzzz nothing", Lang: i18n.En},
+		{Query: "alpha", Lang: i18n.En, Home: "/Users/someone"},
+	}
+	served := 0
+	for _, ty := range cases {
+		ty.Now = now
+		wantOut, wantErr := direct(t, cfg, ty)
+		out, errb, ok, running := AskKeyServer(sock, testBuild, cfg.IndexPath(), ty, 20*time.Second)
+		if !ok || !running {
+			t.Fatalf("%+v: not served (ok %v, running %v)", ty, ok, running)
+		}
+		served++
+		if string(out) != wantOut || string(errb) != wantErr {
+			t.Errorf("%+v:\nserved %s / %q\ndirect %s / %q", ty, out, errb, wantOut, wantErr)
+		}
+	}
+	if !strings.Contains(string(mustAsk(t, sock, cfg, Typing{Query: "alpha", Lang: i18n.En, Now: now})), "alpha-") {
+		t.Error("the served answer lists no alpha file")
+	}
+	// Removing the socket stops the server.
+	if err := os.Remove(sock); err != nil {
+		t.Fatal(err)
+	}
+	if err := waitEnd(t, done); err != nil {
+		t.Errorf("ServeKeys = %v after its socket was removed", err)
+	}
+	if _, _, ok, running := AskKeyServer(sock, testBuild, cfg.IndexPath(), cases[0], time.Second); ok || running {
+		t.Error("a stopped server still answers")
+	}
+}
+
+func mustAsk(t *testing.T, sock string, cfg *config.Config, ty Typing) []byte {
+	t.Helper()
+	out, _, ok, _ := AskKeyServer(sock, testBuild, cfg.IndexPath(), ty, 20*time.Second)
+	if !ok {
+		t.Fatalf("%+v: not served", ty)
+	}
+	return out
+}
+
+// The server reads a replaced index file (a reset, a restore) on the next
+// keystroke, not the one it opened first.
+func TestKeyServerReopensReplacedIndex(t *testing.T) {
+	cfg := keyHome(t, "a", []string{"alpha"})
+	sock := KeySocket(cfg)
+	done := startKeys(t, KeyServerOptions{Socket: sock, Config: cfg, Build: testBuild})
+	ty := Typing{Query: "omega", Lang: i18n.En, Now: time.Now()}
+	if out := mustAsk(t, sock, cfg, ty); strings.Contains(string(out), "omega-") {
+		t.Fatalf("omega found before it was indexed: %s", out)
+	}
+	fresh := filepath.Join(filepath.Dir(cfg.IndexPath()), "fresh.db")
+	writeKeyIndex(t, fresh, "o", []string{"omega"})
+	if err := os.Rename(fresh, cfg.IndexPath()); err != nil {
+		t.Fatal(err)
+	}
+	for _, suffix := range []string{"-wal", "-shm"} {
+		os.Remove(cfg.IndexPath() + suffix)
+	}
+	out := mustAsk(t, sock, cfg, ty)
+	wantOut, _ := direct(t, cfg, ty)
+	if !strings.Contains(string(out), "omega-") || string(out) != wantOut {
+		t.Errorf("after the index was replaced: served %s, direct %s", out, wantOut)
+	}
+	os.Remove(sock)
+	waitEnd(t, done)
+}
+
+// A front of another build or index is refused — and the server, out of
+// date, exits; a second server for the same socket is refused; only the
+// owner may connect; an idle server exits.
+func TestKeyServerRefusesAndExits(t *testing.T) {
+	cfg := keyHome(t, "a", []string{"alpha"})
+	sock := KeySocket(cfg)
+	done := startKeys(t, KeyServerOptions{Socket: sock, Config: cfg, Build: testBuild})
+	ty := Typing{Query: "alpha", Lang: i18n.En, Now: time.Now()}
+	if err := ServeKeys(context.Background(), KeyServerOptions{Socket: sock, Config: cfg, Build: testBuild}); !errors.Is(err, ErrKeyServerRunning) {
+		t.Errorf("second server = %v, want ErrKeyServerRunning", err)
+	}
+	if fi, err := os.Stat(sock); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("socket mode: %v, %v; want 0600", fi.Mode(), err)
+	}
+	mustAsk(t, sock, cfg, ty)
+	other := BuildInfo{Version: "1.2.4", Commit: "def", Date: "2026-02-01"}
+	if _, _, ok, running := AskKeyServer(sock, other, cfg.IndexPath(), ty, 20*time.Second); ok || !running {
+		t.Errorf("another build: ok %v running %v, want refused", ok, running)
+	}
+	if err := waitEnd(t, done); err != nil {
+		t.Errorf("ServeKeys = %v after a newer front", err)
+	}
+	if _, err := os.Stat(sock); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the socket outlived its server: %v", err)
+	}
+
+	done = startKeys(t, KeyServerOptions{Socket: sock, Config: cfg, Build: testBuild})
+	if _, _, ok, running := AskKeyServer(sock, testBuild, "/elsewhere/index.db", ty, 20*time.Second); ok || !running {
+		t.Errorf("another index: ok %v running %v, want refused", ok, running)
+	}
+	if err := waitEnd(t, done); err != nil {
+		t.Errorf("ServeKeys = %v after a front with another index", err)
+	}
+
+	done = startKeys(t, KeyServerOptions{Socket: sock, Config: cfg, Build: testBuild, Idle: 50 * time.Millisecond, Check: 10 * time.Millisecond})
+	if err := waitEnd(t, done); err != nil {
+		t.Errorf("idle ServeKeys = %v", err)
+	}
+}
+
+func TestKeyServerOffAndSocket(t *testing.T) {
+	for v, off := range map[string]bool{"": false, "on": false, "off": true, "0": true, "FALSE": true, "no": true} {
+		if got := KeyServerOff(func(string) (string, bool) { return v, v != "" }); got != off {
+			t.Errorf("%s=%q: off = %v, want %v", KeyServerEnv, v, got, off)
+		}
+	}
+	if s := KeySocket(&config.Config{DataDir: "/" + strings.Repeat("d", 120)}); s != "" {
+		t.Errorf("a socket path over the limit: %q", s)
+	}
+	if s := KeySocket(&config.Config{DataDir: "/home/u/.gds"}); s != "/home/u/.gds/keystroke.sock" {
+		t.Errorf("socket = %q", s)
+	}
+}
