@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -70,12 +69,12 @@ func KeySocket(cfg *config.Config) string {
 // Typing is one keystroke as the front receives it: the typed text and
 // the environment it reads (the Alfred workflow's variables).
 type Typing struct {
-	Query     string    `json:"query"`
-	Lang      string    `json:"lang"`
-	Folder    string    `json:"folder"`     // --folder, else FolderEnv
-	SourceVar string    `json:"source_var"` // the AlfredSourceVar variable
-	Home      string    `json:"home"`       // $HOME (Google Drive for desktop mirrors)
-	Now       time.Time `json:"now"`
+	Query     string
+	Lang      string
+	Folder    string // --folder, else FolderEnv
+	SourceVar string // the AlfredSourceVar variable
+	Home      string // $HOME (Google Drive for desktop mirrors)
+	Now       time.Time
 }
 
 func (t Typing) lookup(key string) (string, bool) {
@@ -102,19 +101,18 @@ func Answer(ctx context.Context, stdout, stderr io.Writer, cfg *config.Config, o
 	})
 }
 
-// keyRequest is one line a front sends the server.
+// keyRequest is what a front sends the server (keywire.go).
 type keyRequest struct {
-	Build  string `json:"build"` // BuildInfo.Key of the front
-	Index  string `json:"index"` // the index file the front would open
-	Typing Typing `json:"typing"`
+	Build  string // BuildInfo.Key of the front
+	Index  string // the index file the front would open
+	Typing Typing
 }
 
-// keyResponse is the server's one-line answer: the bytes the front prints,
-// or why it will not answer (then the front answers itself).
+// keyResponse is the server's answer: the bytes the front prints, or why
+// it will not answer (then the front answers itself).
 type keyResponse struct {
-	Stdout  []byte `json:"stdout,omitempty"`
-	Stderr  []byte `json:"stderr,omitempty"`
-	Refused string `json:"refused,omitempty"` // "build" or "index"
+	Status         string // statusOK, statusRefusedBuild, statusRefusedIndex
+	Stdout, Stderr []byte
 }
 
 // Key identifies a build for the keystroke server: the front and the
@@ -136,15 +134,11 @@ func AskKeyServer(socket string, build BuildInfo, index string, t Typing, timeou
 	}
 	defer conn.Close()
 	_ = conn.SetDeadline(time.Now().Add(timeout))
-	line, err := json.Marshal(keyRequest{Build: build.Key(), Index: index, Typing: t})
-	if err != nil {
+	if err := writeRequest(conn, keyRequest{Build: build.Key(), Index: index, Typing: t}); err != nil {
 		return nil, nil, false, true
 	}
-	if _, err := conn.Write(append(line, '\n')); err != nil {
-		return nil, nil, false, true
-	}
-	var resp keyResponse
-	if err := json.NewDecoder(bufio.NewReader(conn)).Decode(&resp); err != nil || resp.Refused != "" || len(resp.Stdout) == 0 {
+	resp, err := readResponse(bufio.NewReader(conn))
+	if err != nil || resp.Status != statusOK || len(resp.Stdout) == 0 {
 		return nil, nil, false, true
 	}
 	return resp.Stdout, resp.Stderr, true, true
@@ -277,16 +271,16 @@ type keyServer struct {
 func (s *keyServer) handle(ctx context.Context, conn net.Conn) (stale bool) {
 	defer conn.Close()
 	_ = conn.SetDeadline(time.Now().Add(30 * time.Second))
-	var req keyRequest
-	if err := json.NewDecoder(bufio.NewReader(conn)).Decode(&req); err != nil {
+	req, err := readRequest(bufio.NewReader(conn))
+	if err != nil {
 		return false
 	}
-	var resp keyResponse
+	resp := keyResponse{Status: statusOK}
 	switch {
 	case req.Build != s.build:
-		resp.Refused, stale = "build", true
+		resp.Status, stale = statusRefusedBuild, true
 	case req.Index != s.cfg.IndexPath():
-		resp.Refused, stale = "index", true // the configuration changed since the server started
+		resp.Status, stale = statusRefusedIndex, true // the configuration changed since the server started
 	default:
 		var out, errb bytes.Buffer
 		if err := Answer(ctx, &out, &errb, s.cfg, s.open, req.Typing); err != nil {
@@ -294,10 +288,7 @@ func (s *keyServer) handle(ctx context.Context, conn net.Conn) (stale bool) {
 		}
 		resp.Stdout, resp.Stderr = out.Bytes(), errb.Bytes()
 	}
-	line, err := json.Marshal(resp)
-	if err == nil {
-		_, _ = conn.Write(append(line, '\n'))
-	}
+	_ = writeResponse(conn, resp)
 	return stale
 }
 
