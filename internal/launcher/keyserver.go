@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -69,12 +70,12 @@ func KeySocket(cfg *config.Config) string {
 // Typing is one keystroke as the front receives it: the typed text and
 // the environment it reads (the Alfred workflow's variables).
 type Typing struct {
-	Query     string
-	Lang      string
-	Folder    string // --folder, else FolderEnv
-	SourceVar string // the AlfredSourceVar variable
-	Home      string // $HOME (Google Drive for desktop mirrors)
-	Now       time.Time
+	Query     string    `json:"query"`
+	Lang      string    `json:"lang"`
+	Folder    string    `json:"folder"`     // --folder, else FolderEnv
+	SourceVar string    `json:"source_var"` // the AlfredSourceVar variable
+	Home      string    `json:"home"`       // $HOME (Google Drive for desktop mirrors)
+	Now       time.Time `json:"now"`
 }
 
 func (t Typing) lookup(key string) (string, bool) {
@@ -101,18 +102,19 @@ func Answer(ctx context.Context, stdout, stderr io.Writer, cfg *config.Config, o
 	})
 }
 
-// keyRequest is what a front sends the server (keywire.go).
+// keyRequest is one line a front sends the server.
 type keyRequest struct {
-	Build  string // BuildInfo.Key of the front
-	Index  string // the index file the front would open
-	Typing Typing
+	Build  string `json:"build"` // BuildInfo.Key of the front
+	Index  string `json:"index"` // the index file the front would open
+	Typing Typing `json:"typing"`
 }
 
-// keyResponse is the server's answer: the bytes the front prints, or why
-// it will not answer (then the front answers itself).
+// keyResponse is the server's one-line answer: the bytes the front prints,
+// or why it will not answer (then the front answers itself).
 type keyResponse struct {
-	Status         string // statusOK, statusRefusedBuild, statusRefusedIndex
-	Stdout, Stderr []byte
+	Stdout  []byte `json:"stdout,omitempty"`
+	Stderr  []byte `json:"stderr,omitempty"`
+	Refused string `json:"refused,omitempty"` // "build" or "index"
 }
 
 // Key identifies a build for the keystroke server: the front and the
@@ -134,11 +136,15 @@ func AskKeyServer(socket string, build BuildInfo, index string, t Typing, timeou
 	}
 	defer conn.Close()
 	_ = conn.SetDeadline(time.Now().Add(timeout))
-	if err := writeRequest(conn, keyRequest{Build: build.Key(), Index: index, Typing: t}); err != nil {
+	line, err := json.Marshal(keyRequest{Build: build.Key(), Index: index, Typing: t})
+	if err != nil {
 		return nil, nil, false, true
 	}
-	resp, err := readResponse(bufio.NewReader(conn))
-	if err != nil || resp.Status != statusOK || len(resp.Stdout) == 0 {
+	if _, err := conn.Write(append(line, '\n')); err != nil {
+		return nil, nil, false, true
+	}
+	var resp keyResponse
+	if err := json.NewDecoder(bufio.NewReader(conn)).Decode(&resp); err != nil || resp.Refused != "" || len(resp.Stdout) == 0 {
 		return nil, nil, false, true
 	}
 	return resp.Stdout, resp.Stderr, true, true
@@ -271,16 +277,16 @@ type keyServer struct {
 func (s *keyServer) handle(ctx context.Context, conn net.Conn) (stale bool) {
 	defer conn.Close()
 	_ = conn.SetDeadline(time.Now().Add(30 * time.Second))
-	req, err := readRequest(bufio.NewReader(conn))
-	if err != nil {
+	var req keyRequest
+	if err := json.NewDecoder(bufio.NewReader(conn)).Decode(&req); err != nil {
 		return false
 	}
-	resp := keyResponse{Status: statusOK}
+	var resp keyResponse
 	switch {
 	case req.Build != s.build:
-		resp.Status, stale = statusRefusedBuild, true
+		resp.Refused, stale = "build", true
 	case req.Index != s.cfg.IndexPath():
-		resp.Status, stale = statusRefusedIndex, true // the configuration changed since the server started
+		resp.Refused, stale = "index", true // the configuration changed since the server started
 	default:
 		var out, errb bytes.Buffer
 		if err := Answer(ctx, &out, &errb, s.cfg, s.open, req.Typing); err != nil {
@@ -288,7 +294,10 @@ func (s *keyServer) handle(ctx context.Context, conn net.Conn) (stale bool) {
 		}
 		resp.Stdout, resp.Stderr = out.Bytes(), errb.Bytes()
 	}
-	_ = writeResponse(conn, resp)
+	line, err := json.Marshal(resp)
+	if err == nil {
+		_, _ = conn.Write(append(line, '\n'))
+	}
 	return stale
 }
 
