@@ -288,6 +288,10 @@ func (s *keyServer) handle(ctx context.Context, conn net.Conn) (stale bool) {
 	case req.Index != s.cfg.IndexPath():
 		resp.Refused, stale = "index", true // the configuration changed since the server started
 	default:
+		// The front's clock in the local zone, as the front reads it (JSON
+		// keeps only the offset; the server inherited the front's TZ), so a
+		// period across a daylight-saving change has the same bounds.
+		req.Typing.Now = req.Typing.Now.In(time.Local)
 		var out, errb bytes.Buffer
 		if err := Answer(ctx, &out, &errb, s.cfg, s.open, req.Typing); err != nil {
 			return false

@@ -110,7 +110,7 @@ func TestKeyServerAnswersAsDirect(t *testing.T) {
 	cfg := keyHome(t, "a", []string{"alpha", "beta", "gamma"})
 	sock := KeySocket(cfg)
 	done := startKeys(t, KeyServerOptions{Socket: sock, Config: cfg, Build: testBuild})
-	now := time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
+	now := time.Date(2026, 6, 1, 9, 30, 0, 0, time.Local) // the front sends its local time
 	cases := []Typing{
 		{Query: "alpha budget", Lang: i18n.En},
 		{Query: "alpha budget", Lang: i18n.Ja},
