@@ -138,5 +138,9 @@ func retokenizeFile(ctx context.Context, tx *sql.Tx, id, name, keywordsJSON, sum
 			return fmt.Errorf("write chunk %d's full-text row: %w", ordinals[i], err)
 		}
 	}
+	// The full-text rankings cached by KeywordSearch are of the old tokens.
+	if err := bumpGeneration(ctx, tx); err != nil {
+		return err
+	}
 	return nil
 }

@@ -5,11 +5,13 @@ import (
 	"context"
 	"database/sql"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/gds-cli/gds/internal/store"
@@ -162,31 +164,26 @@ func (s *Store) KeywordSearch(ctx context.Context, q store.KeywordQuery) (store.
 		query += ` ORDER BY 2, 1 LIMIT ?`
 		qargs = append(qargs, limit)
 	}
-	rows, err := tx.QueryContext(ctx, query, qargs...)
-	if err != nil {
-		return res, fmt.Errorf("keyword search in %s: %w", s.path, err)
-	}
 	var cands []cand
-	for rows.Next() {
-		var c cand
-		if err := rows.Scan(&c.doc, &c.rank); err != nil {
-			rows.Close()
+	full := !(q.TopOnly && where == "") // every match is ranked: the ranking may be reused
+	var gen int64
+	if full {
+		if gen, err = readGeneration(ctx, tx); err != nil {
 			return res, fmt.Errorf("keyword search in %s: %w", s.path, err)
 		}
-		cands = append(cands, c)
+		cands = s.ranked.get(match, gen)
 	}
-	if err := rows.Close(); err != nil {
-		return res, fmt.Errorf("keyword search in %s: %w", s.path, err)
+	if cands == nil {
+		if cands, err = rankMatches(ctx, tx, query, qargs); err != nil {
+			return res, fmt.Errorf("keyword search in %s: %w", s.path, err)
+		}
+		if full {
+			s.ranked.put(match, gen, cands)
+		}
 	}
 	if len(cands) == 0 {
 		return res, nil
 	}
-	sort.Slice(cands, func(i, j int) bool {
-		if cands[i].rank != cands[j].rank {
-			return cands[i].rank < cands[j].rank
-		}
-		return cands[i].doc < cands[j].doc
-	})
 
 	if q.TopOnly && where != "" && len(cands) > resolveByList {
 		return s.topFiltered(ctx, tx, cands, where, args, limit)
@@ -233,6 +230,96 @@ func (s *Store) KeywordSearch(ctx context.Context, q store.KeywordQuery) (store.
 		res.Hits = append(res.Hits, store.Hit{ID: id, Score: -c.rank})
 	}
 	return res, nil
+}
+
+// rankMatches runs a full-text query of (rowid, bm25) rows and returns
+// them best first (rank, then doc).
+func rankMatches(ctx context.Context, tx *sql.Tx, query string, args []any) ([]cand, error) {
+	rows, err := tx.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	cands := []cand{}
+	for rows.Next() {
+		var c cand
+		if err := rows.Scan(&c.doc, &c.rank); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		cands = append(cands, c)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	sort.Slice(cands, func(i, j int) bool {
+		if cands[i].rank != cands[j].rank {
+			return cands[i].rank < cands[j].rank
+		}
+		return cands[i].doc < cands[j].doc
+	})
+	return cands, nil
+}
+
+// readGeneration is the index generation (gds_meta), 0 when none.
+func readGeneration(ctx context.Context, tx *sql.Tx) (int64, error) {
+	var v string
+	err := tx.QueryRowContext(ctx, `SELECT value FROM gds_meta WHERE key = 'generation'`).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("read the index generation: %w", err)
+	}
+	return strconv.ParseInt(v, 10, 64)
+}
+
+// rankedCache keeps the full rankings of the last few full-text queries,
+// valid for one index generation (every write that changes the full-text
+// index bumps it). A search asks the same question's words several times
+// — the no-answer policy's top 100, the narrowing's ranking of the
+// candidates, the final complement's top 10 — with different filters and
+// limits over the same ranking; FTS5 scores every match each time.
+type rankedCache struct {
+	mu      sync.Mutex
+	entries []rankedEntry // most recent last
+}
+
+type rankedEntry struct {
+	match string
+	gen   int64
+	cands []cand
+}
+
+// rankedCacheSize is how many rankings are kept.
+const rankedCacheSize = 4
+
+// get returns a copy of the ranking of match at generation gen (the
+// caller filters it in place), or nil.
+func (c *rankedCache) get(match string, gen int64) []cand {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, e := range c.entries {
+		if e.match == match && e.gen == gen {
+			return append([]cand{}, e.cands...)
+		}
+	}
+	return nil
+}
+
+// put keeps a copy of cands as the ranking of match at generation gen.
+func (c *rankedCache) put(match string, gen int64, cands []cand) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	kept := c.entries[:0]
+	for _, e := range c.entries {
+		if e.gen == gen && e.match != match {
+			kept = append(kept, e)
+		}
+	}
+	if len(kept) >= rankedCacheSize {
+		kept = append(kept[:0], kept[1:]...)
+	}
+	c.entries = append(kept, rankedEntry{match: match, gen: gen, cands: append([]cand{}, cands...)})
 }
 
 // DocFreqs returns how many indexed files each term matches (the Total of

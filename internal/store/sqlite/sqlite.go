@@ -62,6 +62,7 @@ type Store struct {
 
 	cacheMu sync.Mutex
 	cache   *vecCache
+	ranked  rankedCache // full-text rankings (search.go)
 }
 
 var _ store.Store = (*Store)(nil)
