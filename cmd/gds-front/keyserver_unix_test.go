@@ -3,9 +3,11 @@
 package main
 
 import (
+	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -15,41 +17,235 @@ import (
 	"github.com/gds-cli/gds/internal/launcher"
 )
 
-// The first keystroke answers itself and starts the keystroke server
-// (gds-core alfred keyserver); the keystrokes after it are served — the
-// same bytes as the full CLI prints — and removing the socket stops it.
-func TestFrontStartsKeyServer(t *testing.T) {
-	front, core := binaries(t)
+// The front answers a keystroke through the keystroke server only; a
+// keystroke no server answers goes to the full CLI, which answers it and
+// starts the server. These tests compare the front's answers with the full
+// CLI's, served and handed over.
+
+var testBuild = launcher.BuildInfo{Version: "9.8.7", Commit: "feedbee", Date: "2030-01-01T00:00:00Z"}
+
+// hangGuard bounds waits for a background server: not a timing check.
+const hangGuard = 60 * time.Second
+
+// shortHome is a gds home holding a copy of the sample index, at a path
+// short enough for a Unix socket.
+func shortHome(t *testing.T, core string) (home string, cfg *config.Config) {
+	t.Helper()
 	sample := indexedHome(t, core)
-	home, err := os.MkdirTemp("", "gdsfk") // short: a socket path has a length limit
+	home, err := os.MkdirTemp("", "gdsfk")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(home) })
 	copyFile(t, filepath.Join(sample, config.IndexFileName), filepath.Join(home, config.IndexFileName))
-	cfg := &config.Config{Home: home, DataDir: home}
-	sock := launcher.KeySocket(cfg)
-	env := []string{"GDS_HOME=" + home, "GDS_CORE=" + core}
+	return home, &config.Config{Home: home, DataDir: home}
+}
 
-	first := runBin(t, front, env, "", "alfred", "filter", "steam engine")
-	if want := runBin(t, core, env[:1], "", "alfred", "filter", "steam engine"); first != want {
-		t.Fatalf("first keystroke:\nfront    %+v\nfull CLI %+v", first, want)
-	}
-	build := launcher.BuildInfo{Version: "9.8.7", Commit: "feedbee", Date: "2030-01-01T00:00:00Z"}
+// waitServed waits until a keystroke server answers on cfg's socket.
+func waitServed(t *testing.T, cfg *config.Config) {
+	t.Helper()
 	ty := launcher.Typing{Query: "Tesla", Lang: i18n.En, Now: time.Now()}
-	deadline := time.Now().Add(60 * time.Second) // a hang guard: the server starts in the background
+	deadline := time.Now().Add(hangGuard)
 	for {
-		if _, _, ok, _ := launcher.AskKeyServer(sock, build, cfg.IndexPath(), ty, 10*time.Second); ok {
-			break
+		if _, _, ok, _ := launcher.AskKeyServer(launcher.KeySocket(cfg), testBuild, cfg.IndexPath(), ty, 10*time.Second); ok {
+			return
 		}
 		if time.Now().After(deadline) {
 			t.Fatal("no keystroke server answers after the first keystroke")
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// stopServer removes the socket — the server exits — and waits until it
+// has released its lock.
+func stopServer(t *testing.T, cfg *config.Config) {
+	t.Helper()
+	sock := launcher.KeySocket(cfg)
+	if err := os.Remove(sock); err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	lock, err := os.Open(sock + ".lock")
+	if os.IsNotExist(err) {
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Close()
+	deadline := time.Now().Add(hangGuard)
+	for syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil {
+		if time.Now().After(deadline) {
+			t.Fatal("the keystroke server kept running after its socket was removed")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// servedHome is shortHome with a keystroke server running, started as a
+// user's first keystroke starts it; stopped at the end of the test.
+func servedHome(t *testing.T, core string) string {
+	t.Helper()
+	front, _ := binaries(t)
+	home, cfg := shortHome(t, core)
+	r := runBin(t, front, []string{"GDS_HOME=" + home, "GDS_CORE=" + core}, "", "alfred", "filter", "steam")
+	if r.code != 0 || !strings.Contains(r.stdout, `"items"`) {
+		t.Fatalf("first keystroke = %+v", r)
+	}
+	waitServed(t, cfg)
+	t.Cleanup(func() { stopServer(t, cfg) })
+	return home
+}
+
+// uids counts the file items of an Alfred response.
+func uids(t *testing.T, stdout string) int {
+	t.Helper()
+	var out struct{ Items []struct{ UID string } }
+	if err := json.Unmarshal([]byte(stdout), &out); err != nil {
+		t.Fatalf("not Alfred JSON (%v): %s", err, stdout)
+	}
+	n := 0
+	for _, it := range out.Items {
+		if it.UID != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// Served keystrokes print what the full CLI prints. The front runs with
+// GDS_CORE pointing nowhere: a keystroke it handed over instead would print
+// the missing-core item and differ.
+func TestFrontKeystrokeEqualsCore(t *testing.T) {
+	front, core := binaries(t)
+	home := servedHome(t, core)
+	queries := [][]string{
+		{"梅雨"}, {"steam", "engine"}, {"Tesla"}, {"ポルトガル"}, {"immune system"}, {"先月の議事録PDF"},
+		{"zzqx-no-such-word"}, {}, {"  "}, {"2024 slides"},
+	}
+	matched := 0
 	for _, lang := range []string{"C", "ja_JP.UTF-8"} {
-		for _, q := range []string{"梅雨", "Tesla", "先月の議事録PDF", "zzqx-no-such-word", "2024 slides"} {
-			e := append([]string{"LANG=" + lang}, env...)
+		env := []string{"GDS_HOME=" + home, "LANG=" + lang, "GDS_CORE=/nonexistent/gds-core"}
+		for _, q := range queries {
+			args := append([]string{"alfred", "filter"}, q...)
+			f := runBin(t, front, env, "", args...)
+			c := runBin(t, core, env[:2], "", args...)
+			if f != c {
+				t.Errorf("LANG=%s gds %q:\nfront     %+v\nfull CLI  %+v", lang, args, f, c)
+			}
+			if f.code != 0 {
+				t.Fatalf("gds %q: exit %d", args, f.code)
+			}
+			matched += uids(t, f.stdout)
+		}
+	}
+	if matched == 0 {
+		t.Error("no query matched a file of the sample: the comparison proves nothing")
+	}
+}
+
+// --folder and the workflow variable GDS_FOLDER limit served keystrokes as
+// they limit the full CLI's.
+func TestFrontKeystrokeFolderEqualsCore(t *testing.T) {
+	front, core := binaries(t)
+	home := servedHome(t, core)
+	for _, tc := range []struct {
+		env   []string
+		args  []string
+		found bool
+	}{
+		{nil, []string{"--folder", "wiki-en", "steam", "engine"}, true},
+		{nil, []string{"--folder=wiki-ja", "steam", "engine"}, false},
+		{[]string{"GDS_FOLDER=wiki-ja"}, []string{"steam", "engine"}, false},
+		{[]string{"GDS_FOLDER=wiki-en"}, []string{"steam", "engine"}, true},
+		{[]string{"GDS_FOLDER=wiki-ja"}, []string{"--folder", "wiki-en", "steam", "engine"}, true}, // the flag wins
+		{[]string{"GDS_FOLDER=wiki-ja"}, []string{"梅雨"}, true},
+		{[]string{"GDS_FOLDER=wiki-en"}, []string{"2024", "slides"}, false},
+	} {
+		for _, lang := range []string{"C", "ja_JP.UTF-8"} {
+			env := append([]string{"GDS_HOME=" + home, "LANG=" + lang}, tc.env...)
+			args := append([]string{"alfred", "filter"}, tc.args...)
+			f := runBin(t, front, append(env, "GDS_CORE=/nonexistent/gds-core"), "", args...)
+			c := runBin(t, core, env, "", args...)
+			if f != c {
+				t.Errorf("%v LANG=%s gds %q:\nfront     %+v\nfull CLI  %+v", tc.env, lang, args, f, c)
+			}
+			if n := uids(t, f.stdout); f.code != 0 || (n > 0) != tc.found {
+				t.Errorf("%v gds %q: %d files, want found=%v: %+v", tc.env, args, n, tc.found, f)
+			}
+		}
+	}
+	// The header names the folder the ⌕ item searches.
+	r := runBin(t, front, []string{"GDS_HOME=" + home, "GDS_CORE=/nonexistent/gds-core"}, "", "alfred", "filter", "--folder", "wiki-en", "steam")
+	if !strings.Contains(r.stdout, "in folder wiki-en") {
+		t.Errorf("header without the folder: %s", r.stdout)
+	}
+}
+
+// Keystrokes no server answers — no index yet, a bad configuration — are
+// the full CLI's: the same error items.
+func TestFrontKeystrokeErrorsEqualCore(t *testing.T) {
+	front, core := binaries(t)
+	for name, env := range map[string][]string{
+		"no index":   {"GDS_HOME=" + t.TempDir()},
+		"bad config": {"GDS_HOME=" + t.TempDir(), "GDS_AI_PROVIDER=nonsense"},
+	} {
+		f := runBin(t, front, append(env, "GDS_CORE="+core), "", "alfred", "filter", "budget")
+		c := runBin(t, core, env, "", "alfred", "filter", "budget")
+		if f != c {
+			t.Errorf("%s:\nfront     %+v\nfull CLI  %+v", name, f, c)
+		}
+		if !strings.Contains(f.stdout, `"items"`) || f.stderr == "" {
+			t.Errorf("%s: want an error item and a line on stderr: %+v", name, f)
+		}
+	}
+}
+
+// With the server turned off every keystroke is the full CLI's and none
+// asks for a server; turned on, the first keystroke is handed to the full
+// CLI — the same answer — asking it to start the server, and the
+// keystrokes after it are served.
+func TestFrontStartsKeyServer(t *testing.T) {
+	front, core := binaries(t)
+	home, cfg := shortHome(t, core)
+	// gds-core behind a script that records whether the front asked it to
+	// start a server.
+	dir := t.TempDir()
+	marks := filepath.Join(dir, "marks")
+	wrapper := filepath.Join(dir, "core")
+	script := "#!/bin/sh\nprintf '%s\\n' \"$" + launcher.StartServerEnv + "\" >> '" + marks + "'\nexec '" + core + "' \"$@\"\n"
+	if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	readMarks := func() string {
+		b, _ := os.ReadFile(marks)
+		os.Remove(marks)
+		return string(b)
+	}
+
+	env := []string{"GDS_HOME=" + home, "GDS_CORE=" + wrapper, launcher.KeyServerEnv + "=off"}
+	for range 2 {
+		f := runBin(t, front, env, "", "alfred", "filter", "steam engine")
+		if c := runBin(t, core, env[:1], "", "alfred", "filter", "steam engine"); f != c || uids(t, f.stdout) == 0 {
+			t.Fatalf("server off:\nfront    %+v\nfull CLI %+v", f, c)
+		}
+	}
+	if m := readMarks(); m != "\n\n" {
+		t.Errorf("server off: the front asked the full CLI %q, want two hand-overs without a start", m)
+	}
+
+	env = env[:2]
+	first := runBin(t, front, env, "", "alfred", "filter", "steam engine")
+	if want := runBin(t, core, env[:1], "", "alfred", "filter", "steam engine"); first != want {
+		t.Fatalf("first keystroke:\nfront    %+v\nfull CLI %+v", first, want)
+	}
+	if m := readMarks(); m != "1\n" {
+		t.Errorf("first keystroke: the front asked the full CLI %q, want a start", m)
+	}
+	waitServed(t, cfg)
+	for _, lang := range []string{"C", "ja_JP.UTF-8"} {
+		for _, q := range []string{"梅雨", "Tesla", "zzqx-no-such-word"} {
+			e := []string{"LANG=" + lang, "GDS_HOME=" + home, "GDS_CORE=" + wrapper}
 			f := runBin(t, front, e, "", "alfred", "filter", q)
 			c := runBin(t, core, e[:2], "", "alfred", "filter", q)
 			if f != c {
@@ -57,20 +253,10 @@ func TestFrontStartsKeyServer(t *testing.T) {
 			}
 		}
 	}
-	if err := os.Remove(sock); err != nil {
-		t.Fatal(err)
+	if m := readMarks(); m != "" {
+		t.Errorf("served keystrokes went to the full CLI: %q", m)
 	}
-	lock, err := os.Open(sock + ".lock")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lock.Close()
-	for syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil {
-		if time.Now().After(deadline) {
-			t.Fatal("the keystroke server kept running after its socket was removed")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	stopServer(t, cfg)
 }
 
 func copyFile(t *testing.T, from, to string) {

@@ -17,17 +17,15 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/i18n"
 	"github.com/gds-cli/gds/internal/launcher"
+	"github.com/gds-cli/gds/internal/render/alfred"
 )
 
 // Stamped at build time, as in cmd/gds.
@@ -52,62 +50,52 @@ func run(args []string) int {
 		}
 		return apperr.ExitOK
 	case launcher.Keystroke:
-		cfg, cerr := config.Load(config.OSOptions())
-		if cerr == nil && cfg.UsesPostgres() {
-			break // the Postgres store lives in the full CLI
+		served, start := serve(lang, typed)
+		if served {
+			return apperr.ExitOK
 		}
-		return keystroke(cfg, cerr, lang, typed.Query, typed.FolderFrom(os.LookupEnv))
+		if start {
+			os.Setenv(launcher.StartServerEnv, "1") // the full CLI starts a server after answering
+		}
+		err := launcher.HandOver(args)
+		// Alfred shows items only: say what is missing as one.
+		_ = launcher.RespondAlfred(os.Stdout, os.Stderr, nil, lang, func() (alfred.Output, error) { return alfred.Output{}, err })
+		return apperr.ExitOK
 	}
 	err := launcher.HandOver(args)
 	return fail(lang, err)
 }
 
-// keystroke is `gds alfred filter [--folder F] QUERY` for a typed query,
-// as the full CLI answers it (launcher.Answer): by the keystroke server
-// when one runs for this index and build, else from the index directly —
-// and then it starts the server for the keystrokes that follow.
-func keystroke(cfg *config.Config, cerr error, lang, query, folder string) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+// serve asks the keystroke server for `gds alfred filter [--folder F]
+// QUERY` and prints its answer — the bytes the full CLI prints (both
+// answer through keystroke.Answer). served is false when no server
+// answered: the server is turned off, the configuration does not load or
+// names Postgres (the full CLI reports or serves those), or no server for
+// this build and index listens; start says that none listened at all, so
+// the full CLI should start one.
+func serve(lang string, typed launcher.Typed) (served, start bool) {
+	if launcher.KeyServerOff(os.LookupEnv) {
+		return false, false
+	}
+	cfg, err := config.Load(config.OSOptions())
+	if err != nil || cfg.UsesPostgres() {
+		return false, false
+	}
 	source, _ := os.LookupEnv(launcher.AlfredSourceVar)
-	t := launcher.Typing{Query: query, Lang: lang, Folder: folder, SourceVar: source, Home: os.Getenv("HOME"), Now: time.Now()}
+	t := launcher.Typing{Query: typed.Query, Lang: lang, Folder: typed.FolderFrom(os.LookupEnv), SourceVar: source, Home: os.Getenv("HOME"), Now: time.Now()}
 	info := launcher.BuildInfo{Version: version, Commit: commit, Date: date}
-	startServer := false
-	if cerr == nil && query != "" && !launcher.KeyServerOff(os.LookupEnv) {
-		sock := launcher.KeySocket(cfg)
-		out, errb, ok, running := launcher.AskKeyServer(sock, info, cfg.IndexPath(), t, keyServerTimeout)
-		if ok {
-			os.Stderr.Write(errb)
-			if _, err := os.Stdout.Write(out); err != nil {
-				return fail(lang, err)
-			}
-			return apperr.ExitOK
-		}
-		startServer = !running && sock != ""
+	sock := launcher.KeySocket(cfg)
+	out, errb, ok, running := launcher.AskKeyServer(sock, info, cfg.IndexPath(), t, keyServerTimeout)
+	if !ok {
+		return false, !running && sock != ""
 	}
-	open := func(ctx context.Context) (launcher.Index, error) {
-		if cerr != nil {
-			return nil, cerr
-		}
-		return launcher.OpenIndex(ctx, cfg)
-	}
-	if err := launcher.Answer(ctx, os.Stdout, os.Stderr, cfg, open, t); err != nil {
-		return fail(lang, err)
-	}
-	if startServer {
-		if _, err := os.Stat(cfg.IndexPath()); err == nil {
-			if exe, err := os.Executable(); err == nil {
-				if core, err := launcher.CorePath(exe, os.Getenv); err == nil {
-					_ = launcher.StartKeyServer(core, os.Environ()) // best effort: the next keystroke answers itself too
-				}
-			}
-		}
-	}
-	return apperr.ExitOK
+	os.Stderr.Write(errb)
+	os.Stdout.Write(out)
+	return true, false
 }
 
 // keyServerTimeout bounds one exchange with the keystroke server; past it
-// the front answers the keystroke itself.
+// the keystroke is handed to the full CLI.
 const keyServerTimeout = 2 * time.Second
 
 // fail prints err as the full CLI prints errors and returns its exit code.

@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/gds-cli/gds/internal/app"
+	"github.com/gds-cli/gds/internal/keystroke"
 	"github.com/gds-cli/gds/internal/launcher"
 	"github.com/gds-cli/gds/internal/render"
 	"github.com/gds-cli/gds/internal/render/alfred"
@@ -17,7 +18,7 @@ import (
 )
 
 // alfredLoopLimit is the number of results of the full loop in Alfred (the
-// keystroke path shows launcher.AlfredLimit).
+// keystroke path shows keystroke.AlfredLimit).
 const alfredLoopLimit = 10
 
 // alfredFilterOptions are the inputs of the Alfred Script Filter.
@@ -60,9 +61,13 @@ func runSearchAlfred(ctx context.Context, d *app.Deps, opts searchOptions) error
 // items that say what to do (details go to stderr, which Alfred shows in
 // its debugger).
 func runAlfredFilter(ctx context.Context, d *app.Deps, opts alfredFilterOptions) error {
-	return launcher.RespondAlfred(d.Stdout, d.Stderr, d.Config, d.Lang, func() (alfred.Output, error) {
+	err := launcher.RespondAlfred(d.Stdout, d.Stderr, d.Config, d.Lang, func() (alfred.Output, error) {
 		return alfredFilter(ctx, d, opts)
 	})
+	if opts.State == "" && alfred.ParseQuery(opts.Query).Kind == alfred.Typed {
+		d.StartKeyServer() // a keystroke the front handed over: serve the next ones
+	}
+	return err
 }
 
 // alfredFilter answers one request of the query grammar.
@@ -85,9 +90,9 @@ func alfredFilter(ctx context.Context, d *app.Deps, opts alfredFilterOptions) (a
 	ro := alfred.Options{Lang: d.Lang}
 	switch req.Kind {
 	case alfred.Typed:
-		// The keystroke path: the front binary answers it with the same call.
-		return launcher.Alfred(ctx, d.OpenKeystrokeIndex, launcher.Request{
-			Query: req.Query, Lang: d.Lang, Now: d.Now(), Limit: launcher.AlfredLimit, Home: os.Getenv("HOME"), Sources: sources, Folder: opts.Folder})
+		// The keystroke path: the keystroke server answers it with the same call.
+		return keystroke.Alfred(ctx, d.OpenKeystrokeIndex, keystroke.Request{
+			Query: req.Query, Lang: d.Lang, Now: d.Now(), Limit: keystroke.AlfredLimit, Home: os.Getenv("HOME"), Sources: sources, Folder: opts.Folder})
 	case alfred.Run:
 		return alfredLoop(ctx, d, nil, "", req.Query, sources, opts.Folder)
 	case alfred.Pending:
@@ -137,7 +142,7 @@ func alfredLoop(ctx context.Context, d *app.Deps, s *search.State, answer, query
 	for i, r := range out.Results {
 		files[i] = r.File
 	}
-	return alfred.Outcome(out, tok, launcher.AlfredOptions(d.Lang, alfredLoopLimit, files, os.Getenv("HOME"))), nil
+	return alfred.Outcome(out, tok, keystroke.AlfredOptions(d.Lang, alfredLoopLimit, files, os.Getenv("HOME"))), nil
 }
 
 func badTokenOutput(d *app.Deps) alfred.Output {

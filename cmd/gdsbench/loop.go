@@ -114,9 +114,9 @@ func runLoopBench(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}{
 		{"baseline: gds version", func(string) []string { return []string{"version"} }, &res.Version},
 		{"gds alfred filter QUERY", func(q string) []string { return []string{"alfred", "filter", q} }, &res.AlfredFilter},
-		{"alfred filter, no server", func(q string) []string { return []string{"alfred", "filter", q} }, &res.AlfredDirect},
+		{"alfred filter, no server (gds-core)", func(q string) []string { return []string{"alfred", "filter", q} }, &res.AlfredDirect},
 	}
-	// The keystroke server (launcher.ServeKeys) the front starts: stopped
+	// The keystroke server (keystroke.Serve) the first keystroke starts: stopped
 	// before timing, so the measured build starts its own, and after.
 	stopKeyServer(f.home)
 	defer stopKeyServer(f.home)
@@ -212,7 +212,7 @@ func runLoopBench(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	row("gds version (baseline)", res.Version, 1)
 	row("gds alfred filter QUERY", res.AlfredFilter, res.AlfredRatioP95)
-	row("alfred filter, no server", res.AlfredDirect, res.AlfredDirect.P95/res.Version.P95)
+	row("alfred filter, no server (gds-core)", res.AlfredDirect, res.AlfredDirect.P95/res.Version.P95)
 	if f.fullLoop {
 		row("gds search QUERY", res.Search, res.SearchRatioP95)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/gds-cli/gds/internal/budget"
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/drive"
+	"github.com/gds-cli/gds/internal/keystroke"
 	"github.com/gds-cli/gds/internal/launcher"
 	"github.com/gds-cli/gds/internal/resilient"
 	"github.com/gds-cli/gds/internal/search"
@@ -403,7 +404,7 @@ func PendingToken(out search.Outcome) (string, error) {
 }
 
 // KeystrokeIndex is what the per-keystroke path reads.
-type KeystrokeIndex = launcher.Index
+type KeystrokeIndex = keystroke.Index
 
 // OpenKeystrokeIndex opens the index for the per-keystroke path without
 // migrating it or taking a write lock: SQLite read-only, or the configured
@@ -416,12 +417,11 @@ func (d *Deps) OpenKeystrokeIndex(ctx context.Context) (KeystrokeIndex, error) {
 	if cfg.UsesPostgres() {
 		return d.openBudgeted(ctx, cfg, d.Budget.WithDefaults())
 	}
-	return launcher.OpenIndex(ctx, cfg)
+	return keystroke.OpenIndex(ctx, cfg)
 }
 
 // ServeKeys runs the keystroke server of the configured SQLite index
-// (launcher.ServeKeys: `gds alfred keyserver`, started by the front on a
-// keystroke that found none). Another server already running for the
+// (keystroke.Serve: `gds alfred keyserver`, started by StartKeyServer). Another server already running for the
 // index is not an error; a Postgres index has no keystroke server.
 func (d *Deps) ServeKeys(ctx context.Context, build launcher.BuildInfo) error {
 	cfg, err := d.RequireConfig()
@@ -432,15 +432,46 @@ func (d *Deps) ServeKeys(ctx context.Context, build launcher.BuildInfo) error {
 		return apperr.L(apperr.Usage, "alfred.keyserver.postgres")
 	}
 	exe, _ := os.Executable()
-	err = launcher.ServeKeys(ctx, launcher.KeyServerOptions{Socket: launcher.KeySocket(cfg), Config: cfg, Build: build, Executable: exe})
-	if errors.Is(err, launcher.ErrKeyServerRunning) {
+	err = keystroke.Serve(ctx, keystroke.ServerOptions{Socket: launcher.KeySocket(cfg), Config: cfg, Build: build, Executable: exe})
+	if errors.Is(err, keystroke.ErrServerRunning) {
 		return nil
 	}
 	return err
 }
 
+// StartKeyServer starts the keystroke server of the configured SQLite
+// index in the background (this executable's `alfred keyserver`) after a
+// keystroke the front handed over because no server listened — the front
+// says so with launcher.StartServerEnv; otherwise, with the server turned
+// off (launcher.KeyServerEnv), for a Postgres index or one not built yet,
+// it does nothing. Best effort: a failure only means the next keystroke is
+// handed over too.
+func (d *Deps) StartKeyServer() {
+	if v, _ := os.LookupEnv(launcher.StartServerEnv); v != "1" || launcher.KeyServerOff(os.LookupEnv) {
+		return
+	}
+	cfg, err := d.RequireConfig()
+	if err != nil || cfg.UsesPostgres() || launcher.KeySocket(cfg) == "" {
+		return
+	}
+	if _, err := os.Stat(cfg.IndexPath()); err != nil {
+		return
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return
+	}
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, launcher.StartServerEnv+"=") {
+			env = append(env, kv)
+		}
+	}
+	_ = keystroke.StartServer(exe, env)
+}
+
 // Keystroke answers one launcher keystroke from the index alone
-// (launcher.Files): it never builds the configured AI provider — the
+// (keystroke.Files): it never builds the configured AI provider — the
 // offline query rules read the period and type — and opens the index
 // read-only. onDrive reports whether the index was crawled from Google
 // Drive (the launcher's header names Drive only then).
@@ -450,12 +481,12 @@ func (d *Deps) Keystroke(ctx context.Context, query string, limit int) (files []
 		return nil, false, err
 	}
 	defer ix.Close()
-	res, err := launcher.Files(ctx, ix, launcher.Request{Query: query, Lang: d.Lang, Now: d.Now(), Limit: limit})
+	res, err := keystroke.Files(ctx, ix, keystroke.Request{Query: query, Lang: d.Lang, Now: d.Now(), Limit: limit})
 	if err != nil {
 		return nil, false, err
 	}
 	files = res.Files
-	onDrive, err = launcher.OnDrive(ctx, ix)
+	onDrive, err = keystroke.OnDrive(ctx, ix)
 	if err != nil {
 		return nil, false, err
 	}

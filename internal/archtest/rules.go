@@ -43,7 +43,7 @@ var IO = []string{
 
 // FrontBinary is the front binary (installed as gds) and the packages only
 // it and the keystroke path need.
-var FrontBinary = []string{"./cmd/gds-front", "./internal/launcher", "./internal/render/alfred", "./internal/ai/offline/rules"}
+var FrontBinary = []string{"./cmd/gds-front", "./internal/launcher", "./internal/render/alfred"}
 
 // FrontForbid are the packages the front binary must not link: by the rule
 // below through the module's own imports, and by TestFrontBinaryLinksNoHeavyPackage
@@ -53,7 +53,7 @@ var FrontForbid = []string{
 	"./internal/app", "./cmd/gds", "./internal/ai/offline", "./internal/ai/openai", "./internal/ai/tokens",
 	"./internal/crawl/...", "./internal/extract/...", "./internal/drive/...", "./internal/server/...",
 	"./internal/auth/...", "./internal/eval/...", "./internal/doctor/...", "./internal/schedule/...",
-	"./internal/store/postgres/...", "./internal/render",
+	"./internal/store/postgres/...", "./internal/render", "./internal/keystroke", "./internal/store/sqlite/...",
 	// what they link: AI client, HTTP API, PDF, Drive/gRPC/protobuf, the kagome dictionary (encoding/gob),
 	// HTML parsing, Postgres, the CLI and terminal libraries
 	"github.com/openai/...", "github.com/danielgtaylor/huma/...", "github.com/ledongthuc/pdf",
@@ -61,6 +61,8 @@ var FrontForbid = []string{
 	"github.com/ikawaha/...", "encoding/gob", "golang.org/x/net/html/...", "net/http",
 	"github.com/jackc/...", "github.com/pgvector/...", "github.com/urfave/...", "github.com/pterm/...",
 	"github.com/tiktoken-go/...", "golang.org/x/oauth2/...",
+	// the SQLite driver: the keystroke server (gds-core) keeps the index open
+	"modernc.org/...", "database/sql",
 }
 
 // Rules is the allowed dependency graph (docs/ARCHITECTURE.md, "Dependency
@@ -128,7 +130,7 @@ var Rules = []Rule{
 	{
 		Name: "the front binary links only the keystroke path",
 		Why: "the installed gds (cmd/gds-front) starts on every Alfred keystroke and runs the package initialisation of all it links before main; " +
-			"it answers version and the keystroke from the config, the read-only SQLite index, the offline query rules and the Alfred renderer, and hands everything else to gds-core",
+			"it answers version itself and a keystroke through the keystroke server's socket (config, JSON, the Alfred renderer), and hands everything else to gds-core",
 		From:   FrontBinary,
 		Forbid: FrontForbid,
 	},

@@ -2,7 +2,6 @@ package launcher
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"io/fs"
@@ -160,28 +159,6 @@ func TestCorePath(t *testing.T) {
 	})
 	if !errors.As(err, &ce) || !ce.Env || !strings.Contains(apperr.Hint(err, i18n.En), CoreEnv) {
 		t.Errorf("GDS_CORE=a directory: %v", err)
-	}
-}
-
-func TestAlfredEmptyQueryOpensNoIndex(t *testing.T) {
-	out, err := Alfred(context.Background(), func(context.Context) (Index, error) {
-		t.Fatal("opened the index for an empty query")
-		return nil, nil
-	}, Request{Lang: i18n.En, Limit: AlfredLimit})
-	if err != nil || len(out.Items) != 1 || out.Items[0].Title != i18n.T(i18n.En, "alfred.empty.title") {
-		t.Errorf("Alfred(\"\") = %+v, %v", out, err)
-	}
-}
-
-func TestAlfredMissingIndexIsNoIndex(t *testing.T) {
-	cfg := &config.Config{DataDir: t.TempDir()}
-	_, err := Alfred(context.Background(), func(ctx context.Context) (Index, error) { return OpenIndex(ctx, cfg) },
-		Request{Query: "budget", Lang: i18n.En, Limit: AlfredLimit})
-	if !errors.Is(err, apperr.NoIndex) {
-		t.Fatalf("err = %v, want NoIndex", err)
-	}
-	if out := AlfredError(err, i18n.Ja); out.Items[0].Title != i18n.T(i18n.Ja, "alfred.err.no_index.title") {
-		t.Errorf("error item = %+v", out.Items[0])
 	}
 }
 

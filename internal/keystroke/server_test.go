@@ -1,6 +1,6 @@
 //go:build unix
 
-package launcher
+package keystroke
 
 import (
 	"bytes"
@@ -15,6 +15,7 @@ import (
 
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/launcher"
 	"github.com/gds-cli/gds/internal/store"
 	"github.com/gds-cli/gds/internal/store/sqlite"
 )
@@ -58,11 +59,11 @@ func writeKeyIndex(t *testing.T, path, p string, words []string) {
 	}
 }
 
-// startKeys runs ServeKeys in the background and returns its error channel.
-func startKeys(t *testing.T, opts KeyServerOptions) <-chan error {
+// startKeys runs Serve in the background and returns its error channel.
+func startKeys(t *testing.T, opts ServerOptions) <-chan error {
 	t.Helper()
 	done := make(chan error, 1)
-	go func() { done <- ServeKeys(context.Background(), opts) }()
+	go func() { done <- Serve(context.Background(), opts) }()
 	deadline := time.Now().Add(20 * time.Second) // a hang guard, not a timing check
 	for {
 		if _, err := os.Stat(opts.Socket); err == nil {
@@ -70,7 +71,7 @@ func startKeys(t *testing.T, opts KeyServerOptions) <-chan error {
 		}
 		select {
 		case err := <-done:
-			t.Fatalf("ServeKeys ended before listening: %v", err)
+			t.Fatalf("Serve ended before listening: %v", err)
 		case <-time.After(5 * time.Millisecond):
 		}
 		if time.Now().After(deadline) {
@@ -91,9 +92,9 @@ func waitEnd(t *testing.T, done <-chan error) error {
 	}
 }
 
-var testBuild = BuildInfo{Version: "1.2.3", Commit: "abc", Date: "2026-01-01"}
+var testBuild = launcher.BuildInfo{Version: "1.2.3", Commit: "abc", Date: "2026-01-01"}
 
-func direct(t *testing.T, cfg *config.Config, ty Typing) (string, string) {
+func direct(t *testing.T, cfg *config.Config, ty launcher.Typing) (string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	err := Answer(context.Background(), &out, &errb, cfg, func(ctx context.Context) (Index, error) { return OpenIndex(ctx, cfg) }, ty)
@@ -108,10 +109,10 @@ func direct(t *testing.T, cfg *config.Config, ty Typing) (string, string) {
 // languages.
 func TestKeyServerAnswersAsDirect(t *testing.T) {
 	cfg := keyHome(t, "a", []string{"alpha", "beta", "gamma"})
-	sock := KeySocket(cfg)
-	done := startKeys(t, KeyServerOptions{Socket: sock, Config: cfg, Build: testBuild})
+	sock := launcher.KeySocket(cfg)
+	done := startKeys(t, ServerOptions{Socket: sock, Config: cfg, Build: testBuild})
 	now := time.Date(2026, 6, 1, 9, 30, 0, 0, time.Local) // the front sends its local time
-	cases := []Typing{
+	cases := []launcher.Typing{
 		{Query: "alpha budget", Lang: i18n.En},
 		{Query: "alpha budget", Lang: i18n.Ja},
 		{Query: "予算", Lang: i18n.Ja},
@@ -128,7 +129,7 @@ func TestKeyServerAnswersAsDirect(t *testing.T) {
 	for _, ty := range cases {
 		ty.Now = now
 		wantOut, wantErr := direct(t, cfg, ty)
-		out, errb, ok, running := AskKeyServer(sock, testBuild, cfg.IndexPath(), ty, 20*time.Second)
+		out, errb, ok, running := launcher.AskKeyServer(sock, testBuild, cfg.IndexPath(), ty, 20*time.Second)
 		if !ok || !running {
 			t.Fatalf("%+v: not served (ok %v, running %v)", ty, ok, running)
 		}
@@ -137,7 +138,7 @@ func TestKeyServerAnswersAsDirect(t *testing.T) {
 			t.Errorf("%+v:\nserved %s / %q\ndirect %s / %q", ty, out, errb, wantOut, wantErr)
 		}
 	}
-	if !strings.Contains(string(mustAsk(t, sock, cfg, Typing{Query: "alpha", Lang: i18n.En, Now: now})), "alpha-") {
+	if !strings.Contains(string(mustAsk(t, sock, cfg, launcher.Typing{Query: "alpha", Lang: i18n.En, Now: now})), "alpha-") {
 		t.Error("the served answer lists no alpha file")
 	}
 	// Removing the socket stops the server.
@@ -145,16 +146,16 @@ func TestKeyServerAnswersAsDirect(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := waitEnd(t, done); err != nil {
-		t.Errorf("ServeKeys = %v after its socket was removed", err)
+		t.Errorf("Serve = %v after its socket was removed", err)
 	}
-	if _, _, ok, running := AskKeyServer(sock, testBuild, cfg.IndexPath(), cases[0], time.Second); ok || running {
+	if _, _, ok, running := launcher.AskKeyServer(sock, testBuild, cfg.IndexPath(), cases[0], time.Second); ok || running {
 		t.Error("a stopped server still answers")
 	}
 }
 
-func mustAsk(t *testing.T, sock string, cfg *config.Config, ty Typing) []byte {
+func mustAsk(t *testing.T, sock string, cfg *config.Config, ty launcher.Typing) []byte {
 	t.Helper()
-	out, _, ok, _ := AskKeyServer(sock, testBuild, cfg.IndexPath(), ty, 20*time.Second)
+	out, _, ok, _ := launcher.AskKeyServer(sock, testBuild, cfg.IndexPath(), ty, 20*time.Second)
 	if !ok {
 		t.Fatalf("%+v: not served", ty)
 	}
@@ -165,9 +166,9 @@ func mustAsk(t *testing.T, sock string, cfg *config.Config, ty Typing) []byte {
 // keystroke, not the one it opened first.
 func TestKeyServerReopensReplacedIndex(t *testing.T) {
 	cfg := keyHome(t, "a", []string{"alpha"})
-	sock := KeySocket(cfg)
-	done := startKeys(t, KeyServerOptions{Socket: sock, Config: cfg, Build: testBuild})
-	ty := Typing{Query: "omega", Lang: i18n.En, Now: time.Now()}
+	sock := launcher.KeySocket(cfg)
+	done := startKeys(t, ServerOptions{Socket: sock, Config: cfg, Build: testBuild})
+	ty := launcher.Typing{Query: "omega", Lang: i18n.En, Now: time.Now()}
 	if out := mustAsk(t, sock, cfg, ty); strings.Contains(string(out), "omega-") {
 		t.Fatalf("omega found before it was indexed: %s", out)
 	}
@@ -193,51 +194,37 @@ func TestKeyServerReopensReplacedIndex(t *testing.T) {
 // owner may connect; an idle server exits.
 func TestKeyServerRefusesAndExits(t *testing.T) {
 	cfg := keyHome(t, "a", []string{"alpha"})
-	sock := KeySocket(cfg)
-	done := startKeys(t, KeyServerOptions{Socket: sock, Config: cfg, Build: testBuild})
-	ty := Typing{Query: "alpha", Lang: i18n.En, Now: time.Now()}
-	if err := ServeKeys(context.Background(), KeyServerOptions{Socket: sock, Config: cfg, Build: testBuild}); !errors.Is(err, ErrKeyServerRunning) {
-		t.Errorf("second server = %v, want ErrKeyServerRunning", err)
+	sock := launcher.KeySocket(cfg)
+	done := startKeys(t, ServerOptions{Socket: sock, Config: cfg, Build: testBuild})
+	ty := launcher.Typing{Query: "alpha", Lang: i18n.En, Now: time.Now()}
+	if err := Serve(context.Background(), ServerOptions{Socket: sock, Config: cfg, Build: testBuild}); !errors.Is(err, ErrServerRunning) {
+		t.Errorf("second server = %v, want ErrServerRunning", err)
 	}
 	if fi, err := os.Stat(sock); err != nil || fi.Mode().Perm() != 0o600 {
 		t.Errorf("socket mode: %v, %v; want 0600", fi.Mode(), err)
 	}
 	mustAsk(t, sock, cfg, ty)
-	other := BuildInfo{Version: "1.2.4", Commit: "def", Date: "2026-02-01"}
-	if _, _, ok, running := AskKeyServer(sock, other, cfg.IndexPath(), ty, 20*time.Second); ok || !running {
+	other := launcher.BuildInfo{Version: "1.2.4", Commit: "def", Date: "2026-02-01"}
+	if _, _, ok, running := launcher.AskKeyServer(sock, other, cfg.IndexPath(), ty, 20*time.Second); ok || !running {
 		t.Errorf("another build: ok %v running %v, want refused", ok, running)
 	}
 	if err := waitEnd(t, done); err != nil {
-		t.Errorf("ServeKeys = %v after a newer front", err)
+		t.Errorf("Serve = %v after a newer front", err)
 	}
 	if _, err := os.Stat(sock); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the socket outlived its server: %v", err)
 	}
 
-	done = startKeys(t, KeyServerOptions{Socket: sock, Config: cfg, Build: testBuild})
-	if _, _, ok, running := AskKeyServer(sock, testBuild, "/elsewhere/index.db", ty, 20*time.Second); ok || !running {
+	done = startKeys(t, ServerOptions{Socket: sock, Config: cfg, Build: testBuild})
+	if _, _, ok, running := launcher.AskKeyServer(sock, testBuild, "/elsewhere/index.db", ty, 20*time.Second); ok || !running {
 		t.Errorf("another index: ok %v running %v, want refused", ok, running)
 	}
 	if err := waitEnd(t, done); err != nil {
-		t.Errorf("ServeKeys = %v after a front with another index", err)
+		t.Errorf("Serve = %v after a front with another index", err)
 	}
 
-	done = startKeys(t, KeyServerOptions{Socket: sock, Config: cfg, Build: testBuild, Idle: 50 * time.Millisecond, Check: 10 * time.Millisecond})
+	done = startKeys(t, ServerOptions{Socket: sock, Config: cfg, Build: testBuild, Idle: 50 * time.Millisecond, Check: 10 * time.Millisecond})
 	if err := waitEnd(t, done); err != nil {
-		t.Errorf("idle ServeKeys = %v", err)
-	}
-}
-
-func TestKeyServerOffAndSocket(t *testing.T) {
-	for v, off := range map[string]bool{"": false, "on": false, "off": true, "0": true, "FALSE": true, "no": true} {
-		if got := KeyServerOff(func(string) (string, bool) { return v, v != "" }); got != off {
-			t.Errorf("%s=%q: off = %v, want %v", KeyServerEnv, v, got, off)
-		}
-	}
-	if s := KeySocket(&config.Config{DataDir: "/" + strings.Repeat("d", 120)}); s != "" {
-		t.Errorf("a socket path over the limit: %q", s)
-	}
-	if s := KeySocket(&config.Config{DataDir: "/home/u/.gds"}); s != "/home/u/.gds/keystroke.sock" {
-		t.Errorf("socket = %q", s)
+		t.Errorf("idle Serve = %v", err)
 	}
 }

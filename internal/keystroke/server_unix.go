@@ -1,6 +1,6 @@
 //go:build unix
 
-package launcher
+package keystroke
 
 import (
 	"errors"
@@ -29,17 +29,17 @@ func lockKeySocket(path string) (unlock func(), err error) {
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		f.Close()
 		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return nil, ErrKeyServerRunning
+			return nil, ErrServerRunning
 		}
 		return nil, fmt.Errorf("keystroke server: lock %s: %w", path, err)
 	}
 	return func() { f.Close() }, nil
 }
 
-// StartKeyServer starts `core alfred keyserver` in the background, in its
+// StartServer starts `core alfred keyserver` in the background, in its
 // own session with no standard streams, and does not wait for it: the
 // keystroke that starts it has already been answered.
-func StartKeyServer(core string, env []string) error {
+func StartServer(core string, env []string) error {
 	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
 	if err != nil {
 		return err

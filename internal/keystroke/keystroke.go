@@ -1,17 +1,25 @@
-package launcher
+// Package keystroke answers the Alfred keystroke path — `gds alfred filter
+// QUERY`, which the workflow runs on every key — from the SQLite index: one
+// read-only keyword search (search.Keystroke with the dictionary-free query
+// rules), rendered as Script Filter items. The full CLI answers a keystroke
+// through Alfred; the keystroke server (Serve, run as the hidden
+// `gds alfred keyserver`) keeps the index open and answers the front
+// binary's keystrokes through Answer, so both print the same bytes.
+//
+// The front binary (cmd/gds-front, internal/launcher) does not link this
+// package: it asks the server over a Unix socket and hands a keystroke it
+// cannot get answered there to the full CLI.
+package keystroke
 
 import (
 	"context"
 	"errors"
-	"fmt"
-	"io"
 	"io/fs"
 	"time"
 
 	"github.com/gds-cli/gds/internal/ai/offline/rules"
 	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/config"
-	"github.com/gds-cli/gds/internal/i18n"
 	"github.com/gds-cli/gds/internal/mirror"
 	"github.com/gds-cli/gds/internal/render/alfred"
 	"github.com/gds-cli/gds/internal/search"
@@ -32,8 +40,7 @@ type Index interface {
 
 // OpenIndex opens the SQLite index of cfg read-only, without migrating it
 // or taking a write lock. A missing index file is an apperr.NoIndex error.
-// (A Postgres index is opened by the full CLI: the front hands the
-// keystroke over when cfg.UsesPostgres.)
+// (A Postgres index is opened by the full CLI's own store.)
 func OpenIndex(ctx context.Context, cfg *config.Config) (Index, error) {
 	st, err := sqlite.Open(ctx, cfg.IndexPath(), sqlite.Options{ReadOnly: true})
 	if errors.Is(err, fs.ErrNotExist) {
@@ -54,38 +61,12 @@ type Request struct {
 	Home  string // the user's home directory, where Google Drive for desktop mirrors live
 	// Folder limits the keystroke search (and the full search its ⌕ item
 	// runs) to a folder and its subfolders: `gds alfred filter --folder`,
-	// or the workflow variable FolderEnv. "" searches everything.
+	// or the workflow variable launcher.FolderEnv. "" searches everything.
 	Folder string
-	// Sources limits the matches to these source keys (AlfredSources);
-	// none: every source.
+	// Sources limits the matches to these source keys
+	// (launcher.AlfredSources); none: every source.
 	Sources []string
 }
-
-// AlfredSourceVar is the Alfred workflow variable (an environment variable
-// of the script) that limits Alfred's searches to some sources: source
-// specs separated by commas, as GDS_SOURCES ("local:~/Docs,drive").
-const AlfredSourceVar = "source"
-
-// AlfredSources reads AlfredSourceVar through lookup and returns the source
-// keys it names (none when unset or blank). A bad spec is an apperr.Usage
-// error naming it.
-func AlfredSources(lookup func(string) (string, bool)) ([]string, error) {
-	v, _ := lookup(AlfredSourceVar)
-	home, _ := lookup("HOME")
-	srcs, err := config.ParseSources(v, "", home)
-	if err != nil {
-		return nil, apperr.Mark(fmt.Errorf("Alfred variable %s: %w", AlfredSourceVar, err), apperr.Usage)
-	}
-	var keys []string
-	for _, s := range srcs {
-		keys = append(keys, s.Key())
-	}
-	return keys, nil
-}
-
-// FolderEnv is the environment variable (an Alfred workflow variable)
-// that limits the Alfred searches to a folder when --folder is not given.
-const FolderEnv = "GDS_FOLDER"
 
 // Files answers one keystroke from the index alone (search.Keystroke with
 // the offline query rules — never the configured AI provider). An empty
@@ -143,46 +124,4 @@ func Alfred(ctx context.Context, open func(context.Context) (Index, error), req 
 // home).
 func AlfredOptions(lang string, limit int, files []store.File, home string) alfred.Options {
 	return alfred.Options{Lang: lang, Limit: limit, LocalPaths: mirror.LocalCopies(files, home)}
-}
-
-// AlfredError turns a failure into an item that tells the fix.
-func AlfredError(err error, lang string) alfred.Output {
-	r := apperr.Describe(err, lang)
-	switch r.Code {
-	case apperr.NoIndex.Code():
-		return alfred.Message(i18n.T(lang, "alfred.err.no_index.title"), i18n.T(lang, "alfred.err.no_index.sub"), "")
-	case apperr.Auth.Code():
-		return alfred.Message(i18n.T(lang, "alfred.err.auth.title"), i18n.T(lang, "alfred.err.auth.sub"), "")
-	case apperr.Config.Code():
-		return alfred.Message(i18n.T(lang, "alfred.err.config.title"), r.Message, "")
-	}
-	msg := r.Message
-	if r.Hint != "" {
-		msg += " — " + r.Hint
-	}
-	return alfred.Message(i18n.T(lang, "alfred.err.title"), msg, "")
-}
-
-// RespondAlfred prints one Script Filter response to stdout: answer's
-// output, or — when it fails or panics — an item that says what to do, with
-// the details on stderr (Alfred shows stderr in its debugger). It always
-// prints valid Alfred JSON; the error is only the write's. cfg (may be nil)
-// redacts secrets from a panic's text.
-func RespondAlfred(stdout, stderr io.Writer, cfg *config.Config, lang string, answer func() (alfred.Output, error)) (err error) {
-	var out alfred.Output
-	defer func() {
-		if p := recover(); p != nil {
-			// A panic value is text gds did not write: strip secrets first.
-			msg := config.Redact(cfg, fmt.Sprint(p))
-			fmt.Fprintf(stderr, "gds alfred: internal error: %s\n", msg)
-			out = alfred.Message(i18n.T(lang, "alfred.err.title"), msg, "")
-		}
-		err = alfred.Write(stdout, out)
-	}()
-	out, ferr := answer()
-	if ferr != nil {
-		fmt.Fprintln(stderr, i18n.T(lang, i18n.ErrorPrefix)+apperr.Message(ferr, lang))
-		out = AlfredError(ferr, lang)
-	}
-	return nil
 }

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package launcher
+package keystroke
 
 import (
 	"errors"
@@ -11,7 +11,7 @@ var errNoKeyServer = errors.New("the keystroke server needs a Unix system")
 
 func lockKeySocket(string) (func(), error) { return nil, errNoKeyServer }
 
-// StartKeyServer does nothing where there is no keystroke server.
-func StartKeyServer(string, []string) error { return errNoKeyServer }
+// StartServer does nothing where there is no keystroke server.
+func StartServer(string, []string) error { return errNoKeyServer }
 
 func listenUnix(string) (net.Listener, error) { return nil, errNoKeyServer }

@@ -1,0 +1,79 @@
+package launcher
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/gds-cli/gds/internal/apperr"
+	"github.com/gds-cli/gds/internal/config"
+	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/render/alfred"
+)
+
+// AlfredSourceVar is the Alfred workflow variable (an environment variable
+// of the script) that limits Alfred's searches to some sources: source
+// specs separated by commas, as GDS_SOURCES ("local:~/Docs,drive").
+const AlfredSourceVar = "source"
+
+// AlfredSources reads AlfredSourceVar through lookup and returns the source
+// keys it names (none when unset or blank). A bad spec is an apperr.Usage
+// error naming it.
+func AlfredSources(lookup func(string) (string, bool)) ([]string, error) {
+	v, _ := lookup(AlfredSourceVar)
+	home, _ := lookup("HOME")
+	srcs, err := config.ParseSources(v, "", home)
+	if err != nil {
+		return nil, apperr.Mark(fmt.Errorf("Alfred variable %s: %w", AlfredSourceVar, err), apperr.Usage)
+	}
+	var keys []string
+	for _, s := range srcs {
+		keys = append(keys, s.Key())
+	}
+	return keys, nil
+}
+
+// FolderEnv is the environment variable (an Alfred workflow variable)
+// that limits the Alfred searches to a folder when --folder is not given.
+const FolderEnv = "GDS_FOLDER"
+
+// AlfredError turns a failure into an item that tells the fix.
+func AlfredError(err error, lang string) alfred.Output {
+	r := apperr.Describe(err, lang)
+	switch r.Code {
+	case apperr.NoIndex.Code():
+		return alfred.Message(i18n.T(lang, "alfred.err.no_index.title"), i18n.T(lang, "alfred.err.no_index.sub"), "")
+	case apperr.Auth.Code():
+		return alfred.Message(i18n.T(lang, "alfred.err.auth.title"), i18n.T(lang, "alfred.err.auth.sub"), "")
+	case apperr.Config.Code():
+		return alfred.Message(i18n.T(lang, "alfred.err.config.title"), r.Message, "")
+	}
+	msg := r.Message
+	if r.Hint != "" {
+		msg += " — " + r.Hint
+	}
+	return alfred.Message(i18n.T(lang, "alfred.err.title"), msg, "")
+}
+
+// RespondAlfred prints one Script Filter response to stdout: answer's
+// output, or — when it fails or panics — an item that says what to do, with
+// the details on stderr (Alfred shows stderr in its debugger). It always
+// prints valid Alfred JSON; the error is only the write's. cfg (may be nil)
+// redacts secrets from a panic's text.
+func RespondAlfred(stdout, stderr io.Writer, cfg *config.Config, lang string, answer func() (alfred.Output, error)) (err error) {
+	var out alfred.Output
+	defer func() {
+		if p := recover(); p != nil {
+			// A panic value is text gds did not write: strip secrets first.
+			msg := config.Redact(cfg, fmt.Sprint(p))
+			fmt.Fprintf(stderr, "gds alfred: internal error: %s\n", msg)
+			out = alfred.Message(i18n.T(lang, "alfred.err.title"), msg, "")
+		}
+		err = alfred.Write(stdout, out)
+	}()
+	out, ferr := answer()
+	if ferr != nil {
+		fmt.Fprintln(stderr, i18n.T(lang, i18n.ErrorPrefix)+apperr.Message(ferr, lang))
+		out = AlfredError(ferr, lang)
+	}
+	return nil
+}

@@ -1,0 +1,151 @@
+package launcher
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/gds-cli/gds/internal/config"
+)
+
+// The keystroke server (internal/keystroke, run as the full CLI's hidden
+// `gds alfred keyserver`) keeps the SQLite index open in a long-lived
+// process and answers keystrokes on a Unix socket in the gds home. The
+// front asks it first; when none answers, the front hands the keystroke
+// to the full CLI (with StartServerEnv set when no server was there),
+// which answers it from the index and starts the server for the keys
+// that follow. This file is the front's side: the socket, the request it
+// sends and the answer it reads.
+
+// KeyServerEnv turns the keystroke server off when set to "off", "0",
+// "false" or "no": every keystroke is answered by the full CLI.
+const KeyServerEnv = "GDS_KEYSTROKE_SERVER"
+
+// StartServerEnv is set ("1") by the front on a keystroke it hands to the
+// full CLI because no keystroke server listens: the full CLI answers it
+// and then starts one. Nothing else sets it, so a `gds alfred filter` run
+// any other way never leaves a process behind.
+const StartServerEnv = "GDS_KEYSTROKE_START"
+
+// keySocketName is the socket's file name in the gds home.
+const keySocketName = "keystroke.sock"
+
+// maxSocketPath is the longest socket path every Unix accepts (sun_path
+// is 104 bytes on macOS, 108 on Linux, with the terminating NUL).
+const maxSocketPath = 103
+
+// KeyServerOff reports whether lookup's environment turns the server off.
+func KeyServerOff(lookup func(string) (string, bool)) bool {
+	v, _ := lookup(KeyServerEnv)
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "off", "0", "false", "no":
+		return true
+	}
+	return false
+}
+
+// KeySocket is the keystroke server's socket for cfg's index: in the
+// index's directory (the gds home, mode 0700), or "" when that path is too
+// long for a Unix socket (then there is no server).
+func KeySocket(cfg *config.Config) string {
+	p := filepath.Join(filepath.Dir(cfg.IndexPath()), keySocketName)
+	if len(p) > maxSocketPath {
+		return ""
+	}
+	return p
+}
+
+// Typing is one keystroke as the front receives it: the typed text and
+// the environment it reads (the Alfred workflow's variables).
+type Typing struct {
+	Query     string    `json:"query"`
+	Lang      string    `json:"lang"`
+	Folder    string    `json:"folder"`     // --folder, else FolderEnv
+	SourceVar string    `json:"source_var"` // the AlfredSourceVar variable
+	Home      string    `json:"home"`       // $HOME (Google Drive for desktop mirrors)
+	Now       time.Time `json:"now"`
+}
+
+// Lookup reads the keystroke's environment as os.LookupEnv would read the
+// front's: AlfredSourceVar and HOME.
+func (t Typing) Lookup(key string) (string, bool) {
+	switch key {
+	case AlfredSourceVar:
+		return t.SourceVar, t.SourceVar != ""
+	case "HOME":
+		return t.Home, t.Home != ""
+	}
+	return "", false
+}
+
+// KeyRequest is the one line a front sends the server.
+type KeyRequest struct {
+	Build  string `json:"build"` // BuildInfo.Key of the front
+	Index  string `json:"index"` // the index file the front would open
+	Typing Typing `json:"typing"`
+}
+
+// KeyResponse is the server's one-line answer: the bytes the front prints,
+// or why it will not answer (then the front hands the keystroke over).
+type KeyResponse struct {
+	Stdout  []byte `json:"stdout,omitempty"`
+	Stderr  []byte `json:"stderr,omitempty"`
+	Refused string `json:"refused,omitempty"` // "build" or "index"
+}
+
+// Key identifies a build for the keystroke server: the front and the
+// server must be the same release to print the same bytes.
+func (b BuildInfo) Key() string { return b.Version + " " + b.Commit + " " + b.Date }
+
+// ReadKeyRequest reads one request line (the server's side).
+func ReadKeyRequest(r io.Reader) (KeyRequest, error) {
+	var req KeyRequest
+	if err := json.NewDecoder(bufio.NewReader(r)).Decode(&req); err != nil {
+		return KeyRequest{}, fmt.Errorf("read a keystroke request: %w", err)
+	}
+	return req, nil
+}
+
+// WriteKeyResponse writes one response line (the server's side).
+func WriteKeyResponse(w io.Writer, resp KeyResponse) error {
+	line, err := json.Marshal(resp)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(line, '\n'))
+	return err
+}
+
+// AskKeyServer sends one keystroke to the server at socket and returns
+// what to print. ok is false — and the caller hands the keystroke over —
+// when no server listens there, it refuses (another build or index), or it
+// does not answer within timeout; running reports whether a server was
+// there at all (so that no second one is started).
+func AskKeyServer(socket string, build BuildInfo, index string, t Typing, timeout time.Duration) (stdout, stderr []byte, ok, running bool) {
+	if socket == "" {
+		return nil, nil, false, false
+	}
+	conn, err := net.DialTimeout("unix", socket, timeout)
+	if err != nil {
+		return nil, nil, false, false
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(timeout))
+	line, err := json.Marshal(KeyRequest{Build: build.Key(), Index: index, Typing: t})
+	if err != nil {
+		return nil, nil, false, true
+	}
+	if _, err := conn.Write(append(line, '\n')); err != nil {
+		return nil, nil, false, true
+	}
+	var resp KeyResponse
+	if err := json.NewDecoder(bufio.NewReader(conn)).Decode(&resp); err != nil || resp.Refused != "" || len(resp.Stdout) == 0 {
+		return nil, nil, false, true
+	}
+	return resp.Stdout, resp.Stderr, true, true
+}
