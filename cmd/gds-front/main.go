@@ -1,15 +1,18 @@
 // Command gds-front is the installed `gds`: a small binary that answers the
-// commands run most often — `gds version` and the Alfred keystroke path
-// `gds alfred filter QUERY`, which the workflow starts on every key — and
-// hands every other command line to the full CLI (cmd/gds, installed next
-// to it as gds-core) with the same arguments, environment, standard streams
-// and exit code (exec(2): the full CLI takes over the process).
+// commands run most often — `gds version`, and the Alfred keystroke path
+// `gds alfred filter QUERY`, which the workflow starts on every key, by
+// asking the keystroke server (gds-core's `alfred keyserver`, which keeps
+// the index open) over a Unix socket — and hands every other command line,
+// and a keystroke no server answers, to the full CLI (cmd/gds, installed
+// next to it as gds-core) with the same arguments, environment, standard
+// streams and exit code (exec(2): the full CLI takes over the process).
 //
 // Why two binaries: a Go process runs the package initialisation of
 // everything it links before main, and the full CLI links the AI client,
-// the HTTP server, the Drive client, PDF and Office extraction and the
-// Japanese dictionary. The front links internal/launcher only (see
-// docs/ARCHITECTURE.md "Two binaries"; internal/archtest keeps it so).
+// the HTTP server, the Drive client, PDF and Office extraction, the SQLite
+// driver and the Japanese dictionary. The front links internal/launcher
+// and the Alfred renderer only (see docs/ARCHITECTURE.md "Two binaries";
+// internal/archtest keeps it so).
 //
 // Release builds stamp both binaries alike:
 //

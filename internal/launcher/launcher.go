@@ -1,17 +1,18 @@
 // Package launcher is what the `gds` front binary (cmd/gds-front) does
 // itself, shared with the full CLI (cmd/gds, released as gds-core) so that
-// both print the same bytes: the version text, and the Alfred keystroke
-// path — one read-only keyword search of the index per key, rendered as
-// Script Filter items (internal/render/alfred). Route (route.go) decides
-// which command lines the front answers; everything else is handed to the
-// full CLI (core.go).
+// both print the same bytes: the version text, the Alfred keystroke as a
+// request to the keystroke server (keyclient.go; the server is
+// internal/keystroke, run by gds-core) and the Alfred error items. Route
+// (route.go) decides which command lines the front answers; everything
+// else — and a keystroke no server answers — is handed to the full CLI
+// (core.go, handover.go).
 //
 // The package exists for start-up time: every Alfred keystroke starts a
 // process, and a Go process runs the package initialisation of everything
 // it links before main. So launcher imports only the configuration, the
-// SQLite store, the dictionary-free query rules (internal/ai/offline/rules)
-// and the Alfred renderer — no AI client, HTTP server, Drive client,
-// extraction, crawl or internal/app. internal/archtest enforces the list.
+// error and message catalogues and the Alfred renderer — no SQLite driver,
+// AI client, HTTP server, Drive client, extraction, crawl or internal/app.
+// internal/archtest enforces the list.
 package launcher
 
 import (
