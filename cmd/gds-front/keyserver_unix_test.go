@@ -202,18 +202,19 @@ func TestFrontKeystrokeErrorsEqualCore(t *testing.T) {
 }
 
 // With the server turned off every keystroke is the full CLI's and none
-// asks for a server; turned on, the first keystroke is handed to the full
-// CLI — the same answer — asking it to start the server, and the
-// keystrokes after it are served.
+// asks for a server. Turned on, the keyword alone (an empty query) is
+// answered by the front, which starts the server; a first letter with no
+// server is handed to the full CLI — the same answer — asking it to start
+// one; the keystrokes after it are served.
 func TestFrontStartsKeyServer(t *testing.T) {
 	front, core := binaries(t)
 	home, cfg := shortHome(t, core)
-	// gds-core behind a script that records whether the front asked it to
-	// start a server.
+	// gds-core behind a script that records each run: its arguments and
+	// whether the front asked it to start a server.
 	dir := t.TempDir()
 	marks := filepath.Join(dir, "marks")
 	wrapper := filepath.Join(dir, "core")
-	script := "#!/bin/sh\nprintf '%s\\n' \"$" + launcher.StartServerEnv + "\" >> '" + marks + "'\nexec '" + core + "' \"$@\"\n"
+	script := "#!/bin/sh\nprintf 'start=%s %s\\n' \"$" + launcher.StartServerEnv + "\" \"$*\" >> '" + marks + "'\nexec '" + core + "' \"$@\"\n"
 	if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -230,17 +231,34 @@ func TestFrontStartsKeyServer(t *testing.T) {
 			t.Fatalf("server off:\nfront    %+v\nfull CLI %+v", f, c)
 		}
 	}
-	if m := readMarks(); m != "\n\n" {
-		t.Errorf("server off: the front asked the full CLI %q, want two hand-overs without a start", m)
+	if m, want := readMarks(), strings.Repeat("start= alfred filter steam engine\n", 2); m != want {
+		t.Errorf("server off: the full CLI ran %q, want %q", m, want)
 	}
 
 	env = env[:2]
+	// The keyword alone (an empty query, as Alfred runs it first): the
+	// front prints the prompt item itself — the full CLI's bytes — and
+	// starts the server; the next one is served.
+	for _, lang := range []string{"C", "ja_JP.UTF-8"} {
+		e := append([]string{"LANG=" + lang, "GDS_FOLDER=wiki-en"}, env...)
+		f := runBin(t, front, e, "", "alfred", "filter")
+		if c := runBin(t, core, e[:3], "", "alfred", "filter"); f != c || f.code != 0 {
+			t.Errorf("LANG=%s keyword alone:\nfront    %+v\nfull CLI %+v", lang, f, c)
+		}
+		waitServed(t, cfg)
+	}
+	if m, want := readMarks(), "start= alfred keyserver\n"; m != want {
+		t.Errorf("the keyword alone: the full CLI ran %q, want %q (the server started once)", m, want)
+	}
+	stopServer(t, cfg)
+
+	// A first letter with no server: handed over, asking for a server.
 	first := runBin(t, front, env, "", "alfred", "filter", "steam engine")
 	if want := runBin(t, core, env[:1], "", "alfred", "filter", "steam engine"); first != want {
 		t.Fatalf("first keystroke:\nfront    %+v\nfull CLI %+v", first, want)
 	}
-	if m := readMarks(); m != "1\n" {
-		t.Errorf("first keystroke: the front asked the full CLI %q, want a start", m)
+	if m, want := readMarks(), "start=1 alfred filter steam engine\n"; m != want {
+		t.Errorf("first keystroke: the full CLI ran %q, want %q", m, want)
 	}
 	waitServed(t, cfg)
 	for _, lang := range []string{"C", "ja_JP.UTF-8"} {

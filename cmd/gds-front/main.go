@@ -57,6 +57,9 @@ func run(args []string) int {
 		if served {
 			return apperr.ExitOK
 		}
+		if start && typed.Query == "" {
+			return prompt(lang, typed)
+		}
 		if start {
 			os.Setenv(launcher.StartServerEnv, "1") // the full CLI starts a server after answering
 		}
@@ -74,8 +77,8 @@ func run(args []string) int {
 // answer through keystroke.Answer). served is false when no server
 // answered: the server is turned off, the configuration does not load or
 // names Postgres (the full CLI reports or serves those), or no server for
-// this build and index listens; start says that none listened at all, so
-// the full CLI should start one.
+// this build and index listens; start says that none listened at all
+// (and the index exists), so one should be started.
 func serve(lang string, typed launcher.Typed) (served, start bool) {
 	if launcher.KeyServerOff(os.LookupEnv) {
 		return false, false
@@ -84,17 +87,46 @@ func serve(lang string, typed launcher.Typed) (served, start bool) {
 	if err != nil || cfg.UsesPostgres() {
 		return false, false
 	}
-	source, _ := os.LookupEnv(launcher.AlfredSourceVar)
-	t := launcher.Typing{Query: typed.Query, Lang: lang, Folder: typed.FolderFrom(os.LookupEnv), SourceVar: source, Home: os.Getenv("HOME"), Now: time.Now()}
+	t := typing(lang, typed)
 	info := launcher.BuildInfo{Version: version, Commit: commit, Date: date}
 	sock := launcher.KeySocket(cfg)
 	out, errb, ok, running := launcher.AskKeyServer(sock, info, cfg.IndexPath(), t, keyServerTimeout)
 	if !ok {
-		return false, !running && sock != ""
+		if running || sock == "" {
+			return false, false
+		}
+		_, err := os.Stat(cfg.IndexPath())
+		return false, err == nil
 	}
 	os.Stderr.Write(errb)
 	os.Stdout.Write(out)
 	return true, false
+}
+
+// prompt answers the keyword alone — Alfred runs the filter with an empty
+// query before the first typed letter — when no keystroke server listens:
+// it prints the item that asks for a query (the full CLI prints the same,
+// reading no index) and starts the server, so that it is up by the first
+// letter.
+func prompt(lang string, typed launcher.Typed) int {
+	t := typing(lang, typed)
+	if err := launcher.RespondTyping(os.Stdout, os.Stderr, nil, t, func([]string) (alfred.Output, error) {
+		return launcher.Prompt(lang, t.Folder), nil
+	}); err != nil {
+		return fail(lang, err)
+	}
+	if exe, err := os.Executable(); err == nil {
+		if core, err := launcher.CorePath(exe, os.Getenv); err == nil {
+			_ = launcher.StartKeyServer(core, os.Environ()) // best effort: else the first letter starts it
+		}
+	}
+	return apperr.ExitOK
+}
+
+// typing is the keystroke typed, with the environment it is read in.
+func typing(lang string, typed launcher.Typed) launcher.Typing {
+	source, _ := os.LookupEnv(launcher.AlfredSourceVar)
+	return launcher.Typing{Query: typed.Query, Lang: lang, Folder: typed.FolderFrom(os.LookupEnv), SourceVar: source, Home: os.Getenv("HOME"), Now: time.Now()}
 }
 
 // keyServerTimeout bounds one exchange with the keystroke server; past it

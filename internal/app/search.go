@@ -467,7 +467,7 @@ func (d *Deps) StartKeyServer() {
 			env = append(env, kv)
 		}
 	}
-	_ = keystroke.StartServer(exe, env)
+	_ = launcher.StartKeyServer(exe, env)
 }
 
 // Keystroke answers one launcher keystroke from the index alone

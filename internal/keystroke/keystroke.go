@@ -20,6 +20,7 @@ import (
 	"github.com/gds-cli/gds/internal/ai/offline/rules"
 	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/config"
+	"github.com/gds-cli/gds/internal/launcher"
 	"github.com/gds-cli/gds/internal/mirror"
 	"github.com/gds-cli/gds/internal/render/alfred"
 	"github.com/gds-cli/gds/internal/search"
@@ -100,7 +101,7 @@ func OnDrive(ctx context.Context, ix Index) (bool, error) {
 // non-empty query; the index is closed before returning.
 func Alfred(ctx context.Context, open func(context.Context) (Index, error), req Request) (alfred.Output, error) {
 	if req.Query == "" {
-		return alfred.Keystroke("", nil, alfred.Options{Lang: req.Lang, Folder: req.Folder}), nil
+		return launcher.Prompt(req.Lang, req.Folder), nil
 	}
 	ix, err := open(ctx)
 	if err != nil {

@@ -23,7 +23,8 @@ import (
 // response, but it links no SQLite and pays no open, schema parse or cold
 // page cache per key. When no server answers, the front hands the
 // keystroke to the full CLI, which answers it through Alfred and starts
-// the server (StartServer). The server exits after Idle without a
+// the server (app.Deps.StartKeyServer → launcher.StartKeyServer). The
+// server opens the index as soon as it listens and exits after Idle without a
 // request, when its socket is removed, or when its executable changes (an
 // upgrade). Both answer through Answer, so a served keystroke prints the
 // same bytes as the full CLI's.
@@ -36,11 +37,7 @@ const Idle = 10 * time.Minute
 // the index open reads; RespondAlfred's error items). The front and the
 // keystroke server both answer through it.
 func Answer(ctx context.Context, stdout, stderr io.Writer, cfg *config.Config, open func(context.Context) (Index, error), t launcher.Typing) error {
-	return launcher.RespondAlfred(stdout, stderr, cfg, t.Lang, func() (alfred.Output, error) {
-		sources, err := launcher.AlfredSources(t.Lookup)
-		if err != nil {
-			return alfred.Output{}, err
-		}
+	return launcher.RespondTyping(stdout, stderr, cfg, t, func(sources []string) (alfred.Output, error) {
 		return Alfred(ctx, open, Request{Query: t.Query, Lang: t.Lang, Now: t.Now, Limit: AlfredLimit,
 			Home: t.Home, Sources: sources, Folder: t.Folder})
 	})
@@ -102,10 +99,21 @@ func Serve(ctx context.Context, opts ServerOptions) error {
 		exeInfo, _ = os.Stat(opts.Executable)
 	}
 	s := &keyServer{cfg: opts.Config, build: opts.Build.Key()}
-	defer s.close()
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	// Open the index now, while the user is still typing (a failure is
+	// reported to the first keystroke, which opens it again).
+	opened := make(chan struct{})
+	go func() {
+		defer close(opened)
+		_, _ = s.open(ctx)
+	}()
+	defer func() {
+		cancel()
+		<-opened
+		s.close()
+	}()
 	activity := make(chan struct{}, 1)
 	var wg sync.WaitGroup
 	wg.Add(1)

@@ -11,7 +11,4 @@ var errNoKeyServer = errors.New("the keystroke server needs a Unix system")
 
 func lockKeySocket(string) (func(), error) { return nil, errNoKeyServer }
 
-// StartServer does nothing where there is no keystroke server.
-func StartServer(string, []string) error { return errNoKeyServer }
-
 func listenUnix(string) (net.Listener, error) { return nil, errNoKeyServer }

@@ -35,23 +35,3 @@ func lockKeySocket(path string) (unlock func(), err error) {
 	}
 	return func() { f.Close() }, nil
 }
-
-// StartServer starts `core alfred keyserver` in the background, in its
-// own session with no standard streams, and does not wait for it: the
-// keystroke that starts it has already been answered.
-func StartServer(core string, env []string) error {
-	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
-	if err != nil {
-		return err
-	}
-	defer null.Close()
-	p, err := os.StartProcess(core, []string{core, "alfred", "keyserver"}, &os.ProcAttr{
-		Env:   env,
-		Files: []*os.File{null, null, null},
-		Sys:   &syscall.SysProcAttr{Setsid: true},
-	})
-	if err != nil {
-		return fmt.Errorf("start the keystroke server: %w", err)
-	}
-	return p.Release()
-}

@@ -77,3 +77,24 @@ func RespondAlfred(stdout, stderr io.Writer, cfg *config.Config, lang string, an
 	}
 	return nil
 }
+
+// RespondTyping prints the Script Filter response to the keystroke t, as
+// RespondAlfred does: answer gets the source keys of t's AlfredSourceVar
+// (a bad one is an error item). The keystroke server and the front answer
+// through it.
+func RespondTyping(stdout, stderr io.Writer, cfg *config.Config, t Typing, answer func(sources []string) (alfred.Output, error)) error {
+	return RespondAlfred(stdout, stderr, cfg, t.Lang, func() (alfred.Output, error) {
+		sources, err := AlfredSources(t.Lookup)
+		if err != nil {
+			return alfred.Output{}, err
+		}
+		return answer(sources)
+	})
+}
+
+// Prompt is the response to an empty query — the keyword alone, which
+// Alfred runs before the first typed letter: the item that asks for a
+// query. It reads no index.
+func Prompt(lang, folder string) alfred.Output {
+	return alfred.Keystroke("", nil, alfred.Options{Lang: lang, Folder: folder})
+}
