@@ -161,8 +161,10 @@ func runLoopBench(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		if i == f.warmup {
 			serverCPU0 = keyServerCPU(f.home)
 		}
-		q := qs[rng.IntN(len(qs))]
 		for c, cmd := range commands { // interleaved, so load changes hit every command alike
+			// Each command its own question: the keystroke server caches a
+			// question's ranking, and the two fronts (--compare) share it.
+			q := qs[rng.IntN(len(qs))]
 			t0 := time.Now()
 			out, cpu, err := runTimed(ctx, bins[c], envOf(c), cmd.args(q))
 			el := time.Since(t0)
