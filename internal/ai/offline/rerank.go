@@ -20,7 +20,7 @@ import (
 //     weightSnippet; word tokens weigh by the index's and the candidates'
 //     IDF averaged, CJK bigrams by the candidates' IDF;
 //   - coverage: the IDF-weighted share of the query's keywords found as
-//     whole phrases;
+//     whole phrases (edgeJoin: 第45回 is found in の第45回);
 //   - pairs: the number of the query's adjacent token pairs found adjacent
 //     (three-character substrings in Japanese);
 //   - sentence: the best single sentence's IDF weight of query tokens;
@@ -76,6 +76,29 @@ func queryTokens(text string) []string {
 	return out
 }
 
+// rerankQueryTokens returns the distinct tokens the reranker weighs: the
+// question's and the keywords' with function tokens removed (queryTokens),
+// except that a keyword's own tokens always stay (English stop words
+// aside). The query analysis chose the keyword as a content word, so a
+// hiragana word such as さみだれ (「さみだれ」の漢字表記は？) keeps its bigrams
+// here, where the particle filter would drop every one of them.
+func rerankQueryTokens(query string, keywords []string) []string {
+	out := queryTokens(query + " " + strings.Join(keywords, " "))
+	seen := map[string]bool{}
+	for _, t := range out {
+		seen[t] = true
+	}
+	for _, k := range keywords {
+		for _, t := range tokenize.Tokens(k) {
+			if !seen[t] && !rules.EnStop()[t] {
+				seen[t] = true
+				out = append(out, t)
+			}
+		}
+	}
+	return out
+}
+
 // isFunctionToken reports an English stop word or a hiragana-only token
 // (mostly particles and endings).
 func isFunctionToken(t string) bool {
@@ -87,6 +110,7 @@ type rerankDoc struct {
 	tf       map[string]float64 // field-weighted term frequencies
 	length   float64            // field-weighted length
 	joined   string             // " " + tokens of name, summary and passage + " ", for phrase tests
+	joinedEx string             // the same as edgeJoin's tokens, for phrases across a CJK/number boundary
 	pairs    map[[2]string]bool // adjacent token pairs of the name and passage
 	sents    []map[string]bool  // the tokens of each sentence of the passage
 	sentText []string           // the sentences of the passage
@@ -109,6 +133,7 @@ func newRerankDoc(c ai.HitInfo) rerankDoc {
 	add(c.Summary, weightSummary)
 	add(c.Snippet, weightSnippet)
 	d.joined = " " + tokenize.Join(c.Name+"\n"+c.Summary+"\n"+c.Snippet) + " "
+	d.joinedEx = " " + edgeJoin(c.Name+"\n"+c.Summary+"\n"+c.Snippet) + " "
 	seq := tokenize.Tokens(c.Name + "\n" + c.Snippet)
 	for j := 0; j+1 < len(seq); j++ {
 		d.pairs[[2]string{seq[j], seq[j+1]}] = true
@@ -167,7 +192,7 @@ const (
 // best candidate's (coverage and heading are shares already).
 func rerankSignals(in ai.RerankInput) [nsig][]float64 {
 	n := len(in.Candidates)
-	qt := queryTokens(in.Query + " " + strings.Join(in.Keywords, " "))
+	qt := rerankQueryTokens(in.Query, in.Keywords)
 
 	docs := make([]rerankDoc, n)
 	df := map[string]int{}
@@ -233,7 +258,7 @@ func rerankSignals(in ai.RerankInput) [nsig][]float64 {
 		var got, total float64
 		for j, ph := range phrases {
 			total += phraseW[j]
-			if strings.Contains(d.joined, ph) {
+			if d.holds(ph) {
 				got += phraseW[j]
 			}
 		}
@@ -342,23 +367,44 @@ func bm25IDF(n, df int) float64 {
 	return math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5))
 }
 
-// keywordPhrases returns the query's keywords as token phrases (" t1 t2 ",
-// matched against rerankDoc.joined) and their weights: a keyword few
-// candidates contain separates them more.
-func keywordPhrases(keywords []string, docs []rerankDoc) ([]string, []float64) {
-	var phrases []string
+// phrase is a keyword as a token phrase (" t1 t2 "); edge marks a
+// keyword that crosses a boundary between CJK characters and a number or
+// Latin word (第45回, 2名), whose tokens are edgeJoin's.
+type phrase struct {
+	text string
+	edge bool
+}
+
+// holds reports whether the candidate's text holds the phrase: an edge
+// phrase in edgeJoin's tokens, where a passage's …の第45回衆議院… keeps
+// 第 and 回 as tokens of their own; any other in tokenize.Join's, so a
+// one-character keyword (名) is not found in a counter (2名).
+func (d rerankDoc) holds(p phrase) bool {
+	if p.edge {
+		return strings.Contains(d.joinedEx, p.text)
+	}
+	return strings.Contains(d.joined, p.text)
+}
+
+// keywordPhrases returns the query's keywords as token phrases and their
+// weights: a keyword few candidates contain separates them more.
+func keywordPhrases(keywords []string, docs []rerankDoc) ([]phrase, []float64) {
+	var phrases []phrase
 	var weights []float64
-	seen := map[string]bool{}
+	seen := map[phrase]bool{}
 	for _, k := range keywords {
-		j := tokenize.Join(k)
-		if j == "" || seen[j] {
+		p := phrase{text: tokenize.Join(k)}
+		if crossesWordBoundary(k) {
+			p = phrase{text: edgeJoin(k), edge: true}
+		}
+		if p.text == "" || seen[p] {
 			continue
 		}
-		seen[j] = true
-		p := " " + j + " "
+		seen[p] = true
+		p.text = " " + p.text + " "
 		df := 0
 		for _, d := range docs {
-			if strings.Contains(d.joined, p) {
+			if d.holds(p) {
 				df++
 			}
 		}
