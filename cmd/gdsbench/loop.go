@@ -178,8 +178,14 @@ func runLoopBench(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		}
 	}
 	res.LoadAfter = loadAverage()
-	if d := keyServerCPU(f.home) - serverCPU0; d > 0 && f.queries > 0 {
-		res.ServerCPUPerKeystroke = ms(d) / float64(f.queries)
+	// The server answers the measured front's keystrokes and, when it is
+	// the same build (it is not refused), --compare's.
+	served := f.queries
+	if f.compare != "" {
+		served *= 2
+	}
+	if d := keyServerCPU(f.home) - serverCPU0; d > 0 && served > 0 {
+		res.ServerCPUPerKeystroke = ms(d) / float64(served)
 	}
 	for c, cmd := range commands {
 		*cmd.into = summarize(times[c])
@@ -262,7 +268,8 @@ type loopResult struct {
 	// (GDS_KEYSTROKE_SERVER=off), interleaved with the served one.
 	AlfredDirect stats `json:"gds_alfred_filter_no_server"`
 	// ServerCPUPerKeystroke is the keystroke server's CPU time (ms) over
-	// the timed runs divided by their number (0 where it cannot be read).
+	// the timed runs divided by the keystrokes it served (both fronts' with
+	// --compare; 0 where it cannot be read).
 	ServerCPUPerKeystroke float64 `json:"server_cpu_ms_per_keystroke,omitempty"`
 	Search                stats   `json:"gds_search,omitempty"`
 	AlfredRatioP95        float64 `json:"alfred_filter_ratio_p95"`
