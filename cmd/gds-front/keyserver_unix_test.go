@@ -15,6 +15,7 @@ import (
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/i18n"
 	"github.com/gds-cli/gds/internal/launcher"
+	"github.com/gds-cli/gds/internal/render/alfred"
 )
 
 // The front answers a keystroke through the keystroke server only; a
@@ -209,20 +210,7 @@ func TestFrontKeystrokeErrorsEqualCore(t *testing.T) {
 func TestFrontStartsKeyServer(t *testing.T) {
 	front, core := binaries(t)
 	home, cfg := shortHome(t, core)
-	// gds-core behind a script that records each run: its arguments and
-	// whether the front asked it to start a server.
-	dir := t.TempDir()
-	marks := filepath.Join(dir, "marks")
-	wrapper := filepath.Join(dir, "core")
-	script := "#!/bin/sh\nprintf 'start=%s %s\\n' \"$" + launcher.StartServerEnv + "\" \"$*\" >> '" + marks + "'\nexec '" + core + "' \"$@\"\n"
-	if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	readMarks := func() string {
-		b, _ := os.ReadFile(marks)
-		os.Remove(marks)
-		return string(b)
-	}
+	wrapper, readMarks := coreWrapper(t, core)
 
 	env := []string{"GDS_HOME=" + home, "GDS_CORE=" + wrapper, launcher.KeyServerEnv + "=off"}
 	for range 2 {
@@ -275,6 +263,72 @@ func TestFrontStartsKeyServer(t *testing.T) {
 		t.Errorf("served keystrokes went to the full CLI: %q", m)
 	}
 	stopServer(t, cfg)
+}
+
+// coreWrapper is gds-core behind a script that records each run — its
+// arguments and whether the front asked it to start a server — for
+// readMarks, which returns the runs so far and forgets them.
+func coreWrapper(t *testing.T, core string) (wrapper string, readMarks func() string) {
+	t.Helper()
+	dir := t.TempDir()
+	marks := filepath.Join(dir, "marks")
+	wrapper = filepath.Join(dir, "core")
+	script := "#!/bin/sh\nprintf 'start=%s %s\\n' \"$" + launcher.StartServerEnv + "\" \"$*\" >> '" + marks + "'\nexec '" + core + "' \"$@\"\n"
+	if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return wrapper, func() string {
+		b, _ := os.ReadFile(marks)
+		os.Remove(marks)
+		return string(b)
+	}
+}
+
+// A full search — `gds search WORDS` from a script, Alfred's ⌕ items — is
+// run by the keystroke server for a front in the server's environment: the
+// full CLI's bytes and exit code, without starting gds-core. A front in
+// another environment (here another language) hands it to gds-core.
+func TestFrontServesFullSearch(t *testing.T) {
+	front, core := binaries(t)
+	home, cfg := shortHome(t, core)
+	wrapper, readMarks := coreWrapper(t, core)
+	env := []string{"GDS_HOME=" + home, "GDS_CORE=" + wrapper}
+	runBin(t, front, env, "", "alfred", "filter") // the keyword alone starts the server
+	waitServed(t, cfg)
+	if m := readMarks(); m != "start= alfred keyserver\n" {
+		t.Fatalf("starting the server: the full CLI ran %q", m)
+	}
+	t.Cleanup(func() { stopServer(t, cfg) })
+
+	found := 0
+	for _, args := range [][]string{
+		{"search", "steam engine"}, {"search", "梅雨", "の", "時期"}, {"search", "zzqx-no-such-word"},
+		{"alfred", "filter", alfred.RunText("steam engine")}, {"alfred", "filter", alfred.RunText("先月の議事録PDF")},
+	} {
+		f := runBin(t, front, env, "", args...)
+		c := runBin(t, core, env[:1], "", args...)
+		if f != c {
+			t.Errorf("gds %q served:\nfront    %+v\nfull CLI %+v", args, f, c)
+		}
+		if strings.Contains(f.stdout, "drive.google.com") || strings.Contains(f.stdout, `"uid"`) || strings.Contains(f.stdout, "wiki-") {
+			found++
+		}
+	}
+	if m := readMarks(); m != "" {
+		t.Errorf("served searches went to the full CLI: %q", m)
+	}
+	if found == 0 {
+		t.Error("no served search found a file: the comparison proves little")
+	}
+
+	ja := append([]string{"LANG=ja_JP.UTF-8"}, env...)
+	f := runBin(t, front, ja, "", "search", "steam engine")
+	if c := runBin(t, core, ja[:2], "", "search", "steam engine"); f != c {
+		t.Errorf("another environment:\nfront    %+v\nfull CLI %+v", f, c)
+	}
+	if m := readMarks(); m != "start= search steam engine\n" {
+		t.Errorf("another environment: the full CLI ran %q, want the search handed over", m)
+	}
 }
 
 func copyFile(t *testing.T, from, to string) {

@@ -29,6 +29,7 @@ import (
 	"github.com/gds-cli/gds/internal/i18n"
 	"github.com/gds-cli/gds/internal/launcher"
 	"github.com/gds-cli/gds/internal/render/alfred"
+	"golang.org/x/term"
 )
 
 // Stamped at build time, as in cmd/gds.
@@ -52,6 +53,10 @@ func run(args []string) int {
 			return fail(lang, err)
 		}
 		return apperr.ExitOK
+	case launcher.Served:
+		if code, ok := runServed(args); ok {
+			return code
+		}
 	case launcher.Keystroke:
 		served, start := serve(lang, typed)
 		if served {
@@ -128,6 +133,38 @@ func typing(lang string, typed launcher.Typed) launcher.Typing {
 	source, _ := os.LookupEnv(launcher.AlfredSourceVar)
 	return launcher.Typing{Query: typed.Query, Lang: lang, Folder: typed.FolderFrom(os.LookupEnv), SourceVar: source, Home: os.Getenv("HOME"), Now: time.Now()}
 }
+
+// runServed asks the keystroke server to run a full search (a Served
+// command line) and prints its output: the server runs it as the full CLI
+// would, without its start-up. Only when neither stdin nor stdout is a
+// terminal (Alfred, pipes, scripts): on a terminal the full CLI asks its
+// clarifying questions and draws spinners. ok is false — the caller hands
+// the command over — when no server runs it.
+func runServed(args []string) (code int, ok bool) {
+	if term.IsTerminal(int(os.Stdin.Fd())) || term.IsTerminal(int(os.Stdout.Fd())) || launcher.KeyServerOff(os.LookupEnv) {
+		return 0, false
+	}
+	cfg, err := config.Load(config.OSOptions())
+	if err != nil || cfg.UsesPostgres() {
+		return 0, false
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return 0, false
+	}
+	info := launcher.BuildInfo{Version: version, Commit: commit, Date: date}
+	resp, ok := launcher.AskServed(launcher.KeySocket(cfg), info, cfg.IndexPath(), args[1:], launcher.ServedEnvKey(os.Environ(), wd), servedTimeout)
+	if !ok {
+		return 0, false
+	}
+	os.Stderr.Write(resp.Stderr)
+	os.Stdout.Write(resp.Stdout)
+	return resp.Exit, true
+}
+
+// servedTimeout bounds a full search run by the server (it may call a
+// model); past it the command is handed to the full CLI.
+const servedTimeout = 5 * time.Minute
 
 // keyServerTimeout bounds one exchange with the keystroke server; past it
 // the keystroke is handed to the full CLI.

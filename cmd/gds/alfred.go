@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/urfave/cli/v3"
@@ -104,8 +105,17 @@ func newAlfredCommand(d *app.Deps, info buildInfo) *cli.Command {
 				Name:   "keyserver",
 				Usage:  d.T("cmd.alfred.keyserver.usage"),
 				Hidden: true, // the front starts it
-				Action: func(ctx context.Context, cmd *cli.Command) error { return d.ServeKeys(ctx, info) },
+				Action: func(ctx context.Context, cmd *cli.Command) error { return d.ServeKeys(ctx, info, servedRun(info)) },
 			},
 		},
+	}
+}
+
+// servedRun runs a command line the keystroke server was sent (a full
+// search: launcher.Served) as this binary would run it, with fresh
+// dependencies writing to stdout and stderr.
+func servedRun(info buildInfo) func(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	return func(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+		return run(ctx, app.FromOSWith(stdout, stderr), append([]string{"gds"}, args...), info)
 	}
 }

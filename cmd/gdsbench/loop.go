@@ -120,8 +120,9 @@ func runLoopBench(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	// before timing, so the measured build starts its own, and after.
 	stopKeyServer(f.home)
 	defer stopKeyServer(f.home)
+	off := map[int]bool{2: true} // commands run with the server off
 	envOf := func(c int) []string {
-		if c == 2 {
+		if off[c] {
 			return append(env[:len(env):len(env)], launcher.KeyServerEnv+"=off")
 		}
 		return env
@@ -131,7 +132,13 @@ func runLoopBench(ctx context.Context, args []string, stdout, stderr io.Writer) 
 			name string
 			args func(q string) []string
 			into *stats
-		}{"gds search QUERY", func(q string) []string { return []string{"search", q} }, &res.Search})
+		}{"gds search QUERY", func(q string) []string { return []string{"search", q} }, &res.Search},
+			struct {
+				name string
+				args func(q string) []string
+				into *stats
+			}{"search, no server (gds-core)", func(q string) []string { return []string{"search", q} }, &res.SearchDirect})
+		off[len(commands)-1] = true
 	}
 	bins := make([]string, len(commands))
 	for c := range bins {
@@ -178,11 +185,15 @@ func runLoopBench(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		}
 	}
 	res.LoadAfter = loadAverage()
-	// The server answers the measured front's keystrokes and, when it is
-	// the same build (it is not refused), --compare's.
+	// The server answers the measured front's keystrokes, --compare's when
+	// it is the same build (it is not refused), and with --full-loop the
+	// searches.
 	served := f.queries
 	if f.compare != "" {
-		served *= 2
+		served += f.queries
+	}
+	if f.fullLoop {
+		served += f.queries // gds search is served too
 	}
 	if d := keyServerCPU(f.home) - serverCPU0; d > 0 && served > 0 {
 		res.ServerCPUPerKeystroke = ms(d) / float64(served)
@@ -223,6 +234,7 @@ func runLoopBench(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	row("alfred filter, no server (gds-core)", res.AlfredDirect, res.AlfredDirect.P95/res.Version.P95)
 	if f.fullLoop {
 		row("gds search QUERY", res.Search, res.SearchRatioP95)
+		row("search, no server (gds-core)", res.SearchDirect, res.SearchDirect.P95/res.Version.P95)
 	}
 	if f.compare != "" {
 		row("compare: alfred filter", res.Compare, res.Compare.P95/res.Version.P95)
@@ -242,7 +254,7 @@ func runLoopBench(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		}
 	}
 	if res.ServerCPUPerKeystroke > 0 {
-		fmt.Fprintf(stdout, "\nkeystroke server CPU per served keystroke (mean over the timed runs): %.1f ms", res.ServerCPUPerKeystroke)
+		fmt.Fprintf(stdout, "\nkeystroke server CPU per served command (mean over the timed runs; with --full-loop searches too): %.1f ms", res.ServerCPUPerKeystroke)
 	}
 	fmt.Fprintf(stdout, "\nload average: %s before, %s after\n", res.LoadBefore, res.LoadAfter)
 	return nil
@@ -272,8 +284,11 @@ type loopResult struct {
 	// --compare; 0 where it cannot be read).
 	ServerCPUPerKeystroke float64 `json:"server_cpu_ms_per_keystroke,omitempty"`
 	Search                stats   `json:"gds_search,omitempty"`
-	AlfredRatioP95        float64 `json:"alfred_filter_ratio_p95"`
-	SearchRatioP95        float64 `json:"search_ratio_p95,omitempty"`
+	// SearchDirect is gds search with the keystroke server off: gds-core
+	// runs the loop (the served run is Search).
+	SearchDirect   stats   `json:"gds_search_no_server,omitempty"`
+	AlfredRatioP95 float64 `json:"alfred_filter_ratio_p95"`
+	SearchRatioP95 float64 `json:"search_ratio_p95,omitempty"`
 	// With --minimal: the minimal Go binary timed in the same run, and the
 	// keystroke's p50 as a multiple of its p50 (issue 15's target: ≤ 3×).
 	Minimal               stats   `json:"minimal_go_binary,omitempty"`

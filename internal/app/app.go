@@ -187,6 +187,17 @@ func New(o Options) *Deps {
 // configuration error is kept in ConfigErr so that help and `gds version`
 // still work.
 func FromOS() *Deps {
+	return fromOS(os.Stdin, os.Stdout, os.Stderr, term.IsTerminal(int(os.Stdout.Fd())))
+}
+
+// FromOSWith is FromOS writing to stdout and stderr, which are not
+// terminals, with nothing on stdin: how the keystroke server runs a Served
+// command line (the configuration is read again for each one).
+func FromOSWith(stdout, stderr io.Writer) *Deps {
+	return fromOS(nil, stdout, stderr, false)
+}
+
+func fromOS(stdin io.Reader, stdout, stderr io.Writer, stdoutTTY bool) *Deps {
 	cfg, err := config.Load(config.OSOptions())
 	pol, perr := budget.FromEnv(os.LookupEnv)
 	if perr != nil && err == nil {
@@ -196,10 +207,10 @@ func FromOS() *Deps {
 		Config:        cfg,
 		ConfigErr:     err,
 		LoadAllConfig: func() (*config.Config, []error) { return config.LoadAll(config.OSOptions()) },
-		Stdin:         os.Stdin,
-		Stdout:        os.Stdout,
-		Stderr:        os.Stderr,
-		StdoutTTY:     term.IsTerminal(int(os.Stdout.Fd())),
+		Stdin:         stdin,
+		Stdout:        stdout,
+		Stderr:        stderr,
+		StdoutTTY:     stdoutTTY,
 		Lang:          i18n.Detect(os.LookupEnv),
 	})
 	d.Budget = pol

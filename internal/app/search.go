@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"io"
 	"net/http"
 	"os"
 	"slices"
@@ -423,7 +424,11 @@ func (d *Deps) OpenKeystrokeIndex(ctx context.Context) (KeystrokeIndex, error) {
 // ServeKeys runs the keystroke server of the configured SQLite index
 // (keystroke.Serve: `gds alfred keyserver`, started by StartKeyServer). Another server already running for the
 // index is not an error; a Postgres index has no keystroke server.
-func (d *Deps) ServeKeys(ctx context.Context, build launcher.BuildInfo) error {
+//
+// run, when not nil, runs the Served command lines fronts send (a full
+// search: `gds search WORDS`, Alfred's ⌕ queries) in this process, for
+// fronts in the same environment as the server (launcher.ServedEnvKey).
+func (d *Deps) ServeKeys(ctx context.Context, build launcher.BuildInfo, run func(ctx context.Context, args []string, stdout, stderr io.Writer) int) error {
 	cfg, err := d.RequireConfig()
 	if err != nil {
 		return err
@@ -432,7 +437,9 @@ func (d *Deps) ServeKeys(ctx context.Context, build launcher.BuildInfo) error {
 		return apperr.L(apperr.Usage, "alfred.keyserver.postgres")
 	}
 	exe, _ := os.Executable()
-	err = keystroke.Serve(ctx, keystroke.ServerOptions{Socket: launcher.KeySocket(cfg), Config: cfg, Build: build, Executable: exe})
+	wd, _ := os.Getwd()
+	err = keystroke.Serve(ctx, keystroke.ServerOptions{Socket: launcher.KeySocket(cfg), Config: cfg, Build: build, Executable: exe,
+		Run: run, Env: launcher.ServedEnvKey(os.Environ(), wd)})
 	if errors.Is(err, keystroke.ErrServerRunning) {
 		return nil
 	}

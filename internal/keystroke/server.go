@@ -57,6 +57,14 @@ type ServerOptions struct {
 	// Executable is the server's own binary, watched for an upgrade (""
 	// watches nothing).
 	Executable string
+	// Run runs a Served command line (without the program name) as the
+	// full CLI would, writing to stdout and stderr, and returns its exit
+	// code; nil refuses every one. Env is the server's
+	// launcher.ServedEnvKey: a command line from a front in another
+	// environment is refused (and handed to the full CLI by the front).
+	// Served command lines run one at a time.
+	Run func(ctx context.Context, args []string, stdout, stderr io.Writer) int
+	Env string
 }
 
 // ErrServerRunning is Serve's error when another server already holds
@@ -98,7 +106,7 @@ func Serve(ctx context.Context, opts ServerOptions) error {
 	if opts.Executable != "" {
 		exeInfo, _ = os.Stat(opts.Executable)
 	}
-	s := &keyServer{cfg: opts.Config, build: opts.Build.Key()}
+	s := &keyServer{cfg: opts.Config, build: opts.Build.Key(), run: opts.Run, env: opts.Env}
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -169,6 +177,9 @@ func Serve(ctx context.Context, opts ServerOptions) error {
 type keyServer struct {
 	cfg   *config.Config
 	build string
+	run   func(ctx context.Context, args []string, stdout, stderr io.Writer) int
+	env   string
+	runMu sync.Mutex // one Served command line at a time
 
 	mu   sync.Mutex
 	ix   Index
@@ -191,6 +202,17 @@ func (s *keyServer) handle(ctx context.Context, conn net.Conn) (stale bool) {
 		resp.Refused, stale = "build", true
 	case req.Index != s.cfg.IndexPath():
 		resp.Refused, stale = "index", true // the configuration changed since the server started
+	case req.Run != nil:
+		if act, _ := launcher.Route(append([]string{"gds"}, req.Run...)); act != launcher.Served || s.run == nil || req.Env != s.env {
+			resp.Refused = "env"
+			break
+		}
+		out, errb, code, ok := s.served(ctx, conn, req.Run)
+		if !ok {
+			resp.Refused = "error"
+			break
+		}
+		resp.Stdout, resp.Stderr, resp.Exit = out, errb, code
 	default:
 		// The front's clock in the local zone, as the front reads it (JSON
 		// keeps only the offset; the server inherited the front's TZ), so a
@@ -204,6 +226,31 @@ func (s *keyServer) handle(ctx context.Context, conn net.Conn) (stale bool) {
 	}
 	_ = launcher.WriteKeyResponse(conn, resp)
 	return stale
+}
+
+// served runs a Served command line: cancelled when the front goes away
+// (its end of conn closes), with no deadline of its own — a search may
+// call a model. ok is false when it panicked (the front then hands the
+// command to the full CLI, which reports it).
+func (s *keyServer) served(ctx context.Context, conn net.Conn, args []string) (stdout, stderr []byte, code int, ok bool) {
+	_ = conn.SetDeadline(time.Time{})
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		var b [1]byte
+		_, _ = conn.Read(b[:]) // the front sends nothing more: EOF when it is gone
+		cancel()
+	}()
+	s.runMu.Lock()
+	defer s.runMu.Unlock()
+	defer func() {
+		if p := recover(); p != nil {
+			ok = false
+		}
+	}()
+	var out, errb bytes.Buffer
+	code = s.run(ctx, args, &out, &errb)
+	return out.Bytes(), errb.Bytes(), code, true
 }
 
 // open returns the kept-open index, opening it (again) when it is not

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -227,4 +228,68 @@ func TestKeyServerRefusesAndExits(t *testing.T) {
 	if err := waitEnd(t, done); err != nil {
 		t.Errorf("idle Serve = %v", err)
 	}
+}
+
+// A Served command line runs in the server only for a front in the same
+// environment and only when it is one (a full search); it is cancelled
+// when the front goes away; a panic refuses it (the front then hands it
+// over) and the server goes on.
+func TestKeyServerRunsServed(t *testing.T) {
+	cfg := keyHome(t, "a", []string{"alpha"})
+	sock := launcher.KeySocket(cfg)
+	cancelled := make(chan struct{})
+	run := func(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+		switch args[len(args)-1] {
+		case "block":
+			<-ctx.Done()
+			close(cancelled)
+			return 1
+		case "panic":
+			panic("boom")
+		}
+		fmt.Fprint(stdout, strings.Join(args, "|"))
+		fmt.Fprint(stderr, "note")
+		return 3
+	}
+	done := startKeys(t, ServerOptions{Socket: sock, Config: cfg, Build: testBuild, Run: run, Env: "E1"})
+	ask := func(args []string, env string, timeout time.Duration) (launcher.KeyResponse, bool) {
+		return launcher.AskServed(sock, testBuild, cfg.IndexPath(), args, env, timeout)
+	}
+	resp, ok := ask([]string{"search", "alpha", "budget"}, "E1", 20*time.Second)
+	if !ok || string(resp.Stdout) != "search|alpha|budget" || string(resp.Stderr) != "note" || resp.Exit != 3 {
+		t.Errorf("served search = %+v, %v", resp, ok)
+	}
+	for name, tc := range map[string]struct {
+		args []string
+		env  string
+	}{
+		"another environment": {[]string{"search", "alpha"}, "E2"},
+		"not a full search":   {[]string{"crawl"}, "E1"},
+		"a search with flags": {[]string{"search", "--json", "alpha"}, "E1"},
+		"a panic":             {[]string{"search", "panic"}, "E1"},
+	} {
+		if resp, ok := ask(tc.args, tc.env, 20*time.Second); ok {
+			t.Errorf("%s: served %+v", name, resp)
+		}
+	}
+	if _, ok := ask([]string{"search", "block"}, "E1", 200*time.Millisecond); ok {
+		t.Error("a run past the front's timeout was answered")
+	}
+	select {
+	case <-cancelled:
+	case <-time.After(30 * time.Second): // hang guard
+		t.Fatal("the run went on after its front had gone")
+	}
+	// Keystrokes are still served.
+	mustAsk(t, sock, cfg, launcher.Typing{Query: "alpha", Lang: i18n.En, Now: time.Now()})
+	os.Remove(sock)
+	waitEnd(t, done)
+
+	// A server without Run refuses every command line.
+	done = startKeys(t, ServerOptions{Socket: sock, Config: cfg, Build: testBuild})
+	if resp, ok := ask([]string{"search", "alpha"}, "", 20*time.Second); ok {
+		t.Errorf("a server without Run served %+v", resp)
+	}
+	os.Remove(sock)
+	waitEnd(t, done)
 }

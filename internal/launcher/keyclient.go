@@ -2,11 +2,14 @@ package launcher
 
 import (
 	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -83,11 +86,17 @@ func (t Typing) Lookup(key string) (string, bool) {
 	return "", false
 }
 
-// KeyRequest is the one line a front sends the server.
+// KeyRequest is the one line a front sends the server: a keystroke
+// (Typing), or with Run a whole command line the server runs in its
+// process (a Served route).
 type KeyRequest struct {
 	Build  string `json:"build"` // BuildInfo.Key of the front
 	Index  string `json:"index"` // the index file the front would open
 	Typing Typing `json:"typing"`
+	// Run is the command line without the program name; Env the front's
+	// ServedEnvKey (the server runs it only in the same environment).
+	Run []string `json:"run,omitempty"`
+	Env string   `json:"env,omitempty"`
 }
 
 // KeyResponse is the server's one-line answer: the bytes the front prints,
@@ -95,7 +104,8 @@ type KeyRequest struct {
 type KeyResponse struct {
 	Stdout  []byte `json:"stdout,omitempty"`
 	Stderr  []byte `json:"stderr,omitempty"`
-	Refused string `json:"refused,omitempty"` // "build" or "index"
+	Refused string `json:"refused,omitempty"` // "build", "index", or for Run "env"
+	Exit    int    `json:"exit,omitempty"`    // Run's exit code
 }
 
 // Key identifies a build for the keystroke server: the front and the
@@ -136,16 +146,75 @@ func AskKeyServer(socket string, build BuildInfo, index string, t Typing, timeou
 	}
 	defer conn.Close()
 	_ = conn.SetDeadline(time.Now().Add(timeout))
-	line, err := json.Marshal(KeyRequest{Build: build.Key(), Index: index, Typing: t})
-	if err != nil {
-		return nil, nil, false, true
-	}
-	if _, err := conn.Write(append(line, '\n')); err != nil {
-		return nil, nil, false, true
-	}
-	var resp KeyResponse
-	if err := json.NewDecoder(bufio.NewReader(conn)).Decode(&resp); err != nil || resp.Refused != "" || len(resp.Stdout) == 0 {
+	resp, err := exchange(conn, KeyRequest{Build: build.Key(), Index: index, Typing: t})
+	if err != nil || resp.Refused != "" || len(resp.Stdout) == 0 {
 		return nil, nil, false, true
 	}
 	return resp.Stdout, resp.Stderr, true, true
+}
+
+// AskServed asks the server at socket to run args (a Served command line
+// without the program name) in the environment env (ServedEnvKey) and
+// returns its output and exit code. ok is false — the caller hands the
+// command over — when no server listens, it refuses (another build, index
+// or environment), or it does not answer within timeout.
+func AskServed(socket string, build BuildInfo, index string, args []string, env string, timeout time.Duration) (resp KeyResponse, ok bool) {
+	if socket == "" {
+		return KeyResponse{}, false
+	}
+	conn, err := net.DialTimeout("unix", socket, timeout)
+	if err != nil {
+		return KeyResponse{}, false
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(timeout))
+	resp, err = exchange(conn, KeyRequest{Build: build.Key(), Index: index, Run: args, Env: env})
+	if err != nil || resp.Refused != "" {
+		return KeyResponse{}, false
+	}
+	return resp, true
+}
+
+// exchange writes req and reads the response on conn.
+func exchange(conn net.Conn, req KeyRequest) (KeyResponse, error) {
+	line, err := json.Marshal(req)
+	if err != nil {
+		return KeyResponse{}, err
+	}
+	if _, err := conn.Write(append(line, '\n')); err != nil {
+		return KeyResponse{}, err
+	}
+	var resp KeyResponse
+	if err := json.NewDecoder(bufio.NewReader(conn)).Decode(&resp); err != nil {
+		return KeyResponse{}, err
+	}
+	return resp, nil
+}
+
+// ServedEnvKey identifies the environment a Served command line runs in:
+// every environment variable but StartServerEnv and a shell's bookkeeping
+// (_, PWD, OLDPWD, SHLVL), and the working directory (a .env file there is
+// configuration). The
+// server runs a front's command line only when the two keys are equal, so
+// it reads the same configuration, language and Alfred variables as the
+// full CLI started by that front would; it reads the .env files again for
+// each command.
+func ServedEnvKey(environ []string, wd string) string {
+	vars := make([]string, 0, len(environ))
+	for _, kv := range environ {
+		name, _, _ := strings.Cut(kv, "=")
+		switch name {
+		case StartServerEnv, "_", "PWD", "OLDPWD", "SHLVL":
+			continue
+		}
+		vars = append(vars, kv)
+	}
+	slices.Sort(vars)
+	h := sha256.New()
+	for _, kv := range vars {
+		h.Write([]byte(kv))
+		h.Write([]byte{0})
+	}
+	h.Write([]byte(wd))
+	return hex.EncodeToString(h.Sum(nil))
 }

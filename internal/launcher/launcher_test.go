@@ -31,7 +31,14 @@ func TestRoute(t *testing.T) {
 		{[]string{"gds", "version", "x"}, Core, ""},
 		{[]string{"gds", "--version"}, Core, ""},
 		{[]string{"gds", "--help"}, Core, ""},
-		{[]string{"gds", "search", "x"}, Core, ""},
+		{[]string{"gds", "search", "x"}, Served, ""},
+		{[]string{"gds", "search", "two", "words"}, Served, ""},
+		{[]string{"gds", "search"}, Core, ""},
+		{[]string{"gds", "search", "  "}, Core, ""},
+		{[]string{"gds", "search", "--json", "x"}, Core, ""},
+		{[]string{"gds", "search", "x", "--verbose"}, Core, ""},
+		{[]string{"gds", "search", "help"}, Core, ""},
+		{[]string{"gds", "searchx", "x"}, Core, ""},
 		{[]string{"gds", "alfred"}, Core, ""},
 		{[]string{"gds", "alfred", "workflow"}, Core, ""},
 		{[]string{"gds", "alfred", "filter"}, Keystroke, ""},
@@ -42,9 +49,12 @@ func TestRoute(t *testing.T) {
 		{[]string{"gds", "alfred", "filter", "x", "--help"}, Core, ""},
 		{[]string{"gds", "alfred", "filter", "-x"}, Core, ""},
 		{[]string{"gds", "alfred", "filter", "help"}, Core, ""},
-		{[]string{"gds", "alfred", "filter", alfred.RunText("budget")}, Core, ""},
-		{[]string{"gds", "alfred", "filter", alfred.AnswerText("tok", "1")}, Core, ""},
+		{[]string{"gds", "alfred", "filter", alfred.RunText("budget")}, Served, ""},
+		{[]string{"gds", "alfred", "filter", alfred.AnswerText("tok", "1")}, Served, ""},
+		{[]string{"gds", "alfred", "filter", alfred.PendingText("tok")}, Served, ""},
+		{[]string{"gds", "alfred", "filter", "--folder", "f", alfred.RunText("budget")}, Served, ""},
 		{[]string{"gds", "alfred", "filter", alfred.Marker}, Core, ""},
+		{[]string{"gds", "alfred", "filter", "--state", "T", alfred.RunText("budget")}, Core, ""},
 	} {
 		act, typed := Route(tc.args)
 		if q := typed.Query; act != tc.act || q != tc.query || typed.FolderSet {
@@ -74,7 +84,7 @@ func TestRouteFolder(t *testing.T) {
 		{[]string{"gds", "alfred", "filter", "x", "--folder", "A"}, "", Core, "", ""},
 		{[]string{"gds", "alfred", "filter", "--folder", "A", "--folder", "B", "x"}, "", Core, "", ""},
 		{[]string{"gds", "alfred", "filter", "--folder", "A", "--state", "T", "x"}, "", Core, "", ""},
-		{[]string{"gds", "alfred", "filter", "--folder", "A", alfred.RunText("x")}, "", Core, "", ""},
+		{[]string{"gds", "alfred", "filter", "--folder", "A", alfred.RunText("x")}, "", Served, "", ""},
 	} {
 		act, typed := Route(tc.args)
 		if act != tc.act || typed.Query != tc.query || typed.FolderFrom(env(tc.env)) != tc.folder && act == Keystroke {

@@ -15,6 +15,11 @@ const (
 	Version                   // gds version
 	VersionJSON               // gds version --json
 	Keystroke                 // gds alfred filter QUERY: a plain typed query
+	// Served: a full search the keystroke server may run (the whole
+	// command line, in its process): `gds search WORDS…` without flags, and
+	// `gds alfred filter ⌕…` (run the loop, show or answer its question).
+	// Without a server it goes to the full CLI.
+	Served
 )
 
 // Typed is a typed Alfred query the front answers: `gds alfred filter
@@ -44,13 +49,16 @@ func (t Typed) FolderFrom(lookup func(string) (string, bool)) string {
 // to the full CLI. For Keystroke, typed holds the query and the --folder
 // flag (first, as `--folder F` or `--folder=F`, at most once). An Alfred
 // query carrying the marker (a full search, a pending question, an answer)
-// needs the search loop and is handed over.
+// and `gds search WORDS…` need the search loop: Served, the keystroke
+// server's to run if one runs for the same environment (ServedEnvKey).
 func Route(args []string) (act Action, typed Typed) {
 	if len(args) < 2 {
 		return Core, Typed{}
 	}
 	rest := args[1:]
 	switch {
+	case len(rest) >= 2 && rest[0] == "search" && plainWords(rest[1:]):
+		return Served, Typed{}
 	case len(rest) == 1 && rest[0] == "version":
 		return Version, Typed{}
 	case len(rest) == 2 && rest[0] == "version" && rest[1] == "--json":
@@ -71,11 +79,27 @@ func Route(args []string) (act Action, typed Typed) {
 			}
 		}
 		req := alfred.ParseQuery(strings.Join(words, " "))
-		if req.Kind != alfred.Typed {
+		switch {
+		case req.Kind == alfred.Run || req.Kind == alfred.Pending || req.Kind == alfred.Answer:
+			return Served, Typed{}
+		case req.Kind != alfred.Typed:
 			return Core, Typed{}
 		}
 		t.Query = req.Query
 		return Keystroke, t
 	}
 	return Core, Typed{}
+}
+
+// plainWords reports whether words are a query alone: no flag, no word the
+// CLI parser may read as help, not blank.
+func plainWords(words []string) bool {
+	text := ""
+	for _, w := range words {
+		if strings.HasPrefix(w, "-") || w == "help" || w == "h" {
+			return false
+		}
+		text += w
+	}
+	return strings.TrimSpace(text) != ""
 }
