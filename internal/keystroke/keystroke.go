@@ -6,9 +6,13 @@
 // `gds alfred keyserver`) keeps the index open and answers the front
 // binary's keystrokes through Answer, so both print the same bytes.
 //
+// The server also runs full searches (launcher.Served command lines: `gds
+// search WORDS`, Alfred's ⌕ queries) through the full CLI's own run, for
+// fronts in its environment, so that they skip the full CLI's start-up.
+//
 // The front binary (cmd/gds-front, internal/launcher) does not link this
-// package: it asks the server over a Unix socket and hands a keystroke it
-// cannot get answered there to the full CLI.
+// package: it asks the server over a Unix socket and hands what it cannot
+// get answered there to the full CLI.
 package keystroke
 
 import (

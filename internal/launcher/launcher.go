@@ -1,8 +1,9 @@
 // Package launcher is what the `gds` front binary (cmd/gds-front) does
 // itself, shared with the full CLI (cmd/gds, released as gds-core) so that
-// both print the same bytes: the version text, the Alfred keystroke as a
-// request to the keystroke server (keyclient.go; the server is
-// internal/keystroke, run by gds-core) and the Alfred error items. Route
+// both print the same bytes: the version text, the Alfred keystroke and
+// full searches as requests to the keystroke server (keyclient.go; the
+// server is internal/keystroke, run by gds-core) and the Alfred error
+// items. Route
 // (route.go) decides which command lines the front answers; everything
 // else — and a keystroke no server answers — is handed to the full CLI
 // (core.go, handover.go).
