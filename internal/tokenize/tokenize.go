@@ -162,31 +162,49 @@ func IsCJK(r rune) bool {
 		unicode.Is(unicode.Katakana, r) || r == 'ー' || r == '々' || r == '〆'
 }
 
-// Tokens returns the search tokens of s in text order. A CJK run of one
-// character yields that character; a longer run yields its bigrams.
-func Tokens(s string) []string {
-	s = Normalize(s)
-	var out []string
-	runes := []rune(s)
+// A Run is a maximal run of word characters (letters, digits, combining
+// marks) or of CJK characters in Normalize(s): Runes are its characters,
+// [Start, End) their positions in the normalized text's runes, so two runs
+// touch when one's End is the other's Start.
+type Run struct {
+	Runes      []rune
+	CJK        bool
+	Start, End int
+}
+
+// Runs returns the runs of s in text order; separators belong to none.
+func Runs(s string) []Run {
+	runes := []rune(Normalize(s))
+	var out []Run
 	for i := 0; i < len(runes); {
 		c := classify(runes[i])
 		j := i + 1
 		for j < len(runes) && classify(runes[j]) == c {
 			j++
 		}
-		switch c {
-		case word:
-			out = append(out, Stem(string(runes[i:j])))
-		case cjk:
-			if j-i == 1 {
-				out = append(out, string(runes[i]))
-			} else {
-				for k := i; k+1 < j; k++ {
-					out = append(out, string(runes[k:k+2]))
-				}
-			}
+		if c != sep {
+			out = append(out, Run{Runes: runes[i:j:j], CJK: c == cjk, Start: i, End: j})
 		}
 		i = j
+	}
+	return out
+}
+
+// Tokens returns the search tokens of s in text order. A CJK run of one
+// character yields that character; a longer run yields its bigrams.
+func Tokens(s string) []string {
+	var out []string
+	for _, r := range Runs(s) {
+		switch {
+		case !r.CJK:
+			out = append(out, Stem(string(r.Runes)))
+		case len(r.Runes) == 1:
+			out = append(out, string(r.Runes))
+		default:
+			for k := 0; k+1 < len(r.Runes); k++ {
+				out = append(out, string(r.Runes[k:k+2]))
+			}
+		}
 	}
 	return out
 }

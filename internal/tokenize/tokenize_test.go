@@ -2,6 +2,7 @@ package tokenize
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -163,6 +164,33 @@ func TestTokensIdempotent(t *testing.T) {
 	for _, tok := range toks {
 		if got := Tokens(tok); len(got) != 1 || got[0] != tok {
 			t.Errorf("Tokens(%q) = %q, want [%q]", tok, got, tok)
+		}
+	}
+}
+
+// Runs splits normalized text into word and CJK runs with their positions:
+// runs touch when nothing separates them.
+func TestRuns(t *testing.T) {
+	type run struct {
+		text       string
+		cjk        bool
+		start, end int
+	}
+	for _, tc := range []struct {
+		in   string
+		want []run
+	}{
+		{"", nil},
+		{"第45回 選挙", []run{{"第", true, 0, 1}, {"45", false, 1, 3}, {"回", true, 3, 4}, {"選挙", true, 5, 7}}},
+		{"ｶﾀｶﾅ and Temür!", []run{{"カタカナ", true, 0, 4}, {"and", false, 5, 8}, {"temur", false, 9, 14}}},
+		{"--", nil},
+	} {
+		var got []run
+		for _, r := range Runs(tc.in) {
+			got = append(got, run{string(r.Runes), r.CJK, r.Start, r.End})
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("Runs(%q) = %v, want %v", tc.in, got, tc.want)
 		}
 	}
 }

@@ -2,7 +2,6 @@ package offline
 
 import (
 	"strings"
-	"unicode"
 
 	"github.com/gds-cli/gds/internal/tokenize"
 )
@@ -15,43 +14,28 @@ import (
 // (の第 第 45 回 回衆 …), where plain bigrams give の第 and 回衆 and the
 // phrase test misses.
 func edgeJoin(s string) string {
-	s = tokenize.Normalize(s)
-	rs := []rune(s)
-	cls := func(r rune) int {
-		switch {
-		case tokenize.IsCJK(r):
-			return 2
-		case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r):
-			return 1
-		}
-		return 0
+	runs := tokenize.Runs(s)
+	touchesWord := func(i, j int) bool { // run j exists, is a word and touches run i
+		return j >= 0 && j < len(runs) && !runs[j].CJK && (runs[i].End == runs[j].Start || runs[j].End == runs[i].Start)
 	}
 	var out []string
-	for i := 0; i < len(rs); {
-		c := cls(rs[i])
-		j := i + 1
-		for j < len(rs) && cls(rs[j]) == c {
-			j++
-		}
-		switch c {
-		case 1:
-			out = append(out, tokenize.Stem(string(rs[i:j])))
-		case 2:
-			if j-i == 1 {
-				out = append(out, string(rs[i]))
-				break
+	for i, r := range runs {
+		switch {
+		case !r.CJK:
+			out = append(out, tokenize.Stem(string(r.Runes)))
+		case len(r.Runes) == 1:
+			out = append(out, string(r.Runes))
+		default:
+			if touchesWord(i, i-1) {
+				out = append(out, string(r.Runes[0]))
 			}
-			if i > 0 && cls(rs[i-1]) == 1 {
-				out = append(out, string(rs[i]))
+			for k := 0; k+1 < len(r.Runes); k++ {
+				out = append(out, string(r.Runes[k:k+2]))
 			}
-			for k := i; k+1 < j; k++ {
-				out = append(out, string(rs[k:k+2]))
-			}
-			if j < len(rs) && cls(rs[j]) == 1 {
-				out = append(out, string(rs[j-1]))
+			if touchesWord(i, i+1) {
+				out = append(out, string(r.Runes[len(r.Runes)-1]))
 			}
 		}
-		i = j
 	}
 	return strings.Join(out, " ")
 }
@@ -60,11 +44,10 @@ func edgeJoin(s string) string {
 // letter or digit of another script: a keyword such as 第45回 or SARSコロナ.
 func crossesWordBoundary(s string) bool {
 	var cjk, word bool
-	for _, r := range s {
-		switch {
-		case tokenize.IsCJK(r):
+	for _, r := range tokenize.Runs(s) {
+		if r.CJK {
 			cjk = true
-		case unicode.IsLetter(r) || unicode.IsDigit(r):
+		} else {
 			word = true
 		}
 	}
