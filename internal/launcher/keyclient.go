@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -140,12 +139,11 @@ func AskKeyServer(socket string, build BuildInfo, index string, t Typing, timeou
 	if socket == "" {
 		return nil, nil, false, false
 	}
-	conn, err := net.DialTimeout("unix", socket, timeout)
+	conn, err := dialKeyServer(socket, timeout)
 	if err != nil {
 		return nil, nil, false, false
 	}
 	defer conn.Close()
-	_ = conn.SetDeadline(time.Now().Add(timeout))
 	resp, err := exchange(conn, KeyRequest{Build: build.Key(), Index: index, Typing: t})
 	if err != nil || resp.Refused != "" || len(resp.Stdout) == 0 {
 		return nil, nil, false, true
@@ -162,12 +160,11 @@ func AskServed(socket string, build BuildInfo, index string, args []string, env 
 	if socket == "" {
 		return KeyResponse{}, false
 	}
-	conn, err := net.DialTimeout("unix", socket, timeout)
+	conn, err := dialKeyServer(socket, timeout)
 	if err != nil {
 		return KeyResponse{}, false
 	}
 	defer conn.Close()
-	_ = conn.SetDeadline(time.Now().Add(timeout))
 	resp, err = exchange(conn, KeyRequest{Build: build.Key(), Index: index, Run: args, Env: env})
 	if err != nil || resp.Refused != "" {
 		return KeyResponse{}, false
@@ -176,7 +173,7 @@ func AskServed(socket string, build BuildInfo, index string, args []string, env 
 }
 
 // exchange writes req and reads the response on conn.
-func exchange(conn net.Conn, req KeyRequest) (KeyResponse, error) {
+func exchange(conn io.ReadWriter, req KeyRequest) (KeyResponse, error) {
 	line, err := json.Marshal(req)
 	if err != nil {
 		return KeyResponse{}, err
