@@ -102,7 +102,7 @@ func TestScriptFilterTakesTheFrontsFastPath(t *testing.T) {
 		"先月の議事録":       launcher.Keystroke,
 		"steam engine": launcher.Keystroke,
 		"":             launcher.Keystroke,
-		"⌕ budget":     launcher.Core, // the full loop: gds-core
+		"⌕ budget":     launcher.Served, // the full loop: the keystroke server runs it, else gds-core
 	} {
 		cmd := exec.Command(bash, "-c", script, "bash", query)
 		cmd.Env = []string{"HOME=" + dir, "PATH=/usr/bin:/bin", "gds_path=" + stub}
