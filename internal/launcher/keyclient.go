@@ -133,8 +133,9 @@ func WriteKeyResponse(w io.Writer, resp KeyResponse) error {
 // AskKeyServer sends one keystroke to the server at socket and returns
 // what to print. ok is false — and the caller hands the keystroke over —
 // when no server listens there, it refuses (another build or index), or it
-// does not answer within timeout; running reports whether a server was
-// there at all (so that no second one is started).
+// does not answer in time (timeout bounds each read and write); running
+// reports whether a server was there at all (so that no second one is
+// started).
 func AskKeyServer(socket string, build BuildInfo, index string, t Typing, timeout time.Duration) (stdout, stderr []byte, ok, running bool) {
 	if socket == "" {
 		return nil, nil, false, false
@@ -155,7 +156,8 @@ func AskKeyServer(socket string, build BuildInfo, index string, t Typing, timeou
 // without the program name) in the environment env (ServedEnvKey) and
 // returns its output and exit code. ok is false — the caller hands the
 // command over — when no server listens, it refuses (another build, index
-// or environment), or it does not answer within timeout.
+// or environment), or it does not answer in time (timeout bounds each read
+// and write).
 func AskServed(socket string, build BuildInfo, index string, args []string, env string, timeout time.Duration) (resp KeyResponse, ok bool) {
 	if socket == "" {
 		return KeyResponse{}, false
