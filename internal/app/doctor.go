@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"net"
 	"os"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/gds-cli/gds/internal/budget"
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/doctor"
+	"github.com/gds-cli/gds/internal/launcher"
 	"github.com/gds-cli/gds/internal/schedule"
 	"github.com/gds-cli/gds/internal/store"
 	"github.com/gds-cli/gds/migrations"
@@ -64,6 +66,18 @@ func (d *Deps) DoctorInputs(offline bool, env schedule.Env) doctor.Inputs {
 			err = &budget.Failure{Service: budget.DB, Cause: budget.CauseTimeout, Where: dbLocation(cfg.DatabaseURL), Limit: DoctorDBTimeout, Err: err}
 		}
 		return st, err
+	}
+	if env.GOOS != "windows" {
+		in.KeyServer = func() doctor.KeyServerState {
+			st := doctor.KeyServerState{Off: launcher.KeyServerOff(os.LookupEnv), Socket: launcher.KeySocket(cfg)}
+			if st.Socket != "" {
+				if conn, err := net.DialTimeout("unix", st.Socket, time.Second); err == nil {
+					conn.Close()
+					st.Running = true
+				}
+			}
+			return st
+		}
 	}
 	load := migrations.SQLite
 	if cfg.UsesPostgres() {

@@ -272,6 +272,29 @@ func (c *checker) alfred() Check {
 	return c.check("alfred", OK, c.t("doctor.alfred.ok", dir), "")
 }
 
+// keyServer reports the Alfred keystroke server: never a failure — without
+// it a keystroke still works, started as gds-core.
+func (c *checker) keyServer() Check {
+	switch {
+	case c.in.KeyServer == nil:
+		return c.check("keyserver", Skip, c.t("doctor.keyserver.unsupported"), "")
+	case c.in.Config == nil:
+		return c.skipped("keyserver")
+	case c.in.Config.UsesPostgres():
+		return c.check("keyserver", Skip, c.t("doctor.keyserver.postgres"), "")
+	}
+	st := c.in.KeyServer()
+	switch {
+	case st.Off:
+		return c.check("keyserver", OK, c.t("doctor.keyserver.off"), "")
+	case st.Socket == "":
+		return c.check("keyserver", Warn, c.t("doctor.keyserver.no_socket", c.in.Config.Home), c.t("doctor.keyserver.no_socket.fix"))
+	case st.Running:
+		return c.check("keyserver", OK, c.t("doctor.keyserver.running", st.Socket), "")
+	}
+	return c.check("keyserver", OK, c.t("doctor.keyserver.idle"), "")
+}
+
 // shellArg quotes p for a command the user copies into a shell.
 func shellArg(p string) string {
 	if !strings.ContainsAny(p, " '\"$`\\!&;|<>()*?[]{}~#") {

@@ -130,6 +130,16 @@ type Inputs struct {
 	// ProgramExists reports whether a path is an existing file (to catch a
 	// schedule pointing at a removed binary); nil skips that test.
 	ProgramExists func(string) bool
+	// KeyServer probes the Alfred keystroke server of the index; nil: no
+	// keystroke server on this system.
+	KeyServer func() KeyServerState
+}
+
+// KeyServerState is what doctor knows of the keystroke server.
+type KeyServerState struct {
+	Off     bool   // turned off (GDS_KEYSTROKE_SERVER)
+	Socket  string // its socket; "" when the gds home's path is too long for one
+	Running bool   // a server listens on Socket
 }
 
 // Run performs every check in order.
@@ -142,7 +152,7 @@ func Run(ctx context.Context, in Inputs) Report {
 	checks = append(checks, c.source()...)
 	idx := c.index(ctx)
 	checks = append(checks, idx...)
-	checks = append(checks, c.auth(ctx), c.ai(ctx), c.schedule(ctx), c.alfred())
+	checks = append(checks, c.auth(ctx), c.ai(ctx), c.schedule(ctx), c.alfred(), c.keyServer())
 	r := Report{Healthy: true, Checks: checks}
 	for _, ch := range checks {
 		if ch.Level == Fail {

@@ -122,6 +122,7 @@ func TestHealthyLocalSetup(t *testing.T) {
 		Schedule:       fakeSchedule{st: schedule.Status{Backend: "launchd", Installed: true, Loaded: true, Interval: ival, Program: "/bin/sh", LastExitCode: &zero}},
 		ProgramExists:  func(string) bool { return true },
 		Alfred:         func() (string, error) { return "/prefs/workflows/user.workflow.X", nil },
+		KeyServer:      func() KeyServerState { return KeyServerState{Socket: "/h/keystroke.sock", Running: true} },
 	})
 	if !r.Healthy {
 		t.Fatalf("not healthy: %+v", r.Checks)
@@ -335,6 +336,39 @@ func TestAuthWarnsBeforeTheTestingExpiry(t *testing.T) {
 			if !strings.Contains(c.Detail+" "+c.Fix, w) {
 				t.Errorf("%s: lacks %q: %+v", lang, w, c)
 			}
+		}
+	}
+}
+
+// The keystroke server's line: never a failure; a warning only when the
+// gds home's path is too long for its socket.
+func TestKeyServerCheck(t *testing.T) {
+	local := loadConfig(t, map[string]string{"GDS_SOURCE": "local:/data"})
+	pg := loadConfig(t, map[string]string{"GDS_SOURCE": "local:/data", config.EnvDatabaseURL: "postgres://u@h/db"})
+	probe := func(st KeyServerState) func() KeyServerState { return func() KeyServerState { return st } }
+	for _, tc := range []struct {
+		name   string
+		cfg    *config.Config
+		probe  func() KeyServerState
+		lang   string
+		level  Level
+		detail string
+	}{
+		{"no Unix", local, nil, i18n.En, Skip, "Unix"},
+		{"postgres", pg, probe(KeyServerState{Socket: "/s", Running: true}), i18n.En, Skip, "Postgres"},
+		{"off", local, probe(KeyServerState{Off: true, Socket: "/s"}), i18n.En, OK, "GDS_KEYSTROKE_SERVER"},
+		{"path too long", local, probe(KeyServerState{}), i18n.En, Warn, "too long"},
+		{"running", local, probe(KeyServerState{Socket: "/h/keystroke.sock", Running: true}), i18n.En, OK, "running (/h/keystroke.sock)"},
+		{"idle", local, probe(KeyServerState{Socket: "/h/keystroke.sock"}), i18n.En, OK, "next keystroke"},
+		{"idle ja", local, probe(KeyServerState{Socket: "/h/keystroke.sock"}), i18n.Ja, OK, "停止中"},
+	} {
+		r := Run(context.Background(), Inputs{Lang: tc.lang, Now: now, Config: tc.cfg, Stats: stats(5, now), KeyServer: tc.probe})
+		c := byID(r)["keyserver"]
+		if c.Level != tc.level || !strings.Contains(c.Detail, tc.detail) {
+			t.Errorf("%s: %+v, want %s with %q", tc.name, c, tc.level, tc.detail)
+		}
+		if tc.level == Warn && c.Fix == "" {
+			t.Errorf("%s: a warning without a fix", tc.name)
 		}
 	}
 }

@@ -77,6 +77,14 @@ func init() {
 			"doctor.alfred.error":             {En: "cannot look for the workflow: %v", Ja: "ワークフローを探せません: %v"},
 			"doctor.alfred.none":              {En: "the gds workflow is not installed in Alfred", Ja: "gds ワークフローが Alfred にインストールされていません"},
 			"doctor.alfred.ok":                {En: "installed (%s)", Ja: "インストール済み（%s）"},
+			"doctor.keyserver.title":          {En: "Alfred keystroke server", Ja: "Alfred キー入力サーバー"},
+			"doctor.keyserver.unsupported":    {En: "needs a Unix system", Ja: "Unix 系のシステムでのみ動きます"},
+			"doctor.keyserver.postgres":       {En: "serves the SQLite index only (this index is Postgres)", Ja: "SQLite のインデックス専用です（このインデックスは Postgres）"},
+			"doctor.keyserver.off":            {En: "turned off (GDS_KEYSTROKE_SERVER): every keystroke starts gds-core", Ja: "無効です（GDS_KEYSTROKE_SERVER）: キー入力ごとに gds-core が起動します"},
+			"doctor.keyserver.no_socket":      {En: "the gds home %s is too long a path for its socket: every keystroke starts gds-core", Ja: "gds ホーム %s のパスが長すぎてソケットを作れません: キー入力ごとに gds-core が起動します"},
+			"doctor.keyserver.no_socket.fix":  {En: "set GDS_HOME to a shorter path", Ja: "GDS_HOME を短いパスにしてください"},
+			"doctor.keyserver.running":        {En: "running (%s)", Ja: "動作中（%s）"},
+			"doctor.keyserver.idle":           {En: "not running; Alfred's next keystroke starts it", Ja: "停止中です。Alfred で次にキーを入力すると起動します"},
 		}
 	})
 }
