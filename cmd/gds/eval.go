@@ -28,7 +28,7 @@ type evalOptions struct {
 	Workers  int
 	Details  string // write per-query results (JSON Lines) to this file
 	Capture  string // write every reranked search's ranking inputs (JSON Lines) to this file
-	Mode     string // app.EvalModeFiles or app.EvalModeAnswer
+	Mode     string // app.EvalModeFiles, EvalModeKeystroke, EvalModeAnswer or EvalModeAgentic
 }
 
 func newEvalCommand(d *app.Deps) *cli.Command {
@@ -70,7 +70,7 @@ func newEvalCommand(d *app.Deps) *cli.Command {
 // runEval evaluates the hybrid loop (or the BM25 baseline) on a query set,
 // or question answering with --mode answer, and prints the metrics.
 func runEval(ctx context.Context, d *app.Deps, opts evalOptions) error {
-	if opts.Mode != app.EvalModeFiles && opts.Mode != app.EvalModeAnswer && opts.Mode != app.EvalModeAgentic {
+	if opts.Mode != app.EvalModeFiles && opts.Mode != app.EvalModeKeystroke && opts.Mode != app.EvalModeAnswer && opts.Mode != app.EvalModeAgentic {
 		return apperr.L(apperr.Usage, "eval.bad_mode", opts.Mode)
 	}
 	tty := isTerminal(d.Stderr)
@@ -104,7 +104,11 @@ func runEval(ctx context.Context, d *app.Deps, opts evalOptions) error {
 		render.EvalAnswerReport(d.Stdout, rep, corpus, d.Lang)
 		return nil
 	}
-	rep, err := d.Eval(ctx, req)
+	evaluate := d.Eval
+	if opts.Mode == app.EvalModeKeystroke {
+		evaluate = d.EvalKeystroke
+	}
+	rep, err := evaluate(ctx, req)
 	if err != nil {
 		return err
 	}

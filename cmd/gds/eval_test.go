@@ -101,6 +101,27 @@ func TestEvalCommand(t *testing.T) {
 		}
 	}
 
+	// --mode keystroke: the Alfred keystroke path over the same (reused)
+	// index — one keyword search per query, no loop — finds each answerable
+	// query's file first and nothing for the unanswerable one.
+	if code := h.run("eval", "--mode", "keystroke", "--corpus", corpus, "--queries", queries, "--home", evalHome, "--json"); code != exitOK {
+		t.Fatalf("eval --mode keystroke: exit %d, stderr %s", code, h.stderr.String())
+	}
+	var ks struct {
+		R1    float64        `json:"recall_at_1"`
+		Loops float64        `json:"mean_loops"`
+		Sys   string         `json:"system"`
+		Ends  map[string]int `json:"ends"`
+	}
+	if err := json.Unmarshal(h.stdout.Bytes(), &ks); err != nil || ks.Sys != "keystroke" || ks.R1 != 0.8889 || ks.Loops != 0 || ks.Ends["not_found"] != 1 ||
+		!strings.Contains(h.stderr.String(), "Reusing the evaluation index of 8 files") {
+		t.Errorf("eval --mode keystroke (%v):\n%s\n%s", err, h.stdout.String(), h.stderr.String())
+	}
+	if code := h.run("eval", "--mode", "keystroke", "--baseline", "fts5", "--corpus", corpus, "--queries", queries, "--home", evalHome); code != exitUsage ||
+		!strings.Contains(h.stderr.String(), "--mode keystroke") {
+		t.Errorf("--mode keystroke --baseline: exit %d, stderr %s", code, h.stderr.String())
+	}
+
 	h.lang = i18n.Ja
 	if code := h.run("eval", "--corpus", corpus, "--queries", queries, "--home", evalHome, "--limit", "2"); code != exitOK {
 		t.Fatalf("eval (ja): exit %d, stderr %s", code, h.stderr.String())

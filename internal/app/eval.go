@@ -6,10 +6,12 @@ import (
 	"path/filepath"
 
 	"github.com/gds-cli/gds/internal/ai"
+	"github.com/gds-cli/gds/internal/ai/offline/rules"
 	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/crawl"
 	"github.com/gds-cli/gds/internal/eval"
+	"github.com/gds-cli/gds/internal/keystroke"
 	"github.com/gds-cli/gds/internal/search"
 )
 
@@ -39,6 +41,9 @@ type EvalRequest struct {
 const (
 	EvalModeFiles  = "files"  // file retrieval (the default)
 	EvalModeAnswer = "answer" // question answering: context recall, answers
+	// EvalModeKeystroke is file retrieval through the Alfred keystroke
+	// path (eval.KeystrokeSystem): its top keystroke.AlfredLimit files.
+	EvalModeKeystroke = "keystroke"
 )
 
 // Baselines of gds eval.
@@ -98,6 +103,22 @@ func (d *Deps) Eval(ctx context.Context, req EvalRequest) (eval.Report, error) {
 		}
 	}
 	return d.runEval(ctx, req, sys, ev.queries)
+}
+
+// EvalKeystroke indexes the corpus (or reuses its index) and types each
+// query into the Alfred keystroke path (eval.KeystrokeSystem with the
+// keystroke's own query rules and limit), as `gds alfred filter QUERY`
+// answers it.
+func (d *Deps) EvalKeystroke(ctx context.Context, req EvalRequest) (eval.Report, error) {
+	if req.Baseline != "" {
+		return eval.Report{}, apperr.L(apperr.Usage, "eval.keystroke_baseline")
+	}
+	ev, err := d.openEval(ctx, req)
+	if err != nil {
+		return eval.Report{}, err
+	}
+	defer ev.ix.Store.Close()
+	return d.runEval(ctx, req, eval.KeystrokeSystem{Index: ev.ix.Store, Analyzer: rules.Analyzer{}, Lang: d.Lang, Limit: keystroke.AlfredLimit, Now: d.Now}, ev.queries)
 }
 
 // runEval runs the queries through sys and writes the details if asked.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/gds-cli/gds/internal/ai"
 	"github.com/gds-cli/gds/internal/search"
 	"github.com/gds-cli/gds/internal/store"
 )
@@ -50,6 +51,50 @@ func (s LoopSystem) Search(ctx context.Context, query string) (Ranked, error) {
 		r.Branches = append(r.Branches, string(rd.Branch))
 		r.Trace = append(r.Trace, fmt.Sprintf("keywords %q required %q filters %+v: %d hits → %s",
 			rd.Conditions.Keywords, rd.Conditions.Required, rd.Conditions.Filters, rd.Hits, rd.Branch))
+	}
+	return r, nil
+}
+
+// KeystrokeSystem types each query into the Alfred keystroke path as
+// `gds alfred filter QUERY` answers it: search.Keystroke — the index's
+// keyword search for what the query rules (Analyzer, the dictionary-free
+// offline rules) find in the typed text, one search and at most one
+// loosening — and its best Limit files, the rows Alfred lists under its
+// "Search Drive" item. No AI, no loop.
+type KeystrokeSystem struct {
+	Index    search.KeystrokeIndex
+	Analyzer ai.Provider
+	Lang     string
+	Limit    int
+	// Now is the reference time of period expressions; nil means time.Now.
+	Now func() time.Time
+}
+
+// Name implements System.
+func (KeystrokeSystem) Name() string { return "keystroke" }
+
+// Provider implements System.
+func (KeystrokeSystem) Provider() string { return "" }
+
+// Search implements System.
+func (s KeystrokeSystem) Search(ctx context.Context, query string) (Ranked, error) {
+	now := time.Now
+	if s.Now != nil {
+		now = s.Now
+	}
+	res, err := search.Keystroke(ctx, s.Index, s.Analyzer, search.KeystrokeRequest{Query: query, Lang: s.Lang, Now: now(), Limit: s.Limit})
+	if err != nil {
+		return Ranked{}, err
+	}
+	r := Ranked{End: "not_found"}
+	if len(res.Files) > 0 {
+		r.End = "results"
+	}
+	for _, f := range res.Files {
+		r.Files = append(r.Files, f.Name)
+	}
+	if len(res.Loosened) > 0 {
+		r.Trace = append(r.Trace, "loosened: "+search.LoosenedText(res.Loosened, s.Lang))
 	}
 	return r, nil
 }
