@@ -17,10 +17,11 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// Version identifies the tokenisation: an index whose stored tokens were
-// made by another version is re-tokenised by its store's migration. 2 added
-// accent folding, 3 English stemming.
-const Version = 3
+// Version identifies the tokenisation the index back ends store
+// (IndexTokens): an index whose stored tokens were made by another version
+// is re-tokenised by its store's migration. 2 added accent folding, 3
+// English stemming, 4 a CJK run's edge character where it touches a word.
+const Version = 4
 
 // Normalize applies NFKC, lower-cases s and folds Latin accents (Fold).
 func Normalize(s string) string {
@@ -89,12 +90,13 @@ func Folds(s string) bool {
 	return strings.IndexFunc(norm.NFKC.String(s), foldable) >= 0
 }
 
-// Retokenizes reports whether Tokens(s) differs from the tokens of Version 1
-// (before accent folding and stemming): whether s holds a character Fold
-// changes or a word Stem changes. A store's re-tokenising migration rewrites
-// only such texts (a Japanese text without Latin words never is).
+// Retokenizes reports whether IndexTokens(s) differs from the tokens of
+// Version 1 (before accent folding, stemming and edge characters): whether
+// s holds a character Fold changes, a word Stem changes or a CJK run with
+// an edge character (Edged). A store's re-tokenising migration rewrites
+// only such texts (a Japanese text without digits or Latin words never is).
 func Retokenizes(s string) bool {
-	if Folds(s) {
+	if Folds(s) || Edged(s) {
 		return true
 	}
 	for _, w := range strings.FieldsFunc(strings.ToLower(norm.NFKC.String(s)), func(r rune) bool { return classify(r) != word }) {
@@ -209,8 +211,63 @@ func Tokens(s string) []string {
 	return out
 }
 
-// Join returns Tokens(s) joined by single spaces: the form stored in the
-// back ends' full-text columns.
+// IndexTokens returns the tokens the index back ends store and query:
+// Tokens(s), plus a CJK run's edge character alone where the run touches a
+// word (digits, Latin letters) — after its last bigram at its end, before
+// its first bigram at its start (a run of one character is that character
+// already). So the phrase of a keyword that crosses such a boundary, 第45回
+// (第 45 回), is found in …の第45回衆議院… (の第 第 45 回 回衆 …), where plain
+// bigrams (の第 45 回衆 …) have no 第 and no 回. Any other phrase is found as
+// before: an edge token stands only at a boundary, where a keyword that
+// does not cross it ends or starts, and one that crosses it has the same
+// edge token.
+func IndexTokens(s string) []string {
+	runs := Runs(s)
+	touchesWord := func(i, j int) bool { // run j exists, is a word and touches run i
+		return j >= 0 && j < len(runs) && !runs[j].CJK && (runs[i].End == runs[j].Start || runs[j].End == runs[i].Start)
+	}
+	var out []string
+	for i, r := range runs {
+		switch {
+		case !r.CJK:
+			out = append(out, Stem(string(r.Runes)))
+		case len(r.Runes) == 1:
+			out = append(out, string(r.Runes))
+		default:
+			if touchesWord(i, i-1) {
+				out = append(out, string(r.Runes[0]))
+			}
+			for k := 0; k+1 < len(r.Runes); k++ {
+				out = append(out, string(r.Runes[k:k+2]))
+			}
+			if touchesWord(i, i+1) {
+				out = append(out, string(r.Runes[len(r.Runes)-1]))
+			}
+		}
+	}
+	return out
+}
+
+// Edged reports whether IndexTokens(s) holds an edge character: whether a
+// CJK run of two or more characters touches a word.
+func Edged(s string) bool {
+	runs := Runs(s)
+	for i := 1; i < len(runs); i++ {
+		a, b := runs[i-1], runs[i]
+		if a.End == b.Start && a.CJK != b.CJK && (a.CJK && len(a.Runes) > 1 || b.CJK && len(b.Runes) > 1) {
+			return true
+		}
+	}
+	return false
+}
+
+// IndexJoin returns IndexTokens(s) joined by single spaces: the form stored
+// in the back ends' full-text columns.
+func IndexJoin(s string) string {
+	return strings.Join(IndexTokens(s), " ")
+}
+
+// Join returns Tokens(s) joined by single spaces.
 func Join(s string) string {
 	return strings.Join(Tokens(s), " ")
 }

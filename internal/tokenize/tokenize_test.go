@@ -145,6 +145,8 @@ func TestRetokenizes(t *testing.T) {
 		"議事録を共有しました":     false,
 		"ｶﾀｶﾅ 2024 q3":   false,
 		"議事録 meetings":   true,
+		"の第45回衆議院":       true,  // edge characters
+		"2011年3月11日":     false, // runs of one character only
 	} {
 		if got := Retokenizes(s); got != want {
 			t.Errorf("Retokenizes(%q) = %v, want %v", s, got, want)
@@ -191,6 +193,70 @@ func TestRuns(t *testing.T) {
 		}
 		if !slices.Equal(got, tc.want) {
 			t.Errorf("Runs(%q) = %v, want %v", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestIndexTokens(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"第45回", "第 45 回"},
+		{"の第45回衆議院", "の第 第 45 回 回衆 衆議 議院"},
+		{"党員2名の推薦", "党員 員 2 名 名の の推 推薦"},
+		{"SARSコロナ", "sar コ コロ ロナ"},
+		{"日本語の文", "日本 本語 語の の文"},          // no word next to it: as Join
+		{"Temür died", "temur die"},       // Latin words as Join
+		{"2011年3月11日", "2011 年 3 月 11 日"}, // runs of one character stay single
+		{"議事録 2024", "議事 事録 2024"},        // a separator: the runs do not touch
+		{"ｶﾀｶﾅ123", "カタ タカ カナ ナ 123"},     // after NFKC
+	} {
+		if got := IndexJoin(c.in); got != c.want {
+			t.Errorf("IndexJoin(%q) = %q, want %q", c.in, got, c.want)
+		}
+		if got, want := Edged(c.in), IndexJoin(c.in) != Join(c.in); got != want {
+			t.Errorf("Edged(%q) = %v, want %v", c.in, got, want)
+		}
+	}
+}
+
+// The phrase of any piece of a text — cut anywhere inside a CJK run, at
+// word boundaries elsewhere — appears contiguously in the text's index
+// tokens: what lets a store find a keyword that crosses a CJK/number
+// boundary inside a longer run.
+func TestIndexTokensSubstringProperty(t *testing.T) {
+	for _, doc := range []string{
+		"2009年の第45回衆議院議員総選挙で新型SARSコロナの話題",
+		"交響曲第2番ハ短調は1894年に完成した",
+		"Q3の売上レポート2024年版とFY2025計画",
+	} {
+		hay := " " + IndexJoin(doc) + " "
+		runes := []rune(Normalize(doc))
+		cut := func(i int) bool { // a piece may start or end at i
+			if i == 0 || i == len(runes) {
+				return true
+			}
+			return classify(runes[i-1]) != word || classify(runes[i]) != word
+		}
+		for i := 0; i < len(runes); i++ {
+			for j := i + 1; j <= len(runes); j++ {
+				if !cut(i) || !cut(j) {
+					continue
+				}
+				piece := string(runes[i:j])
+				toks := IndexTokens(piece)
+				if len(toks) == 0 {
+					continue
+				}
+				if len([]rune(piece)) == 1 && IsCJK(runes[i]) {
+					continue // one CJK character: a prefix query in the stores
+				}
+				p := " " + strings.Join(toks, " ") + " "
+				if last := []rune(toks[len(toks)-1]); len(last) == 1 && IsCJK(last[0]) {
+					p = strings.TrimSuffix(p, " ") // a closing one-character run: the stores query it as a prefix
+				}
+				if !strings.Contains(hay, p) {
+					t.Errorf("%q: the index tokens of %q (%q) are not contiguous in %q", doc, piece, p, hay)
+				}
+			}
 		}
 	}
 }

@@ -7,22 +7,6 @@ import (
 	"github.com/gds-cli/gds/internal/ai"
 )
 
-func TestEdgeJoin(t *testing.T) {
-	for _, c := range []struct{ in, want string }{
-		{"第45回", "第 45 回"},
-		{"の第45回衆議院", "の第 第 45 回 回衆 衆議 議院"},
-		{"党員2名の推薦", "党員 員 2 名 名の の推 推薦"},
-		{"SARSコロナ", "sar コ コロ ロナ"},
-		{"日本語の文", "日本 本語 語の の文"},          // no word next to it: as tokenize.Join
-		{"Temür died", "temur die"},       // Latin words as tokenize.Join
-		{"2011年3月11日", "2011 年 3 月 11 日"}, // runs of one character stay single
-	} {
-		if got := edgeJoin(c.in); got != c.want {
-			t.Errorf("edgeJoin(%q) = %q, want %q", c.in, got, c.want)
-		}
-	}
-}
-
 // A keyword that starts or ends with a CJK character next to a number
 // (第45回, 2名) is a phrase the passage holds inside a longer CJK run
 // (…の第45回衆議院…): plain bigrams turn the passage's edge into の第 and 回衆

@@ -20,7 +20,7 @@ import (
 //     weightSnippet; word tokens weigh by the index's and the candidates'
 //     IDF averaged, CJK bigrams by the candidates' IDF;
 //   - coverage: the IDF-weighted share of the query's keywords found as
-//     whole phrases (edgeJoin: 第45回 is found in の第45回);
+//     whole phrases (tokenize.IndexJoin: 第45回 is found in の第45回);
 //   - pairs: the number of the query's adjacent token pairs found adjacent
 //     (three-character substrings in Japanese);
 //   - sentence: the best single sentence's IDF weight of query tokens;
@@ -110,7 +110,7 @@ type rerankDoc struct {
 	tf       map[string]float64 // field-weighted term frequencies
 	length   float64            // field-weighted length
 	joined   string             // " " + tokens of name, summary and passage + " ", for phrase tests
-	joinedEx string             // the same as edgeJoin's tokens, for phrases across a CJK/number boundary
+	joinedEx string             // the same as tokenize.IndexJoin's tokens, for phrases across a CJK/number boundary
 	pairs    map[[2]string]bool // adjacent token pairs of the name and passage
 	sents    []map[string]bool  // the tokens of each sentence of the passage
 	sentText []string           // the sentences of the passage
@@ -133,7 +133,7 @@ func newRerankDoc(c ai.HitInfo) rerankDoc {
 	add(c.Summary, weightSummary)
 	add(c.Snippet, weightSnippet)
 	d.joined = " " + tokenize.Join(c.Name+"\n"+c.Summary+"\n"+c.Snippet) + " "
-	d.joinedEx = " " + edgeJoin(c.Name+"\n"+c.Summary+"\n"+c.Snippet) + " "
+	d.joinedEx = " " + tokenize.IndexJoin(c.Name+"\n"+c.Summary+"\n"+c.Snippet) + " "
 	seq := tokenize.Tokens(c.Name + "\n" + c.Snippet)
 	for j := 0; j+1 < len(seq); j++ {
 		d.pairs[[2]string{seq[j], seq[j+1]}] = true
@@ -369,14 +369,14 @@ func bm25IDF(n, df int) float64 {
 
 // phrase is a keyword as a token phrase (" t1 t2 "); edge marks a
 // keyword that crosses a boundary between CJK characters and a number or
-// Latin word (第45回, 2名), whose tokens are edgeJoin's.
+// Latin word (第45回, 2名), whose tokens are tokenize.IndexJoin's.
 type phrase struct {
 	text string
 	edge bool
 }
 
 // holds reports whether the candidate's text holds the phrase: an edge
-// phrase in edgeJoin's tokens, where a passage's …の第45回衆議院… keeps
+// phrase in tokenize.IndexJoin's tokens, where a passage's …の第45回衆議院… keeps
 // 第 and 回 as tokens of their own; any other in tokenize.Join's, so a
 // one-character keyword (名) is not found in a counter (2名).
 func (d rerankDoc) holds(p phrase) bool {
@@ -395,7 +395,7 @@ func keywordPhrases(keywords []string, docs []rerankDoc) ([]phrase, []float64) {
 	for _, k := range keywords {
 		p := phrase{text: tokenize.Join(k)}
 		if crossesWordBoundary(k) {
-			p = phrase{text: edgeJoin(k), edge: true}
+			p = phrase{text: tokenize.IndexJoin(k), edge: true}
 		}
 		if p.text == "" || seen[p] {
 			continue

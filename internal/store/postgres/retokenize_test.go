@@ -146,6 +146,47 @@ func TestRetokenizeStemMigration(t *testing.T) {
 	checkRetokenizeDone(t, s)
 }
 
+// An index tokenised before edge characters (search_tsv holds の第 45 回衆,
+// no 第 or 回 alone) is re-tokenised by the edge-token migration on open:
+// afterwards the keyword 第45回 finds the file and its chunk.
+func TestRetokenizeEdgeMigration(t *testing.T) {
+	ctx := context.Background()
+	s, url, schema, emb := retokenizeFixture(t)
+	for _, f := range []struct{ id, name, text string }{
+		{"a", "議事録.txt", "議事録を共有"},
+		{"b", "選挙.txt", "の第45回衆議院"},
+	} {
+		file := store.File{ID: f.id, Name: f.name, Text: f.text, Embedding: emb, MimeType: "text/plain", ModifiedAt: time.Now()}
+		if err := s.UpsertFile(ctx, file, []store.Chunk{{Ordinal: 0, Text: f.text, Embedding: emb}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// b's tokens as the tokenizer before edge characters made them
+	// (tokenize.Join: の第 45 回衆 衆議 議院).
+	execAll(t, s,
+		`UPDATE {schema}.drive_file_index SET search_tsv = '選挙:1A txt:2A の第:4 45:5 回衆:6 衆議:7 議院:8'::tsvector WHERE file_id = 'b'`,
+		`UPDATE {schema}.drive_file_chunks SET search_tsv = 'の第:1 45:2 回衆:3 衆議:4 議院:5'::tsvector WHERE file_id = 'b' AND ordinal = 0`)
+	runMigration(t, s, schema, "_edge_tokens.sql")
+	if got := keywordIDs(t, s, "第45回"); len(got) != 0 {
+		t.Fatalf("before re-tokenising KeywordSearch(第45回) = %v; the test no longer starts from old tokens", got)
+	}
+	s.Close()
+
+	s = openTest(t, url, schema)
+	for _, term := range []string{"第45回", "第45回衆議院", "45回"} {
+		if got := keywordIDs(t, s, term); !slices.Equal(got, []string{"b"}) {
+			t.Errorf("after re-tokenising KeywordSearch(%s) = %v, want [b]", term, got)
+		}
+		if got := chunkTextIDs(t, s, term); !slices.Equal(got, []string{"b#0"}) {
+			t.Errorf("ChunkTextSearch(%s) = %v, want [b#0]", term, got)
+		}
+	}
+	if got := keywordIDs(t, s, "議事録"); !slices.Equal(got, []string{"a"}) {
+		t.Errorf("KeywordSearch(議事録) = %v, want [a]", got)
+	}
+	checkRetokenizeDone(t, s)
+}
+
 // retokenizeFixture opens a store on a fresh schema with re-tokenising
 // batches of 2 (so a migration's pass takes several) and an embedding
 // space, and returns a unit embedding for its files.

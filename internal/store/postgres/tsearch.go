@@ -56,7 +56,7 @@ func tsvectorOf(fields []field) string {
 	pos := 1
 	bytes := 0
 	add := func(text string, weight byte) {
-		toks := tokenize.Tokens(text)
+		toks := tokenize.IndexTokens(text)
 		if len(toks) == 0 {
 			return
 		}
@@ -115,7 +115,7 @@ func tsvectorOf(fields []field) string {
 func buildTSQuery(terms []string, mode store.MatchMode) string {
 	var parts []string
 	for _, t := range terms {
-		toks := tokenize.Tokens(t)
+		toks := tokenize.IndexTokens(t)
 		if len(toks) == 0 {
 			continue
 		}

@@ -103,7 +103,7 @@ func (s *Store) backfillChunkFTS(ctx context.Context) error {
 					rows.Close()
 					return fmt.Errorf("read chunks: %w", err)
 				}
-				batch = append(batch, row{chunkRowID(doc, after.Ordinal), tokenize.Join(text)})
+				batch = append(batch, row{chunkRowID(doc, after.Ordinal), tokenize.IndexJoin(text)})
 			}
 			if err := rows.Close(); err != nil {
 				return fmt.Errorf("read chunks: %w", err)

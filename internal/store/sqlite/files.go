@@ -69,9 +69,9 @@ func (s *Store) UpsertFile(ctx context.Context, f store.File, chunks []store.Chu
 	}
 	chunkFTS := make([]string, len(chunks))
 	for i, c := range chunks {
-		chunkFTS[i] = tokenize.Join(c.Text)
+		chunkFTS[i] = tokenize.IndexJoin(c.Text)
 	}
-	fts := [4]string{tokenize.Join(f.Name), tokenize.Join(jsonKeywordsText(f.Keywords)), tokenize.Join(f.Summary), tokenize.Join(f.Text)}
+	fts := [4]string{tokenize.IndexJoin(f.Name), tokenize.IndexJoin(jsonKeywordsText(f.Keywords)), tokenize.IndexJoin(f.Summary), tokenize.IndexJoin(f.Text)}
 	emb := encodeVec(f.Embedding)
 	return s.inWriteTx(ctx, op, func(tx *sql.Tx) error {
 		m, err := readMeta(ctx, tx)

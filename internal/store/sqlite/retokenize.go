@@ -127,14 +127,14 @@ func retokenizeFile(ctx context.Context, tx *sql.Tx, id, name, keywordsJSON, sum
 		return fmt.Errorf("delete the full-text row: %w", err)
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO drive_file_fts (rowid, name, keywords, summary, body) VALUES (?, ?, ?, ?, ?)`,
-		doc, tokenize.Join(name), tokenize.Join(kwText), tokenize.Join(summary), tokenize.Join(body)); err != nil {
+		doc, tokenize.IndexJoin(name), tokenize.IndexJoin(kwText), tokenize.IndexJoin(summary), tokenize.IndexJoin(body)); err != nil {
 		return fmt.Errorf("write the full-text row: %w", err)
 	}
 	for i, t := range texts {
 		if !tokenize.Retokenizes(t) {
 			continue
 		}
-		if _, err := tx.ExecContext(ctx, insertChunkFTS, chunkRowID(doc, ordinals[i]), tokenize.Join(t)); err != nil {
+		if _, err := tx.ExecContext(ctx, insertChunkFTS, chunkRowID(doc, ordinals[i]), tokenize.IndexJoin(t)); err != nil {
 			return fmt.Errorf("write chunk %d's full-text row: %w", ordinals[i], err)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gds-cli/gds/internal/store"
 	"github.com/gds-cli/gds/internal/store/storetest"
+	"github.com/gds-cli/gds/internal/tokenize"
 	"github.com/gds-cli/gds/migrations"
 )
 
@@ -176,6 +177,65 @@ func TestRetokenizeStemMigration(t *testing.T) {
 	}
 	if got := keywordIDs(t, s, "議事録"); !slices.Equal(got, []string{"c"}) {
 		t.Errorf("KeywordSearch(議事録) = %v, want [c]", got)
+	}
+	checkRetokenizeDone(t, s)
+}
+
+// An index tokenised before edge characters (its rows hold の第 45 回衆,
+// no 第 or 回 alone) is re-tokenised by the edge-token migration on a
+// read-write open: afterwards the keyword 第45回 finds the file and its
+// chunk; a Japanese file without digits or Latin words keeps its rows.
+func TestRetokenizeEdgeMigration(t *testing.T) {
+	ctx := context.Background()
+	s, path, emb := retokenizeFixture(t)
+	text := "2009年の第45回衆議院議員総選挙"
+	for _, f := range []struct{ id, name, text string }{
+		{"a", "議事録.txt", "議事録を共有"},
+		{"b", "選挙.txt", text},
+		{"c", "cat.txt", "cat sat on mat"},
+	} {
+		tf := testFile(f.id, f.text, 1)
+		tf.Name = f.name
+		if err := s.UpsertFile(ctx, tf, []store.Chunk{{Ordinal: 0, Text: f.text, Embedding: emb}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// b's rows as the tokenizer before edge characters made them.
+	var docB int64
+	s.read.QueryRow(`SELECT doc_id FROM drive_file_index WHERE file_id = 'b'`).Scan(&docB)
+	old := tokenize.Join(text)
+	for _, q := range []struct {
+		sql  string
+		args []any
+	}{
+		{`DELETE FROM drive_file_fts WHERE rowid = ?`, []any{docB}},
+		{`INSERT INTO drive_file_fts (rowid, name, keywords, summary, body) VALUES (?, ?, '', '', ?)`, []any{docB, tokenize.Join("選挙.txt"), old}},
+		{`INSERT OR REPLACE INTO drive_chunk_fts (rowid, body) VALUES (?, ?)`, []any{chunkRowID(docB, 0), old}},
+		{migrationSQL(t, "_edge_tokens.sql"), nil},
+	} {
+		if _, err := s.write.Exec(q.sql, q.args...); err != nil {
+			t.Fatalf("%s: %v", q.sql, err)
+		}
+	}
+	if got := keywordIDs(t, s, "第45回"); len(got) != 0 {
+		t.Fatalf("before re-tokenising KeywordSearch(第45回) = %v; the test no longer starts from old tokens", got)
+	}
+	s.Close()
+
+	s = mustOpen(t, path, Options{})
+	for _, term := range []string{"第45回", "第45回衆議院", "年の第45"} {
+		if got := keywordIDs(t, s, term); !slices.Equal(got, []string{"b"}) {
+			t.Errorf("after re-tokenising KeywordSearch(%s) = %v, want [b]", term, got)
+		}
+		if got := chunkTextIDs(t, s, term); !slices.Equal(got, []string{"b#0"}) {
+			t.Errorf("ChunkTextSearch(%s) = %v, want [b#0]", term, got)
+		}
+	}
+	if got := keywordIDs(t, s, "議事録"); !slices.Equal(got, []string{"a"}) {
+		t.Errorf("KeywordSearch(議事録) = %v, want [a]", got)
+	}
+	if got := keywordIDs(t, s, "cat"); !slices.Equal(got, []string{"c"}) {
+		t.Errorf("KeywordSearch(cat) = %v, want [c]", got)
 	}
 	checkRetokenizeDone(t, s)
 }

@@ -49,7 +49,7 @@ func ftsQuery(terms []string, mode store.MatchMode) string {
 func ftsPhrases(terms []string) []string {
 	var phrases []string
 	for _, term := range terms {
-		toks := tokenize.Tokens(term)
+		toks := tokenize.IndexTokens(term)
 		if len(toks) == 0 {
 			continue
 		}

@@ -5,7 +5,7 @@
 // possibly in other processes) work at once; writes take the write lock up
 // front (BEGIN IMMEDIATE) and wait on a busy timeout instead of failing with
 // "database is locked". Full-text search is an FTS5 table over the
-// tokenize.Join form of name, keywords, summary and text, ranked by bm25 with
+// tokenize.IndexJoin form of name, keywords, summary and text, ranked by bm25 with
 // the name weighted highest; every query term becomes one quoted FTS5 phrase,
 // so user text can never change the query syntax. Chunks have their own FTS5
 // table (rowid = doc_id << 24 | ordinal), kept in step by UpsertFile,

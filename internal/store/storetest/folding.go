@@ -59,3 +59,27 @@ func testStemming(t *testing.T, newStore func(t *testing.T) store.Store) {
 	wantKeyword(t, ctx, s, anyOf("議事録"), "ja")
 	wantKeyword(t, ctx, s, anyOf("共有しました"), "ja")
 }
+
+// testEdgeTokens checks the edge characters of the shared tokenizer: a
+// keyword that crosses a boundary between CJK characters and a number or
+// Latin word (第45回, 45回, SARSコロナ) is found where the CJK run goes on
+// past the keyword (…の第45回衆議院…), in file keyword search and chunk
+// full-text search alike; keywords that do not cross a boundary are found as
+// before, and a keyword with another number is not found.
+func testEdgeTokens(t *testing.T, newStore func(t *testing.T) store.Store) {
+	ctx, s := open(t, newStore)
+	text := "2009年の第45回衆議院議員総選挙では新型SARSコロナの話題もあった"
+	upsert(t, ctx, s, file("elect", "選挙.txt", text), chunk(0, 0, text, 1))
+	upsert(t, ctx, s, file("other", "別件.txt", "第46回大会の記録"))
+
+	for _, term := range []string{"第45回", "第45回衆議院議員総選挙", "45回衆議院", "年の第45", "SARSコロナ", "型SARS", "2009年"} {
+		wantKeyword(t, ctx, s, all(term), "elect")
+		wantChunkText(t, ctx, s, all(term), chunkKey{"elect", 0})
+	}
+	for _, term := range []string{"衆議院", "議員総選挙", "コロナ"} {
+		wantKeyword(t, ctx, s, all(term), "elect")
+	}
+	wantKeyword(t, ctx, s, all("第46回"), "other")
+	wantKeyword(t, ctx, s, all("第47回"))
+	wantKeyword(t, ctx, s, all("45回大会"))
+}

@@ -42,6 +42,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"KeywordSearchNormalization", testKeywordNormalization},
 		{"AccentAndWidthFolding", testFolding},
 		{"EnglishStemming", testStemming},
+		{"KeywordAcrossCJKWordBoundary", testEdgeTokens},
 		{"KeywordSearchFilters", testKeywordFilters},
 		{"KeywordSearchTotalAndLimit", testKeywordTotalAndLimit},
 		{"KeywordSearchTopOnlyRanking", testTopOnlyRanking},
