@@ -22,6 +22,9 @@ type buildInfo = launcher.BuildInfo
 // run executes gds with args (args[0] is the program name) and returns the
 // process exit code. Errors are printed here and nowhere else.
 func run(ctx context.Context, d *app.Deps, args []string, info buildInfo) int {
+	if d.Backfill == nil {
+		d.Backfill = render.BackfillProgress(d.Stderr, d.Lang)
+	}
 	root := newRootCommand(d, info)
 	if len(args) > 0 {
 		cliflag.Install(root, args[1:])

@@ -58,6 +58,10 @@ type Deps struct {
 	// is configured, else the embedded SQLite store in the gds home. The
 	// caller closes it.
 	OpenStore func(ctx context.Context) (store.Store, error)
+	// Backfill, when set, is told the progress of the data pass a
+	// migration may start when OpenStore opens an index made by an older
+	// gds (re-tokenising its stored text).
+	Backfill func(store.Backfill)
 	// Provider returns the AI provider chosen by GDS_AI_PROVIDER (created
 	// once and shared).
 	Provider func() (ai.Provider, error)
@@ -135,7 +139,7 @@ func New(o Options) *Deps {
 		if err != nil {
 			return nil, err
 		}
-		return OpenStore(ctx, cfg)
+		return OpenStore(ctx, cfg, d.Backfill)
 	}
 	var (
 		once sync.Once
@@ -231,10 +235,11 @@ func (d *Deps) T(key i18n.Key, args ...any) string { return i18n.T(d.Lang, key, 
 
 // OpenStore opens the index configured by cfg: Postgres when cfg has a
 // database URL, else the embedded SQLite file at cfg.IndexPath() (its
-// directory is created with mode 0700).
-func OpenStore(ctx context.Context, cfg *config.Config) (store.Store, error) {
+// directory is created with mode 0700). backfill (may be nil) is told the
+// progress of a migration's data pass.
+func OpenStore(ctx context.Context, cfg *config.Config, backfill func(store.Backfill)) (store.Store, error) {
 	if cfg.UsesPostgres() {
-		var opts []postgres.Option
+		opts := []postgres.Option{postgres.WithBackfill(backfill)}
 		if cfg.DatabaseSchema != "" {
 			opts = append(opts, postgres.WithSchema(cfg.DatabaseSchema))
 		}
@@ -251,7 +256,7 @@ func OpenStore(ctx context.Context, cfg *config.Config) (store.Store, error) {
 		}
 		return nil, err
 	}
-	s, err := sqlite.Open(ctx, cfg.IndexPath(), sqlite.Options{})
+	s, err := sqlite.Open(ctx, cfg.IndexPath(), sqlite.Options{Backfill: backfill})
 	if err != nil {
 		err = fmt.Errorf("open the index %s: %w", cfg.IndexPath(), err)
 		// SQLite says only "unable to open database file (14)"; whether

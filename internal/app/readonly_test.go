@@ -46,7 +46,7 @@ func TestOpenStoreNamesReadOnlyHome(t *testing.T) {
 	t.Cleanup(func() { writeProbe = probe })
 
 	// Writable folder: the error stays SQLite's.
-	_, err := OpenStore(context.Background(), cfg)
+	_, err := OpenStore(context.Background(), cfg, nil)
 	if err == nil {
 		t.Fatal("OpenStore on a folder path succeeded")
 	}
@@ -55,7 +55,7 @@ func TestOpenStoreNamesReadOnlyHome(t *testing.T) {
 	}
 
 	writeProbe = func(dir string) error { return &fs.PathError{Op: "open", Path: dir, Err: syscall.EROFS} }
-	_, err = OpenStore(context.Background(), cfg)
+	_, err = OpenStore(context.Background(), cfg, nil)
 	if !errors.Is(err, apperr.Config) {
 		t.Fatalf("err %v, want apperr.Config", err)
 	}
@@ -79,7 +79,7 @@ func TestOpenStoreReadOnlyFolder(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = os.Chmod(cfg.DataDir, 0o700) })
-	_, err := OpenStore(context.Background(), cfg)
+	_, err := OpenStore(context.Background(), cfg, nil)
 	if msg := apperr.Message(err, i18n.En); !strings.Contains(msg, "is read-only") {
 		t.Errorf("message %q", msg)
 	}

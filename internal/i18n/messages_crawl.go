@@ -5,6 +5,9 @@ func init() {
 	register(func() map[Key]Message {
 		return map[Key]Message{
 			"crawl.begin.full":            {En: "Full scan: %d files to check", Ja: "フルスキャン: %d 件のファイルを確認します"},
+			"store.backfill.begin":        {En: "Updating the index for this version of gds: re-reading the search words of %d files (once)…", Ja: "このバージョンの gds に合わせてインデックスを更新しています: %d 件のファイルの検索語を作り直します（初回のみ）…"},
+			"store.backfill.progress":     {En: "  %d/%d files", Ja: "  %d/%d 件"},
+			"store.backfill.done":         {En: "Index updated (%d files, %s).", Ja: "インデックスを更新しました（%d 件、%s）。"},
 			"crawl.begin.incremental":     {En: "Incremental crawl: %d files changed since the last crawl", Ja: "差分クロール: 前回のクロール以降に変更されたファイル %d 件"},
 			"crawl.progress.title":        {En: "Indexing", Ja: "インデックス作成中"},
 			"crawl.progress.count":        {En: "Files: %d/%d", Ja: "ファイル: %d/%d"},

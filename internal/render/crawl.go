@@ -12,6 +12,7 @@ import (
 	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/crawl"
 	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/store"
 )
 
 // CrawlProgress returns a crawl.Progress: a progress bar when w is a
@@ -224,5 +225,39 @@ func CrawlSummary(w io.Writer, sum crawl.Summary, dryRun bool, lang string) {
 	}
 	if !dryRun && !sum.Checkpoint.IsZero() {
 		fmt.Fprintln(w, i18n.T(lang, "crawl.checkpoint", sum.Checkpoint.UTC().Format(time.RFC3339)))
+	}
+}
+
+// BackfillProgress returns the hook that reports an index update on w —
+// the data pass a migration starts when a command opens an index made by
+// an older gds (seconds at 10,000 files, minutes at 100,000): a line when
+// it starts, the count at every tenth of the files, and a line when it is
+// done with the time it took. A pass with nothing left to do prints
+// nothing.
+func BackfillProgress(w io.Writer, lang string) func(store.Backfill) {
+	var (
+		started time.Time
+		step    int
+		done    bool
+	)
+	return func(b store.Backfill) {
+		if done || b.Total == 0 {
+			return
+		}
+		if started.IsZero() {
+			started = time.Now()
+			fmt.Fprintln(w, i18n.T(lang, "store.backfill.begin", b.Total))
+			step = b.Done * 10 / b.Total
+			return
+		}
+		if b.Done >= b.Total {
+			done = true
+			fmt.Fprintln(w, i18n.T(lang, "store.backfill.done", b.Total, time.Since(started).Round(100*time.Millisecond)))
+			return
+		}
+		if s := b.Done * 10 / b.Total; s > step {
+			step = s
+			fmt.Fprintln(w, i18n.T(lang, "store.backfill.progress", b.Done, b.Total))
+		}
 	}
 }

@@ -453,7 +453,7 @@ func TestTokenCORSAndAddr(t *testing.T) {
 
 func TestHealthBrokenStore(t *testing.T) {
 	e := newEnv(t, false, server.Options{})
-	st, err := app.OpenStore(context.Background(), e.cfg)
+	st, err := app.OpenStore(context.Background(), e.cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -89,7 +89,7 @@ func testEveryErrorStatus(t *testing.T, pg bool) {
 	e.json("GET", "/api/v1/documents/"+doc, nil, 200, nil, auth...)
 
 	// 503: /health really checks the store.
-	st, err := app.OpenStore(context.Background(), cfg)
+	st, err := app.OpenStore(context.Background(), cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -30,6 +30,39 @@ var (
 	ErrSchemaTooNew = apperr.Mark(errors.New("index schema is newer than this gds"), apperr.Index)
 )
 
+// Backfill reports a store's data pass after a migration — re-tokenising
+// the stored text of an index made by an older tokenizer — as it goes:
+// Done of Total files examined; the last report has Done == Total. A
+// back end calls its hook (sqlite.Options.Backfill,
+// postgres.WithBackfill) only when such a pass runs.
+type Backfill struct {
+	Done, Total int
+}
+
+// BackfillProgress returns what a store's data pass calls after each batch
+// with the files it examined there (last: whether the pass is over). It
+// tells hook the files examined so far of all the files, starting from
+// count (done: those up to the pass's stored position, so a resumed pass
+// starts where it stopped), read once; it reports once before returning,
+// and Done == Total at the end. With a nil hook it counts nothing.
+func BackfillProgress(hook func(Backfill), count func() (done, total int, err error)) (func(examined int, last bool), error) {
+	if hook == nil {
+		return func(int, bool) {}, nil
+	}
+	done, total, err := count()
+	if err != nil {
+		return nil, err
+	}
+	hook(Backfill{Done: done, Total: total})
+	return func(examined int, last bool) {
+		done = min(done+examined, total)
+		if last {
+			done = total
+		}
+		hook(Backfill{Done: done, Total: total})
+	}, nil
+}
+
 // File is one indexed file: the seed's drive_file_index row plus what gds
 // needs beyond it.
 type File struct {

@@ -34,6 +34,7 @@ type Store struct {
 	schema   string // unquoted
 	sql      *strings.Replacer
 	location string
+	backfill func(store.Backfill) // WithBackfill
 
 	mu    sync.Mutex
 	space store.EmbeddingSpace // cached recorded space; zero when unknown
@@ -43,7 +44,8 @@ type Store struct {
 type Option func(*options)
 
 type options struct {
-	schema string
+	schema   string
+	backfill func(store.Backfill)
 }
 
 // WithSchema puts the tables in the named schema instead of public. The
@@ -51,6 +53,12 @@ type options struct {
 // one server.
 func WithSchema(name string) Option {
 	return func(o *options) { o.schema = name }
+}
+
+// WithBackfill has Open tell fn the progress of the data pass a migration
+// may start (re-tokenising stored text: seconds at 10,000 files).
+func WithBackfill(fn func(store.Backfill)) Option {
+	return func(o *options) { o.backfill = fn }
 }
 
 // Open connects to the database at url (a postgres:// URL or a key=value
@@ -85,6 +93,7 @@ func Open(ctx context.Context, url string, opts ...Option) (*Store, error) {
 		schema:   o.schema,
 		sql:      strings.NewReplacer("{schema}", pgx.Identifier{o.schema}.Sanitize()),
 		location: maskedLocation(cfg, o.schema),
+		backfill: o.backfill,
 	}
 	if err := pool.Ping(ctx); err != nil {
 		pool.Close()

@@ -29,8 +29,19 @@ var retokenizeBatch = 200
 // one transaction each holding the gds_meta row of the position (so
 // concurrent processes take turns), and resumes where it stopped.
 func (s *Store) retokenize(ctx context.Context) error {
+	var pending int
+	if err := s.pool.QueryRow(ctx, s.q("SELECT count(*) FROM {schema}.gds_meta WHERE key = $1"), metaRetokenize).Scan(&pending); err != nil {
+		return fmt.Errorf("postgres: reading the re-tokenising position in %s: %w", s.location, err)
+	}
+	if pending == 0 {
+		return nil
+	}
+	progress, err := s.backfillProgress(ctx)
+	if err != nil {
+		return err
+	}
 	for {
-		done := false
+		done, examined := false, 0
 		err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 			var after string
 			err := tx.QueryRow(ctx, s.q("SELECT value FROM {schema}.gds_meta WHERE key = $1 FOR UPDATE"), metaRetokenize).Scan(&after)
@@ -60,6 +71,7 @@ func (s *Store) retokenize(ctx context.Context) error {
 			if err := rows.Err(); err != nil {
 				return fmt.Errorf("reading files: %w", err)
 			}
+			examined = len(files)
 			for _, f := range files {
 				if err := s.retokenizeFile(ctx, tx, f); err != nil {
 					return fmt.Errorf("file %q: %w", f.ID, err)
@@ -76,10 +88,26 @@ func (s *Store) retokenize(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("postgres: re-tokenising stored text in %s: %w", s.location, err)
 		}
+		progress(examined, done)
 		if done {
 			return nil
 		}
 	}
+}
+
+// backfillProgress returns what the re-tokenising pass calls after each
+// batch (store.BackfillProgress with this store's counts).
+func (s *Store) backfillProgress(ctx context.Context) (func(examined int, last bool), error) {
+	count := func() (done, total int, err error) {
+		err = s.pool.QueryRow(ctx, s.q(`SELECT
+			(SELECT count(*) FROM {schema}.drive_file_index WHERE file_id COLLATE "C" <= COALESCE((SELECT value FROM {schema}.gds_meta WHERE key = $1), '') COLLATE "C"),
+			(SELECT count(*) FROM {schema}.drive_file_index)`), metaRetokenize).Scan(&done, &total)
+		if err != nil {
+			err = fmt.Errorf("postgres: counting the files to re-tokenise in %s: %w", s.location, err)
+		}
+		return done, total, err
+	}
+	return store.BackfillProgress(s.backfill, count)
 }
 
 // retokenizeFile rebuilds one file's search tokens when its text holds a

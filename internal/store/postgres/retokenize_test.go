@@ -172,7 +172,17 @@ func TestRetokenizeEdgeMigration(t *testing.T) {
 	}
 	s.Close()
 
-	s = openTest(t, url, schema)
+	// The pass reports its progress: from 0 of the 2 files to both (one
+	// full batch of 2, then an empty one that ends the pass).
+	var reports []store.Backfill
+	s, err := Open(ctx, url, WithSchema(schema), WithBackfill(func(b store.Backfill) { reports = append(reports, b) }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	if want := []store.Backfill{{Done: 0, Total: 2}, {Done: 2, Total: 2}, {Done: 2, Total: 2}}; !slices.Equal(reports, want) {
+		t.Errorf("backfill reports = %v, want %v", reports, want)
+	}
 	for _, term := range []string{"第45回", "第45回衆議院", "45回"} {
 		if got := keywordIDs(t, s, term); !slices.Equal(got, []string{"b"}) {
 			t.Errorf("after re-tokenising KeywordSearch(%s) = %v, want [b]", term, got)

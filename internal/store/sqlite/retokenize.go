@@ -35,8 +35,12 @@ func (s *Store) retokenize(ctx context.Context) error {
 	if pending == 0 {
 		return nil
 	}
+	progress, err := s.backfillProgress(ctx)
+	if err != nil {
+		return err
+	}
 	for {
-		done := false
+		done, examined := false, 0
 		err := s.inWriteTx(ctx, "re-tokenise stored text", func(tx *sql.Tx) error {
 			var after string
 			err := tx.QueryRowContext(ctx, `SELECT value FROM gds_meta WHERE key = ?`, metaRetokenize).Scan(&after)
@@ -68,6 +72,7 @@ func (s *Store) retokenize(ctx context.Context) error {
 			if err := rows.Close(); err != nil {
 				return fmt.Errorf("read files: %w", err)
 			}
+			examined = len(files)
 			for _, f := range files {
 				if err := retokenizeFile(ctx, tx, f.id, f.name, f.keywords, f.summary, f.doc); err != nil {
 					return fmt.Errorf("file %q: %w", f.id, err)
@@ -81,10 +86,29 @@ func (s *Store) retokenize(ctx context.Context) error {
 			_, err = tx.ExecContext(ctx, `UPDATE gds_meta SET value = ? WHERE key = ?`, files[len(files)-1].id, metaRetokenize)
 			return err
 		})
-		if err != nil || done {
+		if err != nil {
 			return err
 		}
+		progress(examined, done)
+		if done {
+			return nil
+		}
 	}
+}
+
+// backfillProgress returns what the re-tokenising pass calls after each
+// batch (store.BackfillProgress with this store's counts).
+func (s *Store) backfillProgress(ctx context.Context) (func(examined int, last bool), error) {
+	count := func() (done, total int, err error) {
+		err = s.write.QueryRowContext(ctx, `SELECT
+			(SELECT count(*) FROM drive_file_index WHERE file_id <= ifnull((SELECT value FROM gds_meta WHERE key = ?), '')),
+			(SELECT count(*) FROM drive_file_index)`, metaRetokenize).Scan(&done, &total)
+		if err != nil {
+			err = fmt.Errorf("sqlite index %s: count the files to re-tokenise: %w", s.path, err)
+		}
+		return done, total, err
+	}
+	return store.BackfillProgress(s.backfill, count)
 }
 
 // retokenizeFile rewrites one file's full-text rows when its text holds a

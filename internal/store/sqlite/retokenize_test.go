@@ -222,7 +222,19 @@ func TestRetokenizeEdgeMigration(t *testing.T) {
 	}
 	s.Close()
 
-	s = mustOpen(t, path, Options{})
+	// The pass reports its progress: from 0 of the 3 files, in batches of
+	// 2, to all 3.
+	var reports []store.Backfill
+	s = mustOpen(t, path, Options{Backfill: func(b store.Backfill) { reports = append(reports, b) }})
+	if want := []store.Backfill{{Done: 0, Total: 3}, {Done: 2, Total: 3}, {Done: 3, Total: 3}}; !slices.Equal(reports, want) {
+		t.Errorf("backfill reports = %v, want %v", reports, want)
+	}
+	reports = nil
+	s.Close()
+	s = mustOpen(t, path, Options{Backfill: func(b store.Backfill) { reports = append(reports, b) }})
+	if reports != nil {
+		t.Errorf("an index with nothing to re-tokenise reported %v", reports)
+	}
 	for _, term := range []string{"第45回", "第45回衆議院", "年の第45"} {
 		if got := keywordIDs(t, s, term); !slices.Equal(got, []string{"b"}) {
 			t.Errorf("after re-tokenising KeywordSearch(%s) = %v, want [b]", term, got)

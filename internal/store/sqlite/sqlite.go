@@ -51,14 +51,19 @@ type Options struct {
 	// journal-mode change, and every write method returns ErrReadOnly. Used
 	// on the per-keystroke Alfred path, where opening must be fast.
 	ReadOnly bool
+	// Backfill, when set, is told the progress of the data pass a
+	// migration may start on a read-write open (re-tokenising stored text:
+	// seconds at 10,000 files).
+	Backfill func(store.Backfill)
 }
 
 // Store is the embedded SQLite index. It is safe for concurrent use.
 type Store struct {
 	path     string
 	readOnly bool
-	read     *sql.DB // pool for queries (deferred transactions)
-	write    *sql.DB // one connection, BEGIN IMMEDIATE; nil when read-only
+	backfill func(store.Backfill) // Options.Backfill
+	read     *sql.DB              // pool for queries (deferred transactions)
+	write    *sql.DB              // one connection, BEGIN IMMEDIATE; nil when read-only
 
 	cacheMu sync.Mutex
 	cache   *vecCache
@@ -73,7 +78,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	if path == "" {
 		return nil, errors.New("open sqlite index: empty path")
 	}
-	s := &Store{path: path, readOnly: opts.ReadOnly}
+	s := &Store{path: path, readOnly: opts.ReadOnly, backfill: opts.Backfill}
 	u := "file:" + (&url.URL{Path: path}).EscapedPath()
 	timeout := strconv.FormatInt(busyTimeout.Milliseconds(), 10)
 	if opts.ReadOnly {
