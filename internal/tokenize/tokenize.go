@@ -194,22 +194,7 @@ func Runs(s string) []Run {
 
 // Tokens returns the search tokens of s in text order. A CJK run of one
 // character yields that character; a longer run yields its bigrams.
-func Tokens(s string) []string {
-	var out []string
-	for _, r := range Runs(s) {
-		switch {
-		case !r.CJK:
-			out = append(out, Stem(string(r.Runes)))
-		case len(r.Runes) == 1:
-			out = append(out, string(r.Runes))
-		default:
-			for k := 0; k+1 < len(r.Runes); k++ {
-				out = append(out, string(r.Runes[k:k+2]))
-			}
-		}
-	}
-	return out
-}
+func Tokens(s string) []string { return tokens(s, false) }
 
 // IndexTokens returns the tokens the index back ends store and query:
 // Tokens(s), plus a CJK run's edge character alone where the run touches a
@@ -221,10 +206,13 @@ func Tokens(s string) []string {
 // before: an edge token stands only at a boundary, where a keyword that
 // does not cross it ends or starts, and one that crosses it has the same
 // edge token.
-func IndexTokens(s string) []string {
+func IndexTokens(s string) []string { return tokens(s, true) }
+
+// tokens is Tokens, with IndexTokens' edge characters when edges is set.
+func tokens(s string, edges bool) []string {
 	runs := Runs(s)
 	touchesWord := func(i, j int) bool { // run j exists, is a word and touches run i
-		return j >= 0 && j < len(runs) && !runs[j].CJK && (runs[i].End == runs[j].Start || runs[j].End == runs[i].Start)
+		return edges && j >= 0 && j < len(runs) && !runs[j].CJK && (runs[i].End == runs[j].Start || runs[j].End == runs[i].Start)
 	}
 	var out []string
 	for i, r := range runs {
