@@ -3,6 +3,7 @@
 package main
 
 import (
+	"database/sql"
 	"encoding/json"
 	"io"
 	"os"
@@ -16,6 +17,7 @@ import (
 	"github.com/gds-cli/gds/internal/i18n"
 	"github.com/gds-cli/gds/internal/launcher"
 	"github.com/gds-cli/gds/internal/render/alfred"
+	_ "github.com/gds-cli/gds/internal/store/sqlite" // the database/sql driver, to age an index
 )
 
 // The front answers a keystroke through the keystroke server only; a
@@ -263,6 +265,48 @@ func TestFrontStartsKeyServer(t *testing.T) {
 		t.Errorf("served keystrokes went to the full CLI: %q", m)
 	}
 	stopServer(t, cfg)
+}
+
+// After an upgrade whose migrations the index has not had yet, the first
+// keystroke finds no server and is handed over: the full CLI answers that
+// the index is being updated and starts the server, which updates it (the
+// read-only keystroke path cannot); the keystrokes after that are served
+// from the updated index, as the full CLI answers them.
+func TestFrontUpdatesAnOldIndex(t *testing.T) {
+	front, core := binaries(t)
+	home, cfg := shortHome(t, core)
+	db, err := sql.Open("sqlite", cfg.IndexPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`DELETE FROM gds_schema_migrations WHERE version = (SELECT max(version) FROM gds_schema_migrations)`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	t.Cleanup(func() { stopServer(t, cfg) })
+	env := []string{"GDS_HOME=" + home, "GDS_CORE=" + core}
+	updating := i18n.T(i18n.En, "alfred.updating.title")
+	if before := runBin(t, core, env[:1], "", "alfred", "filter", "steam engine"); !strings.Contains(before.stdout, "gds db migrate") {
+		t.Fatalf("the full CLI alone on the old index: %+v; the test no longer starts from an old index", before)
+	}
+	first := runBin(t, front, env, "", "alfred", "filter", "steam engine")
+	if !strings.Contains(first.stdout, updating) || first.code != 0 {
+		t.Fatalf("first keystroke on the old index: %+v, want the item %q", first, updating)
+	}
+	deadline := time.Now().Add(hangGuard)
+	for {
+		f := runBin(t, front, env, "", "alfred", "filter", "steam engine")
+		if !strings.Contains(f.stdout, updating) {
+			if c := runBin(t, core, env[:1], "", "alfred", "filter", "steam engine"); f != c || uids(t, f.stdout) == 0 {
+				t.Fatalf("after the update:\nfront    %+v\nfull CLI %+v", f, c)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the index was still being updated after the hang guard")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 // coreWrapper is gds-core behind a script that records each run — its

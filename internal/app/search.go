@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -418,7 +419,21 @@ func (d *Deps) OpenKeystrokeIndex(ctx context.Context) (KeystrokeIndex, error) {
 	if cfg.UsesPostgres() {
 		return d.openBudgeted(ctx, cfg, d.Budget.WithDefaults())
 	}
-	return keystroke.OpenIndex(ctx, cfg)
+	ix, err := keystroke.OpenIndex(ctx, cfg)
+	if errors.Is(err, store.ErrSchemaOld) && startsKeyServer() {
+		// An index an older gds made: the keystroke server this keystroke
+		// starts updates it first (keystroke.Serve).
+		return nil, fmt.Errorf("%w: %w", keystroke.ErrUpdating, err)
+	}
+	return ix, err
+}
+
+// startsKeyServer reports whether StartKeyServer may start a server: the
+// front handed a keystroke over because none listened, and the server is
+// not turned off.
+func startsKeyServer() bool {
+	v, _ := os.LookupEnv(launcher.StartServerEnv)
+	return v == "1" && !launcher.KeyServerOff(os.LookupEnv)
 }
 
 // ServeKeys runs the keystroke server of the configured SQLite index
@@ -454,7 +469,7 @@ func (d *Deps) ServeKeys(ctx context.Context, build launcher.BuildInfo, run func
 // it does nothing. Best effort: a failure only means the next keystroke is
 // handed over too.
 func (d *Deps) StartKeyServer() {
-	if v, _ := os.LookupEnv(launcher.StartServerEnv); v != "1" || launcher.KeyServerOff(os.LookupEnv) {
+	if !startsKeyServer() {
 		return
 	}
 	cfg, err := d.RequireConfig()

@@ -38,7 +38,8 @@ var (
 	Config = &Kind{"config"}
 	// NotImplemented: the command or feature is not built in this release.
 	NotImplemented = &Kind{"not_implemented"}
-	// Index: the index needs attention (embedding mismatch, schema too new).
+	// Index: the index needs attention (embedding mismatch, schema too new
+	// or too old for a read-only open).
 	Index = &Kind{"index"}
 	// NoIndex: there is nothing indexed yet to search.
 	NoIndex = &Kind{"no_index"}

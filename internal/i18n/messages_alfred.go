@@ -37,6 +37,8 @@ func init() {
 
 			// Alfred: errors as items.
 			"alfred.err.no_index.title":  {En: "No index yet", Ja: "まだ索引がありません"},
+			"alfred.updating.title":      {En: "Updating the index for this version of gds…", Ja: "このバージョンの gds に合わせて索引を更新しています…"},
+			"alfred.updating.sub":        {En: "Once after an upgrade (about a minute per 50,000 files); type on to see results when it is done", Ja: "アップグレード後に 1 回だけです（5 万件あたり約 1 分）。終わったら入力を続けると結果が表示されます"},
 			"alfred.err.no_index.sub":    {En: "Run `gds crawl` in a terminal (or `gds crawl --source local:PATH`)", Ja: "ターミナルで `gds crawl`（または `gds crawl --source local:PATH`）を実行してください"},
 			"alfred.err.auth.title":      {En: "Not signed in to Google", Ja: "Google にログインしていません"},
 			"alfred.err.auth.sub":        {En: "Run `gds auth login` in a terminal", Ja: "ターミナルで `gds auth login` を実行してください"},

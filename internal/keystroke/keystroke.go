@@ -24,6 +24,7 @@ import (
 	"github.com/gds-cli/gds/internal/ai/offline/rules"
 	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/config"
+	"github.com/gds-cli/gds/internal/i18n"
 	"github.com/gds-cli/gds/internal/launcher"
 	"github.com/gds-cli/gds/internal/mirror"
 	"github.com/gds-cli/gds/internal/render/alfred"
@@ -55,6 +56,18 @@ func OpenIndex(ctx context.Context, cfg *config.Config) (Index, error) {
 		return nil, err
 	}
 	return st, nil
+}
+
+// ErrUpdating is the error of opening an index an older gds made while it
+// is being updated for this one (the keystroke server applies the
+// migrations itself; a keystroke handed to the full CLI is answered while
+// the server it starts does so). Alfred answers it with the Updating item.
+var ErrUpdating = errors.New("the index is being updated for this version of gds")
+
+// Updating is the response to a keystroke while the index is being
+// updated for this version of gds.
+func Updating(lang string) alfred.Output {
+	return alfred.Message(i18n.T(lang, "alfred.updating.title"), i18n.T(lang, "alfred.updating.sub"), "")
 }
 
 // Request is one keystroke.
@@ -108,6 +121,9 @@ func Alfred(ctx context.Context, open func(context.Context) (Index, error), req 
 		return launcher.Prompt(req.Lang, req.Folder), nil
 	}
 	ix, err := open(ctx)
+	if errors.Is(err, ErrUpdating) {
+		return Updating(req.Lang), nil
+	}
 	if err != nil {
 		return alfred.Output{}, err
 	}

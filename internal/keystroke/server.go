@@ -14,6 +14,8 @@ import (
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/launcher"
 	"github.com/gds-cli/gds/internal/render/alfred"
+	"github.com/gds-cli/gds/internal/store"
+	"github.com/gds-cli/gds/internal/store/sqlite"
 )
 
 // The keystroke server keeps the SQLite index open in a long-lived
@@ -65,6 +67,11 @@ type ServerOptions struct {
 	// Served command lines run one at a time.
 	Run func(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	Env string
+	// Migrate updates an index an older gds made (store.ErrSchemaOld on
+	// the read-only open): nil opens it read-write — applying the
+	// migrations and their data pass — and closes it. Keystrokes are
+	// answered with Updating meanwhile.
+	Migrate func(ctx context.Context) error
 }
 
 // ErrServerRunning is Serve's error when another server already holds
@@ -106,10 +113,21 @@ func Serve(ctx context.Context, opts ServerOptions) error {
 	if opts.Executable != "" {
 		exeInfo, _ = os.Stat(opts.Executable)
 	}
-	s := &keyServer{cfg: opts.Config, build: opts.Build.Key(), run: opts.Run, env: opts.Env}
+	s := &keyServer{cfg: opts.Config, build: opts.Build.Key(), run: opts.Run, env: opts.Env, migrate: opts.Migrate}
+	if s.migrate == nil {
+		s.migrate = func(ctx context.Context) error {
+			st, err := sqlite.Open(ctx, opts.Config.IndexPath(), sqlite.Options{})
+			if err != nil {
+				return err
+			}
+			return st.Close()
+		}
+	}
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	s.ctx = ctx
+	defer s.updates.Wait() // after cancel (deferred below): an update stops at its next batch
 	// Open the index now, while the user is still typing (a failure is
 	// reported to the first keystroke, which opens it again).
 	opened := make(chan struct{})
@@ -184,6 +202,16 @@ type keyServer struct {
 	mu   sync.Mutex
 	ix   Index
 	info os.FileInfo // the index file ix was opened from
+
+	// Updating an index an older gds made (ServerOptions.Migrate), under
+	// mu: running while updating; updateErr is a failed update's error
+	// (then keystrokes get the read-only open's error, which says to run
+	// `gds db migrate`, and the update is not tried again).
+	migrate   func(ctx context.Context) error
+	ctx       context.Context // the server's: an update outlives its keystroke
+	updates   sync.WaitGroup
+	updating  bool
+	updateErr error
 }
 
 // handle answers one connection; stale reports a front of another build
@@ -264,13 +292,33 @@ func (s *keyServer) open(ctx context.Context) (Index, error) {
 		s.ix, s.info = nil, nil
 	}
 	if s.ix == nil {
+		if s.updating {
+			return nil, ErrUpdating
+		}
 		ix, err := OpenIndex(ctx, s.cfg)
+		if errors.Is(err, store.ErrSchemaOld) && s.updateErr == nil {
+			s.updating = true
+			s.updates.Add(1)
+			go s.update()
+			return nil, fmt.Errorf("%w: %w", ErrUpdating, err)
+		}
 		if err != nil {
 			return nil, err
 		}
 		s.ix, s.info = ix, fi
 	}
 	return keptIndex{s.ix}, nil
+}
+
+// update applies the migrations of an index an older gds made, in the
+// background: the keystrokes meanwhile are answered with Updating, the
+// first one after it opens the index again.
+func (s *keyServer) update() {
+	defer s.updates.Done()
+	err := s.migrate(s.ctx)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.updating, s.updateErr = false, err
 }
 
 func (s *keyServer) close() {

@@ -5,6 +5,7 @@ package keystroke
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"io"
@@ -292,4 +293,67 @@ func TestKeyServerRunsServed(t *testing.T) {
 	}
 	os.Remove(sock)
 	waitEnd(t, done)
+}
+
+// An index an older gds made (its newest migration not applied) cannot be
+// opened read-only: the server updates it itself, answering keystrokes
+// with the Updating item meanwhile (both languages), and answers them from
+// the updated index once that is done — as the same keystroke answered
+// directly from an index that was never old.
+func TestKeyServerUpdatesAnOldIndex(t *testing.T) {
+	cfg := keyHome(t, "u", []string{"alpha", "beta"})
+	db, err := sql.Open("sqlite", cfg.IndexPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`DELETE FROM gds_schema_migrations WHERE version = (SELECT max(version) FROM gds_schema_migrations)`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if _, err := OpenIndex(context.Background(), cfg); !errors.Is(err, store.ErrSchemaOld) {
+		t.Fatalf("read-only open of the old index: %v, want store.ErrSchemaOld", err)
+	}
+
+	release, migrated := make(chan struct{}), make(chan error, 1)
+	sock := launcher.KeySocket(cfg)
+	done := startKeys(t, ServerOptions{Socket: sock, Config: cfg, Build: testBuild, Migrate: func(ctx context.Context) error {
+		<-release // the update is under way until the test lets it end
+		st, err := sqlite.Open(ctx, cfg.IndexPath(), sqlite.Options{})
+		if err == nil {
+			err = st.Close()
+		}
+		migrated <- err
+		return err
+	}})
+	now := time.Date(2026, 6, 1, 9, 30, 0, 0, time.Local)
+	for _, lang := range []string{i18n.En, i18n.Ja} {
+		out, _, ok, _ := launcher.AskKeyServer(sock, testBuild, cfg.IndexPath(), launcher.Typing{Query: "alpha", Lang: lang, Now: now}, 20*time.Second)
+		if want := i18n.T(lang, "alfred.updating.title"); !ok || !strings.Contains(string(out), want) {
+			t.Fatalf("%s keystroke while updating (ok %v): %s, want the item %q", lang, ok, out, want)
+		}
+	}
+	close(release)
+	if err := <-migrated; err != nil {
+		t.Fatalf("the update failed: %v", err)
+	}
+	ty := launcher.Typing{Query: "alpha", Lang: i18n.En, Now: now}
+	want, _ := direct(t, cfg, ty) // the updated index opens read-only again
+	deadline := time.Now().Add(20 * time.Second) // a hang guard, not a timing check
+	for {
+		out, _, ok, _ := launcher.AskKeyServer(sock, testBuild, cfg.IndexPath(), ty, 20*time.Second)
+		if ok && string(out) == want {
+			break
+		}
+		if !ok || !strings.Contains(string(out), i18n.T(i18n.En, "alfred.updating.title")) || time.Now().After(deadline) {
+			t.Fatalf("keystroke after the update (ok %v): %s\nwant %s", ok, out, want)
+		}
+		time.Sleep(5 * time.Millisecond) // the update's goroutine has not recorded its end yet
+	}
+	if !strings.Contains(want, "alpha-") {
+		t.Errorf("the updated index does not find alpha: %s", want)
+	}
+	os.Remove(sock)
+	if err := waitEnd(t, done); err != nil {
+		t.Errorf("Serve: %v", err)
+	}
 }

@@ -26,6 +26,9 @@ var (
 	// dimension would be mixed with the ones already stored. The wrapping
 	// error tells the user to re-crawl with --full.
 	ErrEmbeddingMismatch = apperr.Mark(errors.New("embedding model mismatch"), apperr.Index)
+	// ErrSchemaOld is returned by a read-only open of an index an older gds
+	// made: it needs the migrations a read-write open applies.
+	ErrSchemaOld = apperr.Mark(errors.New("index schema is older than this gds"), apperr.Index)
 	// ErrSchemaTooNew is returned when the database was migrated by a newer gds.
 	ErrSchemaTooNew = apperr.Mark(errors.New("index schema is newer than this gds"), apperr.Index)
 )

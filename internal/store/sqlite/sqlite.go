@@ -281,7 +281,7 @@ func (s *Store) checkVersion(ctx context.Context) error {
 	case v == 0:
 		return notInitialised{s.path}
 	case v < latest:
-		return fmt.Errorf("sqlite index %s has schema version %d, this gds needs %d; run `gds db migrate`", s.path, v, latest)
+		return fmt.Errorf("sqlite index %s has schema version %d, this gds needs %d; run `gds db migrate`: %w", s.path, v, latest, store.ErrSchemaOld)
 	case v > latest:
 		return fmt.Errorf("sqlite index %s has schema version %d, this gds knows up to %d; upgrade gds: %w",
 			s.path, v, latest, store.ErrSchemaTooNew)
