@@ -337,7 +337,7 @@ func TestKeyServerUpdatesAnOldIndex(t *testing.T) {
 		t.Fatalf("the update failed: %v", err)
 	}
 	ty := launcher.Typing{Query: "alpha", Lang: i18n.En, Now: now}
-	want, _ := direct(t, cfg, ty) // the updated index opens read-only again
+	want, _ := direct(t, cfg, ty)                // the updated index opens read-only again
 	deadline := time.Now().Add(20 * time.Second) // a hang guard, not a timing check
 	for {
 		out, _, ok, _ := launcher.AskKeyServer(sock, testBuild, cfg.IndexPath(), ty, 20*time.Second)

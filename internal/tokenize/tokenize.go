@@ -91,13 +91,22 @@ func Folds(s string) bool {
 }
 
 // Retokenizes reports whether IndexTokens(s) differs from the tokens of
-// Version 1 (before accent folding, stemming and edge characters): whether
-// s holds a character Fold changes, a word Stem changes or a CJK run with
-// an edge character (Edged). A store's re-tokenising migration rewrites
-// only such texts (a Japanese text without digits or Latin words never is).
-func Retokenizes(s string) bool {
-	if Folds(s) || Edged(s) {
+// Version 1 (before accent folding, stemming and edge characters):
+// RetokenizesSince(s, 1).
+func Retokenizes(s string) bool { return RetokenizesSince(s, 1) }
+
+// RetokenizesSince reports whether IndexTokens(s) differs from the tokens
+// tokenisation Version since made: whether s holds a character Fold
+// changes (since < 2), a word Stem changes (since < 3) or a CJK run with
+// an edge character (Edged, since < 4). A store's re-tokenising migration
+// rewrites only such texts (a Japanese text without digits or Latin words
+// never is; after Version 3, an English one without a CJK run never is).
+func RetokenizesSince(s string, since int) bool {
+	if since < 2 && Folds(s) || since < 4 && Edged(s) {
 		return true
+	}
+	if since >= 3 {
+		return false
 	}
 	for _, w := range strings.FieldsFunc(strings.ToLower(norm.NFKC.String(s)), func(r rune) bool { return classify(r) != word }) {
 		if Stem(w) != w {

@@ -197,6 +197,28 @@ func TestRuns(t *testing.T) {
 	}
 }
 
+// A text is re-tokenised only for the changes after the version its
+// tokens were made with.
+func TestRetokenizesSince(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		want [4]bool // since 1, 2, 3, 4
+	}{
+		{"Temür", [4]bool{true, false, false, false}},
+		{"the runs", [4]bool{true, true, false, false}},
+		{"の第45回衆議院", [4]bool{true, true, true, false}},
+		{"Temür runs の第45回", [4]bool{true, true, true, false}},
+		{"Temür runs 第45回", [4]bool{true, true, false, false}}, // one-character runs: no edge
+		{"cat sat on mat", [4]bool{}},
+	} {
+		for i, want := range c.want {
+			if got := RetokenizesSince(c.s, i+1); got != want {
+				t.Errorf("RetokenizesSince(%q, %d) = %v, want %v", c.s, i+1, got, want)
+			}
+		}
+	}
+}
+
 func TestIndexTokens(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{"第45回", "第 45 回"},

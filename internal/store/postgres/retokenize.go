@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 
 	"github.com/jackc/pgx/v5"
 
@@ -16,14 +17,22 @@ import (
 // file_id done.
 const metaRetokenize = "retokenize_backfill"
 
+// metaRetokenizeFrom is the gds_meta key of the tokenisation version
+// (tokenize.Version) the stored tokens were made with when the pending
+// pass was queued; the pass rewrites only the texts whose tokens changed
+// since (tokenize.RetokenizesSince). Absent: version 1. A migration sets
+// it only when no pass is pending, so a pending pass keeps the oldest.
+const metaRetokenizeFrom = "retokenize_from"
+
 // retokenizeBatch is the number of files examined per transaction.
 var retokenizeBatch = 200
 
 // retokenize rebuilds search_tsv (file and chunks) of the files whose
-// stored text holds a character the tokenizer now folds or
-// stems differently (accents, English words: tokenize.Retokenizes), after
-// the migration that changed the tokenisation
-// queued it; the other files' tokens are unchanged and are not touched.
+// tokens changed since the tokenisation version the pass starts from
+// (metaRetokenizeFrom; tokenize.RetokenizesSince: accents, English words,
+// CJK runs next to a word), after the migration that changed the
+// tokenisation queued it; the other files' tokens are unchanged and are
+// not touched.
 // The file's text is rebuilt from its chunks (store.JoinChunkTexts). It
 // runs in batches of retokenizeBatch files in file_id COLLATE "C" order,
 // one transaction each holding the gds_meta row of the position (so
@@ -35,6 +44,16 @@ func (s *Store) retokenize(ctx context.Context) error {
 	}
 	if pending == 0 {
 		return nil
+	}
+	from := 1
+	var v string
+	switch err := s.pool.QueryRow(ctx, s.q("SELECT value FROM {schema}.gds_meta WHERE key = $1"), metaRetokenizeFrom).Scan(&v); {
+	case err == nil:
+		if n, perr := strconv.Atoi(v); perr == nil && n > 1 {
+			from = n
+		}
+	case !errors.Is(err, pgx.ErrNoRows):
+		return fmt.Errorf("postgres: reading the tokenisation version to re-tokenise from in %s: %w", s.location, err)
 	}
 	progress, err := s.backfillProgress(ctx)
 	if err != nil {
@@ -73,13 +92,13 @@ func (s *Store) retokenize(ctx context.Context) error {
 			}
 			examined = len(files)
 			for _, f := range files {
-				if err := s.retokenizeFile(ctx, tx, f); err != nil {
+				if err := s.retokenizeFile(ctx, tx, f, from); err != nil {
 					return fmt.Errorf("file %q: %w", f.ID, err)
 				}
 			}
 			if len(files) < retokenizeBatch {
 				done = true
-				_, err = tx.Exec(ctx, s.q("DELETE FROM {schema}.gds_meta WHERE key = $1"), metaRetokenize)
+				_, err = tx.Exec(ctx, s.q("DELETE FROM {schema}.gds_meta WHERE key IN ($1, $2)"), metaRetokenize, metaRetokenizeFrom)
 				return err
 			}
 			_, err = tx.Exec(ctx, s.q("UPDATE {schema}.gds_meta SET value = $1 WHERE key = $2"), files[len(files)-1].ID, metaRetokenize)
@@ -110,9 +129,9 @@ func (s *Store) backfillProgress(ctx context.Context) (func(examined int, last b
 	return store.BackfillProgress(s.backfill, count)
 }
 
-// retokenizeFile rebuilds one file's search tokens when its text holds a
-// character the tokenizer folds or a word it stems.
-func (s *Store) retokenizeFile(ctx context.Context, tx pgx.Tx, f store.File) error {
+// retokenizeFile rebuilds one file's search tokens when they changed
+// since tokenisation version from (tokenize.RetokenizesSince).
+func (s *Store) retokenizeFile(ctx context.Context, tx pgx.Tx, f store.File, from int) error {
 	rows, err := tx.Query(ctx, s.q(`SELECT ordinal, page, content FROM {schema}.drive_file_chunks WHERE file_id = $1 ORDER BY ordinal`), f.ID)
 	if err != nil {
 		return fmt.Errorf("reading chunks: %w", err)
@@ -136,12 +155,13 @@ func (s *Store) retokenizeFile(ctx context.Context, tx pgx.Tx, f store.File) err
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("reading chunks: %w", err)
 	}
-	changed := tokenize.Retokenizes(f.Name) || tokenize.Retokenizes(f.Summary)
+	retok := func(s string) bool { return tokenize.RetokenizesSince(s, from) }
+	changed := retok(f.Name) || retok(f.Summary)
 	for _, k := range f.Keywords {
-		changed = changed || tokenize.Retokenizes(k)
+		changed = changed || retok(k)
 	}
 	for _, t := range texts {
-		changed = changed || tokenize.Retokenizes(t)
+		changed = changed || retok(t)
 	}
 	if !changed {
 		return nil
@@ -151,7 +171,7 @@ func (s *Store) retokenizeFile(ctx context.Context, tx pgx.Tx, f store.File) err
 		return fmt.Errorf("writing the search tokens: %w", err)
 	}
 	for i, t := range texts {
-		if !tokenize.Retokenizes(t) {
+		if !retok(t) {
 			continue
 		}
 		if _, err := tx.Exec(ctx, s.q(`UPDATE {schema}.drive_file_chunks SET search_tsv = $3::tsvector WHERE file_id = $1 AND ordinal = $2`),

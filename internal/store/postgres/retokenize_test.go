@@ -197,6 +197,37 @@ func TestRetokenizeEdgeMigration(t *testing.T) {
 	checkRetokenizeDone(t, s)
 }
 
+// With no pass pending, the edge-token migration rewrites only what
+// changed since version 3: a file whose stored tokens are (as a test
+// fixture) unstemmed keeps them; the file with an edge run is rewritten.
+func TestRetokenizeFromVersion(t *testing.T) {
+	ctx := context.Background()
+	s, url, schema, emb := retokenizeFixture(t)
+	for _, f := range []struct{ id, text string }{
+		{"e", "の第45回衆議院"},
+		{"r", "She runs every morning"},
+	} {
+		file := store.File{ID: f.id, Name: f.id + ".txt", Text: f.text, Embedding: emb, MimeType: "text/plain", ModifiedAt: time.Now()}
+		if err := s.UpsertFile(ctx, file, []store.Chunk{{Ordinal: 0, Text: f.text, Embedding: emb}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	execAll(t, s,
+		`UPDATE {schema}.drive_file_index SET search_tsv = 'e:1A txt:2A の第:4 45:5 回衆:6 衆議:7 議院:8'::tsvector WHERE file_id = 'e'`,
+		`UPDATE {schema}.drive_file_index SET search_tsv = 'r:1A txt:2A she:4 runs:5 every:6 morning:7'::tsvector WHERE file_id = 'r'`)
+	runMigration(t, s, schema, "_edge_tokens.sql")
+	s.Close()
+
+	s = openTest(t, url, schema)
+	if got := keywordIDs(t, s, "第45回"); !slices.Equal(got, []string{"e"}) {
+		t.Errorf("KeywordSearch(第45回) = %v, want [e]", got)
+	}
+	if got := keywordIDs(t, s, "running"); len(got) != 0 {
+		t.Errorf("KeywordSearch(running) = %v, want none: a file without an edge run was rewritten", got)
+	}
+	checkRetokenizeDone(t, s)
+}
+
 // retokenizeFixture opens a store on a fresh schema with re-tokenising
 // batches of 2 (so a migration's pass takes several) and an embedding
 // space, and returns a unit embedding for its files.

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 
 	"github.com/gds-cli/gds/internal/store"
 	"github.com/gds-cli/gds/internal/tokenize"
@@ -16,14 +17,22 @@ import (
 // file_id done.
 const metaRetokenize = "retokenize_backfill"
 
+// metaRetokenizeFrom is the gds_meta key of the tokenisation version
+// (tokenize.Version) the stored tokens were made with when the pending
+// pass was queued; the pass rewrites only the texts whose tokens changed
+// since (tokenize.RetokenizesSince). Absent: version 1. A migration sets
+// it only when no pass is pending, so a pending pass keeps the oldest.
+const metaRetokenizeFrom = "retokenize_from"
+
 // retokenizeBatch is the number of files examined per write transaction.
 var retokenizeBatch = 200
 
 // retokenize rewrites the full-text rows (file and chunks) of the files
-// whose stored text holds a character the tokenizer now folds or
-// stems differently (accents, English words: tokenize.Retokenizes), after
-// the migration that changed the tokenisation
-// queued it. The other files' tokens are unchanged and are not touched.
+// whose tokens changed since the tokenisation version the pass starts from
+// (metaRetokenizeFrom; tokenize.RetokenizesSince: accents, English words,
+// CJK runs next to a word), after the migration that changed the
+// tokenisation queued it. The other files' tokens are unchanged and are
+// not touched.
 // The file's text is rebuilt from its chunks (store.JoinChunkTexts). It
 // runs in batches of retokenizeBatch files, one write transaction each,
 // keeping the position in gds_meta, so an interrupted run resumes.
@@ -34,6 +43,16 @@ func (s *Store) retokenize(ctx context.Context) error {
 	}
 	if pending == 0 {
 		return nil
+	}
+	from := 1
+	var v string
+	switch err := s.write.QueryRowContext(ctx, `SELECT value FROM gds_meta WHERE key = ?`, metaRetokenizeFrom).Scan(&v); {
+	case err == nil:
+		if n, perr := strconv.Atoi(v); perr == nil && n > 1 {
+			from = n
+		}
+	case !errors.Is(err, sql.ErrNoRows):
+		return fmt.Errorf("sqlite index %s: read the tokenisation version to re-tokenise from: %w", s.path, err)
 	}
 	progress, err := s.backfillProgress(ctx)
 	if err != nil {
@@ -74,13 +93,13 @@ func (s *Store) retokenize(ctx context.Context) error {
 			}
 			examined = len(files)
 			for _, f := range files {
-				if err := retokenizeFile(ctx, tx, f.id, f.name, f.keywords, f.summary, f.doc); err != nil {
+				if err := retokenizeFile(ctx, tx, f.id, f.name, f.keywords, f.summary, f.doc, from); err != nil {
 					return fmt.Errorf("file %q: %w", f.id, err)
 				}
 			}
 			if len(files) < retokenizeBatch {
 				done = true
-				_, err = tx.ExecContext(ctx, `DELETE FROM gds_meta WHERE key = ?`, metaRetokenize)
+				_, err = tx.ExecContext(ctx, `DELETE FROM gds_meta WHERE key IN (?, ?)`, metaRetokenize, metaRetokenizeFrom)
 				return err
 			}
 			_, err = tx.ExecContext(ctx, `UPDATE gds_meta SET value = ? WHERE key = ?`, files[len(files)-1].id, metaRetokenize)
@@ -111,9 +130,9 @@ func (s *Store) backfillProgress(ctx context.Context) (func(examined int, last b
 	return store.BackfillProgress(s.backfill, count)
 }
 
-// retokenizeFile rewrites one file's full-text rows when its text holds a
-// character the tokenizer folds or a word it stems.
-func retokenizeFile(ctx context.Context, tx *sql.Tx, id, name, keywordsJSON, summary string, doc int64) error {
+// retokenizeFile rewrites one file's full-text rows when their tokens
+// changed since tokenisation version from (tokenize.RetokenizesSince).
+func retokenizeFile(ctx context.Context, tx *sql.Tx, id, name, keywordsJSON, summary string, doc int64, from int) error {
 	var keywords []string
 	if err := json.Unmarshal([]byte(keywordsJSON), &keywords); err != nil {
 		return fmt.Errorf("keywords %q: %w", keywordsJSON, err)
@@ -139,9 +158,10 @@ func retokenizeFile(ctx context.Context, tx *sql.Tx, id, name, keywordsJSON, sum
 		return fmt.Errorf("read chunks: %w", err)
 	}
 	kwText := jsonKeywordsText(keywords)
-	changed := tokenize.Retokenizes(name) || tokenize.Retokenizes(kwText) || tokenize.Retokenizes(summary)
+	retok := func(s string) bool { return tokenize.RetokenizesSince(s, from) }
+	changed := retok(name) || retok(kwText) || retok(summary)
 	for _, t := range texts {
-		changed = changed || tokenize.Retokenizes(t)
+		changed = changed || retok(t)
 	}
 	if !changed {
 		return nil
@@ -155,7 +175,7 @@ func retokenizeFile(ctx context.Context, tx *sql.Tx, id, name, keywordsJSON, sum
 		return fmt.Errorf("write the full-text row: %w", err)
 	}
 	for i, t := range texts {
-		if !tokenize.Retokenizes(t) {
+		if !retok(t) {
 			continue
 		}
 		if _, err := tx.ExecContext(ctx, insertChunkFTS, chunkRowID(doc, ordinals[i]), tokenize.IndexJoin(t)); err != nil {

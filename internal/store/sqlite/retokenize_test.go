@@ -252,6 +252,66 @@ func TestRetokenizeEdgeMigration(t *testing.T) {
 	checkRetokenizeDone(t, s)
 }
 
+// The edge-token migration rewrites only what changed since version 3 when
+// no pass is pending: a file whose stored tokens are (as a test fixture)
+// unstemmed keeps them, while the file with an edge run is rewritten. With
+// the stemming pass still pending when it runs, the pass keeps its start
+// and rewrites both.
+func TestRetokenizeFromVersion(t *testing.T) {
+	for _, pending := range []bool{false, true} {
+		ctx := context.Background()
+		s, path, emb := retokenizeFixture(t)
+		for _, f := range []struct{ id, text string }{
+			{"e", "の第45回衆議院"},
+			{"r", "She runs every morning"},
+		} {
+			if err := s.UpsertFile(ctx, testFile(f.id, f.text, 1), []store.Chunk{{Ordinal: 0, Text: f.text, Embedding: emb}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var docE, docR int64
+		s.read.QueryRow(`SELECT doc_id FROM drive_file_index WHERE file_id = 'e'`).Scan(&docE)
+		s.read.QueryRow(`SELECT doc_id FROM drive_file_index WHERE file_id = 'r'`).Scan(&docR)
+		type step struct {
+			sql  string
+			args []any
+		}
+		steps := []step{
+			{`DELETE FROM drive_file_fts WHERE rowid IN (?, ?)`, []any{docE, docR}},
+			{`INSERT INTO drive_file_fts (rowid, name, keywords, summary, body) VALUES (?, '', '', '', ?)`, []any{docE, tokenize.Join("の第45回衆議院")}},
+			{`INSERT INTO drive_file_fts (rowid, name, keywords, summary, body) VALUES (?, '', '', '', 'she runs every morning')`, []any{docR}},
+		}
+		if pending {
+			steps = append(steps, step{migrationSQL(t, "_stem_english.sql"), nil})
+		}
+		steps = append(steps, step{migrationSQL(t, "_edge_tokens.sql"), nil})
+		for _, q := range steps {
+			if _, err := s.write.Exec(q.sql, q.args...); err != nil {
+				t.Fatalf("%s: %v", q.sql, err)
+			}
+		}
+		s.Close()
+
+		s = mustOpen(t, path, Options{})
+		if got := keywordIDs(t, s, "第45回"); !slices.Equal(got, []string{"e"}) {
+			t.Errorf("pending %v: KeywordSearch(第45回) = %v, want [e]", pending, got)
+		}
+		want := []string(nil)
+		if pending {
+			want = []string{"r"}
+		}
+		if got := keywordIDs(t, s, "running"); !slices.Equal(got, want) {
+			t.Errorf("pending %v: KeywordSearch(running) = %v, want %v (rewritten only when the stemming pass was pending)", pending, got, want)
+		}
+		checkRetokenizeDone(t, s)
+		var left int
+		s.read.QueryRow(`SELECT count(*) FROM gds_meta WHERE key = ?`, metaRetokenizeFrom).Scan(&left)
+		if left != 0 {
+			t.Errorf("pending %v: the version to re-tokenise from is still stored", pending)
+		}
+	}
+}
+
 // retokenizeFixture opens a store in a fresh file with re-tokenising
 // batches of 2 (so a migration's pass takes several) and an embedding
 // space, and returns the file's path and a unit embedding for its files.
