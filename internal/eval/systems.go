@@ -96,6 +96,9 @@ func (s KeystrokeSystem) Search(ctx context.Context, query string) (Ranked, erro
 	if len(res.Loosened) > 0 {
 		r.Trace = append(r.Trace, "loosened: "+search.LoosenedText(res.Loosened, s.Lang))
 	}
+	if res.FullText {
+		r.Trace = append(r.Trace, "full-text last resort")
+	}
 	return r, nil
 }
 

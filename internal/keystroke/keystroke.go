@@ -133,7 +133,7 @@ func Alfred(ctx context.Context, open func(context.Context) (Index, error), req 
 		return alfred.Output{}, err
 	}
 	o := AlfredOptions(req.Lang, req.Limit, res.Files, req.Home)
-	o.Folder, o.Loosened = req.Folder, res.Loosened
+	o.Folder, o.Loosened, o.FullText = req.Folder, res.Loosened, res.FullText
 	if o.Drive, err = OnDrive(ctx, ix); err != nil {
 		return alfred.Output{}, err
 	}

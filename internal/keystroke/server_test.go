@@ -357,3 +357,36 @@ func TestKeyServerUpdatesAnOldIndex(t *testing.T) {
 		t.Errorf("Serve: %v", err)
 	}
 }
+
+// A keystroke whose keywords match nothing — a compound the rules keep
+// whole (予算報告書) where the files say 予算の報告 — lists the files sharing
+// words with the typed text, each saying it is a full-text match only (both
+// languages); a keystroke that matches its keywords says nothing of it.
+func TestAlfredFullTextLastResort(t *testing.T) {
+	cfg := keyHome(t, "f", []string{"alpha", "beta"})
+	open := func(ctx context.Context) (Index, error) { return OpenIndex(ctx, cfg) }
+	for _, lang := range []string{i18n.En, i18n.Ja} {
+		out, err := Alfred(context.Background(), open, Request{Query: "予算報告書", Lang: lang, Limit: AlfredLimit, Now: time.Now()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		prefix := strings.TrimSpace(i18n.T(lang, "alfred.fulltext_fallback.sub", ""))
+		files := 0
+		for _, it := range out.Items[1:] {
+			if it.UID == "" {
+				continue
+			}
+			files++
+			if !strings.HasPrefix(it.Subtitle, prefix) {
+				t.Errorf("%s: file item %q subtitle %q lacks the full-text notice %q", lang, it.Title, it.Subtitle, prefix)
+			}
+		}
+		if files == 0 {
+			t.Errorf("%s: 予算報告書 found no file by its words: %+v", lang, out.Items)
+		}
+	}
+	out, err := Alfred(context.Background(), open, Request{Query: "予算", Lang: i18n.En, Limit: AlfredLimit, Now: time.Now()})
+	if err != nil || len(out.Items) < 2 || strings.Contains(out.Items[1].Subtitle, "Full-text") {
+		t.Errorf("予算 (a keyword match): %v %+v", err, out.Items)
+	}
+}

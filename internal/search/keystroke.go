@@ -3,6 +3,8 @@ package search
 import (
 	"context"
 	"fmt"
+	"reflect"
+	"slices"
 	"time"
 
 	"github.com/gds-cli/gds/internal/ai"
@@ -39,6 +41,10 @@ type KeystrokeResult struct {
 	// Loosened lists the filters read from the query that matched nothing
 	// and were dropped.
 	Loosened []Loosening
+	// FullText is set when nothing matched the keywords and the files are
+	// the last resort: the ones sharing words with the typed text
+	// (KeystrokePlan.Whole), which the user is told.
+	FullText bool
 }
 
 // KeystrokePlan is what one keystroke searches for: the keyword query,
@@ -48,6 +54,12 @@ type KeystrokePlan struct {
 	First    store.KeywordQuery
 	Looser   *store.KeywordQuery
 	Loosened []Loosening
+	// Whole is the last resort when First and Looser find nothing: every
+	// word of the typed text (QueryTerms) as an alternative, within the
+	// folder only — the full loop's full-text fallback, for a compound the
+	// rules kept whole (日本共産党副委員長) or words no file holds together.
+	// nil when it would search what First or Looser did.
+	Whole *store.KeywordQuery
 }
 
 // PlanKeystroke builds the keyword searches of a keystroke from the query
@@ -82,20 +94,32 @@ func PlanKeystroke(qa ai.QueryAnalysis, req KeystrokeRequest) KeystrokePlan {
 			looser.Keywords = []string{req.Query}
 		}
 	}
-	if first.Filters == looser.Filters {
-		return p
+	if first.Filters != looser.Filters {
+		q := query(looser)
+		p.Looser = &q
+		p.Loosened = Loosenings(Conditions{Filters: first.Filters}, Conditions{Filters: looser.Filters})
 	}
-	q := query(looser)
-	p.Looser = &q
-	p.Loosened = Loosenings(Conditions{Filters: first.Filters}, Conditions{Filters: looser.Filters})
+	if words := QueryTerms(req.Query); len(words) > 0 {
+		w := query(Scoped(Conditions{Keywords: words}, req.Folder))
+		if !sameKeywordQuery(w, p.First) && (p.Looser == nil || !sameKeywordQuery(w, *p.Looser)) {
+			p.Whole = &w
+		}
+	}
 	return p
+}
+
+// sameKeywordQuery reports whether a and b search the same terms with the
+// same filter.
+func sameKeywordQuery(a, b store.KeywordQuery) bool {
+	return slices.Equal(a.Terms, b.Terms) && reflect.DeepEqual(a.Filter, b.Filter)
 }
 
 // Keystroke answers one keystroke from the index alone: one keyword search
 // for the keywords rules (the analyzer, normally the offline provider)
 // find in the typed text — or the raw text — with their period and type
 // filters; when the filters leave nothing, the keywords alone (and the
-// result says which filters were dropped). It never calls a remote
+// result says which filters were dropped); when that finds nothing, the
+// files sharing words with the typed text (FullText). It never calls a remote
 // service, so it stays fast enough to run on every key. An empty index is
 // reported as Indexed == false, with no error.
 func Keystroke(ctx context.Context, ix KeystrokeIndex, analyzer ai.Provider, req KeystrokeRequest) (KeystrokeResult, error) {
@@ -109,6 +133,10 @@ func Keystroke(ctx context.Context, ix KeystrokeIndex, analyzer ai.Provider, req
 	if err == nil && len(res.Hits) == 0 && plan.Looser != nil {
 		res, err = ix.KeywordSearch(ctx, *plan.Looser)
 		out.Loosened = plan.Loosened
+	}
+	if err == nil && len(res.Hits) == 0 && plan.Whole != nil {
+		res, err = ix.KeywordSearch(ctx, *plan.Whole)
+		out.FullText = len(res.Hits) > 0
 	}
 	if err != nil {
 		return KeystrokeResult{}, fmt.Errorf("keyword search of the index: %w", err)

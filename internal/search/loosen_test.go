@@ -213,3 +213,40 @@ func TestPlanKeystroke(t *testing.T) {
 		})
 	}
 }
+
+// The keystroke's last resort searches the typed text's words within the
+// folder, without the filters read from it, unless that is what the first
+// or the looser search already did.
+func TestPlanKeystrokeWhole(t *testing.T) {
+	tests := []struct {
+		name, query string
+		qa          ai.QueryAnalysis
+		folder      string
+		want        []string // nil: no last resort
+	}{
+		{"a compound kept whole", "日本共産党副委員長は誰か", ai.QueryAnalysis{Keywords: []string{"日本共産党副委員長"}}, "Sales",
+			QueryTerms("日本共産党副委員長は誰か")},
+		{"one word: the same search", "budget", ai.QueryAnalysis{Keywords: []string{"budget"}}, "", nil},
+		{"filters dropped too", "budget pdf", ai.QueryAnalysis{Keywords: []string{"budget"}, Filters: ai.Filters{FileType: "pdf"}}, "",
+			[]string{"budget", "pdf"}},
+		{"no word", "、。", ai.QueryAnalysis{}, "", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := PlanKeystroke(tt.qa, KeystrokeRequest{Query: tt.query, Limit: 9, Folder: tt.folder})
+			if tt.want == nil {
+				if p.Whole != nil {
+					t.Errorf("Whole = %+v, want none", *p.Whole)
+				}
+				return
+			}
+			if p.Whole == nil {
+				t.Fatal("no last resort")
+			}
+			want := store.KeywordQuery{Terms: tt.want, Match: store.MatchAny, Filter: store.Filter{Folder: store.CleanFolder(tt.folder)}, Limit: 9, TopOnly: true}
+			if !reflect.DeepEqual(*p.Whole, want) {
+				t.Errorf("Whole = %+v, want %+v", *p.Whole, want)
+			}
+		})
+	}
+}

@@ -175,6 +175,9 @@ type Options struct {
 	// Loosened are the conditions the keystroke search dropped because
 	// they matched nothing; every file item's subtitle says so.
 	Loosened []search.Loosening
+	// FullText is set when the keystroke's files are its last resort
+	// (search.KeystrokeResult.FullText); every file item's subtitle says so.
+	FullText bool
 }
 
 // Keystroke is the fast path's response: first an item that runs the
@@ -200,7 +203,7 @@ func Keystroke(query string, files []store.File, o Options) Output {
 		if o.Limit > 0 && i >= o.Limit {
 			break
 		}
-		out.Items = append(out.Items, loosenedItem(alfredFile(f, o), o.Loosened, o.Lang))
+		out.Items = append(out.Items, noticedItem(alfredFile(f, o), o.Loosened, o.FullText, o.Lang))
 	}
 	if len(files) == 0 {
 		out.Items = append(out.Items, Item{Title: i18n.T(o.Lang, "alfred.fast.none.title"), Subtitle: i18n.T(o.Lang, "alfred.fast.none.sub"), Icon: gdsIcon()})
@@ -231,14 +234,7 @@ func Outcome(out search.Outcome, token string, o Options) Output {
 		if o.Limit > 0 && i >= o.Limit {
 			break
 		}
-		it := alfredFile(r.File, o)
-		it = loosenedItem(it, out.State.Loosened, o.Lang)
-		if out.State.FullText {
-			// The notice rides on every item's subtitle: a separate item
-			// would take the place of the first result under ↩.
-			it.Subtitle = i18n.T(o.Lang, "alfred.fulltext_fallback.sub", it.Subtitle)
-		}
-		res.Items = append(res.Items, it)
+		res.Items = append(res.Items, noticedItem(alfredFile(r.File, o), out.State.Loosened, out.State.FullText, o.Lang))
 	}
 	if len(res.Items) == 0 {
 		res.Items = append(res.Items, Item{Title: i18n.T(o.Lang, i18n.NoFilesFound), Icon: gdsIcon()})
@@ -247,15 +243,18 @@ func Outcome(out search.Outcome, token string, o Options) Output {
 	return res
 }
 
-// loosenedItem puts the notice of the conditions a search dropped (no
-// 2025 PDFs; showing other years) in front of its subtitle — on every
-// result, as the full-text notice: a separate item would take the place of
-// the first result under ↩.
-func loosenedItem(it Item, ls []search.Loosening, lang string) Item {
-	if len(ls) == 0 {
-		return it
+// noticedItem puts the notices of a search's results in front of a
+// result's subtitle: the conditions it dropped (no 2025 PDFs; showing
+// other years), and that the results are the full-text last resort. They
+// ride on every result: a separate item would take the place of the first
+// result under ↩.
+func noticedItem(it Item, ls []search.Loosening, fullText bool, lang string) Item {
+	if len(ls) > 0 {
+		it.Subtitle = i18n.T(lang, "alfred.loosened.sub", clean(search.LoosenedText(ls, lang)), it.Subtitle)
 	}
-	it.Subtitle = i18n.T(lang, "alfred.loosened.sub", clean(search.LoosenedText(ls, lang)), it.Subtitle)
+	if fullText {
+		it.Subtitle = i18n.T(lang, "alfred.fulltext_fallback.sub", it.Subtitle)
+	}
 	return it
 }
 
