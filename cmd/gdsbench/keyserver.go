@@ -23,6 +23,24 @@ func stopKeyServer(home string) {
 	}
 }
 
+// settleKeyServer waits until the home's keystroke server has stopped
+// working on its own — it reads the index's full text into memory after it
+// starts — judged by its CPU time growing by under 10 ms in a second, at
+// most limit; it returns how long it waited.
+func settleKeyServer(home string, limit time.Duration) time.Duration {
+	start := time.Now()
+	last := keyServerCPU(home)
+	for time.Since(start) < limit {
+		time.Sleep(time.Second)
+		now := keyServerCPU(home)
+		if now-last < 10*time.Millisecond {
+			break
+		}
+		last = now
+	}
+	return time.Since(start)
+}
+
 // keyServerPID is the process ID of the home's keystroke server (Linux:
 // a process `… alfred keyserver` whose environment has GDS_HOME=home), or 0.
 func keyServerPID(home string) int {

@@ -390,3 +390,99 @@ func TestAlfredFullTextLastResort(t *testing.T) {
 		t.Errorf("予算 (a keyword match): %v %+v", err, out.Items)
 	}
 }
+
+// waitResident waits until the server holds the index's full text in
+// memory (a hang guard, not a timing check).
+func waitResident(t *testing.T, s *keyServer) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for s.heldResident() == nil {
+		if time.Now().After(deadline) {
+			t.Fatal("the full text was not loaded into memory")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// Keystrokes answered from the full text in memory print what the index
+// itself gives; a change to the index drops it (the keystrokes see the
+// change at once) until it is loaded again; an index over the limit is
+// never held.
+func TestKeyServerAnswersFromResident(t *testing.T) {
+	cfg := keyHome(t, "a", []string{"alpha", "beta", "gamma"})
+	s := &keyServer{cfg: cfg, ctx: context.Background()}
+	t.Cleanup(func() { s.updates.Wait(); s.close() })
+	if _, err := s.open(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	waitResident(t, s)
+	now := time.Date(2026, 6, 1, 9, 30, 0, 0, time.Local)
+	cases := []launcher.Typing{
+		{Query: "alpha budget", Lang: i18n.En},
+		{Query: "予算", Lang: i18n.Ja},
+		{Query: "予", Lang: i18n.Ja},
+		{Query: "先月の予算", Lang: i18n.Ja},
+		{Query: "beta PDF", Lang: i18n.En},
+		{Query: "gamma", Lang: i18n.En, Folder: "reports"},
+		{Query: "gamma", Lang: i18n.En, SourceVar: "local:/data"},
+		{Query: "zzzz nothing", Lang: i18n.En},
+	}
+	answerBy := func(srv *keyServer, ty launcher.Typing) string {
+		var out, errb bytes.Buffer
+		if err := Answer(context.Background(), &out, &errb, cfg, srv.open, ty); err != nil {
+			t.Fatal(err)
+		}
+		return out.String() + errb.String()
+	}
+	answer := func(ty launcher.Typing) string { return answerBy(s, ty) }
+	for _, ty := range cases {
+		ty.Now = now
+		wantOut, wantErr := direct(t, cfg, ty)
+		if got := answer(ty); got != wantOut+wantErr {
+			t.Errorf("%+v:\nfrom memory %s\ndirect      %s", ty, got, wantOut+wantErr)
+		}
+	}
+	if n := s.fromMemory.Load(); n < int64(len(cases)) {
+		t.Errorf("%d keyword searches answered from memory, want at least %d", n, len(cases))
+	}
+
+	// A crawl adds a file: the next keystroke finds it.
+	st, err := sqlite.Open(context.Background(), cfg.IndexPath(), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := store.File{ID: "new", Name: "omega-plan.txt", MimeType: "text/plain", ModifiedAt: now, Path: "notes",
+		Source: "local:/data", IndexedAt: now, Text: "omega plan", Embedding: []float32{1, 0}}
+	if err := st.UpsertFile(context.Background(), f, nil); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	ty := launcher.Typing{Query: "omega", Lang: i18n.En, Now: now}
+	wantOut, _ := direct(t, cfg, ty)
+	if got := answer(ty); got != wantOut || !strings.Contains(got, "omega-plan") {
+		t.Errorf("after a write: %s, direct %s", got, wantOut)
+	}
+	if s.heldResident() != nil {
+		t.Error("the full text of the old index is still held")
+	}
+	s.mu.Lock()
+	s.nextLoad = time.Time{} // the retry delay is over
+	s.mu.Unlock()
+	before := s.fromMemory.Load()
+	answer(ty)
+	waitResident(t, s)
+	if got := answer(ty); got != wantOut || s.fromMemory.Load() == before {
+		t.Errorf("reloaded: %s (from memory %v), direct %s", got, s.fromMemory.Load() > before, wantOut)
+	}
+
+	// Over the limit: never held, still answered.
+	big := &keyServer{cfg: cfg, ctx: context.Background(), maxResident: 5}
+	t.Cleanup(func() { big.updates.Wait(); big.close() })
+	if _, err := big.open(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	big.updates.Wait()
+	if got := answerBy(big, ty); got != wantOut || big.heldResident() != nil || big.fromMemory.Load() != 0 {
+		t.Errorf("over the limit: held %v, answer %s", big.heldResident() != nil, got)
+	}
+}
