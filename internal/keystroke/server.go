@@ -332,7 +332,7 @@ func (s *keyServer) open(ctx context.Context) (Index, error) {
 		s.ix, s.info = ix, fi
 	}
 	s.loadResident()
-	return keptIndex{Index: s.ix, s: s}, nil
+	return &keptIndex{Index: s.ix, s: s}, nil
 }
 
 // loadResident starts loading the open index's full text into memory when
@@ -412,24 +412,29 @@ func (s *keyServer) close() {
 	s.resident, s.residentFrom = nil, nil
 }
 
-// keptIndex is the server's index as Alfred sees it: closing it after a
-// keystroke leaves it open for the next, and its keyword searches are
-// answered from the full text in memory when the server holds it.
+// keptIndex is the server's index as one keystroke sees it: closing it
+// leaves it open for the next, and its keyword searches — and the files
+// they find — are answered from the full text in memory when the server
+// holds it.
 type keptIndex struct {
 	Index
 	s *keyServer
+	// current is the resident index that answered a keyword search of this
+	// keystroke, so found the index unchanged.
+	current *sqlite.Resident
 }
 
-func (keptIndex) Close() error { return nil }
+func (*keptIndex) Close() error { return nil }
 
 // KeywordSearch answers from the resident full text — the store's own
 // answer, computed in memory — and from the index when it is not held,
 // declines the query or finds the index changed (then it is dropped).
-func (k keptIndex) KeywordSearch(ctx context.Context, q store.KeywordQuery) (store.KeywordResult, error) {
+func (k *keptIndex) KeywordSearch(ctx context.Context, q store.KeywordQuery) (store.KeywordResult, error) {
 	if r := k.s.heldResident(); r != nil {
 		res, ok, err := r.KeywordSearch(ctx, q)
 		if ok && err == nil {
 			k.s.fromMemory.Add(1)
+			k.current = r
 			return res, nil
 		}
 		if errors.Is(err, sqlite.ErrResidentStale) {
@@ -437,6 +442,18 @@ func (k keptIndex) KeywordSearch(ctx context.Context, q store.KeywordQuery) (sto
 		}
 	}
 	return k.Index.KeywordSearch(ctx, q)
+}
+
+// GetFiles returns the files a keyword search of this keystroke found in
+// memory from the same snapshot (without embeddings, which a keystroke
+// never shows), else from the index.
+func (k *keptIndex) GetFiles(ctx context.Context, ids []string) ([]store.File, error) {
+	if k.current != nil {
+		if files, ok := k.current.Files(ids); ok {
+			return files, nil
+		}
+	}
+	return k.Index.GetFiles(ctx, ids)
 }
 
 // sameFile reports whether path is still the file was describes.

@@ -30,6 +30,7 @@ type Resident struct {
 	gen   int64
 	ix    *fulltext.Index
 	files map[int64]residentFile // doc_id → the file's filter columns
+	rows  map[string]store.File  // file ID → the file, without its embedding
 }
 
 // residentFile is what filterSQL reads of a file, as stored.
@@ -119,6 +120,25 @@ func (s *Store) loadResident(ctx context.Context, tx *sql.Tx, maxInstances int) 
 		r.files[doc] = f
 		return nil
 	}); err != nil {
+		return nil, fmt.Errorf("read the files: %w", err)
+	}
+	// The files themselves, for Files: every column but the embedding
+	// (an empty one in its place).
+	r.rows = make(map[string]store.File, len(r.files))
+	frows, err := tx.QueryContext(ctx, `SELECT `+strings.Replace(fileColumns, "embedding", "X''", 1)+` FROM drive_file_index`)
+	if err != nil {
+		return nil, fmt.Errorf("read the files: %w", err)
+	}
+	defer frows.Close()
+	for frows.Next() {
+		f, err := scanFile(frows)
+		if err != nil {
+			return nil, fmt.Errorf("read the files: %w", err)
+		}
+		f.Embedding = nil
+		r.rows[f.ID] = f
+	}
+	if err := frows.Err(); err != nil {
 		return nil, fmt.Errorf("read the files: %w", err)
 	}
 	if err := scanRows(ctx, tx, `SELECT term, doc, col, offset FROM drive_file_fts_instance`, func(sc func(...any) error) error {
@@ -265,6 +285,21 @@ func (r *Resident) KeywordSearch(ctx context.Context, q store.KeywordQuery) (res
 		res.Hits = append(res.Hits, store.Hit{ID: r.files[m.Rowid].id, Score: -m.Rank})
 	}
 	return res, true, nil
+}
+
+// Files returns the files among ids in the order given, as GetFiles
+// returns them but without their embeddings, from the generation the
+// resident index was loaded at; ok is false when one of them is not held.
+func (r *Resident) Files(ids []string) (files []store.File, ok bool) {
+	files = make([]store.File, 0, len(ids))
+	for _, id := range ids {
+		f, held := r.rows[id]
+		if !held {
+			return nil, false
+		}
+		files = append(files, f)
+	}
+	return files, true
 }
 
 // filter is filterSQL's condition on a file, for the resident index: the
