@@ -3,12 +3,14 @@ package launcher
 import (
 	"bufio"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -65,12 +67,12 @@ func KeySocket(cfg *config.Config) string {
 // Typing is one keystroke as the front receives it: the typed text and
 // the environment it reads (the Alfred workflow's variables).
 type Typing struct {
-	Query     string    `json:"query"`
-	Lang      string    `json:"lang"`
-	Folder    string    `json:"folder"`     // --folder, else FolderEnv
-	SourceVar string    `json:"source_var"` // the AlfredSourceVar variable
-	Home      string    `json:"home"`       // $HOME (Google Drive for desktop mirrors)
-	Now       time.Time `json:"now"`
+	Query     string
+	Lang      string
+	Folder    string // --folder, else FolderEnv
+	SourceVar string // the AlfredSourceVar variable
+	Home      string // $HOME (Google Drive for desktop mirrors)
+	Now       time.Time
 }
 
 // Lookup reads the keystroke's environment as os.LookupEnv would read the
@@ -85,49 +87,174 @@ func (t Typing) Lookup(key string) (string, bool) {
 	return "", false
 }
 
-// KeyRequest is the one line a front sends the server: a keystroke
+// KeyRequest is the one request a front sends the server: a keystroke
 // (Typing), or with Run a whole command line the server runs in its
 // process (a Served route).
 type KeyRequest struct {
-	Build  string `json:"build"` // BuildInfo.Key of the front
-	Index  string `json:"index"` // the index file the front would open
-	Typing Typing `json:"typing"`
+	Build  string // BuildInfo.Key of the front
+	Index  string // the index file the front would open
+	Typing Typing
 	// Run is the command line without the program name; Env the front's
 	// ServedEnvKey (the server runs it only in the same environment).
-	Run []string `json:"run,omitempty"`
-	Env string   `json:"env,omitempty"`
+	Run []string
+	Env string
 }
 
-// KeyResponse is the server's one-line answer: the bytes the front prints,
+// KeyResponse is the server's one answer: the bytes the front prints,
 // or why it will not answer (then the front hands the keystroke over).
 type KeyResponse struct {
-	Stdout  []byte `json:"stdout,omitempty"`
-	Stderr  []byte `json:"stderr,omitempty"`
-	Refused string `json:"refused,omitempty"` // "build", "index", or for Run "env"
-	Exit    int    `json:"exit,omitempty"`    // Run's exit code
+	Stdout  []byte
+	Stderr  []byte
+	Refused string // "build", "index", or for Run "env"
+	Exit    int    // Run's exit code
 }
 
 // Key identifies a build for the keystroke server: the front and the
 // server must be the same release to print the same bytes.
 func (b BuildInfo) Key() string { return b.Version + " " + b.Commit + " " + b.Date }
 
-// ReadKeyRequest reads one request line (the server's side).
+// The front and the server exchange one request and one response, each a
+// frame: keyMagic, then the fields in a fixed order, each a uvarint length
+// and its bytes (a number as its decimal text). Both ends are one build
+// (the server refuses another), so the frame needs no version of its own;
+// it is read and written without reflection, so that a front pays for no
+// more code than it runs.
+const keyMagic = "gdsk1\n"
+
+// maxKeyField bounds a field of a frame read (a Served command's output
+// is the largest).
+const maxKeyField = 256 << 20
+
+// frameWriter appends a frame's fields.
+type frameWriter struct{ b []byte }
+
+func (w *frameWriter) str(s string) {
+	w.b = binary.AppendUvarint(w.b, uint64(len(s)))
+	w.b = append(w.b, s...)
+}
+
+func (w *frameWriter) bytes(p []byte) {
+	w.b = binary.AppendUvarint(w.b, uint64(len(p)))
+	w.b = append(w.b, p...)
+}
+
+// frameReader reads a frame's fields; the first error sticks.
+type frameReader struct {
+	r   *bufio.Reader
+	err error
+}
+
+func (r *frameReader) bytes() []byte {
+	if r.err != nil {
+		return nil
+	}
+	n, err := binary.ReadUvarint(r.r)
+	if err == nil && n > maxKeyField {
+		err = fmt.Errorf("a field of %d bytes", n)
+	}
+	if err != nil {
+		r.err = err
+		return nil
+	}
+	p := make([]byte, n)
+	if _, err := io.ReadFull(r.r, p); err != nil {
+		r.err = err
+		return nil
+	}
+	return p
+}
+
+func (r *frameReader) str() string { return string(r.bytes()) }
+
+func (r *frameReader) int() int {
+	s := r.str()
+	if r.err != nil {
+		return 0
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		r.err = err
+	}
+	return n
+}
+
+func newFrameReader(r io.Reader) (*frameReader, error) {
+	br := bufio.NewReader(r)
+	magic := make([]byte, len(keyMagic))
+	if _, err := io.ReadFull(br, magic); err != nil {
+		return nil, err
+	}
+	if string(magic) != keyMagic {
+		return nil, errors.New("not a gds keystroke frame")
+	}
+	return &frameReader{r: br}, nil
+}
+
+// encode is req as a frame.
+func (req KeyRequest) encode() []byte {
+	w := frameWriter{b: []byte(keyMagic)}
+	t := req.Typing
+	for _, s := range []string{req.Build, req.Index, t.Query, t.Lang, t.Folder, t.SourceVar, t.Home, t.Now.Format(time.RFC3339Nano), req.Env} {
+		w.str(s)
+	}
+	w.str(strconv.Itoa(len(req.Run)))
+	for _, a := range req.Run {
+		w.str(a)
+	}
+	return w.b
+}
+
+// ReadKeyRequest reads one request (the server's side).
 func ReadKeyRequest(r io.Reader) (KeyRequest, error) {
-	var req KeyRequest
-	if err := json.NewDecoder(bufio.NewReader(r)).Decode(&req); err != nil {
+	fr, err := newFrameReader(r)
+	if err != nil {
 		return KeyRequest{}, fmt.Errorf("read a keystroke request: %w", err)
+	}
+	var req KeyRequest
+	t := &req.Typing
+	for _, p := range []*string{&req.Build, &req.Index, &t.Query, &t.Lang, &t.Folder, &t.SourceVar, &t.Home} {
+		*p = fr.str()
+	}
+	now := fr.str()
+	req.Env = fr.str()
+	n := fr.int()
+	if fr.err == nil && (n < 0 || n > 4096) {
+		fr.err = fmt.Errorf("%d arguments", n)
+	}
+	for i := 0; i < n && fr.err == nil; i++ {
+		req.Run = append(req.Run, fr.str())
+	}
+	if fr.err == nil {
+		t.Now, fr.err = time.Parse(time.RFC3339Nano, now)
+	}
+	if fr.err != nil {
+		return KeyRequest{}, fmt.Errorf("read a keystroke request: %w", fr.err)
 	}
 	return req, nil
 }
 
-// WriteKeyResponse writes one response line (the server's side).
+// WriteKeyResponse writes one response (the server's side).
 func WriteKeyResponse(w io.Writer, resp KeyResponse) error {
-	line, err := json.Marshal(resp)
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(line, '\n'))
+	f := frameWriter{b: []byte(keyMagic)}
+	f.bytes(resp.Stdout)
+	f.bytes(resp.Stderr)
+	f.str(resp.Refused)
+	f.str(strconv.Itoa(resp.Exit))
+	_, err := w.Write(f.b)
 	return err
+}
+
+// readKeyResponse reads one response (the front's side).
+func readKeyResponse(r io.Reader) (KeyResponse, error) {
+	fr, err := newFrameReader(r)
+	if err != nil {
+		return KeyResponse{}, err
+	}
+	resp := KeyResponse{Stdout: fr.bytes(), Stderr: fr.bytes(), Refused: fr.str(), Exit: fr.int()}
+	if fr.err != nil {
+		return KeyResponse{}, fr.err
+	}
+	return resp, nil
 }
 
 // AskKeyServer sends one keystroke to the server at socket and returns
@@ -176,18 +303,10 @@ func AskServed(socket string, build BuildInfo, index string, args []string, env 
 
 // exchange writes req and reads the response on conn.
 func exchange(conn io.ReadWriter, req KeyRequest) (KeyResponse, error) {
-	line, err := json.Marshal(req)
-	if err != nil {
+	if _, err := conn.Write(req.encode()); err != nil {
 		return KeyResponse{}, err
 	}
-	if _, err := conn.Write(append(line, '\n')); err != nil {
-		return KeyResponse{}, err
-	}
-	var resp KeyResponse
-	if err := json.NewDecoder(bufio.NewReader(conn)).Decode(&resp); err != nil {
-		return KeyResponse{}, err
-	}
-	return resp, nil
+	return readKeyResponse(conn)
 }
 
 // ServedEnvKey identifies the environment a Served command line runs in:
