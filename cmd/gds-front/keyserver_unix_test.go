@@ -44,13 +44,18 @@ func shortHome(t *testing.T, core string) (home string, cfg *config.Config) {
 	return home, &config.Config{Home: home, DataDir: home}
 }
 
+// keySocket is the socket of a front run with GDS_HOME=cfg.Home.
+func keySocket(cfg *config.Config) string {
+	return launcher.KeySocket(func(k string) (string, bool) { return cfg.Home, k == "GDS_HOME" }, "", "")
+}
+
 // waitServed waits until a keystroke server answers on cfg's socket.
 func waitServed(t *testing.T, cfg *config.Config) {
 	t.Helper()
 	ty := launcher.Typing{Query: "Tesla", Lang: i18n.En, Now: time.Now()}
 	deadline := time.Now().Add(hangGuard)
 	for {
-		if _, _, ok, _ := launcher.AskKeyServer(launcher.KeySocket(cfg), testBuild, cfg.IndexPath(), ty, 10*time.Second); ok {
+		if _, _, ok, _ := launcher.AskKeyServer(keySocket(cfg), testBuild, []string{"GDS_HOME=" + cfg.Home}, "", ty, 10*time.Second); ok {
 			return
 		}
 		if time.Now().After(deadline) {
@@ -64,7 +69,7 @@ func waitServed(t *testing.T, cfg *config.Config) {
 // has released its lock.
 func stopServer(t *testing.T, cfg *config.Config) {
 	t.Helper()
-	sock := launcher.KeySocket(cfg)
+	sock := keySocket(cfg)
 	if err := os.Remove(sock); err != nil && !os.IsNotExist(err) {
 		t.Fatal(err)
 	}

@@ -25,7 +25,6 @@ import (
 	"time"
 
 	"github.com/gds-cli/gds/internal/apperr"
-	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/i18n"
 	"github.com/gds-cli/gds/internal/launcher"
 	"github.com/gds-cli/gds/internal/render/alfred"
@@ -79,29 +78,25 @@ func run(args []string) int {
 
 // serve asks the keystroke server for `gds alfred filter [--folder F]
 // QUERY` and prints its answer — the bytes the full CLI prints (both
-// answer through keystroke.Answer). served is false when no server
-// answered: the server is turned off, the configuration does not load or
-// names Postgres (the full CLI reports or serves those), or no server for
-// this build and index listens; start says that none listened at all
-// (and the index exists), so one should be started.
+// answer through keystroke.Answer). The front reads no configuration: it
+// sends its environment and directory, and the server answers only when
+// the configuration they give is its own (an SQLite index, the one it
+// holds). served is false when no server answered: the server is turned
+// off, or the one listening refused (another build, index or
+// configuration: the full CLI answers, reports or serves those); start
+// says that none listened at all, so the full CLI should start one (it
+// does for an SQLite index that exists).
 func serve(lang string, typed launcher.Typed) (served, start bool) {
 	if launcher.KeyServerOff(os.LookupEnv) {
 		return false, false
 	}
-	cfg, err := config.Load(config.OSOptions())
-	if err != nil || cfg.UsesPostgres() {
-		return false, false
-	}
 	t := typing(lang, typed)
 	info := launcher.BuildInfo{Version: version, Commit: commit, Date: date}
-	sock := launcher.KeySocket(cfg)
-	out, errb, ok, running := launcher.AskKeyServer(sock, info, cfg.IndexPath(), t, keyServerTimeout)
+	sock := launcher.OSKeySocket()
+	wd, _ := os.Getwd()
+	out, errb, ok, running := launcher.AskKeyServer(sock, info, os.Environ(), wd, t, keyServerTimeout)
 	if !ok {
-		if running || sock == "" {
-			return false, false
-		}
-		_, err := os.Stat(cfg.IndexPath())
-		return false, err == nil
+		return false, !running && sock != ""
 	}
 	os.Stderr.Write(errb)
 	os.Stdout.Write(out)
@@ -111,11 +106,13 @@ func serve(lang string, typed launcher.Typed) (served, start bool) {
 // prompt answers the keyword alone — Alfred runs the filter with an empty
 // query before the first typed letter — when no keystroke server listens:
 // it prints the item that asks for a query (the full CLI prints the same,
-// reading no index) and starts the server, so that it is up by the first
-// letter.
+// reading no index; a bad Alfred source variable, which the full CLI
+// reports here already, is reported at the first letter) and starts the
+// server, so that it is up by the first letter (the server exits at once
+// for a Postgres index).
 func prompt(lang string, typed launcher.Typed) int {
 	t := typing(lang, typed)
-	if err := launcher.RespondTyping(os.Stdout, os.Stderr, nil, t, func([]string) (alfred.Output, error) {
+	if err := launcher.RespondAlfred(os.Stdout, os.Stderr, nil, lang, func() (alfred.Output, error) {
 		return launcher.Prompt(lang, t.Folder), nil
 	}); err != nil {
 		return fail(lang, err)
@@ -144,16 +141,12 @@ func runServed(args []string) (code int, ok bool) {
 	if term.IsTerminal(int(os.Stdin.Fd())) || term.IsTerminal(int(os.Stdout.Fd())) || launcher.KeyServerOff(os.LookupEnv) {
 		return 0, false
 	}
-	cfg, err := config.Load(config.OSOptions())
-	if err != nil || cfg.UsesPostgres() {
-		return 0, false
-	}
 	wd, err := os.Getwd()
 	if err != nil {
 		return 0, false
 	}
 	info := launcher.BuildInfo{Version: version, Commit: commit, Date: date}
-	resp, ok := launcher.AskServed(launcher.KeySocket(cfg), info, cfg.IndexPath(), args[1:], launcher.ServedEnvKey(os.Environ(), wd), servedTimeout)
+	resp, ok := launcher.AskServed(launcher.OSKeySocket(), info, os.Environ(), wd, args[1:], servedTimeout)
 	if !ok {
 		return 0, false
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/gds-cli/gds/internal/app"
+	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/keystroke"
 	"github.com/gds-cli/gds/internal/launcher"
 	"github.com/gds-cli/gds/internal/render"
@@ -26,7 +27,7 @@ type alfredFilterOptions struct {
 	Query  string // the text in Alfred's box (see alfred.ParseQuery)
 	State  string // --state: a token; the answer is Answer, else Query
 	Answer string
-	// Sources: --source, else the Alfred variable (launcher.AlfredSources).
+	// Sources: --source, else the Alfred variable (keystroke.AlfredSources).
 	Sources []string
 	// Folder limits a new search (keystroke or full) to a folder:
 	// --folder, or the workflow variable launcher.FolderEnv. A token
@@ -61,7 +62,7 @@ func runSearchAlfred(ctx context.Context, d *app.Deps, opts searchOptions) error
 // items that say what to do (details go to stderr, which Alfred shows in
 // its debugger).
 func runAlfredFilter(ctx context.Context, d *app.Deps, opts alfredFilterOptions) error {
-	err := launcher.RespondAlfred(d.Stdout, d.Stderr, d.Config, d.Lang, func() (alfred.Output, error) {
+	err := launcher.RespondAlfred(d.Stdout, d.Stderr, func(s string) string { return config.Redact(d.Config, s) }, d.Lang, func() (alfred.Output, error) {
 		return alfredFilter(ctx, d, opts)
 	})
 	if opts.State == "" && alfred.ParseQuery(opts.Query).Kind == alfred.Typed {
@@ -74,7 +75,7 @@ func runAlfredFilter(ctx context.Context, d *app.Deps, opts alfredFilterOptions)
 func alfredFilter(ctx context.Context, d *app.Deps, opts alfredFilterOptions) (alfred.Output, error) {
 	sources, err := app.SourceKeys(opts.Sources)
 	if len(opts.Sources) == 0 {
-		sources, err = launcher.AlfredSources(os.LookupEnv)
+		sources, err = keystroke.AlfredSources(os.LookupEnv)
 	}
 	if err != nil {
 		return alfred.Output{}, err

@@ -69,7 +69,7 @@ func (d *Deps) DoctorInputs(offline bool, env schedule.Env) doctor.Inputs {
 	}
 	if env.GOOS != "windows" {
 		in.KeyServer = func() doctor.KeyServerState {
-			st := doctor.KeyServerState{Off: launcher.KeyServerOff(os.LookupEnv), Socket: launcher.KeySocket(cfg)}
+			st := doctor.KeyServerState{Off: launcher.KeyServerOff(os.LookupEnv), Socket: launcher.OSKeySocket()}
 			if st.Socket != "" {
 				if conn, err := net.DialTimeout("unix", st.Socket, time.Second); err == nil {
 					conn.Close()

@@ -453,8 +453,8 @@ func (d *Deps) ServeKeys(ctx context.Context, build launcher.BuildInfo, run func
 	}
 	exe, _ := os.Executable()
 	wd, _ := os.Getwd()
-	err = keystroke.Serve(ctx, keystroke.ServerOptions{Socket: launcher.KeySocket(cfg), Config: cfg, Build: build, Executable: exe,
-		Run: run, Env: launcher.ServedEnvKey(os.Environ(), wd)})
+	err = keystroke.Serve(ctx, keystroke.ServerOptions{Socket: launcher.OSKeySocket(), Config: cfg, Build: build, Executable: exe,
+		Run: run, Env: keystroke.ServedEnvKey(os.Environ(), wd)})
 	if errors.Is(err, keystroke.ErrServerRunning) {
 		return nil
 	}
@@ -473,7 +473,7 @@ func (d *Deps) StartKeyServer() {
 		return
 	}
 	cfg, err := d.RequireConfig()
-	if err != nil || cfg.UsesPostgres() || launcher.KeySocket(cfg) == "" {
+	if err != nil || cfg.UsesPostgres() || launcher.OSKeySocket() == "" {
 		return
 	}
 	if _, err := os.Stat(cfg.IndexPath()); err != nil {

@@ -252,8 +252,8 @@ func TestFrontBinaryLinksNoHeavyPackage(t *testing.T) {
 		t.Errorf("cmd/gds-front links %v; keep the front binary to internal/launcher's dependencies (rules.go FrontForbid)", bad)
 	}
 	closure := tree.Closure(front)
-	if !slices.Contains(closure, "github.com/joho/godotenv") || !slices.Contains(closure, "github.com/gds-cli/gds/internal/launcher") {
-		t.Fatalf("the closure of %s misses the launcher or the configuration's .env reader: %v", front, closure)
+	if !slices.Contains(closure, "golang.org/x/term") || !slices.Contains(closure, "github.com/gds-cli/gds/internal/launcher") {
+		t.Fatalf("the closure of %s misses the launcher or the terminal check: %v", front, closure)
 	}
 	// A third-party package the front links that starts importing gob (as
 	// the kagome dictionary does) is caught although no rule walks it.
@@ -261,9 +261,9 @@ func TestFrontBinaryLinksNoHeavyPackage(t *testing.T) {
 	for path, p := range tree.Packages {
 		g.Packages[path] = &Package{ImportPath: p.ImportPath, Imports: slices.Clone(p.Imports)}
 	}
-	g.Packages["github.com/joho/godotenv"].Imports = append(g.Packages["github.com/joho/godotenv"].Imports, "encoding/gob")
+	g.Packages["golang.org/x/term"].Imports = append(g.Packages["golang.org/x/term"].Imports, "encoding/gob")
 	if bad := g.Linked(front, FrontForbid); !slices.Equal(bad, []string{"encoding/gob"}) {
-		t.Errorf("a gob import under github.com/joho/godotenv: Linked = %v, want [encoding/gob]", bad)
+		t.Errorf("a gob import under golang.org/x/term: Linked = %v, want [encoding/gob]", bad)
 	}
 	// And the full CLI does link them: the list names real packages.
 	if bad := tree.Linked("github.com/gds-cli/gds/cmd/gds", FrontForbid); len(bad) < 10 {

@@ -63,6 +63,10 @@ var FrontForbid = []string{
 	"github.com/tiktoken-go/...", "golang.org/x/oauth2/...",
 	// the SQLite driver: the keystroke server (gds-core) keeps the index open
 	"modernc.org/...", "database/sql",
+	// the configuration and what loading it links (the .env parser's regular
+	// expressions, URL parsing, hashing): the server reads a front's
+	// configuration from the environment and directory the front sends
+	"./internal/config", "github.com/joho/...", "regexp", "net/url", "crypto/...",
 }
 
 // Rules is the allowed dependency graph (docs/ARCHITECTURE.md, "Dependency

@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gds-cli/gds/internal/gdshome"
 	"github.com/joho/godotenv"
 
 	"github.com/gds-cli/gds/internal/i18n"
@@ -185,7 +186,7 @@ func ParseSource(v, workDir, homeDir string) (CrawlSource, error) {
 		if p == "" {
 			return CrawlSource{}, &SourceError{Value: v, Err: errors.New("needs a folder path after \"local:\"")}
 		}
-		return CrawlSource{Kind: SourceLocal, Path: resolvePath(p, workDir, homeDir)}, nil
+		return CrawlSource{Kind: SourceLocal, Path: gdshome.Resolve(p, workDir, homeDir)}, nil
 	default:
 		e := &SourceError{Value: v}
 		if looksLikePath(v) {
@@ -363,14 +364,14 @@ func load(opts LoadOptions, stop func(error) bool) (*Config, error) {
 	home, homeSrc := "", Source{Kind: FromDefault}
 	for _, l := range layers {
 		if v, ok := l.vals[EnvHome]; ok && strings.TrimSpace(v) != "" {
-			home, homeSrc = resolvePath(strings.TrimSpace(v), opts.WorkDir, homeDir), l.src
+			home, homeSrc = gdshome.Resolve(strings.TrimSpace(v), opts.WorkDir, homeDir), l.src
 			break
 		}
 	}
 	if home == "" {
 		base := opts.UserConfigDir
 		if base == "" {
-			base = userConfigDir(goos, lookup, homeDir)
+			base = gdshome.UserConfigDir(goos, lookup, homeDir)
 		}
 		if base == "" {
 			return nil, &Error{Var: EnvHome, Problem: "config.problem.no_home", Fix: "config.fix.set_home"}
@@ -517,7 +518,7 @@ func (c *Config) fill(val func(name, def string) string, workDir, homeDir string
 			return e
 		}
 	}
-	c.UploadDir = resolvePath(val(EnvUploadDir, filepath.Join(c.Home, UploadDirName)), workDir, homeDir)
+	c.UploadDir = gdshome.Resolve(val(EnvUploadDir, filepath.Join(c.Home, UploadDirName)), workDir, homeDir)
 	if st, err := os.Stat(c.UploadDir); err == nil && !st.IsDir() {
 		if e := (&Error{Var: EnvUploadDir, Value: c.UploadDir, Problem: "config.problem.upload_dir", Fix: "config.fix.upload_dir"}); stop(e) {
 			return e
@@ -579,42 +580,6 @@ func badEnvLine(data []byte) int {
 		}
 	}
 	return min(good+1, len(lines))
-}
-
-// userConfigDir mirrors os.UserConfigDir on the injected environment.
-func userConfigDir(goos string, lookup func(string) (string, bool), homeDir string) string {
-	switch goos {
-	case "windows":
-		v, _ := lookup("AppData")
-		return v
-	case "darwin", "ios":
-		if homeDir == "" {
-			return ""
-		}
-		return filepath.Join(homeDir, "Library", "Application Support")
-	default:
-		if v, ok := lookup("XDG_CONFIG_HOME"); ok && filepath.IsAbs(v) {
-			return v
-		}
-		if homeDir == "" {
-			return ""
-		}
-		return filepath.Join(homeDir, ".config")
-	}
-}
-
-// resolvePath expands "~/" and makes p absolute against workDir.
-func resolvePath(p, workDir, homeDir string) string {
-	if p == "~" && homeDir != "" {
-		return homeDir
-	}
-	if strings.HasPrefix(p, "~/") && homeDir != "" {
-		p = filepath.Join(homeDir, p[2:])
-	}
-	if !filepath.IsAbs(p) && workDir != "" {
-		p = filepath.Join(workDir, p)
-	}
-	return filepath.Clean(p)
 }
 
 func intSetting(name, raw string, minV, maxV int) (int, error) {

@@ -8,6 +8,8 @@ import (
 	"io"
 	"net"
 	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -40,7 +42,7 @@ const Idle = 10 * time.Minute
 // the index open reads; RespondAlfred's error items). The front and the
 // keystroke server both answer through it.
 func Answer(ctx context.Context, stdout, stderr io.Writer, cfg *config.Config, open func(context.Context) (Index, error), t launcher.Typing) error {
-	return launcher.RespondTyping(stdout, stderr, cfg, t, func(sources []string) (alfred.Output, error) {
+	return RespondTyping(stdout, stderr, cfg, t, func(sources []string) (alfred.Output, error) {
 		return Alfred(ctx, open, Request{Query: t.Query, Lang: t.Lang, Now: t.Now, Limit: AlfredLimit,
 			Home: t.Home, Sources: sources, Folder: t.Folder})
 	})
@@ -200,6 +202,9 @@ type keyServer struct {
 	env   string
 	runMu sync.Mutex // one Served command line at a time
 
+	cfgMu   sync.Mutex
+	lastCfg *frontCfg // the configuration of the last front, under cfgMu
+
 	mu   sync.Mutex
 	ix   Index
 	info os.FileInfo // the index file ix was opened from
@@ -248,13 +253,21 @@ func (s *keyServer) handle(ctx context.Context, conn net.Conn) (stale bool) {
 		return false
 	}
 	var resp launcher.KeyResponse
-	switch {
-	case req.Build != s.build:
+	if req.Build != s.build {
 		resp.Refused, stale = "build", true
-	case req.Index != s.cfg.IndexPath():
+		_ = launcher.WriteKeyResponse(conn, resp)
+		return stale
+	}
+	cfg, err := s.frontConfig(req.Environ, req.Dir)
+	switch {
+	case err != nil:
+		resp.Refused = "config" // the full CLI reports it
+	case cfg.UsesPostgres():
+		resp.Refused = "postgres" // the full CLI answers from Postgres
+	case cfg.IndexPath() != s.cfg.IndexPath():
 		resp.Refused, stale = "index", true // the configuration changed since the server started
 	case req.Run != nil:
-		if act, _ := launcher.Route(append([]string{"gds"}, req.Run...)); act != launcher.Served || s.run == nil || req.Env != s.env {
+		if act, _ := launcher.Route(append([]string{"gds"}, req.Run...)); act != launcher.Served || s.run == nil || ServedEnvKey(req.Environ, req.Dir) != s.env {
 			resp.Refused = "env"
 			break
 		}
@@ -270,13 +283,70 @@ func (s *keyServer) handle(ctx context.Context, conn net.Conn) (stale bool) {
 		// period across a daylight-saving change has the same bounds.
 		req.Typing.Now = req.Typing.Now.In(time.Local)
 		var out, errb bytes.Buffer
-		if err := Answer(ctx, &out, &errb, s.cfg, s.open, req.Typing); err != nil {
+		if err := Answer(ctx, &out, &errb, cfg, s.open, req.Typing); err != nil {
 			return false
 		}
 		resp.Stdout, resp.Stderr = out.Bytes(), errb.Bytes()
 	}
 	_ = launcher.WriteKeyResponse(conn, resp)
 	return stale
+}
+
+// frontConfig is the configuration a front reads in its environment and
+// working directory — what the full CLI it would hand over to reads —
+// loaded again only when they or the .env files it may read changed
+// (one front's keystrokes repeat them).
+func (s *keyServer) frontConfig(environ []string, dir string) (*config.Config, error) {
+	key := ServedEnvKey(environ, dir)
+	s.cfgMu.Lock()
+	defer s.cfgMu.Unlock()
+	if c := s.lastCfg; c != nil && c.key == key && c.stamps == envFileStamps(dir, c.home) {
+		return c.cfg, c.err
+	}
+	vars := map[string]string{}
+	for _, kv := range environ {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			vars[k] = v
+		}
+	}
+	lookup := func(k string) (string, bool) { v, ok := vars[k]; return v, ok }
+	home, _ := lookup("HOME")
+	cfg, err := config.Load(config.LoadOptions{LookupEnv: lookup, WorkDir: dir, HomeDir: home})
+	c := &frontCfg{key: key, cfg: cfg, err: err}
+	if cfg != nil {
+		c.home = cfg.Home
+	}
+	c.stamps = envFileStamps(dir, c.home)
+	s.lastCfg = c
+	return cfg, err
+}
+
+// frontCfg is a front's configuration as last loaded.
+type frontCfg struct {
+	key    string // ServedEnvKey of the environment and directory
+	home   string // the gds home it found
+	stamps string // envFileStamps when loaded
+	cfg    *config.Config
+	err    error
+}
+
+// envFileStamps describes the .env files of dir and home as they are now
+// (size and modification time, or absent).
+func envFileStamps(dir, home string) string {
+	var b strings.Builder
+	for _, d := range []string{dir, home} {
+		if d == "" {
+			b.WriteString("-;")
+			continue
+		}
+		fi, err := os.Stat(filepath.Join(d, config.EnvFileName))
+		if err != nil {
+			b.WriteString("none;")
+			continue
+		}
+		fmt.Fprintf(&b, "%d %d;", fi.Size(), fi.ModTime().UnixNano())
+	}
+	return b.String()
 }
 
 // served runs a Served command line: cancelled when the front goes away

@@ -36,6 +36,24 @@ func keyHome(t *testing.T, p string, words []string) *config.Config {
 	return cfg
 }
 
+// frontEnv is the environment of a front whose gds home is cfg's.
+func frontEnv(cfg *config.Config) []string {
+	return []string{"GDS_HOME=" + cfg.Home, "HOME=" + cfg.Home}
+}
+
+// socketOf is the keystroke socket such a front asks.
+func socketOf(cfg *config.Config) string {
+	env := frontEnv(cfg)
+	return launcher.KeySocket(func(k string) (string, bool) {
+		for _, kv := range env {
+			if name, v, _ := strings.Cut(kv, "="); name == k {
+				return v, true
+			}
+		}
+		return "", false
+	}, "", "")
+}
+
 func writeKeyIndex(t *testing.T, path, p string, words []string) {
 	t.Helper()
 	ctx := context.Background()
@@ -111,7 +129,7 @@ func direct(t *testing.T, cfg *config.Config, ty launcher.Typing) (string, strin
 // languages.
 func TestKeyServerAnswersAsDirect(t *testing.T) {
 	cfg := keyHome(t, "a", []string{"alpha", "beta", "gamma"})
-	sock := launcher.KeySocket(cfg)
+	sock := socketOf(cfg)
 	done := startKeys(t, ServerOptions{Socket: sock, Config: cfg, Build: testBuild})
 	now := time.Date(2026, 6, 1, 9, 30, 0, 0, time.Local) // the front sends its local time
 	cases := []launcher.Typing{
@@ -131,7 +149,7 @@ func TestKeyServerAnswersAsDirect(t *testing.T) {
 	for _, ty := range cases {
 		ty.Now = now
 		wantOut, wantErr := direct(t, cfg, ty)
-		out, errb, ok, running := launcher.AskKeyServer(sock, testBuild, cfg.IndexPath(), ty, 20*time.Second)
+		out, errb, ok, running := launcher.AskKeyServer(sock, testBuild, frontEnv(cfg), "", ty, 20*time.Second)
 		if !ok || !running {
 			t.Fatalf("%+v: not served (ok %v, running %v)", ty, ok, running)
 		}
@@ -150,14 +168,14 @@ func TestKeyServerAnswersAsDirect(t *testing.T) {
 	if err := waitEnd(t, done); err != nil {
 		t.Errorf("Serve = %v after its socket was removed", err)
 	}
-	if _, _, ok, running := launcher.AskKeyServer(sock, testBuild, cfg.IndexPath(), cases[0], time.Second); ok || running {
+	if _, _, ok, running := launcher.AskKeyServer(sock, testBuild, frontEnv(cfg), "", cases[0], time.Second); ok || running {
 		t.Error("a stopped server still answers")
 	}
 }
 
 func mustAsk(t *testing.T, sock string, cfg *config.Config, ty launcher.Typing) []byte {
 	t.Helper()
-	out, _, ok, _ := launcher.AskKeyServer(sock, testBuild, cfg.IndexPath(), ty, 20*time.Second)
+	out, _, ok, _ := launcher.AskKeyServer(sock, testBuild, frontEnv(cfg), "", ty, 20*time.Second)
 	if !ok {
 		t.Fatalf("%+v: not served", ty)
 	}
@@ -168,7 +186,7 @@ func mustAsk(t *testing.T, sock string, cfg *config.Config, ty launcher.Typing) 
 // keystroke, not the one it opened first.
 func TestKeyServerReopensReplacedIndex(t *testing.T) {
 	cfg := keyHome(t, "a", []string{"alpha"})
-	sock := launcher.KeySocket(cfg)
+	sock := socketOf(cfg)
 	done := startKeys(t, ServerOptions{Socket: sock, Config: cfg, Build: testBuild})
 	ty := launcher.Typing{Query: "omega", Lang: i18n.En, Now: time.Now()}
 	if out := mustAsk(t, sock, cfg, ty); strings.Contains(string(out), "omega-") {
@@ -196,7 +214,7 @@ func TestKeyServerReopensReplacedIndex(t *testing.T) {
 // owner may connect; an idle server exits.
 func TestKeyServerRefusesAndExits(t *testing.T) {
 	cfg := keyHome(t, "a", []string{"alpha"})
-	sock := launcher.KeySocket(cfg)
+	sock := socketOf(cfg)
 	done := startKeys(t, ServerOptions{Socket: sock, Config: cfg, Build: testBuild})
 	ty := launcher.Typing{Query: "alpha", Lang: i18n.En, Now: time.Now()}
 	if err := Serve(context.Background(), ServerOptions{Socket: sock, Config: cfg, Build: testBuild}); !errors.Is(err, ErrServerRunning) {
@@ -207,7 +225,7 @@ func TestKeyServerRefusesAndExits(t *testing.T) {
 	}
 	mustAsk(t, sock, cfg, ty)
 	other := launcher.BuildInfo{Version: "1.2.4", Commit: "def", Date: "2026-02-01"}
-	if _, _, ok, running := launcher.AskKeyServer(sock, other, cfg.IndexPath(), ty, 20*time.Second); ok || !running {
+	if _, _, ok, running := launcher.AskKeyServer(sock, other, frontEnv(cfg), "", ty, 20*time.Second); ok || !running {
 		t.Errorf("another build: ok %v running %v, want refused", ok, running)
 	}
 	if err := waitEnd(t, done); err != nil {
@@ -218,7 +236,7 @@ func TestKeyServerRefusesAndExits(t *testing.T) {
 	}
 
 	done = startKeys(t, ServerOptions{Socket: sock, Config: cfg, Build: testBuild})
-	if _, _, ok, running := launcher.AskKeyServer(sock, testBuild, "/elsewhere/index.db", ty, 20*time.Second); ok || !running {
+	if _, _, ok, running := launcher.AskKeyServer(sock, testBuild, []string{"GDS_HOME=/elsewhere"}, "", ty, 20*time.Second); ok || !running {
 		t.Errorf("another index: ok %v running %v, want refused", ok, running)
 	}
 	if err := waitEnd(t, done); err != nil {
@@ -237,7 +255,7 @@ func TestKeyServerRefusesAndExits(t *testing.T) {
 // over) and the server goes on.
 func TestKeyServerRunsServed(t *testing.T) {
 	cfg := keyHome(t, "a", []string{"alpha"})
-	sock := launcher.KeySocket(cfg)
+	sock := socketOf(cfg)
 	cancelled := make(chan struct{})
 	run := func(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		switch args[len(args)-1] {
@@ -252,9 +270,11 @@ func TestKeyServerRunsServed(t *testing.T) {
 		fmt.Fprint(stderr, "note")
 		return 3
 	}
-	done := startKeys(t, ServerOptions{Socket: sock, Config: cfg, Build: testBuild, Run: run, Env: "E1"})
+	dir := t.TempDir()
+	envs := map[string][]string{"E1": frontEnv(cfg), "E2": append(frontEnv(cfg), "LANG=ja_JP.UTF-8"), "": frontEnv(cfg)}
+	done := startKeys(t, ServerOptions{Socket: sock, Config: cfg, Build: testBuild, Run: run, Env: ServedEnvKey(envs["E1"], dir)})
 	ask := func(args []string, env string, timeout time.Duration) (launcher.KeyResponse, bool) {
-		return launcher.AskServed(sock, testBuild, cfg.IndexPath(), args, env, timeout)
+		return launcher.AskServed(sock, testBuild, envs[env], dir, args, timeout)
 	}
 	resp, ok := ask([]string{"search", "alpha", "budget"}, "E1", 20*time.Second)
 	if !ok || string(resp.Stdout) != "search|alpha|budget" || string(resp.Stderr) != "note" || resp.Exit != 3 {
@@ -315,7 +335,7 @@ func TestKeyServerUpdatesAnOldIndex(t *testing.T) {
 	}
 
 	release, migrated := make(chan struct{}), make(chan error, 1)
-	sock := launcher.KeySocket(cfg)
+	sock := socketOf(cfg)
 	done := startKeys(t, ServerOptions{Socket: sock, Config: cfg, Build: testBuild, Migrate: func(ctx context.Context) error {
 		<-release // the update is under way until the test lets it end
 		st, err := sqlite.Open(ctx, cfg.IndexPath(), sqlite.Options{})
@@ -327,7 +347,7 @@ func TestKeyServerUpdatesAnOldIndex(t *testing.T) {
 	}})
 	now := time.Date(2026, 6, 1, 9, 30, 0, 0, time.Local)
 	for _, lang := range []string{i18n.En, i18n.Ja} {
-		out, _, ok, _ := launcher.AskKeyServer(sock, testBuild, cfg.IndexPath(), launcher.Typing{Query: "alpha", Lang: lang, Now: now}, 20*time.Second)
+		out, _, ok, _ := launcher.AskKeyServer(sock, testBuild, frontEnv(cfg), "", launcher.Typing{Query: "alpha", Lang: lang, Now: now}, 20*time.Second)
 		if want := i18n.T(lang, "alfred.updating.title"); !ok || !strings.Contains(string(out), want) {
 			t.Fatalf("%s keystroke while updating (ok %v): %s, want the item %q", lang, ok, out, want)
 		}
@@ -340,7 +360,7 @@ func TestKeyServerUpdatesAnOldIndex(t *testing.T) {
 	want, _ := direct(t, cfg, ty)                // the updated index opens read-only again
 	deadline := time.Now().Add(20 * time.Second) // a hang guard, not a timing check
 	for {
-		out, _, ok, _ := launcher.AskKeyServer(sock, testBuild, cfg.IndexPath(), ty, 20*time.Second)
+		out, _, ok, _ := launcher.AskKeyServer(sock, testBuild, frontEnv(cfg), "", ty, 20*time.Second)
 		if ok && string(out) == want {
 			break
 		}
@@ -484,5 +504,51 @@ func TestKeyServerAnswersFromResident(t *testing.T) {
 	big.updates.Wait()
 	if got := answerBy(big, ty); got != wantOut || big.heldResident() != nil || big.fromMemory.Load() != 0 {
 		t.Errorf("over the limit: held %v, answer %s", big.heldResident() != nil, got)
+	}
+}
+
+// The server reads each front's configuration from the environment and
+// directory the front sends, as the full CLI would: a Postgres index or a
+// configuration that does not load is refused (the front hands it to the
+// full CLI) and the server goes on; a .env file of the front's directory
+// counts, and a change to it is seen at the next keystroke — naming
+// another index, which a server of this one refuses, and exits.
+func TestKeyServerReadsTheFrontsConfiguration(t *testing.T) {
+	cfg := keyHome(t, "a", []string{"alpha"})
+	sock := socketOf(cfg)
+	done := startKeys(t, ServerOptions{Socket: sock, Config: cfg, Build: testBuild})
+	ty := launcher.Typing{Query: "alpha", Lang: i18n.En, Now: time.Now()}
+	ask := func(env []string, dir string) (ok, running bool) {
+		_, _, ok, running = launcher.AskKeyServer(sock, testBuild, env, dir, ty, 20*time.Second)
+		return ok, running
+	}
+	for name, env := range map[string][]string{
+		"postgres":  append(frontEnv(cfg), config.EnvDatabaseURL+"=postgres://u@localhost/gds"),
+		"bad value": append(frontEnv(cfg), config.EnvCrawlConcurrency+"=many"),
+	} {
+		if ok, running := ask(env, ""); ok || !running {
+			t.Errorf("%s: ok %v running %v, want refused", name, ok, running)
+		}
+	}
+	if ok, _ := ask(frontEnv(cfg), ""); !ok {
+		t.Fatal("the server stopped serving after refusing")
+	}
+	dir := t.TempDir()
+	dotenv := filepath.Join(dir, config.EnvFileName)
+	if err := os.WriteFile(dotenv, []byte("GDS_HOME="+cfg.Home+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"HOME=" + t.TempDir()} // the home comes from the directory's .env
+	if ok, _ := ask(env, dir); !ok {
+		t.Error("a front whose .env names the index: refused")
+	}
+	if err := os.WriteFile(dotenv, []byte("GDS_HOME="+t.TempDir()+"/elsewhere\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if ok, running := ask(env, dir); ok || !running {
+		t.Errorf("after the .env named another index: ok %v running %v, want refused", ok, running)
+	}
+	if err := waitEnd(t, done); err != nil {
+		t.Errorf("Serve = %v after a front with another index", err)
 	}
 }

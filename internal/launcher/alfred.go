@@ -5,32 +5,15 @@ import (
 	"io"
 
 	"github.com/gds-cli/gds/internal/apperr"
-	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/i18n"
 	"github.com/gds-cli/gds/internal/render/alfred"
 )
 
 // AlfredSourceVar is the Alfred workflow variable (an environment variable
 // of the script) that limits Alfred's searches to some sources: source
-// specs separated by commas, as GDS_SOURCES ("local:~/Docs,drive").
+// specs separated by commas, as GDS_SOURCES ("local:~/Docs,drive"); the
+// keystroke package reads it (keystroke.AlfredSources).
 const AlfredSourceVar = "source"
-
-// AlfredSources reads AlfredSourceVar through lookup and returns the source
-// keys it names (none when unset or blank). A bad spec is an apperr.Usage
-// error naming it.
-func AlfredSources(lookup func(string) (string, bool)) ([]string, error) {
-	v, _ := lookup(AlfredSourceVar)
-	home, _ := lookup("HOME")
-	srcs, err := config.ParseSources(v, "", home)
-	if err != nil {
-		return nil, apperr.Mark(fmt.Errorf("Alfred variable %s: %w", AlfredSourceVar, err), apperr.Usage)
-	}
-	var keys []string
-	for _, s := range srcs {
-		keys = append(keys, s.Key())
-	}
-	return keys, nil
-}
 
 // FolderEnv is the environment variable (an Alfred workflow variable)
 // that limits the Alfred searches to a folder when --folder is not given.
@@ -57,14 +40,18 @@ func AlfredError(err error, lang string) alfred.Output {
 // RespondAlfred prints one Script Filter response to stdout: answer's
 // output, or — when it fails or panics — an item that says what to do, with
 // the details on stderr (Alfred shows stderr in its debugger). It always
-// prints valid Alfred JSON; the error is only the write's. cfg (may be nil)
-// redacts secrets from a panic's text.
-func RespondAlfred(stdout, stderr io.Writer, cfg *config.Config, lang string, answer func() (alfred.Output, error)) (err error) {
+// prints valid Alfred JSON; the error is only the write's. redact (nil:
+// none) strips secrets from a panic's text (config.Redact with the
+// configuration).
+func RespondAlfred(stdout, stderr io.Writer, redact func(string) string, lang string, answer func() (alfred.Output, error)) (err error) {
 	var out alfred.Output
 	defer func() {
 		if p := recover(); p != nil {
 			// A panic value is text gds did not write: strip secrets first.
-			msg := config.Redact(cfg, fmt.Sprint(p))
+			msg := fmt.Sprint(p)
+			if redact != nil {
+				msg = redact(msg)
+			}
 			fmt.Fprintf(stderr, "gds alfred: internal error: %s\n", msg)
 			out = alfred.Message(i18n.T(lang, "alfred.err.title"), msg, "")
 		}
@@ -76,20 +63,6 @@ func RespondAlfred(stdout, stderr io.Writer, cfg *config.Config, lang string, an
 		out = AlfredError(ferr, lang)
 	}
 	return nil
-}
-
-// RespondTyping prints the Script Filter response to the keystroke t, as
-// RespondAlfred does: answer gets the source keys of t's AlfredSourceVar
-// (a bad one is an error item). The keystroke server and the front answer
-// through it.
-func RespondTyping(stdout, stderr io.Writer, cfg *config.Config, t Typing, answer func(sources []string) (alfred.Output, error)) error {
-	return RespondAlfred(stdout, stderr, cfg, t.Lang, func() (alfred.Output, error) {
-		sources, err := AlfredSources(t.Lookup)
-		if err != nil {
-			return alfred.Output{}, err
-		}
-		return answer(sources)
-	})
 }
 
 // Prompt is the response to an empty query — the keyword alone, which

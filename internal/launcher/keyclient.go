@@ -2,19 +2,18 @@ package launcher
 
 import (
 	"bufio"
-	"crypto/sha256"
 	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
-	"slices"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/gds-cli/gds/internal/config"
+	"github.com/gds-cli/gds/internal/gdshome"
 )
 
 // The keystroke server (internal/keystroke, run as the full CLI's hidden
@@ -53,15 +52,30 @@ func KeyServerOff(lookup func(string) (string, bool)) bool {
 	return false
 }
 
-// KeySocket is the keystroke server's socket for cfg's index: in the
-// index's directory (the gds home, mode 0700), or "" when that path is too
-// long for a Unix socket (then there is no server).
-func KeySocket(cfg *config.Config) string {
-	p := filepath.Join(filepath.Dir(cfg.IndexPath()), keySocketName)
+// KeySocket is the keystroke server's socket: in the gds home the
+// environment names (gdshome.FromEnv: GDS_HOME, else the OS default; mode
+// 0700), or "" when there is none or the path is too long for a Unix socket
+// (then there is no server). The front reads no configuration, so the
+// socket's place depends on the environment alone; the server checks that
+// a front's configuration — which it loads from the front's environment
+// and directory — names its index.
+func KeySocket(lookup func(string) (string, bool), workDir, homeDir string) string {
+	home := gdshome.FromEnv(lookup, workDir, homeDir, runtime.GOOS)
+	if home == "" {
+		return ""
+	}
+	p := filepath.Join(home, keySocketName)
 	if len(p) > maxSocketPath {
 		return ""
 	}
 	return p
+}
+
+// OSKeySocket is KeySocket in this process's environment and directory.
+func OSKeySocket() string {
+	wd, _ := os.Getwd()
+	home, _ := os.UserHomeDir()
+	return KeySocket(os.LookupEnv, wd, home)
 }
 
 // Typing is one keystroke as the front receives it: the typed text and
@@ -91,13 +105,15 @@ func (t Typing) Lookup(key string) (string, bool) {
 // (Typing), or with Run a whole command line the server runs in its
 // process (a Served route).
 type KeyRequest struct {
-	Build  string // BuildInfo.Key of the front
-	Index  string // the index file the front would open
-	Typing Typing
-	// Run is the command line without the program name; Env the front's
-	// ServedEnvKey (the server runs it only in the same environment).
-	Run []string
-	Env string
+	Build string // BuildInfo.Key of the front
+	// Environ and Dir are the front's environment and working directory:
+	// the server reads the front's configuration from them (its index must
+	// be the server's), and runs a Served command line only when they are
+	// the environment it runs in.
+	Environ []string
+	Dir     string
+	Typing  Typing
+	Run     []string // the command line without the program name
 }
 
 // KeyResponse is the server's one answer: the bytes the front prints,
@@ -105,7 +121,7 @@ type KeyRequest struct {
 type KeyResponse struct {
 	Stdout  []byte
 	Stderr  []byte
-	Refused string // "build", "index", or for Run "env"
+	Refused string // "build", "config", "index", "postgres", or for Run "env"
 	Exit    int    // Run's exit code
 }
 
@@ -194,12 +210,14 @@ func newFrameReader(r io.Reader) (*frameReader, error) {
 func (req KeyRequest) encode() []byte {
 	w := frameWriter{b: []byte(keyMagic)}
 	t := req.Typing
-	for _, s := range []string{req.Build, req.Index, t.Query, t.Lang, t.Folder, t.SourceVar, t.Home, t.Now.Format(time.RFC3339Nano), req.Env} {
+	for _, s := range []string{req.Build, req.Dir, t.Query, t.Lang, t.Folder, t.SourceVar, t.Home, t.Now.Format(time.RFC3339Nano)} {
 		w.str(s)
 	}
-	w.str(strconv.Itoa(len(req.Run)))
-	for _, a := range req.Run {
-		w.str(a)
+	for _, list := range [][]string{req.Environ, req.Run} {
+		w.str(strconv.Itoa(len(list)))
+		for _, a := range list {
+			w.str(a)
+		}
 	}
 	return w.b
 }
@@ -212,17 +230,18 @@ func ReadKeyRequest(r io.Reader) (KeyRequest, error) {
 	}
 	var req KeyRequest
 	t := &req.Typing
-	for _, p := range []*string{&req.Build, &req.Index, &t.Query, &t.Lang, &t.Folder, &t.SourceVar, &t.Home} {
+	for _, p := range []*string{&req.Build, &req.Dir, &t.Query, &t.Lang, &t.Folder, &t.SourceVar, &t.Home} {
 		*p = fr.str()
 	}
 	now := fr.str()
-	req.Env = fr.str()
-	n := fr.int()
-	if fr.err == nil && (n < 0 || n > 4096) {
-		fr.err = fmt.Errorf("%d arguments", n)
-	}
-	for i := 0; i < n && fr.err == nil; i++ {
-		req.Run = append(req.Run, fr.str())
+	for _, list := range []*[]string{&req.Environ, &req.Run} {
+		n := fr.int()
+		if fr.err == nil && (n < 0 || n > 1<<16) {
+			fr.err = fmt.Errorf("a list of %d strings", n)
+		}
+		for i := 0; i < n && fr.err == nil; i++ {
+			*list = append(*list, fr.str())
+		}
 	}
 	if fr.err == nil {
 		t.Now, fr.err = time.Parse(time.RFC3339Nano, now)
@@ -263,7 +282,7 @@ func readKeyResponse(r io.Reader) (KeyResponse, error) {
 // does not answer in time (timeout bounds each read and write); running
 // reports whether a server was there at all (so that no second one is
 // started).
-func AskKeyServer(socket string, build BuildInfo, index string, t Typing, timeout time.Duration) (stdout, stderr []byte, ok, running bool) {
+func AskKeyServer(socket string, build BuildInfo, environ []string, dir string, t Typing, timeout time.Duration) (stdout, stderr []byte, ok, running bool) {
 	if socket == "" {
 		return nil, nil, false, false
 	}
@@ -272,7 +291,7 @@ func AskKeyServer(socket string, build BuildInfo, index string, t Typing, timeou
 		return nil, nil, false, false
 	}
 	defer conn.Close()
-	resp, err := exchange(conn, KeyRequest{Build: build.Key(), Index: index, Typing: t})
+	resp, err := exchange(conn, KeyRequest{Build: build.Key(), Environ: environ, Dir: dir, Typing: t})
 	if err != nil || resp.Refused != "" || len(resp.Stdout) == 0 {
 		return nil, nil, false, true
 	}
@@ -280,12 +299,12 @@ func AskKeyServer(socket string, build BuildInfo, index string, t Typing, timeou
 }
 
 // AskServed asks the server at socket to run args (a Served command line
-// without the program name) in the environment env (ServedEnvKey) and
+// without the program name) in the environment environ and directory dir, and
 // returns its output and exit code. ok is false — the caller hands the
 // command over — when no server listens, it refuses (another build, index
 // or environment), or it does not answer in time (timeout bounds each read
 // and write).
-func AskServed(socket string, build BuildInfo, index string, args []string, env string, timeout time.Duration) (resp KeyResponse, ok bool) {
+func AskServed(socket string, build BuildInfo, environ []string, dir string, args []string, timeout time.Duration) (resp KeyResponse, ok bool) {
 	if socket == "" {
 		return KeyResponse{}, false
 	}
@@ -294,7 +313,7 @@ func AskServed(socket string, build BuildInfo, index string, args []string, env 
 		return KeyResponse{}, false
 	}
 	defer conn.Close()
-	resp, err = exchange(conn, KeyRequest{Build: build.Key(), Index: index, Run: args, Env: env})
+	resp, err = exchange(conn, KeyRequest{Build: build.Key(), Environ: environ, Dir: dir, Run: args})
 	if err != nil || resp.Refused != "" {
 		return KeyResponse{}, false
 	}
@@ -307,32 +326,4 @@ func exchange(conn io.ReadWriter, req KeyRequest) (KeyResponse, error) {
 		return KeyResponse{}, err
 	}
 	return readKeyResponse(conn)
-}
-
-// ServedEnvKey identifies the environment a Served command line runs in:
-// every environment variable but StartServerEnv and a shell's bookkeeping
-// (_, PWD, OLDPWD, SHLVL), and the working directory (a .env file there is
-// configuration). The
-// server runs a front's command line only when the two keys are equal, so
-// it reads the same configuration, language and Alfred variables as the
-// full CLI started by that front would; it reads the .env files again for
-// each command.
-func ServedEnvKey(environ []string, wd string) string {
-	vars := make([]string, 0, len(environ))
-	for _, kv := range environ {
-		name, _, _ := strings.Cut(kv, "=")
-		switch name {
-		case StartServerEnv, "_", "PWD", "OLDPWD", "SHLVL":
-			continue
-		}
-		vars = append(vars, kv)
-	}
-	slices.Sort(vars)
-	h := sha256.New()
-	for _, kv := range vars {
-		h.Write([]byte(kv))
-		h.Write([]byte{0})
-	}
-	h.Write([]byte(wd))
-	return hex.EncodeToString(h.Sum(nil))
 }

@@ -4,12 +4,10 @@ import (
 	"bytes"
 	"encoding/binary"
 	"reflect"
-	"slices"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/gds-cli/gds/internal/config"
 )
 
 func TestKeyServerOffAndSocket(t *testing.T) {
@@ -18,43 +16,37 @@ func TestKeyServerOffAndSocket(t *testing.T) {
 			t.Errorf("%s=%q: off = %v, want %v", KeyServerEnv, v, got, off)
 		}
 	}
-	if s := KeySocket(&config.Config{DataDir: "/" + strings.Repeat("d", 120)}); s != "" {
-		t.Errorf("a socket path over the limit: %q", s)
+	env := func(kv map[string]string) func(string) (string, bool) {
+		return func(k string) (string, bool) { v, ok := kv[k]; return v, ok }
 	}
-	if s := KeySocket(&config.Config{DataDir: "/home/u/.gds"}); s != "/home/u/.gds/keystroke.sock" {
-		t.Errorf("socket = %q", s)
+	cases := []struct {
+		env      map[string]string
+		wd, home string
+		want     string
+	}{
+		{map[string]string{"GDS_HOME": "/home/u/.gds"}, "/wd", "/home/u", "/home/u/.gds/keystroke.sock"},
+		{map[string]string{"GDS_HOME": " ~/gds "}, "/wd", "/home/u", "/home/u/gds/keystroke.sock"},
+		{map[string]string{"GDS_HOME": "rel"}, "/wd", "/home/u", "/wd/rel/keystroke.sock"},
+		{map[string]string{"GDS_HOME": "/" + strings.Repeat("d", 120)}, "/wd", "/home/u", ""},
+		{map[string]string{}, "/wd", "", ""}, // no home at all (Linux: no XDG_CONFIG_HOME either)
 	}
-}
-
-// The served environment's key changes with any variable, its value or the
-// working directory, and ignores the order, a shell's bookkeeping and
-// StartServerEnv.
-func TestServedEnvKey(t *testing.T) {
-	base := []string{"HOME=/home/u", "LANG=ja_JP.UTF-8", "GDS_HOME=/home/u/.gds", "source=local:~/Docs"}
-	key := ServedEnvKey(base, "/wd")
-	same := [][]string{
-		{"source=local:~/Docs", "GDS_HOME=/home/u/.gds", "LANG=ja_JP.UTF-8", "HOME=/home/u"},
-		append(slices.Clone(base), "_=/usr/bin/gds"),
-		append(slices.Clone(base), StartServerEnv+"=1"),
-		append(slices.Clone(base), "PWD=/wd", "SHLVL=2", "OLDPWD=/"),
+	if runtime.GOOS == "linux" {
+		cases = append(cases,
+			struct {
+				env      map[string]string
+				wd, home string
+				want     string
+			}{map[string]string{"XDG_CONFIG_HOME": "/cfg"}, "/wd", "/home/u", "/cfg/gds/keystroke.sock"},
+			struct {
+				env      map[string]string
+				wd, home string
+				want     string
+			}{map[string]string{}, "/wd", "/home/u", "/home/u/.config/gds/keystroke.sock"})
 	}
-	for _, env := range same {
-		if ServedEnvKey(env, "/wd") != key {
-			t.Errorf("%q: another key", env)
+	for _, c := range cases {
+		if got := KeySocket(env(c.env), c.wd, c.home); got != c.want {
+			t.Errorf("KeySocket(%v, %q, %q) = %q, want %q", c.env, c.wd, c.home, got, c.want)
 		}
-	}
-	differ := [][]string{
-		{"HOME=/home/u", "LANG=C", "GDS_HOME=/home/u/.gds", "source=local:~/Docs"},
-		{"HOME=/home/u", "LANG=ja_JP.UTF-8", "GDS_HOME=/home/u/.gds"},
-		append(slices.Clone(base), "GDS_AI_PROVIDER=openai"),
-	}
-	for _, env := range differ {
-		if ServedEnvKey(env, "/wd") == key {
-			t.Errorf("%q: the same key", env)
-		}
-	}
-	if ServedEnvKey(base, "/elsewhere") == key {
-		t.Error("another working directory: the same key")
 	}
 }
 
@@ -64,9 +56,9 @@ func TestServedEnvKey(t *testing.T) {
 func TestKeyFrameRoundTrip(t *testing.T) {
 	zone := time.FixedZone("JST", 9*3600)
 	reqs := []KeyRequest{
-		{Build: "1.2.3 abc 2026-01-01", Index: "/home/u/.config/gds/index.db",
+		{Build: "1.2.3 abc 2026-01-01", Environ: []string{"HOME=/home/u", "GDS_HOME=/home/u/.gds", "EMPTY="}, Dir: "/work dir",
 			Typing: Typing{Query: "去年の \"予算\" PDF\n", Lang: "ja", Folder: "Work/報告", SourceVar: "local:~/Docs,drive", Home: "/home/u", Now: time.Date(2026, 3, 29, 1, 30, 0, 123456789, zone)}},
-		{Build: "dev dev dev", Typing: Typing{Now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}, Run: []string{"search", "a\nb", "", "--json"}, Env: "0123abcd"},
+		{Build: "dev dev dev", Typing: Typing{Now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}, Run: []string{"search", "a\nb", "", "--json"}},
 	}
 	for _, req := range reqs {
 		got, err := ReadKeyRequest(bytes.NewReader(req.encode()))

@@ -179,7 +179,7 @@ func TestRespondAlfredAlwaysWritesItems(t *testing.T) {
 		"panic": func() (alfred.Output, error) { panic("boom with sk-secret-value-123456") },
 	} {
 		var out, errb bytes.Buffer
-		if err := RespondAlfred(&out, &errb, cfg, i18n.En, answer); err != nil {
+		if err := RespondAlfred(&out, &errb, func(s string) string { return config.Redact(cfg, s) }, i18n.En, answer); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		var doc struct{ Items []struct{ Title string } }

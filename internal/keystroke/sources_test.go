@@ -1,4 +1,4 @@
-package launcher
+package keystroke
 
 import (
 	"errors"
@@ -7,13 +7,14 @@ import (
 
 	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/config"
+	"github.com/gds-cli/gds/internal/launcher"
 )
 
 func TestAlfredSources(t *testing.T) {
 	lookup := func(v string, set bool) func(string) (string, bool) {
 		return func(k string) (string, bool) {
 			switch k {
-			case AlfredSourceVar:
+			case launcher.AlfredSourceVar:
 				return v, set
 			case "HOME":
 				return "/home/u", true
