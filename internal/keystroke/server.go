@@ -278,9 +278,9 @@ func (s *keyServer) handle(ctx context.Context, conn net.Conn) (stale bool) {
 		}
 		resp.Stdout, resp.Stderr, resp.Exit = out, errb, code
 	default:
-		// The front's clock in the local zone, as the front reads it (JSON
-		// keeps only the offset; the server inherited the front's TZ), so a
-		// period across a daylight-saving change has the same bounds.
+		// The front's clock (an instant) in the local zone, as the front
+		// reads it (the server inherited the front's TZ), so a period across
+		// a daylight-saving change has the same bounds.
 		req.Typing.Now = req.Typing.Now.In(time.Local)
 		var out, errb bytes.Buffer
 		if err := Answer(ctx, &out, &errb, cfg, s.open, req.Typing); err != nil {
