@@ -90,6 +90,9 @@ func (s *Store) loadResident(ctx context.Context, tx *sql.Tx, maxInstances int) 
 	if err != nil {
 		return nil, err
 	}
+	if tokens > int64(maxInstances) {
+		return nil, ErrResidentTooLarge // every token is an instance: known before reading them
+	}
 	bd, err := fulltext.NewBuilder(residentWeights)
 	if err != nil {
 		return nil, err
