@@ -27,7 +27,7 @@ import (
 	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/i18n"
 	"github.com/gds-cli/gds/internal/launcher"
-	"github.com/gds-cli/gds/internal/render/alfred"
+	"github.com/gds-cli/gds/internal/render/scriptfilter"
 	"golang.org/x/term"
 )
 
@@ -62,14 +62,14 @@ func run(args []string) int {
 			return apperr.ExitOK
 		}
 		if start && typed.Query == "" {
-			return prompt(lang, typed)
+			return prompt(lang)
 		}
 		if start {
 			os.Setenv(launcher.StartServerEnv, "1") // the full CLI starts a server after answering
 		}
 		err := launcher.HandOver(args)
 		// Alfred shows items only: say what is missing as one.
-		_ = launcher.RespondAlfred(os.Stdout, os.Stderr, nil, lang, func() (alfred.Output, error) { return alfred.Output{}, err })
+		_ = launcher.RespondAlfred(os.Stdout, os.Stderr, nil, lang, func() (scriptfilter.Output, error) { return scriptfilter.Output{}, err })
 		return apperr.ExitOK
 	}
 	err := launcher.HandOver(args)
@@ -110,10 +110,9 @@ func serve(lang string, typed launcher.Typed) (served, start bool) {
 // reports here already, is reported at the first letter) and starts the
 // server, so that it is up by the first letter (the server exits at once
 // for a Postgres index).
-func prompt(lang string, typed launcher.Typed) int {
-	t := typing(lang, typed)
-	if err := launcher.RespondAlfred(os.Stdout, os.Stderr, nil, lang, func() (alfred.Output, error) {
-		return launcher.Prompt(lang, t.Folder), nil
+func prompt(lang string) int {
+	if err := launcher.RespondAlfred(os.Stdout, os.Stderr, nil, lang, func() (scriptfilter.Output, error) {
+		return launcher.Prompt(lang), nil
 	}); err != nil {
 		return fail(lang, err)
 	}

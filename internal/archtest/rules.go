@@ -12,7 +12,7 @@ var Pure = []string{
 	"./internal/ai",
 	"./internal/ai/offline",
 	"./internal/ai/offline/rules",
-	"./internal/render/alfred",
+	"./internal/render/alfred", "./internal/render/scriptfilter",
 	"./internal/store",
 	"./internal/apperr",
 	"./internal/budget",
@@ -43,7 +43,7 @@ var IO = []string{
 
 // FrontBinary is the front binary (installed as gds) and the packages only
 // it and the keystroke path need.
-var FrontBinary = []string{"./cmd/gds-front", "./internal/launcher", "./internal/render/alfred"}
+var FrontBinary = []string{"./cmd/gds-front", "./internal/launcher", "./internal/render/scriptfilter", "./internal/gdshome"}
 
 // FrontForbid are the packages the front binary must not link: by the rule
 // below through the module's own imports, and by TestFrontBinaryLinksNoHeavyPackage
@@ -67,6 +67,11 @@ var FrontForbid = []string{
 	// expressions, URL parsing, hashing): the server reads a front's
 	// configuration from the environment and directory the front sends
 	"./internal/config", "github.com/joho/...", "regexp", "net/url", "crypto/...",
+	// the search and what it links (the tokenizer's stemmer and Unicode
+	// tables): the front writes Script Filter items (render/scriptfilter),
+	// never results
+	"./internal/render/alfred", "./internal/search/...", "./internal/store", "./internal/ai", "./internal/tokenize",
+	"github.com/kljensen/...", "golang.org/x/text/...", "testing",
 }
 
 // Rules is the allowed dependency graph (docs/ARCHITECTURE.md, "Dependency

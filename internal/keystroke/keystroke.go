@@ -118,7 +118,7 @@ func OnDrive(ctx context.Context, ix Index) (bool, error) {
 // non-empty query; the index is closed before returning.
 func Alfred(ctx context.Context, open func(context.Context) (Index, error), req Request) (alfred.Output, error) {
 	if req.Query == "" {
-		return launcher.Prompt(req.Lang, req.Folder), nil
+		return launcher.Prompt(req.Lang), nil
 	}
 	ix, err := open(ctx)
 	if errors.Is(err, ErrUpdating) {

@@ -6,7 +6,7 @@ import (
 
 	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/i18n"
-	"github.com/gds-cli/gds/internal/render/alfred"
+	"github.com/gds-cli/gds/internal/render/scriptfilter"
 )
 
 // AlfredSourceVar is the Alfred workflow variable (an environment variable
@@ -20,21 +20,21 @@ const AlfredSourceVar = "source"
 const FolderEnv = "GDS_FOLDER"
 
 // AlfredError turns a failure into an item that tells the fix.
-func AlfredError(err error, lang string) alfred.Output {
+func AlfredError(err error, lang string) scriptfilter.Output {
 	r := apperr.Describe(err, lang)
 	switch r.Code {
 	case apperr.NoIndex.Code():
-		return alfred.Message(i18n.T(lang, "alfred.err.no_index.title"), i18n.T(lang, "alfred.err.no_index.sub"), "")
+		return scriptfilter.Message(i18n.T(lang, "alfred.err.no_index.title"), i18n.T(lang, "alfred.err.no_index.sub"), "")
 	case apperr.Auth.Code():
-		return alfred.Message(i18n.T(lang, "alfred.err.auth.title"), i18n.T(lang, "alfred.err.auth.sub"), "")
+		return scriptfilter.Message(i18n.T(lang, "alfred.err.auth.title"), i18n.T(lang, "alfred.err.auth.sub"), "")
 	case apperr.Config.Code():
-		return alfred.Message(i18n.T(lang, "alfred.err.config.title"), r.Message, "")
+		return scriptfilter.Message(i18n.T(lang, "alfred.err.config.title"), r.Message, "")
 	}
 	msg := r.Message
 	if r.Hint != "" {
 		msg += " — " + r.Hint
 	}
-	return alfred.Message(i18n.T(lang, "alfred.err.title"), msg, "")
+	return scriptfilter.Message(i18n.T(lang, "alfred.err.title"), msg, "")
 }
 
 // RespondAlfred prints one Script Filter response to stdout: answer's
@@ -43,8 +43,8 @@ func AlfredError(err error, lang string) alfred.Output {
 // prints valid Alfred JSON; the error is only the write's. redact (nil:
 // none) strips secrets from a panic's text (config.Redact with the
 // configuration).
-func RespondAlfred(stdout, stderr io.Writer, redact func(string) string, lang string, answer func() (alfred.Output, error)) (err error) {
-	var out alfred.Output
+func RespondAlfred(stdout, stderr io.Writer, redact func(string) string, lang string, answer func() (scriptfilter.Output, error)) (err error) {
+	var out scriptfilter.Output
 	defer func() {
 		if p := recover(); p != nil {
 			// A panic value is text gds did not write: strip secrets first.
@@ -53,9 +53,9 @@ func RespondAlfred(stdout, stderr io.Writer, redact func(string) string, lang st
 				msg = redact(msg)
 			}
 			fmt.Fprintf(stderr, "gds alfred: internal error: %s\n", msg)
-			out = alfred.Message(i18n.T(lang, "alfred.err.title"), msg, "")
+			out = scriptfilter.Message(i18n.T(lang, "alfred.err.title"), msg, "")
 		}
-		err = alfred.Write(stdout, out)
+		err = scriptfilter.Write(stdout, out)
 	}()
 	out, ferr := answer()
 	if ferr != nil {
@@ -68,6 +68,4 @@ func RespondAlfred(stdout, stderr io.Writer, redact func(string) string, lang st
 // Prompt is the response to an empty query — the keyword alone, which
 // Alfred runs before the first typed letter: the item that asks for a
 // query. It reads no index.
-func Prompt(lang, folder string) alfred.Output {
-	return alfred.Keystroke("", nil, alfred.Options{Lang: lang, Folder: folder})
-}
+func Prompt(lang string) scriptfilter.Output { return scriptfilter.Prompt(lang) }

@@ -3,7 +3,7 @@ package launcher
 import (
 	"strings"
 
-	"github.com/gds-cli/gds/internal/render/alfred"
+	"github.com/gds-cli/gds/internal/render/scriptfilter"
 )
 
 // Action is what the front binary does with a command line.
@@ -78,11 +78,11 @@ func Route(args []string) (act Action, typed Typed) {
 				return Core, Typed{} // a flag (--state, --help) or a word the CLI parser may read as help
 			}
 		}
-		req := alfred.ParseQuery(strings.Join(words, " "))
+		req := scriptfilter.ParseQuery(strings.Join(words, " "))
 		switch {
-		case req.Kind == alfred.Run || req.Kind == alfred.Pending || req.Kind == alfred.Answer:
+		case req.Kind == scriptfilter.Run || req.Kind == scriptfilter.Pending || req.Kind == scriptfilter.Answer:
 			return Served, Typed{}
-		case req.Kind != alfred.Typed:
+		case req.Kind != scriptfilter.Typed:
 			return Core, Typed{}
 		}
 		t.Query = req.Query

@@ -7,66 +7,69 @@
 package alfred
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/gds-cli/gds/internal/ai"
 	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/render/scriptfilter"
 	"github.com/gds-cli/gds/internal/search"
 	"github.com/gds-cli/gds/internal/store"
 )
 
 // ---- Alfred Script Filter JSON ----
 
-// Output is a Script Filter response (Alfred 4.5+). Only the fields
-// gds uses are declared; internal/render/alfred/testdata/alfred-scriptfilter.schema.json
-// is the schema every output is validated against in the tests.
-type Output struct {
-	// SkipKnowledge keeps gds's ranking although items carry uids.
-	SkipKnowledge bool   `json:"skipknowledge"`
-	Items         []Item `json:"items"`
+// The Script Filter types and the query grammar live in package
+// scriptfilter (which the front binary links without the search); these
+// names are the same types and values.
+type (
+	Output  = scriptfilter.Output
+	Item    = scriptfilter.Item
+	Icon    = scriptfilter.Icon
+	Text    = scriptfilter.Text
+	Mod     = scriptfilter.Mod
+	Kind    = scriptfilter.Kind
+	Request = scriptfilter.Request
+)
+
+// Marker starts every query text gds writes into Alfred's box.
+const Marker = scriptfilter.Marker
+
+// Kinds of Alfred query (scriptfilter.Kind).
+const (
+	Typed     = scriptfilter.Typed
+	Run       = scriptfilter.Run
+	Pending   = scriptfilter.Pending
+	Answer    = scriptfilter.Answer
+	Malformed = scriptfilter.Malformed
+)
+
+// ParseQuery classifies the text in Alfred's box (scriptfilter.ParseQuery).
+func ParseQuery(q string) Request { return scriptfilter.ParseQuery(q) }
+
+// RunText is the query text that runs the full loop for query.
+func RunText(query string) string { return scriptfilter.RunText(query) }
+
+// PendingText is the query text that shows a pending question.
+func PendingText(token string) string { return scriptfilter.PendingText(token) }
+
+// AnswerText is the query text that answers a pending question.
+func AnswerText(token, answer string) string { return scriptfilter.AnswerText(token, answer) }
+
+// Message is a response of one non-actionable item (scriptfilter.Message).
+func Message(title, subtitle, autocomplete string) Output {
+	return scriptfilter.Message(title, subtitle, autocomplete)
 }
 
-// Item is one row of the Alfred list.
-type Item struct {
-	UID          string            `json:"uid,omitempty"`
-	Title        string            `json:"title"`
-	Subtitle     string            `json:"subtitle,omitempty"`
-	Arg          string            `json:"arg,omitempty"`
-	Autocomplete string            `json:"autocomplete,omitempty"`
-	Valid        bool              `json:"valid"`
-	Icon         *Icon             `json:"icon,omitempty"`
-	QuicklookURL string            `json:"quicklookurl,omitempty"`
-	Text         *Text             `json:"text,omitempty"`
-	Mods         map[string]Mod    `json:"mods,omitempty"`
-	Variables    map[string]string `json:"variables,omitempty"`
-}
+// Write writes a Script Filter response as compact JSON.
+func Write(w io.Writer, out Output) error { return scriptfilter.Write(w, out) }
 
-// Icon is an item icon: an image path, "fileicon" (the icon of the
-// file at Path) or "filetype" (Path is a UTI).
-type Icon struct {
-	Type string `json:"type,omitempty"`
-	Path string `json:"path"`
-}
+func clean(s string) string { return scriptfilter.Clean(s) }
 
-// Text is what ⌘C copies and ⌘L shows as large type.
-type Text struct {
-	Copy      string `json:"copy,omitempty"`
-	LargeType string `json:"largetype,omitempty"`
-}
-
-// Mod overrides an item while a modifier key is held.
-type Mod struct {
-	Subtitle  string            `json:"subtitle"`
-	Arg       string            `json:"arg,omitempty"`
-	Valid     bool              `json:"valid"`
-	Variables map[string]string `json:"variables,omitempty"`
-}
+func gdsIcon() *Icon { return scriptfilter.GDSIcon() }
 
 // ActionVar is the workflow variable that names what an actioned
 // item asks for: "open" (arg is the link), "copy" (copy arg), "reveal"
@@ -95,66 +98,6 @@ const (
 //
 // A query that does not start with the marker is always a keystroke search,
 // whatever it contains.
-
-// Marker starts every query text gds writes into Alfred's box.
-const Marker = "⌕"
-
-// Kind says what an Alfred query asks for.
-type Kind int
-
-// Kinds of Alfred query.
-const (
-	Typed     Kind = iota // Query: plain text typed by the user: the keystroke search
-	Run                   // Query: run the full loop
-	Pending               // Token, Draft: show the pending question
-	Answer                // Token, Answer: continue the loop
-	Malformed             // the marker with nothing gds wrote
-)
-
-// Request is a parsed Alfred query.
-type Request struct {
-	Kind   Kind
-	Query  string
-	Token  string
-	Draft  string
-	Answer string
-}
-
-// ParseQuery classifies the text in Alfred's box.
-func ParseQuery(q string) Request {
-	t := strings.TrimLeftFunc(q, unicode.IsSpace)
-	rest, ok := strings.CutPrefix(t, Marker)
-	if !ok {
-		return Request{Kind: Typed, Query: strings.TrimSpace(q)}
-	}
-	if inner, ok := strings.CutPrefix(rest, "["); ok {
-		tok, after, found := strings.Cut(inner, "]")
-		if !found || tok == "" {
-			return Request{Kind: Malformed}
-		}
-		if ans, ok := strings.CutPrefix(after, "="); ok {
-			return Request{Kind: Answer, Token: tok, Answer: strings.TrimSpace(ans)}
-		}
-		return Request{Kind: Pending, Token: tok, Draft: strings.TrimSpace(after)}
-	}
-	query := strings.TrimSpace(rest)
-	if query == "" {
-		return Request{Kind: Malformed}
-	}
-	return Request{Kind: Run, Query: query}
-}
-
-// RunText is the query text that runs the full loop for query.
-func RunText(query string) string { return Marker + " " + clean(query) }
-
-// PendingText is the query text that shows a pending question, with
-// the cursor after it for a free-text answer.
-func PendingText(token string) string { return Marker + "[" + token + "] " }
-
-// AnswerText is the query text that answers a pending question.
-func AnswerText(token, answer string) string {
-	return Marker + "[" + token + "]=" + clean(answer)
-}
 
 // ---- builders ----
 
@@ -186,8 +129,7 @@ func Keystroke(query string, files []store.File, o Options) Output {
 	out := Output{SkipKnowledge: true, Items: []Item{}}
 	q := clean(query)
 	if q == "" {
-		out.Items = append(out.Items, Item{Title: i18n.T(o.Lang, "alfred.empty.title"), Subtitle: i18n.T(o.Lang, "alfred.empty.sub"), Icon: gdsIcon()})
-		return out
+		return scriptfilter.Prompt(o.Lang)
 	}
 	sub := i18n.T(o.Lang, "alfred.run.sub")
 	if f := clean(o.Folder); f != "" {
@@ -310,31 +252,6 @@ func Question(q ai.Question, token, draft string, o Options) Output {
 	return out
 }
 
-// Message is a response of one non-actionable item: an error that
-// tells the fix, or a notice. autocomplete, when set, is what actioning it
-// puts back into Alfred's box.
-func Message(title, subtitle, autocomplete string) Output {
-	t := clean(title)
-	if t == "" {
-		t = "gds"
-	}
-	return Output{SkipKnowledge: true, Items: []Item{{Title: t, Subtitle: clean(subtitle),
-		Autocomplete: clean(autocomplete), Text: &Text{Copy: clean(subtitle), LargeType: clean(subtitle)}, Icon: gdsIcon()}}}
-}
-
-// Write writes a Script Filter response as compact JSON.
-func Write(w io.Writer, out Output) error {
-	if out.Items == nil {
-		out.Items = []Item{}
-	}
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(out); err != nil {
-		return fmt.Errorf("write Alfred JSON: %w", err)
-	}
-	return nil
-}
-
 // alfredFile is the item of one file.
 func alfredFile(f store.File, o Options) Item {
 	link := clean(f.WebLink)
@@ -401,8 +318,6 @@ func choiceText(c ai.Choice, lang string) string {
 	return strings.Join(parts, " · ")
 }
 
-func gdsIcon() *Icon { return &Icon{Path: "icon.png"} }
-
 // UTIFor maps a MIME type to the macOS uniform type identifier whose icon
 // Alfred shows (icon type "filetype").
 func UTIFor(mime string) string {
@@ -447,23 +362,6 @@ func UTIFor(mime string) string {
 		return "public.audio"
 	}
 	return "public.data"
-}
-
-// clean makes s safe for one line of Alfred: valid UTF-8, control and
-// format characters (newlines, escapes, bidi overrides) become spaces,
-// runs of spaces collapse.
-func clean(s string) string {
-	if s == "" {
-		return ""
-	}
-	s = strings.ToValidUTF8(s, "\uFFFD")
-	s = strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == '\u2028' || r == '\u2029' {
-			return ' '
-		}
-		return r
-	}, s)
-	return strings.Join(strings.Fields(s), " ")
 }
 
 func truncateRunes(s string, n int) string {
