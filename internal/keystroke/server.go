@@ -514,6 +514,15 @@ func (k *keptIndex) KeywordSearch(ctx context.Context, q store.KeywordQuery) (st
 	return k.Index.KeywordSearch(ctx, q)
 }
 
+// SyncStates reads the sync states through the resident index when the
+// server holds it (read again only after a commit), else from the index.
+func (k *keptIndex) SyncStates(ctx context.Context) ([]store.SyncState, error) {
+	if r := k.s.heldResident(); r != nil {
+		return r.SyncStates(ctx)
+	}
+	return k.Index.SyncStates(ctx)
+}
+
 // GetFiles returns the files a keyword search of this keystroke found in
 // memory from the same snapshot (without embeddings, which a keystroke
 // never shows), else from the index.

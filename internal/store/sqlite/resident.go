@@ -1,13 +1,17 @@
 package sqlite
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
 	"math"
+	"os"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -26,11 +30,19 @@ import (
 // table), each row's length and the table's totals — so it holds exactly
 // the tokens FTS5 searches.
 type Resident struct {
-	st    *Store
-	gen   int64
-	ix    *fulltext.Index
-	files map[int64]residentFile // doc_id → the file's filter columns
-	rows  map[string]store.File  // file ID → the file, without its embedding
+	st  *Store
+	gen int64
+
+	// What a keystroke checks before answering, without SQL when no
+	// transaction has committed since it last looked (walStamp): that the
+	// generation is still gen, and the sync states.
+	mu        sync.Mutex
+	verified  []byte // the stamp at the last check that found gen current
+	states    []store.SyncState
+	statesFor []byte // the stamp states were read at
+	ix        *fulltext.Index
+	files     map[int64]residentFile // doc_id → the file's filter columns
+	rows      map[string]store.File  // file ID → the file, without its embedding
 }
 
 // residentFile is what filterSQL reads of a file, as stored.
@@ -266,12 +278,8 @@ func (r *Resident) KeywordSearch(ctx context.Context, q store.KeywordQuery) (res
 	if !ok || len(phrases) == 0 {
 		return res, false, nil
 	}
-	var gen int64
-	if err := r.st.read.QueryRowContext(ctx, `SELECT coalesce((SELECT value FROM gds_meta WHERE key = 'generation'), 0)`).Scan(&gen); err != nil {
-		return res, false, fmt.Errorf("keyword search in %s: %w", r.st.path, err)
-	}
-	if gen != r.gen {
-		return res, false, ErrResidentStale
+	if err := r.current(ctx); err != nil {
+		return res, false, err
 	}
 	res.Hits = []store.Hit{}
 	if q.Filter.IDs != nil && len(q.Filter.IDs) == 0 {
@@ -303,6 +311,70 @@ func (r *Resident) Files(ids []string) (files []store.File, ok bool) {
 		files = append(files, f)
 	}
 	return files, true
+}
+
+// current reports (nil) whether the index generation is still the one
+// loaded, ErrResidentStale when not. It reads the generation only when a
+// transaction may have committed since it last found it current.
+func (r *Resident) current(ctx context.Context) error {
+	stamp := r.st.walStamp()
+	r.mu.Lock()
+	same := stamp != nil && bytes.Equal(stamp, r.verified)
+	r.mu.Unlock()
+	if same {
+		return nil
+	}
+	var gen int64
+	if err := r.st.read.QueryRowContext(ctx, `SELECT coalesce((SELECT value FROM gds_meta WHERE key = 'generation'), 0)`).Scan(&gen); err != nil {
+		return fmt.Errorf("keyword search in %s: %w", r.st.path, err)
+	}
+	if gen != r.gen {
+		return ErrResidentStale
+	}
+	r.mu.Lock()
+	r.verified = stamp // read before the generation: a commit in between changes the next stamp
+	r.mu.Unlock()
+	return nil
+}
+
+// SyncStates returns the store's SyncStates, read again only when a
+// transaction may have committed since they were read (the sync states
+// change without a new generation).
+func (r *Resident) SyncStates(ctx context.Context) ([]store.SyncState, error) {
+	stamp := r.st.walStamp()
+	r.mu.Lock()
+	if stamp != nil && bytes.Equal(stamp, r.statesFor) {
+		defer r.mu.Unlock()
+		return slices.Clone(r.states), nil
+	}
+	r.mu.Unlock()
+	states, err := r.st.SyncStates(ctx)
+	if err != nil {
+		return nil, err
+	}
+	r.mu.Lock()
+	r.states, r.statesFor = slices.Clone(states), stamp
+	r.mu.Unlock()
+	return states, nil
+}
+
+// walStamp is the header of the index's WAL index (the -shm file; "The
+// WAL-Index Format" of SQLite's file format documentation): every
+// committed write transaction changes it (its change counter, frame count
+// and checksums), so an unchanged stamp means no commit since it was read.
+// nil when it cannot be read (no -shm: not in WAL mode, or no connection
+// open), and then the caller reads the database.
+func (s *Store) walStamp() []byte {
+	f, err := os.Open(s.path + "-shm")
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	hdr := make([]byte, 48)
+	if _, err := f.ReadAt(hdr, 0); err != nil {
+		return nil
+	}
+	return hdr
 }
 
 // filter is filterSQL's condition on a file, for the resident index: the

@@ -116,7 +116,11 @@ func TestResidentEqualsKeywordSearch(t *testing.T) {
 		{IDs: []string{}},
 	}
 	compared, nonEmpty, declined := 0, 0, 0
-	for _, terms := range residentQueries(texts, 400) {
+	n := 400
+	if raceBuild {
+		n = 40 // the race detector checks the concurrency, not the ranking
+	}
+	for _, terms := range residentQueries(texts, n) {
 		for fi, f := range filters {
 			for _, limit := range []int{9, 100} {
 				q := store.KeywordQuery{Terms: terms, Match: store.MatchAny, Filter: f, Limit: limit, TopOnly: fi%2 == 0}
@@ -190,5 +194,51 @@ func TestResidentDeclines(t *testing.T) {
 	r2, err := ro.LoadResident(ctx, 1000)
 	if err != nil || r2.Rows() != 2 {
 		t.Fatalf("read-only LoadResident: %v, %v", r2, err)
+	}
+}
+
+// The resident index skips reading the generation and the sync states
+// only while no transaction has committed: a sync state saved by another
+// connection (no new generation) and a file written by one are both seen
+// at once.
+func TestResidentSeesCommits(t *testing.T) {
+	ctx := context.Background()
+	s := openTemp(t, Options{})
+	if err := s.UpsertFile(ctx, testFile("a", "tower of london"), nil); err != nil {
+		t.Fatal(err)
+	}
+	ro := mustOpen(t, s.path, Options{ReadOnly: true})
+	r, err := ro.LoadResident(ctx, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := store.KeywordQuery{Terms: []string{"tower"}, Match: store.MatchAny}
+	for range 3 { // the later ones read no generation
+		if res, ok, err := r.KeywordSearch(ctx, q); !ok || err != nil || len(res.Hits) != 1 {
+			t.Fatalf("%+v, %v, %v", res, ok, err)
+		}
+	}
+	if ro.walStamp() == nil {
+		t.Fatal("no WAL index stamp: the store is not in WAL mode, and every check reads the database")
+	}
+	states, err := r.SyncStates(ctx)
+	if err != nil || len(states) != 0 {
+		t.Fatalf("states %v, %v", states, err)
+	}
+	writer := mustOpen(t, s.path, Options{})
+	if err := writer.SetSyncState(ctx, store.SyncState{Source: "local:/data", Fingerprint: "f", UpdatedAt: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	if states, err := r.SyncStates(ctx); err != nil || len(states) != 1 || states[0].Source != "local:/data" {
+		t.Errorf("after a sync state was saved: %v, %v", states, err)
+	}
+	if _, ok, err := r.KeywordSearch(ctx, q); !ok || err != nil {
+		t.Errorf("a sync state is no new generation: ok %v, %v", ok, err)
+	}
+	if err := writer.UpsertFile(ctx, testFile("b", "tower bridge"), nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, err := r.KeywordSearch(ctx, q); ok || !errors.Is(err, ErrResidentStale) {
+		t.Errorf("after another connection wrote a file: ok %v, err %v; want ErrResidentStale", ok, err)
 	}
 }
