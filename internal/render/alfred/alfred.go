@@ -1,9 +1,11 @@
 // Package alfred renders Alfred Script Filter responses: the items of the
 // keystroke path, of a finished search loop and of a pending question, and
 // the query grammar (Marker) that carries a search's state between
-// keystrokes. It imports no terminal, network or store implementation: the
-// launcher (internal/launcher, the `gds` front binary) and the full CLI
-// (cmd/gds) render with it alike.
+// keystrokes. It imports no terminal, network or store implementation. The
+// Script Filter types, the grammar, messages and the prompt live in
+// render/scriptfilter (aliased here), which the `gds` front binary links
+// without this package and the search it renders; the full CLI (cmd/gds)
+// and the keystroke server render results here.
 package alfred
 
 import (
