@@ -209,31 +209,63 @@ func (ix *Index) instances(ph Phrase, fn func(k uint64)) {
 		return
 	}
 	// The other tokens must sit at the following offsets of the same
-	// column: look each one up (a prefix's terms merged into one list).
-	follow := make([][]uint64, n)
-	for i := 1; i < n; i++ {
-		if len(lists[i]) == 1 {
-			follow[i] = lists[i][0]
-			continue
-		}
-		var all []uint64
-		for _, l := range lists[i] {
-			all = append(all, l...)
-		}
-		slices.Sort(all)
-		follow[i] = all
+	// column: look each one up. Only the last token can be a prefix of
+	// several terms; it is looked up for the instances the others leave.
+	exact := n
+	if len(lists[n-1]) > 1 {
+		exact = n - 1
 	}
+	var left []uint64 // instances waiting for the prefix
 	for _, l := range lists[0] {
 	next:
 		for _, k := range l {
 			if int(k&maxOff)+n-1 > maxOff {
 				continue
 			}
-			for i := 1; i < n; i++ {
-				if _, ok := slices.BinarySearch(follow[i], k+uint64(i)); !ok {
+			for i := 1; i < exact; i++ {
+				if _, ok := slices.BinarySearch(lists[i][0], k+uint64(i)); !ok {
 					continue next
 				}
 			}
+			if exact == n {
+				fn(k)
+			} else {
+				left = append(left, k)
+			}
+		}
+	}
+	if len(left) == 0 {
+		return
+	}
+	prefixFollows(left, lists[n-1], uint64(n-1), fn)
+}
+
+// prefixFollows calls fn with each of keys that has an instance of one of
+// the prefix's terms (their postings: tails) at offset +off. A few keys
+// are looked up in each term's postings; many, in the postings merged.
+func prefixFollows(keys []uint64, tails [][]uint64, off uint64, fn func(k uint64)) {
+	size := 0
+	for _, l := range tails {
+		size += len(l)
+	}
+	if len(keys)*len(tails) <= size {
+		for _, k := range keys {
+			for _, l := range tails {
+				if _, ok := slices.BinarySearch(l, k+off); ok {
+					fn(k)
+					break
+				}
+			}
+		}
+		return
+	}
+	all := make([]uint64, 0, size)
+	for _, l := range tails {
+		all = append(all, l...)
+	}
+	slices.Sort(all)
+	for _, k := range keys {
+		if _, ok := slices.BinarySearch(all, k+off); ok {
 			fn(k)
 		}
 	}

@@ -188,3 +188,87 @@ func TestBuilderErrors(t *testing.T) {
 		t.Errorf("%d instances after refusals", bd.Instances())
 	}
 }
+
+// TestPhrasesAgainstScan compares the rows random phrases match with a
+// scan of the rows' tokens, for phrases of one to three tokens, the last
+// one a prefix or not, over a vocabulary where prefixes have many terms.
+func TestPhrasesAgainstScan(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	vocab := []string{"a", "ab", "abc", "abd", "ac", "b", "ba", "bb", "c", "ca", "京", "京都", "京阪", "東京", "都"}
+	rows := map[int64][2][]string{}
+	for id := int64(1); id <= 300; id++ {
+		var cols [2][]string
+		for c := range cols {
+			for range rng.IntN(12) {
+				cols[c] = append(cols[c], vocab[rng.IntN(len(vocab))])
+			}
+		}
+		rows[id] = cols
+	}
+	ix := build(t, rows)
+	matches := func(ph Phrase, toks []string) bool {
+		for s := 0; s+len(ph.Tokens) <= len(toks); s++ {
+			ok := true
+			for i, want := range ph.Tokens {
+				got := toks[s+i]
+				if got != want && !(ph.Prefix && i == len(ph.Tokens)-1 && len(got) > len(want) && got[:len(want)] == want) {
+					ok = false
+					break
+				}
+			}
+			if ok {
+				return true
+			}
+		}
+		return false
+	}
+	for n := 0; n < 400; n++ {
+		ph := Phrase{Prefix: rng.IntN(2) == 0}
+		for range 1 + rng.IntN(3) {
+			ph.Tokens = append(ph.Tokens, vocab[rng.IntN(len(vocab))])
+		}
+		var want []int64
+		for id, cols := range rows {
+			if matches(ph, cols[0]) || matches(ph, cols[1]) {
+				want = append(want, id)
+			}
+		}
+		slices.Sort(want)
+		got, total := ix.Rank([]Phrase{ph}, nil, 0)
+		ids := rowids(got)
+		slices.Sort(ids)
+		if !slices.Equal(ids, want) || total != len(want) {
+			t.Fatalf("%+v: rows %v (total %d), want %v", ph, ids, total, want)
+		}
+	}
+}
+
+// TestPrefixFollows checks both ways of finding the keys a prefix's
+// instance follows: looking the few keys up in each term's postings, and
+// merging the postings for many keys.
+func TestPrefixFollows(t *testing.T) {
+	tails := [][]uint64{{3, 10, 20}, {5, 11}, {21, 40}}
+	naive := func(keys []uint64) []uint64 {
+		var out []uint64
+		for _, k := range keys {
+			for _, l := range tails {
+				if slices.Contains(l, k+1) {
+					out = append(out, k)
+					break
+				}
+			}
+		}
+		return out
+	}
+	for _, keys := range [][]uint64{
+		{2},                              // 1 key × 3 terms ≤ 7 instances: looked up
+		{9, 19, 30},                      // 9 > 7: merged
+		{1, 2, 4, 9, 10, 19, 20, 30, 39}, // merged
+	} {
+		var got []uint64
+		prefixFollows(keys, tails, 1, func(k uint64) { got = append(got, k) })
+		if want := naive(keys); !slices.Equal(got, want) {
+			t.Errorf("keys %v: %v, want %v", keys, got, want)
+		}
+	}
+}
