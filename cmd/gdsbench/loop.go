@@ -38,6 +38,8 @@ type loopFlags struct {
 	minimal   string
 	compare   string
 	optimize  bool
+	env       []string
+	compEnv   []string
 }
 
 // runLoopBench times whole gds processes against a synthetic index of
@@ -64,6 +66,8 @@ func runLoopBench(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	fs.StringVar(&f.minimal, "minimal", "", "also time this minimal Go binary (package main, empty main), interleaved, as the floor of process start (scripts/bench-startup.sh builds bin/gds-minimal)")
 	fs.StringVar(&f.compare, "compare", "", "also time this other gds front binary's alfred filter QUERY (e.g. main's build), interleaved with the measured one, for a before/after in one run")
 	fs.BoolVar(&f.optimize, "optimize", true, "merge the index's file full-text index into one segment before timing when it has more than a few, as a crawl that changed files does at its end (--optimize=false keeps the segments of a new index; a reused index that was merged stays merged)")
+	fs.Func("env", "KEY=VALUE added to the environment of every timed command (repeatable), e.g. GOMAXPROCS=1 as the Alfred workflow sets it; the keystroke server the first keystroke starts inherits it", envFlag(&f.env))
+	fs.Func("compare-env", "KEY=VALUE added to the environment of the --compare front's keystrokes only (repeatable); without --compare, the measured front is timed a second time, interleaved, with it", envFlag(&f.compEnv))
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -72,6 +76,9 @@ func runLoopBench(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	if f.embed != "offline" && f.embed != "random" || f.fullLoop && f.embed != "offline" {
 		return fmt.Errorf("--embed is offline or random; --full-loop needs --embed offline")
+	}
+	if f.compare == "" && len(f.compEnv) > 0 {
+		f.compare = f.gds
 	}
 	if f.files <= 0 || f.queries <= 0 || f.warmup < 0 {
 		return fmt.Errorf("--files and --queries must be positive, --warmup not negative")
@@ -95,7 +102,8 @@ func runLoopBench(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if err := os.MkdirAll(f.home, 0o700); err != nil {
 		return fmt.Errorf("create GDS_HOME: %w", err)
 	}
-	res := loopResult{Files: f.files, Embed: f.embed, Queries: f.queries, GOMAXPROCS: runtime.GOMAXPROCS(0), GOOS: runtime.GOOS, GOARCH: runtime.GOARCH}
+	res := loopResult{Files: f.files, Embed: f.embed, Queries: f.queries, GOMAXPROCS: runtime.GOMAXPROCS(0), GOOS: runtime.GOOS, GOARCH: runtime.GOARCH,
+		Env: f.env, CompareEnv: f.compEnv}
 	if res.Reused, res.BuildSeconds, err = ensureLoopIndex(ctx, f, docs, stderr); err != nil {
 		return err
 	}
@@ -106,6 +114,7 @@ func runLoopBench(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 
 	env := append(os.Environ(), "GDS_HOME="+f.home, "GDS_AI_PROVIDER=offline", "LANG=C", "LC_ALL=", "GDS_DATABASE_URL=", "DATABASE_URL=")
+	env = append(env, f.env...)
 	rng := rand.New(rand.NewPCG(f.seed, 3))
 	commands := []struct {
 		name string
@@ -120,10 +129,14 @@ func runLoopBench(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	// before timing, so the measured build starts its own, and after.
 	stopKeyServer(f.home)
 	defer stopKeyServer(f.home)
-	off := map[int]bool{2: true} // commands run with the server off
+	off := map[int]bool{2: true}  // commands run with the server off
+	compareAt, searchAt := -1, -1 // the --compare command's index, the served search's
 	envOf := func(c int) []string {
-		if off[c] {
+		switch {
+		case off[c]:
 			return append(env[:len(env):len(env)], launcher.KeyServerEnv+"=off")
+		case c == compareAt:
+			return append(env[:len(env):len(env)], f.compEnv...)
 		}
 		return env
 	}
@@ -139,12 +152,14 @@ func runLoopBench(ctx context.Context, args []string, stdout, stderr io.Writer) 
 				into *stats
 			}{"search, no server (gds-core)", func(q string) []string { return []string{"search", q} }, &res.SearchDirect})
 		off[len(commands)-1] = true
+		searchAt = len(commands) - 2
 	}
 	bins := make([]string, len(commands))
 	for c := range bins {
 		bins[c] = f.gds
 	}
 	if f.compare != "" {
+		compareAt = len(commands)
 		commands = append(commands, struct {
 			name string
 			args func(q string) []string
@@ -163,43 +178,72 @@ func runLoopBench(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	res.LoadBefore = loadAverage()
 	times := make([][]time.Duration, len(commands))
 	cpus := make([][]time.Duration, len(commands))
-	var serverCPU0 time.Duration
-	for i := range f.warmup + f.queries {
-		if i == f.warmup {
-			// The server the warm-up started holds the index's full text
-			// in memory once it has read it: time the steady state.
-			res.SettleSeconds = settleKeyServer(f.home, 2*time.Minute).Seconds()
-			serverCPU0 = keyServerCPU(f.home)
-		}
-		for c, cmd := range commands { // interleaved, so load changes hit every command alike
-			// Each command its own question: the keystroke server caches a
-			// question's ranking, and the two fronts (--compare) share it.
-			q := qs[rng.IntN(len(qs))]
-			t0 := time.Now()
-			out, cpu, err := runTimed(ctx, bins[c], envOf(c), cmd.args(q))
-			el := time.Since(t0)
-			if err != nil {
-				return fmt.Errorf("%s %q: %w\n%s", cmd.name, q, err, out)
-			}
-			if i >= f.warmup {
-				times[c] = append(times[c], el)
-				cpus[c] = append(cpus[c], cpu)
-			}
+	// Two phases, each interleaved — so load changes hit its commands
+	// alike — in a new order each round (a command right after another runs
+	// on the caches and CPUs that one left): first the served keystrokes and
+	// their baselines, as Alfred runs keystroke after keystroke; then the
+	// heavy commands (the no-server keystroke, gds-core's 70 ms and more,
+	// and the full loop), which would otherwise slow whatever follows them.
+	var light, heavy []int
+	for c := range commands {
+		if off[c] || c == searchAt {
+			heavy = append(heavy, c)
+		} else {
+			light = append(light, c)
 		}
 	}
+	phase := func(group []int) (serverCPU time.Duration, err error) {
+		var cpu0 time.Duration
+		for i := range f.warmup + f.queries {
+			if i == f.warmup {
+				// The server the warm-up started holds the index's full text
+				// in memory once it has read it: time the steady state.
+				if d := settleKeyServer(f.home, 2*time.Minute).Seconds(); res.SettleSeconds == 0 {
+					res.SettleSeconds = d
+				}
+				cpu0 = keyServerCPU(f.home)
+			}
+			for _, j := range rng.Perm(len(group)) {
+				c := group[j]
+				cmd := commands[c]
+				// Each command its own question: the keystroke server caches a
+				// question's ranking, and the two fronts (--compare) share it.
+				q := qs[rng.IntN(len(qs))]
+				t0 := time.Now()
+				out, cpu, err := runTimed(ctx, bins[c], envOf(c), cmd.args(q))
+				el := time.Since(t0)
+				if err != nil {
+					return 0, fmt.Errorf("%s %q: %w\n%s", cmd.name, q, err, out)
+				}
+				if i >= f.warmup {
+					times[c] = append(times[c], el)
+					cpus[c] = append(cpus[c], cpu)
+				}
+			}
+		}
+		return keyServerCPU(f.home) - cpu0, nil
+	}
+	keyCPU, err := phase(light)
+	if err != nil {
+		return err
+	}
+	searchCPU, err := phase(heavy)
+	if err != nil {
+		return err
+	}
 	res.LoadAfter = loadAverage()
-	// The server answers the measured front's keystrokes, --compare's when
-	// it is the same build (it is not refused), and with --full-loop the
-	// searches.
+	// The server answers the measured front's keystrokes and --compare's
+	// when it is the same build (it is not refused); with --full-loop, the
+	// served searches of the second phase.
 	served := f.queries
 	if f.compare != "" {
 		served += f.queries
 	}
-	if f.fullLoop {
-		served += f.queries // gds search is served too
+	if keyCPU > 0 {
+		res.ServerCPUPerKeystroke = ms(keyCPU) / float64(served)
 	}
-	if d := keyServerCPU(f.home) - serverCPU0; d > 0 && served > 0 {
-		res.ServerCPUPerKeystroke = ms(d) / float64(served)
+	if f.fullLoop && searchCPU > 0 {
+		res.ServerCPUPerSearch = ms(searchCPU) / float64(f.queries)
 	}
 	for c, cmd := range commands {
 		*cmd.into = summarize(times[c])
@@ -225,6 +269,9 @@ func runLoopBench(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	fmt.Fprintf(stdout, "gdsbench loop: %d files (index: %s, reused %v), %d timed runs per command, whole processes, GOMAXPROCS %d (%s/%s)\n",
 		res.Files, res.Embed, res.Reused, res.Queries, res.GOMAXPROCS, res.GOOS, res.GOARCH)
+	if len(f.env) > 0 || len(f.compEnv) > 0 {
+		fmt.Fprintf(stdout, "environment added: %q; to the compare front's: %q\n", res.Env, res.CompareEnv)
+	}
 	if res.Merged {
 		fmt.Fprintf(stdout, "file full-text index merged into one segment before timing (%.1f s)\n", res.OptimizeSeconds)
 	}
@@ -258,7 +305,10 @@ func runLoopBench(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	fmt.Fprintf(stdout, "\nkeystroke server settled %.1f s after the warm-up (it reads the index's full text into memory)", res.SettleSeconds)
 	if res.ServerCPUPerKeystroke > 0 {
-		fmt.Fprintf(stdout, "\nkeystroke server CPU per served command (mean over the timed runs; with --full-loop searches too): %.1f ms", res.ServerCPUPerKeystroke)
+		fmt.Fprintf(stdout, "\nkeystroke server CPU per served keystroke (mean over the timed runs): %.1f ms", res.ServerCPUPerKeystroke)
+	}
+	if res.ServerCPUPerSearch > 0 {
+		fmt.Fprintf(stdout, "\nkeystroke server CPU per served gds search (mean over the timed runs): %.1f ms", res.ServerCPUPerSearch)
 	}
 	fmt.Fprintf(stdout, "\nload average: %s before, %s after\n", res.LoadBefore, res.LoadAfter)
 	return nil
@@ -273,6 +323,9 @@ type loopResult struct {
 	GOOS       string `json:"goos"`
 	GOARCH     string `json:"goarch"`
 	Reused     bool   `json:"index_reused"`
+	// Env is --env (every timed command's), CompareEnv --compare-env.
+	Env        []string `json:"env,omitempty"`
+	CompareEnv []string `json:"compare_env,omitempty"`
 	// Merged: the file full-text index was merged into one segment
 	// (--optimize, more than a few segments), in OptimizeSeconds.
 	Merged          bool    `json:"fts_merged,omitempty"`
@@ -287,6 +340,9 @@ type loopResult struct {
 	// the timed runs divided by the keystrokes it served (both fronts' with
 	// --compare; 0 where it cannot be read).
 	ServerCPUPerKeystroke float64 `json:"server_cpu_ms_per_keystroke,omitempty"`
+	// ServerCPUPerSearch is, with --full-loop, its CPU time over the timed
+	// runs of the second phase divided by the searches it served.
+	ServerCPUPerSearch float64 `json:"server_cpu_ms_per_search,omitempty"`
 	// SettleSeconds is how long the keystroke server started by the
 	// warm-up took to settle (to read the index's full text into memory)
 	// before the timed runs.
@@ -309,6 +365,17 @@ type loopResult struct {
 	CPU        []cpuRow `json:"cpu"`
 	LoadBefore string   `json:"load_average_before,omitempty"`
 	LoadAfter  string   `json:"load_average_after,omitempty"`
+}
+
+// envFlag is a flag.Func that appends a KEY=VALUE to *list.
+func envFlag(list *[]string) func(string) error {
+	return func(s string) error {
+		if k, _, ok := strings.Cut(s, "="); !ok || k == "" {
+			return fmt.Errorf("want KEY=VALUE, not %q", s)
+		}
+		*list = append(*list, s)
+		return nil
+	}
 }
 
 func runGDS(ctx context.Context, bin string, env, args []string) ([]byte, error) {
