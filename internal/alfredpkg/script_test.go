@@ -116,3 +116,33 @@ func TestScriptFilterTakesTheFrontsFastPath(t *testing.T) {
 		}
 	}
 }
+
+// TestScriptFilterRunsGdsOnOneP: the script starts gds with GOMAXPROCS=1
+// (a keystroke process starts fewer threads; docs/BENCHMARKS.md), unless
+// the environment sets GOMAXPROCS already.
+func TestScriptFilterRunsGdsOnOneP(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("no bash")
+	}
+	script := scriptFilterScript(t)
+	dir := t.TempDir()
+	stub := filepath.Join(dir, "gds")
+	if err := os.WriteFile(stub, []byte("#!/bin/sh\nprintf '%s' \"${GOMAXPROCS-unset}\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for env, want := range map[string]string{"": "1", "GOMAXPROCS=4": "4"} {
+		cmd := exec.Command(bash, "-c", script, "bash", "budget")
+		cmd.Env = []string{"HOME=" + dir, "PATH=/usr/bin:/bin", "gds_path=" + stub}
+		if env != "" {
+			cmd.Env = append(cmd.Env, env)
+		}
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("script: %v", err)
+		}
+		if string(out) != want {
+			t.Errorf("environment %q: gds ran with GOMAXPROCS %q, want %q", env, out, want)
+		}
+	}
+}
