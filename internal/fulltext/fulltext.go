@@ -240,9 +240,11 @@ func (ix *Index) instances(ph Phrase, fn func(k uint64)) {
 	prefixFollows(left, lists[n-1], uint64(n-1), fn)
 }
 
-// prefixFollows calls fn with each of keys that has an instance of one of
-// the prefix's terms (their postings: tails) at offset +off. A few keys
-// are looked up in each term's postings; many, in the postings merged.
+// prefixFollows calls fn, in order, with each of keys (sorted: the
+// instances of a phrase's first token, one term) that has an instance of
+// one of the prefix's terms (their postings: tails) at offset +off. A few
+// keys are looked up in each term's postings; for many, each posting is
+// looked up among the keys.
 func prefixFollows(keys []uint64, tails [][]uint64, off uint64, fn func(k uint64)) {
 	size := 0
 	for _, l := range tails {
@@ -259,13 +261,19 @@ func prefixFollows(keys []uint64, tails [][]uint64, off uint64, fn func(k uint64
 		}
 		return
 	}
-	all := make([]uint64, 0, size)
+	found := make([]bool, len(keys))
 	for _, l := range tails {
-		all = append(all, l...)
+		for _, t := range l {
+			if t < off {
+				continue
+			}
+			if i, ok := slices.BinarySearch(keys, t-off); ok {
+				found[i] = true
+			}
+		}
 	}
-	slices.Sort(all)
-	for _, k := range keys {
-		if _, ok := slices.BinarySearch(all, k+off); ok {
+	for i, k := range keys {
+		if found[i] {
 			fn(k)
 		}
 	}

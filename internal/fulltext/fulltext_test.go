@@ -245,7 +245,7 @@ func TestPhrasesAgainstScan(t *testing.T) {
 
 // TestPrefixFollows checks both ways of finding the keys a prefix's
 // instance follows: looking the few keys up in each term's postings, and
-// merging the postings for many keys.
+// for many keys each instance up among them.
 func TestPrefixFollows(t *testing.T) {
 	tails := [][]uint64{{3, 10, 20}, {5, 11}, {21, 40}}
 	naive := func(keys []uint64) []uint64 {
@@ -261,14 +261,62 @@ func TestPrefixFollows(t *testing.T) {
 		return out
 	}
 	for _, keys := range [][]uint64{
-		{2},                              // 1 key × 3 terms ≤ 7 instances: looked up
-		{9, 19, 30},                      // 9 > 7: merged
-		{1, 2, 4, 9, 10, 19, 20, 30, 39}, // merged
+		{2},                              // 1 key × 3 terms ≤ 7 instances: keys looked up
+		{9, 19, 30},                      // 9 > 7: instances looked up among the keys
+		{1, 2, 4, 9, 10, 19, 20, 30, 39}, // instances looked up
 	} {
 		var got []uint64
 		prefixFollows(keys, tails, 1, func(k uint64) { got = append(got, k) })
 		if want := naive(keys); !slices.Equal(got, want) {
 			t.Errorf("keys %v: %v, want %v", keys, got, want)
 		}
+	}
+}
+
+// BenchmarkRankTrailingPrefix ranks a phrase whose last token is a lone
+// CJK character — a prefix of many terms — after another token, as a
+// keystroke's "1493年" does: 10,000 rows of 60 tokens over 2,000 bigrams,
+// 300 of them starting with the prefix; the first token in 1 row of 500
+// (rare) or at every 6th token (common).
+func BenchmarkRankTrailingPrefix(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var vocab []string
+	for i := range 2000 {
+		first := "年"
+		if i >= 300 {
+			first = string(rune(0x4e00 + 1 + i%700))
+		}
+		vocab = append(vocab, first+string(rune(0x4e00+i)))
+	}
+	bd, err := NewBuilder([]float64{1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	const rows, perRow = 10000, 60
+	for id := int64(1); id <= rows; id++ {
+		bd.Row(id, perRow)
+	}
+	for id := int64(1); id <= rows; id++ {
+		for off := range perRow {
+			tok := vocab[rng.IntN(len(vocab))]
+			switch {
+			case off == 30 && id%500 == 0:
+				tok = "1493"
+			case off%6 == 0:
+				tok = "の"
+			}
+			if err := bd.Add([]byte(tok), id, 0, off); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	ix := bd.Build(rows, rows*perRow)
+	for _, first := range []string{"1493", "の"} {
+		b.Run(first, func(b *testing.B) {
+			ph := []Phrase{{Tokens: []string{first, "年"}, Prefix: true}}
+			for range b.N {
+				ix.Rank(ph, nil, 9)
+			}
+		})
 	}
 }
