@@ -364,14 +364,41 @@ func (r *Resident) SyncStates(ctx context.Context) ([]store.SyncState, error) {
 // and checksums), so an unchanged stamp means no commit since it was read.
 // nil when it cannot be read (no -shm: not in WAL mode, or no connection
 // open), and then the caller reads the database.
+//
+// The file is read through a descriptor the store keeps open until it
+// closes (Store.Close, after SQLite's connections): closing any
+// descriptor of a file drops every POSIX lock the process holds on it —
+// SQLite's read locks on the WAL index included, and another process
+// could then reset the WAL under a reader ("How To Corrupt An SQLite
+// Database File", 2.2). It is opened again only when the -shm file was
+// replaced (SQLite deletes it when the last connection of every process
+// closes; the old file is then no one's).
 func (s *Store) walStamp() []byte {
-	f, err := os.Open(s.path + "-shm")
+	path := s.path + "-shm"
+	fi, err := os.Stat(path)
 	if err != nil {
 		return nil
 	}
-	defer f.Close()
+	s.shmMu.Lock()
+	defer s.shmMu.Unlock()
+	if s.shm == nil || !os.SameFile(fi, s.shmInfo) {
+		if s.shm != nil {
+			s.shm.Close()
+			s.shm, s.shmInfo = nil, nil
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			return nil
+		}
+		info, err := f.Stat()
+		if err != nil {
+			f.Close()
+			return nil
+		}
+		s.shm, s.shmInfo = f, info
+	}
 	hdr := make([]byte, 48)
-	if _, err := f.ReadAt(hdr, 0); err != nil {
+	if _, err := s.shm.ReadAt(hdr, 0); err != nil {
 		return nil
 	}
 	return hdr

@@ -68,6 +68,11 @@ type Store struct {
 	cacheMu sync.Mutex
 	cache   *vecCache
 	ranked  rankedCache // full-text rankings (search.go)
+
+	// The WAL index read by walStamp (resident.go), kept open until Close.
+	shmMu   sync.Mutex
+	shm     *os.File
+	shmInfo os.FileInfo
 }
 
 var _ store.Store = (*Store)(nil)
@@ -147,6 +152,14 @@ func (s *Store) Close() error {
 	if s.write != nil {
 		errs = append(errs, s.write.Close())
 	}
+	// After SQLite's connections: closing this descriptor drops the
+	// process's locks on the WAL index (see walStamp).
+	s.shmMu.Lock()
+	if s.shm != nil {
+		s.shm.Close()
+		s.shm, s.shmInfo = nil, nil
+	}
+	s.shmMu.Unlock()
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("close sqlite index %s: %w", s.path, err)
 	}
