@@ -34,19 +34,27 @@ func scriptFilterScript(t *testing.T) string {
 	return ""
 }
 
-// TestScriptFilterRunsGds runs the Script Filter's script the way Alfred
-// does (type 0 = /bin/bash, the query as $1) against a stub gds.
-func TestScriptFilterRunsGds(t *testing.T) {
+// stubbedScript returns bash, the Script Filter's script and a stub gds
+// (a shell script with body) in a new directory dir; the test is skipped
+// without bash.
+func stubbedScript(t *testing.T, body string) (bash, script, dir, stub string) {
+	t.Helper()
 	bash, err := exec.LookPath("bash")
 	if err != nil {
 		t.Skip("no bash")
 	}
-	script := scriptFilterScript(t)
-	dir := t.TempDir()
-	stub := filepath.Join(dir, "gds")
-	if err := os.WriteFile(stub, []byte("#!/bin/sh\nfor a in \"$@\"; do printf '[%s]' \"$a\"; done\n"), 0o755); err != nil {
+	dir = t.TempDir()
+	stub = filepath.Join(dir, "gds")
+	if err := os.WriteFile(stub, []byte("#!/bin/sh\n"+body), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	return bash, scriptFilterScript(t), dir, stub
+}
+
+// TestScriptFilterRunsGds runs the Script Filter's script the way Alfred
+// does (type 0 = /bin/bash, the query as $1) against a stub gds.
+func TestScriptFilterRunsGds(t *testing.T) {
+	bash, script, dir, stub := stubbedScript(t, "for a in \"$@\"; do printf '[%s]' \"$a\"; done\n")
 	run := func(env ...string) string {
 		cmd := exec.Command(bash, "-c", script, "bash", `先月の "議事録" $HOME`)
 		cmd.Env = append([]string{"HOME=" + dir, "PATH=/usr/bin:/bin"}, env...)
@@ -88,16 +96,7 @@ func TestScriptFilterRunsGds(t *testing.T) {
 // launcher.Route accepts; anything else costs a hand-over to gds-core. The
 // script's command line must stay one the front answers.
 func TestScriptFilterTakesTheFrontsFastPath(t *testing.T) {
-	bash, err := exec.LookPath("bash")
-	if err != nil {
-		t.Skip("no bash")
-	}
-	script := scriptFilterScript(t)
-	dir := t.TempDir()
-	stub := filepath.Join(dir, "gds")
-	if err := os.WriteFile(stub, []byte("#!/bin/sh\nfor a in \"$@\"; do printf '%s\\0' \"$a\"; done\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	bash, script, dir, stub := stubbedScript(t, "for a in \"$@\"; do printf '%s\\0' \"$a\"; done\n")
 	for query, want := range map[string]launcher.Action{
 		"先月の議事録":       launcher.Keystroke,
 		"steam engine": launcher.Keystroke,
@@ -121,16 +120,7 @@ func TestScriptFilterTakesTheFrontsFastPath(t *testing.T) {
 // (a keystroke process starts fewer threads; docs/BENCHMARKS.md), unless
 // the environment sets GOMAXPROCS already.
 func TestScriptFilterRunsGdsOnOneP(t *testing.T) {
-	bash, err := exec.LookPath("bash")
-	if err != nil {
-		t.Skip("no bash")
-	}
-	script := scriptFilterScript(t)
-	dir := t.TempDir()
-	stub := filepath.Join(dir, "gds")
-	if err := os.WriteFile(stub, []byte("#!/bin/sh\nprintf '%s' \"${GOMAXPROCS-unset}\"\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	bash, script, dir, stub := stubbedScript(t, "printf '%s' \"${GOMAXPROCS-unset}\"\n")
 	for env, want := range map[string]string{"": "1", "GOMAXPROCS=4": "4"} {
 		cmd := exec.Command(bash, "-c", script, "bash", "budget")
 		cmd.Env = []string{"HOME=" + dir, "PATH=/usr/bin:/bin", "gds_path=" + stub}
