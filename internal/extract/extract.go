@@ -38,6 +38,15 @@ var ErrTooLarge = errors.New("file is larger than the extraction limit")
 // what is wrong, e.g. "truncated PDF: no cross-reference table or trailer".
 var ErrMalformed = errors.New("malformed file")
 
+// ErrTooComplex means the file could not be read within the limits on
+// time, memory or work that keep a hostile file from hanging or crashing
+// gds (a PDF whose cross-references loop, a spreadsheet that expands to
+// gigabytes of text, a parser killed for using too much memory). It
+// matches ErrMalformed too, so every caller that indexes a malformed file
+// by name only, or refuses an upload with 422, does the same here; the
+// wrapping error names the limit that was reached.
+var ErrTooComplex = fmt.Errorf("%w: too complex to read safely", ErrMalformed)
+
 // ErrRead means the input could not be read to its end (a stalled or
 // broken download, an I/O error): the file itself may be fine, so the
 // crawler tries it again rather than skipping it for good.
@@ -45,6 +54,13 @@ var ErrRead = errors.New("read")
 
 // DefaultMaxBytes is the default size limit for one file.
 const DefaultMaxBytes = 50 << 20
+
+// MaxTextBytes caps the text extracted from one file (UTF-8 bytes). Text
+// beyond it is dropped and Doc.Truncated is set: a file that expands to
+// more (a spreadsheet repeating one long string in every cell, a document
+// with a 60 MB part) is indexed by its first MaxTextBytes, never held whole
+// in memory. 4 MiB is about 2,000 pages of English prose.
+const MaxTextBytes = 4 << 20
 
 // MIME types of Google-native files. The Drive source hands their exports
 // over with these types: Docs and Slides as text/plain content, Sheets as
@@ -72,6 +88,9 @@ type Page struct {
 // Doc is the extracted text of a file.
 type Doc struct {
 	Pages []Page
+	// Truncated is set when the text reached MaxTextBytes and the rest
+	// of the file was not read.
+	Truncated bool
 }
 
 // Text returns all pages joined by blank lines.
