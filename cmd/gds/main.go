@@ -14,6 +14,7 @@ import (
 	"syscall"
 
 	"github.com/gds-cli/gds/internal/app"
+	"github.com/gds-cli/gds/internal/isolate"
 )
 
 // Stamped at build time:
@@ -26,6 +27,11 @@ var (
 )
 
 func main() {
+	// A file reader started by this binary (internal/isolate): it reads
+	// files and nothing else.
+	if isolate.IsWorker() {
+		os.Exit(isolate.Serve())
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	d := app.FromOS()
 	code := run(ctx, d, os.Args, buildInfo{Version: version, Commit: commit, Date: date})

@@ -12,6 +12,7 @@ import (
 	"github.com/gds-cli/gds/internal/ai"
 	"github.com/gds-cli/gds/internal/ai/tokens"
 	"github.com/gds-cli/gds/internal/apperr"
+	"github.com/gds-cli/gds/internal/crawl"
 	"github.com/gds-cli/gds/internal/store"
 )
 
@@ -70,7 +71,7 @@ func (d *Deps) Agent(ctx context.Context, req AgentRequest) (agent.Result, error
 	if stats.Files == 0 {
 		return agent.Result{}, apperr.L(apperr.NoIndex, "search.empty_index")
 	}
-	eng := &agentEngine{st: st, prov: prov}
+	eng := &agentEngine{st: st, prov: prov, xr: d.Extractor}
 	folder := store.CleanFolder(req.Folder)
 	docs, err := eng.FolderDocuments(ctx, folder)
 	if err != nil {
@@ -115,6 +116,7 @@ func topFolders(docs []agent.Doc) []string {
 type agentEngine struct {
 	st   store.Store
 	prov ai.Provider
+	xr   crawl.Extractor // reads files the index does not hold
 
 	mu      sync.Mutex
 	skipped map[string]agent.Doc   // files of a local source the index does not hold, by ID
@@ -255,7 +257,7 @@ func (e *agentEngine) Content(ctx context.Context, id string, max int) ([]agent.
 		return nil, false, err
 	}
 	if doc.Status == agent.StatusNotIndexed {
-		return readSkipped(ctx, doc, max)
+		return readSkipped(ctx, e.xr, doc, max)
 	}
 	chunks, err := e.st.FileChunks(ctx, id, max+1)
 	if errors.Is(err, store.ErrNotFound) {

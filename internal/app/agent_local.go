@@ -79,7 +79,7 @@ func skippedFiles(ctx context.Context, root, folder string, indexed map[string]b
 
 // readSkipped extracts a file the index does not hold and cuts it into the
 // crawl's chunks.
-func readSkipped(ctx context.Context, doc agent.Doc, max int) ([]agent.Passage, bool, error) {
+func readSkipped(ctx context.Context, xr crawl.Extractor, doc agent.Doc, max int) ([]agent.Passage, bool, error) {
 	u, err := url.Parse(doc.Link)
 	if err != nil {
 		return nil, false, err
@@ -89,7 +89,7 @@ func readSkipped(ctx context.Context, doc agent.Doc, max int) ([]agent.Passage, 
 		return nil, false, fmt.Errorf("read %s: %w", doc.Name, err)
 	}
 	defer f.Close()
-	x, err := extract.Extract(ctx, doc.MimeType, f, DefaultMaxUpload)
+	x, err := crawl.Extract(ctx, xr, doc.MimeType, f, DefaultMaxUpload)
 	if err != nil {
 		return nil, false, fmt.Errorf("extract %s: %w", doc.Name, err)
 	}

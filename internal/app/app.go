@@ -27,7 +27,9 @@ import (
 	"github.com/gds-cli/gds/internal/auth"
 	"github.com/gds-cli/gds/internal/budget"
 	"github.com/gds-cli/gds/internal/config"
+	"github.com/gds-cli/gds/internal/crawl"
 	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/isolate"
 	"github.com/gds-cli/gds/internal/store"
 	"github.com/gds-cli/gds/internal/store/postgres"
 	"github.com/gds-cli/gds/internal/store/sqlite"
@@ -87,6 +89,11 @@ type Deps struct {
 	// config.LoadAll), for `gds config show` when Config could not load;
 	// nil: not available.
 	LoadAllConfig func() (*config.Config, []error)
+	// Extractor reads the text of crawled and uploaded files. FromOS sets
+	// an *isolate.Pool: every file is read in a worker process (this
+	// binary in worker mode) under limits on time, memory and output. nil
+	// (New, for tests): extract.Extract in this process.
+	Extractor crawl.Extractor
 }
 
 // Options are the inputs of New.
@@ -218,6 +225,13 @@ func fromOS(stdin io.Reader, stdout, stderr io.Writer, stdoutTTY bool) *Deps {
 		Lang:          i18n.Detect(os.LookupEnv),
 	})
 	d.Budget = pol
+	size := 4
+	if cfg != nil && cfg.CrawlConcurrency > size {
+		size = cfg.CrawlConcurrency
+	}
+	// Workers start on the first file and end with this process (they
+	// read their input until it closes).
+	d.Extractor = isolate.New(isolate.Options{Size: size})
 	return d
 }
 

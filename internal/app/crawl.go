@@ -221,6 +221,7 @@ func (d *Deps) crawlOne(ctx context.Context, cfg *config.Config, target config.C
 		DryRun:           req.DryRun,
 		Progress:         req.Progress,
 		Now:              d.Now,
+		Extractor:        d.Extractor,
 	})
 	return sum, true, err
 }

@@ -200,7 +200,7 @@ func (d *Deps) UploadDocument(ctx context.Context, req UploadRequest) (Document,
 	}
 	res, err := crawl.IndexFile(ctx, crawl.FileOptions{
 		Index: st, Provider: prov, SummaryMaxLength: cfg.SummaryMaxLength, MaxFileBytes: req.MaxBytes,
-		Source: store.SourceUpload, Now: func() time.Time { return now },
+		Source: store.SourceUpload, Now: func() time.Time { return now }, Extractor: d.Extractor,
 	}, entry, fh)
 	switch {
 	case errors.Is(err, extract.ErrUnsupported):

@@ -65,8 +65,12 @@ type Options struct {
 	DryRun           bool          // list and classify only; write nothing
 	MaxFileBytes     int64         // <= 0: extract.DefaultMaxBytes
 	FileTimeout      time.Duration // per-file extraction+AI time limit; <= 0: 2 minutes
-	Progress         Progress      // may be nil
-	Now              func() time.Time
+	// Extractor reads each file's text; gds passes an *isolate.Pool, which
+	// reads in worker processes under limits. nil: extract.Extract in
+	// this process (benchmarks and tests over known files).
+	Extractor Extractor
+	Progress  Progress // may be nil
+	Now       func() time.Time
 }
 
 // Problem is a skipped or failed file with its reason.
@@ -482,7 +486,7 @@ func processFile(ctx context.Context, opts Options, w work) (Status, string) {
 	res, err := IndexFile(fctx, FileOptions{
 		Index: opts.Index, Provider: opts.Provider, SummaryMaxLength: opts.SummaryMaxLength,
 		MaxFileBytes: opts.MaxFileBytes, Source: opts.Key, Now: opts.Now, Refresh: w.renamed,
-		UpdateMeta: w.diff != diffNew,
+		UpdateMeta: w.diff != diffNew, Extractor: opts.Extractor,
 	}, e, rc)
 	rc.Close()
 	switch {
@@ -600,13 +604,29 @@ type FileIndex interface {
 	ContentHashes(ctx context.Context, ids []string) (map[string]string, error)
 }
 
+// Extractor reads a file's text with extract.Extract's contract (its
+// errors, its limits). *isolate.Pool is the one gds uses.
+type Extractor interface {
+	Extract(ctx context.Context, mimeType string, r io.Reader, maxBytes int64) (extract.Doc, error)
+}
+
+// Extract reads r with x, or with extract.Extract in this process when x
+// is nil.
+func Extract(ctx context.Context, x Extractor, mimeType string, r io.Reader, maxBytes int64) (extract.Doc, error) {
+	if x == nil {
+		return extract.Extract(ctx, mimeType, r, maxBytes)
+	}
+	return x.Extract(ctx, mimeType, r, maxBytes)
+}
+
 // FileOptions configure IndexFile.
 type FileOptions struct {
 	Index            FileIndex
 	Provider         ai.Provider
 	SummaryMaxLength int
-	MaxFileBytes     int64  // <= 0: extract.DefaultMaxBytes
-	Source           string // File.Source (a source key, or store.SourceUpload)
+	MaxFileBytes     int64     // <= 0: extract.DefaultMaxBytes
+	Source           string    // File.Source (a source key, or store.SourceUpload)
+	Extractor        Extractor // nil: extract.Extract in this process
 	Now              func() time.Time
 	// Refresh indexes the file again even when its text is unchanged: it
 	// was renamed, and the name is part of the file's embedding.
@@ -640,7 +660,7 @@ func IndexFile(ctx context.Context, o FileOptions, e Entry, r io.Reader) (Indexe
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	doc, err := extract.Extract(ctx, e.MimeType, r, o.MaxFileBytes)
+	doc, err := Extract(ctx, o.Extractor, e.MimeType, r, o.MaxFileBytes)
 	if err != nil {
 		return Indexed{}, extractError{err}
 	}

@@ -10,7 +10,7 @@ import (
 // default.
 type Limits struct {
 	// Wall is the longest one file may take, start to end; the parent
-	// kills the worker past it. Default 30 s.
+	// kills the worker past it. Default 25 s.
 	Wall time.Duration
 	// CPU is the processor time one file may use; the worker's watchdog
 	// ends the worker past it. Default 20 s.
@@ -23,7 +23,7 @@ type Limits struct {
 
 // Default limits.
 const (
-	DefaultWall   = 30 * time.Second
+	DefaultWall   = 25 * time.Second
 	DefaultCPU    = 20 * time.Second
 	DefaultMemory = 1 << 30
 )
