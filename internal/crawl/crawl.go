@@ -82,14 +82,17 @@ type Problem struct {
 
 // Summary is the result of a crawl.
 type Summary struct {
-	Full       bool
-	Listed     int
-	New        int
-	Updated    int
-	Unchanged  int
-	Planned    int
-	Skipped    []Problem
-	Failed     []Problem
+	Full      bool
+	Listed    int
+	New       int
+	Updated   int
+	Unchanged int
+	Planned   int
+	Skipped   []Problem
+	Failed    []Problem
+	// Truncated lists files indexed with only their first
+	// extract.MaxTextBytes of text (the rest was not read).
+	Truncated  []Problem
 	Checkpoint time.Time // sync state after the crawl
 	// Removed counts indexed files a full scan no longer listed (deleted,
 	// moved out of the target folders, or of a former target), removed
@@ -306,6 +309,9 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 		case r.status == StatusFailed:
 			sum.Failed = append(sum.Failed, Problem{e.Name, e.Path, r.detail})
 		}
+		if (r.status == StatusNew || r.status == StatusUpdated) && r.detail != "" {
+			sum.Truncated = append(sum.Truncated, Problem{e.Name, e.Path, r.detail})
+		}
 		if opts.Progress != nil {
 			opts.Progress.File(e, r.status, r.detail)
 		}
@@ -490,6 +496,8 @@ func processFile(ctx context.Context, opts Options, w work) (Status, string) {
 	}, e, rc)
 	rc.Close()
 	switch {
+	case err == nil && res.Truncated:
+		return res.Status, TruncatedDetail
 	case err == nil:
 		return res.Status, ""
 	case ctx.Err() != nil && errors.Is(err, ErrExtract):
@@ -646,9 +654,14 @@ type metaUpdater interface {
 
 // Indexed is the outcome of IndexFile.
 type Indexed struct {
-	Status Status // StatusNew, StatusUpdated or StatusUnchanged
-	Chunks int    // chunks stored (0 when unchanged)
+	Status    Status // StatusNew, StatusUpdated or StatusUnchanged
+	Chunks    int    // chunks stored (0 when unchanged)
+	Truncated bool   // only the first extract.MaxTextBytes of text were read
 }
+
+// TruncatedDetail is the progress detail of a file indexed with only the
+// first extract.MaxTextBytes of its text.
+var TruncatedDetail = fmt.Sprintf("only the first %d MiB of text indexed", extract.MaxTextBytes>>20)
 
 // IndexFile indexes one file the way a crawl does: extract its text from r,
 // and unless the text is unchanged, summarise it, split it into chunks
@@ -719,5 +732,5 @@ func IndexFile(ctx context.Context, o FileOptions, e Entry, r io.Reader) (Indexe
 	if existed {
 		st = StatusUpdated
 	}
-	return Indexed{Status: st, Chunks: len(chunks)}, nil
+	return Indexed{Status: st, Chunks: len(chunks), Truncated: doc.Truncated}, nil
 }

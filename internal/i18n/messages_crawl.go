@@ -23,6 +23,7 @@ func init() {
 			"crawl.summary.would_remove":  {En: "%d indexed files are no longer in the target folders and would be removed", Ja: "対象フォルダにもう無いファイル %d 件がインデックスから削除される予定です"},
 			"crawl.summary.kept_unlisted": {En: "The target folders listed no files, so the %d indexed files were kept; check that the folder is reachable (mounted, shared with you), then run the crawl again", Ja: "対象フォルダからファイルが 1 件も見つからなかったため、インデックス済みの %d 件は残しました。フォルダにアクセスできるか（マウント・共有設定）を確認してから再度クロールしてください"},
 			"crawl.summary.skipped":       {En: "Skipped:", Ja: "スキップしたファイル:"},
+			"crawl.summary.truncated":     {En: "Indexed in part (text over the limit):", Ja: "一部だけ索引したファイル (テキストが上限を超過):"},
 			"crawl.summary.failed":        {En: "Failed (retried on the next crawl):", Ja: "失敗したファイル（次回のクロールで再試行します）:"},
 			"crawl.summary.more":          {En: "  … and %d more", Ja: "  … ほか %d 件"},
 			"crawl.checkpoint":            {En: "Sync checkpoint: %s", Ja: "同期チェックポイント: %s"},

@@ -210,7 +210,7 @@ func CrawlSummary(w io.Writer, sum crawl.Summary, dryRun bool, lang string) {
 	for _, group := range []struct {
 		key   i18n.Key
 		items []crawl.Problem
-	}{{"crawl.summary.skipped", sum.Skipped}, {"crawl.summary.failed", sum.Failed}} {
+	}{{"crawl.summary.truncated", sum.Truncated}, {"crawl.summary.skipped", sum.Skipped}, {"crawl.summary.failed", sum.Failed}} {
 		if len(group.items) == 0 {
 			continue
 		}
