@@ -8,9 +8,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/joho/godotenv"
-
 	"github.com/gds-cli/gds/internal/apperr"
+	"github.com/gds-cli/gds/internal/envfile"
 	"github.com/gds-cli/gds/internal/federate"
 	"github.com/gds-cli/gds/internal/federate/mcphost"
 	"github.com/gds-cli/gds/internal/federate/mockserver"
@@ -96,7 +95,7 @@ func (d *Deps) LoadFederateConfig(path string) (federate.Config, error) {
 func (d *Deps) envLookup() func(string) (string, bool) {
 	var file map[string]string
 	if cfg, err := d.RequireConfig(); err == nil {
-		file, _ = godotenv.Read(filepath.Join(cfg.Home, ".env"))
+		file, _ = envfile.Read(cfg.EnvFilePath())
 	}
 	return func(k string) (string, bool) {
 		if v, ok := os.LookupEnv(k); ok {

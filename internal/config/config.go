@@ -1,12 +1,10 @@
 package config
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -16,8 +14,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gds-cli/gds/internal/envfile"
 	"github.com/gds-cli/gds/internal/gdshome"
-	"github.com/joho/godotenv"
 
 	"github.com/gds-cli/gds/internal/i18n"
 )
@@ -545,41 +543,47 @@ func validSchemaName(s string) bool {
 }
 
 // readEnvFile parses a .env file; a missing file returns (nil, nil).
+// The file is read in one linear pass and at most envfile.MaxSize bytes
+// of it, so no file can stall loading.
 func readEnvFile(path string) (map[string]string, error) {
-	f, err := os.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
+	vals, err := envfile.Read(path)
+	var pe *envfile.ParseError
+	switch {
+	case err == nil:
+		return vals, nil
+	case errors.Is(err, fs.ErrNotExist):
 		return nil, nil
+	case errors.As(err, &pe):
+		e := &Error{File: path, Line: pe.Line, Problem: "config.problem.parse_env", Fix: "config.fix.env_file", Err: err, errShown: true}
+		switch pe.Problem {
+		case envfile.NoAssign:
+			e.Problem = "config.problem.env_no_assign"
+		case envfile.BadChar:
+			e.Problem, e.ProblemArgs = "config.problem.env_bad_char", []any{pe.Char}
+		case envfile.Unterminated:
+			e.Problem, e.ProblemArgs = "config.problem.env_unterminated", []any{pe.Char}
+		case envfile.NoName:
+			e.Problem = "config.problem.env_no_name"
+		case envfile.Expansion:
+			e.Problem, e.ProblemArgs = "config.problem.env_expansion", []any{sizeString(envfile.MaxExpanded)}
+		default:
+			e.errShown = false
+		}
+		return nil, e
+	case errors.Is(err, envfile.ErrTooLarge):
+		return nil, &Error{File: path, Problem: "config.problem.env_too_large", ProblemArgs: []any{sizeString(envfile.MaxSize)}, Fix: "config.fix.env_file", Err: err, errShown: true}
+	case errors.Is(err, envfile.ErrNotRegular):
+		return nil, &Error{File: path, Problem: "config.problem.env_not_regular", Fix: "config.fix.env_file", Err: err, errShown: true}
 	}
-	if err != nil {
-		return nil, &Error{File: path, Problem: "config.problem.read_env", Fix: "config.fix.env_file", Err: err}
-	}
-	defer f.Close()
-	data, err := io.ReadAll(f)
-	if err != nil {
-		return nil, &Error{File: path, Problem: "config.problem.read_env", Fix: "config.fix.env_file", Err: err}
-	}
-	vals, err := godotenv.UnmarshalBytes(data)
-	if err != nil {
-		return nil, &Error{File: path, Line: badEnvLine(data), Problem: "config.problem.parse_env", Fix: "config.fix.env_file", Err: err}
-	}
-	return vals, nil
+	return nil, &Error{File: path, Problem: "config.problem.read_env", Fix: "config.fix.env_file", Err: err}
 }
 
-// badEnvLine is the 1-based line of data where the .env parser fails: the
-// line after the longest prefix of whole lines that parses (a value
-// spanning lines makes its shorter prefixes fail, its full extent parse).
-// Only called on a file that failed to parse, so the quadratic cost is
-// paid on the error path alone.
-func badEnvLine(data []byte) int {
-	lines := bytes.SplitAfter(data, []byte("\n"))
-	good, end := 0, 0
-	for i, l := range lines {
-		end += len(l)
-		if _, err := godotenv.UnmarshalBytes(data[:end]); err == nil {
-			good = i + 1
-		}
+// sizeString renders a power-of-two size: "1 MiB".
+func sizeString(n int) string {
+	if n >= 1<<20 && n%(1<<20) == 0 {
+		return strconv.Itoa(n>>20) + " MiB"
 	}
-	return min(good+1, len(lines))
+	return strconv.Itoa(n) + " bytes"
 }
 
 func intSetting(name, raw string, minV, maxV int) (int, error) {

@@ -14,7 +14,8 @@
 // other data live in the same directory, so one GDS_HOME isolates
 // everything.
 //
-// .env files are parsed with godotenv without touching the process
+// .env files are parsed by package envfile (godotenv's grammar, in one
+// linear pass, at most envfile.MaxSize bytes) without touching the process
 // environment. Every value remembers where it came from, and validation
 // returns one *Error naming the variable, the bad value (masked when it is a
 // secret) and the fix.

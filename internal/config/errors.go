@@ -20,6 +20,9 @@ type Error struct {
 	Fix         i18n.Key // what to do
 	FixArgs     []any
 	Err         error // the underlying error, if any
+	// errShown: Problem already says what Err says (in the user's
+	// language), so Message leaves Err out.
+	errShown bool
 }
 
 // Error returns the English message.
@@ -43,7 +46,7 @@ func (e *Error) Message(lang string) string {
 		subject = e.Var + "=" + quote(e.Value)
 	}
 	msg := subject + ": " + i18n.T(lang, e.Problem, e.ProblemArgs...)
-	if e.Err != nil {
+	if e.Err != nil && !e.errShown {
 		msg += " (" + e.Err.Error() + ")"
 	}
 	if e.Fix != "" {

@@ -1,4 +1,6 @@
-// Package envfile edits a .env file in place: it sets and comments out
+// Package envfile reads .env files (Read, Parse: one linear pass, at most
+// MaxSize bytes, errors that name the line and never a value) and edits
+// them in place: it sets and comments out
 // settings while keeping every other line (comments, blank lines, other
 // settings) as it was and in its order, and writes the result atomically
 // (a temporary file in the same directory, synced, then renamed over the
@@ -15,8 +17,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-
-	"github.com/joho/godotenv"
 )
 
 // Perm is the mode of a written .env file.
@@ -66,7 +66,7 @@ var ErrUnwritable = errors.New("a value cannot be written to a .env file as it i
 // verify parses out as gds will and checks that every value set reads
 // back unchanged; the error names the key, never the value.
 func verify(out []byte, e Edit) error {
-	vals, err := godotenv.UnmarshalBytes(out)
+	vals, err := Parse(out)
 	if err != nil {
 		return fmt.Errorf("%w: the result does not parse", ErrUnwritable)
 	}

@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/joho/godotenv"
 )
 
 func TestRewriteKeepsOtherLines(t *testing.T) {
@@ -41,7 +39,7 @@ GDS_SOURCES=local:/docs
 	if got != want {
 		t.Fatalf("got:\n%s\nwant:\n%s", got, want)
 	}
-	vals, err := godotenv.UnmarshalBytes([]byte(got))
+	vals, err := Parse([]byte(got))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +79,7 @@ func TestLineRoundTrips(t *testing.T) {
 		"日本語のフォルダ", `'`, `"`, `C:\Docs`,
 	} {
 		line := Line("K", v)
-		vals, err := godotenv.UnmarshalBytes([]byte("A=1\n" + line + "\nB=2\n"))
+		vals, err := Parse([]byte("A=1\n" + line + "\nB=2\n"))
 		if err != nil {
 			t.Errorf("%q → %s: %v", v, line, err)
 			continue
