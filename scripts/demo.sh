@@ -39,3 +39,15 @@ echo "==> indexing testdata/sample into $GDS_HOME (incremental after the first r
 query="${*:-梅雨明けの別名は？}"
 echo "==> gds search \"$query\"" >&2
 ./bin/gds search "$query"
+
+# How to go on: the binary is bin/gds, and the index lives in .gds-demo
+# only while GDS_HOME names it.
+cat >&2 <<EOT
+
+==> done. The binary is ./bin/gds; this index is in $GDS_HOME. To keep using it:
+      export GDS_HOME="$GDS_HOME" GDS_AI_PROVIDER=offline
+      ./bin/gds search "steam engine"      # or: ./bin/gds ask "What is the Rankine cycle?"
+    To index your own folder instead (your default gds home, not this one):
+      ./bin/gds init                       # or: ./bin/gds init --source local:~/Documents --no-input
+      ./bin/gds crawl && ./bin/gds search "your words"
+EOT
