@@ -11,7 +11,7 @@
 // everything it links before main, and the full CLI links the AI client,
 // the HTTP server, the Drive client, PDF and Office extraction, the SQLite
 // driver and the Japanese dictionary. The front links internal/launcher
-// and the Alfred renderer only (see docs/ARCHITECTURE.md "Two binaries";
+// and the Alfred renderer only (see docs/ARCHITECTURE.md "How a keystroke flows";
 // internal/archtest keeps it so).
 //
 // Release builds stamp both binaries alike:

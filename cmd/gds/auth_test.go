@@ -213,7 +213,7 @@ func TestAuthLoginWithoutClient(t *testing.T) {
 	if code := h.run("auth", "login"); code != exitConfig {
 		t.Fatalf("exit %d, want %d", code, exitConfig)
 	}
-	if !strings.Contains(h.stderr.String(), "Set up Google OAuth") {
+	if !strings.Contains(h.stderr.String(), "Create your OAuth client") {
 		t.Errorf("stderr %q", h.stderr.String())
 	}
 }

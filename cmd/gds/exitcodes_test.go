@@ -7,7 +7,7 @@ import (
 )
 
 // Exit codes of gds (the table is apperr's; these names keep the tests
-// readable). They are part of the CLI contract and documented in the README.
+// readable). They are part of the CLI contract and documented in docs/configuration.md.
 const (
 	exitOK             = apperr.ExitOK
 	exitError          = apperr.ExitError

@@ -5,6 +5,12 @@
 // context cancelled on SIGINT/SIGTERM, and maps errors to exit codes in one
 // place (exitCode in errors.go). Each command lives in its own file, parses
 // its flags into an options struct and calls into internal packages.
+//
+// An error that did not come from an Action came from the flag parser and is
+// a usage error (a --json run still gets the JSON error document). One rule
+// in root.go: a command that declares no ArgsUsage refuses arguments. The
+// package stays wiring only: at most 2,000 lines of non-test Go, checked by
+// internal/archtest (SizeLimits).
 package main
 
 import (

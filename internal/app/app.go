@@ -3,6 +3,19 @@
 // clock, and constructors for the index store and the AI provider chosen by
 // the configuration. Commands receive a *Deps and nothing else; tests build
 // one with buffers and a temporary GDS_HOME. There are no package globals.
+//
+// Operations take options and return data, for every front end (terminal,
+// --json, Alfred, the HTTP and MCP servers): OpenSearch (a SearchSession:
+// the loop over the index with the keyword searcher the index's sources
+// pick, under the time budget of internal/resilient), Search (run or resume
+// with a state token; NoQuestions for callers that cannot ask), GetFile, Ask
+// and Retrieve, Agent, GraphBuild and GraphQuery, OpenFederation, Keystroke
+// (the read-only index path), Crawl (lock, sources, run; progress as
+// crawl.Progress events), IndexStatus and Migrate, Eval, DoctorInputs, Init
+// (`gds init --no-input`: checks the source specs, edits the home .env) and
+// InitWizard (the executor of package setup's state machine),
+// AuthLogin/AuthStatus/AuthLogout and the Schedule operations. Their output
+// is rendered by package render.
 package app
 
 import (

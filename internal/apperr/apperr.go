@@ -136,7 +136,7 @@ type Hinter interface {
 // Class is everything a front end needs to report one kind of failure.
 type Class struct {
 	Kind *Kind
-	// Exit is the process exit code (README "Exit codes").
+	// Exit is the process exit code (docs/configuration.md "Exit codes").
 	Exit int
 	// HTTPStatus is the status of an HTTP API error response.
 	HTTPStatus int

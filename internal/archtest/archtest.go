@@ -3,6 +3,12 @@
 // `go list -deps -json` (Load); the test in this package runs the rules over
 // the real tree, so `go test ./...` fails when a forbidden import is added,
 // naming the import chain that brought it in.
+//
+// The same tests keep sizes in check: SizeLimits bounds the lines of
+// non-test Go of cmd/gds, and DocLimits, UserGuides and the link checks
+// (docs.go) bound the README and the docs, keep internal terms out of the
+// user guides, make each guide open with an example and every relative link
+// lead somewhere.
 package archtest
 
 import (

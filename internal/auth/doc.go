@@ -20,7 +20,7 @@
 // KeychainService, account KeychainAccount, data = the Record as compact
 // printable-ASCII JSON. So switching between a cgo and a cgo-free build
 // never loses a login. (The Keychain's access control list may still ask
-// once to let the other binary read the item; see the README.)
+// once to let the other binary read the item; see docs/google-drive.md.)
 //
 // Session turns a stored Record into an oauth2.TokenSource and an
 // *http.Client. Refreshed tokens are saved back; a refresh token that

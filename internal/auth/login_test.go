@@ -227,7 +227,7 @@ func TestLoginNeedsClient(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 	var ae *auth.Error
-	if !errors.As(err, &ae) || !strings.Contains(ae.Message(i18n.En), "Set up Google OAuth") || !strings.Contains(ae.Message(i18n.Ja), "GOOGLE_OAUTH_CLIENT_ID") {
+	if !errors.As(err, &ae) || !strings.Contains(ae.Message(i18n.En), "Create your OAuth client") || !strings.Contains(ae.Message(i18n.Ja), "GOOGLE_OAUTH_CLIENT_ID") {
 		t.Errorf("message %q", err)
 	}
 }

@@ -151,7 +151,7 @@ func fingerprint(src Source) string {
 // the feed from the page token of the last sync state (modeFeed); of any
 // other source, or without a usable token, it lists the targets and
 // processes only what differs from the index (modeReconcile). Both remove
-// what is gone. See docs/ARCHITECTURE.md, "Crawl flow".
+// what is gone. See the package comment, "How a crawl flows".
 func Run(ctx context.Context, opts Options) (Summary, error) {
 	var sum Summary
 	if opts.Concurrency <= 0 {

@@ -8,11 +8,11 @@ func init() {
 			"cmd.auth.usage":   {En: "sign in to Google Drive (OAuth) and manage the stored token", Ja: "Google Drive にサインイン（OAuth）し、保存したトークンを管理します"},
 			"cmd.auth.desc": {
 				En: "gds asks for read-only Drive access (drive.readonly) with your own OAuth client\n" +
-					"(GOOGLE_OAUTH_CLIENT_ID / GOOGLE_OAUTH_CLIENT_SECRET; see \"Set up Google OAuth\" in the README).\n" +
+					"(GOOGLE_OAUTH_CLIENT_ID / GOOGLE_OAUTH_CLIENT_SECRET; see docs/google-drive.md, \"Create your OAuth client\").\n" +
 					"The token is kept in the macOS Keychain, or in a 0600 file in the gds home elsewhere.\n\n" +
 					"Examples:\n  gds auth login\n  gds auth login --no-browser\n  gds auth status --check\n  gds auth logout --revoke",
 				Ja: "gds は自分で作成した OAuth クライアント（GOOGLE_OAUTH_CLIENT_ID / GOOGLE_OAUTH_CLIENT_SECRET。\n" +
-					"README の「Set up Google OAuth」を参照）で Drive の読み取り専用アクセス（drive.readonly）を求めます。\n" +
+					"docs/google-drive.md の「Create your OAuth client」を参照）で Drive の読み取り専用アクセス（drive.readonly）を求めます。\n" +
 					"トークンは macOS ではキーチェーン、その他の OS では gds ホームの 0600 ファイルに保存します。\n\n" +
 					"例:\n  gds auth login\n  gds auth login --no-browser\n  gds auth status --check\n  gds auth logout --revoke",
 			},
@@ -53,8 +53,8 @@ func init() {
 				Ja: "%d 日前のサインインを Google が受け付けなくなりました（invalid_grant）。公開ステータスが「テスト中（Testing）」の OAuth アプリのリフレッシュトークンは 7 日で失効するため、アプリを公開するまで毎週起こります。Google Cloud コンソールで Google Auth Platform → 対象（または API とサービス → OAuth 同意画面）を開き「アプリを公開」を押す（Google Workspace なら「内部」にする）と止まります。そのあと `gds auth login` をもう一度実行してください（アクセスの取り消しやパスワード変更でも同じエラーになりますが、`gds auth login` で直ります）",
 			},
 			"auth.err.client_mismatch":   {En: "the stored sign-in belongs to a different OAuth client than GOOGLE_OAUTH_CLIENT_ID: run `gds auth login` again", Ja: "保存されたサインインは GOOGLE_OAUTH_CLIENT_ID とは別の OAuth クライアントのものです。`gds auth login` をもう一度実行してください"},
-			"auth.err.no_client":         {En: "GOOGLE_OAUTH_CLIENT_ID and GOOGLE_OAUTH_CLIENT_SECRET must be set: create a \"Desktop app\" OAuth client as described in the README (\"Set up Google OAuth\") and put both in the gds .env (`gds config path` shows where)", Ja: "GOOGLE_OAUTH_CLIENT_ID と GOOGLE_OAUTH_CLIENT_SECRET を設定してください。README の「Set up Google OAuth」に従って「デスクトップ アプリ」の OAuth クライアントを作成し、両方を gds の .env に書いてください（場所は `gds config path` で確認できます）"},
-			"auth.err.invalid_client":    {En: "Google rejected the OAuth client: check GOOGLE_OAUTH_CLIENT_ID and GOOGLE_OAUTH_CLIENT_SECRET (a \"Desktop app\" client; see \"Set up Google OAuth\" in the README), then run `gds auth login`", Ja: "Google が OAuth クライアントを拒否しました。GOOGLE_OAUTH_CLIENT_ID と GOOGLE_OAUTH_CLIENT_SECRET（「デスクトップ アプリ」のクライアント。README の「Set up Google OAuth」参照）を確認してから `gds auth login` を実行してください"},
+			"auth.err.no_client":         {En: "GOOGLE_OAUTH_CLIENT_ID and GOOGLE_OAUTH_CLIENT_SECRET must be set: create a \"Desktop app\" OAuth client as described in docs/google-drive.md (\"Create your OAuth client\") and put both in the gds .env (`gds config path` shows where)", Ja: "GOOGLE_OAUTH_CLIENT_ID と GOOGLE_OAUTH_CLIENT_SECRET を設定してください。docs/google-drive.md の「Create your OAuth client」に従って「デスクトップ アプリ」の OAuth クライアントを作成し、両方を gds の .env に書いてください（場所は `gds config path` で確認できます）"},
+			"auth.err.invalid_client":    {En: "Google rejected the OAuth client: check GOOGLE_OAUTH_CLIENT_ID and GOOGLE_OAUTH_CLIENT_SECRET (a \"Desktop app\" client; see docs/google-drive.md, \"Create your OAuth client\"), then run `gds auth login`", Ja: "Google が OAuth クライアントを拒否しました。GOOGLE_OAUTH_CLIENT_ID と GOOGLE_OAUTH_CLIENT_SECRET（「デスクトップ アプリ」のクライアント。docs/google-drive.md 参照）を確認してから `gds auth login` を実行してください"},
 			"auth.err.login_timeout":     {En: "no sign-in arrived from the browser within %s; nothing was stored: run `gds auth login` again (--timeout gives more time)", Ja: "%s 以内にブラウザからサインインが届きませんでした。何も保存していません。`gds auth login` をもう一度実行してください（--timeout で待ち時間を延ばせます）"},
 			"auth.err.state_mismatch":    {En: "the sign-in response did not belong to this login (state mismatch); nothing was stored: run `gds auth login` again", Ja: "サインインの応答がこのログインのものではありません（state 不一致）。何も保存していません。`gds auth login` をもう一度実行してください"},
 			"auth.err.denied":            {En: "Google did not grant access (%s); nothing was stored: run `gds auth login` again and allow access", Ja: "Google がアクセスを許可しませんでした（%s）。何も保存していません。`gds auth login` をもう一度実行してアクセスを許可してください"},
@@ -66,7 +66,7 @@ func init() {
 
 			"auth.warning":        {En: "Warning: %s", Ja: "警告: %s"},
 			"cli.hint_auth":       {En: "sign in with `gds auth login`; `gds auth status` shows the stored sign-in", Ja: "`gds auth login` でサインインしてください。`gds auth status` で保存されたサインインを確認できます"},
-			"cli.hint_auth_setup": {En: "see \"Set up Google OAuth\" in the README", Ja: "README の「Set up Google OAuth」を参照してください"},
+			"cli.hint_auth_setup": {En: "see \"Create your OAuth client\" in docs/google-drive.md", Ja: "docs/google-drive.md の「Create your OAuth client」を参照してください"},
 		}
 	})
 }

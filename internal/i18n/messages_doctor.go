@@ -21,7 +21,7 @@ func init() {
 			},
 			"doctor.oauth_client.title":   {En: "OAuth client", Ja: "OAuth クライアント"},
 			"doctor.oauth_client.ok":      {En: "client ID and secret are set", Ja: "クライアント ID とシークレットが設定されています"},
-			"doctor.oauth_client.missing": {En: "%s is not set (create a Desktop OAuth client in Google Cloud, see the README)", Ja: "%s が設定されていません（Google Cloud でデスクトップ用 OAuth クライアントを作成してください。README 参照）"},
+			"doctor.oauth_client.missing": {En: "%s is not set (create a Desktop OAuth client in Google Cloud, see docs/google-drive.md)", Ja: "%s が設定されていません（Google Cloud でデスクトップ用 OAuth クライアントを作成してください。docs/google-drive.md 参照）"},
 			"doctor.index.title":          {En: "index", Ja: "インデックス"},
 			"doctor.index.none":           {En: "no index yet at %s", Ja: "インデックスがまだありません（%s）"},
 			"doctor.index.too_new":        {En: "%v: upgrade gds", Ja: "%v: gds を更新してください"},

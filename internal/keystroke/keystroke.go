@@ -13,6 +13,22 @@
 // The front binary (cmd/gds-front, internal/launcher) does not link this
 // package: it asks the server over a Unix socket and hands what it cannot
 // get answered there to the full CLI.
+//
+// The server (run by `gds-core alfred keyserver`) keeps the index open
+// read-only and reopens it when its file is replaced; an index an older gds
+// made is migrated by the server in the background, keystrokes meanwhile
+// answered with Updating. It serves one request per connection, loading the
+// front's configuration from the environment and directory the front sends
+// (cached until they or the .env files change; another index makes it exit,
+// Postgres or a configuration that does not load is refused). Once the index
+// is open it loads its full text into memory in the background
+// (sqlite.Resident, up to ResidentMaxInstances token instances) and answers
+// keyword searches, and the files they find, from it while the index
+// generation is unchanged, else from SQLite. One server per socket (flock);
+// it exits when idle 10 minutes, when its socket is removed, when its
+// executable changes, or when a front of another build or index asks; it
+// resets GOMAXPROCS to the machine's default, which the Alfred workflow sets
+// to 1 for each keystroke process.
 package keystroke
 
 import (

@@ -14,6 +14,13 @@
 // error and message catalogues and the Alfred renderer — no SQLite driver,
 // AI client, HTTP server, Drive client, extraction, crawl or internal/app.
 // internal/archtest enforces the list.
+//
+// The keystroke server's client side: KeySocket (<home from the
+// environment>/keystroke.sock, package gdshome), the length-prefixed
+// KeyRequest/KeyResponse frames (no reflection), AskKeyServer, AskServed,
+// KeyServerOff and StartKeyServer. The hand-over: CorePath is $GDS_CORE,
+// else gds-core beside the executable after resolving symlinks; a missing
+// one is a CoreError (exit 3).
 package launcher
 
 import (

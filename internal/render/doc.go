@@ -15,4 +15,16 @@
 //     otherwise) and the crawl summary.
 //
 // Progress and notices go to stderr; stdout stays clean for results.
+//
+// Also here: the prompt loop REPL/RunREPL shared by gds search, gds ask and
+// gds federate (Ctrl-C cancels the line, twice exits; SIGTERM is an
+// interruption) and the search prompt's result commands (ParseREPLLine,
+// pure: a number or "o N" opens result N, "c N" copies its link; ResultLinks
+// acts through an injected Opener); the init wizard's prompter
+// (InitPrompter: pterm on a terminal, numbered menus over lines otherwise);
+// config, auth, schedule and eval texts; FailJSON, a --json run's error
+// document. render/scriptfilter holds the Script Filter types, the query
+// grammar, the message item and the prompt, which the front binary links
+// without the search; render/rendertest the fixtures and golden-file check
+// both renderers' tests share.
 package render

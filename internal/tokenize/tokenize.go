@@ -7,6 +7,14 @@
 // and querying with the same function gives substring-like matching for CJK
 // terms of two or more characters without a dictionary, which is what lets a
 // Japanese query find files a word tokeniser would split differently.
+//
+// English stemming (github.com/kljensen/snowball/english) applies to a–z
+// words only, never to stop words, and runs to a fixed point, so that a
+// token is its own tokenisation. The stores index and query IndexTokens:
+// Tokens plus a CJK run's edge character where the run touches a number or a
+// Latin word, so that 第45回 is found in …の第45回衆議院…. RetokenizesSince tells
+// the stores' re-tokenising pass which stored texts changed since the
+// tokenisation version they were made with (retokenize_from in gds_meta).
 package tokenize
 
 import (
