@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"os"
+	"time"
 
 	"github.com/urfave/cli/v3"
 	"golang.org/x/term"
@@ -40,10 +41,15 @@ func newCrawlCommand(d *app.Deps) *cli.Command {
 				DryRun:      cmd.Bool("dry-run"),
 				Concurrency: cmd.Int("concurrency"),
 			}
+			longStop(ctx, d, crawlStopGrace)
 			return runCrawl(ctx, d, opts)
 		},
 	}
 }
+
+// crawlStopGrace is how long a signalled crawl may take to record what it
+// committed: cancelling a Postgres query in flight can take pgx 15 s.
+const crawlStopGrace = 30 * time.Second
 
 // runCrawl indexes the configured (or --source) sources and prints the
 // summary, also when files failed (the crawl then fails, so schedulers see

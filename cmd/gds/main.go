@@ -11,15 +11,27 @@
 // in root.go: a command that declares no ArgsUsage refuses arguments. The
 // package stays wiring only: at most 2,000 lines of non-test Go, checked by
 // internal/archtest (SizeLimits).
+//
+// The signals are caught before anything else runs, and a watchdog
+// (internal/interrupt) ends the process with the interrupted exit code when
+// a signalled command has not returned within its grace (a second); so even
+// work that does not watch the context — loading the configuration, a
+// library call — cannot keep gds running after Ctrl-C.
 package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/signal"
+	"sync/atomic"
 	"syscall"
+	"time"
 
 	"github.com/gds-cli/gds/internal/app"
+	"github.com/gds-cli/gds/internal/apperr"
+	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/interrupt"
 	"github.com/gds-cli/gds/internal/isolate"
 )
 
@@ -39,8 +51,30 @@ func main() {
 		os.Exit(isolate.Serve())
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	var forced atomic.Pointer[string] // the line printed when the watchdog ends gds
+	forced.Store(ptr(forcedMessage(i18n.En)))
+	wd, stopWatch := interrupt.Start(func() {
+		fmt.Fprintln(os.Stderr, *forced.Load())
+		os.Exit(apperr.ExitInterrupted)
+	})
+	ctx = interrupt.NewContext(ctx, wd)
 	d := app.FromOS()
+	forced.Store(ptr(forcedMessage(d.Lang)))
 	code := run(ctx, d, os.Args, buildInfo{Version: version, Commit: commit, Date: date})
+	stopWatch()
 	stop()
 	os.Exit(code)
+}
+
+func forcedMessage(lang string) string {
+	return i18n.T(lang, i18n.ErrorPrefix) + i18n.T(lang, "interrupt.forced")
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// longStop gives a command whose stop saves state (a crawl's checkpoint, a
+// server's requests in flight) grace to do it, and has it say so once the
+// stop takes longer than interrupt.NoticeAfter.
+func longStop(ctx context.Context, d *app.Deps, grace time.Duration) {
+	interrupt.SetGrace(ctx, grace, func() { fmt.Fprintln(d.Stderr, d.T("interrupt.stopping")) })
 }

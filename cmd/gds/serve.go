@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"time"
 
 	"github.com/urfave/cli/v3"
 
@@ -40,9 +41,13 @@ func newServeCommand(d *app.Deps, info buildInfo) *cli.Command {
 				Token: token, CORSOrigin: cmd.String("cors-origin"), Version: info.Version,
 				UploadDir: cfg.UploadDir, Log: d.Stderr,
 			})
+			longStop(ctx, d, serveStopGrace)
 			return srv.ListenAndServe(ctx, addr, func(a net.Addr) {
 				fmt.Fprintln(d.Stderr, d.T("serve.listening", a.String()))
 			})
 		},
 	}
 }
+
+// serveStopGrace covers the server's drain of requests in flight (5 s).
+const serveStopGrace = 7 * time.Second

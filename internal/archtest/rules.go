@@ -108,7 +108,7 @@ var Rules = []Rule{
 			"./internal/drive/...", "./internal/extract/...", "./internal/render/...", "./internal/auth/...",
 			"./internal/config/...", "./internal/apperr", "./internal/mirror", "./internal/schedule/...", "./internal/eval/...",
 			"./internal/doctor/...", "./internal/budget", "./internal/resilient", "./internal/federate/...", "./internal/agent/...",
-			"./internal/setup", "./internal/envfile", "./internal/cliflag", "./internal/sysopen"},
+			"./internal/setup", "./internal/envfile", "./internal/cliflag", "./internal/sysopen", "./internal/interrupt"},
 		Forbid: []string{"./internal/app", "./cmd/..."},
 	},
 	{

@@ -15,3 +15,13 @@ func init() {
 		}
 	})
 }
+
+// Messages of a stop after SIGINT or SIGTERM (package interrupt).
+func init() {
+	register(func() map[Key]Message {
+		return map[Key]Message{
+			"interrupt.forced":   {En: "interrupted (the command did not stop in time, so gds quit without waiting)", Ja: "中断しました（コマンドが時間内に止まらなかったため、待たずに終了しました）"},
+			"interrupt.stopping": {En: "Stopping… (press Ctrl-C again to quit at once)", Ja: "停止しています…（すぐに終了するにはもう一度 Ctrl-C を押してください）"},
+		}
+	})
+}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/interrupt"
 )
 
 // REPL is the prompt loop of `gds search`, `gds ask` and `gds federate`
@@ -43,6 +44,7 @@ func RunREPL(ctx context.Context, r *REPL) error {
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
+	defer interrupt.Hold(ctx)() // main's watchdog leaves the signals to the loop
 	r.Signals = sigs
 	return r.Loop(context.WithoutCancel(ctx))
 }
