@@ -65,7 +65,13 @@ type UploadRequest struct {
 	Title    string
 	Tags     []string
 	MaxBytes int64 // <= 0: DefaultMaxUpload
+	// Timeout bounds reading and indexing the file (<= 0:
+	// DefaultUploadTimeout).
+	Timeout time.Duration
 }
+
+// DefaultUploadTimeout bounds reading and indexing one upload.
+const DefaultUploadTimeout = 2 * time.Minute
 
 func docOf(f store.File, m store.DocumentMeta, chunks int) Document {
 	d := Document{
@@ -138,7 +144,10 @@ func cleanTags(tags []string) ([]string, error) {
 // new UUID-based name (the client's name never reaches a path) and indexes
 // it at once like a crawled file, so `gds search`, `gds ask` and the API
 // find it. Unsupported types (by extension and by content) and unreadable
-// files are apperr.Usage errors; a file over the limit is apperr.TooLarge.
+// files are apperr.Usage errors; a file over the limit is apperr.TooLarge;
+// a file that cannot be read within the limits that keep hostile files
+// contained (extract.ErrTooComplex, or req.Timeout passing while it is
+// read) is apperr.TooComplex.
 func (d *Deps) UploadDocument(ctx context.Context, req UploadRequest) (Document, error) {
 	cfg, err := d.RequireConfig()
 	if err != nil {
@@ -146,6 +155,9 @@ func (d *Deps) UploadDocument(ctx context.Context, req UploadRequest) (Document,
 	}
 	if req.MaxBytes <= 0 {
 		req.MaxBytes = DefaultMaxUpload
+	}
+	if req.Timeout <= 0 {
+		req.Timeout = DefaultUploadTimeout
 	}
 	name := cleanName(req.Filename)
 	ext := strings.ToLower(filepath.Ext(name))
@@ -198,21 +210,17 @@ func (d *Deps) UploadDocument(ctx context.Context, req UploadRequest) (Document,
 		ID: id, Name: name, MimeType: extract.MimeTypeByName(name), ModifiedAt: now, Size: size,
 		WebLink: (&url.URL{Scheme: "file", Path: filepath.ToSlash(final)}).String(),
 	}
-	res, err := crawl.IndexFile(ctx, crawl.FileOptions{
+	ictx, cancel := context.WithTimeout(ctx, req.Timeout)
+	defer cancel()
+	res, err := crawl.IndexFile(ictx, crawl.FileOptions{
 		Index: st, Provider: prov, SummaryMaxLength: cfg.SummaryMaxLength, MaxFileBytes: req.MaxBytes,
 		Source: store.SourceUpload, Now: func() time.Time { return now }, Extractor: d.Extractor,
 	}, entry, fh)
-	switch {
-	case errors.Is(err, extract.ErrUnsupported):
-		return Document{}, apperr.L(apperr.Usage, "serve.unsupported", name).Wrap(err)
-	case errors.Is(err, extract.ErrTooLarge):
-		return Document{}, apperr.L(apperr.TooLarge, "serve.file_too_large", name, req.MaxBytes>>20).Wrap(err)
-	case errors.Is(err, crawl.ErrNoText):
-		return Document{}, apperr.L(apperr.Usage, "serve.no_text", name).Wrap(err)
-	case errors.Is(err, extract.ErrMalformed):
-		return Document{}, apperr.L(apperr.Usage, "serve.bad_file", name, err.Error()).Wrap(err)
-	case err != nil:
-		return Document{}, err
+	if err != nil {
+		return Document{}, uploadError(err, uploadFailure{
+			Name: name, MaxBytes: req.MaxBytes, Timeout: req.Timeout,
+			TimedOut: ictx.Err() == context.DeadlineExceeded && ctx.Err() == nil,
+		})
 	}
 	meta := store.DocumentMeta{FileID: id, Title: strings.TrimSpace(req.Title), Tags: tags, StoredName: stored, CreatedAt: now, UpdatedAt: now}
 	if err := st.PutDocumentMeta(ctx, meta); err != nil {
@@ -225,6 +233,41 @@ func (d *Deps) UploadDocument(ctx context.Context, req UploadRequest) (Document,
 		return Document{}, errors.Join(errors.New("read the uploaded document back"), err)
 	}
 	return docOf(files[0], meta, res.Chunks), nil
+}
+
+// uploadFailure is what uploadError needs to know about a failed upload.
+type uploadFailure struct {
+	Name     string
+	MaxBytes int64
+	Timeout  time.Duration
+	// TimedOut: the upload's own time limit passed (not the client's
+	// request ending).
+	TimedOut bool
+}
+
+// uploadError classifies the error of indexing an upload: what is wrong
+// with the file is the client's (usage, too large, too complex); the time
+// limit passing while the file was read means it is too complex to read
+// safely, and passing later (the summary, the embeddings) that the
+// service was too slow. Anything else keeps its own kind.
+func uploadError(err error, f uploadFailure) error {
+	switch {
+	case errors.Is(err, extract.ErrTooComplex):
+		return apperr.L(apperr.TooComplex, "serve.too_complex", f.Name).Wrap(err)
+	case f.TimedOut && errors.Is(err, context.DeadlineExceeded) && errors.Is(err, crawl.ErrExtract):
+		return apperr.L(apperr.TooComplex, "serve.too_complex_time", f.Name, f.Timeout.String()).Wrap(err)
+	case f.TimedOut && errors.Is(err, context.DeadlineExceeded):
+		return apperr.L(apperr.Unavailable, "serve.upload_timeout", f.Name, f.Timeout.String()).Wrap(err)
+	case errors.Is(err, extract.ErrUnsupported):
+		return apperr.L(apperr.Usage, "serve.unsupported", f.Name).Wrap(err)
+	case errors.Is(err, extract.ErrTooLarge):
+		return apperr.L(apperr.TooLarge, "serve.file_too_large", f.Name, f.MaxBytes>>20).Wrap(err)
+	case errors.Is(err, crawl.ErrNoText):
+		return apperr.L(apperr.Usage, "serve.no_text", f.Name).Wrap(err)
+	case errors.Is(err, extract.ErrMalformed):
+		return apperr.L(apperr.Usage, "serve.bad_file", f.Name, err.Error()).Wrap(err)
+	}
+	return err
 }
 
 var errTooLarge = errors.New("too large")

@@ -49,6 +49,9 @@ var (
 	NotFound = &Kind{"not_found"}
 	// TooLarge: an input (an uploaded file) is over its size limit.
 	TooLarge = &Kind{"too_large"}
+	// TooComplex: an input (an uploaded file) could not be read within the
+	// limits on time, memory and work that keep a hostile file contained.
+	TooComplex = &Kind{"too_complex"}
 	// RateLimited: a service refused for quota or rate and retries ran out.
 	RateLimited = &Kind{"rate_limited"}
 	// Unavailable: a service (Drive, the database, the AI provider) could
@@ -173,6 +176,7 @@ var classes = []Class{
 	{Kind: Interrupted, Exit: ExitInterrupted, HTTPStatus: 499, MessageKey: i18n.Interrupted},
 	{Kind: Config, Exit: ExitConfig, HTTPStatus: 500, HintKey: i18n.HintConfig},
 	{Kind: NotImplemented, Exit: ExitNotImplemented, HTTPStatus: 501, HintKey: i18n.HintNotImplemented},
+	{Kind: TooComplex, Exit: ExitError, HTTPStatus: 422, HintKey: ""}, // before Usage: the file's limit, not the request's form
 	{Kind: Usage, Exit: ExitUsage, HTTPStatus: 400, MCPInvalidParams: true, HintKey: i18n.HintUsage},
 	{Kind: Index, Exit: ExitIndex, HTTPStatus: 409, HintKey: "cli.hint_index"},
 	{Kind: NoIndex, Exit: ExitError, HTTPStatus: 409, HintKey: i18n.HintGeneric},
@@ -294,6 +298,10 @@ func statusTitle(status int) string {
 		return "Not Found"
 	case 413:
 		return "Content Too Large"
+	case 421:
+		return "Misdirected Request"
+	case 422:
+		return "Unprocessable Entity"
 	case 409:
 		return "Conflict"
 	case 429:
