@@ -7,9 +7,11 @@
 # from testdata/realdocs, lists (also by tag), reads it with its chunks,
 # searches, asks (/chat and the SSE /chat/stream), deletes it and gets 404
 # after; checks 400 (unsupported file), 404, 405, 413 (over the upload limit),
-# 422 (validation), /health and /openapi.json; then, on a second server with
-# --token, 401 without the bearer and 200 with it; and that a non-loopback
-# --addr without a token refuses to start. It stops at the first mismatch
+# 422 (validation), 421 for a foreign Host (DNS rebinding) on /health, the
+# API and the UI, and error bodies that name no path and echo no body;
+# /health and /openapi.json; then, on a second server with --token, 401
+# without the bearer and 200 with it; and that a non-loopback --addr
+# without a token, or with a token under 16 characters, refuses to start. It stops at the first mismatch
 # with one clear line. Needs curl; no network beyond loopback.
 set -euo pipefail
 
@@ -153,6 +155,23 @@ check "GET a missing document: 404" 404 '"status":404' "$base/api/v1/documents/n
 check "GET an unknown path: 404" 404 '"status":404' "$base/api/v1/no-such-endpoint"
 check "GET on a POST endpoint: 405" 405 '"status":405' "$base/api/v1/search"
 header_is "405" Allow POST
+head -c 210000 /dev/zero | tr '\0' a >"$tmp/long"
+printf '{"query":"%s"}' "$(cat "$tmp/long")" >"$tmp/long.json"
+check "search with a 206 KB query: 422" 422 '"status":422' -H "$json" --data-binary "@$tmp/long.json" "$base/api/v1/search"
+[ "$(wc -c <"$tmp/body")" -lt 4096 ] || fail "the 422 body echoes the request: $(wc -c <"$tmp/body") bytes"
+
+# A foreign Host (a page that rebinds its name to 127.0.0.1) gets 421
+# everywhere; loopback names are answered.
+port="${base##*:}"
+check "GET /health with Host attacker.example: 421" 421 '--allow-host' -H "Host: attacker.example:$port" "$base/health"
+header_is "421" Content-Type application/problem+json
+check "GET /api/v1/documents with a foreign Host: 421" 421 '"status":421' -H "Host: attacker.example" "$base/api/v1/documents"
+check "GET /ui/ with a foreign Host: 421" 421 '"status":421' -H "Host: attacker.example" "$base/ui/"
+check "upload with a foreign Host: 421" 421 '"status":421' -H "Host: attacker.example" \
+	-F "file=@$pdf;type=application/pdf" "$base/api/v1/documents/upload"
+check "DELETE with a foreign Host: 421" 421 '"status":421' -X DELETE -H "Host: attacker.example" "$base/api/v1/documents/$id"
+check "GET the document after it: still there" 200 "\"id\":\"$id\"" "$base/api/v1/documents/$id"
+check "GET /health with Host localhost" 200 '"status":"healthy"' -H "Host: localhost:$port" "$base/health"
 
 check "DELETE /api/v1/documents/{id}" 204 '' -X DELETE "$base/api/v1/documents/$id"
 check "GET the deleted document: 404" 404 '"status":404' "$base/api/v1/documents/$id"
@@ -161,12 +180,12 @@ check "search after the delete" 200 '"total":0' -H "$json" -d '{"query":"bottles
 stop_server
 
 # ---------------------------------------------------------------- with a token
-start_server "$tmp/home2" --token check-token
+start_server "$tmp/home2" --token check-token-0123456789
 check "GET /api/v1/documents without a bearer: 401" 401 '"status":401' "$base/api/v1/documents"
 header_is "401" WWW-Authenticate Bearer
 check "POST /api/v1/search with a wrong bearer: 401" 401 '"status":401' \
 	-H 'Authorization: Bearer wrong' -H "$json" -d '{"query":"x"}' "$base/api/v1/search"
-check "GET /api/v1/documents with the bearer" 200 '"total":0' -H 'Authorization: Bearer check-token' "$base/api/v1/documents"
+check "GET /api/v1/documents with the bearer" 200 '"total":0' -H 'Authorization: Bearer check-token-0123456789' "$base/api/v1/documents"
 check "GET /health needs no bearer" 200 '"status":"healthy"' "$base/health"
 stop_server
 
@@ -177,5 +196,13 @@ fi
 grep -qi 'token' "$tmp/out" || fail "gds serve --addr 0.0.0.0:0 refused without naming the token: $(head -c 300 "$tmp/out")"
 n=$((n + 1))
 printf 'ok  %-52s %s\n' "non-loopback --addr without a token refused" "exit"
+for tok in a ' ' 0123456789abcde; do
+	code=0
+	"${gds_env[@]}" GDS_HOME="$tmp/home3" "$tmp/gds" serve --addr 0.0.0.0:0 --token "$tok" >"$tmp/out" 2>&1 || code=$?
+	[ "$code" = 2 ] || fail "gds serve --token '$tok' exited $code, want 2: $(head -c 300 "$tmp/out")"
+	grep -qE 'fewer than 16|white space' "$tmp/out" || fail "gds serve --token '$tok' refused without the reason: $(head -c 300 "$tmp/out")"
+	n=$((n + 1))
+	printf 'ok  %-52s %s\n' "--token '$tok' refused (exit 2)" "exit"
+done
 
 printf '==> serve-check: all %d checks passed\n' "$n" >&2

@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/gds-cli/gds/internal/app"
+	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/server"
 )
 
@@ -21,10 +22,20 @@ func newServeCommand(d *app.Deps, info buildInfo) *cli.Command {
 			&cli.StringFlag{Name: "addr", Value: server.DefaultAddr, Usage: d.T("flag.serve.addr")},
 			&cli.StringFlag{Name: "token", Usage: d.T("flag.serve.token"), Sources: cli.EnvVars("GDS_SERVE_TOKEN")},
 			&cli.StringFlag{Name: "cors-origin", Usage: d.T("flag.serve.cors")},
+			&cli.StringSliceFlag{Name: "allow-host", Usage: d.T("flag.serve.allow_host"), Sources: cli.EnvVars("GDS_SERVE_ALLOW_HOSTS")},
+			&cli.DurationFlag{Name: "upload-timeout", Value: server.DefaultUploadTimeout, Usage: d.T("flag.serve.upload_timeout")},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			addr, token := cmd.String("addr"), cmd.String("token")
-			if err := server.CheckAddr(addr, token); err != nil {
+			addr := cmd.String("addr")
+			if t := cmd.Duration("upload-timeout"); t <= 0 {
+				return apperr.L(apperr.Usage, "serve.bad_upload_timeout", t.String())
+			}
+			opts := server.Options{
+				Addr: addr, Token: cmd.String("token"), AllowHosts: cmd.StringSlice("allow-host"),
+				CORSOrigin: cmd.String("cors-origin"), Version: info.Version, UploadTimeout: cmd.Duration("upload-timeout"),
+				Log: d.Stderr,
+			}
+			if err := server.Check(opts); err != nil {
 				return err
 			}
 			cfg, err := d.RequireConfig()
@@ -37,10 +48,8 @@ func newServeCommand(d *app.Deps, info buildInfo) *cli.Command {
 			}
 			defer st.Close()
 			d.ShareStore(st)
-			srv := server.New(d, server.Options{
-				Token: token, CORSOrigin: cmd.String("cors-origin"), Version: info.Version,
-				UploadDir: cfg.UploadDir, Log: d.Stderr,
-			})
+			opts.UploadDir = cfg.UploadDir
+			srv := server.New(d, opts)
 			longStop(ctx, d, serveStopGrace)
 			return srv.ListenAndServe(ctx, addr, func(a net.Addr) {
 				fmt.Fprintln(d.Stderr, d.T("serve.listening", a.String()))

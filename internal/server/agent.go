@@ -23,7 +23,7 @@ func (s *Server) agentStream(b ChatRequest) *huma.StreamResponse {
 			Emit: func(ev agent.Event) error { return sse.Send(ev.Type, ev) },
 		})
 		if err != nil {
-			p := problemOf(rctx, err)
+			p := s.problem(rctx, err)
 			if !sse.Started() {
 				writeProblem(w, p)
 				return

@@ -177,7 +177,7 @@ func (s *Server) health(ctx context.Context, _ *struct{}) (*healthOut, error) {
 			continue
 		}
 		out.Status, out.Body.Status = http.StatusServiceUnavailable, "unhealthy"
-		out.Body.Components[c.Name] = "error: " + apperr.Message(c.Err, langOf(ctx))
+		out.Body.Components[c.Name] = "error: " + shorten(s.paths.redact(apperr.Message(c.Err, langOf(ctx))), maxDetail)
 	}
 	return out, nil
 }
@@ -188,7 +188,7 @@ func (s *Server) search(ctx context.Context, in *struct{ Body SearchRequest }) (
 	if f := in.Body.Filter; f != nil {
 		ids, err := s.filterIDs(ctx, f)
 		if err != nil {
-			return nil, problemOf(ctx, err)
+			return nil, s.problem(ctx, err)
 		}
 		req.FileIDs = ids
 	}
@@ -201,11 +201,11 @@ func (s *Server) search(ctx context.Context, in *struct{ Body SearchRequest }) (
 		return out, nil // nothing indexed yet: nothing found
 	}
 	if err != nil {
-		return nil, problemOf(ctx, err)
+		return nil, s.problem(ctx, err)
 	}
 	meta, err := s.docMeta(ctx, srcs)
 	if err != nil {
-		return nil, problemOf(ctx, err)
+		return nil, s.problem(ctx, err)
 	}
 	for _, src := range srcs {
 		m := meta[src.FileID]
@@ -250,15 +250,15 @@ func (s *Server) chatSources(ctx context.Context, srcs []app.Source) ([]ChatSour
 
 func (s *Server) chat(ctx context.Context, in *chatIn) (*bodyOut[ChatResponse], error) {
 	if in.Body.Mode == app.ModeAgentic {
-		return nil, problemOf(ctx, apperr.L(apperr.Usage, "agent.stream_only"))
+		return nil, s.problem(ctx, apperr.L(apperr.Usage, "agent.stream_only"))
 	}
 	res, err := s.d.WithLang(langOf(ctx)).Ask(ctx, askRequest(in.Body))
 	if err != nil {
-		return nil, problemOf(ctx, err)
+		return nil, s.problem(ctx, err)
 	}
 	srcs, err := s.chatSources(ctx, res.Sources)
 	if err != nil {
-		return nil, problemOf(ctx, err)
+		return nil, s.problem(ctx, err)
 	}
 	return &bodyOut[ChatResponse]{Body: ChatResponse{Answer: res.Answer, Sources: srcs, Question: res.Question, Extractive: res.Extractive}}, nil
 }
@@ -288,7 +288,7 @@ func (s *Server) chatStream(ctx context.Context, in *chatIn) (*huma.StreamRespon
 			srcs, err = s.chatSources(rctx, res.Sources)
 		}
 		if err != nil {
-			p := problemOf(rctx, err)
+			p := s.problem(rctx, err)
 			if !sse.Started() {
 				writeProblem(w, p)
 				return

@@ -95,7 +95,7 @@ func (s *Server) registerDocuments(secured []map[string][]string) {
 		OperationID: "upload-document", Method: http.MethodPost, Path: uploadPath, Summary: "Upload and index a document",
 		Tags: tags, Security: secured, DefaultStatus: http.StatusCreated,
 		MaxBodyBytes: s.opts.MaxUpload + multipartSlack,
-		Errors:       []int{http.StatusBadRequest, http.StatusUnauthorized, http.StatusRequestEntityTooLarge, http.StatusUnprocessableEntity},
+		Errors:       []int{http.StatusBadRequest, http.StatusUnauthorized, http.StatusRequestEntityTooLarge, http.StatusUnprocessableEntity, http.StatusServiceUnavailable},
 	}, s.upload)
 	huma.Register(s.api, huma.Operation{
 		OperationID: "list-documents", Method: http.MethodGet, Path: "/api/v1/documents", Summary: "List the indexed documents",
@@ -103,7 +103,7 @@ func (s *Server) registerDocuments(secured []map[string][]string) {
 	}, func(ctx context.Context, in *listIn) (*bodyOut[DocumentListBody], error) {
 		l, err := s.d.WithLang(langOf(ctx)).ListDocuments(ctx, in.Page, in.PerPage, in.Tag)
 		if err != nil {
-			return nil, problemOf(ctx, err)
+			return nil, s.problem(ctx, err)
 		}
 		out := &bodyOut[DocumentListBody]{Body: DocumentListBody{Items: []DocumentBody{}, Total: l.Total, Page: l.Page, PerPage: l.PerPage}}
 		for _, d := range l.Items {
@@ -117,7 +117,7 @@ func (s *Server) registerDocuments(secured []map[string][]string) {
 	}, func(ctx context.Context, in *docIn) (*bodyOut[DocumentDetailBody], error) {
 		d, err := s.d.GetDocument(ctx, in.ID)
 		if err != nil {
-			return nil, problemOf(ctx, err)
+			return nil, s.problem(ctx, err)
 		}
 		out := &bodyOut[DocumentDetailBody]{Body: DocumentDetailBody{DocumentBody: documentBody(d.Document), Chunks: []ChunkBody{}}}
 		for _, c := range d.Chunks {
@@ -134,7 +134,7 @@ func (s *Server) registerDocuments(secured []map[string][]string) {
 		Tags: tags, Security: secured, Errors: []int{http.StatusBadRequest, http.StatusUnauthorized, http.StatusNotFound},
 	}, func(ctx context.Context, in *docIn) (*deleteOut, error) {
 		if err := s.d.WithLang(langOf(ctx)).DeleteDocument(ctx, in.ID); err != nil {
-			return nil, problemOf(ctx, err)
+			return nil, s.problem(ctx, err)
 		}
 		return &deleteOut{}, nil
 	})
@@ -143,17 +143,18 @@ func (s *Server) registerDocuments(secured []map[string][]string) {
 func (s *Server) upload(ctx context.Context, in *uploadIn) (*uploadOut, error) {
 	form := in.RawBody.Data()
 	if form == nil || !form.File.IsSet {
-		return nil, problemOf(ctx, apperr.L(apperr.Usage, "serve.no_file"))
+		return nil, s.problem(ctx, apperr.L(apperr.Usage, "serve.no_file"))
 	}
 	defer form.File.Close()
 	if form.File.Size > s.opts.MaxUpload {
-		return nil, problemOf(ctx, apperr.L(apperr.TooLarge, "serve.file_too_large", form.File.Filename, s.opts.MaxUpload>>20))
+		return nil, s.problem(ctx, apperr.L(apperr.TooLarge, "serve.file_too_large", form.File.Filename, s.opts.MaxUpload>>20))
 	}
 	doc, err := s.d.WithLang(langOf(ctx)).UploadDocument(ctx, app.UploadRequest{
 		Filename: form.File.Filename, Body: form.File, Title: form.Title, Tags: form.Tags, MaxBytes: s.opts.MaxUpload,
+		Timeout: s.opts.UploadTimeout,
 	})
 	if err != nil {
-		return nil, problemOf(ctx, err)
+		return nil, s.problem(ctx, err)
 	}
 	return &uploadOut{Status: http.StatusCreated, Body: documentBody(doc)}, nil
 }

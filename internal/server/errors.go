@@ -2,10 +2,13 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/danielgtaylor/huma/v2"
 
@@ -26,13 +29,73 @@ func (p *Problem) GetStatus() int { return p.Status }
 // ContentType makes huma send the body as application/problem+json.
 func (p *Problem) ContentType(string) string { return apperr.ProblemContentType }
 
-// problemOf is the HTTP form of err in the request's language.
-func problemOf(ctx context.Context, err error) *Problem {
+// problem is the HTTP form of err in the request's language, safe to send:
+// an unclassified error (apperr.Internal with no message of its own) is
+// logged and answered with a generic message, since its text is whatever a
+// library said (file paths, SQL, addresses); every other message has the
+// machine's paths replaced (the gds home by "<gds home>", the user's home
+// by "~", ...) and is capped in length.
+func (s *Server) problem(ctx context.Context, err error) *Problem {
 	var p *Problem
 	if errors.As(err, &p) {
 		return p
 	}
-	return &Problem{Problem: httpProblem(err, langOf(ctx))}
+	var m apperr.Messager
+	if apperr.KindOf(err) == apperr.Internal && !errors.As(err, &m) {
+		fmt.Fprintf(s.opts.Log, "gds serve: %v\n", err)
+		err = apperr.L(apperr.Internal, "serve.internal").Wrap(err)
+	}
+	pr := httpProblem(err, langOf(ctx))
+	pr.Detail = shorten(s.paths.redact(pr.Detail), maxDetail)
+	pr.Hint = shorten(s.paths.redact(pr.Hint), maxDetail)
+	return &Problem{Problem: pr}
+}
+
+// Bounds of what an error body repeats from the request.
+const (
+	// maxDetail caps a problem's detail (and hint), in bytes.
+	maxDetail = 1024
+	// maxShownValue caps a value of the request quoted in a message or in
+	// a validation error (a field's value, a Host header), in bytes.
+	maxShownValue = 64
+	// maxLocation caps a validation error's location ("body.query").
+	maxLocation = 64
+)
+
+// shorten is s cut to at most max bytes on a rune boundary, with "…" and
+// the full length when cut.
+func shorten(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s… (%d bytes)", s[:cut], len(s))
+}
+
+// shownValue is what a validation error shows of a value the client sent:
+// the value itself when short, else a prefix of its JSON (so control
+// characters are escaped) — never the whole of a large body.
+func shownValue(v any) any {
+	switch v := v.(type) {
+	case nil, bool, int, int64, float64:
+		return v
+	case string:
+		if len(v) <= maxShownValue {
+			return v
+		}
+		return shorten(v, maxShownValue)
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	if len(b) <= maxShownValue {
+		return v
+	}
+	return shorten(string(b), maxShownValue)
 }
 
 // httpProblem is apperr's problem without the CLI's usage hint (--help
@@ -80,21 +143,29 @@ func newHumaError(ctx context.Context, status int, msg string, errs ...error) hu
 		if e == nil {
 			continue
 		}
+		if status >= 500 {
+			continue // an internal error's text is not the client's business
+		}
+		det := &huma.ErrorDetail{Message: e.Error()}
 		var d huma.ErrorDetailer
 		if errors.As(e, &d) {
-			det := d.ErrorDetail()
-			details = append(details, det)
-			parts = append(parts, det.Error())
-			continue
+			det = d.ErrorDetail()
 		}
-		details = append(details, &huma.ErrorDetail{Message: e.Error()})
-		parts = append(parts, e.Error())
+		// The client's value is quoted once, shortened, in errors[]; the
+		// detail names the field only (huma's text would repeat the value).
+		det = &huma.ErrorDetail{Message: shorten(det.Message, maxShownValue*4), Location: shorten(det.Location, maxLocation), Value: shownValue(det.Value)}
+		details = append(details, det)
+		if det.Location != "" {
+			parts = append(parts, det.Message+" ("+det.Location+")")
+		} else {
+			parts = append(parts, det.Message)
+		}
 	}
 	if msg == "" {
 		msg = http.StatusText(status)
 		parts[0] = msg
 	}
-	p := httpProblem(apperr.New(kindOfStatus(status), strings.Join(parts, ": ")), lang)
+	p := httpProblem(apperr.New(kindOfStatus(status), shorten(strings.Join(parts, ": "), maxDetail)), lang)
 	p.Status, p.Title = status, http.StatusText(status)
 	return &Problem{Problem: p, Errors: details}
 }

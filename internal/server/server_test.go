@@ -445,7 +445,7 @@ func TestTokenCORSAndAddr(t *testing.T) {
 		if (err == nil) != ok {
 			t.Errorf("CheckAddr(%q, no token) = %v", addr, err)
 		}
-		if err := server.CheckAddr(addr, "t"); err != nil {
+		if err := server.CheckAddr(addr, "t0ken-of-16-chars"); err != nil {
 			t.Errorf("CheckAddr(%q, token) = %v", addr, err)
 		}
 	}
