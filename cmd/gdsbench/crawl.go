@@ -19,6 +19,7 @@ import (
 
 	"github.com/gds-cli/gds/internal/ai/offline"
 	"github.com/gds-cli/gds/internal/crawl"
+	"github.com/gds-cli/gds/internal/isolate"
 	"github.com/gds-cli/gds/internal/store/sqlite"
 )
 
@@ -28,6 +29,7 @@ var emulatorSource func(ctx context.Context, dir string, latency time.Duration) 
 
 type crawlResult struct {
 	Source      string  `json:"source"`
+	Extract     string  `json:"extract"`
 	Concurrency int     `json:"concurrency"`
 	Files       int     `json:"files"`
 	Failed      int     `json:"failed"`
@@ -47,6 +49,7 @@ func runCrawlBench(ctx context.Context, args []string, stdout, stderr io.Writer)
 	source := fs.String("source", "local", "local, or emulator (the Drive API emulator serving the files)")
 	latency := fs.Duration("latency", 50*time.Millisecond, "injected latency per emulator call")
 	concs := fs.String("concurrency", "1,4,16", "comma-separated crawl concurrencies")
+	modes := fs.String("extract", "isolated", "comma-separated: isolated (worker processes, as gds crawls) and/or in-process")
 	asJSON := fs.Bool("json", false, "print JSON")
 	child := fs.Bool("child", false, "internal: run one crawl and print its result")
 	dirFlag := fs.String("dir", "", "internal: prepared folder")
@@ -55,7 +58,7 @@ func runCrawlBench(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	if *child {
 		c, _ := strconv.Atoi(*concs)
-		return crawlOnce(ctx, *dirFlag, *source, *latency, c, stdout)
+		return crawlOnce(ctx, *dirFlag, *source, *latency, c, *modes, stdout)
 	}
 	if *corpus == "" {
 		return errors.New("--corpus is required")
@@ -81,29 +84,35 @@ func runCrawlBench(ctx context.Context, args []string, stdout, stderr io.Writer)
 		if err != nil || c < 1 {
 			return fmt.Errorf("bad --concurrency %q", cs)
 		}
-		fmt.Fprintf(stderr, "crawl: %s source, %d files, concurrency %d...\n", *source, *files, c)
-		cmd := exec.CommandContext(ctx, self, "crawl", "--child", "--dir", dir, "--source", *source,
-			"--latency", latency.String(), "--concurrency", strconv.Itoa(c))
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, stderr
-		if err := cmd.Run(); err != nil {
-			return fmt.Errorf("crawl child: %w", err)
+		for _, mode := range strings.Split(*modes, ",") {
+			mode = strings.TrimSpace(mode)
+			if mode != "isolated" && mode != "in-process" {
+				return fmt.Errorf("bad --extract %q (isolated or in-process)", mode)
+			}
+			fmt.Fprintf(stderr, "crawl: %s source, %d files, concurrency %d, %s extraction...\n", *source, *files, c, mode)
+			cmd := exec.CommandContext(ctx, self, "crawl", "--child", "--dir", dir, "--source", *source,
+				"--latency", latency.String(), "--concurrency", strconv.Itoa(c), "--extract", mode)
+			var out bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, stderr
+			if err := cmd.Run(); err != nil {
+				return fmt.Errorf("crawl child: %w", err)
+			}
+			var r crawlResult
+			if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+				return fmt.Errorf("crawl child output %q: %w", out.String(), err)
+			}
+			if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+				r.PeakRSSMB = float64(ru.Maxrss) / 1024 // Linux reports KiB
+			}
+			results = append(results, r)
 		}
-		var r crawlResult
-		if err := json.Unmarshal(out.Bytes(), &r); err != nil {
-			return fmt.Errorf("crawl child output %q: %w", out.String(), err)
-		}
-		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-			r.PeakRSSMB = float64(ru.Maxrss) / 1024 // Linux reports KiB
-		}
-		results = append(results, r)
 	}
 	if *asJSON {
 		return json.NewEncoder(stdout).Encode(results)
 	}
-	fmt.Fprintf(stdout, "%-9s %11s %6s %7s %9s %8s %12s %13s\n", "source", "concurrency", "files", "failed", "seconds", "files/s", "vs first", "peak RSS MB")
+	fmt.Fprintf(stdout, "%-9s %-10s %11s %6s %7s %9s %8s %12s %13s\n", "source", "extract", "concurrency", "files", "failed", "seconds", "files/s", "vs first", "peak RSS MB")
 	for _, r := range results {
-		fmt.Fprintf(stdout, "%-9s %11d %6d %7d %9.2f %8.1f %11.2fx %13.0f\n", r.Source, r.Concurrency, r.Files, r.Failed,
+		fmt.Fprintf(stdout, "%-9s %-10s %11d %6d %7d %9.2f %8.1f %11.2fx %13.0f\n", r.Source, r.Extract, r.Concurrency, r.Files, r.Failed,
 			r.Seconds, r.FilesPerSec, r.FilesPerSec/results[0].FilesPerSec, r.PeakRSSMB)
 	}
 	return nil
@@ -134,7 +143,7 @@ func copyCorpus(src, dst string, n int) error {
 	return nil
 }
 
-func crawlOnce(ctx context.Context, dir, source string, latency time.Duration, concurrency int, stdout io.Writer) error {
+func crawlOnce(ctx context.Context, dir, source string, latency time.Duration, concurrency int, mode string, stdout io.Writer) error {
 	home, err := os.MkdirTemp("", "gdsbench-home-")
 	if err != nil {
 		return err
@@ -160,13 +169,21 @@ func crawlOnce(ctx context.Context, dir, source string, latency time.Duration, c
 		return err
 	}
 	defer st.Close()
+	var x crawl.Extractor
+	if mode == "isolated" {
+		// As gds crawls: every file read by a worker process (this
+		// binary in worker mode, see main).
+		pool := isolate.New(isolate.Options{Size: max(4, concurrency)})
+		defer pool.Close()
+		x = pool
+	}
 	start := time.Now()
-	sum, err := crawl.Run(ctx, crawl.Options{Source: src, Index: st, Provider: offline.New(), SummaryMaxLength: 200, Concurrency: concurrency})
+	sum, err := crawl.Run(ctx, crawl.Options{Source: src, Index: st, Provider: offline.New(), SummaryMaxLength: 200, Concurrency: concurrency, Extractor: x})
 	if err != nil {
 		return err
 	}
 	secs := time.Since(start).Seconds()
 	n := sum.New + sum.Updated + sum.Unchanged
-	return json.NewEncoder(stdout).Encode(crawlResult{Source: source, Concurrency: concurrency, Files: n,
+	return json.NewEncoder(stdout).Encode(crawlResult{Source: source, Extract: mode, Concurrency: concurrency, Files: n,
 		Failed: len(sum.Failed), Seconds: secs, FilesPerSec: float64(n) / secs})
 }

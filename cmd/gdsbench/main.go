@@ -15,12 +15,18 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/gds-cli/gds/internal/isolate"
 	"io"
 	"os"
 	"os/signal"
 )
 
 func main() {
+	// `gdsbench crawl --extract isolated` reads files in worker
+	// processes of this binary, as gds does.
+	if isolate.IsWorker() {
+		os.Exit(isolate.Serve())
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
