@@ -43,6 +43,7 @@ func TestClassifyDomainErrors(t *testing.T) {
 		{"auth.Error", &auth.Error{Kind: auth.ErrReauthRequired, Key: "auth.reauth"}, apperr.Auth, 6, 503},
 		{"embedding mismatch", fmt.Errorf("upsert: %w", store.ErrEmbeddingMismatch), apperr.Index, 5, 409},
 		{"schema too new", store.ErrSchemaTooNew, apperr.Index, 5, 409},
+		{"damaged index", fmt.Errorf("open: %w", &store.DamagedError{Backend: "sqlite", Location: "/h/index.db", Err: errors.New("file is not a database")}), apperr.Index, 5, 409},
 		{"not found", fmt.Errorf("get: %w", store.ErrNotFound), apperr.NotFound, 1, 404},
 		{"crawl running", &schedule.BusyError{Path: "p", PID: 7}, apperr.Busy, 75, 409},
 		{"drive 429 gave up", &drive.RetryError{Op: "search", Attempts: 8, Err: rateLimited}, apperr.RateLimited, 1, 429},

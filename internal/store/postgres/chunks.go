@@ -121,7 +121,8 @@ func parsePosition(pos string) (store.ChunkCursor, error) {
 
 // ChunkTextSearch runs a full-text query over the chunks' text, ranked by
 // ts_rank_cd with length normalisation.
-func (s *Store) ChunkTextSearch(ctx context.Context, q store.KeywordQuery) ([]store.ChunkHit, error) {
+func (s *Store) ChunkTextSearch(ctx context.Context, q store.KeywordQuery) (_ []store.ChunkHit, err error) {
+	defer s.classify(&err)
 	out := []store.ChunkHit{}
 	tsq := buildTSQuery(q.Terms, q.Match)
 	if tsq == "" {
@@ -164,7 +165,8 @@ func (s *Store) ChunkTextSearch(ctx context.Context, q store.KeywordQuery) ([]st
 }
 
 // FileChunks returns the first limit chunks of a file in ordinal order.
-func (s *Store) FileChunks(ctx context.Context, fileID string, limit int) ([]store.Chunk, error) {
+func (s *Store) FileChunks(ctx context.Context, fileID string, limit int) (_ []store.Chunk, err error) {
+	defer s.classify(&err)
 	if limit <= 0 {
 		limit = store.DefaultChunkPage
 	}
@@ -203,7 +205,8 @@ func (s *Store) FileChunks(ctx context.Context, fileID string, limit int) ([]sto
 
 // ScanChunks returns the next page of chunks in (file_id COLLATE "C",
 // ordinal) order.
-func (s *Store) ScanChunks(ctx context.Context, sc store.ChunkScan) (store.ChunkPage, error) {
+func (s *Store) ScanChunks(ctx context.Context, sc store.ChunkScan) (_ store.ChunkPage, err error) {
+	defer s.classify(&err)
 	page := store.ChunkPage{Chunks: []store.FileChunk{}, Next: sc.After}
 	limit := sc.Limit
 	if limit <= 0 {

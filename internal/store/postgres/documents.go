@@ -9,11 +9,12 @@ import (
 )
 
 // PutDocumentMeta inserts or replaces the metadata of m.FileID.
-func (s *Store) PutDocumentMeta(ctx context.Context, m store.DocumentMeta) error {
+func (s *Store) PutDocumentMeta(ctx context.Context, m store.DocumentMeta) (err error) {
+	defer s.classify(&err)
 	if m.FileID == "" {
 		return errors.New("put document metadata: empty file ID")
 	}
-	_, err := s.pool.Exec(ctx, s.q(`INSERT INTO {schema}.gds_document (file_id, title, tags, stored_name, created_at, updated_at)
+	_, err = s.pool.Exec(ctx, s.q(`INSERT INTO {schema}.gds_document (file_id, title, tags, stored_name, created_at, updated_at)
 		VALUES ($1, $2, $3, $4, $5, $6)
 		ON CONFLICT (file_id) DO UPDATE SET title = excluded.title, tags = excluded.tags,
 			stored_name = excluded.stored_name, created_at = excluded.created_at, updated_at = excluded.updated_at`),
@@ -25,7 +26,8 @@ func (s *Store) PutDocumentMeta(ctx context.Context, m store.DocumentMeta) error
 }
 
 // DocumentMetas returns file ID → metadata for the ids that have any.
-func (s *Store) DocumentMetas(ctx context.Context, ids []string) (map[string]store.DocumentMeta, error) {
+func (s *Store) DocumentMetas(ctx context.Context, ids []string) (_ map[string]store.DocumentMeta, err error) {
+	defer s.classify(&err)
 	out := map[string]store.DocumentMeta{}
 	if len(ids) == 0 {
 		return out, nil
@@ -52,7 +54,8 @@ func (s *Store) DocumentMetas(ctx context.Context, ids []string) (map[string]sto
 
 // ListDocuments returns one page of the indexed files, most recently
 // indexed first.
-func (s *Store) ListDocuments(ctx context.Context, q store.DocumentQuery) (store.DocumentPage, error) {
+func (s *Store) ListDocuments(ctx context.Context, q store.DocumentQuery) (_ store.DocumentPage, err error) {
+	defer s.classify(&err)
 	page := store.DocumentPage{Items: []store.Document{}}
 	if q.Limit <= 0 {
 		q.Limit = store.DefaultDocumentPage
@@ -97,7 +100,8 @@ func (s *Store) ListDocuments(ctx context.Context, q store.DocumentQuery) (store
 }
 
 // TaggedFileIDs returns the IDs of indexed files tagged with any of tags.
-func (s *Store) TaggedFileIDs(ctx context.Context, tags []string) ([]string, error) {
+func (s *Store) TaggedFileIDs(ctx context.Context, tags []string) (_ []string, err error) {
+	defer s.classify(&err)
 	out := []string{}
 	if len(tags) == 0 {
 		return out, nil

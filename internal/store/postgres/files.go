@@ -13,7 +13,8 @@ import (
 
 // UpsertFile inserts or replaces a file and all its chunks in one transaction.
 // Embeddings must have the recorded dimension.
-func (s *Store) UpsertFile(ctx context.Context, f store.File, chunks []store.Chunk) error {
+func (s *Store) UpsertFile(ctx context.Context, f store.File, chunks []store.Chunk) (err error) {
+	defer s.classify(&err)
 	if f.ID == "" {
 		return fmt.Errorf("postgres: UpsertFile: the file has no ID")
 	}
@@ -35,7 +36,7 @@ func (s *Store) UpsertFile(ctx context.Context, f store.File, chunks []store.Chu
 		vecs[i] = pgvector.NewVector(c.Embedding).String()
 	}
 	tsv := buildTSVector(f)
-	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		sp, err := s.loadSpace(ctx, tx)
 		if err != nil {
 			return err
@@ -115,11 +116,12 @@ func indexedAt(t time.Time) time.Time {
 }
 
 // DeleteFiles removes files and (by cascade) their chunks; unknown IDs are ignored.
-func (s *Store) DeleteFiles(ctx context.Context, ids []string) error {
+func (s *Store) DeleteFiles(ctx context.Context, ids []string) (err error) {
+	defer s.classify(&err)
 	if len(ids) == 0 {
 		return nil
 	}
-	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		for _, q := range []string{
 			"DELETE FROM {schema}.gds_document WHERE file_id = ANY($1::text[])",
 			"DELETE FROM {schema}.drive_file_index WHERE file_id = ANY($1::text[])",
@@ -138,7 +140,8 @@ func (s *Store) DeleteFiles(ctx context.Context, ids []string) error {
 
 // GetFiles returns the files with these IDs in the given order, skipping
 // unknown IDs. Text is left empty.
-func (s *Store) GetFiles(ctx context.Context, ids []string) ([]store.File, error) {
+func (s *Store) GetFiles(ctx context.Context, ids []string) (_ []store.File, err error) {
+	defer s.classify(&err)
 	if len(ids) == 0 {
 		return nil, nil
 	}
@@ -179,7 +182,8 @@ func (s *Store) GetFiles(ctx context.Context, ids []string) ([]store.File, error
 }
 
 // ContentHashes returns file ID → content hash for the IDs that are indexed.
-func (s *Store) ContentHashes(ctx context.Context, ids []string) (map[string]string, error) {
+func (s *Store) ContentHashes(ctx context.Context, ids []string) (_ map[string]string, err error) {
+	defer s.classify(&err)
 	out := map[string]string{}
 	if len(ids) == 0 {
 		return out, nil
@@ -203,7 +207,8 @@ func (s *Store) ContentHashes(ctx context.Context, ids []string) (map[string]str
 }
 
 // FilterIndexed returns the IDs that are indexed, in input order.
-func (s *Store) FilterIndexed(ctx context.Context, ids []string) ([]string, error) {
+func (s *Store) FilterIndexed(ctx context.Context, ids []string) (_ []string, err error) {
+	defer s.classify(&err)
 	if len(ids) == 0 {
 		return []string{}, nil
 	}
@@ -235,17 +240,20 @@ func (s *Store) FilterIndexed(ctx context.Context, ids []string) ([]string, erro
 // IndexedIDs returns the ID of every indexed file, sorted by byte order
 // (COLLATE "C", so the order matches Go's sort.Strings whatever the
 // database's default collation).
-func (s *Store) IndexedIDs(ctx context.Context) ([]string, error) {
+func (s *Store) IndexedIDs(ctx context.Context) (_ []string, err error) {
+	defer s.classify(&err)
 	return s.listIDs(ctx, s.q(`SELECT file_id FROM {schema}.drive_file_index WHERE source <> '`+store.SourceUpload+`' ORDER BY file_id COLLATE "C"`))
 }
 
 // SourceIDs returns the IDs of the files of one source, sorted by bytes.
-func (s *Store) SourceIDs(ctx context.Context, source string) ([]string, error) {
+func (s *Store) SourceIDs(ctx context.Context, source string) (_ []string, err error) {
+	defer s.classify(&err)
 	return s.listIDs(ctx, s.q(`SELECT file_id FROM {schema}.drive_file_index WHERE source = $1 ORDER BY file_id COLLATE "C"`), source)
 }
 
 // ClaimFiles moves the files among ids whose source is from to source to.
-func (s *Store) ClaimFiles(ctx context.Context, from, to string, ids []string) (int, error) {
+func (s *Store) ClaimFiles(ctx context.Context, from, to string, ids []string) (_ int, err error) {
+	defer s.classify(&err)
 	if len(ids) == 0 || from == to {
 		return 0, nil
 	}

@@ -51,7 +51,8 @@ func nonNilIDs(ids []string) []string {
 }
 
 // GraphTextHashes returns chunk ID → text hash of every stored extraction.
-func (s *Store) GraphTextHashes(ctx context.Context) (map[string]string, error) {
+func (s *Store) GraphTextHashes(ctx context.Context) (_ map[string]string, err error) {
+	defer s.classify(&err)
 	rows, err := s.pool.Query(ctx, s.q(`SELECT chunk_id, text_hash FROM {schema}.gds_graph_extraction`))
 	if err != nil {
 		return nil, fmt.Errorf("postgres: reading graph extractions: %w", err)
@@ -72,11 +73,12 @@ func (s *Store) GraphTextHashes(ctx context.Context) (map[string]string, error) 
 }
 
 // PutGraphExtraction inserts or replaces one chunk's extraction.
-func (s *Store) PutGraphExtraction(ctx context.Context, e store.GraphExtraction) error {
+func (s *Store) PutGraphExtraction(ctx context.Context, e store.GraphExtraction) (err error) {
+	defer s.classify(&err)
 	if e.FileID == "" {
 		return errors.New("put graph extraction: empty file ID")
 	}
-	_, err := s.pool.Exec(ctx, s.q(`INSERT INTO {schema}.gds_graph_extraction (chunk_id, file_id, ordinal, text_hash, data)
+	_, err = s.pool.Exec(ctx, s.q(`INSERT INTO {schema}.gds_graph_extraction (chunk_id, file_id, ordinal, text_hash, data)
 		VALUES ($1, $2, $3, $4, $5)
 		ON CONFLICT (chunk_id) DO UPDATE SET text_hash = excluded.text_hash, data = excluded.data`),
 		graphChunkID(e.FileID, e.Ordinal), e.FileID, e.Ordinal, e.TextHash, e.Data)
@@ -87,7 +89,8 @@ func (s *Store) PutGraphExtraction(ctx context.Context, e store.GraphExtraction)
 }
 
 // DeleteGraphExtractions removes the extractions of these chunk IDs.
-func (s *Store) DeleteGraphExtractions(ctx context.Context, chunkIDs []string) error {
+func (s *Store) DeleteGraphExtractions(ctx context.Context, chunkIDs []string) (err error) {
+	defer s.classify(&err)
 	if len(chunkIDs) == 0 {
 		return nil
 	}
@@ -98,7 +101,8 @@ func (s *Store) DeleteGraphExtractions(ctx context.Context, chunkIDs []string) e
 }
 
 // GraphExtractions returns the stored extractions of these chunk IDs (nil: all).
-func (s *Store) GraphExtractions(ctx context.Context, chunkIDs []string) ([]store.GraphExtraction, error) {
+func (s *Store) GraphExtractions(ctx context.Context, chunkIDs []string) (_ []store.GraphExtraction, err error) {
+	defer s.classify(&err)
 	q := `SELECT file_id, ordinal, text_hash, data FROM {schema}.gds_graph_extraction WHERE ($1::text[] IS NULL OR chunk_id = ANY($1::text[]))
 		ORDER BY file_id COLLATE "C", ordinal`
 	var arg any
@@ -125,7 +129,8 @@ func (s *Store) GraphExtractions(ctx context.Context, chunkIDs []string) ([]stor
 }
 
 // GraphReports returns the stored reports of these signatures (nil: all).
-func (s *Store) GraphReports(ctx context.Context, signatures []string) (map[string]store.GraphReport, error) {
+func (s *Store) GraphReports(ctx context.Context, signatures []string) (_ map[string]store.GraphReport, err error) {
+	defer s.classify(&err)
 	var arg any
 	if signatures != nil {
 		arg = signatures
@@ -151,11 +156,12 @@ func (s *Store) GraphReports(ctx context.Context, signatures []string) (map[stri
 }
 
 // PutGraphReport inserts or replaces a report.
-func (s *Store) PutGraphReport(ctx context.Context, r store.GraphReport) error {
+func (s *Store) PutGraphReport(ctx context.Context, r store.GraphReport) (err error) {
+	defer s.classify(&err)
 	if r.Signature == "" {
 		return errors.New("put graph report: empty signature")
 	}
-	_, err := s.pool.Exec(ctx, s.q(`INSERT INTO {schema}.gds_graph_report (signature, data) VALUES ($1, $2)
+	_, err = s.pool.Exec(ctx, s.q(`INSERT INTO {schema}.gds_graph_report (signature, data) VALUES ($1, $2)
 		ON CONFLICT (signature) DO UPDATE SET data = excluded.data`), r.Signature, r.Data)
 	if err != nil {
 		return fmt.Errorf("postgres: writing a graph report: %w", err)
@@ -164,8 +170,9 @@ func (s *Store) PutGraphReport(ctx context.Context, r store.GraphReport) error {
 }
 
 // ReplaceGraph replaces the entities, relationships and communities at once.
-func (s *Store) ReplaceGraph(ctx context.Context, g store.Graph) error {
-	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+func (s *Store) ReplaceGraph(ctx context.Context, g store.Graph) (err error) {
+	defer s.classify(&err)
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, s.q(`TRUNCATE {schema}.gds_graph_entity, {schema}.gds_graph_relationship, {schema}.gds_graph_community, {schema}.gds_graph_meta`)); err != nil {
 			return err
 		}
@@ -205,9 +212,10 @@ func (s *Store) ReplaceGraph(ctx context.Context, g store.Graph) error {
 }
 
 // LoadGraph returns the stored graph; a zero BuiltAt when none was built.
-func (s *Store) LoadGraph(ctx context.Context) (store.Graph, error) {
+func (s *Store) LoadGraph(ctx context.Context) (_ store.Graph, err error) {
+	defer s.classify(&err)
 	var g store.Graph
-	err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{AccessMode: pgx.ReadOnly, IsoLevel: pgx.RepeatableRead}, func(tx pgx.Tx) error {
+	err = pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{AccessMode: pgx.ReadOnly, IsoLevel: pgx.RepeatableRead}, func(tx pgx.Tx) error {
 		err := tx.QueryRow(ctx, s.q(`SELECT built_at, provider, folder FROM {schema}.gds_graph_meta WHERE id = 'graph'`)).Scan(&g.BuiltAt, &g.Provider, &g.Folder)
 		if errors.Is(err, pgx.ErrNoRows) {
 			g = store.Graph{}
@@ -276,8 +284,9 @@ func (s *Store) LoadGraph(ctx context.Context) (store.Graph, error) {
 }
 
 // ResetGraph removes every graph record.
-func (s *Store) ResetGraph(ctx context.Context) error {
-	_, err := s.pool.Exec(ctx, s.q(`TRUNCATE {schema}.gds_graph_extraction, {schema}.gds_graph_entity, {schema}.gds_graph_relationship,
+func (s *Store) ResetGraph(ctx context.Context) (err error) {
+	defer s.classify(&err)
+	_, err = s.pool.Exec(ctx, s.q(`TRUNCATE {schema}.gds_graph_extraction, {schema}.gds_graph_entity, {schema}.gds_graph_relationship,
 		{schema}.gds_graph_community, {schema}.gds_graph_report, {schema}.gds_graph_meta`))
 	if err != nil {
 		return fmt.Errorf("postgres: resetting the graph: %w", err)

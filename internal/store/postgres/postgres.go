@@ -183,7 +183,8 @@ const CloseWait = 2 * time.Second
 // transaction-level advisory lock so concurrent processes apply each version
 // once. It fails with store.ErrSchemaTooNew when the database has a version
 // this gds does not know.
-func (s *Store) Migrate(ctx context.Context) error {
+func (s *Store) Migrate(ctx context.Context) (err error) {
+	defer s.classify(&err)
 	ms, err := migrations.Postgres()
 	if err != nil {
 		return fmt.Errorf("postgres: %w", err)
@@ -264,7 +265,8 @@ func (s *Store) lockKey() int64 {
 }
 
 // Stats summarises the index.
-func (s *Store) Stats(ctx context.Context) (store.Stats, error) {
+func (s *Store) Stats(ctx context.Context) (_ store.Stats, err error) {
+	defer s.classify(&err)
 	st := store.Stats{Backend: Backend, Location: s.location}
 	v, err := s.schemaVersion(ctx)
 	if err != nil {

@@ -76,7 +76,8 @@ func and(conds []string) string {
 // KeywordSearch runs a full-text query: every term a phrase of its tokens,
 // combined by q.Match, ranked by ts_rank_cd (name and keywords weigh most),
 // Total counting every match.
-func (s *Store) KeywordSearch(ctx context.Context, q store.KeywordQuery) (store.KeywordResult, error) {
+func (s *Store) KeywordSearch(ctx context.Context, q store.KeywordQuery) (_ store.KeywordResult, err error) {
+	defer s.classify(&err)
 	res := store.KeywordResult{}
 	tsq := buildTSQuery(q.Terms, q.Match)
 	f := q.Filter
@@ -128,7 +129,8 @@ func (s *Store) KeywordSearch(ctx context.Context, q store.KeywordQuery) (store.
 
 // KeywordFacets counts the files KeywordSearch would match by folder
 // path, MIME type and month (UTC) in one grouped query.
-func (s *Store) KeywordFacets(ctx context.Context, q store.KeywordQuery) ([]store.FacetCount, error) {
+func (s *Store) KeywordFacets(ctx context.Context, q store.KeywordQuery) (_ []store.FacetCount, err error) {
+	defer s.classify(&err)
 	out := []store.FacetCount{}
 	tsq := buildTSQuery(q.Terms, q.Match)
 	if tsq == "" && !filterOnly(q.Filter) {
@@ -269,7 +271,8 @@ func (s *Store) runVector(ctx context.Context, settings []string, sql string, ar
 
 // VectorSearch returns the k files most similar (cosine) to vec among those
 // passing the filter, best first.
-func (s *Store) VectorSearch(ctx context.Context, vec []float32, flt store.Filter, k int) ([]store.Hit, error) {
+func (s *Store) VectorSearch(ctx context.Context, vec []float32, flt store.Filter, k int) (_ []store.Hit, err error) {
+	defer s.classify(&err)
 	dim, ok, err := s.checkQueryVector(ctx, vec)
 	if err != nil || !ok || k <= 0 {
 		return nil, err
@@ -304,7 +307,8 @@ func (s *Store) VectorSearch(ctx context.Context, vec []float32, flt store.Filte
 
 // ChunkSearch returns the k chunks most similar (cosine) to vec among the
 // chunks of the files passing the filter, best first.
-func (s *Store) ChunkSearch(ctx context.Context, vec []float32, flt store.Filter, k int) ([]store.ChunkHit, error) {
+func (s *Store) ChunkSearch(ctx context.Context, vec []float32, flt store.Filter, k int) (_ []store.ChunkHit, err error) {
+	defer s.classify(&err)
 	dim, ok, err := s.checkQueryVector(ctx, vec)
 	if err != nil || !ok || k <= 0 {
 		return nil, err

@@ -88,11 +88,12 @@ func mismatch(have, want store.EmbeddingSpace) error {
 // EnsureEmbeddingSpace records the model and dimension on first use, creating
 // the HNSW cosine indexes for that dimension, and fails with an error wrapping
 // store.ErrEmbeddingMismatch when another space is recorded.
-func (s *Store) EnsureEmbeddingSpace(ctx context.Context, want store.EmbeddingSpace) error {
+func (s *Store) EnsureEmbeddingSpace(ctx context.Context, want store.EmbeddingSpace) (err error) {
+	defer s.classify(&err)
 	if want.Model == "" || want.Dim <= 0 {
 		return fmt.Errorf("postgres: invalid embedding space %+v: need a model name and a positive dimension", want)
 	}
-	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1)", s.lockKey()); err != nil {
 			return fmt.Errorf("taking the index lock: %w", err)
 		}
@@ -156,7 +157,8 @@ func scanSyncState(sc pgx.Row) (store.SyncState, error) {
 
 // SyncState returns the checkpoint of source; the zero value with Source
 // set when there is none.
-func (s *Store) SyncState(ctx context.Context, source string) (store.SyncState, error) {
+func (s *Store) SyncState(ctx context.Context, source string) (_ store.SyncState, err error) {
+	defer s.classify(&err)
 	st, err := scanSyncState(s.pool.QueryRow(ctx, s.q(syncSelect+` WHERE d.id = $1`), source))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return store.SyncState{Source: source}, nil
@@ -169,7 +171,8 @@ func (s *Store) SyncState(ctx context.Context, source string) (store.SyncState, 
 
 // SyncStates returns the checkpoint of every source, sorted by source key
 // (byte order).
-func (s *Store) SyncStates(ctx context.Context) ([]store.SyncState, error) {
+func (s *Store) SyncStates(ctx context.Context) (_ []store.SyncState, err error) {
+	defer s.classify(&err)
 	rows, err := s.pool.Query(ctx, s.q(syncSelect+` ORDER BY d.id COLLATE "C"`))
 	if err != nil {
 		return nil, fmt.Errorf("postgres: reading the sync states: %w", err)
@@ -203,7 +206,8 @@ func ceilMicro(t time.Time) time.Time {
 
 // SetSyncState stores the checkpoint of st.Source; a zero UpdatedAt stores
 // the current time.
-func (s *Store) SetSyncState(ctx context.Context, st store.SyncState) error {
+func (s *Store) SetSyncState(ctx context.Context, st store.SyncState) (err error) {
+	defer s.classify(&err)
 	if st.Source == "" {
 		return errors.New("postgres: storing the sync state: no source key")
 	}
@@ -211,7 +215,7 @@ func (s *Store) SetSyncState(ctx context.Context, st store.SyncState) error {
 	if upd.IsZero() {
 		upd = time.Now()
 	}
-	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, s.q(`INSERT INTO {schema}.drive_sync_state (id, drive_modified_at) VALUES ($1, $2)
 			ON CONFLICT (id) DO UPDATE SET drive_modified_at = EXCLUDED.drive_modified_at`),
 			st.Source, ceilMicro(st.ModifiedAt).UTC()); err != nil {
@@ -231,8 +235,9 @@ func (s *Store) SetSyncState(ctx context.Context, st store.SyncState) error {
 
 // Reset deletes every file, chunk, checkpoint and the embedding space, and
 // drops the HNSW indexes of the old dimension.
-func (s *Store) Reset(ctx context.Context) error {
-	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+func (s *Store) Reset(ctx context.Context) (err error) {
+	defer s.classify(&err)
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		for _, stmt := range []string{
 			"SELECT pg_advisory_xact_lock($1)",
 			"DELETE FROM {schema}.drive_file_chunks",

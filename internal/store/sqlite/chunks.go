@@ -133,7 +133,8 @@ func (s *Store) backfillChunkFTS(ctx context.Context) error {
 // ChunkTextSearch runs a full-text query over the chunks' text, ranked by
 // bm25. As in KeywordSearch, the FTS5 table is queried on its own and the
 // filter applied afterwards by doc_id.
-func (s *Store) ChunkTextSearch(ctx context.Context, q store.KeywordQuery) ([]store.ChunkHit, error) {
+func (s *Store) ChunkTextSearch(ctx context.Context, q store.KeywordQuery) (_ []store.ChunkHit, err error) {
+	defer s.classify(&err)
 	out := []store.ChunkHit{}
 	match := ftsQuery(q.Terms, q.Match)
 	where, args, none := filterSQL(q.Filter, "f")
@@ -223,7 +224,8 @@ func (s *Store) ChunkTextSearch(ctx context.Context, q store.KeywordQuery) ([]st
 }
 
 // FileChunks returns the first limit chunks of a file in ordinal order.
-func (s *Store) FileChunks(ctx context.Context, fileID string, limit int) ([]store.Chunk, error) {
+func (s *Store) FileChunks(ctx context.Context, fileID string, limit int) (_ []store.Chunk, err error) {
+	defer s.classify(&err)
 	if limit <= 0 {
 		limit = store.DefaultChunkPage
 	}
@@ -261,7 +263,8 @@ func (s *Store) FileChunks(ctx context.Context, fileID string, limit int) ([]sto
 }
 
 // ScanChunks returns the next page of chunks in (file_id, ordinal) order.
-func (s *Store) ScanChunks(ctx context.Context, sc store.ChunkScan) (store.ChunkPage, error) {
+func (s *Store) ScanChunks(ctx context.Context, sc store.ChunkScan) (_ store.ChunkPage, err error) {
+	defer s.classify(&err)
 	page := store.ChunkPage{Chunks: []store.FileChunk{}, Next: sc.After}
 	limit := sc.Limit
 	if limit <= 0 {

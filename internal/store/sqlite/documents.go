@@ -12,7 +12,8 @@ import (
 )
 
 // PutDocumentMeta inserts or replaces the metadata of m.FileID.
-func (s *Store) PutDocumentMeta(ctx context.Context, m store.DocumentMeta) error {
+func (s *Store) PutDocumentMeta(ctx context.Context, m store.DocumentMeta) (err error) {
+	defer s.classify(&err)
 	if m.FileID == "" {
 		return errors.New("put document metadata: empty file ID")
 	}
@@ -35,18 +36,21 @@ func scanMeta(sc interface{ Scan(...any) error }, m *store.DocumentMeta) error {
 		return err
 	}
 	if err := json.Unmarshal([]byte(tags), &m.Tags); err != nil {
-		return fmt.Errorf("document %q: tags %q: %w", m.FileID, tags, err)
+		return &badRecord{m.FileID, "document tags", err}
 	}
 	var err error
 	if m.CreatedAt, err = parseTime(created); err != nil {
-		return err
+		return &badRecord{m.FileID, "document creation time", err}
 	}
-	m.UpdatedAt, err = parseTime(updated)
-	return err
+	if m.UpdatedAt, err = parseTime(updated); err != nil {
+		return &badRecord{m.FileID, "document update time", err}
+	}
+	return nil
 }
 
 // DocumentMetas returns file ID → metadata for the ids that have any.
-func (s *Store) DocumentMetas(ctx context.Context, ids []string) (map[string]store.DocumentMeta, error) {
+func (s *Store) DocumentMetas(ctx context.Context, ids []string) (_ map[string]store.DocumentMeta, err error) {
+	defer s.classify(&err)
 	out := map[string]store.DocumentMeta{}
 	if len(ids) == 0 {
 		return out, nil
@@ -72,7 +76,8 @@ func (s *Store) DocumentMetas(ctx context.Context, ids []string) (map[string]sto
 
 // ListDocuments returns one page of the indexed files, most recently
 // indexed first.
-func (s *Store) ListDocuments(ctx context.Context, q store.DocumentQuery) (store.DocumentPage, error) {
+func (s *Store) ListDocuments(ctx context.Context, q store.DocumentQuery) (_ store.DocumentPage, err error) {
+	defer s.classify(&err)
 	page := store.DocumentPage{Items: []store.Document{}}
 	if q.Limit <= 0 {
 		q.Limit = store.DefaultDocumentPage
@@ -107,19 +112,20 @@ func (s *Store) ListDocuments(ctx context.Context, q store.DocumentQuery) (store
 		}
 		var err error
 		for _, dec := range []struct {
-			src string
-			dst *[]string
-		}{{kw, &f.Keywords}, {parents, &f.Parents}, {tags, &doc.Meta.Tags}} {
+			what, src string
+			dst       *[]string
+		}{{"keywords", kw, &f.Keywords}, {"parents", parents, &f.Parents}, {"document tags", tags, &doc.Meta.Tags}} {
 			if err = json.Unmarshal([]byte(dec.src), dec.dst); err != nil {
-				return page, fmt.Errorf("document %q: %w", f.ID, err)
+				return page, &badRecord{f.ID, dec.what, err}
 			}
 		}
 		for _, t := range []struct {
-			src string
-			dst *time.Time
-		}{{mod, &f.ModifiedAt}, {idx, &f.IndexedAt}, {created, &doc.Meta.CreatedAt}, {updated, &doc.Meta.UpdatedAt}} {
+			what, src string
+			dst       *time.Time
+		}{{"modified time", mod, &f.ModifiedAt}, {"indexed time", idx, &f.IndexedAt},
+			{"document creation time", created, &doc.Meta.CreatedAt}, {"document update time", updated, &doc.Meta.UpdatedAt}} {
 			if *t.dst, err = parseTime(t.src); err != nil {
-				return page, fmt.Errorf("document %q: %w", f.ID, err)
+				return page, &badRecord{f.ID, t.what, err}
 			}
 		}
 		if doc.Meta.FileID == "" {
@@ -134,7 +140,8 @@ func (s *Store) ListDocuments(ctx context.Context, q store.DocumentQuery) (store
 }
 
 // TaggedFileIDs returns the IDs of indexed files tagged with any of tags.
-func (s *Store) TaggedFileIDs(ctx context.Context, tags []string) ([]string, error) {
+func (s *Store) TaggedFileIDs(ctx context.Context, tags []string) (_ []string, err error) {
+	defer s.classify(&err)
 	out := []string{}
 	if len(tags) == 0 {
 		return out, nil

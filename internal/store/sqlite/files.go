@@ -59,7 +59,8 @@ func checkDim(what string, v []float32, sp store.EmbeddingSpace) error {
 }
 
 // UpsertFile inserts or replaces f and all its chunks in one transaction.
-func (s *Store) UpsertFile(ctx context.Context, f store.File, chunks []store.Chunk) error {
+func (s *Store) UpsertFile(ctx context.Context, f store.File, chunks []store.Chunk) (err error) {
+	defer s.classify(&err)
 	if f.ID == "" {
 		return errors.New("upsert file: empty file ID")
 	}
@@ -155,7 +156,8 @@ func (s *Store) UpsertFile(ctx context.Context, f store.File, chunks []store.Chu
 func jsonKeywordsText(kw []string) string { return strings.Join(kw, "\n") }
 
 // DeleteFiles removes files, their chunks and their full-text rows.
-func (s *Store) DeleteFiles(ctx context.Context, ids []string) error {
+func (s *Store) DeleteFiles(ctx context.Context, ids []string) (err error) {
+	defer s.classify(&err)
 	if len(ids) == 0 {
 		return s.refuseWrite("delete files")
 	}
@@ -189,25 +191,26 @@ func scanFile(rows *sql.Rows) (store.File, error) {
 	}
 	var err error
 	if err = json.Unmarshal([]byte(kw), &f.Keywords); err != nil {
-		return f, fmt.Errorf("file %q: keywords %q: %w", f.ID, kw, err)
+		return f, &badRecord{f.ID, "keywords", err}
 	}
 	if err = json.Unmarshal([]byte(parents), &f.Parents); err != nil {
-		return f, fmt.Errorf("file %q: parents %q: %w", f.ID, parents, err)
+		return f, &badRecord{f.ID, "parents", err}
 	}
 	if f.Embedding, err = decodeVec(make([]float32, 0, len(emb)/4), emb); err != nil {
-		return f, fmt.Errorf("file %q: %w", f.ID, err)
+		return f, &badRecord{f.ID, "embedding", err}
 	}
 	if f.ModifiedAt, err = parseTime(mod); err != nil {
-		return f, fmt.Errorf("file %q: %w", f.ID, err)
+		return f, &badRecord{f.ID, "modified time", err}
 	}
 	if f.IndexedAt, err = parseTime(idx); err != nil {
-		return f, fmt.Errorf("file %q: %w", f.ID, err)
+		return f, &badRecord{f.ID, "indexed time", err}
 	}
 	return f, nil
 }
 
 // GetFiles returns the indexed files among ids in the order given.
-func (s *Store) GetFiles(ctx context.Context, ids []string) ([]store.File, error) {
+func (s *Store) GetFiles(ctx context.Context, ids []string) (_ []store.File, err error) {
+	defer s.classify(&err)
 	if len(ids) == 0 {
 		return nil, nil
 	}
@@ -238,7 +241,8 @@ func (s *Store) GetFiles(ctx context.Context, ids []string) ([]store.File, error
 }
 
 // ContentHashes returns file ID → content hash for the indexed ids.
-func (s *Store) ContentHashes(ctx context.Context, ids []string) (map[string]string, error) {
+func (s *Store) ContentHashes(ctx context.Context, ids []string) (_ map[string]string, err error) {
+	defer s.classify(&err)
 	out := map[string]string{}
 	if len(ids) == 0 {
 		return out, nil
@@ -263,7 +267,8 @@ func (s *Store) ContentHashes(ctx context.Context, ids []string) (map[string]str
 }
 
 // FilterIndexed returns the indexed ids in input order.
-func (s *Store) FilterIndexed(ctx context.Context, ids []string) ([]string, error) {
+func (s *Store) FilterIndexed(ctx context.Context, ids []string) (_ []string, err error) {
+	defer s.classify(&err)
 	if len(ids) == 0 {
 		return []string{}, nil
 	}
@@ -295,22 +300,25 @@ func (s *Store) FilterIndexed(ctx context.Context, ids []string) ([]string, erro
 
 // IndexedIDs returns the ID of every indexed file, sorted by byte order
 // (file_id uses SQLite's default BINARY collation, which compares bytes).
-func (s *Store) IndexedIDs(ctx context.Context) ([]string, error) {
+func (s *Store) IndexedIDs(ctx context.Context) (_ []string, err error) {
+	defer s.classify(&err)
 	return s.listIDs(ctx, `SELECT file_id FROM drive_file_index WHERE source <> '`+store.SourceUpload+`' ORDER BY file_id`)
 }
 
 // SourceIDs returns the IDs of the files of one source, sorted by bytes.
-func (s *Store) SourceIDs(ctx context.Context, source string) ([]string, error) {
+func (s *Store) SourceIDs(ctx context.Context, source string) (_ []string, err error) {
+	defer s.classify(&err)
 	return s.listIDs(ctx, `SELECT file_id FROM drive_file_index WHERE source = ? ORDER BY file_id`, source)
 }
 
 // ClaimFiles moves the files among ids whose source is from to source to.
-func (s *Store) ClaimFiles(ctx context.Context, from, to string, ids []string) (int, error) {
+func (s *Store) ClaimFiles(ctx context.Context, from, to string, ids []string) (_ int, err error) {
+	defer s.classify(&err)
 	if len(ids) == 0 || from == to {
 		return 0, nil
 	}
 	var n int64
-	err := s.inWriteTx(ctx, "claim files for "+to, func(tx *sql.Tx) error {
+	err = s.inWriteTx(ctx, "claim files for "+to, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE drive_file_index SET source = ?
 			WHERE source = ? AND file_id IN (SELECT value FROM json_each(?))`, to, from, jsonIDs(ids))
 		if err != nil {

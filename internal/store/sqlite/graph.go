@@ -14,7 +14,8 @@ import (
 var _ store.GraphStore = (*Store)(nil)
 
 // GraphTextHashes returns chunk ID → text hash of every stored extraction.
-func (s *Store) GraphTextHashes(ctx context.Context) (map[string]string, error) {
+func (s *Store) GraphTextHashes(ctx context.Context) (_ map[string]string, err error) {
+	defer s.classify(&err)
 	rows, err := s.read.QueryContext(ctx, `SELECT chunk_id, text_hash FROM gds_graph_extraction`)
 	if err != nil {
 		return nil, fmt.Errorf("read graph extractions from %s: %w", s.path, err)
@@ -37,7 +38,8 @@ func (s *Store) GraphTextHashes(ctx context.Context) (map[string]string, error) 
 func graphChunkID(fileID string, ordinal int) string { return fileID + "#" + strconv.Itoa(ordinal) }
 
 // PutGraphExtraction inserts or replaces one chunk's extraction.
-func (s *Store) PutGraphExtraction(ctx context.Context, e store.GraphExtraction) error {
+func (s *Store) PutGraphExtraction(ctx context.Context, e store.GraphExtraction) (err error) {
+	defer s.classify(&err)
 	if e.FileID == "" {
 		return errors.New("put graph extraction: empty file ID")
 	}
@@ -50,7 +52,8 @@ func (s *Store) PutGraphExtraction(ctx context.Context, e store.GraphExtraction)
 }
 
 // DeleteGraphExtractions removes the extractions of these chunk IDs.
-func (s *Store) DeleteGraphExtractions(ctx context.Context, chunkIDs []string) error {
+func (s *Store) DeleteGraphExtractions(ctx context.Context, chunkIDs []string) (err error) {
+	defer s.classify(&err)
 	if len(chunkIDs) == 0 {
 		return nil
 	}
@@ -61,7 +64,8 @@ func (s *Store) DeleteGraphExtractions(ctx context.Context, chunkIDs []string) e
 }
 
 // GraphExtractions returns the stored extractions of these chunk IDs (nil: all).
-func (s *Store) GraphExtractions(ctx context.Context, chunkIDs []string) ([]store.GraphExtraction, error) {
+func (s *Store) GraphExtractions(ctx context.Context, chunkIDs []string) (_ []store.GraphExtraction, err error) {
+	defer s.classify(&err)
 	q := `SELECT file_id, ordinal, text_hash, data FROM gds_graph_extraction`
 	var args []any
 	if chunkIDs != nil {
@@ -88,7 +92,8 @@ func (s *Store) GraphExtractions(ctx context.Context, chunkIDs []string) ([]stor
 }
 
 // GraphReports returns the stored reports of these signatures (nil: all).
-func (s *Store) GraphReports(ctx context.Context, signatures []string) (map[string]store.GraphReport, error) {
+func (s *Store) GraphReports(ctx context.Context, signatures []string) (_ map[string]store.GraphReport, err error) {
+	defer s.classify(&err)
 	q := `SELECT signature, data FROM gds_graph_report`
 	var args []any
 	if signatures != nil {
@@ -115,7 +120,8 @@ func (s *Store) GraphReports(ctx context.Context, signatures []string) (map[stri
 }
 
 // PutGraphReport inserts or replaces a report.
-func (s *Store) PutGraphReport(ctx context.Context, r store.GraphReport) error {
+func (s *Store) PutGraphReport(ctx context.Context, r store.GraphReport) (err error) {
+	defer s.classify(&err)
 	if r.Signature == "" {
 		return errors.New("put graph report: empty signature")
 	}
@@ -127,7 +133,8 @@ func (s *Store) PutGraphReport(ctx context.Context, r store.GraphReport) error {
 }
 
 // ReplaceGraph replaces the entities, relationships and communities at once.
-func (s *Store) ReplaceGraph(ctx context.Context, g store.Graph) error {
+func (s *Store) ReplaceGraph(ctx context.Context, g store.Graph) (err error) {
+	defer s.classify(&err)
 	return s.inWriteTx(ctx, "replace the graph", func(tx *sql.Tx) error {
 		for _, t := range []string{"gds_graph_entity", "gds_graph_relationship", "gds_graph_community", "gds_graph_meta"} {
 			if _, err := tx.ExecContext(ctx, `DELETE FROM `+t); err != nil {
@@ -194,7 +201,8 @@ func jsonStrings(s string, what string) ([]string, error) {
 }
 
 // LoadGraph returns the stored graph; a zero BuiltAt when none was built.
-func (s *Store) LoadGraph(ctx context.Context) (store.Graph, error) {
+func (s *Store) LoadGraph(ctx context.Context) (_ store.Graph, err error) {
+	defer s.classify(&err)
 	var g store.Graph
 	tx, err := s.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
@@ -289,7 +297,8 @@ func (s *Store) LoadGraph(ctx context.Context) (store.Graph, error) {
 }
 
 // ResetGraph removes every graph record.
-func (s *Store) ResetGraph(ctx context.Context) error {
+func (s *Store) ResetGraph(ctx context.Context) (err error) {
+	defer s.classify(&err)
 	return s.inWriteTx(ctx, "reset the graph", func(tx *sql.Tx) error {
 		for _, t := range []string{"gds_graph_extraction", "gds_graph_entity", "gds_graph_relationship", "gds_graph_community", "gds_graph_report", "gds_graph_meta"} {
 			if _, err := tx.ExecContext(ctx, `DELETE FROM `+t); err != nil {

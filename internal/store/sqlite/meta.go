@@ -12,7 +12,8 @@ import (
 // modified time, MIME type, link, parents, path, size, source and indexed
 // time. The summary, embeddings, chunks and full-text rows stay; none of
 // them holds these fields. An unknown ID is ignored.
-func (s *Store) UpdateFileMeta(ctx context.Context, f store.File) error {
+func (s *Store) UpdateFileMeta(ctx context.Context, f store.File) (err error) {
+	defer s.classify(&err)
 	return s.inWriteTx(ctx, "update file "+f.ID, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE drive_file_index SET drive_modified_at = ?, mime_type = ?, web_link = ?,
 				parents = ?, path = ?, size = ?, source = ?, indexed_at = ? WHERE file_id = ?`,

@@ -73,7 +73,8 @@ var residentWeights = func() []float64 {
 // LoadResident reads the file full-text index into memory, in one read
 // transaction. maxInstances bounds its size: an index holding more token
 // instances is ErrResidentTooLarge (each costs ~8 bytes, plus the terms).
-func (s *Store) LoadResident(ctx context.Context, maxInstances int) (*Resident, error) {
+func (s *Store) LoadResident(ctx context.Context, maxInstances int) (_ *Resident, err error) {
+	defer s.classify(&err)
 	tx, err := s.read.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, fmt.Errorf("load the full-text index of %s: %w", s.path, err)
@@ -271,6 +272,7 @@ var ErrResidentStale = errors.New("the index changed since its full text was loa
 // FTS5 tokenisation it does not reproduce. The error is ErrResidentStale
 // when the index has changed since the load.
 func (r *Resident) KeywordSearch(ctx context.Context, q store.KeywordQuery) (res store.KeywordResult, ok bool, err error) {
+	defer r.st.classify(&err)
 	if q.Match != store.MatchAny {
 		return res, false, nil
 	}

@@ -127,7 +127,8 @@ func filterSQL(f store.Filter, a string) (where string, args []any, none bool) {
 // the filter is applied afterwards by doc_id: SQLite may otherwise drive a
 // join or an IN restriction from the file table and re-run MATCH per row,
 // which is orders of magnitude slower.
-func (s *Store) KeywordSearch(ctx context.Context, q store.KeywordQuery) (store.KeywordResult, error) {
+func (s *Store) KeywordSearch(ctx context.Context, q store.KeywordQuery) (_ store.KeywordResult, err error) {
+	defer s.classify(&err)
 	res := store.KeywordResult{Hits: []store.Hit{}}
 	match := ftsQuery(q.Terms, q.Match)
 	where, args, none := filterSQL(q.Filter, "f")
@@ -327,7 +328,8 @@ func (c *rankedCache) put(match string, gen int64, cands []cand) {
 // files are indexed, in one read transaction: the reranker's document
 // frequencies. Only the matches are counted — no bm25() per match, no
 // ranking, no file IDs. A term without a searchable token counts 0.
-func (s *Store) DocFreqs(ctx context.Context, terms []string) (map[string]int, int, error) {
+func (s *Store) DocFreqs(ctx context.Context, terms []string) (_ map[string]int, _ int, err error) {
+	defer s.classify(&err)
 	tx, err := s.read.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, 0, fmt.Errorf("document frequencies in %s: begin: %w", s.path, err)
@@ -380,7 +382,8 @@ func (s *Store) resolveTop(ctx context.Context, tx *sql.Tx, cands []cand, limit 
 
 // KeywordFacets counts the files KeywordSearch would match by folder
 // path, MIME type and month in one grouped query.
-func (s *Store) KeywordFacets(ctx context.Context, q store.KeywordQuery) ([]store.FacetCount, error) {
+func (s *Store) KeywordFacets(ctx context.Context, q store.KeywordQuery) (_ []store.FacetCount, err error) {
+	defer s.classify(&err)
 	out := []store.FacetCount{}
 	match := ftsQuery(q.Terms, q.Match)
 	where, args, none := filterSQL(q.Filter, "f")
@@ -749,7 +752,8 @@ func (s *Store) beginSearch(ctx context.Context, vec []float32) (*sql.Tx, meta, 
 // VectorSearch returns the k files most similar to vec among those passing f.
 // Unrestricted searches use (and fill) the in-process vector cache; searches
 // restricted to IDs read just those rows unless the cache is current.
-func (s *Store) VectorSearch(ctx context.Context, vec []float32, f store.Filter, k int) ([]store.Hit, error) {
+func (s *Store) VectorSearch(ctx context.Context, vec []float32, f store.Filter, k int) (_ []store.Hit, err error) {
+	defer s.classify(&err)
 	if k <= 0 || f.IDs != nil && len(f.IDs) == 0 {
 		return []store.Hit{}, nil
 	}
@@ -802,7 +806,8 @@ func (s *Store) VectorSearch(ctx context.Context, vec []float32, f store.Filter,
 }
 
 // ChunkSearch returns the k chunks most similar to vec among the files passing f.
-func (s *Store) ChunkSearch(ctx context.Context, vec []float32, f store.Filter, k int) ([]store.ChunkHit, error) {
+func (s *Store) ChunkSearch(ctx context.Context, vec []float32, f store.Filter, k int) (_ []store.ChunkHit, err error) {
+	defer s.classify(&err)
 	where, args, none := filterSQL(f, "f")
 	if k <= 0 || none {
 		return []store.ChunkHit{}, nil

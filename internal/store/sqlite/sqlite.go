@@ -37,6 +37,9 @@ import (
 	"modernc.org/sqlite" // also registers the "sqlite" database/sql driver
 )
 
+// Backend is the value of store.Stats.Backend for this store.
+const Backend = "sqlite"
+
 // ErrReadOnly is returned by write methods of a store opened read-only.
 var ErrReadOnly = errors.New("the index is open read-only")
 
@@ -79,7 +82,9 @@ var _ store.Store = (*Store)(nil)
 
 // Open opens (creating and migrating when needed) the index file at path.
 // With opts.ReadOnly the file must exist and be fully migrated.
-func Open(ctx context.Context, path string, opts Options) (*Store, error) {
+// A damaged file is a *store.DamagedError (store.ErrDamaged).
+func Open(ctx context.Context, path string, opts Options) (_ *Store, err error) {
+	defer func() { err = damaged(err, path) }()
 	if path == "" {
 		return nil, errors.New("open sqlite index: empty path")
 	}
@@ -196,7 +201,8 @@ const createMigrationsTable = `CREATE TABLE IF NOT EXISTS gds_schema_migrations 
 // Migrate applies pending migrations in one IMMEDIATE transaction, so a
 // second process opening the same new file waits and then finds them applied.
 // Then it finishes any pending chunk full-text backfill (backfillChunkFTS).
-func (s *Store) Migrate(ctx context.Context) error {
+func (s *Store) Migrate(ctx context.Context) (err error) {
+	defer s.classify(&err)
 	if s.readOnly {
 		// Nothing to write when the schema is current; otherwise refuse.
 		if err := s.checkVersion(ctx); err != nil {
@@ -341,7 +347,8 @@ func parseTime(s string) (time.Time, error) {
 }
 
 // Stats summarises the index.
-func (s *Store) Stats(ctx context.Context) (store.Stats, error) {
+func (s *Store) Stats(ctx context.Context) (_ store.Stats, err error) {
+	defer s.classify(&err)
 	return s.stats(ctx, true)
 }
 
@@ -349,12 +356,13 @@ func (s *Store) Stats(ctx context.Context) (store.Stats, error) {
 // needs (the file count and the sources' states) at a fraction of the cost,
 // since counting chunks reads the whole chunk table (text and embeddings,
 // most of the file) where the file count reads a small index.
-func (s *Store) Summary(ctx context.Context) (store.Stats, error) {
+func (s *Store) Summary(ctx context.Context) (_ store.Stats, err error) {
+	defer s.classify(&err)
 	return s.stats(ctx, false)
 }
 
 func (s *Store) stats(ctx context.Context, chunks bool) (store.Stats, error) {
-	st := store.Stats{Backend: "sqlite", Location: s.path}
+	st := store.Stats{Backend: Backend, Location: s.path}
 	tx, err := s.read.BeginTx(ctx, nil)
 	if err != nil {
 		return st, fmt.Errorf("stats of sqlite index %s: begin: %w", s.path, err)
@@ -453,6 +461,7 @@ const maxTextSegments = 4
 // chunk index is left as it is: the keystroke never reads it, and merging
 // it costs a crawl more. merged reports whether it merged.
 func (s *Store) OptimizeText(ctx context.Context) (merged bool, err error) {
+	defer s.classify(&err)
 	if err := s.refuseWrite("optimize the full-text index"); err != nil {
 		return false, err
 	}

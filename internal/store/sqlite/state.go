@@ -72,7 +72,8 @@ func mismatch(have, want store.EmbeddingSpace) error {
 }
 
 // EnsureEmbeddingSpace records sp on first use and refuses a different one.
-func (s *Store) EnsureEmbeddingSpace(ctx context.Context, sp store.EmbeddingSpace) error {
+func (s *Store) EnsureEmbeddingSpace(ctx context.Context, sp store.EmbeddingSpace) (err error) {
+	defer s.classify(&err)
 	if sp.Model == "" || sp.Dim <= 0 {
 		return fmt.Errorf("ensure embedding space: invalid model %q / dimension %d", sp.Model, sp.Dim)
 	}
@@ -138,10 +139,10 @@ func scanSyncState(sc interface{ Scan(...any) error }) (store.SyncState, error) 
 	}
 	var err error
 	if st.ModifiedAt, err = parseTime(mod); err != nil {
-		return st, err
+		return st, &badRecord{"", "sync state of " + st.Source, err}
 	}
 	if st.UpdatedAt, err = parseTime(upd); err != nil {
-		return st, err
+		return st, &badRecord{"", "sync state of " + st.Source, err}
 	}
 	return st, nil
 }
@@ -168,7 +169,8 @@ func syncStates(ctx context.Context, q querier) ([]store.SyncState, error) {
 
 // SyncState returns the checkpoint of source; the zero value with Source
 // set when none is stored.
-func (s *Store) SyncState(ctx context.Context, source string) (store.SyncState, error) {
+func (s *Store) SyncState(ctx context.Context, source string) (_ store.SyncState, err error) {
+	defer s.classify(&err)
 	st, err := scanSyncState(s.read.QueryRowContext(ctx, `SELECT `+syncColumns+` FROM drive_sync_state WHERE id = ?`, source))
 	if errors.Is(err, sql.ErrNoRows) {
 		return store.SyncState{Source: source}, nil
@@ -180,7 +182,8 @@ func (s *Store) SyncState(ctx context.Context, source string) (store.SyncState, 
 }
 
 // SyncStates returns the checkpoint of every source, sorted by source key.
-func (s *Store) SyncStates(ctx context.Context) ([]store.SyncState, error) {
+func (s *Store) SyncStates(ctx context.Context) (_ []store.SyncState, err error) {
+	defer s.classify(&err)
 	out, err := syncStates(ctx, s.read)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite index %s: %w", s.path, err)
@@ -190,7 +193,8 @@ func (s *Store) SyncStates(ctx context.Context) ([]store.SyncState, error) {
 
 // SetSyncState stores the checkpoint of st.Source; a zero UpdatedAt stores
 // the current time.
-func (s *Store) SetSyncState(ctx context.Context, st store.SyncState) error {
+func (s *Store) SetSyncState(ctx context.Context, st store.SyncState) (err error) {
+	defer s.classify(&err)
 	if st.Source == "" {
 		return fmt.Errorf("store the sync state in %s: no source key", s.path)
 	}
@@ -209,7 +213,8 @@ func (s *Store) SetSyncState(ctx context.Context, st store.SyncState) error {
 }
 
 // Reset deletes every file, chunk, the checkpoint and the embedding space.
-func (s *Store) Reset(ctx context.Context) error {
+func (s *Store) Reset(ctx context.Context) (err error) {
+	defer s.classify(&err)
 	return s.inWriteTx(ctx, "reset the index", func(tx *sql.Tx) error {
 		for _, q := range []string{
 			`DELETE FROM drive_file_chunk`,
