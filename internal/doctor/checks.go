@@ -54,6 +54,11 @@ func (c *checker) skipped(id string) Check {
 	return c.check(id, Skip, c.t("doctor.skip.config"), "")
 }
 
+// unread is a check that needs the index, which could not be read.
+func (c *checker) unread(id string) Check {
+	return c.check(id, Skip, c.t("doctor.skip.index"), "")
+}
+
 // source checks what the crawl of the configured sources (GDS_SOURCES)
 // needs: a local folder that exists, and for Drive sources the target
 // folders and the OAuth client. A local-only setup needs nothing of Drive.
@@ -105,24 +110,35 @@ func (c *checker) source() []Check {
 // index checks the store, its schema, its embedding space and freshness.
 func (c *checker) index(ctx context.Context) []Check {
 	if c.in.Config == nil || c.in.Stats == nil {
-		return []Check{c.skipped("index"), c.skipped("embedding"), c.skipped("freshness")}
+		return []Check{c.skipped("index"), c.skipped("integrity"), c.skipped("embedding"), c.skipped("freshness")}
 	}
 	c.stats, c.statsErr = c.in.Stats(ctx)
 	st := c.stats
+	var damaged *store.DamagedError
 	switch {
 	case errors.Is(c.statsErr, ErrNoIndex):
 		return []Check{
 			c.check("index", Fail, c.t("doctor.index.none", c.in.Config.IndexPath()), "gds crawl"),
+			c.check("integrity", Skip, c.t("doctor.integrity.none"), ""),
 			c.check("embedding", Skip, c.t("doctor.embedding.none"), ""),
 			c.check("freshness", Skip, c.t("doctor.freshness.never"), ""),
 		}
 	case errors.Is(c.statsErr, store.ErrSchemaTooNew):
 		return []Check{
 			c.check("index", Fail, c.t("doctor.index.too_new", c.statsErr), "brew upgrade --cask gds"),
-			c.skipped("embedding"), c.skipped("freshness"),
+			c.unread("integrity"), c.unread("embedding"), c.unread("freshness"),
+		}
+	case errors.As(c.statsErr, &damaged):
+		return []Check{
+			c.damaged("index", damaged),
+			c.unread("integrity"), c.unread("embedding"), c.unread("freshness"),
 		}
 	case c.statsErr != nil:
-		fix := "gds db status"
+		// Not damage (that is named above, with its fix): a database
+		// that does not answer, a file SQLite cannot open. The error says
+		// what failed; there is no one command that mends every such
+		// case, and pointing at `gds db status` only shows it again.
+		fix := ""
 		if c.in.Config.UsesPostgres() {
 			fix = "gds config show   # check " + c.in.Config.DatabaseURLVar
 		}
@@ -134,16 +150,17 @@ func (c *checker) index(ctx context.Context) []Check {
 		}
 		return []Check{
 			c.check("index", Fail, msg, fix),
-			c.skipped("embedding"), c.skipped("freshness"),
+			c.unread("integrity"), c.unread("embedding"), c.unread("freshness"),
 		}
 	}
-	out := make([]Check, 0, 3)
+	out := make([]Check, 0, 4)
 	loc := config.MaskURL(st.Location)
 	if c.in.LatestSchema > 0 && st.SchemaVersion < c.in.LatestSchema {
 		out = append(out, c.check("index", Warn, c.t("doctor.index.old_schema", st.Backend, loc, st.SchemaVersion, c.in.LatestSchema), "gds db migrate"))
 	} else {
 		out = append(out, c.check("index", OK, c.t("doctor.index.ok", st.Backend, loc, st.SchemaVersion), ""))
 	}
+	out = append(out, c.integrity(ctx))
 
 	want := c.in.EmbeddingModel
 	switch {
@@ -169,6 +186,45 @@ func (c *checker) index(ctx context.Context) []Check {
 		out = append(out, c.check("freshness", OK, c.t("doctor.freshness.ok", st.Files, st.Chunks, last.Local().Format(time.DateTime), ageString(c.in.Now.Sub(last))), ""))
 	}
 	return out
+}
+
+// damaged is the failed check of a damaged index, with its one fix.
+func (c *checker) damaged(id string, err *store.DamagedError) Check {
+	fix := "gds db rebuild"
+	if err.Backend == "postgres" {
+		fix = "gds crawl --full   # " + c.t("doctor.integrity.postgres_fix")
+	}
+	return c.check(id, Fail, err.Message(c.in.Lang), fix)
+}
+
+// integrity runs the index's consistency check within its time limit.
+func (c *checker) integrity(ctx context.Context) Check {
+	switch {
+	case c.in.Config.UsesPostgres():
+		return c.check("integrity", Skip, c.t("doctor.integrity.postgres"), "")
+	case c.in.Integrity == nil:
+		return c.check("integrity", Skip, c.t("doctor.integrity.unavailable"), "")
+	}
+	limit := c.in.IntegrityLimit
+	cctx := ctx
+	if limit > 0 {
+		var cancel context.CancelFunc
+		cctx, cancel = context.WithTimeout(ctx, limit)
+		defer cancel()
+	}
+	start := time.Now()
+	complete, err := c.in.Integrity(cctx)
+	took := time.Since(start).Round(time.Millisecond)
+	var damaged *store.DamagedError
+	switch {
+	case errors.As(err, &damaged):
+		return c.damaged("integrity", damaged)
+	case err != nil:
+		return c.check("integrity", Warn, c.t("doctor.integrity.error", err), "")
+	case !complete:
+		return c.check("integrity", OK, c.t("doctor.integrity.partial", limit), "")
+	}
+	return c.check("integrity", OK, c.t("doctor.integrity.ok", took), "")
 }
 
 // ageString renders an age coarsely: minutes, hours or days.

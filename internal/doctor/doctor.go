@@ -109,8 +109,15 @@ type Inputs struct {
 	Config    *config.Config
 	ConfigErr error
 
-	Stats        IndexStats
-	LatestSchema int // the newest schema version this gds knows (0: unknown)
+	Stats IndexStats
+	// Integrity runs the index's own consistency check (SQLite's
+	// quick_check), bounded by IntegrityLimit: complete is false when the
+	// limit stopped it first; damage is an error matching
+	// store.ErrDamaged. nil: the back end has no such check (Postgres
+	// checks its own pages).
+	Integrity      func(ctx context.Context) (complete bool, err error)
+	IntegrityLimit time.Duration
+	LatestSchema   int // the newest schema version this gds knows (0: unknown)
 	// EmbeddingModel is the configured provider's model ("" when the
 	// provider could not be set up).
 	EmbeddingModel store.EmbeddingSpace

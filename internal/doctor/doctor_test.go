@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -118,6 +119,7 @@ func TestHealthyLocalSetup(t *testing.T) {
 	zero := 0
 	r := Run(context.Background(), Inputs{
 		Lang: i18n.En, Now: now, Config: cfg, Stats: stats(78, now.Add(-3*time.Hour)), LatestSchema: 2,
+		Integrity:      func(context.Context) (bool, error) { return true, nil },
 		EmbeddingModel: store.EmbeddingSpace{Model: "offline-lexical", Dim: 256},
 		Schedule:       fakeSchedule{st: schedule.Status{Backend: "launchd", Installed: true, Loaded: true, Interval: ival, Program: "/bin/sh", LastExitCode: &zero}},
 		ProgramExists:  func(string) bool { return true },
@@ -161,7 +163,17 @@ func TestIndexProblems(t *testing.T) {
 		}}, "index", Fail, "brew upgrade --cask gds"},
 		{"unreachable", Inputs{Stats: func(context.Context) (store.Stats, error) {
 			return store.Stats{}, errors.New("connection refused")
-		}}, "index", Fail, "gds db status"},
+		}}, "index", Fail, ""},
+		{"damaged", Inputs{Stats: func(context.Context) (store.Stats, error) {
+			return store.Stats{}, fmt.Errorf("open: %w", &store.DamagedError{Backend: "sqlite", Location: "/h/index.db", Err: errors.New("file is not a database (26)")})
+		}}, "index", Fail, "gds db rebuild"},
+		{"damaged pages", Inputs{Stats: stats(5, now), Integrity: func(context.Context) (bool, error) {
+			return true, &store.DamagedError{Backend: "sqlite", Location: "/h/index.db", Err: errors.New("quick_check: Page 71: never used")}
+		}}, "integrity", Fail, "gds db rebuild"},
+		{"checked in part", Inputs{Stats: stats(5, now), Integrity: func(context.Context) (bool, error) { return false, nil }}, "integrity", OK, ""},
+		{"postgres damaged", Inputs{Stats: func(context.Context) (store.Stats, error) {
+			return store.Stats{}, &store.DamagedError{Backend: "postgres", Location: "db", Err: errors.New("invalid page")}
+		}}, "index", Fail, "gds crawl --full   # after the database's administrator repaired it"},
 		{"model changed", Inputs{Stats: stats(5, now), EmbeddingModel: store.EmbeddingSpace{Model: "text-embedding-3-small", Dim: 1536}}, "embedding", Fail, "gds crawl --full"},
 		{"schedule failed", Inputs{Stats: stats(5, now), Schedule: fakeSchedule{st: schedule.Status{Installed: true, Loaded: true, LastExitCode: ptr(1), ErrLogPath: "/l/crawl err.log"}}}, "schedule", Warn, "tail -n 50 '/l/crawl err.log'"},
 		{"schedule program gone", Inputs{Stats: stats(5, now), ScheduleFix: "gds schedule install", ProgramExists: func(string) bool { return false },
