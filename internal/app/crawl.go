@@ -64,8 +64,9 @@ func (r *CrawlReport) Total() crawl.Summary {
 		t.Failed = append(t.Failed, m.Failed...)
 		t.Removed += m.Removed
 		t.KeptUnlisted += m.KeptUnlisted
-		if m.Checkpoint.After(t.Checkpoint) {
-			t.Checkpoint = m.Checkpoint
+		t.Unreadable = append(t.Unreadable, m.Unreadable...)
+		if m.CheckpointSaved && m.Checkpoint.After(t.Checkpoint) {
+			t.Checkpoint, t.CheckpointSaved = m.Checkpoint, true
 		}
 	}
 	return t

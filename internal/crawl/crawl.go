@@ -94,6 +94,14 @@ type Summary struct {
 	// extract.MaxTextBytes of text (the rest was not read).
 	Truncated  []Problem
 	Checkpoint time.Time // sync state after the crawl
+	// CheckpointSaved is set when this crawl committed Checkpoint as the
+	// source's sync state. A crawl that stopped before committing one
+	// leaves the previous checkpoint in Checkpoint and claims nothing.
+	CheckpointSaved bool
+	// Unreadable lists the files whose indexed records could not be read
+	// (damaged): each was removed and indexed again (in a dry run, would
+	// be).
+	Unreadable []Problem
 	// Removed counts indexed files a full scan no longer listed (deleted,
 	// moved out of the target folders, or of a former target), removed
 	// from the index — or, in a dry run, that would be.
@@ -203,8 +211,9 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 		// the listing finished).
 		midToken string
 	)
+	records := recordReader{dryRun: opts.DryRun, forget: opts.Index.DeleteFiles}
 	if m == modeFeed {
-		res, err := readFeed(ctx, feedSrc, opts.Index, pageToken(state))
+		res, err := readFeed(ctx, feedSrc, opts.Index, pageToken(state), records)
 		switch {
 		case errors.Is(err, ErrRescan):
 			sum.Notice = err.Error()
@@ -213,7 +222,7 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 			return sum, fmt.Errorf("read changes: %w", err)
 		default:
 			todo, removed, nextToken, midToken = res.work, res.removed, res.token, pageToken(state)
-			sum.Listed = res.changes
+			sum.Listed, sum.Unreadable = res.changes, res.unreadable
 		}
 	}
 	if m != modeFeed {
@@ -229,7 +238,7 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 				nextToken, sum.Notice = "", err.Error()
 			}
 		}
-		l := &listing{all: m == modeFull, seen: idSet{}, claim: func(ctx context.Context, ids []string) error {
+		l := &listing{all: m == modeFull, seen: idSet{}, records: records, claim: func(ctx context.Context, ids []string) error {
 			return claimLegacy(ctx, opts, ids)
 		}}
 		if err := opts.Source.List(ctx, time.Time{}, func(e Entry) error { return l.add(ctx, opts.Index, e) }); err != nil {
@@ -239,6 +248,7 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 			return sum, err
 		}
 		todo, seen, sum.Listed, sum.Unchanged = l.work, l.seen, l.listed, l.same
+		sum.Unreadable = append(sum.Unreadable, l.unreadable...)
 	}
 	sum.Mode = m.String()
 
@@ -332,7 +342,7 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 				stateErr = fmt.Errorf("save sync state: %w", err)
 				continue
 			}
-			sum.Checkpoint = t
+			sum.Checkpoint, sum.CheckpointSaved = t, true
 		}
 	}
 	if stateErr != nil {
@@ -361,6 +371,7 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 	if err := opts.Index.SetSyncState(context.WithoutCancel(ctx), final); err != nil {
 		return sum, fmt.Errorf("save sync state: %w", err)
 	}
+	sum.CheckpointSaved = true
 	return sum, nil
 }
 

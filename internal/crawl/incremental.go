@@ -197,6 +197,10 @@ type listing struct {
 	// claim is called with every batch of listed IDs before it is
 	// compared (claimLegacy).
 	claim func(ctx context.Context, ids []string) error
+	// records reads a batch's records (readRecords); unreadable holds
+	// the listed files whose records could not be read.
+	records    recordReader
+	unreadable []Problem
 }
 
 func (l *listing) add(ctx context.Context, idx Index, e Entry) error {
@@ -222,7 +226,7 @@ func (l *listing) flush(ctx context.Context, idx Index) error {
 			return err
 		}
 	}
-	recs, err := idx.GetFiles(ctx, ids)
+	recs, bad, err := l.records.read(ctx, idx, ids)
 	if err != nil {
 		return fmt.Errorf("read indexed files: %w", err)
 	}
@@ -231,6 +235,9 @@ func (l *listing) flush(ctx context.Context, idx Index) error {
 		byID[recs[i].ID] = &recs[i]
 	}
 	for _, e := range l.pending {
+		if reason, ok := bad[e.ID]; ok {
+			l.unreadable = append(l.unreadable, Problem{e.Name, e.Path, reason})
+		}
 		rec := byID[e.ID]
 		d := compareEntry(e, rec)
 		switch {
@@ -247,17 +254,58 @@ func (l *listing) flush(ctx context.Context, idx Index) error {
 	return nil
 }
 
+// recordReader reads the indexed records of a batch of files past the
+// ones that cannot be read. A record the store reports damaged (a
+// store.DamagedError naming the file: a keywords list that is not JSON,
+// say) is left out, as if the file were not indexed, so the crawl indexes
+// it again; unless dryRun, forget removes it first (a search would
+// otherwise keep failing on it, and an unchanged text would keep it). bad
+// maps each such file to the reason. Damage not tied to one record is
+// returned as the error.
+type recordReader struct {
+	dryRun bool
+	forget func(ctx context.Context, ids []string) error
+}
+
+func (r recordReader) read(ctx context.Context, idx Index, ids []string) (recs []store.File, bad map[string]string, err error) {
+	for {
+		recs, err = idx.GetFiles(ctx, ids)
+		var de *store.DamagedError
+		if err == nil || !errors.As(err, &de) || de.FileID == "" || !slices.Contains(ids, de.FileID) {
+			break
+		}
+		if bad == nil {
+			bad = map[string]string{}
+		}
+		bad[de.FileID] = de.Err.Error()
+		ids = slices.DeleteFunc(slices.Clone(ids), func(id string) bool { return id == de.FileID })
+	}
+	if err != nil || len(bad) == 0 || r.dryRun || r.forget == nil {
+		return recs, bad, err
+	}
+	gone := make([]string, 0, len(bad))
+	for id := range bad {
+		gone = append(gone, id)
+	}
+	slices.Sort(gone)
+	if err := r.forget(context.WithoutCancel(ctx), gone); err != nil {
+		return nil, nil, fmt.Errorf("remove %d unreadable records: %w", len(gone), err)
+	}
+	return recs, bad, nil
+}
+
 // feedResult is what reading a changes feed decided.
 type feedResult struct {
-	token   string   // the token to commit once everything is done
-	work    []work   // files to index
-	removed []string // IDs to remove from the index
-	changes int      // changes read
+	token      string    // the token to commit once everything is done
+	work       []work    // files to index
+	removed    []string  // IDs to remove from the index
+	changes    int       // changes read
+	unreadable []Problem // files whose records could not be read (recordReader)
 }
 
 // readFeed reads src's changes from token and decides every change
 // against the index.
-func readFeed(ctx context.Context, src ChangeSource, idx Index, token string) (feedResult, error) {
+func readFeed(ctx context.Context, src ChangeSource, idx Index, token string, records recordReader) (feedResult, error) {
 	var res feedResult
 	order := []string{}
 	last := map[string]Change{}
@@ -275,7 +323,7 @@ func readFeed(ctx context.Context, src ChangeSource, idx Index, token string) (f
 	res.token = next
 	for start := 0; start < len(order); start += lookupBatch {
 		ids := order[start:min(start+lookupBatch, len(order))]
-		recs, err := idx.GetFiles(ctx, ids)
+		recs, bad, err := records.read(ctx, idx, ids)
 		if err != nil {
 			return res, fmt.Errorf("read indexed files: %w", err)
 		}
@@ -285,6 +333,13 @@ func readFeed(ctx context.Context, src ChangeSource, idx Index, token string) (f
 		}
 		for _, id := range ids {
 			ch, stored := last[id], byID[id]
+			if reason, ok := bad[id]; ok {
+				name := ch.Entry.Name
+				if name == "" {
+					name = id // gone: the feed names it no more, and its record was unreadable
+				}
+				res.unreadable = append(res.unreadable, Problem{name, ch.Entry.Path, reason})
+			}
 			inside := false
 			if ch.Outside && stored != nil {
 				if inside, err = src.Inside(ctx, stored.Parents); err != nil {

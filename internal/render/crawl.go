@@ -210,7 +210,8 @@ func CrawlSummary(w io.Writer, sum crawl.Summary, dryRun bool, lang string) {
 	for _, group := range []struct {
 		key   i18n.Key
 		items []crawl.Problem
-	}{{"crawl.summary.truncated", sum.Truncated}, {"crawl.summary.skipped", sum.Skipped}, {"crawl.summary.failed", sum.Failed}} {
+	}{{"crawl.summary.truncated", sum.Truncated}, {"crawl.summary.skipped", sum.Skipped}, {"crawl.summary.failed", sum.Failed},
+		{unreadableKey(dryRun), sum.Unreadable}} {
 		if len(group.items) == 0 {
 			continue
 		}
@@ -223,9 +224,19 @@ func CrawlSummary(w io.Writer, sum crawl.Summary, dryRun bool, lang string) {
 			fmt.Fprintf(w, "  %s: %s\n", path.Join(p.Path, p.Name), p.Reason)
 		}
 	}
-	if !dryRun && !sum.Checkpoint.IsZero() {
+	// Only a checkpoint this crawl committed: one that stopped first
+	// leaves the previous one, which it did not write.
+	if !dryRun && sum.CheckpointSaved && !sum.Checkpoint.IsZero() {
 		fmt.Fprintln(w, i18n.T(lang, "crawl.checkpoint", sum.Checkpoint.UTC().Format(time.RFC3339)))
 	}
+}
+
+// unreadableKey heads the files whose index records could not be read.
+func unreadableKey(dryRun bool) i18n.Key {
+	if dryRun {
+		return "crawl.summary.unreadable_dry_run"
+	}
+	return "crawl.summary.unreadable"
 }
 
 // BackfillProgress returns the hook that reports an index update on w —
