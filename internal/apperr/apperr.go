@@ -8,8 +8,8 @@
 // --json and Alfred error documents, an HTTP status with a
 // problem+json body, the MCP error form, and the hint the CLI prints.
 //
-// The package imports only the standard library and internal/i18n, so
-// every package may depend on it.
+// The package imports only the standard library, internal/i18n and
+// internal/redact, so every package may depend on it.
 package apperr
 
 import (
@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/redact"
 )
 
 // Kind is a class of failure. The zero value is not a kind; the Kind
@@ -219,7 +220,7 @@ func KindOf(err error) *Kind {
 
 // Message is the one-line text of err in lang: the class's fixed message,
 // else the error's own localized message, else its text; newlines become
-// spaces.
+// spaces, and the credentials of URLs are masked (redact.URLs).
 func Message(err error, lang string) string {
 	c := Classify(err)
 	var msg string
@@ -232,14 +233,15 @@ func Message(err error, lang string) string {
 	default:
 		msg = err.Error()
 	}
-	return strings.ReplaceAll(strings.TrimSpace(msg), "\n", " ")
+	// Whatever an error quotes, a URL's credentials are not shown.
+	return redact.URLs(strings.ReplaceAll(strings.TrimSpace(msg), "\n", " "))
 }
 
 // Hint is what to do next about err, in lang ("" for none).
 func Hint(err error, lang string) string {
 	var h Hinter
 	if errors.As(err, &h) {
-		return h.Hint(lang)
+		return redact.URLs(h.Hint(lang))
 	}
 	c := Classify(err)
 	if c.HintKey == "" {

@@ -136,3 +136,14 @@ func TestErrorsDocListsEveryKind(t *testing.T) {
 		}
 	}
 }
+
+// Every front end's error text goes through Message: a URL an error quotes
+// (a transport error, a driver's message) keeps no credentials.
+func TestMessageMasksURLCredentials(t *testing.T) {
+	err := apperr.Mark(errors.New(`Post "http://tok3nSECRET@127.0.0.1:1/v1/chat": refused; dsn host=db password=pwSECRET`), apperr.Unavailable)
+	for _, got := range []string{apperr.Message(err, i18n.En), apperr.Describe(err, i18n.Ja).Message, apperr.HTTPProblem(err, i18n.En).Detail} {
+		if strings.Contains(got, "SECRET") || !strings.Contains(got, "http://****@127.0.0.1:1/v1/chat") {
+			t.Errorf("message %q", got)
+		}
+	}
+}

@@ -20,6 +20,7 @@ var Pure = []string{
 	"./internal/agent",
 	"./internal/suggest",
 	"./internal/setup",
+	"./internal/redact",
 }
 
 // IO are the packages a pure package must not depend on: the standard

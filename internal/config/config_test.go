@@ -410,7 +410,10 @@ func TestMaskURL(t *testing.T) {
 		{"postgres://user:s3cr3tpw@db.example.com:5432/app?sslmode=require", "postgres://user:****@db.example.com:5432/app?sslmode=require", "s3cr3tpw"},
 		{"postgres://user@127.0.0.1:5432/app", "postgres://user@127.0.0.1:5432/app", ""},
 		{"postgres://h/app?password=s3cr3tpw&sslmode=disable", "postgres://h/app?password=%2A%2A%2A%2A&sslmode=disable", "s3cr3tpw"},
-		{"postgres://u:s3cr3tpw@[::1/x", "postgres://****", "s3cr3tpw"},
+		{"postgres://u:s3cr3tpw@[::1/x", "postgres://u:****@[::1/x", "s3cr3tpw"},
+		{"https://s3cr3tpw@llm.example.com/v1", "https://****@llm.example.com/v1", "s3cr3tpw"},
+		{"host=db user=gds password=s3cr3tpw dbname=gds", "host=db user=gds password=**** dbname=gds", "s3cr3tpw"},
+		{"gds:s3cr3tpw@db:5432/gds", "gds:****@db:5432/gds", "s3cr3tpw"},
 	}
 	for _, tc := range cases {
 		got := MaskURL(tc.in)

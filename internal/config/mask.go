@@ -3,6 +3,8 @@ package config
 import (
 	"net/url"
 	"strings"
+
+	"github.com/gds-cli/gds/internal/redact"
 )
 
 // MaskSecret hides a secret for display: long values keep a short prefix
@@ -19,37 +21,19 @@ func MaskSecret(s string) string {
 	}
 }
 
-// MaskURL hides the password of a URL (userinfo and password=... query
-// parameters). A string that does not parse as a URL keeps only its scheme.
+// MaskURL hides the credentials of a URL or connection string for
+// display (redact.URLs: a URL's userinfo — "https://user:****@host",
+// "https://****@host" —, secret query parameters, a Postgres key=value
+// password), and, in a value without "://", a "user:password@" prefix.
+// Every URL gds shows — settings, checks, errors — goes through it or
+// through redact.URLs, which apperr applies to every error message.
 func MaskURL(s string) string {
-	if s == "" {
-		return ""
+	s = redact.URLs(s)
+	if at := strings.LastIndexByte(s, '@'); at > 0 && !strings.Contains(s, "://") && !strings.ContainsAny(s[:at], " \t=/") && strings.Contains(s[:at], ":") {
+		name, _, _ := strings.Cut(s[:at], ":")
+		s = name + ":" + redact.Mask + s[at:]
 	}
-	u, err := url.Parse(s)
-	if err != nil {
-		if i := strings.Index(s, "://"); i >= 0 {
-			return s[:i+3] + "****"
-		}
-		return "****"
-	}
-	if u.User != nil {
-		if _, has := u.User.Password(); has {
-			u.User = url.UserPassword(u.User.Username(), "xxxxx")
-		}
-	}
-	q := u.Query()
-	masked := false
-	for k := range q {
-		lk := strings.ToLower(k)
-		if lk == "password" || lk == "sslpassword" || strings.Contains(lk, "secret") || strings.Contains(lk, "token") || lk == "key" || lk == "api_key" {
-			q.Set(k, "xxxxx")
-			masked = true
-		}
-	}
-	if masked {
-		u.RawQuery = q.Encode()
-	}
-	return strings.ReplaceAll(u.String(), "xxxxx", "****")
+	return s
 }
 
 // validateDatabaseURL checks a Postgres connection URL.

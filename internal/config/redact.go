@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/gds-cli/gds/internal/redact"
 )
 
 // credentialShapes are credentials recognisable by their form: OpenAI keys,
@@ -57,7 +59,7 @@ func Redact(cfg *Config, s string) string {
 			}
 		}
 	}
-	s = urlPassword().ReplaceAllString(s, "${1}****@")
+	s = redact.URLs(s)
 	for _, re := range credentialShapes() {
 		s = re.ReplaceAllStringFunc(s, func(m string) string {
 			if sub := re.FindStringSubmatch(m); len(sub) > 1 {

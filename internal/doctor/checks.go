@@ -12,6 +12,7 @@ import (
 
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/redact"
 	"github.com/gds-cli/gds/internal/store"
 )
 
@@ -25,7 +26,8 @@ type checker struct {
 func (c *checker) t(key i18n.Key, args ...any) string { return i18n.T(c.in.Lang, key, args...) }
 
 func (c *checker) check(id string, lvl Level, detail, fix string) Check {
-	return Check{ID: id, Level: lvl, Title: c.t(i18n.Key("doctor." + id + ".title")), Detail: detail, Fix: fix}
+	// Details quote settings and errors: no URL's credentials in them.
+	return Check{ID: id, Level: lvl, Title: c.t(i18n.Key("doctor." + id + ".title")), Detail: redact.URLs(detail), Fix: fix}
 }
 
 // envLine is the command that appends a setting to the gds home's .env.
@@ -274,7 +276,7 @@ func (c *checker) ai(ctx context.Context) Check {
 	case cfg.AIProvider == config.ProviderOffline:
 		return c.check("ai", OK, c.t("doctor.ai.offline"), "")
 	}
-	where := cfg.OpenAIBaseURL
+	where := config.MaskURL(cfg.OpenAIBaseURL)
 	if where == "" {
 		where = "api.openai.com"
 	}

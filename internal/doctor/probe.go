@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"howett.net/plist"
+
+	"github.com/gds-cli/gds/internal/redact"
 )
 
 // DefaultOpenAIBaseURL is used when OPENAI_BASE_URL is empty.
@@ -38,6 +40,7 @@ func (p HTTPModelsProbe) ProbeModels(ctx context.Context) error {
 	if base == "" {
 		base = DefaultOpenAIBaseURL
 	}
+	shown := redact.URLs(base) // the errors name the server, not its credentials
 	timeout := p.Timeout
 	if timeout <= 0 {
 		timeout = 5 * time.Second
@@ -46,7 +49,7 @@ func (p HTTPModelsProbe) ProbeModels(ctx context.Context) error {
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/models", nil)
 	if err != nil {
-		return fmt.Errorf("build the request to %s/models: %w", base, err)
+		return fmt.Errorf("build the request to %s/models: %w", shown, err)
 	}
 	if p.APIKey != "" {
 		req.Header.Set("Authorization", "Bearer "+p.APIKey)
@@ -58,17 +61,17 @@ func (p HTTPModelsProbe) ProbeModels(ctx context.Context) error {
 	resp, err := hc.Do(req)
 	if err != nil {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return fmt.Errorf("GET %s/models: no answer within %s", base, timeout)
+			return fmt.Errorf("GET %s/models: no answer within %s", shown, timeout)
 		}
-		return fmt.Errorf("GET %s/models: %w", base, redactKey(err, p.APIKey))
+		return fmt.Errorf("GET %s/models: %w", shown, redactKey(err, p.APIKey))
 	}
 	defer resp.Body.Close()
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<16))
 	switch {
 	case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:
-		return fmt.Errorf("GET %s/models: HTTP %d: %w", base, resp.StatusCode, ErrKeyRejected)
+		return fmt.Errorf("GET %s/models: HTTP %d: %w", shown, resp.StatusCode, ErrKeyRejected)
 	case resp.StatusCode/100 != 2:
-		return fmt.Errorf("GET %s/models: HTTP %d", base, resp.StatusCode)
+		return fmt.Errorf("GET %s/models: HTTP %d", shown, resp.StatusCode)
 	}
 	return nil
 }

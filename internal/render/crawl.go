@@ -12,6 +12,7 @@ import (
 	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/crawl"
 	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/redact"
 	"github.com/gds-cli/gds/internal/store"
 )
 
@@ -57,7 +58,7 @@ func (p *countProgress) File(e crawl.Entry, s crawl.Status, detail string) {
 	if s == crawl.StatusSkipped || s == crawl.StatusFailed {
 		line := i18n.T(p.lang, statusKey(s)) + " " + path.Join(e.Path, e.Name)
 		if detail != "" {
-			line += ": " + detail
+			line += ": " + crawlDetail(detail)
 		}
 		fmt.Fprintln(p.w, line)
 	}
@@ -89,7 +90,7 @@ func (p *lineProgress) File(e crawl.Entry, s crawl.Status, detail string) {
 	defer p.mu.Unlock()
 	line := fmt.Sprintf("%s %s %s", p.now().Format(time.RFC3339), i18n.T(p.lang, statusKey(s)), path.Join(e.Path, e.Name))
 	if detail != "" {
-		line += ": " + detail
+		line += ": " + crawlDetail(detail)
 	}
 	fmt.Fprintln(p.w, line)
 }
@@ -127,7 +128,7 @@ func (p *barProgress) File(e crawl.Entry, s crawl.Status, detail string) {
 	}
 	if s == crawl.StatusFailed {
 		// Failures stay visible above the bar.
-		pterm.Fprintln(p.w, pterm.Red(i18n.T(p.lang, statusKey(s))+" "+path.Join(e.Path, e.Name)+": "+detail))
+		pterm.Fprintln(p.w, pterm.Red(i18n.T(p.lang, statusKey(s))+" "+path.Join(e.Path, e.Name)+": "+crawlDetail(detail)))
 	}
 	p.bar.UpdateTitle(e.Name)
 	p.bar.Increment()
@@ -182,6 +183,10 @@ func CrawlReport(w io.Writer, sources []crawl.SourceResult, dryRun bool, lang st
 	}
 }
 
+// crawlDetail is why a file was skipped or failed, as shown: an error's
+// text, with the credentials of any URL it quotes masked.
+func crawlDetail(s string) string { return redact.URLs(s) }
+
 func statusKey(s crawl.Status) i18n.Key { return i18n.Key("crawl.status." + string(s)) }
 
 // CrawlSummary prints the end-of-crawl summary with the reasons of skipped
@@ -221,7 +226,7 @@ func CrawlSummary(w io.Writer, sum crawl.Summary, dryRun bool, lang string) {
 				fmt.Fprintln(w, i18n.T(lang, "crawl.summary.more", len(group.items)-max))
 				break
 			}
-			fmt.Fprintf(w, "  %s: %s\n", path.Join(p.Path, p.Name), p.Reason)
+			fmt.Fprintf(w, "  %s: %s\n", path.Join(p.Path, p.Name), crawlDetail(p.Reason))
 		}
 	}
 	// Only a checkpoint this crawl committed: one that stopped first
