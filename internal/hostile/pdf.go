@@ -285,9 +285,13 @@ func pdfDeepObject() []byte {
 }
 
 // pdfFlateBomb: a page content stream of a few MB that inflates to
-// bomb bytes of operands ("0 0 0 ...") after one line of text.
-func pdfFlateBomb(bomb int64) []byte {
+// bomb bytes of operands ("0 0 0 ...", or with operators "0 0 m 1 1 l
+// ...") after one line of text.
+func pdfFlateBomb(bomb int64, operators bool) []byte {
 	r := content{once(pdfText("before the bomb")), times("0 ", bomb/2)}
+	if operators {
+		r = content{once(pdfText("before the bomb")), times("0 0 m 1 1 l ", bomb/12)}
+	}
 	p := newPDF()
 	p.obj(1, pdfCatalog)
 	p.obj(2, "<< /Type /Pages /Kids [3 0 R] /Count 1 >>")
@@ -405,7 +409,7 @@ func pdfCMapRanges(ranges int) []byte {
 	prefix := "/CIDInit /ProcSet findresource begin 12 dict begin begincmap\n" +
 		"1 begincodespacerange <0000> <FFFF> endcodespacerange\n" +
 		fmt.Sprintf("%d beginbfrange\n", ranges)
-	r := content{once(prefix), times("<0000> <FFFF> <0041>\n", int64(ranges)),
+	r := content{once(prefix), times("<0000> <FFFF> <0000>\n", int64(ranges)),
 		once("endbfrange\nendcmap CMapName currentdict /CMap defineresource pop end end\n")}
 	p := newPDF()
 	p.obj(1, pdfCatalog)
