@@ -20,6 +20,7 @@ import (
 	"net/http"
 	"path"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"golang.org/x/text/encoding/japanese"
@@ -198,25 +199,29 @@ func Extract(ctx context.Context, mimeType string, r io.Reader, maxBytes int64) 
 	if err != nil {
 		return Doc{}, err
 	}
-	return guarded(ctx, f, func(ctx context.Context) (Doc, error) { return extractBytes(ctx, f, data, maxBytes) })
+	return guarded(ctx, f, func(ctx context.Context) (Doc, error) {
+		doc, err := extractBytes(ctx, f, data, maxBytes)
+		return capDoc(doc), err
+	})
 }
 
 func extractBytes(ctx context.Context, f format, data []byte, maxBytes int64) (Doc, error) {
 	switch f {
 	case formatText:
-		text, err := DecodeText(data)
+		text, truncated, err := decodeText(data, textLimit)
 		if err != nil {
 			return Doc{}, err
 		}
-		return Doc{Pages: []Page{{Text: text}}}, nil
+		return Doc{Pages: []Page{{Text: text}}, Truncated: truncated}, nil
 	case formatMarkdown:
-		text, err := DecodeText(data)
+		// The first textLimit bytes of the source: markup only shrinks.
+		text, truncated, err := decodeText(data, textLimit)
 		if err != nil {
 			return Doc{}, err
 		}
-		return Doc{Pages: []Page{{Text: markdownText(text)}}}, nil
+		return Doc{Pages: []Page{{Text: markdownText(text)}}, Truncated: truncated}, nil
 	case formatHTML:
-		return extractHTML(data)
+		return extractHTML(ctx, data)
 	case formatPDF:
 		return extractPDF(ctx, data)
 	case formatDOCX, formatXLSX, formatPPTX:
@@ -337,22 +342,81 @@ func checkContent(f format, mimeType string, data []byte) (format, error) {
 	return f, nil
 }
 
-// DecodeText decodes UTF-8 (with or without BOM) or, when the bytes are not
-// valid UTF-8, CP932 (Windows Shift_JIS), and normalises line ends.
-func DecodeText(data []byte) (string, error) {
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	var s string
-	if utf8.Valid(data) {
-		s = string(data)
-	} else {
-		out, _, err := transform.Bytes(japanese.ShiftJIS.NewDecoder(), data)
-		if err != nil || !utf8.Valid(out) {
-			return "", fmt.Errorf("%w: text is neither UTF-8 nor Shift_JIS/CP932", ErrMalformed)
+// decodeText decodes text to UTF-8, at most limit bytes of it (truncated
+// reports a cut): UTF-16 when it starts with a byte order mark (invalid
+// code units become U+FFFD), else UTF-8 (with or without BOM), else, when
+// the bytes are not valid UTF-8, CP932 (Windows Shift_JIS). Line ends are
+// normalised. Content with NUL characters is binary.
+func decodeText(data []byte, limit int) (text string, truncated bool, err error) {
+	switch {
+	case bytes.HasPrefix(data, []byte{0xff, 0xfe}):
+		text, truncated = decodeUTF16(data[2:], false, limit)
+	case bytes.HasPrefix(data, []byte{0xfe, 0xff}):
+		text, truncated = decodeUTF16(data[2:], true, limit)
+	default:
+		data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+		if bytes.IndexByte(data, 0) >= 0 {
+			return "", false, fmt.Errorf("%w: binary content", ErrUnsupported)
 		}
-		s = string(out)
+		if utf8.Valid(data) {
+			if len(data) > limit {
+				n := limit
+				for n > 0 && !utf8.RuneStart(data[n]) {
+					n--
+				}
+				data, truncated = data[:n], true
+			}
+			text = string(data)
+		} else {
+			r := transform.NewReader(bytes.NewReader(data), japanese.ShiftJIS.NewDecoder())
+			out, err := io.ReadAll(io.LimitReader(r, int64(limit)+1))
+			text, truncated = string(out), len(out) > limit
+			if truncated {
+				text = (&textBudget{left: limit}).fit(text)
+			}
+			if err != nil || !utf8.ValidString(text) {
+				return "", false, fmt.Errorf("%w: text is neither UTF-8 nor Shift_JIS/CP932", ErrMalformed)
+			}
+		}
 	}
-	if strings.ContainsRune(s, 0) {
-		return "", fmt.Errorf("%w: binary content", ErrUnsupported)
+	if strings.ContainsRune(text, 0) {
+		return "", false, fmt.Errorf("%w: binary content", ErrUnsupported)
 	}
-	return strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n"), nil
+	return strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\r", "\n"), truncated, nil
+}
+
+// decodeUTF16 decodes UTF-16 (big or little endian, without its BOM) up
+// to limit bytes of UTF-8: unpaired surrogates and an odd final byte
+// become U+FFFD.
+func decodeUTF16(data []byte, bigEndian bool, limit int) (string, bool) {
+	unit := func(i int) rune {
+		if bigEndian {
+			return rune(data[i])<<8 | rune(data[i+1])
+		}
+		return rune(data[i+1])<<8 | rune(data[i])
+	}
+	out := make([]byte, 0, min(limit, len(data)*3/2+3))
+	for i := 0; i < len(data); {
+		r := utf8.RuneError
+		switch {
+		case i+1 >= len(data):
+			i++ // an odd final byte
+		case utf16.IsSurrogate(unit(i)):
+			if i+3 < len(data) {
+				if d := utf16.DecodeRune(unit(i), unit(i+2)); d != utf8.RuneError {
+					r = d
+					i += 2
+				}
+			}
+			i += 2
+		default:
+			r = unit(i)
+			i += 2
+		}
+		if len(out)+utf8.RuneLen(r) > limit {
+			return string(out), true
+		}
+		out = utf8.AppendRune(out, r)
+	}
+	return string(out), false
 }

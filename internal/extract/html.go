@@ -2,7 +2,9 @@ package extract
 
 import (
 	"bytes"
+	"context"
 	"fmt"
+	"io"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -28,114 +30,200 @@ var blocks = map[atom.Atom]bool{
 	atom.Summary: true, atom.Caption: true,
 }
 
-var spaceRun = lazyRegexp(`[ \t\f\v\x{00a0}]+`)
+// collapseSpaces replaces each run of spaces, tabs, form feeds, vertical
+// tabs and no-break spaces with one space (by hand: a page may have
+// millions of lines).
+func collapseSpaces(s string) string {
+	isSpace := func(r rune) bool { return r == ' ' || r == '\t' || r == '\f' || r == '\v' || r == '\u00a0' }
+	clean := true
+	prevSpace := false
+	for _, r := range s {
+		sp := isSpace(r)
+		if sp && (prevSpace || r != ' ') {
+			clean = false
+			break
+		}
+		prevSpace = sp
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	prevSpace = false
+	for _, r := range s {
+		if isSpace(r) {
+			if !prevSpace {
+				b.WriteByte(' ')
+			}
+			prevSpace = true
+			continue
+		}
+		prevSpace = false
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// headContent are the elements that may stay in <head>: any other start
+// tag ends it (as the HTML parser's "in head" insertion mode does).
+var headContent = map[atom.Atom]bool{
+	atom.Title: true, atom.Meta: true, atom.Link: true, atom.Style: true, atom.Script: true,
+	atom.Base: true, atom.Noscript: true, atom.Template: true,
+}
 
 // extractHTML returns the title (first line) and the visible text of an
 // HTML page: no scripts, styles, comments or head content; block elements
 // start new lines; table cells are separated by tabs. The charset comes
 // from the BOM, <meta> or content (UTF-8 and Shift_JIS pages alike).
-func extractHTML(data []byte) (Doc, error) {
+//
+// It reads tokens as they come (golang.org/x/net/html's tokenizer), not a
+// parse tree: a tree costs some 50 times the input (hundreds of bytes per
+// element), and the parser refuses pages nested more than 512 deep. Text
+// stops at textLimit.
+func extractHTML(ctx context.Context, data []byte) (Doc, error) {
 	r, err := charset.NewReader(bytes.NewReader(data), "text/html")
 	if err != nil {
 		return Doc{}, fmt.Errorf("%w: HTML charset: %v", ErrMalformed, err)
 	}
-	root, err := html.Parse(r)
-	if err != nil {
-		return Doc{}, fmt.Errorf("%w: HTML: %v", ErrMalformed, err)
-	}
-	var title string
-	var b strings.Builder
-	var walk func(n *html.Node, depth int)
-	walk = func(n *html.Node, depth int) {
-		if depth > 512 {
-			return
-		}
-		switch n.Type {
-		case html.CommentNode, html.DoctypeNode:
-			return
-		case html.TextNode:
-			b.WriteString(n.Data)
-			return
-		case html.ElementNode:
-			if invisible[n.DataAtom] {
-				return
+	budget := newTextBudget()
+	b := newTextWriter(budget)
+	z := html.NewTokenizer(r)
+	var title strings.Builder
+	inTitle, titleDone := false, false
+	inHead := false
+	hidden := map[atom.Atom]int{} // open invisible elements
+	nHidden := 0
+	cellOpen := false // a cell was opened in the current row
+	for n := 0; !budget.full(); n++ {
+		if n&4095 == 4095 {
+			if err := ctx.Err(); err != nil {
+				return Doc{}, err
 			}
-			if n.DataAtom == atom.Img {
-				if alt := attr(n, "alt"); alt != "" {
+		}
+		tt := z.Next()
+		if tt == html.ErrorToken {
+			if err := z.Err(); err != io.EOF {
+				return Doc{}, fmt.Errorf("%w: HTML: %v", ErrMalformed, err)
+			}
+			break
+		}
+		switch tt {
+		case html.TextToken:
+			switch {
+			case inTitle:
+				if title.Len() < 4096 {
+					title.Write(z.Text())
+				}
+			case nHidden == 0 && !inHead:
+				b.Write(z.Text())
+			}
+		case html.StartTagToken, html.SelfClosingTagToken:
+			name, hasAttr := z.TagName()
+			a := atom.Lookup(name)
+			if inHead && !headContent[a] && a != atom.Head {
+				inHead = false
+			}
+			switch {
+			case a == atom.Head:
+				inHead = tt == html.StartTagToken
+				continue
+			case a == atom.Body:
+				inHead = false
+			case a == atom.Title:
+				inTitle = tt == html.StartTagToken && !titleDone
+				continue
+			}
+			if invisible[a] && tt == html.StartTagToken {
+				hidden[a]++
+				nHidden++
+				continue
+			}
+			if nHidden > 0 || inHead {
+				continue
+			}
+			switch {
+			case a == atom.Img && hasAttr:
+				if alt := attrOf(z, "alt"); alt != "" {
 					b.WriteString(" " + alt + " ")
 				}
+			case a == atom.Td || a == atom.Th:
+				if cellOpen {
+					b.WriteByte(cellSep)
+				}
+				cellOpen = true
+			case a == atom.Tr:
+				cellOpen = false
+				newLine(b)
+			case blocks[a]:
+				newLine(b) // a block left open (<p>a<p>b) still breaks the line
 			}
-		}
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			walk(c, depth+1)
-		}
-		if n.Type == html.ElementNode {
+		case html.EndTagToken:
+			name, _ := z.TagName()
+			a := atom.Lookup(name)
 			switch {
-			case n.DataAtom == atom.Td || n.DataAtom == atom.Th:
-				b.WriteByte(cellSep)
-			case blocks[n.DataAtom]:
+			case a == atom.Head:
+				inHead = false
+				continue
+			case a == atom.Title:
+				if inTitle {
+					inTitle, titleDone = false, true
+				}
+				continue
+			case hidden[a] > 0:
+				hidden[a]--
+				nHidden--
+				continue
+			}
+			if nHidden > 0 || inHead {
+				continue
+			}
+			switch {
+			case a == atom.Td || a == atom.Th:
+				// the separator goes before the next cell
+			case a == atom.Tr || a == atom.Table:
+				cellOpen = false
 				b.WriteByte('\n')
-			case n.DataAtom == atom.A || n.DataAtom == atom.Button || n.DataAtom == atom.Label || n.DataAtom == atom.Option:
+			case blocks[a]:
+				b.WriteByte('\n')
+			case a == atom.A || a == atom.Button || a == atom.Label || a == atom.Option:
 				b.WriteByte(' ') // menus of adjacent links would run together
 			}
 		}
 	}
-	title = findTitle(root, 0)
-	walk(root, 0)
 	lines := strings.Split(b.String(), "\n")
 	for i, l := range lines {
-		l = strings.TrimSpace(spaceRun().ReplaceAllString(l, " "))
+		l = strings.TrimSpace(collapseSpaces(l))
 		l = strings.ReplaceAll(l, " "+string(cellSep), string(cellSep))
 		lines[i] = strings.Trim(l, string(cellSep)+" ")
 	}
 	body := strings.ReplaceAll(cleanLines(strings.Join(lines, "\n")), string(cellSep), "\t")
-	if title != "" && !strings.HasPrefix(body, title) {
-		body = title + "\n\n" + body
+	t := strings.TrimSpace(collapseSpaces(title.String()))
+	if t != "" && !strings.HasPrefix(body, t) {
+		body = t + "\n\n" + body
 	}
-	return Doc{Pages: []Page{{Text: body}}}, nil
+	return Doc{Pages: []Page{{Text: body}}, Truncated: budget.truncated}, nil
 }
 
 // cellSep marks the end of a table cell until spaces are collapsed.
 const cellSep = '\x1f'
 
-func findTitle(n *html.Node, depth int) string {
-	if depth > 512 {
-		return ""
+// newLine ends the current line unless it is empty.
+func newLine(w *textWriter) {
+	if t := w.String(); t != "" && t[len(t)-1] != '\n' {
+		w.WriteByte('\n')
 	}
-	if n.Type == html.ElementNode && n.DataAtom == atom.Title {
-		return strings.TrimSpace(textOf(n))
-	}
-	if n.Type == html.ElementNode && (n.DataAtom == atom.Svg || n.DataAtom == atom.Body) {
-		return ""
-	}
-	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		if t := findTitle(c, depth+1); t != "" {
-			return t
-		}
-	}
-	return ""
 }
 
-func textOf(n *html.Node) string {
-	var b strings.Builder
-	var f func(*html.Node)
-	f = func(n *html.Node) {
-		if n.Type == html.TextNode {
-			b.WriteString(n.Data)
+// attrOf returns the value of the attribute key of the current tag.
+func attrOf(z *html.Tokenizer, key string) string {
+	for {
+		k, v, more := z.TagAttr()
+		if string(k) == key {
+			return string(v)
 		}
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			f(c)
-		}
-	}
-	f(n)
-	return spaceRun().ReplaceAllString(b.String(), " ")
-}
-
-func attr(n *html.Node, key string) string {
-	for _, a := range n.Attr {
-		if a.Key == key {
-			return a.Val
+		if !more {
+			return ""
 		}
 	}
-	return ""
 }

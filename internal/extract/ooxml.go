@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"path"
 	"sort"
 	"strconv"
@@ -50,8 +51,10 @@ func openOOXML(data []byte, f format) (*ooxmlPackage, error) {
 	return p, nil
 }
 
-// read returns the decompressed part name; ok is false when it is absent.
-func (p *ooxmlPackage) read(name string) ([]byte, bool, error) {
+// open returns a reader of part name, decompressed as it is read: at most
+// min(maxPartBytes, budget) bytes, whatever the header declares, each
+// charged to the package's budget. ok is false when the part is absent.
+func (p *ooxmlPackage) open(name string) (io.ReadCloser, bool, error) {
 	zf, ok := p.files[name]
 	if !ok {
 		return nil, false, nil
@@ -63,17 +66,49 @@ func (p *ooxmlPackage) read(name string) ([]byte, bool, error) {
 	if err != nil {
 		return nil, true, fmt.Errorf("%w: zip part %s: %v", ErrMalformed, name, err)
 	}
+	return &partReader{rc: rc, p: p, name: name, left: min(maxPartBytes, p.budget)}, true, nil
+}
+
+// partReader stops a part at its limit: the declared size may lie.
+type partReader struct {
+	rc   io.ReadCloser
+	p    *ooxmlPackage
+	name string
+	left int64
+}
+
+func (r *partReader) Read(b []byte) (int, error) {
+	if r.left <= 0 {
+		// One byte more tells a part that ends here from one that goes on.
+		var one [1]byte
+		if n, _ := r.rc.Read(one[:]); n > 0 {
+			return 0, fmt.Errorf("%w: zip part %s inflates beyond the limit (zip bomb?)", ErrMalformed, r.name)
+		}
+		return 0, io.EOF
+	}
+	n, err := r.rc.Read(b[:min(int64(len(b)), r.left)])
+	r.left -= int64(n)
+	r.p.budget -= int64(n)
+	if err != nil && err != io.EOF {
+		err = fmt.Errorf("%w: zip part %s: %v", ErrMalformed, r.name, err)
+	}
+	return n, err
+}
+
+func (r *partReader) Close() error { return r.rc.Close() }
+
+// read returns the decompressed part name (for the small parts: relations,
+// workbook, presentation); ok is false when it is absent.
+func (p *ooxmlPackage) read(name string) ([]byte, bool, error) {
+	rc, ok, err := p.open(name)
+	if err != nil || !ok {
+		return nil, ok, err
+	}
 	defer rc.Close()
-	// The declared size may lie: cap what is actually inflated.
-	limit := min(maxPartBytes, p.budget)
-	b, err := io.ReadAll(io.LimitReader(rc, limit+1))
+	b, err := io.ReadAll(rc)
 	if err != nil {
-		return nil, true, fmt.Errorf("%w: zip part %s: %v", ErrMalformed, name, err)
+		return nil, true, err
 	}
-	if int64(len(b)) > limit {
-		return nil, true, fmt.Errorf("%w: zip part %s inflates beyond %d bytes (zip bomb?)", ErrMalformed, name, limit)
-	}
-	p.budget -= int64(len(b))
 	return b, true, nil
 }
 
@@ -139,11 +174,18 @@ type xmlText struct {
 	chars map[string]string
 }
 
-func (x xmlText) write(b *strings.Builder, part []byte) error {
-	d := xml.NewDecoder(bytes.NewReader(part))
+// write streams an XML part into w, and stops early once w's budget is
+// full (the rest of the part is never inflated).
+func (x xmlText) write(ctx context.Context, w *textWriter, part io.Reader) error {
+	d := xml.NewDecoder(part)
 	depthText, skipDepth, cells := 0, 0, 0
 	pendingSpace := false // paragraph break inside a table cell
-	for {
+	for n := 0; !w.budget.full(); n++ {
+		if n&4095 == 4095 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
 		tok, err := d.RawToken()
 		if err == io.EOF {
 			return nil
@@ -165,7 +207,7 @@ func (x xmlText) write(b *strings.Builder, part []byte) error {
 				cells++
 			}
 			if c, ok := x.chars[n]; ok {
-				b.WriteString(c)
+				w.WriteString(c)
 				pendingSpace = false
 			}
 		case xml.EndElement:
@@ -180,24 +222,25 @@ func (x xmlText) write(b *strings.Builder, part []byte) error {
 			switch {
 			case x.tabs[n]:
 				cells--
-				b.WriteByte('\t')
+				w.WriteByte('\t')
 			case x.breaks[n] && cells > 0 && n == "p":
 				pendingSpace = true
 				continue
 			case x.breaks[n]:
-				b.WriteByte('\n')
+				w.WriteByte('\n')
 			}
 			pendingSpace = false
 		case xml.CharData:
 			if depthText > 0 && skipDepth == 0 {
 				if pendingSpace {
-					b.WriteByte(' ')
+					w.WriteByte(' ')
 					pendingSpace = false
 				}
-				b.Write(t)
+				w.Write(t)
 			}
 		}
 	}
+	return nil
 }
 
 func set(names ...string) map[string]bool {
@@ -239,24 +282,38 @@ func extractDOCX(ctx context.Context, p *ooxmlPackage) (Doc, error) {
 	}
 	sort.Strings(extra)
 	parts = append(parts, extra...)
-	var b strings.Builder
+	budget := newTextBudget()
+	w := newTextWriter(budget)
 	for _, part := range parts {
-		if err := ctx.Err(); err != nil {
+		if budget.full() {
+			break
+		}
+		if err := p.writePart(ctx, docxText, w, part, formatDOCX); err != nil {
 			return Doc{}, err
 		}
-		data, ok, err := p.read(part)
-		if err != nil {
-			return Doc{}, err
-		}
-		if !ok {
-			continue
-		}
-		if err := docxText.write(&b, data); err != nil {
-			return Doc{}, fmt.Errorf("%w: DOCX %s: %v", ErrMalformed, part, err)
-		}
-		b.WriteByte('\n')
+		w.WriteByte('\n')
 	}
-	return Doc{Pages: []Page{{Text: tidy(b.String())}}}, nil
+	return Doc{Pages: []Page{{Text: tidy(w.String())}}, Truncated: budget.truncated}, nil
+}
+
+// writePart streams the text of part (when present) into w.
+func (p *ooxmlPackage) writePart(ctx context.Context, x xmlText, w *textWriter, part string, f format) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	rc, ok, err := p.open(part)
+	if err != nil || !ok {
+		return err
+	}
+	defer rc.Close()
+	err = x.write(ctx, w, rc)
+	switch {
+	case err == nil, errors.Is(err, ErrMalformed):
+		return err
+	case ctx.Err() != nil:
+		return ctx.Err()
+	}
+	return fmt.Errorf("%w: %s %s: %v", ErrMalformed, f, part, err)
 }
 
 var pptxText = xmlText{
@@ -290,30 +347,25 @@ func extractPPTX(ctx context.Context, p *ooxmlPackage) (Doc, error) {
 		return Doc{}, err
 	}
 	var doc Doc
+	budget := newTextBudget()
 	for i, s := range pr.Slides {
-		if err := ctx.Err(); err != nil {
-			return Doc{}, err
+		if budget.full() {
+			break
 		}
 		target, ok := rels[s.RID]
 		if !ok {
 			continue
 		}
-		var b strings.Builder
+		w := newTextWriter(budget)
 		for _, part := range slideParts(p, target) {
-			sd, ok, err := p.read(part)
-			if err != nil {
+			if err := p.writePart(ctx, pptxText, w, part, formatPPTX); err != nil {
 				return Doc{}, err
 			}
-			if !ok {
-				continue
-			}
-			if err := pptxText.write(&b, sd); err != nil {
-				return Doc{}, fmt.Errorf("%w: PPTX %s: %v", ErrMalformed, part, err)
-			}
-			b.WriteByte('\n')
+			w.WriteByte('\n')
 		}
-		doc.Pages = append(doc.Pages, Page{Number: i + 1, Text: tidy(b.String())})
+		doc.Pages = append(doc.Pages, Page{Number: i + 1, Text: tidy(w.String())})
 	}
+	doc.Truncated = budget.truncated
 	return doc, nil
 }
 
@@ -360,65 +412,119 @@ func extractXLSX(ctx context.Context, p *ooxmlPackage) (Doc, error) {
 	if err != nil {
 		return Doc{}, err
 	}
-	shared, err := sharedStrings(p, rels)
+	shared, err := sharedStrings(ctx, p, rels)
 	if err != nil {
 		return Doc{}, err
 	}
 	var doc Doc
+	budget := newTextBudget()
 	for _, s := range w.Sheets {
 		if err := ctx.Err(); err != nil {
 			return Doc{}, err
+		}
+		if budget.full() {
+			break
 		}
 		target, ok := rels[s.RID]
 		if !ok {
 			continue
 		}
-		sd, ok, err := p.read(target)
+		rc, ok, err := p.open(target)
 		if err != nil {
 			return Doc{}, err
 		}
 		if !ok {
 			continue
 		}
-		text, err := sheetText(sd, shared)
+		tw := newTextWriter(budget)
+		tw.WriteString(s.Name + "\n")
+		err = sheetText(ctx, tw, rc, shared)
+		rc.Close()
 		if err != nil {
+			if errors.Is(err, ErrMalformed) || ctx.Err() != nil {
+				return Doc{}, err
+			}
 			return Doc{}, fmt.Errorf("%w: XLSX sheet %q: %v", ErrMalformed, s.Name, err)
 		}
-		doc.Pages = append(doc.Pages, Page{Text: strings.TrimSpace(s.Name + "\n" + text)})
+		doc.Pages = append(doc.Pages, Page{Text: strings.TrimSpace(tw.String())})
 	}
+	doc.Truncated = budget.truncated || shared.truncated
 	return doc, nil
 }
 
+// Bounds of the shared string table: it is kept whole (cells refer to it
+// by index), so its size must not follow the part's.
+const (
+	maxSharedBytes   = 4 * MaxTextBytes
+	maxSharedStrings = 1 << 20
+)
+
+// sharedTable is the shared string table: string i is
+// data[ends[i-1]:ends[i]] (one allocation, not one per string).
+type sharedTable struct {
+	data []byte
+	ends []uint32
+	// Strings from cutFrom on, and those in cut, lost text at the bounds;
+	// reading one sets truncated.
+	cutFrom   int
+	cut       map[int]bool
+	truncated bool
+}
+
+func (t *sharedTable) get(i int) string {
+	if i >= t.cutFrom || t.cut[i] {
+		t.truncated = true
+	}
+	if i < 0 || i >= len(t.ends) {
+		return ""
+	}
+	start := uint32(0)
+	if i > 0 {
+		start = t.ends[i-1]
+	}
+	return string(t.data[start:t.ends[i]])
+}
+
 // sharedStrings reads the shared string table: one string per <si>, the
-// concatenation of its runs without phonetic (furigana) runs.
-func sharedStrings(p *ooxmlPackage, rels map[string]string) ([]string, error) {
+// concatenation of its runs without phonetic (furigana) runs, each cut at
+// textLimit, all together at maxSharedBytes and maxSharedStrings.
+func sharedStrings(ctx context.Context, p *ooxmlPackage, rels map[string]string) (*sharedTable, error) {
 	name := "xl/sharedStrings.xml"
 	for _, t := range rels {
 		if strings.HasSuffix(t, "sharedStrings.xml") {
 			name = t
 		}
 	}
-	data, ok, err := p.read(name)
+	table := &sharedTable{cutFrom: math.MaxInt, cut: map[int]bool{}}
+	rc, ok, err := p.open(name)
 	if err != nil || !ok {
-		return nil, err
+		return table, err
 	}
-	var out []string
-	var b strings.Builder
-	d := xml.NewDecoder(bytes.NewReader(data))
+	defer rc.Close()
+	d := xml.NewDecoder(rc)
 	inT, skip := false, 0
-	for {
+	start := 0 // of the current string in data
+	for n := 0; ; n++ {
+		if n&4095 == 4095 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
 		tok, err := d.RawToken()
 		if err == io.EOF {
-			return out, nil
+			return table, nil
 		}
 		if err != nil {
+			if errors.Is(err, ErrMalformed) {
+				return nil, err
+			}
 			return nil, fmt.Errorf("%w: XLSX shared strings: %v", ErrMalformed, err)
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
 			switch t.Name.Local {
 			case "si":
-				b.Reset()
+				start = len(table.data)
 			case "t":
 				inT = true
 			case "rPh":
@@ -427,7 +533,11 @@ func sharedStrings(p *ooxmlPackage, rels map[string]string) ([]string, error) {
 		case xml.EndElement:
 			switch t.Name.Local {
 			case "si":
-				out = append(out, b.String())
+				if len(table.ends) >= maxSharedStrings {
+					table.cutFrom = min(table.cutFrom, len(table.ends))
+					return table, nil // later cells read as empty
+				}
+				table.ends = append(table.ends, uint32(len(table.data)))
 			case "t":
 				inT = false
 			case "rPh":
@@ -435,7 +545,15 @@ func sharedStrings(p *ooxmlPackage, rels map[string]string) ([]string, error) {
 			}
 		case xml.CharData:
 			if inT && skip == 0 {
-				b.Write(t)
+				if room := textLimit - (len(table.data) - start); len(t) > room {
+					t = t[:max(room, 0)] // one string longer than any text kept
+					table.cut[len(table.ends)] = true
+				}
+				if room := maxSharedBytes - len(table.data); len(t) > room {
+					t = t[:max(room, 0)]
+					table.cutFrom = min(table.cutFrom, len(table.ends))
+				}
+				table.data = append(table.data, t...)
 			}
 		}
 	}
@@ -444,11 +562,11 @@ func sharedStrings(p *ooxmlPackage, rels map[string]string) ([]string, error) {
 // maxSheetColumns bounds the empty cells inserted for column gaps.
 const maxSheetColumns = 1024
 
-// sheetText writes a worksheet's rows: cells in column order separated by
-// tabs (empty cells keep their place), rows by line breaks.
-func sheetText(data []byte, shared []string) (string, error) {
-	var b strings.Builder
-	d := xml.NewDecoder(bytes.NewReader(data))
+// sheetText streams a worksheet's rows into w: cells in column order
+// separated by tabs (empty cells keep their place), rows by line breaks.
+// It stops once w's budget is full.
+func sheetText(ctx context.Context, w *textWriter, r io.Reader, shared *sharedTable) error {
+	d := xml.NewDecoder(r)
 	var (
 		cellType, ref string
 		val           strings.Builder
@@ -456,13 +574,18 @@ func sheetText(data []byte, shared []string) (string, error) {
 		col           int // next column (0-based) of the current row
 		rowHasText    bool
 	)
-	for {
+	for n := 0; !w.budget.full(); n++ {
+		if n&4095 == 4095 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
 		tok, err := d.RawToken()
 		if err == io.EOF {
-			return strings.TrimSpace(b.String()), nil
+			return nil
 		}
 		if err != nil {
-			return "", err
+			return err
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
@@ -504,31 +627,40 @@ func sheetText(data []byte, shared []string) (string, error) {
 				if rowHasText {
 					n++
 				}
-				b.WriteString(strings.Repeat("\t", n))
-				b.WriteString(strings.ReplaceAll(s, "\n", " "))
+				w.WriteString(strings.Repeat("\t", n))
+				for { // one line per row: line breaks in a cell become spaces
+					line, rest, more := strings.Cut(s, "\n")
+					w.WriteString(line)
+					if !more {
+						break
+					}
+					w.WriteByte(' ')
+					s = rest
+				}
 				rowHasText = true
 				col = target + 1
 			case "row":
 				if rowHasText {
-					b.WriteByte('\n')
+					w.WriteByte('\n')
 				}
 			}
 		case xml.CharData:
-			if inV || inIS {
+			if (inV || inIS) && val.Len() < textLimit {
 				val.Write(t)
 			}
 		}
 	}
+	return nil
 }
 
-func cellValue(typ, v string, shared []string) string {
+func cellValue(typ, v string, shared *sharedTable) string {
 	switch typ {
 	case "s":
 		i, err := strconv.Atoi(strings.TrimSpace(v))
-		if err != nil || i < 0 || i >= len(shared) {
+		if err != nil {
 			return ""
 		}
-		return shared[i]
+		return shared.get(i)
 	case "b":
 		if strings.TrimSpace(v) == "1" {
 			return "TRUE"
