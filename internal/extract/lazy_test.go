@@ -11,7 +11,7 @@ func TestLazyPatternsCompile(t *testing.T) {
 	res := map[string]func() *regexp.Regexp{
 		"mdImage": mdImage, "mdImageRef": mdImageRef, "mdLink": mdLink, "mdLinkRef": mdLinkRef, "mdRefDef": mdRefDef,
 		"mdAutolink": mdAutolink, "mdHTMLTag": mdHTMLTag, "mdHTMLComm": mdHTMLComm, "mdEmptyLine": mdEmptyLine,
-		"objRe": objRe, "trailerRe": trailerRe, "sizeRe": sizeRe, "lengthRe": lengthRe,
+		"objRe": objRe, "prevRe": prevRe, "trailerRe": trailerRe, "sizeRe": sizeRe, "lengthRe": lengthRe,
 		"catalogRe": catalogRe,
 	}
 	for name, re := range res {

@@ -16,55 +16,121 @@ const maxPDFPages = 5000
 // extractPDF returns the text of each page of a PDF, numbered from 1.
 //
 // Parsing (object model, filters, encryption with an empty password) is
-// github.com/ledongthuc/pdf; text decoding and layout are ours (pdftext.go,
-// pdffont.go) because the library's own text functions drop word spaces of
-// TeX output and cannot decode CID fonts without a ToUnicode map (Japanese
-// PDFs from dvipdfmx, predefined JIS CMaps).
+// github.com/ledongthuc/pdf, behind gds's own cross-reference pre-pass
+// (pdfxref.go: the library would loop or blow up on hostile tables) and
+// an io.ReaderAt that ends the library's loops when the context is done or
+// its reads exceed a budget (pdfguard.go). Content streams, text decoding
+// and layout are gds's own (pdftext.go, pdffont.go): the library's text
+// functions drop word spaces of TeX output and cannot decode CID fonts
+// without a ToUnicode map (Japanese PDFs from dvipdfmx, predefined JIS
+// CMaps), and its interpreter has no bound on operands or nested forms.
+//
+// The limits of pdfBudget cover the whole document; when one runs out,
+// the pages read so far are returned with Truncated set (ErrTooComplex
+// when none had text).
 func extractPDF(ctx context.Context, data []byte) (Doc, error) {
 	data, err := preparePDF(data)
 	if err != nil {
 		return Doc{}, err
 	}
-	r, err := pdf.NewReader(bytes.NewReader(data), int64(len(data)))
+	r, src, err := openPDF(ctx, data)
 	if err != nil {
-		if errors.Is(err, pdf.ErrInvalidPassword) {
-			return Doc{}, fmt.Errorf("%w: password-protected PDF", ErrUnsupported)
-		}
-		// A broken or missing cross-reference table: rebuild it from the
-		// objects in the file and try once more.
-		fixed, ferr := rebuildXref(data)
-		if ferr != nil {
-			return Doc{}, fmt.Errorf("%w: PDF: %v", ErrMalformed, err)
-		}
-		r, err = pdf.NewReader(bytes.NewReader(fixed), int64(len(fixed)))
-		if err != nil {
-			if errors.Is(err, pdf.ErrInvalidPassword) {
-				return Doc{}, fmt.Errorf("%w: password-protected PDF", ErrUnsupported)
-			}
-			return Doc{}, fmt.Errorf("%w: PDF: %v", ErrMalformed, err)
-		}
+		return Doc{}, err
 	}
-	pages := pdfPages(r.Trailer().Key("Root").Key("Pages"))
+	budget := newPDFBudget(ctx, newTextBudget())
+	var pages []pdf.Value
+	if err := safely(func() { pages = pdfPages(r.Trailer().Key("Root")) }); err != nil {
+		if ctx.Err() != nil {
+			return Doc{}, ctx.Err()
+		}
+		if src.over {
+			return Doc{}, fmt.Errorf("%w: PDF page tree: more than %d MiB of reads", ErrTooComplex, src.limit>>20)
+		}
+		return Doc{}, fmt.Errorf("%w: PDF page tree: %v", ErrMalformed, err)
+	}
 	if len(pages) == 0 {
 		return Doc{}, fmt.Errorf("%w: PDF has no pages", ErrMalformed)
 	}
+	pd := newPDFDoc(budget)
 	doc := Doc{Pages: make([]Page, 0, len(pages))}
+	hasText := false
 	for i, pg := range pages {
 		if err := ctx.Err(); err != nil {
 			return Doc{}, err
 		}
-		pt := &pageText{ctx: ctx}
-		res := inherited(pg, "Resources")
-		if err := safely(func() { pt.run(pg.Key("Contents"), res, identity, 0) }); err != nil {
-			if ctx.Err() != nil {
-				return Doc{}, ctx.Err()
-			}
-			// One unreadable page (an unsupported filter, a damaged stream)
-			// leaves the others; keep what the page yielded before.
+		pt := newPageText(pd)
+		err := safely(func() { pt.run(pg.Key("Contents"), inherited(pg, "Resources"), identity, 0) })
+		if ctx.Err() != nil {
+			return Doc{}, ctx.Err()
 		}
-		doc.Pages = append(doc.Pages, Page{Number: i + 1, Text: layout(pt.glyphs)})
+		// A page that breaks (an unsupported filter, a damaged stream)
+		// keeps what it yielded and leaves the others.
+		text := pt.text()
+		hasText = hasText || text != ""
+		doc.Pages = append(doc.Pages, Page{Number: i + 1, Text: text})
+		if err == nil {
+			continue
+		}
+		limit := budget.exhausted
+		if src.over {
+			limit = "reads"
+		}
+		if limit == "" {
+			continue
+		}
+		if !hasText {
+			return Doc{}, fmt.Errorf("%w: PDF exceeds the %s limit", ErrTooComplex, limit)
+		}
+		doc.Truncated = true
+		break
 	}
 	return doc, nil
+}
+
+// openPDF hands the library a normalized file (one fresh cross-reference
+// stream, object streams expanded); when the file's own sections cannot be
+// read, a table rebuilt by scanning for objects.
+func openPDF(ctx context.Context, data []byte) (*pdf.Reader, *pdfSource, error) {
+	norm, err := normalizePDF(ctx, data)
+	if err != nil && !errors.Is(err, errXref) {
+		return nil, nil, err // beyond a limit, or the context is done
+	}
+	var firstErr error
+	if err == nil {
+		src := newPDFSource(ctx, norm)
+		r, err := pdf.NewReader(src, int64(len(norm)))
+		if err == nil {
+			return r, src, nil
+		}
+		if errors.Is(err, pdf.ErrInvalidPassword) {
+			return nil, nil, fmt.Errorf("%w: password-protected PDF", ErrUnsupported)
+		}
+		if ctx.Err() != nil {
+			return nil, nil, ctx.Err()
+		}
+		firstErr = err
+	}
+	// A broken or missing cross-reference table: rebuild it from the
+	// objects in the file.
+	fixed, ferr := rebuildXref(data)
+	if ferr != nil {
+		if firstErr == nil {
+			firstErr = err
+		}
+		return nil, nil, fmt.Errorf("%w: PDF: %v", ErrMalformed, firstErr)
+	}
+	src := newPDFSource(ctx, fixed)
+	r, err := pdf.NewReader(src, int64(len(fixed)))
+	if err != nil {
+		if errors.Is(err, pdf.ErrInvalidPassword) {
+			return nil, nil, fmt.Errorf("%w: password-protected PDF", ErrUnsupported)
+		}
+		if ctx.Err() != nil {
+			return nil, nil, ctx.Err()
+		}
+		return nil, nil, fmt.Errorf("%w: PDF: %v", ErrMalformed, err)
+	}
+	return r, src, nil
 }
 
 // preparePDF checks the header and the end of the file and adapts what
@@ -110,6 +176,7 @@ var trailerRe = lazyRegexp(`trailer\s*(<<(?s:.*?)>>)\s*(?:startxref|%%EOF)`)
 var sizeRe = lazyRegexp(`/Size\s+\d+`)
 var lengthRe = lazyRegexp(`/Length\s+(\d+)(\s*(?:/[^>]*)?>>\s*stream(?:\r\n|\n|\r))`)
 var catalogRe = lazyRegexp(`/Type\s*/Catalog\b`)
+var prevRe = lazyRegexp(`/(?:Prev|XRefStm)\s+\d+`)
 
 // rebuildXref appends a fresh cross-reference table and trailer built by
 // scanning the file for "N G obj" (later definitions win, as with
@@ -147,6 +214,8 @@ func rebuildXref(data []byte) ([]byte, error) {
 		trailer = ms[len(ms)-1][1]
 	}
 	trailer = sizeRe().ReplaceAll(trailer, []byte(fmt.Sprintf("/Size %d", maxObj+1)))
+	// The old chain is what broke: the rebuilt table must be the only one.
+	trailer = prevRe().ReplaceAll(trailer, nil)
 	if !bytes.Contains(trailer, []byte("/Root")) {
 		if catalog < 0 {
 			return nil, errors.New("no catalog")
@@ -203,15 +272,22 @@ func fixStreamLengths(data []byte) []byte {
 	return append(out, data[last:]...)
 }
 
-// pdfPages lists the leaf pages of a page tree in order, ignoring cycles
-// and stopping at maxPDFPages.
-func pdfPages(root pdf.Value) []pdf.Value {
+// pdfPages lists the leaf pages of the page tree under the catalog, in
+// order: each node is visited once (a node listed twice, or a cycle, is
+// skipped), at most maxPageTreeNodes nodes and maxPDFPages pages.
+func pdfPages(catalog pdf.Value) []pdf.Value {
 	var out []pdf.Value
+	visited := map[objRef]bool{}
+	if ref, ok := dictRef(catalog, "Pages"); ok {
+		visited[ref] = true
+	}
+	nodes := 0
 	var walk func(v pdf.Value, depth int)
 	walk = func(v pdf.Value, depth int) {
-		if len(out) >= maxPDFPages || depth > 64 || v.Kind() != pdf.Dict {
+		if len(out) >= maxPDFPages || depth > 64 || nodes >= maxPageTreeNodes || v.Kind() != pdf.Dict {
 			return
 		}
+		nodes++
 		kids := v.Key("Kids")
 		if kids.Kind() != pdf.Array {
 			if v.Key("Type").Name() == "Page" || v.Key("Contents").Kind() != pdf.Null {
@@ -219,11 +295,17 @@ func pdfPages(root pdf.Value) []pdf.Value {
 			}
 			return
 		}
-		for i := 0; i < kids.Len() && len(out) < maxPDFPages; i++ {
+		for i := 0; i < kids.Len() && len(out) < maxPDFPages && nodes < maxPageTreeNodes; i++ {
+			if ref, ok := arrayRef(kids, i); ok {
+				if visited[ref] {
+					continue
+				}
+				visited[ref] = true
+			}
 			walk(kids.Index(i), depth+1)
 		}
 	}
-	walk(root, 0)
+	walk(catalog.Key("Pages"), 0)
 	return out
 }
 

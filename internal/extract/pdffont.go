@@ -2,6 +2,7 @@ package extract
 
 import (
 	_ "embed"
+	"errors"
 	"io"
 	"strings"
 	"unicode/utf16"
@@ -67,7 +68,7 @@ type glyph struct {
 
 // newPDFFont reads a font dictionary. It never fails: unknown encodings
 // decode as Latin-1 / nothing rather than stopping the page.
-func newPDFFont(v pdf.Value) *pdfFont {
+func newPDFFont(v pdf.Value, budget *pdfBudget) *pdfFont {
 	f := &pdfFont{scale: 0.001, dw: 1000}
 	sub := v.Key("Subtype").Name()
 	if sub == "Type3" {
@@ -76,11 +77,11 @@ func newPDFFont(v pdf.Value) *pdfFont {
 		}
 	}
 	if tu := v.Key("ToUnicode"); tu.Kind() == pdf.Stream {
-		f.toUni, f.space = readToUnicode(tu)
+		f.toUni, f.space = readToUnicode(tu, budget)
 	}
 	if sub == "Type0" {
 		f.type0 = true
-		f.initType0(v)
+		f.initType0(v, budget)
 		return f
 	}
 	f.simple = simpleEncoding(v)
@@ -96,7 +97,7 @@ func newPDFFont(v pdf.Value) *pdfFont {
 	return f
 }
 
-func (f *pdfFont) initType0(v pdf.Value) {
+func (f *pdfFont) initType0(v pdf.Value, budget *pdfBudget) {
 	desc := v.Key("DescendantFonts").Index(0)
 	ordering := desc.Key("CIDSystemInfo").Key("Ordering").RawString()
 	if d := desc.Key("DW"); d.Kind() == pdf.Integer || d.Kind() == pdf.Real {
@@ -112,7 +113,7 @@ func (f *pdfFont) initType0(v pdf.Value) {
 		if enc.Key("WMode").Int64() == 1 {
 			f.vertical = true
 		}
-		if _, sp := readToUnicode(enc); len(sp) > 0 && len(f.space) == 0 {
+		if _, sp := readToUnicode(enc, budget); len(sp) > 0 && len(f.space) == 0 {
 			f.space = sp
 		}
 	}
@@ -309,24 +310,34 @@ func readCIDWidths(w pdf.Value) map[uint32]float64 {
 	return m
 }
 
-// maxCMapBytes caps the decoded size of a CMap stream.
-const maxCMapBytes = 8 << 20
+// maxCMapBytes caps the decoded size of a CMap stream, maxCMapCodes the
+// codes its ranges map.
+const (
+	maxCMapBytes = 8 << 20
+	maxCMapCodes = 1 << 20
+)
 
 // readToUnicode parses a CMap stream's codespace ranges and bfchar/bfrange
 // mappings (a ToUnicode CMap, or the codespace of an embedded encoding CMap).
-// Malformed entries are skipped.
-func readToUnicode(s pdf.Value) (map[uint32]string, []codeRange) {
+// Malformed entries are skipped. Its bytes and mappings are charged to the
+// document's budget (a range maps up to 65,536 codes).
+func readToUnicode(s pdf.Value, budget *pdfBudget) (map[uint32]string, []codeRange) {
 	m := map[uint32]string{}
 	var space []codeRange
 	var data []byte
+	budget.open()
 	if err := safely(func() {
 		rc := s.Reader()
 		defer rc.Close()
-		data, _ = io.ReadAll(io.LimitReader(rc, maxCMapBytes))
+		data, _ = io.ReadAll(io.LimitReader(budgetReader{rc, budget}, maxCMapBytes))
 	}); err != nil {
+		if errors.Is(err, errPDFBudget) || budget.ctx.Err() != nil {
+			panic(err)
+		}
 		return m, nil
 	}
 	toks := cmapTokens(data)
+	mapped := 0
 	for i := 0; i < len(toks); i++ {
 		switch toks[i].kw {
 		case "begincodespacerange":
@@ -362,6 +373,12 @@ func readToUnicode(s pdf.Value) (map[uint32]string, []codeRange) {
 				if hi < lo || hi-lo > 1<<16 {
 					continue
 				}
+				// A range maps up to 65,536 codes: a CMap of many ranges
+				// is cut at maxCMapCodes, and what it maps is charged.
+				if mapped += int(hi-lo) + 1; mapped > maxCMapCodes {
+					return m, space
+				}
+				budget.charge(int64(hi-lo) + 1)
 				if arr != nil {
 					for j := 0; j < len(arr) && lo+uint32(j) <= hi; j++ {
 						m[lo+uint32(j)] = utf16String(arr[j])

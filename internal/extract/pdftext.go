@@ -1,7 +1,7 @@
 package extract
 
 import (
-	"context"
+	"errors"
 	"math"
 	"strings"
 	"unicode"
@@ -37,186 +37,388 @@ type placed struct {
 	wordSpaceGlyph bool
 }
 
-// maxPageRunes caps the text taken from one page (a guard against content
-// streams built to blow up memory).
-const maxPageRunes = 2 << 20
-
 // maxFormDepth bounds nested Form XObjects (they may reference each other).
 const maxFormDepth = 8
+
+// maxOperands bounds the operand stack: no operator takes more than a few
+// operands, so a longer run is garbage and dropped. After maxOperandRun
+// operands without an operator the stream is taken as damaged (a bomb of
+// numbers) and abandoned.
+const (
+	maxOperands   = 64
+	maxOperandRun = 1 << 20
+)
+
+// pdfDoc is the state shared by the pages of one document: the limits, the
+// fonts read so far (by object), and the Form XObjects being drawn.
+type pdfDoc struct {
+	budget *pdfBudget
+	fonts  map[objRef]*pdfFont
+	forms  map[objRef]bool // on the current path: a form drawing itself is skipped
+	// lexBufs are the lexer buffers, one per form depth, reused by every
+	// stream.
+	lexBufs [maxFormDepth + 1][]byte
+}
+
+func newPDFDoc(budget *pdfBudget) *pdfDoc {
+	return &pdfDoc{budget: budget, fonts: map[objRef]*pdfFont{}, forms: map[objRef]bool{}}
+}
 
 // pageText interprets a page's content streams and lays the glyphs out as
 // text in content order, with spaces and line breaks taken from positions.
 type pageText struct {
-	ctx    context.Context
-	glyphs []placed
-	runes  int
-	buf    []glyph
+	doc *pdfDoc
+	lay layouter
+	buf []glyph
 }
 
+func newPageText(doc *pdfDoc) *pageText {
+	return &pageText{doc: doc, lay: layouter{w: newTextWriter(doc.budget.text), endsBlank: true}}
+}
+
+// text returns the page's text laid out so far.
+func (p *pageText) text() string { return cleanLines(p.lay.w.String()) }
+
+// gstate is the part of the graphics and text state the layout needs.
+type gstate struct {
+	ctm     matrix
+	tm, tlm matrix
+	tc, tw  float64
+	th      float64
+	tl, ts  float64
+	font    *pdfFont
+	fs      float64
+}
+
+// run interprets content (a stream or an array of streams) with the given
+// resources; depth counts the Form XObjects around it.
 func (p *pageText) run(content, resources pdf.Value, ctm matrix, depth int) {
-	var (
-		gstack  []matrix
-		tm, tlm = identity, identity
-		tc, tw  float64
-		th      = 1.0
-		tl, ts  float64
-		font    *pdfFont
-		fs      float64
-		ops     int
-	)
-	fontsDict := resources.Key("Font")
-	fonts := map[string]*pdfFont{} // by resource name, per content stream
-	show := func(s string) {
-		if font == nil || p.runes > maxPageRunes {
+	st := &gstate{ctm: ctm, tm: identity, tlm: identity, th: 1}
+	in := &interp{page: p, st: st, resources: resources, fontsDict: resources.Key("Font"), fonts: map[string]*pdfFont{}, depth: depth}
+	if content.Kind() == pdf.Array {
+		for i := 0; i < content.Len(); i++ {
+			in.stream(content.Index(i))
+		}
+		return
+	}
+	in.stream(content)
+}
+
+// interp is the interpreter of one content stream (or array of streams).
+type interp struct {
+	page      *pageText
+	st        *gstate
+	gstack    []gstate
+	resources pdf.Value
+	fontsDict pdf.Value
+	fonts     map[string]*pdfFont // by resource name: fonts without identity
+	depth     int
+	operands  []pdfObj
+	run       int // operands since the last operator
+}
+
+// stream interprets one content stream, reading it as it inflates. A
+// damaged stream ends where it breaks; running out of a limit unwinds.
+func (in *interp) stream(s pdf.Value) {
+	if s.Kind() != pdf.Stream {
+		return
+	}
+	b := in.page.doc.budget
+	b.open()
+	err := safely(func() {
+		rc := s.Reader()
+		defer rc.Close()
+		buf := &in.page.doc.lexBufs[in.depth]
+		if *buf == nil {
+			*buf = make([]byte, 16<<10)
+		}
+		p := &parser{lx: &lexer{src: budgetReader{rc, b}, buf: *buf}}
+		in.tokens(p)
+	})
+	if err != nil && (errors.Is(err, errPDFBudget) || b.ctx.Err() != nil) {
+		panic(err) // a limit or the context: stop the document, not just this stream
+	}
+}
+
+// tokens runs the operators of a content stream.
+func (in *interp) tokens(p *parser) {
+	b := in.page.doc.budget
+	for {
+		t := p.token()
+		switch t.kind {
+		case tEOF:
+			if p.lx.err != nil {
+				panic(p.lx.err) // a read error (a limit, or a damaged stream)
+			}
+			return
+		case tKeyword:
+			switch t.s {
+			case "true", "false", "null":
+				in.push(pdfObj{kind: oKeyword, s: t.s})
+				continue
+			case "BI":
+				in.operands = in.operands[:0]
+				skipInlineImage(p)
+				continue
+			}
+			b.charge(1)
+			in.op(t.s)
+			in.operands, in.run = in.operands[:0], 0
+		case tArrOpen, tDictOpen:
+			p.push(t)
+			v, err := p.object(0)
+			if err != nil {
+				in.operands = in.operands[:0] // garbage (or nesting beyond the limit)
+				continue
+			}
+			in.push(v)
+		case tArrClose, tDictClose, tBraceOpen, tBraceClose:
+			// stray delimiters: skipped
+		case tNum:
+			in.push(pdfObj{kind: oNum, num: t.num, isInt: t.isInt})
+		case tName:
+			in.push(pdfObj{kind: oName, s: t.s})
+		case tStr:
+			in.push(pdfObj{kind: oStr, s: t.s})
+		}
+	}
+}
+
+func (in *interp) push(v pdfObj) {
+	if len(in.operands) >= maxOperands {
+		in.operands = in.operands[:0]
+	}
+	if in.run++; in.run > maxOperandRun {
+		panic(errOperandRun)
+	}
+	in.operands = append(in.operands, v)
+}
+
+// errOperandRun abandons a stream of operands without operators.
+var errOperandRun = errors.New("content stream without operators")
+
+// skipInlineImage skips an inline image after BI: its dictionary up to ID,
+// one white-space byte, then binary data up to "EI" between white space.
+func skipInlineImage(p *parser) {
+	for {
+		t := p.token()
+		if t.kind == tEOF || t.kind == tKeyword && t.s == "ID" {
+			break
+		}
+	}
+	lx := p.lx
+	lx.readByte() // the single white-space byte after ID
+	var prev2, prev1 byte = ' ', ' '
+	for {
+		c, ok := lx.readByte()
+		if !ok {
 			return
 		}
-		p.buf = font.decode(s, p.buf[:0])
-		for _, g := range p.buf {
-			trm := matrix{fs * th, 0, 0, fs, 0, ts}.mul(tm).mul(ctm)
-			x, y := trm.apply(0, 0)
-			var tx, ty float64
-			if font.vertical {
-				ty = -g.width*font.scale*fs + tc
-				if g.space {
-					ty += tw
-				}
-				ty = -math.Abs(ty)
+		if prev1 == 'I' && prev2 == 'E' && isPDFSpace(c) {
+			return
+		}
+		prev2, prev1 = prev1, c
+		if prev2 == 'E' && !isPDFSpace(c) && c != 'I' {
+			prev2 = 0
+		}
+	}
+}
+
+func (in *interp) num(i int) float64 {
+	if i < len(in.operands) && in.operands[i].kind == oNum {
+		return in.operands[i].num
+	}
+	return 0
+}
+
+func (in *interp) matrixArgs() (matrix, bool) {
+	if len(in.operands) != 6 {
+		return matrix{}, false
+	}
+	return matrix{in.num(0), in.num(1), in.num(2), in.num(3), in.num(4), in.num(5)}, true
+}
+
+// op runs one operator on the operands collected before it.
+func (in *interp) op(name string) {
+	st := in.st
+	args := in.operands
+	switch name {
+	case "q":
+		if len(in.gstack) < 256 {
+			in.gstack = append(in.gstack, *st)
+		}
+	case "Q":
+		if n := len(in.gstack); n > 0 {
+			saved := in.gstack[n-1]
+			saved.tm, saved.tlm = st.tm, st.tlm // the text matrices are not graphics state
+			*st, in.gstack = saved, in.gstack[:n-1]
+		}
+	case "cm":
+		if m, ok := in.matrixArgs(); ok {
+			st.ctm = m.mul(st.ctm)
+		}
+	case "BT":
+		st.tm, st.tlm = identity, identity
+	case "Tf":
+		if len(args) == 2 && args[0].kind == oName {
+			st.fs = in.num(1)
+			st.font = in.font(args[0].s)
+		}
+	case "Tc":
+		st.tc = in.num(0)
+	case "Tw":
+		st.tw = in.num(0)
+	case "Tz":
+		st.th = in.num(0) / 100
+	case "TL":
+		st.tl = in.num(0)
+	case "Ts":
+		st.ts = in.num(0)
+	case "Td":
+		in.nextLine(in.num(0), in.num(1))
+	case "TD":
+		st.tl = -in.num(1)
+		in.nextLine(in.num(0), in.num(1))
+	case "Tm":
+		if m, ok := in.matrixArgs(); ok {
+			st.tlm, st.tm = m, m
+		}
+	case "T*":
+		in.nextLine(0, -st.tl)
+	case "Tj":
+		if len(args) == 1 {
+			in.show(args[0].s)
+		}
+	case "'":
+		in.nextLine(0, -st.tl)
+		if len(args) == 1 {
+			in.show(args[0].s)
+		}
+	case "\"":
+		if len(args) == 3 {
+			st.tw, st.tc = in.num(0), in.num(1)
+			in.nextLine(0, -st.tl)
+			in.show(args[2].s)
+		}
+	case "TJ":
+		if len(args) != 1 || args[0].kind != oArray {
+			return
+		}
+		for _, v := range args[0].arr {
+			if v.kind == oStr {
+				in.show(v.s)
+				continue
+			}
+			adj := v.num / 1000 * st.fs
+			if st.font != nil && st.font.vertical {
+				st.tm = matrix{1, 0, 0, 1, 0, adj}.mul(st.tm)
 			} else {
-				tx = g.width*font.scale*fs + tc
-				if g.space {
-					tx += tw
-				}
-				tx *= th
+				st.tm = matrix{1, 0, 0, 1, -adj * st.th, 0}.mul(st.tm)
 			}
-			tm = matrix{1, 0, 0, 1, tx, ty}.mul(tm)
-			end := matrix{fs * th, 0, 0, fs, 0, ts}.mul(tm).mul(ctm)
-			ex, ey := end.apply(0, 0)
-			size := math.Sqrt(math.Abs(trm[0]*trm[3] - trm[1]*trm[2]))
-			if g.text != "" {
-				p.glyphs = append(p.glyphs, placed{text: g.text, x: x, y: y, ex: ex, ey: ey, size: size, vertical: font.vertical, wordSpaceGlyph: g.space})
-				p.runes += len(g.text)
+		}
+	case "Do":
+		if len(args) == 1 && args[0].kind == oName {
+			in.form(args[0].s)
+		}
+	}
+}
+
+func (in *interp) nextLine(tx, ty float64) {
+	in.st.tlm = matrix{1, 0, 0, 1, tx, ty}.mul(in.st.tlm)
+	in.st.tm = in.st.tlm
+}
+
+// font returns the font a resource name stands for: one object is read
+// once per document, whichever page or form uses it.
+func (in *interp) font(name string) *pdfFont {
+	doc := in.page.doc
+	ref, ok := dictRef(in.fontsDict, name)
+	if ok {
+		if f, ok := doc.fonts[ref]; ok {
+			return f
+		}
+	} else if f, ok := in.fonts[name]; ok {
+		return f
+	}
+	f := newPDFFont(in.fontsDict.Key(name), doc.budget)
+	if ok {
+		doc.fonts[ref] = f
+	} else {
+		in.fonts[name] = f
+	}
+	return f
+}
+
+// form draws a Form XObject: skipped when it is already being drawn (a
+// form that draws itself) or nested beyond maxFormDepth; every call is
+// charged, so forms drawing each other many times run out of work.
+func (in *interp) form(name string) {
+	if in.depth >= maxFormDepth {
+		return
+	}
+	doc := in.page.doc
+	xobjects := in.resources.Key("XObject")
+	ref, hasRef := dictRef(xobjects, name)
+	if hasRef && doc.forms[ref] {
+		return
+	}
+	xo := xobjects.Key(name)
+	if xo.Kind() != pdf.Stream || xo.Key("Subtype").Name() != "Form" {
+		return
+	}
+	doc.budget.charge(16)
+	m := identity
+	if mv := xo.Key("Matrix"); mv.Len() == 6 {
+		m = matrix{mv.Index(0).Float64(), mv.Index(1).Float64(), mv.Index(2).Float64(), mv.Index(3).Float64(), mv.Index(4).Float64(), mv.Index(5).Float64()}
+	}
+	res := xo.Key("Resources")
+	if res.IsNull() {
+		res = in.resources
+	}
+	if hasRef {
+		doc.forms[ref] = true
+		defer delete(doc.forms, ref)
+	}
+	in.page.run(xo, res, m.mul(in.st.ctm), in.depth+1)
+}
+
+// show decodes a string with the current font and lays its glyphs out.
+func (in *interp) show(s string) {
+	st := in.st
+	if st.font == nil {
+		return
+	}
+	p := in.page
+	p.buf = st.font.decode(s, p.buf[:0])
+	p.doc.budget.charge(int64(len(p.buf)))
+	for _, g := range p.buf {
+		trm := matrix{st.fs * st.th, 0, 0, st.fs, 0, st.ts}.mul(st.tm).mul(st.ctm)
+		x, y := trm.apply(0, 0)
+		var tx, ty float64
+		if st.font.vertical {
+			ty = -g.width*st.font.scale*st.fs + st.tc
+			if g.space {
+				ty += st.tw
+			}
+			ty = -math.Abs(ty)
+		} else {
+			tx = g.width*st.font.scale*st.fs + st.tc
+			if g.space {
+				tx += st.tw
+			}
+			tx *= st.th
+		}
+		st.tm = matrix{1, 0, 0, 1, tx, ty}.mul(st.tm)
+		end := matrix{st.fs * st.th, 0, 0, st.fs, 0, st.ts}.mul(st.tm).mul(st.ctm)
+		ex, ey := end.apply(0, 0)
+		size := math.Sqrt(math.Abs(trm[0]*trm[3] - trm[1]*trm[2]))
+		if g.text != "" {
+			p.lay.add(placed{text: g.text, x: x, y: y, ex: ex, ey: ey, size: size, vertical: st.font.vertical, wordSpaceGlyph: g.space})
+			if p.doc.budget.text.full() {
+				p.doc.budget.stop("text size")
 			}
 		}
 	}
-	nextLine := func(tx, ty float64) {
-		tlm = matrix{1, 0, 0, 1, tx, ty}.mul(tlm)
-		tm = tlm
-	}
-	pdf.Interpret(content, func(stk *pdf.Stack, op string) {
-		ops++
-		if ops%4096 == 0 && p.ctx.Err() != nil {
-			panic(p.ctx.Err())
-		}
-		args := make([]pdf.Value, stk.Len())
-		for i := len(args) - 1; i >= 0; i-- {
-			args[i] = stk.Pop()
-		}
-		num := func(i int) float64 {
-			if i < len(args) {
-				return args[i].Float64()
-			}
-			return 0
-		}
-		switch op {
-		case "q":
-			if len(gstack) < 256 {
-				gstack = append(gstack, ctm)
-			}
-		case "Q":
-			if n := len(gstack); n > 0 {
-				ctm, gstack = gstack[n-1], gstack[:n-1]
-			}
-		case "cm":
-			if len(args) == 6 {
-				ctm = matrix{num(0), num(1), num(2), num(3), num(4), num(5)}.mul(ctm)
-			}
-		case "BT":
-			tm, tlm = identity, identity
-		case "Tf":
-			if len(args) == 2 {
-				fs = num(1)
-				name := args[0].Name()
-				f, ok := fonts[name]
-				if !ok {
-					f = newPDFFont(fontsDict.Key(name))
-					fonts[name] = f
-				}
-				font = f
-			}
-		case "Tc":
-			tc = num(0)
-		case "Tw":
-			tw = num(0)
-		case "Tz":
-			th = num(0) / 100
-		case "TL":
-			tl = num(0)
-		case "Ts":
-			ts = num(0)
-		case "Td":
-			nextLine(num(0), num(1))
-		case "TD":
-			tl = -num(1)
-			nextLine(num(0), num(1))
-		case "Tm":
-			if len(args) == 6 {
-				tlm = matrix{num(0), num(1), num(2), num(3), num(4), num(5)}
-				tm = tlm
-			}
-		case "T*":
-			nextLine(0, -tl)
-		case "Tj":
-			if len(args) == 1 {
-				show(args[0].RawString())
-			}
-		case "'":
-			nextLine(0, -tl)
-			if len(args) == 1 {
-				show(args[0].RawString())
-			}
-		case "\"":
-			if len(args) == 3 {
-				tw, tc = num(0), num(1)
-				nextLine(0, -tl)
-				show(args[2].RawString())
-			}
-		case "TJ":
-			if len(args) != 1 {
-				return
-			}
-			a := args[0]
-			for i := 0; i < a.Len(); i++ {
-				v := a.Index(i)
-				if v.Kind() == pdf.String {
-					show(v.RawString())
-					continue
-				}
-				adj := v.Float64() / 1000 * fs
-				if font != nil && font.vertical {
-					tm = matrix{1, 0, 0, 1, 0, adj}.mul(tm)
-				} else {
-					tm = matrix{1, 0, 0, 1, -adj * th, 0}.mul(tm)
-				}
-			}
-		case "Do":
-			if len(args) != 1 || depth >= maxFormDepth {
-				return
-			}
-			xo := resources.Key("XObject").Key(args[0].Name())
-			if xo.Kind() != pdf.Stream || xo.Key("Subtype").Name() != "Form" {
-				return
-			}
-			m := identity
-			if mv := xo.Key("Matrix"); mv.Len() == 6 {
-				m = matrix{mv.Index(0).Float64(), mv.Index(1).Float64(), mv.Index(2).Float64(), mv.Index(3).Float64(), mv.Index(4).Float64(), mv.Index(5).Float64()}
-			}
-			res := xo.Key("Resources")
-			if res.IsNull() {
-				res = resources
-			}
-			p.run(xo, res, m.mul(ctm), depth+1)
-		}
-	})
 }
 
 // isCJK reports whether r belongs to a script written without spaces
@@ -226,42 +428,42 @@ func isCJK(r rune) bool {
 		r >= 0x3000 && r <= 0x303f || r >= 0xff00 && r <= 0xffef || r == 0x30fc
 }
 
-// layout joins the glyphs into text. Glyphs stay in content-stream order
-// (which follows the reading order for most producers, columns included);
-// a jump to another line or column becomes a line break, a horizontal gap
-// wider than 15% of the font size a space. A line break between two CJK
-// characters is dropped: Japanese wraps lines without spaces, and keeping
-// the break would split words for search.
-func layout(glyphs []placed) string {
-	var b strings.Builder
-	var prev *placed
-	var last rune // last non-space rune written
-	endsBlank := true
-	for i := range glyphs {
-		g := &glyphs[i]
-		if prev != nil {
-			brk, sp := gapBetween(prev, g)
-			first, _ := utf8.DecodeRuneInString(g.text)
-			switch {
-			case brk:
-				if !(isCJK(last) && isCJK(first)) {
-					b.WriteByte('\n')
-					endsBlank = true
-				}
-			case sp && !endsBlank && !unicode.IsSpace(first):
-				b.WriteByte(' ')
-				endsBlank = true
+// layouter joins glyphs into text as they come. Glyphs stay in
+// content-stream order (which follows the reading order for most
+// producers, columns included); a jump to another line or column becomes a
+// line break, a horizontal gap wider than 15% of the font size a space. A
+// line break between two CJK characters is dropped: Japanese wraps lines
+// without spaces, and keeping the break would split words for search.
+type layouter struct {
+	w         *textWriter
+	prev      placed
+	hasPrev   bool
+	last      rune // last non-space rune written
+	endsBlank bool
+}
+
+func (l *layouter) add(g placed) {
+	if l.hasPrev {
+		brk, sp := gapBetween(&l.prev, &g)
+		first, _ := utf8.DecodeRuneInString(g.text)
+		switch {
+		case brk:
+			if !(isCJK(l.last) && isCJK(first)) {
+				l.w.WriteByte('\n')
+				l.endsBlank = true
 			}
+		case sp && !l.endsBlank && !unicode.IsSpace(first):
+			l.w.WriteByte(' ')
+			l.endsBlank = true
 		}
-		b.WriteString(g.text)
-		if r, _ := utf8.DecodeLastRuneInString(g.text); !unicode.IsSpace(r) {
-			last, endsBlank = r, false
-		} else {
-			endsBlank = true
-		}
-		prev = g
 	}
-	return cleanLines(b.String())
+	l.w.WriteString(g.text)
+	if r, _ := utf8.DecodeLastRuneInString(g.text); !unicode.IsSpace(r) {
+		l.last, l.endsBlank = r, false
+	} else {
+		l.endsBlank = true
+	}
+	l.prev, l.hasPrev = g, true
 }
 
 // gapBetween decides what separates glyph g from the previous glyph p:
