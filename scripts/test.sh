@@ -137,8 +137,9 @@ bash scripts/serve-check.sh || fail "gds serve endpoint checks failed (scripts/s
 step "go test -race ./... (the race build of every package comes first and takes minutes on a fresh machine; then the tests, ~5-10 min)"
 go test -race -count=1 -timeout "${GDS_TEST_TIMEOUT:-20m}" ./... || fail "tests failed"
 
-step "exhaustive sweeps without the race detector (the race build samples them: internal/ai/offline/rules gate_test.go)"
+step "exhaustive sweeps without the race detector (the race build samples them: internal/ai/offline/rules gate_test.go; the hostile corpus at the real PDF limits: internal/extract hostile_test.go)"
 go test -count=1 -run '^TestGates' ./internal/ai/offline/rules || fail "the exhaustive sweeps failed"
+go test -count=1 -run '^TestHostileCorpus$' ./internal/extract || fail "the hostile corpus at the real limits failed"
 
 step "fuzzing (scripts/fuzz.sh: every Fuzz* target, ${FUZZTIME:-2000x} each)"
 bash scripts/fuzz.sh || fail "fuzzing failed (scripts/fuzz.sh: every Fuzz* target for FUZZTIME each; reproducer above)"
