@@ -28,6 +28,7 @@ import (
 	"github.com/gds-cli/gds/internal/i18n"
 	"github.com/gds-cli/gds/internal/launcher"
 	"github.com/gds-cli/gds/internal/render/scriptfilter"
+	"github.com/gds-cli/gds/internal/termsafe"
 	"golang.org/x/term"
 )
 
@@ -165,9 +166,9 @@ const keyServerTimeout = 2 * time.Second
 // fail prints err as the full CLI prints errors and returns its exit code.
 func fail(lang string, err error) int {
 	r := apperr.Describe(err, lang)
-	fmt.Fprintln(os.Stderr, i18n.T(lang, i18n.ErrorPrefix)+r.Message)
+	fmt.Fprintln(os.Stderr, i18n.T(lang, i18n.ErrorPrefix)+termsafe.String(r.Message))
 	if r.Hint != "" {
-		fmt.Fprintln(os.Stderr, i18n.T(lang, i18n.HintPrefix)+r.Hint)
+		fmt.Fprintln(os.Stderr, i18n.T(lang, i18n.HintPrefix)+termsafe.String(r.Hint))
 	}
 	return r.Exit
 }

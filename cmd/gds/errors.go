@@ -8,6 +8,7 @@ import (
 	"github.com/gds-cli/gds/internal/app"
 	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/termsafe"
 )
 
 // usageError marks bad command-line usage.
@@ -46,8 +47,9 @@ func exitCode(err error) int {
 // printError prints the one-line error and a hint, in the user's language.
 func printError(d *app.Deps, err error) {
 	r := apperr.Describe(err, d.Lang)
-	fmt.Fprintln(d.Stderr, d.T(i18n.ErrorPrefix)+r.Message)
+	// An error may quote a file's name: shown safe for a terminal.
+	fmt.Fprintln(d.Stderr, d.T(i18n.ErrorPrefix)+termsafe.String(r.Message))
 	if r.Hint != "" {
-		fmt.Fprintln(d.Stderr, d.T(i18n.HintPrefix)+r.Hint)
+		fmt.Fprintln(d.Stderr, d.T(i18n.HintPrefix)+termsafe.String(r.Hint))
 	}
 }

@@ -21,6 +21,7 @@ var Pure = []string{
 	"./internal/suggest",
 	"./internal/setup",
 	"./internal/redact",
+	"./internal/termsafe",
 }
 
 // IO are the packages a pure package must not depend on: the standard

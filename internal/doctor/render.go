@@ -8,6 +8,7 @@ import (
 
 	"github.com/gds-cli/gds/internal/i18n"
 	"github.com/gds-cli/gds/internal/render/textwidth"
+	"github.com/gds-cli/gds/internal/termsafe"
 )
 
 var marks = map[Level]string{OK: "✓", Skip: "-", Warn: "!", Fail: "✗"}
@@ -21,9 +22,10 @@ func WriteText(w io.Writer, r Report, lang string) error {
 	}
 	var b strings.Builder
 	for _, c := range r.Checks {
-		fmt.Fprintf(&b, "%s %s  %s\n", marks[c.Level], textwidth.PadRight(c.Title, width), c.Detail)
+		// Details and fixes quote paths and errors: terminal-safe.
+		fmt.Fprintf(&b, "%s %s  %s\n", marks[c.Level], textwidth.PadRight(c.Title, width), termsafe.String(c.Detail))
 		if c.Fix != "" && (c.Level == Fail || c.Level == Warn) {
-			fmt.Fprintf(&b, "  %s%s  %s\n", strings.Repeat(" ", width), i18n.T(lang, "doctor.fix"), c.Fix)
+			fmt.Fprintf(&b, "  %s%s  %s\n", strings.Repeat(" ", width), i18n.T(lang, "doctor.fix"), termsafe.String(c.Fix))
 		}
 	}
 	fails, warns := r.Counts()

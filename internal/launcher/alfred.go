@@ -7,6 +7,7 @@ import (
 	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/i18n"
 	"github.com/gds-cli/gds/internal/render/scriptfilter"
+	"github.com/gds-cli/gds/internal/termsafe"
 )
 
 // AlfredSourceVar is the Alfred workflow variable (an environment variable
@@ -59,7 +60,7 @@ func RespondAlfred(stdout, stderr io.Writer, redact func(string) string, lang st
 	}()
 	out, ferr := answer()
 	if ferr != nil {
-		fmt.Fprintln(stderr, i18n.T(lang, i18n.ErrorPrefix)+apperr.Message(ferr, lang))
+		fmt.Fprintln(stderr, i18n.T(lang, i18n.ErrorPrefix)+termsafe.String(apperr.Message(ferr, lang)))
 		out = AlfredError(ferr, lang)
 	}
 	return nil

@@ -7,12 +7,15 @@ import (
 
 	"github.com/gds-cli/gds/internal/agent"
 	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/termsafe"
 )
 
 // AgentView prints an agentic run in the terminal as the seed's step
 // display: each tool call as a step ("🔍 Searching for …"), its result
 // indented ("→ found 45 documents"), then the answer as it streams, the
 // budget message if a budget stopped the run, and the numbered evidence.
+// What it prints quotes documents and the model, so it is terminal-safe
+// (termsafe).
 type AgentView struct {
 	W          io.Writer
 	Lang       string
@@ -23,6 +26,7 @@ type AgentView struct {
 	answering bool
 	last      string // the type of the previous event
 	evidence  []AskSource
+	partial   string // a UTF-8 character cut between two chunks
 }
 
 // Event renders one event.
@@ -35,13 +39,13 @@ func (v *AgentView) Event(ev agent.Event) error {
 	v.last = ev.Type
 	switch ev.Type {
 	case agent.TypeToolCall:
-		_, err = fmt.Fprintln(v.W, t("agent.step.call", v.step(ev)))
+		_, err = fmt.Fprintln(v.W, termsafe.String(t("agent.step.call", v.step(ev))))
 	case agent.TypeToolResult:
 		mark := "→"
 		if ev.Error {
 			mark = "✗"
 		}
-		_, err = fmt.Fprintf(v.W, "  %s %s\n", mark, ev.Summary)
+		_, err = fmt.Fprintf(v.W, "  %s %s\n", mark, termsafe.String(ev.Summary))
 	case agent.TypeChunk:
 		if !v.answering {
 			v.answering = true
@@ -50,18 +54,24 @@ func (v *AgentView) Event(ev agent.Event) error {
 				fmt.Fprintln(v.W, t("agent.offline_note"))
 			}
 		}
-		_, err = fmt.Fprint(v.W, ev.Content)
+		text := v.partial + ev.Content
+		v.partial = ""
+		if cut := incompleteTail(text); cut > 0 {
+			text, v.partial = text[:len(text)-cut], text[len(text)-cut:]
+		}
+		_, err = fmt.Fprint(v.W, termsafe.Text(text))
 	case agent.TypeEvidence:
 		if e := ev.Evidence; e != nil {
 			v.evidence = append(v.evidence, AskSource{Ref: ev.Ref, Name: e.Name, Page: e.Page, Link: e.Link, Text: e.Text})
 		}
 	case agent.TypeDone:
 		if v.answering {
-			fmt.Fprintln(v.W)
+			fmt.Fprintln(v.W, termsafe.Text(v.partial))
+			v.partial = ""
 		}
 		if ev.Message != "" {
 			fmt.Fprintln(v.W)
-			fmt.Fprintln(v.W, ev.Message)
+			fmt.Fprintln(v.W, termsafe.Text(ev.Message))
 		}
 		if len(v.evidence) > 0 {
 			fmt.Fprintln(v.W)

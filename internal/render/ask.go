@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/termsafe"
 )
 
 // AskSource is what the terminal shows of one source of an answer.
@@ -43,9 +45,10 @@ func sourceList(w io.Writer, srcs []AskSource, width int, hyperlinks bool, lang 
 		width = 80
 	}
 	for _, s := range srcs {
-		name := s.Name
+		// Names, links and passages come from the files: terminal-safe.
+		name, link := termsafe.String(s.Name), termsafe.String(s.Link)
 		if hyperlinks && s.Link != "" {
-			name = osc8(s.Link, name)
+			name = osc8(link, name)
 		}
 		head := fmt.Sprintf("[%d] %s", s.Ref, name)
 		if s.Page > 0 {
@@ -53,9 +56,9 @@ func sourceList(w io.Writer, srcs []AskSource, width int, hyperlinks bool, lang 
 		}
 		fmt.Fprintln(w, head)
 		if s.Link != "" {
-			fmt.Fprintln(w, "    "+s.Link)
+			fmt.Fprintln(w, "    "+link)
 		}
-		quote := strings.Join(strings.Fields(s.Text), " ")
+		quote := termsafe.String(strings.Join(strings.Fields(s.Text), " "))
 		lines := Wrap(quote, width-6)
 		if len(lines) > 3 {
 			lines = append(lines[:3:3], "…")
@@ -76,21 +79,52 @@ type TextStream struct {
 	Intro   func(w io.Writer, lang string) // AskIntro or GraphIntro
 	Lang    string
 	started bool
+	partial string // a character cut between two pieces, held for the next
 }
 
-// Write is the OnText callback of app.AskRequest and graph.Query.
+// Write is the OnText callback of app.AskRequest and graph.Query. The
+// answer quotes the files, so it is written safe for a terminal
+// (termsafe.Text); a UTF-8 character cut between two pieces is written
+// whole with the next one.
 func (s *TextStream) Write(text string) error {
 	if !s.started && s.Offline {
 		s.Intro(s.W, s.Lang)
 	}
 	s.started = true
-	_, err := fmt.Fprint(s.W, text)
+	text = s.partial + text
+	s.partial = ""
+	if cut := incompleteTail(text); cut > 0 {
+		text, s.partial = text[:len(text)-cut], text[len(text)-cut:]
+	}
+	_, err := fmt.Fprint(s.W, termsafe.Text(text))
 	return err
 }
 
 // End finishes the streamed text's line.
 func (s *TextStream) End() {
+	if s.partial != "" {
+		fmt.Fprint(s.W, termsafe.Text(s.partial))
+		s.partial = ""
+	}
 	if s.started {
 		fmt.Fprintln(s.W)
 	}
+}
+
+// incompleteTail is the length of the start of a UTF-8 character that
+// ends s without its last bytes (0 if none).
+func incompleteTail(s string) int {
+	for n := 1; n < utf8.UTFMax && n <= len(s); n++ {
+		c := s[len(s)-n]
+		if c < 0x80 {
+			return 0
+		}
+		if utf8.RuneStart(c) {
+			if !utf8.FullRuneInString(s[len(s)-n:]) {
+				return n
+			}
+			return 0
+		}
+	}
+	return 0
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/termsafe"
 )
 
 // ConfigShowDoc is the --json output of `gds config show`.
@@ -32,10 +33,10 @@ func NewConfigShowDoc(cfg *config.Config, problems []JSONError) ConfigShowDoc {
 // ConfigShowText prints the home, the .env files read and a table of
 // every setting with its value and where it came from.
 func ConfigShowText(w io.Writer, doc ConfigShowDoc, lang string) error {
-	fmt.Fprintf(w, "%s: %s\n", i18n.T(lang, "out.config.home"), doc.Home)
+	fmt.Fprintf(w, "%s: %s\n", i18n.T(lang, "out.config.home"), termsafe.String(doc.Home))
 	files := i18n.T(lang, "out.config.none")
 	if len(doc.EnvFiles) > 0 {
-		files = strings.Join(doc.EnvFiles, ", ")
+		files = termsafe.String(strings.Join(doc.EnvFiles, ", "))
 	}
 	fmt.Fprintf(w, "%s: %s\n\n", i18n.T(lang, "out.config.env_files"), files)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
@@ -45,7 +46,8 @@ func ConfigShowText(w io.Writer, doc ConfigShowDoc, lang string) error {
 		if v == "" {
 			v = i18n.T(lang, "out.config.unset")
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", s.Name, v, s.Source)
+		// A .env in the current directory may come with a download.
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", s.Name, termsafe.String(v), termsafe.String(s.Source))
 	}
 	return tw.Flush()
 }

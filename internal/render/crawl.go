@@ -14,6 +14,7 @@ import (
 	"github.com/gds-cli/gds/internal/i18n"
 	"github.com/gds-cli/gds/internal/redact"
 	"github.com/gds-cli/gds/internal/store"
+	"github.com/gds-cli/gds/internal/termsafe"
 )
 
 // CrawlProgress returns a crawl.Progress: a progress bar when w is a
@@ -56,7 +57,7 @@ func (p *countProgress) File(e crawl.Entry, s crawl.Status, detail string) {
 	defer p.mu.Unlock()
 	p.done++
 	if s == crawl.StatusSkipped || s == crawl.StatusFailed {
-		line := i18n.T(p.lang, statusKey(s)) + " " + path.Join(e.Path, e.Name)
+		line := i18n.T(p.lang, statusKey(s)) + " " + entryName(e)
 		if detail != "" {
 			line += ": " + crawlDetail(detail)
 		}
@@ -88,7 +89,7 @@ func (p *lineProgress) Begin(total int, full bool) {
 func (p *lineProgress) File(e crawl.Entry, s crawl.Status, detail string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	line := fmt.Sprintf("%s %s %s", p.now().Format(time.RFC3339), i18n.T(p.lang, statusKey(s)), path.Join(e.Path, e.Name))
+	line := fmt.Sprintf("%s %s %s", p.now().Format(time.RFC3339), i18n.T(p.lang, statusKey(s)), entryName(e))
 	if detail != "" {
 		line += ": " + crawlDetail(detail)
 	}
@@ -128,9 +129,9 @@ func (p *barProgress) File(e crawl.Entry, s crawl.Status, detail string) {
 	}
 	if s == crawl.StatusFailed {
 		// Failures stay visible above the bar.
-		pterm.Fprintln(p.w, pterm.Red(i18n.T(p.lang, statusKey(s))+" "+path.Join(e.Path, e.Name)+": "+crawlDetail(detail)))
+		pterm.Fprintln(p.w, pterm.Red(i18n.T(p.lang, statusKey(s))+" "+entryName(e)+": "+crawlDetail(detail)))
 	}
-	p.bar.UpdateTitle(e.Name)
+	p.bar.UpdateTitle(termsafe.String(e.Name))
 	p.bar.Increment()
 	if p.bar.Current >= p.bar.Total {
 		p.bar.Stop()
@@ -152,7 +153,7 @@ func (p *barProgress) Source(key string, i, n int) { sourceLine(&p.mu, p.w, p.la
 func sourceLine(mu *sync.Mutex, w io.Writer, lang, prefix, key string, i, n int) {
 	mu.Lock()
 	defer mu.Unlock()
-	fmt.Fprintln(w, prefix+i18n.T(lang, "crawl.source.begin", i, n, key))
+	fmt.Fprintln(w, prefix+i18n.T(lang, "crawl.source.begin", i, n, termsafe.String(key)))
 }
 
 // CrawlReport prints the summary of every crawled source: as CrawlSummary
@@ -169,7 +170,7 @@ func CrawlReport(w io.Writer, sources []crawl.SourceResult, dryRun bool, lang st
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		fmt.Fprintln(w, i18n.T(lang, "crawl.source.heading", s.Source))
+		fmt.Fprintln(w, i18n.T(lang, "crawl.source.heading", termsafe.String(s.Source)))
 		if s.Started {
 			CrawlSummary(w, s.Summary, dryRun, lang)
 		}
@@ -178,14 +179,19 @@ func CrawlReport(w io.Writer, sources []crawl.SourceResult, dryRun bool, lang st
 			if s.Started {
 				key = "crawl.source.stopped"
 			}
-			fmt.Fprintln(w, "  "+i18n.T(lang, key, apperr.Message(s.Err, lang)))
+			fmt.Fprintln(w, "  "+i18n.T(lang, key, termsafe.String(apperr.Message(s.Err, lang))))
 		}
 	}
 }
 
 // crawlDetail is why a file was skipped or failed, as shown: an error's
-// text, with the credentials of any URL it quotes masked.
-func crawlDetail(s string) string { return redact.URLs(s) }
+// text, with the credentials of any URL it quotes masked and the names it
+// quotes safe for a terminal.
+func crawlDetail(s string) string { return termsafe.String(redact.URLs(s)) }
+
+// entryName is a crawled file's folder path and name, safe for a terminal
+// (names come from the files: termsafe).
+func entryName(e crawl.Entry) string { return termsafe.String(path.Join(e.Path, e.Name)) }
 
 func statusKey(s crawl.Status) i18n.Key { return i18n.Key("crawl.status." + string(s)) }
 
@@ -199,7 +205,7 @@ func CrawlSummary(w io.Writer, sum crawl.Summary, dryRun bool, lang string) {
 		fmt.Fprintln(w, i18n.T(lang, "crawl.summary", sum.New, sum.Updated, sum.Unchanged, len(sum.Skipped), len(sum.Failed)))
 	}
 	if sum.Notice != "" {
-		fmt.Fprintln(w, i18n.T(lang, "crawl.notice", sum.Notice))
+		fmt.Fprintln(w, i18n.T(lang, "crawl.notice", termsafe.String(sum.Notice)))
 	}
 	if sum.Moved > 0 {
 		fmt.Fprintln(w, i18n.T(lang, "crawl.summary.moved", sum.Moved))
@@ -226,7 +232,7 @@ func CrawlSummary(w io.Writer, sum crawl.Summary, dryRun bool, lang string) {
 				fmt.Fprintln(w, i18n.T(lang, "crawl.summary.more", len(group.items)-max))
 				break
 			}
-			fmt.Fprintf(w, "  %s: %s\n", path.Join(p.Path, p.Name), crawlDetail(p.Reason))
+			fmt.Fprintf(w, "  %s: %s\n", termsafe.String(path.Join(p.Path, p.Name)), crawlDetail(p.Reason))
 		}
 	}
 	// Only a checkpoint this crawl committed: one that stopped first

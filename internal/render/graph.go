@@ -11,6 +11,7 @@ import (
 
 	"github.com/gds-cli/gds/internal/graph"
 	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/termsafe"
 )
 
 // GraphProgress reports a graph build on w: a progress bar per phase on a
@@ -98,16 +99,16 @@ func GraphSources(w io.Writer, r graph.Result, lang string) {
 				fmt.Fprintf(w, "- … (+%d)\n", len(refs.Reports)-i)
 				break
 			}
-			fmt.Fprintf(w, "- [%s] %s (level %d, rank %g)\n", rep.ID, rep.Title, rep.Level, rep.Rank)
+			fmt.Fprintf(w, "- [%s] %s (level %d, rank %g)\n", rep.ID, termsafe.String(rep.Title), rep.Level, rep.Rank)
 		}
 	}
 	if len(refs.Documents) > 0 {
 		fmt.Fprintf(w, "\n### %s\n\n", i18n.T(lang, "graph.documents"))
 		for _, d := range refs.Documents {
 			if d.Link != "" {
-				fmt.Fprintf(w, "- [%s](%s)\n", d.Name, d.Link)
+				fmt.Fprintf(w, "- [%s](%s)\n", termsafe.String(d.Name), termsafe.String(d.Link))
 			} else {
-				fmt.Fprintf(w, "- %s\n", d.Name)
+				fmt.Fprintf(w, "- %s\n", termsafe.String(d.Name))
 			}
 		}
 	}

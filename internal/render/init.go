@@ -14,6 +14,7 @@ import (
 
 	"github.com/gds-cli/gds/internal/i18n"
 	"github.com/gds-cli/gds/internal/setup"
+	"github.com/gds-cli/gds/internal/termsafe"
 )
 
 // InitSummary is what `gds init` did (app.InitResult, as the renderer
@@ -143,20 +144,20 @@ func initQuestionFor(s setup.State, a setup.Action, lang string) initQuestion {
 		q.Kind = qChoose
 		switch here := s.Here(); {
 		case s.Searching != "":
-			q.Title = t("init.q.folder_search", s.Searching)
+			q.Title = t("init.q.folder_search", termsafe.String(s.Searching))
 		case here == nil:
 			q.Title = t("init.q.folder_top")
 		default:
 			names := make([]string, len(s.Path))
 			for i, f := range s.Path {
-				names[i] = f.Name
+				names[i] = termsafe.String(f.Name)
 			}
 			q.Title = t("init.q.folder_in", strings.Join(names, " / "))
 		}
 		if len(s.Drive) > 0 {
 			labels := make([]string, len(s.Drive))
 			for i, d := range s.Drive {
-				labels[i] = d.Label()
+				labels[i] = termsafe.String(d.Label())
 			}
 			q.Notes = append(q.Notes, t("init.note.chosen", strings.Join(labels, ", ")))
 		}
@@ -165,10 +166,10 @@ func initQuestionFor(s setup.State, a setup.Action, lang string) initQuestion {
 			if s.Chosen(here.ID) {
 				key = "init.opt.unuse_folder"
 			}
-			q.Options = append(q.Options, initOption{Label: t(key, here.Name), Event: setup.Event{Kind: setup.EvToggle, Folder: *here}})
+			q.Options = append(q.Options, initOption{Label: t(key, termsafe.String(here.Name)), Event: setup.Event{Kind: setup.EvToggle, Folder: *here}})
 		}
 		for _, f := range s.Listing {
-			label := "▸ " + f.Name
+			label := "▸ " + termsafe.String(f.Name) // Drive names: terminal-safe
 			if f.SharedDrive {
 				label += " " + t("init.opt.shared_drive")
 			}

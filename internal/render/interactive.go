@@ -16,6 +16,7 @@ import (
 	"github.com/gds-cli/gds/internal/render/alfred"
 	"github.com/gds-cli/gds/internal/render/textwidth"
 	"github.com/gds-cli/gds/internal/search"
+	"github.com/gds-cli/gds/internal/termsafe"
 )
 
 // LineReader reads one line of user input. ReadLine returns the line
@@ -172,7 +173,7 @@ func (r *Interactive) flushRounds(s search.State) {
 		return
 	}
 	for ; r.printed < len(s.Rounds); r.printed++ {
-		line := r.style(dim, RoundText(s.Rounds[r.printed], r.Lang))
+		line := r.style(dim, termsafe.String(RoundText(s.Rounds[r.printed], r.Lang)))
 		if r.spin != nil {
 			// pterm clears the spinner line first; the spinner redraws below.
 			pterm.Fprintln(r.Err, line)
@@ -216,9 +217,10 @@ func (r *Interactive) stopLocked() {
 // answer (the loop's no-answer policy), a cancelled ctx ends the search.
 func (r *Interactive) Ask(ctx context.Context, q ai.Question, s search.State) (search.Answer, error) {
 	r.Stop()
-	fmt.Fprintln(r.Err, r.style(bold, q.Question))
+	// A question may quote the index (folder names, keywords): terminal-safe.
+	fmt.Fprintln(r.Err, r.style(bold, termsafe.String(q.Question)))
 	for i, c := range q.Choices {
-		fmt.Fprintf(r.Err, "  %s %s\n", r.style(cyan, fmt.Sprintf("%d)", i+1)), c.Label)
+		fmt.Fprintf(r.Err, "  %s %s\n", r.style(cyan, fmt.Sprintf("%d)", i+1)), termsafe.String(c.Label))
 	}
 	prompt := i18n.T(r.Lang, "interactive.prompt.free")
 	if len(q.Choices) > 0 {
@@ -274,7 +276,7 @@ func (r *Interactive) Finish(out search.Outcome, limit int) {
 		return
 	}
 	for _, l := range out.State.Loosened {
-		fmt.Fprintln(r.Out, r.style(yellow, l.Text(r.Lang)))
+		fmt.Fprintln(r.Out, r.style(yellow, termsafe.String(l.Text(r.Lang))))
 	}
 	if out.State.FullText {
 		fmt.Fprintln(r.Out, r.style(yellow, i18n.T(r.Lang, "search.fulltext_fallback")))
@@ -290,14 +292,16 @@ func (r *Interactive) Finish(out search.Outcome, limit int) {
 	labels := sourceLabels(res)
 	for i, rs := range res {
 		f := rs.File
-		name := r.style(bold, f.Name)
+		// From the files: shown safe for a terminal (termsafe).
+		webLink := termsafe.String(f.WebLink)
+		name := r.style(bold, termsafe.String(f.Name))
 		if r.Hyperlinks && f.WebLink != "" {
-			name = osc8(f.WebLink, name)
+			name = osc8(webLink, name)
 		}
 		fmt.Fprintf(r.Out, "%2d. %s\n", i+1, name)
 		meta := f.ModifiedAt.Local().Format("2006-01-02")
 		if f.Path != "" {
-			meta = f.Path + " · " + meta
+			meta = termsafe.String(f.Path) + " · " + meta
 		}
 		meta = withSource(labels, i, meta)
 		fmt.Fprintf(r.Out, "    %s\n", r.style(dim, meta))
@@ -308,9 +312,9 @@ func (r *Interactive) Finish(out search.Outcome, limit int) {
 			fmt.Fprintf(r.Out, "    %s\n", r.style(dim, i18n.T(r.Lang, "result.name_only", oneLine(f.SkipReason))))
 		}
 		if f.WebLink != "" {
-			link := r.style(cyan, f.WebLink)
+			link := r.style(cyan, webLink)
 			if r.Hyperlinks {
-				link = osc8(f.WebLink, link)
+				link = osc8(webLink, link)
 			}
 			fmt.Fprintf(r.Out, "    %s\n", link)
 		}

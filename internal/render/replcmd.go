@@ -10,6 +10,7 @@ import (
 	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/i18n"
 	"github.com/gds-cli/gds/internal/search"
+	"github.com/gds-cli/gds/internal/termsafe"
 )
 
 // REPLAction is what a line typed at the search prompt asks for.
@@ -112,7 +113,7 @@ func (l *ResultLinks) Handle(ctx context.Context, line string) (bool, error) {
 		if err := l.Opener.Open(ctx, link); err != nil {
 			return true, err
 		}
-		fmt.Fprintln(l.Msgs, l.T("repl.opened", c.Index, link))
+		fmt.Fprintln(l.Msgs, l.T("repl.opened", c.Index, termsafe.String(link)))
 		return true, nil
 	}
 	terminal, err := l.Opener.Copy(ctx, link)
@@ -123,6 +124,6 @@ func (l *ResultLinks) Handle(ctx context.Context, line string) (bool, error) {
 	if terminal {
 		key = "repl.copied_terminal"
 	}
-	fmt.Fprintln(l.Msgs, l.T(key, c.Index, link))
+	fmt.Fprintln(l.Msgs, l.T(key, c.Index, termsafe.String(link)))
 	return true, nil
 }

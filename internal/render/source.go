@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/gds-cli/gds/internal/search"
+	"github.com/gds-cli/gds/internal/termsafe"
 )
 
 // SourceLabel is the short name of a source key shown next to a result:
@@ -47,5 +48,5 @@ func withSource(labels []string, i int, meta string) string {
 	if labels == nil || labels[i] == "" {
 		return meta
 	}
-	return labels[i] + " · " + meta
+	return termsafe.String(labels[i]) + " · " + meta
 }

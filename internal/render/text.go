@@ -13,6 +13,7 @@ import (
 	"github.com/gds-cli/gds/internal/i18n"
 	"github.com/gds-cli/gds/internal/render/alfred"
 	"github.com/gds-cli/gds/internal/search"
+	"github.com/gds-cli/gds/internal/termsafe"
 )
 
 // SearchText prints the end of a search for a terminal or a pipe: the
@@ -23,7 +24,7 @@ func SearchText(w io.Writer, out search.Outcome, verbose, hyperlinks bool, lang 
 	s := out.State
 	if verbose {
 		for _, r := range s.Rounds {
-			fmt.Fprintln(w, i18n.T(lang, "search.round", r.Loop, KeywordsText(r.Conditions), alfred.FiltersText(r.Conditions.Filters, lang), r.Hits, string(r.Branch)))
+			fmt.Fprintln(w, termsafe.String(i18n.T(lang, "search.round", r.Loop, KeywordsText(r.Conditions), alfred.FiltersText(r.Conditions.Filters, lang), r.Hits, string(r.Branch))))
 		}
 		fmt.Fprintln(w, i18n.T(lang, "search.provider", out.Provider))
 	}
@@ -36,7 +37,7 @@ func SearchText(w io.Writer, out search.Outcome, verbose, hyperlinks bool, lang 
 		return
 	}
 	for _, l := range s.Loosened {
-		fmt.Fprintln(w, l.Text(lang))
+		fmt.Fprintln(w, termsafe.String(l.Text(lang)))
 	}
 	if s.FullText {
 		fmt.Fprintln(w, i18n.T(lang, "search.fulltext_fallback"))
@@ -44,13 +45,15 @@ func SearchText(w io.Writer, out search.Outcome, verbose, hyperlinks bool, lang 
 	labels := sourceLabels(out.Results)
 	for i, r := range out.Results {
 		f := r.File
-		name := f.Name
+		// Names, folders, summaries and links come from the files: shown
+		// safe for a terminal (termsafe).
+		name, link := termsafe.String(f.Name), termsafe.String(f.WebLink)
 		if hyperlinks && f.WebLink != "" {
-			name = "\x1b]8;;" + f.WebLink + "\x1b\\" + name + "\x1b]8;;\x1b\\"
+			name = "\x1b]8;;" + link + "\x1b\\" + name + "\x1b]8;;\x1b\\"
 		}
 		meta := f.ModifiedAt.Local().Format("2006-01-02")
 		if f.Path != "" {
-			meta = f.Path + " · " + meta
+			meta = termsafe.String(f.Path) + " · " + meta
 		}
 		meta = withSource(labels, i, meta)
 		fmt.Fprintf(w, "%2d. %s  (%s)\n", i+1, name, meta)
@@ -60,7 +63,7 @@ func SearchText(w io.Writer, out search.Outcome, verbose, hyperlinks bool, lang 
 		if f.NameOnly() {
 			fmt.Fprintf(w, "    %s\n", i18n.T(lang, "result.name_only", oneLine(f.SkipReason)))
 		}
-		fmt.Fprintf(w, "    %s\n", f.WebLink)
+		fmt.Fprintf(w, "    %s\n", link)
 	}
 }
 
@@ -73,8 +76,9 @@ func KeywordsText(c search.Conditions) string {
 	return strings.Join(parts, ", ")
 }
 
+// oneLine is s on one line, safe for a terminal.
 func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
+	return termsafe.String(strings.Join(strings.Fields(s), " "))
 }
 
 // DegradedText prints one line per degraded step of a search (to stderr,

@@ -276,7 +276,9 @@ func alfredFile(f store.File, o Options) Item {
 	if large == "" {
 		large = name
 	}
-	local := clean(o.LocalPaths[f.ID])
+	// The local copy's path is used (Quick Look, reveal): kept true; only
+	// its display is cleaned.
+	local := o.LocalPaths[f.ID]
 	it := Item{
 		UID:          clean(f.ID),
 		Title:        name,
@@ -294,7 +296,7 @@ func alfredFile(f store.File, o Options) Item {
 	}
 	if local != "" {
 		it.QuicklookURL = local
-		it.Mods["alt"] = Mod{Subtitle: i18n.T(o.Lang, "alfred.mod.reveal", local), Arg: local, Valid: true,
+		it.Mods["alt"] = Mod{Subtitle: i18n.T(o.Lang, "alfred.mod.reveal", clean(local)), Arg: local, Valid: true,
 			Variables: map[string]string{ActionVar: ActionReveal}}
 	} else {
 		it.Mods["alt"] = Mod{Subtitle: i18n.T(o.Lang, "alfred.mod.no_local"), Valid: false}
