@@ -60,6 +60,7 @@ func TestCrawlDriveMissingFolder(t *testing.T) {
 func TestCrawlDriveNeedsFolders(t *testing.T) {
 	h, _ := driveHarness(t)
 	delete(h.env, config.EnvDriveFolderIDs)
+	h.env[config.EnvSource] = config.SourceDrive // chosen, without a folder
 	if code := h.run("crawl"); code != exitConfig || !strings.Contains(h.stderr.String(), config.EnvDriveFolderIDs) {
 		t.Errorf("exit %d, stderr %s", code, h.stderr.String())
 	}

@@ -45,10 +45,11 @@ func doctorDeps(t *testing.T, goos string, settings map[string]string) (*app.Dep
 	return d, env, out
 }
 
-// On a fresh GDS_HOME doctor lists every missing piece with the command
-// that fixes it and fails.
+// On a fresh GDS_HOME with Google Drive chosen as the source, doctor lists
+// every missing piece with the command that fixes it and fails. (With no
+// source at all it says to run gds init: TestFirstRunPointsToInit.)
 func TestDoctorFreshHome(t *testing.T) {
-	d, env, out := doctorDeps(t, "darwin", map[string]string{"GDS_AI_PROVIDER": "offline"})
+	d, env, out := doctorDeps(t, "darwin", map[string]string{"GDS_AI_PROVIDER": "offline", "GDS_SOURCES": "drive"})
 	err := runDoctor(context.Background(), d, doctorOptions{}, env)
 	if !errors.Is(err, doctor.ErrUnhealthy) || exitCode(err) != exitError {
 		t.Fatalf("err %v (exit %d)", err, exitCode(err))

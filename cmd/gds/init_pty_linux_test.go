@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -128,5 +129,37 @@ func TestInitWizardPicksADriveFolderOnATerminal(t *testing.T) {
 	}
 	if want := "GDS_SOURCES=drive:" + projects + "\nGDS_AI_PROVIDER=offline\n"; string(data) != want {
 		t.Errorf(".env = %q, want %q", data, want)
+	}
+}
+
+// TestBareGdsOffersInitOnATerminal: `gds` alone on a terminal, before any
+// source is configured, offers `gds init`; no shows the help, yes (Enter)
+// starts the wizard. With a source configured, or without a terminal, it
+// shows the help as before.
+func TestBareGdsOffersInitOnATerminal(t *testing.T) {
+	bin := gdsBinary(t)
+	noSource := []string{"GDS_SOURCES=", "GDS_SOURCE=", "GOOGLE_DRIVE_TARGET_FOLDER_IDS="}
+
+	s := startPTYEnv(t, bin, filepath.Join(t.TempDir(), "home"), "C", noSource)
+	s.expect(`gds is not set up yet`)
+	s.expect(`Set it up now with .gds init.\? \[Y/n\]`)
+	s.send("n\r")
+	s.expect(`Run .gds init. when you are ready`)
+	s.expect(`USAGE:`)
+	if code := s.exit(); code != 0 {
+		t.Fatalf("no: exit %d\n%s", code, s.screen())
+	}
+
+	s = startPTYEnv(t, bin, filepath.Join(t.TempDir(), "home"), "C", noSource)
+	s.expect(`\[Y/n\]`)
+	s.send("\r")
+	s.expect(`Which sources should gds index`)
+	s.sendKeys("\x03") // Ctrl-C: nothing written
+	s.exit()
+
+	s = startPTYEnv(t, bin, filepath.Join(t.TempDir(), "home"), "C", []string{"GDS_SOURCES=local:" + t.TempDir()})
+	s.expect(`USAGE:`)
+	if code := s.exit(); code != 0 || strings.Contains(s.screen(), "not set up") {
+		t.Fatalf("configured: exit %d\n%s", code, s.screen())
 	}
 }

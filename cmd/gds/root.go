@@ -74,6 +74,9 @@ func newRootCommand(d *app.Deps, info buildInfo) *cli.Command {
 			if cmd.Args().Present() {
 				return cliflag.UnknownCommand(cmd, cmd.Args().First())
 			}
+			if d.NeedsInit() && isTerminal(d.Stdin) && isTerminal(d.Stdout) {
+				return offerInit(ctx, d, cmd)
+			}
 			return cli.ShowRootCommandHelp(cmd)
 		},
 		Commands: []*cli.Command{

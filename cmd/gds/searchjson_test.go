@@ -228,7 +228,7 @@ func TestSearchJSONQuestionE2E(t *testing.T) {
 func TestSearchJSONErrorsE2E(t *testing.T) {
 	empty := t.TempDir()
 	out, _, code := runGds(t, gdsEnv(empty), "search", "--json", "anything")
-	if e := decodeErr(t, out); code != exitError || e.Code != "no_index" || !strings.Contains(e.Message, "gds crawl") {
+	if e := decodeErr(t, out); code != exitError || e.Code != "no_index" || !strings.Contains(e.Hint, "gds init") {
 		t.Errorf("empty home: code %d %+v", code, e)
 	}
 	out, _, code = runGds(t, gdsEnv(empty, "SEARCH_MAX_LOOP_COUNT=many"), "search", "--json", "anything")

@@ -69,7 +69,7 @@ func (d *Deps) Agent(ctx context.Context, req AgentRequest) (agent.Result, error
 		return agent.Result{}, err
 	}
 	if stats.Files == 0 {
-		return agent.Result{}, apperr.L(apperr.NoIndex, "search.empty_index")
+		return agent.Result{}, d.emptyIndex()
 	}
 	eng := &agentEngine{st: st, prov: prov, xr: d.Extractor}
 	folder := store.CleanFolder(req.Folder)

@@ -81,7 +81,8 @@ func (d *Deps) Retrieve(ctx context.Context, req RetrieveRequest) ([]Source, err
 		return nil, err
 	}
 	defer st.Close()
-	return retrieve(ctx, st, prov, req)
+	srcs, err := retrieve(ctx, st, prov, req)
+	return srcs, d.explainEmpty(err)
 }
 
 // retrieve runs req (already checked) on an open index.
@@ -91,7 +92,7 @@ func retrieve(ctx context.Context, st store.Store, prov ai.Provider, req Retriev
 		return nil, err
 	}
 	if stats.Files == 0 {
-		return nil, apperr.L(apperr.NoIndex, "search.empty_index")
+		return nil, errIndexEmpty
 	}
 	vecs, err := prov.Embed(ctx, []string{req.Query})
 	if err != nil {
@@ -181,7 +182,7 @@ func (d *Deps) Ask(ctx context.Context, req AskRequest) (AskResult, error) {
 	defer st.Close()
 	srcs, err := retrieve(ctx, st, prov, req.RetrieveRequest)
 	if err != nil {
-		return AskResult{}, err
+		return AskResult{}, d.explainEmpty(err)
 	}
 	res := AskResult{Question: req.Query, Sources: srcs, Provider: prov.Name(), Extractive: prov.Name() == config.ProviderOffline}
 	if len(srcs) == 0 {

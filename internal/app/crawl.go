@@ -121,6 +121,12 @@ func (d *Deps) Crawl(ctx context.Context, req CrawlRequest) (*CrawlReport, error
 	if err != nil {
 		return nil, err
 	}
+	if len(specs) == 0 && d.NeedsInit() {
+		return nil, needsInit{apperr.L(apperr.Config, "first_run.no_source")}
+	}
+	if err := checkLocalTargets(targets); len(specs) > 0 && err != nil {
+		return nil, err
+	}
 	if !req.DryRun {
 		lock, err := schedule.AcquireCrawlLock(cfg.DataDir)
 		if err != nil {

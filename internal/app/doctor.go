@@ -35,7 +35,7 @@ const IntegrityLimit = 3 * time.Second
 // OS. offline skips checks that need the network.
 func (d *Deps) DoctorInputs(offline bool, env schedule.Env) doctor.Inputs {
 	in := doctor.Inputs{
-		Lang: d.Lang, Now: d.Now(), Config: d.Config, ConfigErr: d.ConfigErr, Offline: offline,
+		Lang: d.Lang, Now: d.Now(), Config: d.Config, ConfigErr: d.ConfigErr, Offline: offline, NoSource: d.NeedsInit(),
 		ProgramExists: func(p string) bool { fi, err := os.Stat(p); return err == nil && !fi.IsDir() },
 	}
 	if b := env.Backend(); b != nil {

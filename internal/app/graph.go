@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/gds-cli/gds/internal/ai/tokens"
-	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/graph"
 	"github.com/gds-cli/gds/internal/store"
 )
@@ -48,7 +47,7 @@ func (d *Deps) GraphBuild(ctx context.Context, req GraphBuildRequest) (graph.Bui
 		return graph.BuildStats{}, err
 	}
 	if stats.Files == 0 {
-		return graph.BuildStats{}, apperr.L(apperr.NoIndex, "search.empty_index")
+		return graph.BuildStats{}, d.emptyIndex()
 	}
 	b := &graph.Builder{Index: st, Graph: gs, Provider: prov, Counter: tokens.O200k, Lang: d.Lang,
 		Concurrency: req.Concurrency, Now: d.Now, OnProgress: req.OnProgress}

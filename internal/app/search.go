@@ -86,7 +86,7 @@ func (d *Deps) OpenSearch(ctx context.Context, asker search.Asker) (*SearchSessi
 	}
 	if stats.Files == 0 {
 		st.Close()
-		return nil, apperr.L(apperr.NoIndex, "search.empty_index")
+		return nil, d.emptyIndex()
 	}
 	ss := &SearchSession{Budget: pol, store: st, where: where, remoteDB: cfg.UsesPostgres(), maxLoops: cfg.SearchMaxLoopCount, d: d}
 	if store.AnyKind(stats.Syncs, config.SourceDrive) && !pol.Local {

@@ -69,6 +69,9 @@ func (c *checker) source() []Check {
 	if cfg == nil {
 		return []Check{c.skipped("source")}
 	}
+	if c.in.NoSource {
+		return []Check{c.check("source", Fail, c.t("doctor.source.none"), "gds init   # or: gds init --source local:PATH --no-input")}
+	}
 	var out []Check
 	if len(cfg.Sources) > 1 {
 		out = append(out, c.check("source", OK, c.t("doctor.source.sources", len(cfg.Sources), config.FormatSources(cfg.Sources)), ""))
@@ -118,6 +121,12 @@ func (c *checker) index(ctx context.Context) []Check {
 	st := c.stats
 	var damaged *store.DamagedError
 	switch {
+	case errors.Is(c.statsErr, ErrNoIndex) && c.in.NoSource:
+		return []Check{
+			c.check("index", Skip, c.t("doctor.index.none", c.in.Config.IndexPath()), ""),
+			c.check("embedding", Skip, c.t("doctor.embedding.none"), ""),
+			c.check("freshness", Skip, c.t("doctor.freshness.never"), ""),
+		}
 	case errors.Is(c.statsErr, ErrNoIndex):
 		return []Check{
 			c.check("index", Fail, c.t("doctor.index.none", c.in.Config.IndexPath()), "gds crawl"),
@@ -176,6 +185,8 @@ func (c *checker) index(ctx context.Context) []Check {
 
 	last := st.Sync.UpdatedAt
 	switch {
+	case st.Files == 0 && last.IsZero() && c.in.NoSource:
+		out = append(out, c.check("freshness", Skip, c.t("doctor.freshness.never"), ""))
 	case st.Files == 0 && last.IsZero():
 		out = append(out, c.check("freshness", Fail, c.t("doctor.freshness.never"), "gds crawl"))
 	case st.Files == 0:
@@ -246,6 +257,8 @@ func (c *checker) auth(ctx context.Context) Check {
 	switch {
 	case cfg == nil:
 		return c.skipped("auth")
+	case c.in.NoSource:
+		return c.check("auth", Skip, c.t("doctor.auth.no_source"), "")
 	case !config.HasKind(cfg.Sources, config.SourceDrive):
 		return c.check("auth", Skip, c.t("doctor.auth.not_needed"), "")
 	case c.in.Token == nil:

@@ -108,6 +108,9 @@ type Inputs struct {
 	Now       time.Time
 	Config    *config.Config
 	ConfigErr error
+	// NoSource: no source is configured yet (gds init has not run); the
+	// checks of what a source needs are skipped and the fix is gds init.
+	NoSource bool
 
 	Stats IndexStats
 	// Integrity runs the index's own consistency check (SQLite's
