@@ -193,14 +193,3 @@ func TestDemoSaysHowToKeepUsingItsIndex(t *testing.T) {
 		t.Errorf("searching the demo's index as printed: %v\n%s", err, res)
 	}
 }
-
-func TestAcceptsOffer(t *testing.T) {
-	for answer, want := range map[string]bool{
-		"": true, "\n": true, "y": true, "Yes": true, " Y ": true, "はい": true,
-		"n": false, "no": false, "N\n": false, "いいえ": false,
-	} {
-		if got := acceptsOffer(answer); got != want {
-			t.Errorf("acceptsOffer(%q) = %v, want %v", answer, got, want)
-		}
-	}
-}

@@ -75,7 +75,12 @@ func newRootCommand(d *app.Deps, info buildInfo) *cli.Command {
 				return cliflag.UnknownCommand(cmd, cmd.Args().First())
 			}
 			if d.NeedsInit() && isTerminal(d.Stdin) && isTerminal(d.Stdout) {
-				return offerInit(ctx, d, cmd)
+				in := render.NewLines(d.Stdin)
+				if yes, err := render.OfferInit(ctx, in, d.Stdout, d.Lang); err != nil {
+					return err
+				} else if yes {
+					return runInitWizard(ctx, d, in)
+				}
 			}
 			return cli.ShowRootCommandHelp(cmd)
 		},

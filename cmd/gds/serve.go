@@ -51,12 +51,9 @@ func newServeCommand(d *app.Deps, info buildInfo) *cli.Command {
 			opts.UploadDir = cfg.UploadDir
 			srv := server.New(d, opts)
 			longStop(ctx, d, serveStopGrace)
-			empty := d.EmptyIndexNotice(ctx, st)
 			return srv.ListenAndServe(ctx, addr, func(a net.Addr) {
 				fmt.Fprintln(d.Stderr, d.T("serve.listening", a.String()))
-				if empty != "" {
-					fmt.Fprintln(d.Stderr, empty)
-				}
+				d.NoteEmptyIndex(ctx, st)
 			})
 		},
 	}

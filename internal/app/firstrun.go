@@ -3,7 +3,9 @@ package app
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
+	"os/exec"
 
 	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/config"
@@ -77,11 +79,17 @@ func checkLocalTargets(targets []config.CrawlSource) error {
 	return nil
 }
 
-// EmptyIndexNotice is what `gds serve` says at start-up when st holds no
-// file: run gds crawl, or gds init first when no source is configured; ""
-// when files are indexed (or the count cannot be read: the server's own
-// requests will say why).
-func (d *Deps) EmptyIndexNotice(ctx context.Context, st store.Store) string {
+// NoteEmptyIndex prints on stderr what `gds serve` says at start-up when st
+// holds no file: run gds crawl, or gds init first when no source is
+// configured. Nothing when files are indexed (or the count cannot be read:
+// the server's own requests will say why).
+func (d *Deps) NoteEmptyIndex(ctx context.Context, st store.Store) {
+	if n := d.emptyIndexNotice(ctx, st); n != "" {
+		fmt.Fprintln(d.Stderr, n)
+	}
+}
+
+func (d *Deps) emptyIndexNotice(ctx context.Context, st store.Store) string {
 	count := st.Stats
 	if s, ok := st.(interface {
 		Summary(ctx context.Context) (store.Stats, error) // without the chunk count
@@ -96,4 +104,17 @@ func (d *Deps) EmptyIndexNotice(ctx context.Context, st store.Store) string {
 		return d.T("serve.empty_no_source")
 	}
 	return d.T("serve.empty_index")
+}
+
+// RunSelf runs another gds command (`gds crawl` after `gds init`) in a child
+// process of this executable, on the same streams, so that it reads the
+// .env just written.
+func (d *Deps) RunSelf(ctx context.Context, args ...string) error {
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("find the gds executable: %w", err)
+	}
+	c := exec.CommandContext(ctx, exe, args...)
+	c.Stdin, c.Stdout, c.Stderr = d.Stdin, d.Stdout, d.Stderr
+	return c.Run()
 }
