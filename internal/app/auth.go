@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"time"
 
 	"github.com/gds-cli/gds/internal/apperr"
@@ -42,6 +43,12 @@ func (d *Deps) AuthLogin(ctx context.Context, req AuthLoginRequest) (string, err
 	if err != nil {
 		return "", err
 	}
+	if fs, ok := store.(auth.FileStore); ok {
+		// Before the browser: a sign-in that could not be saved is lost.
+		if err := checkWritable(filepath.Dir(fs.Path)); err != nil {
+			return "", err
+		}
+	}
 	opener := d.OpenBrowser
 	if req.NoBrowser {
 		opener = nil
@@ -51,6 +58,9 @@ func (d *Deps) AuthLogin(ctx context.Context, req AuthLoginRequest) (string, err
 		ShowURL: req.ShowURL, OpenBrowser: opener, Warn: req.Warn,
 		Timeout: req.Timeout, Now: d.Now,
 	})
+	if fs, ok := store.(auth.FileStore); ok && err != nil {
+		err = homeWriteError(filepath.Dir(fs.Path), err)
+	}
 	if err != nil {
 		return "", err
 	}

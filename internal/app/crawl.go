@@ -130,7 +130,7 @@ func (d *Deps) Crawl(ctx context.Context, req CrawlRequest) (*CrawlReport, error
 	if !req.DryRun {
 		lock, err := schedule.AcquireCrawlLock(cfg.DataDir)
 		if err != nil {
-			return nil, err
+			return nil, homeWriteError(cfg.DataDir, err)
 		}
 		defer lock.Release()
 	}

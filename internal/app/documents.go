@@ -169,7 +169,7 @@ func (d *Deps) UploadDocument(ctx context.Context, req UploadRequest) (Document,
 		return Document{}, err
 	}
 	if err := os.MkdirAll(cfg.UploadDir, 0o700); err != nil {
-		return Document{}, fmt.Errorf("create the upload directory %s: %w", cfg.UploadDir, err)
+		return Document{}, uploadWriteError(cfg.UploadDir, fmt.Errorf("create the upload directory %s: %w", cfg.UploadDir, err))
 	}
 	id := newUUID()
 	stored := id + ext
@@ -179,7 +179,7 @@ func (d *Deps) UploadDocument(ctx context.Context, req UploadRequest) (Document,
 		if errors.Is(err, errTooLarge) {
 			return Document{}, apperr.L(apperr.TooLarge, "serve.file_too_large", name, req.MaxBytes>>20)
 		}
-		return Document{}, err
+		return Document{}, uploadWriteError(cfg.UploadDir, err)
 	}
 	keep := false
 	defer func() {

@@ -65,9 +65,9 @@ func (d *Deps) InitFederateConfig(path string, force bool) (string, error) {
 		return p, apperr.L(apperr.Usage, "federate.config_exists", p)
 	}
 	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
-		return p, err
+		return p, homeWriteError(filepath.Dir(p), err)
 	}
-	return p, os.WriteFile(p, []byte(federate.DefaultConfigYAML), 0o600)
+	return p, homeWriteError(filepath.Dir(p), os.WriteFile(p, []byte(federate.DefaultConfigYAML), 0o600))
 }
 
 // LoadFederateConfig reads servers.yaml, or the defaults when the file in
@@ -141,11 +141,11 @@ func (d *Deps) OpenFederation(ctx context.Context, o FederateOptions) (*Federati
 		}
 		f.TracePath = filepath.Join(cfg.Home, FederateTraceName)
 		if err := os.MkdirAll(cfg.Home, 0o700); err != nil {
-			return nil, err
+			return nil, homeWriteError(cfg.Home, err)
 		}
 		tf, err := os.OpenFile(f.TracePath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 		if err != nil {
-			return nil, fmt.Errorf("open the trace %s: %w", f.TracePath, err)
+			return nil, homeWriteError(cfg.Home, fmt.Errorf("open the trace %s: %w", f.TracePath, err))
 		}
 		f.trace = tf
 		hopts.Trace = mcphost.NewTrace(tf, d.Now)

@@ -213,6 +213,9 @@ func (d *Deps) writePlan(cfg *config.Config, sources []setup.Source, plan setup.
 		}
 	}
 	changed, err := envfile.Apply(res.EnvFile, edit)
+	if isReadOnly(err) {
+		return InitResult{}, homeWriteError(filepath.Dir(res.EnvFile), err)
+	}
 	if err != nil {
 		return InitResult{}, apperr.L(apperr.Config, "init.write_failed", res.EnvFile).Wrap(err)
 	}

@@ -25,3 +25,12 @@ func init() {
 		}
 	})
 }
+
+// Messages of a folder gds must write in and cannot (package app).
+func init() {
+	register(func() map[Key]Message {
+		return map[Key]Message{
+			"upload.read_only": {En: "the upload folder %s is read-only; make it writable or point GDS_UPLOAD_DIR at a writable folder", Ja: "アップロード用フォルダ %s は読み取り専用です。書き込めるようにするか、GDS_UPLOAD_DIR を書き込めるフォルダに設定してください"},
+		}
+	})
+}
