@@ -11,6 +11,13 @@
 // POST /v1/embeddings and GET /v1/models. Scripted tool calls are for tests
 // that use internal/ai/openaitest directly; the standalone emulator answers
 // with text.
+//
+// It enforces OpenAI's rate limits when given them, per model, embeddings
+// separately, with the x-ratelimit-* headers on every response and 429
+// rate_limit_exceeded (retry-after-ms, Retry-After) over a limit; latency
+// may be a spread; --quota-exhausted answers insufficient_quota:
+//
+//	go run ./cmd/gds-openai-emulator -rpm 600 -tpm 200000 -embed-rpm 3000 -latency 1s±300ms
 package main
 
 import (
@@ -57,7 +64,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		"応答に使うもの: offline（gds のオフラインプロバイダー）または simple（小さな決定的実装）"))
 	keyEnv := fs.String("key-env", "", msg("name of an environment variable holding the API key clients must send (default: no authentication)",
 		"クライアントが送るべき API キーを入れた環境変数名（既定: 認証なし）"))
-	latency := fs.Duration("latency", 0, msg("delay added to every request", "すべてのリクエストに加える遅延"))
+	latency := fs.String("latency", "0", msg("delay added to every served request: a duration (1s) or a spread (1s±300ms, uniform)",
+		"応答する各リクエストに加える遅延: 期間 (1s) または幅 (1s±300ms、一様分布)"))
+	rpm := fs.Int("rpm", 0, msg("requests per minute allowed per chat model (0: no limit)", "チャットモデルごとの毎分リクエスト上限（0: 無制限）"))
+	tpm := fs.Int("tpm", 0, msg("tokens per minute allowed per chat model (0: no limit)", "チャットモデルごとの毎分トークン上限（0: 無制限）"))
+	embedRPM := fs.Int("embed-rpm", 0, msg("requests per minute allowed per embedding model (0: no limit)", "埋め込みモデルごとの毎分リクエスト上限（0: 無制限）"))
+	embedTPM := fs.Int("embed-tpm", 0, msg("tokens per minute allowed per embedding model (0: no limit)", "埋め込みモデルごとの毎分トークン上限（0: 無制限）"))
+	period := fs.Duration("enforce-period", openaitest.DefaultEnforcementPeriod, msg("period over which the per-minute limits are enforced",
+		"毎分の上限を適用する期間"))
+	quota := fs.Bool("quota-exhausted", false, msg("answer every model request with 429 insufficient_quota", "すべてのモデルリクエストに 429 insufficient_quota で応答する"))
 	quiet := fs.Bool("quiet", false, msg("do not log requests", "リクエストをログに出さない"))
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -73,7 +88,20 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%s", msg(fmt.Sprintf("unknown -backend %q: use offline or simple", *backend),
 			fmt.Sprintf("-backend %q は不明です。offline か simple を指定してください", *backend)))
 	}
-	opts := []openaitest.Option{openaitest.WithBackend(p), openaitest.WithLatency(*latency)}
+	delay, jitter, err := openaitest.ParseLatency(*latency)
+	if err != nil {
+		return err
+	}
+	if *rpm < 0 || *tpm < 0 || *embedRPM < 0 || *embedTPM < 0 || *period <= 0 {
+		return fmt.Errorf("%s", msg("-rpm, -tpm, -embed-rpm and -embed-tpm must be 0 or more, -enforce-period positive",
+			"-rpm・-tpm・-embed-rpm・-embed-tpm は 0 以上、-enforce-period は正の値にしてください"))
+	}
+	opts := []openaitest.Option{openaitest.WithBackend(p), openaitest.WithLatencyRange(delay, jitter),
+		openaitest.WithRateLimits(openaitest.RateLimit{RPM: *rpm, TPM: *tpm}, openaitest.RateLimit{RPM: *embedRPM, TPM: *embedTPM}),
+		openaitest.WithEnforcementPeriod(*period)}
+	if *quota {
+		opts = append(opts, openaitest.WithQuotaExhausted())
+	}
 	if *keyEnv != "" {
 		key := os.Getenv(*keyEnv)
 		if key == "" {

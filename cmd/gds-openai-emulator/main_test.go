@@ -84,3 +84,12 @@ func TestUnknownBackendIsRejected(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+func TestBadLimitFlagsAreRejected(t *testing.T) {
+	t.Setenv("LANG", "C")
+	for _, args := range [][]string{{"-latency", "1s±2s"}, {"-latency", "soon"}, {"-rpm", "-1"}, {"-enforce-period", "0s"}} {
+		if err := run(context.Background(), args, io.Discard, io.Discard); err == nil {
+			t.Errorf("%q accepted", args)
+		}
+	}
+}

@@ -63,10 +63,12 @@ type chatRequest struct {
 		Type       string            `json:"type"`
 		JSONSchema *jsonSchemaFormat `json:"json_schema"`
 	} `json:"response_format"`
-	N                 *int            `json:"n"`
-	Tools             []wireTool      `json:"tools"`
-	ToolChoice        json.RawMessage `json:"tool_choice"`
-	ParallelToolCalls *bool           `json:"parallel_tool_calls"`
+	N                   *int            `json:"n"`
+	Tools               []wireTool      `json:"tools"`
+	ToolChoice          json.RawMessage `json:"tool_choice"`
+	ParallelToolCalls   *bool           `json:"parallel_tool_calls"`
+	MaxTokens           *int            `json:"max_tokens"`
+	MaxCompletionTokens *int            `json:"max_completion_tokens"`
 }
 
 func (c *chatRequest) schemaName() string {

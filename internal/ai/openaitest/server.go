@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -123,6 +124,9 @@ type Recorded struct {
 	Dimensions int    // embeddings: requested dimensions, 0 if absent
 	Encoding   string // embeddings: encoding_format
 	Status     int    // status answered (0: connection dropped)
+	// Tokens is what the request counts against a TPM limit (prompt
+	// estimate plus max_tokens; inputs of an embeddings request).
+	Tokens int
 
 	// Chat requests: the messages as sent (system included; content parts
 	// joined into Content), the tools offered, tool_choice ("auto", "none",
@@ -165,14 +169,28 @@ type Handler struct {
 	backend           ai.Provider
 	models            []string
 	strictModels      bool
-	latency           time.Duration
+	latency, jitter   time.Duration
 	reverseEmbeddings bool
+	chatLimit         RateLimit
+	embLimit          RateLimit
+	period            time.Duration
 
 	mu       sync.Mutex
 	queue    []Reply
 	perTask  map[ai.Task]Reply
 	requests []Recorded
 	seq      int
+	quotaOut bool
+	limiters map[string]*modelLimiter
+	rng      *rand.Rand
+	clock    func() time.Time
+}
+
+func (h *Handler) now() time.Time {
+	if h.clock != nil {
+		return h.clock()
+	}
+	return time.Now()
 }
 
 // NewHandler returns a Handler. Without WithBackend it answers with
@@ -363,7 +381,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "read body", http.StatusBadRequest)
 		return
 	}
-	rec := Recorded{Time: time.Now(), Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone()}
+	rec := Recorded{Time: h.now(), Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone()}
 	rec.Header.Del("Authorization")
 	rec.Authorized = h.apiKey == "" || r.Header.Get("Authorization") == "Bearer "+h.apiKey
 
@@ -390,10 +408,6 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	x := &exchange{h: h, w: w, r: r, idx: h.record(rec)}
 
-	if !wait(r.Context(), h.latency) {
-		x.status(0)
-		return
-	}
 	if !rec.Authorized {
 		if r.Header.Get("Authorization") == "" {
 			x.apiError(http.StatusUnauthorized, "invalid_request_error", "",
@@ -436,6 +450,19 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if h.strictModels && !slices.Contains(h.models, rec.Model) {
 		x.apiError(http.StatusNotFound, "invalid_request_error", "model_not_found",
 			fmt.Sprintf("The model `%s` does not exist or you do not have access to it.", rec.Model), "")
+		return
+	}
+
+	// Rate limits and quota first, answered at once as OpenAI does; then
+	// the latency of a request that is served.
+	switch {
+	case chat != nil && x.rateCheck(rec.Model, chatTokens(chat), rec.Time):
+		return
+	case emb != nil && x.rateCheck(rec.Model, embeddingTokens(emb), rec.Time):
+		return
+	}
+	if !wait(r.Context(), h.delay()) {
+		x.status(0)
 		return
 	}
 
