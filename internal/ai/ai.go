@@ -10,6 +10,8 @@ import (
 	"encoding/json"
 	"errors"
 	"iter"
+
+	"github.com/gds-cli/gds/internal/apperr"
 )
 
 // Task names a job. LLM providers follow Request.System and Messages; the
@@ -99,6 +101,11 @@ var ErrUnsupportedTask = errors.New("task not supported by this provider")
 // ErrMalformedOutput is matched (errors.Is) by a provider's error for a
 // reply that is not the requested JSON document.
 var ErrMalformedOutput = errors.New("malformed model output")
+
+// ErrQuotaExhausted is matched (errors.Is) by a provider's error when the
+// account has no quota left (OpenAI's 429 insufficient_quota): waiting
+// does not help, so a crawl stops instead of failing file after file.
+var ErrQuotaExhausted = apperr.Mark(errors.New("quota exhausted"), apperr.RateLimited)
 
 // ErrInputType is returned when Request.Input is not the task's input type.
 var ErrInputType = errors.New("wrong input type for the task")

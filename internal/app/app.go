@@ -36,6 +36,7 @@ import (
 	"github.com/gds-cli/gds/internal/ai"
 	"github.com/gds-cli/gds/internal/ai/offline"
 	"github.com/gds-cli/gds/internal/ai/openai"
+	"github.com/gds-cli/gds/internal/ai/ratelimit"
 	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/auth"
 	"github.com/gds-cli/gds/internal/budget"
@@ -327,6 +328,7 @@ func NewProvider(cfg *config.Config) (ai.Provider, error) {
 			EmbeddingDim:   cfg.OpenAIEmbeddingDim,
 			Timeout:        OpenAITimeout,
 			MaxRetries:     OpenAIMaxRetries,
+			RateLimits:     ratelimit.Config{MaxRPM: cfg.AIMaxRPM},
 		})
 		if err != nil {
 			return nil, fmt.Errorf("set up the OpenAI provider: %w", err)

@@ -36,6 +36,7 @@ const (
 	EnvOpenAIModel        = "OPENAI_MODEL"
 	EnvOpenAIEmbedModel   = "OPENAI_EMBEDDING_MODEL"
 	EnvOpenAIEmbedDim     = "OPENAI_EMBEDDING_DIM"
+	EnvAIMaxRPM           = "GDS_AI_MAX_RPM"
 	EnvSummaryMaxLength   = "SUMMARY_MAX_LENGTH"
 	EnvSearchMaxLoopCount = "SEARCH_MAX_LOOP_COUNT"
 	EnvDatabaseURL        = "DATABASE_URL"
@@ -76,6 +77,7 @@ const (
 	MinCrawlConcurrency   = 1
 	MaxCrawlConcurrency   = 64
 	MaxEmbeddingDim       = 16000
+	MaxAIMaxRPM           = 1_000_000
 )
 
 // File names inside the gds home.
@@ -91,7 +93,7 @@ var Names = []string{
 	EnvHome, EnvSources, EnvDriveFolderIDs, EnvSource, EnvCrawlConcurrency, EnvDriveEndpoint,
 	EnvOAuthClientID, EnvOAuthClientSecret,
 	EnvAIProvider, EnvOpenAIAPIKey, EnvOpenAIBaseURL, EnvOpenAIModel, EnvOpenAIEmbedModel, EnvOpenAIEmbedDim,
-	EnvSummaryMaxLength, EnvSearchMaxLoopCount,
+	EnvAIMaxRPM, EnvSummaryMaxLength, EnvSearchMaxLoopCount,
 	EnvDatabaseURL, EnvSupabaseDBURL, EnvDatabaseSchema,
 	EnvUploadDir,
 }
@@ -247,6 +249,9 @@ type Config struct {
 	OpenAIModel          string
 	OpenAIEmbeddingModel string
 	OpenAIEmbeddingDim   int // 0: the model's native dimension
+	// AIMaxRPM caps every model's requests per minute below the account's
+	// limit (GDS_AI_MAX_RPM, gds crawl/graph build --max-rpm); 0: none.
+	AIMaxRPM int
 
 	SummaryMaxLength   int
 	SearchMaxLoopCount int
@@ -464,6 +469,11 @@ func (c *Config) fill(val func(name, def string) string, workDir, homeDir string
 			if stop(err) {
 				return err
 			}
+		}
+	}
+	if c.AIMaxRPM, err = intSetting(EnvAIMaxRPM, val(EnvAIMaxRPM, "0"), 0, MaxAIMaxRPM); err != nil {
+		if stop(err) {
+			return err
 		}
 	}
 	c.AIProviderSetting = strings.ToLower(val(EnvAIProvider, DefaultAIProvider))

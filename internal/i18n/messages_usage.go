@@ -19,6 +19,10 @@ func init() {
 				En: "%d files failed because the AI provider could not be reached; they are retried on the next crawl",
 				Ja: "AI プロバイダーに接続できなかったため %d 件のファイルが失敗しました。次回のクロールで再試行します",
 			},
+			"ai.hint_quota": {
+				En: "the OpenAI account has no quota left (insufficient_quota): check the plan and billing at platform.openai.com, then run the command again; waiting does not help",
+				Ja: "OpenAI アカウントの利用枠が残っていません（insufficient_quota）。platform.openai.com でプランと支払い設定を確認してから、もう一度実行してください。待っても解消しません",
+			},
 			"ai.hint_unreachable": {
 				En: "the AI provider cannot be reached; check the network and OPENAI_BASE_URL, or work without network with GDS_AI_PROVIDER=offline",
 				Ja: "AI プロバイダーに接続できません。ネットワークと OPENAI_BASE_URL を確認するか、GDS_AI_PROVIDER=offline でネットワークなしで使ってください",

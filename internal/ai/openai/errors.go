@@ -18,6 +18,7 @@ import (
 	sdk "github.com/openai/openai-go/v3"
 
 	"github.com/gds-cli/gds/internal/ai"
+	"github.com/gds-cli/gds/internal/ai/ratelimit"
 	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/i18n"
 )
@@ -36,6 +37,10 @@ var (
 	ErrTruncated               = errors.New("incomplete response")
 	ErrRefused                 = errors.New("the model refused")
 	ErrDimension               = errors.New("embedding dimension mismatch")
+	// ErrQuotaExhausted is a 429 insufficient_quota (or a call not sent
+	// because one came within ratelimit.Config.QuotaHold): it is
+	// ai.ErrQuotaExhausted, of kind apperr.RateLimited, never retried.
+	ErrQuotaExhausted = ai.ErrQuotaExhausted
 )
 
 // malformedResponse is ErrMalformedResponse: it also matches
@@ -106,7 +111,7 @@ func (e *Error) hint() string {
 	switch {
 	case e.Kind == ErrUnauthorized:
 		return msg("the API key was rejected: check OPENAI_API_KEY", "API キーが拒否されました。OPENAI_API_KEY を確認してください")
-	case e.Kind == ErrRateLimited && e.Code == "insufficient_quota":
+	case e.Kind == ErrQuotaExhausted:
 		return msg("quota exhausted: check your OpenAI plan and billing", "利用枠を使い切りました。OpenAI のプランと支払い設定を確認してください")
 	case e.Kind == ErrRateLimited:
 		return msg("rate limited: wait a minute and try again", "レート制限中です。少し待ってから再実行してください")
@@ -129,6 +134,9 @@ func (e *Error) Hint(lang string) string {
 	if e.Kind == ErrConnection || e.Kind == ErrTimeout {
 		return i18n.T(lang, "ai.hint_unreachable")
 	}
+	if e.Kind == ErrQuotaExhausted {
+		return i18n.T(lang, "ai.hint_quota")
+	}
 	if k := apperr.Classify(e).HintKey; k != "" {
 		return i18n.T(lang, k)
 	}
@@ -147,24 +155,20 @@ func (e *Error) Unwrap() []error {
 	return out
 }
 
-// attempts counts the HTTP attempts of one call; the SDK's retry loop runs
-// every attempt through countAttempts.
-type attempts struct{ n atomic.Int32 }
+// attempts counts the HTTP attempts of one call (Provider.schedule sends
+// them all).
+type attempts struct {
+	n    atomic.Int32
+	cost int // the call's estimated tokens, for the lane's token pacing
+}
 
 func (a *attempts) load() int { return int(a.n.Load()) }
 
 type attemptsKey struct{}
 
-func withAttempts(ctx context.Context) (context.Context, *attempts) {
-	a := &attempts{}
+func withAttempts(ctx context.Context, cost int) (context.Context, *attempts) {
+	a := &attempts{cost: cost}
 	return context.WithValue(ctx, attemptsKey{}, a), a
-}
-
-func countAttempts(req *http.Request, next func(*http.Request) (*http.Response, error)) (*http.Response, error) {
-	if a, ok := req.Context().Value(attemptsKey{}).(*attempts); ok {
-		a.n.Add(1)
-	}
-	return next(req)
 }
 
 func (p *Provider) malformed(op string, n *attempts, detail string) error {
@@ -179,10 +183,15 @@ func (p *Provider) fail(ctx context.Context, op string, n *attempts, err error) 
 	case ctx.Err() != nil:
 		// The caller gave up: report that, not a server problem.
 		e.Err = ctx.Err()
+	case errors.Is(err, ratelimit.ErrQuota):
+		e.Status, e.Code, e.Kind = http.StatusTooManyRequests, ratelimit.CodeQuota, ErrQuotaExhausted
+		e.Message = msg("not sent: the account's quota was found exhausted moments ago", "送信していません: 直前にアカウントの利用枠の超過が確認されました")
 	case errors.As(err, &apiErr):
 		e.Status, e.Code = apiErr.StatusCode, apiErr.Code
 		e.Message = p.redact(ai.Truncate(apiErr.Message, 300))
 		switch {
+		case apiErr.StatusCode == http.StatusTooManyRequests && (apiErr.Code == ratelimit.CodeQuota || apiErr.Type == ratelimit.CodeQuota):
+			e.Kind = ErrQuotaExhausted
 		case apiErr.StatusCode == http.StatusUnauthorized || apiErr.StatusCode == http.StatusForbidden:
 			e.Kind = ErrUnauthorized
 		case apiErr.StatusCode == http.StatusTooManyRequests:

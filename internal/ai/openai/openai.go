@@ -2,8 +2,12 @@
 // server (Ollama, LM Studio, llama.cpp) reached through a base URL. It uses
 // the official SDK, github.com/openai/openai-go/v3: structured output with
 // strict json_schema, streaming chat completions as typed events, tool
-// calls (it is an ai.ToolCaller), and batched embeddings, with retries and
-// backoff on 429 and 5xx that honour Retry-After.
+// calls (it is an ai.ToolCaller), and batched embeddings. Every request
+// goes through one scheduler (internal/ai/ratelimit, Provider.schedule):
+// a lane per model paced to the account's x-ratelimit-* headers, with a
+// concurrency window that grows while they show room and halves on a 429;
+// a 429 is sent again after the server's wait, 5xx and connection
+// failures after a backoff (MaxRetries), and insufficient_quota never.
 //
 // The API key never appears in errors, logs or String output.
 package openai
@@ -29,6 +33,7 @@ import (
 	"github.com/openai/openai-go/v3/shared"
 
 	"github.com/gds-cli/gds/internal/ai"
+	"github.com/gds-cli/gds/internal/ai/ratelimit"
 )
 
 // Defaults applied by New to zero Config fields.
@@ -81,6 +86,10 @@ type Config struct {
 	UnreachableFor time.Duration
 	// Now is the clock of UnreachableFor; nil means time.Now.
 	Now func() time.Time
+	// RateLimits tunes the scheduler every call goes through (one lane
+	// per model, paced to the x-ratelimit-* headers; see
+	// internal/ai/ratelimit). RateLimits.MaxRPM is GDS_AI_MAX_RPM.
+	RateLimits ratelimit.Config
 }
 
 // DefaultUnreachableFor is Config.UnreachableFor's default.
@@ -121,6 +130,10 @@ type Provider struct {
 	now                  func() time.Time
 	// probeMu serialises dimension probes.
 	probeMu sync.Mutex
+	// sched paces every request (Provider.schedule); retries is
+	// Config.MaxRetries resolved.
+	sched   *ratelimit.Scheduler
+	retries int
 }
 
 // New returns a Provider for cfg. It fails when no API key is configured
@@ -189,6 +202,8 @@ func New(cfg Config) (*Provider, error) {
 	case retries < 0:
 		retries = 0
 	}
+	p.retries = retries
+	p.sched = ratelimit.NewScheduler(p.chatModel, p.embModel, cfg.RateLimits, nil)
 	hc := cfg.HTTPClient
 	if hc == nil {
 		hc = &http.Client{}
@@ -200,9 +215,11 @@ func New(cfg Config) (*Provider, error) {
 	opts := []option.RequestOption{
 		option.WithBaseURL(u.String()),
 		option.WithHTTPClient(hc),
-		option.WithMaxRetries(retries),
-		option.WithRequestTimeout(p.timeout),
-		option.WithMiddleware(countAttempts),
+		// Retries, the time limit of each attempt and the pacing are
+		// Provider.schedule's: an attempt's time starts when its lane lets
+		// it go, not while it waits there.
+		option.WithMaxRetries(0),
+		option.WithMiddleware(p.schedule),
 	}
 	if cfg.APIKey != "" {
 		opts = append(opts, option.WithAPIKey(cfg.APIKey))
@@ -357,7 +374,7 @@ func (p *Provider) Structured(ctx context.Context, req ai.Request) (json.RawMess
 	if err := p.unreachable(op); err != nil {
 		return nil, err
 	}
-	ctx, n := withAttempts(ctx)
+	ctx, n := withAttempts(ctx, chatCost(req))
 	resp, err := p.chat.New(ctx, params)
 	if err != nil {
 		return nil, p.fail(ctx, op, n, err)
@@ -411,7 +428,7 @@ func (p *Provider) Stream(ctx context.Context, req ai.Request) iter.Seq2[ai.Even
 			yield(ai.Event{}, err)
 			return
 		}
-		ctx, n := withAttempts(ctx)
+		ctx, n := withAttempts(ctx, chatCost(req))
 		// Cancelled when the consumer stops early, which closes the connection.
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
@@ -482,7 +499,7 @@ func (p *Provider) CallTools(ctx context.Context, req ai.Request) (ai.Reply, err
 	if err := p.unreachable(op); err != nil {
 		return ai.Reply{}, err
 	}
-	ctx, n := withAttempts(ctx)
+	ctx, n := withAttempts(ctx, chatCost(req))
 	resp, err := p.chat.New(ctx, p.chatParams(req))
 	if err != nil {
 		return ai.Reply{}, p.fail(ctx, op, n, err)
@@ -562,7 +579,7 @@ func (p *Provider) embedBatch(ctx context.Context, texts []string) ([][]float32,
 	if err := p.unreachable(op); err != nil {
 		return nil, err
 	}
-	ctx, n := withAttempts(ctx)
+	ctx, n := withAttempts(ctx, embedCost(in))
 	// The body is decoded here rather than by the SDK: its reflective
 	// decoder spends ~0.5 ms per 1536-dim vector and cannot read base64.
 	var raw []byte

@@ -188,6 +188,9 @@ func (s *State) Admit(c Config, cost int, now time.Time) Decision {
 	if s.InFlight >= max(1, int(s.Window)) {
 		return Decision{}
 	}
+	if s.req.Rate == 0 && s.EffectiveRPM(c) > 0 {
+		s.pace(c, now) // MaxRPM before any header
+	}
 	var wait time.Duration
 	if s.req.Rate > 0 {
 		s.req.refill(now)

@@ -176,3 +176,14 @@ func TestFactorSlowsAndRecovers(t *testing.T) {
 		t.Errorf("factor after 100 successes = %v, want 1", s.Factor)
 	}
 }
+
+func TestMaxRPMPacesFromTheStart(t *testing.T) {
+	cfg := Config{MaxRPM: 60, Headroom: 1, Burst: time.Second}
+	s := NewState(cfg)
+	if !s.Admit(cfg, 1, t0).OK {
+		t.Fatal("first call refused")
+	}
+	if d := s.Admit(cfg, 1, t0); d.OK || d.Wait != time.Second {
+		t.Errorf("second call at once at 60 RPM = %+v, want a wait of 1 s", d)
+	}
+}
