@@ -191,7 +191,7 @@ func extractHTML(ctx context.Context, data []byte) (Doc, error) {
 			}
 		}
 	}
-	lines := strings.Split(b.String(), "\n")
+	lines := strings.Split(strings.TrimPrefix(b.String(), "\ufeff"), "\n") // the BOM of a UTF-16 page
 	for i, l := range lines {
 		l = strings.TrimSpace(collapseSpaces(l))
 		l = strings.ReplaceAll(l, " "+string(cellSep), string(cellSep))

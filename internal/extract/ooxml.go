@@ -454,7 +454,8 @@ func extractXLSX(ctx context.Context, p *ooxmlPackage) (Doc, error) {
 
 // Bounds of the shared string table: it is kept whole (cells refer to it
 // by index), so its size must not follow the part's.
-const (
+// They are variables only so tests can lower them.
+var (
 	maxSharedBytes   = 4 * MaxTextBytes
 	maxSharedStrings = 1 << 20
 )

@@ -33,13 +33,14 @@ func (c content) size() int64 {
 	return n
 }
 
-// chunkCopies is how many copies of b make one chunk of about 1 MiB: a
-// whole number, so that every chunk starts at the same phase of b.
+// chunkCopies is how many copies of b make one chunk of about 256 KiB
+// (far more than DEFLATE's 32 KiB window): a whole number, so that every
+// chunk starts at the same phase of b.
 func (p piece) chunkCopies() int64 {
 	if len(p.b) == 0 {
 		return 1
 	}
-	return max(1, (1<<20)/int64(len(p.b)))
+	return max(1, (256<<10)/int64(len(p.b)))
 }
 
 // writeRaw writes c uncompressed, a chunk at a time.
@@ -148,7 +149,7 @@ func adlerCombine(a1, a2 uint32, len2 int64) uint32 {
 	return uint32(s1 | s2<<16)
 }
 
-// crc32 of c (IEEE, as zip stores it), one pass over 1 MiB chunks.
+// crc32 of c (IEEE, as zip stores it), one pass over its chunks.
 func (c content) crc32() uint32 {
 	h := crc32.NewIEEE()
 	c.writeRaw(h) // a hash never fails
