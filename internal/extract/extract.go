@@ -6,9 +6,12 @@
 //
 // Limits: the input is read up to a byte limit (ErrTooLarge beyond it), zip
 // parts of Office files are decompressed up to a budget (ErrMalformed for a
-// zip bomb), panics inside parsers become errors, and the context's deadline
-// is honoured: Extract returns ctx.Err() when it passes, even while a parser
-// is still busy.
+// zip bomb), no format builds more than MaxTextBytes of text (Doc.Truncated),
+// PDFs are read within work limits (pdfguard.go; ErrTooComplex when nothing
+// could be read within them), panics inside parsers become errors, and the
+// context's deadline is honoured: Extract returns ctx.Err() when it passes,
+// and the parser stops soon after. The hostile corpus of internal/hostile is
+// what these limits are tested against (hostile_test.go).
 package extract
 
 import (
@@ -174,9 +177,9 @@ func formatOf(mimeType string) format {
 // ErrUnsupported, ErrTooLarge, ErrMalformed or the context's error.
 //
 // When ctx is done before the parser finishes, Extract returns ctx.Err() at
-// once; the parser's goroutine may run on in the background until it
-// notices the cancellation (the PDF interpreter checks between operators)
-// or finishes, and its result is then dropped.
+// once; the parser's goroutine runs on until it notices the cancellation
+// (every extractor checks it within a few thousand tokens, and the PDF
+// library's reads fail once it is done), and its result is then dropped.
 func Extract(ctx context.Context, mimeType string, r io.Reader, maxBytes int64) (Doc, error) {
 	if maxBytes <= 0 {
 		maxBytes = DefaultMaxBytes
