@@ -167,10 +167,8 @@ func TestNormalizePDF(t *testing.T) {
 		t.Fatal(err)
 	}
 	var prevSelf bytes.Buffer
-	for _, f := range hostile.Corpus(hostile.Options{BombBytes: 1 << 20, PartBytes: 1 << 20, HugeLineBytes: 1, LongLineBytes: 1, HTMLBytes: 1, SharedStringCells: 1}) {
-		if f.Name == "pdf-xref-prev-self.pdf" {
-			f.Write(&prevSelf)
-		}
+	if f, ok := hostile.Get("pdf-xref-prev-self.pdf", hostile.Options{}); !ok || f.Write(&prevSelf) != nil {
+		t.Fatal("no pdf-xref-prev-self.pdf")
 	}
 	for name, data := range map[string][]byte{"pdftools-hello.pdf": hello, "pdf-xref-prev-self.pdf": prevSelf.Bytes()} {
 		norm, err := normalizePDF(context.Background(), data)
@@ -427,10 +425,10 @@ func TestHTMLTokens(t *testing.T) {
 // extraction, Extract returns at once and the parser's goroutine stops
 // too (the goroutine count comes back; waited for generously).
 func TestCancelStopsParser(t *testing.T) {
-	files := map[string]bool{"pdf-flate-bomb-operators.pdf": true, "pdf-shared-content.pdf": true, "html-many-elements.html": true, "docx-huge-part.docx": true}
-	for _, f := range hostile.Corpus(hostile.Options{HTMLBytes: 16 << 20}) {
-		if !files[f.Name] {
-			continue
+	for _, name := range []string{"pdf-flate-bomb-operators.pdf", "pdf-shared-content.pdf", "html-many-elements.html", "docx-huge-part.docx"} {
+		f, ok := hostile.Get(name, hostile.Options{HTMLBytes: 16 << 20})
+		if !ok {
+			t.Fatal(name)
 		}
 		var b bytes.Buffer
 		f.Write(&b)

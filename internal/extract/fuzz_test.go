@@ -17,14 +17,16 @@ import (
 // fuzzTimeout bounds one fuzz input; Extract must return by then.
 const fuzzTimeout = 5 * time.Second
 
-// smallHostile is the hostile corpus built small (bombs of 1 MiB), for
-// fuzz seeds: its files under 64 KiB.
+// smallHostile are the hostile corpus files whose hazard is their
+// structure, not their volume: small and quick seeds for the fuzzers.
 var smallHostile = sync.OnceValue(func() []hostile.File {
 	var out []hostile.File
-	for _, h := range hostile.Corpus(hostile.Options{HugeLineBytes: 1000, LongLineBytes: 1000, BombBytes: 1 << 20,
-		PartBytes: 1 << 20, SharedStringCells: 100, HTMLBytes: 1000}) {
-		if h.Size < 64<<10 {
-			out = append(out, h)
+	for _, name := range []string{"pdf-xref-prev-self.pdf", "pdf-xref-prev-cycle.pdf", "pdf-xrefstream-prev-self.pdf",
+		"pdf-xref-huge-subsection.pdf", "pdf-xrefstream-huge-size.pdf", "pdf-form-recursive.pdf", "pdf-page-tree-cycle.pdf",
+		"pdf-page-tree-dag.pdf", "pdf-objstm-extends-cycle.pdf", "pdf-objstm-self.pdf", "xlsx-billion-laughs.xlsx",
+		"docx-billion-laughs.docx", "text-utf16le-invalid.txt", "text-utf16be-invalid.txt"} {
+		if f, ok := hostile.Get(name, hostile.Options{}); ok {
+			out = append(out, f)
 		}
 	}
 	return out

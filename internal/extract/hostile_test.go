@@ -155,16 +155,17 @@ func liveHeap() uint64 {
 //
 //	go test -run TestHostileCorpus -v ./internal/extract/
 //
-// The race build runs it with the PDF work limits divided by 8: the race
-// detector makes parsing about ten times slower, and finds nothing in a
-// single goroutine; scripts/test.sh runs it once more without -race, with
-// the real limits.
+// The race build runs it with the PDF work limits, the text limit and the
+// shared string limit divided by 8: the race detector makes parsing about
+// ten times slower, and finds nothing in a single goroutine;
+// scripts/test.sh runs it once more without -race, with the real limits.
 func TestHostileCorpus(t *testing.T) {
 	if raceEnabled {
-		saved := pdfLimits
+		saved, savedText, savedShared := pdfLimits, textLimit, maxSharedStrings
 		pdfLimits.work, pdfLimits.content, pdfLimits.streams = saved.work/8, saved.content/8, saved.streams/8
-		t.Cleanup(func() { pdfLimits = saved })
-		t.Log("race build: PDF work limits divided by 8")
+		textLimit, maxSharedStrings = savedText/8, savedShared/8
+		t.Cleanup(func() { pdfLimits, textLimit, maxSharedStrings = saved, savedText, savedShared })
+		t.Log("race build: PDF work limits, the text limit and the shared string limit divided by 8")
 	}
 	ref, err := os.ReadFile(filepath.Join(realdocs, "pdftools-hello.pdf"))
 	if err != nil {
@@ -203,7 +204,7 @@ func TestHostileCorpus(t *testing.T) {
 			if !strings.Contains(text, want.contains) {
 				t.Errorf("text lacks %q: %.200q", want.contains, text)
 			}
-			if total := pagesLen(run.doc); total > MaxTextBytes {
+			if total := pagesLen(run.doc); total > textLimit {
 				t.Errorf("%d bytes of text, more than MaxTextBytes", total)
 			}
 			if run.alloc > want.maxAlloc {

@@ -43,7 +43,7 @@ type token struct {
 
 // maxTokenBytes caps one token (a string, a name): the rest of a longer
 // token is consumed and dropped.
-const maxTokenBytes = 8 << 20
+const maxTokenBytes = 1 << 20
 
 // lexer splits PDF syntax into tokens.
 type lexer struct {

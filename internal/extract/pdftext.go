@@ -46,7 +46,7 @@ const maxFormDepth = 8
 // numbers) and abandoned.
 const (
 	maxOperands   = 64
-	maxOperandRun = 1 << 20
+	maxOperandRun = 1 << 16
 )
 
 // pdfDoc is the state shared by the pages of one document: the limits, the

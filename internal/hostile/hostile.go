@@ -83,51 +83,80 @@ func streamed(name, probe string, c content) File {
 	return File{Name: name, Probe: probe, Size: c.size(), Write: c.writeRaw}
 }
 
+// spec is a corpus file not built yet: its bytes are made by data, or
+// streamed from stream.
+type spec struct {
+	name, probe string
+	data        func() []byte
+	stream      content
+}
+
+func (s spec) build() File {
+	if s.data != nil {
+		return fixed(s.name, s.probe, s.data())
+	}
+	return streamed(s.name, s.probe, s.stream)
+}
+
+func specs(opts Options) []spec {
+	o := opts.withDefaults()
+	zipBomb := max(o.BombBytes/2, 1)
+	return []spec{
+		{"pdf-xref-prev-self.pdf", "cross-reference table whose trailer /Prev points to itself", pdfXrefPrevSelf, nil},
+		{"pdf-xref-prev-cycle.pdf", "two cross-reference tables whose /Prev entries point at each other", pdfXrefPrevCycle, nil},
+		{"pdf-xrefstream-prev-self.pdf", "cross-reference stream whose /Prev points to itself", pdfXrefStreamPrevSelf, nil},
+		{"pdf-xref-huge-subsection.pdf", "cross-reference subsection starting at object 4,000,000,000 (a 128 GB table)", pdfXrefHugeSubsection, nil},
+		{"pdf-xrefstream-huge-size.pdf", "cross-reference stream declaring /Size 2^40", pdfXrefStreamHugeSize, nil},
+		{"pdf-form-recursive.pdf", "Form XObject that draws itself 30 times (30^8 calls at 8 levels)", pdfFormRecursive, nil},
+		{"pdf-form-fanout.pdf", "8 distinct Form XObjects, each drawing the next 30 times (30^7 calls, no cycle)", pdfFormFanout, nil},
+		{"pdf-page-tree-cycle.pdf", "page tree node listing itself twice in /Kids", pdfPageTreeCycle, nil},
+		{"pdf-page-tree-dag.pdf", "page tree of 60 levels, each listing the next twice (2^60 paths, no page)", pdfPageTreeDAG, nil},
+		{"pdf-deep-nesting-content.pdf", "content stream with arrays nested 1,000,000 deep", pdfDeepContent, nil},
+		{"pdf-deep-nesting-object.pdf", "page dictionary with arrays nested 100,000 deep", pdfDeepObject, nil},
+		{"pdf-flate-bomb.pdf", fmt.Sprintf("content stream inflating to %s of operands", human(o.BombBytes)), func() []byte { return pdfFlateBomb(o.BombBytes, false) }, nil},
+		{"pdf-flate-bomb-operators.pdf", fmt.Sprintf("content stream inflating to %s of drawing operators", human(o.BombBytes)), func() []byte { return pdfFlateBomb(o.BombBytes, true) }, nil},
+		{"pdf-objstm-bomb.pdf", fmt.Sprintf("object stream holding the catalog after %s of padding", human(o.BombBytes)), func() []byte { return pdfObjStmBomb(o.BombBytes) }, nil},
+		{"pdf-objstm-extends-cycle.pdf", "object stream without the objects it should hold, whose /Extends is itself", pdfObjStmExtendsCycle, nil},
+		{"pdf-objstm-self.pdf", "object stream listed as stored inside itself (unbounded recursion)", pdfObjStmSelf, nil},
+		{"pdf-shared-content.pdf", "10,000 pages sharing one 1 MB content stream", func() []byte { return pdfSharedContent(10000) }, nil},
+		{"pdf-contents-array.pdf", "page /Contents listing one stream 200,000 times", func() []byte { return pdfContentsArray(200000) }, nil},
+		{"pdf-cmap-bfrange.pdf", "ToUnicode CMap of 100,000 ranges of 65,536 codes each", func() []byte { return pdfCMapRanges(100000) }, nil},
+		{"xlsx-shared-string-amplification.xlsx", fmt.Sprintf("one 100 KB shared string in %d cells (%s of text)", o.SharedStringCells, human(o.SharedStringCells*102400)), func() []byte { return xlsxSharedStringAmplification(o.SharedStringCells) }, nil},
+		{"xlsx-many-shared-strings.xlsx", fmt.Sprintf("shared string table of %s in 17-byte entries", human(o.PartBytes)), func() []byte { return xlsxManySharedStrings(o.PartBytes) }, nil},
+		{"xlsx-billion-laughs.xlsx", "XML entity expansion (billion laughs) in the shared strings", xlsxBillionLaughs, nil},
+		{"docx-huge-part.docx", fmt.Sprintf("word/document.xml of %s (under the 64 MiB part limit)", human(o.PartBytes)), func() []byte { return docxHugePart(o.PartBytes) }, nil},
+		{"pptx-huge-part.pptx", fmt.Sprintf("one slide of %s", human(o.PartBytes)), func() []byte { return pptxHugePart(o.PartBytes) }, nil},
+		{"docx-zip-bomb-declared.docx", fmt.Sprintf("zip entry inflating to %s, declared", human(zipBomb)), func() []byte { return docxZipBomb(zipBomb, false) }, nil},
+		{"docx-zip-bomb-lying.docx", fmt.Sprintf("zip entry inflating to %s, declared as 100 bytes", human(zipBomb)), func() []byte { return docxZipBomb(zipBomb, true) }, nil},
+		{"docx-billion-laughs.docx", "XML entity expansion (billion laughs) in word/document.xml", docxBillionLaughs, nil},
+		{"docx-deep-nesting.docx", "text inside 100,000 nested XML elements", docxDeepNesting, nil},
+		{"html-deep-nesting.html", "200,000 nested <div> elements", nil, htmlDeep(200000)},
+		{"html-many-elements.html", fmt.Sprintf("%s of <p> elements (a parse tree 50× the input)", human(o.HTMLBytes)), nil, content{once("<!DOCTYPE html><title>many</title>"), times("<p>x", o.HTMLBytes/4)}},
+		{"text-huge-line.txt", fmt.Sprintf("one line of %s", human(o.HugeLineBytes)), nil, content{times("0123456789", o.HugeLineBytes/10)}},
+		{"text-long-line.txt", fmt.Sprintf("one line of %s, under the 50 MiB size limit", human(o.LongLineBytes)), nil, content{times("abcdefghi ", o.LongLineBytes/10)}},
+		{"text-utf16le-invalid.txt", "UTF-16LE with BOM, lone surrogates and an odd final byte", func() []byte { return utf16Invalid(false) }, nil},
+		{"text-utf16be-invalid.txt", "UTF-16BE with BOM, lone surrogates and an odd final byte", func() []byte { return utf16Invalid(true) }, nil},
+	}
+}
+
 // Corpus returns the hostile files, in a fixed order. Building it takes
 // well under a second; the streamed text files are made while written.
 func Corpus(opts Options) []File {
-	o := opts.withDefaults()
-	zipBomb := max(o.BombBytes/2, 1)
-	return []File{
-		fixed("pdf-xref-prev-self.pdf", "cross-reference table whose trailer /Prev points to itself", pdfXrefPrevSelf()),
-		fixed("pdf-xref-prev-cycle.pdf", "two cross-reference tables whose /Prev entries point at each other", pdfXrefPrevCycle()),
-		fixed("pdf-xrefstream-prev-self.pdf", "cross-reference stream whose /Prev points to itself", pdfXrefStreamPrevSelf()),
-		fixed("pdf-xref-huge-subsection.pdf", "cross-reference subsection starting at object 4,000,000,000 (a 128 GB table)", pdfXrefHugeSubsection()),
-		fixed("pdf-xrefstream-huge-size.pdf", "cross-reference stream declaring /Size 2^40", pdfXrefStreamHugeSize()),
-		fixed("pdf-form-recursive.pdf", "Form XObject that draws itself 30 times (30^8 calls at 8 levels)", pdfFormRecursive()),
-		fixed("pdf-form-fanout.pdf", "8 distinct Form XObjects, each drawing the next 30 times (30^7 calls, no cycle)", pdfFormFanout()),
-		fixed("pdf-page-tree-cycle.pdf", "page tree node listing itself twice in /Kids", pdfPageTreeCycle()),
-		fixed("pdf-page-tree-dag.pdf", "page tree of 60 levels, each listing the next twice (2^60 paths, no page)", pdfPageTreeDAG()),
-		fixed("pdf-deep-nesting-content.pdf", "content stream with arrays nested 1,000,000 deep", pdfDeepContent()),
-		fixed("pdf-deep-nesting-object.pdf", "page dictionary with arrays nested 100,000 deep", pdfDeepObject()),
-		fixed("pdf-flate-bomb.pdf", fmt.Sprintf("content stream inflating to %s of operands", human(o.BombBytes)), pdfFlateBomb(o.BombBytes, false)),
-		fixed("pdf-flate-bomb-operators.pdf", fmt.Sprintf("content stream inflating to %s of drawing operators", human(o.BombBytes)), pdfFlateBomb(o.BombBytes, true)),
-		fixed("pdf-objstm-bomb.pdf", fmt.Sprintf("object stream holding the catalog after %s of padding", human(o.BombBytes)), pdfObjStmBomb(o.BombBytes)),
-		fixed("pdf-objstm-extends-cycle.pdf", "object stream without the objects it should hold, whose /Extends is itself", pdfObjStmExtendsCycle()),
-		fixed("pdf-objstm-self.pdf", "object stream listed as stored inside itself (unbounded recursion)", pdfObjStmSelf()),
-		fixed("pdf-shared-content.pdf", "10,000 pages sharing one 1 MB content stream", pdfSharedContent(10000)),
-		fixed("pdf-contents-array.pdf", "page /Contents listing one stream 200,000 times", pdfContentsArray(200000)),
-		fixed("pdf-cmap-bfrange.pdf", "ToUnicode CMap of 100,000 ranges of 65,536 codes each", pdfCMapRanges(100000)),
-		fixed("xlsx-shared-string-amplification.xlsx", fmt.Sprintf("one 100 KB shared string in %d cells (%s of text)", o.SharedStringCells, human(o.SharedStringCells*102400)),
-			xlsxSharedStringAmplification(o.SharedStringCells)),
-		fixed("xlsx-many-shared-strings.xlsx", fmt.Sprintf("shared string table of %s in 17-byte entries", human(o.PartBytes)), xlsxManySharedStrings(o.PartBytes)),
-		fixed("xlsx-billion-laughs.xlsx", "XML entity expansion (billion laughs) in the shared strings", xlsxBillionLaughs()),
-		fixed("docx-huge-part.docx", fmt.Sprintf("word/document.xml of %s (under the 64 MiB part limit)", human(o.PartBytes)), docxHugePart(o.PartBytes)),
-		fixed("pptx-huge-part.pptx", fmt.Sprintf("one slide of %s", human(o.PartBytes)), pptxHugePart(o.PartBytes)),
-		fixed("docx-zip-bomb-declared.docx", fmt.Sprintf("zip entry inflating to %s, declared", human(zipBomb)), docxZipBomb(zipBomb, false)),
-		fixed("docx-zip-bomb-lying.docx", fmt.Sprintf("zip entry inflating to %s, declared as 100 bytes", human(zipBomb)), docxZipBomb(zipBomb, true)),
-		fixed("docx-billion-laughs.docx", "XML entity expansion (billion laughs) in word/document.xml", docxBillionLaughs()),
-		fixed("docx-deep-nesting.docx", "text inside 1,000,000 nested XML elements", docxDeepNesting()),
-		streamed("html-deep-nesting.html", "1,000,000 nested <div> elements", htmlDeep(1000000)),
-		streamed("html-many-elements.html", fmt.Sprintf("%s of <p> elements (a parse tree 50× the input)", human(o.HTMLBytes)),
-			content{once("<!DOCTYPE html><title>many</title>"), times("<p>x", o.HTMLBytes/4)}),
-		streamed("text-huge-line.txt", fmt.Sprintf("one line of %s", human(o.HugeLineBytes)),
-			content{times("0123456789", o.HugeLineBytes/10)}),
-		streamed("text-long-line.txt", fmt.Sprintf("one line of %s, under the 50 MiB size limit", human(o.LongLineBytes)),
-			content{times("abcdefghi ", o.LongLineBytes/10)}),
-		fixed("text-utf16le-invalid.txt", "UTF-16LE with BOM, lone surrogates and an odd final byte", utf16Invalid(false)),
-		fixed("text-utf16be-invalid.txt", "UTF-16BE with BOM, lone surrogates and an odd final byte", utf16Invalid(true)),
+	var files []File
+	for _, s := range specs(opts) {
+		files = append(files, s.build())
 	}
+	return files
+}
+
+// Get returns the corpus file called name, built alone.
+func Get(name string, opts Options) (File, bool) {
+	for _, s := range specs(opts) {
+		if s.name == name {
+			return s.build(), true
+		}
+	}
+	return File{}, false
 }
 
 // WriteDir writes every corpus file into dir (created if needed) and
