@@ -7,7 +7,9 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/gds-cli/gds/internal/app"
+	"github.com/gds-cli/gds/internal/cliflag"
 	"github.com/gds-cli/gds/internal/config"
+	"github.com/gds-cli/gds/internal/launcher"
 	"github.com/gds-cli/gds/internal/render"
 )
 
@@ -26,6 +28,14 @@ func newDBCommand(d *app.Deps) *cli.Command {
 				Flags: []cli.Flag{jsonFlag(d)},
 				Action: func(ctx context.Context, cmd *cli.Command) error {
 					return runDBMigrate(ctx, d, dbOptions{JSON: cmd.Bool("json")})
+				},
+			},
+			{
+				Name: "rebuild", Usage: d.T("cmd.db.rebuild.usage"), Description: d.T("cmd.db.rebuild.desc"),
+				Flags: []cli.Flag{jsonFlag(d), cliflag.IntRange(&cli.IntFlag{Name: "concurrency", Aliases: []string{"j"}, HideDefault: true,
+					Usage: d.T("flag.crawl.concurrency")}, config.MinCrawlConcurrency, config.MaxCrawlConcurrency)},
+				Action: func(ctx context.Context, cmd *cli.Command) error {
+					return runDBRebuild(ctx, d, cmd.Bool("json"), cmd.Int("concurrency"))
 				},
 			},
 			{
@@ -62,4 +72,12 @@ func runDBStatus(ctx context.Context, d *app.Deps, opts dbOptions) error {
 	}
 	render.IndexStatus(d.Stdout, st, d.Lang)
 	return nil
+}
+
+// runDBRebuild sets the index aside and builds a new one: progress on
+// stderr, the summary (or the --json report) on stdout, also on failure.
+func runDBRebuild(ctx context.Context, d *app.Deps, asJSON bool, concurrency int) error {
+	rep, err := d.Rebuild(ctx, app.RebuildRequest{Concurrency: concurrency, KeySocket: launcher.OSKeySocket(),
+		Progress: render.CrawlProgress(d.Stderr, isTerminal(d.Stderr), d.Lang), Steps: render.RebuildSteps(d.Stderr, d.Lang)})
+	return render.RebuildResult(d.Stdout, rep, err, asJSON, d.Lang)
 }

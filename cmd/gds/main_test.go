@@ -60,7 +60,7 @@ var commandPaths = [][]string{
 	{"schedule"}, {"schedule", "install"}, {"schedule", "uninstall"}, {"schedule", "status"}, {"schedule", "run-now"},
 	{"alfred"}, {"alfred", "filter"}, {"alfred", "workflow"}, {"alfred", "install"},
 	{"config"}, {"config", "show"}, {"config", "path"},
-	{"db"}, {"db", "migrate"}, {"db", "status"},
+	{"db"}, {"db", "migrate"}, {"db", "rebuild"}, {"db", "status"},
 	{"doctor"}, {"eval"}, {"version"}, {"mcp"}, {"federate"},
 }
 
@@ -115,6 +115,7 @@ func TestHelpShowsFlags(t *testing.T) {
 		"alfred workflow":  {"--output"},
 		"config show":      {"--json"},
 		"db status":        {"--json"},
+		"db rebuild":       {"--json", "--concurrency", "damaged-"},
 		"doctor":           {"--offline", "--json"},
 	}
 	for cmd, flags := range cases {

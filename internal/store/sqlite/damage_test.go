@@ -1,13 +1,17 @@
 package sqlite
 
 import (
+	"bufio"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -228,3 +232,100 @@ func TestCorruptionIsReadFromTheCode(t *testing.T) {
 
 // Every exported method classifies damage.
 func TestEveryMethodClassifies(t *testing.T) { storetest.CheckClassified(t, ".") }
+
+// TestHolderChild is the other process of TestHolder: it opens the index
+// named by GDS_TEST_HOLD_INDEX, says so, and keeps it open until its
+// standard input closes.
+func TestHolderChild(t *testing.T) {
+	path := os.Getenv("GDS_TEST_HOLD_INDEX")
+	if path == "" {
+		t.Skip("run by TestHolder")
+	}
+	s, err := Open(context.Background(), path, Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.Stats(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	fmt.Println("holding")
+	_, _ = io.Copy(io.Discard, os.Stdin)
+}
+
+// Holder names another process that has the index open, and none once it
+// closed it.
+func TestHolder(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no POSIX locks")
+	}
+	path := writeIndex(t, 2)
+	if pid, err := Holder(path); pid != 0 || err != nil {
+		t.Fatalf("Holder of a closed index = %d, %v", pid, err)
+	}
+	child := exec.Command(os.Args[0], "-test.run=^TestHolderChild$", "-test.v")
+	child.Env = append(os.Environ(), "GDS_TEST_HOLD_INDEX="+path)
+	stdin, err := child.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := child.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer child.Wait()
+	defer stdin.Close()
+	sc := bufio.NewScanner(out)
+	for sc.Scan() && sc.Text() != "holding" {
+	}
+	if pid, err := Holder(path); pid != child.Process.Pid || err != nil {
+		t.Errorf("Holder while another process has the index open = %d, %v; want %d", pid, err, child.Process.Pid)
+	}
+	stdin.Close()
+	go io.Copy(io.Discard, out)
+	if err := child.Wait(); err != nil {
+		t.Fatalf("the holding process: %v", err)
+	}
+	if pid, err := Holder(path); pid != 0 || err != nil {
+		t.Errorf("Holder after it closed the index = %d, %v", pid, err)
+	}
+}
+
+// Salvage reads an upload's records one by one from a damaged file, and
+// says when the file cannot be read at all.
+func TestSalvage(t *testing.T) {
+	path := writeIndex(t, 30)
+	s := mustOpen(t, path, Options{})
+	ctx := context.Background()
+	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	if err := s.UpsertFile(ctx, store.File{ID: "up1", Name: "zebra.txt", Source: store.SourceUpload, ModifiedAt: t0, IndexedAt: t0}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PutDocumentMeta(ctx, store.DocumentMeta{FileID: "up1", Title: "Zebra survey", Tags: []string{"wildlife"}, StoredName: "up1.txt", CreatedAt: t0, UpdatedAt: t0}); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	got, err := Salvage(ctx, path, []string{"up1", "nope"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := got["up1"]; g.Name != "zebra.txt" || g.Meta.Title != "Zebra survey" || len(g.Meta.Tags) != 1 || !g.Meta.CreatedAt.Equal(t0) || len(got) != 1 {
+		t.Errorf("Salvage = %+v", got)
+	}
+	data, _ := os.ReadFile(path)
+	// The file list's pages damaged: what remains is read, nothing fails.
+	if err := os.WriteFile(path, damage(data, 3, 50, 64), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Salvage(ctx, path, []string{"up1", "f001"}); err != nil {
+		t.Errorf("Salvage of a file with damaged pages: %v", err)
+	}
+	if err := os.WriteFile(path, []byte(strings.Repeat("not a database ", 1000)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Salvage(ctx, path, []string{"up1"})
+	wantDamaged(t, "Salvage of garbage", err, path)
+}
