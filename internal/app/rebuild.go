@@ -119,11 +119,11 @@ func (d *Deps) Rebuild(ctx context.Context, req RebuildRequest) (*rebuild.Report
 			return rep, ctx.Err()
 		}
 	}
-	aside := ""
-	if len(moves) > 0 && moves[len(moves)-1].From == path {
-		aside = moves[len(moves)-1].To
-	}
-	if err := d.reindexUploads(ctx, cfg, aside, req.Steps, &rep.Uploads); err != nil && first == nil {
+	// The index just set aside first, then those of earlier rebuilds (one
+	// that was interrupted set aside its own new index, which may not
+	// hold the uploads yet).
+	asides, _ := rebuild.Asides(path)
+	if err := d.reindexUploads(ctx, cfg, asides, req.Steps, &rep.Uploads); err != nil && first == nil {
 		first = err
 	}
 	if ctx.Err() != nil {
@@ -214,32 +214,25 @@ func withSalvaged(u upload, s sqlite.Salvaged, found bool) (out upload, named, d
 
 // reindexUploads indexes every upload of the upload directory into the
 // new index, as UploadDocument did, under its old file ID; what the
-// damaged index at aside ("" when there was none) still says of each is
-// read back first. An upload that cannot be indexed is reported in
-// out.Failed and its file kept; the error says how many failed.
-func (d *Deps) reindexUploads(ctx context.Context, cfg *config.Config, aside string, steps rebuild.Progress, out *rebuild.Uploads) error {
+// set-aside indexes (asides, newest first) still say of each is read back
+// first. An upload that cannot be indexed is reported in out.Failed and
+// its file kept; the error says how many failed.
+func (d *Deps) reindexUploads(ctx context.Context, cfg *config.Config, asides []string, steps rebuild.Progress, out *rebuild.Uploads) error {
 	stored, ignored, err := rebuild.ListUploads(cfg.UploadDir, func(ext string) bool { return uploadTypes[ext] })
 	ups := make([]upload, len(stored))
+	ids := make([]string, len(stored))
 	for i, u := range stored {
-		ups[i] = upload{Upload: u, name: u.Stored}
+		ups[i], ids[i] = upload{Upload: u, name: u.Stored}, u.ID
 	}
 	out.Found, out.Ignored = len(ups), ignored
 	if err != nil || len(ups) == 0 {
 		return err
 	}
-	salvaged := map[string]sqlite.Salvaged{}
-	var serr error
-	if aside != "" {
-		ids := make([]string, len(ups))
-		for i, u := range ups {
-			ids[i] = u.ID
-		}
-		sctx, cancel := context.WithTimeout(ctx, time.Minute)
-		salvaged, serr = sqlite.Salvage(sctx, aside, ids)
-		cancel()
-		if serr != nil {
-			out.SalvageErr = apperr.Message(serr, d.Lang)
-		}
+	sctx, cancel := context.WithTimeout(ctx, time.Minute)
+	salvaged, serr := salvage(sctx, asides, ids)
+	cancel()
+	if serr != nil {
+		out.SalvageErr = apperr.Message(serr, d.Lang)
 	}
 	for i, u := range ups {
 		s, found := salvaged[u.ID]
@@ -286,6 +279,44 @@ func (d *Deps) reindexUploads(ctx context.Context, cfg *config.Config, aside str
 		return apperr.L(apperr.Internal, "rebuild.failed_uploads", n)
 	}
 	return nil
+}
+
+// salvage reads what the set-aside indexes files (newest first) still say
+// of the uploads ids: for each, the newest name and the newest metadata
+// found. err says why nothing at all could be read from the newest file
+// (nil when something was read from any).
+func salvage(ctx context.Context, files, ids []string) (map[string]sqlite.Salvaged, error) {
+	out := map[string]sqlite.Salvaged{}
+	var first error
+	for i, f := range files {
+		var missing []string
+		for _, id := range ids {
+			if s := out[id]; s.Name == "" || s.Meta.FileID == "" {
+				missing = append(missing, id)
+			}
+		}
+		if len(missing) == 0 {
+			break
+		}
+		got, err := sqlite.Salvage(ctx, f, missing)
+		if i == 0 {
+			first = err
+		}
+		for id, g := range got {
+			s := out[id]
+			if s.Name == "" {
+				s.Name = g.Name
+			}
+			if s.Meta.FileID == "" {
+				s.Meta = g.Meta
+			}
+			out[id] = s
+		}
+	}
+	if len(out) > 0 {
+		first = nil
+	}
+	return out, first
 }
 
 // reindexUpload indexes one stored upload and records its metadata.

@@ -142,6 +142,28 @@ func TestRebuildRecoversUploads(t *testing.T) {
 			}
 		}
 	})
+	t.Run("from an earlier set-aside index", func(t *testing.T) {
+		// A rebuild interrupted before its uploads left a new index that
+		// does not describe them; the next rebuild reads the one set aside
+		// before it.
+		d, doc := rebuildDeps(t)
+		if _, err := d.Rebuild(ctx, RebuildRequest{}); err != nil {
+			t.Fatal(err)
+		}
+		if err := d.withStore(ctx, func(s store.Store) error { return s.DeleteFiles(ctx, []string{doc.ID}) }); err != nil {
+			t.Fatal(err)
+		}
+		rep, err := d.Rebuild(ctx, RebuildRequest{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if u := rep.Uploads; u.Named != 1 || u.Described != 1 || u.SalvageErr != "" {
+			t.Fatalf("report %+v", rep)
+		}
+		if got := uploadDoc(t, d, doc.ID); got.Filename != "zebra.txt" || got.Title != "Zebra survey" {
+			t.Errorf("upload after the second rebuild: %+v", got)
+		}
+	})
 	t.Run("garbage", func(t *testing.T) {
 		d, doc := rebuildDeps(t)
 		rng := rand.New(rand.NewPCG(28, 2))

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -157,4 +158,43 @@ func ListUploads(dir string, ext func(string) bool) (ups []Upload, ignored []str
 			Meta: store.DocumentMeta{FileID: m[1], StoredName: e.Name(), CreatedAt: t, UpdatedAt: t}})
 	}
 	return ups, ignored, nil
+}
+
+// Asides returns the set-aside databases of the index at path (not their
+// WAL, WAL index or journal), newest first: the names carry the UTC time
+// of their rebuild in a fixed width, so the name order is the time order
+// ("-2" after the plain name of the same second).
+func Asides(path string) ([]string, error) {
+	matches, err := filepath.Glob(globEscape(path) + AsideSuffix + "*")
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, m := range matches {
+		if !strings.HasSuffix(m, "-wal") && !strings.HasSuffix(m, "-shm") && !strings.HasSuffix(m, "-journal") {
+			out = append(out, m)
+		}
+	}
+	slices.SortFunc(out, func(a, b string) int { return strings.Compare(asideKey(b), asideKey(a)) })
+	return out, nil
+}
+
+// asideKey orders set-aside names: the time, then the number of a second
+// one of the same second ("-2" after none, "-10" after "-9").
+func asideKey(name string) string {
+	i := strings.LastIndex(name, AsideSuffix)
+	stamp, n, _ := strings.Cut(name[i+len(AsideSuffix):], "-")
+	return fmt.Sprintf("%s %09s", stamp, n)
+}
+
+// globEscape escapes the characters filepath.Match treats specially.
+func globEscape(p string) string {
+	var b strings.Builder
+	for _, r := range p {
+		if strings.ContainsRune(`*?[\`, r) && (r != '\\' || filepath.Separator != '\\') {
+			b.WriteRune('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }

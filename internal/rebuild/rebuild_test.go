@@ -86,3 +86,32 @@ func TestListUploads(t *testing.T) {
 		t.Errorf("a missing folder: %v %v %v", ups, ignored, err)
 	}
 }
+
+// Set-aside databases come newest first; their WAL files are not listed.
+func TestAsides(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "a [b]*")
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "index.db")
+	names := []string{"index.db", "index.db.damaged-20261127T104413Z", "index.db.damaged-20261127T104413Z-wal",
+		"index.db.damaged-20261127T104413Z-2", "index.db.damaged-20261127T104413Z-10", "index.db.damaged-20251231T235959Z",
+		"index.db.damaged-20261127T104413Z-2-shm", "other.db.damaged-20270101T000000Z"}
+	for _, n := range names {
+		if err := os.WriteFile(filepath.Join(dir, n), nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := Asides(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var base []string
+	for _, g := range got {
+		base = append(base, filepath.Base(g))
+	}
+	want := []string{"index.db.damaged-20261127T104413Z-10", "index.db.damaged-20261127T104413Z-2", "index.db.damaged-20261127T104413Z", "index.db.damaged-20251231T235959Z"}
+	if !slices.Equal(base, want) {
+		t.Errorf("Asides = %v, want %v", base, want)
+	}
+}
