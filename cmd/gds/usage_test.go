@@ -267,6 +267,7 @@ func TestUsageNumberFlagRanges(t *testing.T) {
 		{[]string{"ask"}, "--top-k", 1, 20},
 		{[]string{"ask"}, "--score-threshold", 0, 1},
 		{[]string{"crawl"}, "--concurrency", 1, 64},
+		{[]string{"db", "rebuild"}, "--concurrency", 1, 64},
 		{[]string{"graph", "build"}, "--concurrency", 1, 64},
 		{[]string{"graph", "query"}, "--community-level", 0, none},
 		{[]string{"graph", "query"}, "--min-community-rank", 0, 10},
