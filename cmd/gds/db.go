@@ -34,8 +34,10 @@ func newDBCommand(d *app.Deps) *cli.Command {
 				Name: "rebuild", Usage: d.T("cmd.db.rebuild.usage"), Description: d.T("cmd.db.rebuild.desc"),
 				Flags: []cli.Flag{jsonFlag(d), cliflag.IntRange(&cli.IntFlag{Name: "concurrency", Aliases: []string{"j"}, HideDefault: true,
 					Usage: d.T("flag.crawl.concurrency")}, config.MinCrawlConcurrency, config.MaxCrawlConcurrency)},
-				Action: func(ctx context.Context, cmd *cli.Command) error {
-					return runDBRebuild(ctx, d, cmd.Bool("json"), cmd.Int("concurrency"))
+				Action: func(ctx context.Context, cmd *cli.Command) error { // progress on stderr; the summary or the --json report on stdout
+					rep, err := d.Rebuild(ctx, app.RebuildRequest{Concurrency: cmd.Int("concurrency"), KeySocket: launcher.OSKeySocket(),
+						Progress: render.CrawlProgress(d.Stderr, isTerminal(d.Stderr), d.Lang), Steps: render.RebuildSteps(d.Stderr, d.Lang)})
+					return render.RebuildResult(d.Stdout, rep, err, cmd.Bool("json"), d.Lang)
 				},
 			},
 			{
@@ -72,12 +74,4 @@ func runDBStatus(ctx context.Context, d *app.Deps, opts dbOptions) error {
 	}
 	render.IndexStatus(d.Stdout, st, d.Lang)
 	return nil
-}
-
-// runDBRebuild sets the index aside and builds a new one: progress on
-// stderr, the summary (or the --json report) on stdout, also on failure.
-func runDBRebuild(ctx context.Context, d *app.Deps, asJSON bool, concurrency int) error {
-	rep, err := d.Rebuild(ctx, app.RebuildRequest{Concurrency: concurrency, KeySocket: launcher.OSKeySocket(),
-		Progress: render.CrawlProgress(d.Stderr, isTerminal(d.Stderr), d.Lang), Steps: render.RebuildSteps(d.Stderr, d.Lang)})
-	return render.RebuildResult(d.Stdout, rep, err, asJSON, d.Lang)
 }
