@@ -9,6 +9,10 @@
 # after; checks 400 (unsupported file), 404, 405, 413 (over the upload limit),
 # 422 (validation), 421 for a foreign Host (DNS rebinding) on /health, the
 # API and the UI, and error bodies that name no path and echo no body;
+# the folders of a crawled folder (GET /api/v1/folders) and a chat scoped
+# to one (unknown: 404 naming the closest), an upload found by its title,
+# tags as a JSON array, a JSON syntax error naming its position and
+# messages without CLI flags;
 # /health and /openapi.json; then, on a second server with --token, 401
 # without the bearer and 200 with it; and that a non-loopback --addr
 # without a token, or with a token under 16 characters, refuses to start. It stops at the first mismatch
@@ -117,6 +121,10 @@ check "GET /" 200 '"docs"' "$base/"
 check "GET /health" 200 '"status":"healthy"' "$base/health"
 check "GET /openapi.json (OpenAPI 3.1)" 200 '"openapi":"3.1' "$base/openapi.json"
 check "GET /api/v1/documents (empty)" 200 '"total":0' "$base/api/v1/documents"
+check "POST /api/v1/chat on an empty index: 409 saying upload" 409 'upload a document' \
+	-H "$json" -d '{"question":"anything"}' "$base/api/v1/chat"
+! grep -qF 'gds crawl' "$tmp/body" || fail "the empty-index problem names a CLI command: $(head -c 300 "$tmp/body")"
+check "GET /api/v1/folders (empty)" 200 '"total":0' "$base/api/v1/folders"
 
 check "POST /api/v1/documents/upload (real PDF)" 201 '"status":"indexed"' \
 	-F "file=@$pdf;type=application/pdf" -F "title=Memo" -F "tags=supplies" "$base/api/v1/documents/upload"
@@ -141,6 +149,43 @@ check "POST /api/v1/chat/stream (SSE)" 200 '"done":true' -N \
 header_is "chat/stream" Content-Type text/event-stream
 grep -q '^data: {"content":' "$tmp/body" || fail "chat/stream: no 'data: {\"content\":' frame"
 grep -qF "\"document_id\":\"$id\"" "$tmp/body" || fail "chat/stream: the done frame lacks the source"
+
+# Folders: a crawled local folder (crawled by another process while the
+# server runs) is listed with its document counts, and scopes a chat; an
+# unknown folder is a 404 naming the closest.
+mkdir -p "$tmp/docs/Reports/2024" "$tmp/docs/Minutes"
+echo "Engine repair estimate for the pump station: 4500 dollars." >"$tmp/docs/Reports/estimate.txt"
+echo "Quarterly report 2024: revenue grew by a third." >"$tmp/docs/Reports/2024/q1.md"
+echo "Meeting minutes: budget approval for the pump station." >"$tmp/docs/Minutes/m1.txt"
+"${gds_env[@]}" GDS_HOME="$tmp/home" "$tmp/gds" crawl --source "local:$tmp/docs" >"$tmp/crawl.log" 2>&1 || fail "gds crawl of the folder: $(tail -n 5 "$tmp/crawl.log")"
+check "GET /api/v1/folders" 200 '{"name":"Reports","path":"Reports","source":"local","source_label":"Local folder ' "$base/api/v1/folders"
+grep -qF '"path":"Reports/2024"' "$tmp/body" && grep -qF '"document_count":2' "$tmp/body" || fail "folders: no Reports/2024 or no count of 2: $(head -c 400 "$tmp/body")"
+check "POST /api/v1/chat with folder Minutes (any case)" 200 '"filename":"m1.txt"' \
+	-H "$json" -d '{"question":"pump station","folder":"minutes"}' "$base/api/v1/chat"
+! grep -qF '"filename":"estimate.txt"' "$tmp/body" || fail "chat in folder minutes cites a file of Reports: $(head -c 400 "$tmp/body")"
+check "POST /api/v1/chat with an unknown folder: 404" 404 'the closest: \"Reports\"' \
+	-H "$json" -d '{"question":"pump station","folder":"Reprots"}' "$base/api/v1/chat"
+check "POST /api/v1/chat/stream with an unknown folder: 404" 404 '"code":"not_found"' \
+	-H "$json" -d '{"question":"pump station","folder":"Nope"}' "$base/api/v1/chat/stream"
+check "GET /api/v1/documents: readable source labels" 200 '"source":"local","source_label":"Local folder ' "$base/api/v1/documents"
+
+# An upload's title and tags find it (the CLI reads the same index); tags
+# may be a JSON array.
+echo "A list of spare parts." >"$tmp/parts.txt"
+check "upload with a title and tags as a JSON array" 201 '"tags":["見積書","2025 budget"]' \
+	-F "file=@$tmp/parts.txt" -F "title=修理見積" -F 'tags=["見積書","2025 budget"]' "$base/api/v1/documents/upload"
+"${gds_env[@]}" GDS_HOME="$tmp/home" "$tmp/gds" search --json "修理見積" >"$tmp/search.json" 2>&1 || fail "gds search 修理見積: $(head -c 300 "$tmp/search.json")"
+grep -qF '"name": "parts.txt"' "$tmp/search.json" || fail "gds search 修理見積 does not find the upload titled 修理見積: $(head -c 400 "$tmp/search.json")"
+n=$((n + 1))
+printf 'ok  %-52s %s\n' "gds search finds the upload by its title" "exit"
+
+# A body that is not JSON: 400 naming the position, not the decoder's text.
+check "POST /api/v1/chat with bad JSON: 400 naming the position" 400 'line 1, column 15 (byte 15)' \
+	-H "$json" -d '{"question": nope}' "$base/api/v1/chat"
+! grep -qF 'invalid character' "$tmp/body" || fail "bad JSON: the decoder's text: $(head -c 300 "$tmp/body")"
+check "POST /api/v1/chat under a threshold: no CLI flag" 200 'score_threshold' \
+	-H "$json" -d '{"question":"zzzz qqqq","score_threshold":1}' "$base/api/v1/chat"
+! grep -qF -- '--score-threshold' "$tmp/body" || fail "chat names a CLI flag: $(head -c 300 "$tmp/body")"
 
 # Errors.
 printf 'MZ\x90\x00' >"$tmp/tool.exe"
@@ -176,7 +221,8 @@ check "GET /health with Host localhost" 200 '"status":"healthy"' -H "Host: local
 check "DELETE /api/v1/documents/{id}" 204 '' -X DELETE "$base/api/v1/documents/$id"
 check "GET the deleted document: 404" 404 '"status":404' "$base/api/v1/documents/$id"
 check "DELETE it again: 404" 404 '"status":404' -X DELETE "$base/api/v1/documents/$id"
-check "search after the delete" 200 '"total":0' -H "$json" -d '{"query":"bottles of water"}' "$base/api/v1/search"
+check "search after the delete" 200 '"results":' -H "$json" -d '{"query":"bottles of water"}' "$base/api/v1/search"
+! grep -qF "\"document_id\":\"$id\"" "$tmp/body" || fail "search after the delete still finds $id"
 stop_server
 
 # ---------------------------------------------------------------- with a token

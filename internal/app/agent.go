@@ -78,7 +78,7 @@ func (d *Deps) Agent(ctx context.Context, req AgentRequest) (agent.Result, error
 		return agent.Result{}, err
 	}
 	if folder == "" && len(cfg.DriveFolderIDs) > 1 && slices.ContainsFunc(docs, func(d agent.Doc) bool { return store.SourceKindOf(d.Source) == "drive" }) {
-		return agent.Result{}, apperr.L(apperr.Usage, "agent.no_folder", strings.Join(topFolders(docs), ", "))
+		return agent.Result{}, apperr.L(apperr.Usage, "agent.no_folder", strings.Join(topFolders(docs), ", ")).Wrap(ErrNoFolder)
 	}
 	if len(docs) == 0 && folder != "" {
 		return agent.Result{}, apperr.L(apperr.NotFound, "agent.empty_folder", folder)
@@ -96,6 +96,10 @@ func (d *Deps) Agent(ctx context.Context, req AgentRequest) (agent.Result, error
 		Counter: counter, Lang: d.Lang, Now: d.Now, Emit: emit,
 	})
 }
+
+// ErrNoFolder is wrapped by the error of an agentic run without a folder
+// over an index of several source folders (a front words it its own way).
+var ErrNoFolder = errors.New("agentic search needs a folder")
 
 // topFolders are the distinct first segments of the documents' folders.
 func topFolders(docs []agent.Doc) []string {

@@ -496,7 +496,7 @@ func TestAgentNotIndexedAndAttachments(t *testing.T) {
 	}
 	done := last(t, evs)
 	res := results(evs)
-	if len(res) != 4 || !strings.Contains(res[0].Summary, "2 structure") || !strings.Contains(res[1].Summary, "1 attachments") || res[2].Error || res[3].Error {
+	if len(res) != 4 || !strings.Contains(res[0].Summary, "2 structure") || !strings.Contains(res[1].Summary, "attachments found: 1") || res[2].Error || res[3].Error {
 		t.Fatalf("results %+v", res)
 	}
 	chats := e.oai.RequestsTo(openaitest.PathChat)

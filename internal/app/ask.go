@@ -144,6 +144,10 @@ type AskRequest struct {
 	History []ai.Message
 	// OnText receives the answer as it is written (may be nil).
 	OnText func(string) error
+	// NoContext is the answer when no passage passes the threshold, in the
+	// caller's own terms ("": the CLI's ask.no_context, which names its
+	// flags).
+	NoContext string
 }
 
 // AskResult is an answer and the passages it rests on.
@@ -187,7 +191,10 @@ func (d *Deps) Ask(ctx context.Context, req AskRequest) (AskResult, error) {
 	res := AskResult{Question: req.Query, Sources: srcs, Provider: prov.Name(), Extractive: prov.Name() == config.ProviderOffline}
 	if len(srcs) == 0 {
 		res.NoContext, res.Extractive = true, false
-		res.Answer = d.T("ask.no_context")
+		res.Answer = req.NoContext
+		if res.Answer == "" {
+			res.Answer = d.T("ask.no_context")
+		}
 		if req.OnText != nil {
 			if err := req.OnText(res.Answer); err != nil {
 				return res, err

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"crypto/rand"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -118,11 +119,21 @@ func cleanName(name string) string {
 	return name
 }
 
+// cleanTags are the tags of an upload's form fields: each field one tag,
+// tags separated by commas, or a JSON array of strings (["a","b"], what
+// a client serialising a list sends); blank and repeated tags dropped.
 func cleanTags(tags []string) ([]string, error) {
 	out := []string{}
 	seen := map[string]bool{}
-	for _, t := range tags {
-		for _, t := range strings.Split(t, ",") { // "a,b" from a plain form field
+	for _, field := range tags {
+		parts := strings.Split(field, ",") // "a,b" from a plain form field
+		if f := strings.TrimSpace(field); strings.HasPrefix(f, "[") {
+			parts = nil
+			if err := json.Unmarshal([]byte(f), &parts); err != nil {
+				return nil, apperr.L(apperr.Usage, "serve.bad_tags_json").Wrap(err)
+			}
+		}
+		for _, t := range parts {
 			t = strings.TrimSpace(t)
 			if t == "" || seen[t] {
 				continue
@@ -215,6 +226,7 @@ func (d *Deps) UploadDocument(ctx context.Context, req UploadRequest) (Document,
 	res, err := crawl.IndexFile(ictx, crawl.FileOptions{
 		Index: st, Provider: prov, SummaryMaxLength: cfg.SummaryMaxLength, MaxFileBytes: req.MaxBytes,
 		Source: store.SourceUpload, Now: func() time.Time { return now }, Extractor: d.Extractor,
+		Extra: strings.Join(append([]string{strings.TrimSpace(req.Title)}, tags...), "\n"),
 	}, entry, fh)
 	if err != nil {
 		return Document{}, uploadError(err, uploadFailure{

@@ -650,6 +650,11 @@ type FileOptions struct {
 	// Refresh indexes the file again even when its text is unchanged: it
 	// was renamed, and the name is part of the file's embedding.
 	Refresh bool
+	// Extra is more text that should find the file (an upload's title and
+	// tags): indexed with its text for keyword search and in its file
+	// embedding (and so part of its content hash), not in its chunks or
+	// summary.
+	Extra string
 	// UpdateMeta rewrites the stored metadata (modified time, size, path,
 	// parents, link) when the text is unchanged, through the index's
 	// UpdateFileMeta when it has one: a file touched or moved keeps its
@@ -692,7 +697,11 @@ func IndexFile(ctx context.Context, o FileOptions, e Entry, r io.Reader) (Indexe
 	if strings.TrimSpace(text) == "" {
 		return Indexed{}, ErrNoText
 	}
-	sum := sha256.Sum256([]byte(text))
+	indexed := text // what keyword search reads
+	if extra := strings.TrimSpace(o.Extra); extra != "" {
+		indexed = extra + "\n\n" + text
+	}
+	sum := sha256.Sum256([]byte(indexed))
 	hash := hex.EncodeToString(sum[:])
 	hashes, err := o.Index.ContentHashes(ctx, []string{e.ID})
 	if err != nil {
@@ -715,7 +724,11 @@ func IndexFile(ctx context.Context, o FileOptions, e Entry, r io.Reader) (Indexe
 	}
 	chunks := chunkDoc(doc, ChunkSize, ChunkOverlap)
 	inputs := make([]string, 0, len(chunks)+1)
-	inputs = append(inputs, ds.Summary+"\n"+strings.Join(ds.Keywords, " ")+"\n"+e.Name)
+	head := ds.Summary + "\n" + strings.Join(ds.Keywords, " ") + "\n" + e.Name
+	if extra := strings.TrimSpace(o.Extra); extra != "" {
+		head += "\n" + extra
+	}
+	inputs = append(inputs, head)
 	for _, c := range chunks {
 		inputs = append(inputs, c.Text)
 	}
@@ -733,7 +746,7 @@ func IndexFile(ctx context.Context, o FileOptions, e Entry, r io.Reader) (Indexe
 		ID: e.ID, Name: e.Name, Summary: ds.Summary, Keywords: ds.Keywords, Embedding: vecs[0],
 		ModifiedAt: e.ModifiedAt, MimeType: e.MimeType, WebLink: e.WebLink, Parents: e.Parents, Path: e.Path,
 		Size: e.Size, ContentHash: hash, Source: o.Source, Provider: o.Provider.Name(),
-		IndexedAt: o.Now().UTC(), Text: text,
+		IndexedAt: o.Now().UTC(), Text: indexed,
 	}
 	// Commit even if the caller is being interrupted: the work is done.
 	if err := o.Index.UpsertFile(context.WithoutCancel(ctx), f, chunks); err != nil {

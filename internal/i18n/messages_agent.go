@@ -8,7 +8,7 @@ func init() {
 			"agent.sum.evidence":    {En: "%d relevant results", Ja: "関連する箇所が %d 件見つかりました"},
 			"agent.sum.summary":     {En: "summary of %s", Ja: "%s の要約"},
 			"agent.sum.investigate": {En: "analysis of %s complete (%d evidence)", Ja: "%s の分析が完了しました（根拠 %d 件）"},
-			"agent.sum.attachments": {En: "%d attachments", Ja: "添付が %d 件"},
+			"agent.sum.attachments": {En: "attachments found: %d", Ja: "添付が %d 件"},
 			"agent.sum.read":        {En: "read %s", Ja: "%s を読みました"},
 			"agent.sum.error":       {En: "error: %s", Ja: "エラー: %s"},
 			"agent.sum.limit":       {En: "%s may be called at most %d times", Ja: "%s の呼び出しは %d 回までです"},

@@ -13,13 +13,13 @@ import (
 // (the same objects `gds ask --mode agentic --json` prints). An error
 // before the first event is an ordinary problem+json response; after it,
 // an `event: error` frame carries the problem.
-func (s *Server) agentStream(b ChatRequest) *huma.StreamResponse {
+func (s *Server) agentStream(b ChatRequest, folder string) *huma.StreamResponse {
 	return &huma.StreamResponse{Body: func(hctx huma.Context) {
 		r, w := humago.Unwrap(hctx)
 		sse := newSSEWriter(w)
 		rctx := r.Context()
 		_, err := s.d.WithLang(langOf(rctx)).Agent(rctx, app.AgentRequest{
-			Question: b.Question, Folder: b.Folder,
+			Question: b.Question, Folder: folder,
 			Emit: func(ev agent.Event) error { return sse.Send(ev.Type, ev) },
 		})
 		if err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/gds-cli/gds/internal/ai"
 	"github.com/gds-cli/gds/internal/app"
 	"github.com/gds-cli/gds/internal/apperr"
+	"github.com/gds-cli/gds/internal/i18n"
 )
 
 // ---------------------------------------------------------------- types
@@ -85,7 +86,7 @@ type ChatRequest struct {
 	// Mode "agentic" (stream only) runs the agent over Folder: SSE frames
 	// named by event type (tool_call, tool_result, chunk, evidence, done).
 	Mode   string `json:"mode,omitempty" enum:"rag,agentic" default:"rag" doc:"rag: retrieve passages, then answer; agentic (chat/stream only): an agent investigates the folder's documents, streaming every step as named SSE events"`
-	Folder string `json:"folder,omitempty" maxLength:"1000" doc:"agentic: the folder to investigate (path as indexed)"`
+	Folder string `json:"folder,omitempty" maxLength:"1000" doc:"only the documents in this folder and its subfolders (a path as GET /api/v1/folders lists it; case does not matter); agentic: the folder to investigate. An unknown folder is a 404 naming the closest folders."`
 }
 
 // ChatSource is a chunk an answer rests on.
@@ -165,6 +166,7 @@ func (s *Server) register() {
 		}}},
 	}, s.chatStream)
 	s.registerDocuments(secured)
+	s.registerFolders(secured)
 }
 
 // ---------------------------------------------------------------- handlers
@@ -225,8 +227,10 @@ func page(p int) *int {
 	return &p
 }
 
-func askRequest(b ChatRequest) app.AskRequest {
-	req := app.AskRequest{RetrieveRequest: app.RetrieveRequest{Query: b.Question, TopK: b.TopK, MaxTopK: app.MaxAskTopK, ScoreThreshold: b.ScoreThreshold}}
+// askRequest is the app's request for a chat in folder (resolved) and lang.
+func askRequest(b ChatRequest, folder, lang string) app.AskRequest {
+	req := app.AskRequest{RetrieveRequest: app.RetrieveRequest{Query: b.Question, TopK: b.TopK, MaxTopK: app.MaxAskTopK,
+		ScoreThreshold: b.ScoreThreshold, Folder: folder}, NoContext: i18n.T(lang, "serve.no_context")}
 	for _, m := range b.ChatHistory {
 		req.History = append(req.History, ai.Message{Role: m.Role, Content: m.Content})
 	}
@@ -252,7 +256,12 @@ func (s *Server) chat(ctx context.Context, in *chatIn) (*bodyOut[ChatResponse], 
 	if in.Body.Mode == app.ModeAgentic {
 		return nil, s.problem(ctx, apperr.L(apperr.Usage, "agent.stream_only"))
 	}
-	res, err := s.d.WithLang(langOf(ctx)).Ask(ctx, askRequest(in.Body))
+	d := s.d.WithLang(langOf(ctx))
+	folder, err := d.ResolveFolder(ctx, in.Body.Folder)
+	if err != nil {
+		return nil, s.problem(ctx, err)
+	}
+	res, err := d.Ask(ctx, askRequest(in.Body, folder, langOf(ctx)))
 	if err != nil {
 		return nil, s.problem(ctx, err)
 	}
@@ -267,15 +276,21 @@ func (s *Server) chat(ctx context.Context, in *chatIn) (*bodyOut[ChatResponse], 
 // answer, flushed at once. An error before the first frame is an ordinary
 // problem+json response; after it, the last frame carries the problem.
 func (s *Server) chatStream(ctx context.Context, in *chatIn) (*huma.StreamResponse, error) {
+	// The folder is resolved before the stream starts: an unknown one is
+	// an ordinary 404 problem.
+	folder, err := s.d.WithLang(langOf(ctx)).ResolveFolder(ctx, in.Body.Folder)
+	if err != nil {
+		return nil, s.problem(ctx, err)
+	}
 	if in.Body.Mode == app.ModeAgentic {
-		return s.agentStream(in.Body), nil
+		return s.agentStream(in.Body, folder), nil
 	}
 	return &huma.StreamResponse{Body: func(hctx huma.Context) {
 		r, w := humago.Unwrap(hctx)
 		sse := newSSEWriter(w)
 		send := func(ev StreamEvent) error { return sse.Send("", ev) }
 		rctx := r.Context()
-		req := askRequest(in.Body)
+		req := askRequest(in.Body, folder, langOf(rctx))
 		req.OnText = func(piece string) error {
 			if piece == "" {
 				return nil

@@ -9,24 +9,27 @@ import (
 
 	"github.com/gds-cli/gds/internal/app"
 	"github.com/gds-cli/gds/internal/apperr"
+	"github.com/gds-cli/gds/internal/store"
 )
 
 const uploadPath = "/api/v1/documents/upload"
 
 // DocumentBody is a document as the seed shows it.
 type DocumentBody struct {
-	ID         string    `json:"id"`
-	Filename   string    `json:"filename"`
-	Title      string    `json:"title"`
-	FilePath   string    `json:"file_path" doc:"an upload's stored name in GDS_UPLOAD_DIR; a crawled file's folder path"`
-	FileSize   int64     `json:"file_size"`
-	MimeType   string    `json:"mime_type"`
-	Tags       []string  `json:"tags"`
-	Status     string    `json:"status" enum:"indexed"`
-	ChunkCount int       `json:"chunk_count"`
-	Source     string    `json:"source" enum:"upload,drive,local" doc:"only uploads can be deleted"`
-	CreatedAt  time.Time `json:"created_at"`
-	UpdatedAt  time.Time `json:"updated_at"`
+	ID         string   `json:"id"`
+	Filename   string   `json:"filename"`
+	Title      string   `json:"title"`
+	FilePath   string   `json:"file_path" doc:"an upload's stored name in GDS_UPLOAD_DIR; a crawled file's folder path"`
+	FileSize   int64    `json:"file_size"`
+	MimeType   string   `json:"mime_type"`
+	Tags       []string `json:"tags"`
+	Status     string   `json:"status" enum:"indexed"`
+	ChunkCount int      `json:"chunk_count"`
+	Source     string   `json:"source" enum:"upload,drive,local" doc:"the kind of source; only uploads can be deleted"`
+	// SourceLabel says where the document comes from, for people.
+	SourceLabel string    `json:"source_label" doc:"the source in the request's language: \"Uploaded\", \"Google Drive\", \"Local folder ~/Docs\""`
+	CreatedAt   time.Time `json:"created_at"`
+	UpdatedAt   time.Time `json:"updated_at"`
 }
 
 // ChunkBody is one chunk of a document.
@@ -58,7 +61,7 @@ type DocumentListBody struct {
 type UploadForm struct {
 	File  huma.FormFile `form:"file" required:"true" doc:"the document (PDF, DOCX, XLSX, PPTX, HTML, Markdown, text, CSV)"`
 	Title string        `form:"title" required:"false" doc:"title (default: the file name)"`
-	Tags  []string      `form:"tags" required:"false" doc:"tags (repeat the field, or separate with commas)"`
+	Tags  []string      `form:"tags" required:"false" doc:"tags: repeat the field, separate them with commas, or send one JSON array of strings ([\"a\",\"b\"])"`
 }
 
 type uploadIn struct {
@@ -82,12 +85,17 @@ type docIn struct {
 
 type deleteOut struct{}
 
-func documentBody(d app.Document) DocumentBody {
+// documentBody is d as the API shows it in lang.
+func (s *Server) documentBody(d app.Document, lang string) DocumentBody {
 	return DocumentBody{
 		ID: d.ID, Filename: d.Filename, Title: d.Title, FilePath: d.FilePath, FileSize: d.FileSize, MimeType: d.MimeType,
-		Tags: d.Tags, Status: "indexed", ChunkCount: d.ChunkCount, Source: d.Source, CreatedAt: d.CreatedAt, UpdatedAt: d.UpdatedAt,
+		Tags: d.Tags, Status: "indexed", ChunkCount: d.ChunkCount, Source: sourceKind(d.Source), SourceLabel: s.sourceLabel(d.Source, lang),
+		CreatedAt: d.CreatedAt, UpdatedAt: d.UpdatedAt,
 	}
 }
+
+// sourceKind is the kind of a source key: "upload", "drive" or "local".
+func sourceKind(key string) string { return store.SourceKindOf(key) }
 
 func (s *Server) registerDocuments(secured []map[string][]string) {
 	tags := []string{"documents"}
@@ -107,7 +115,7 @@ func (s *Server) registerDocuments(secured []map[string][]string) {
 		}
 		out := &bodyOut[DocumentListBody]{Body: DocumentListBody{Items: []DocumentBody{}, Total: l.Total, Page: l.Page, PerPage: l.PerPage}}
 		for _, d := range l.Items {
-			out.Body.Items = append(out.Body.Items, documentBody(d))
+			out.Body.Items = append(out.Body.Items, s.documentBody(d, langOf(ctx)))
 		}
 		return out, nil
 	})
@@ -119,7 +127,7 @@ func (s *Server) registerDocuments(secured []map[string][]string) {
 		if err != nil {
 			return nil, s.problem(ctx, err)
 		}
-		out := &bodyOut[DocumentDetailBody]{Body: DocumentDetailBody{DocumentBody: documentBody(d.Document), Chunks: []ChunkBody{}}}
+		out := &bodyOut[DocumentDetailBody]{Body: DocumentDetailBody{DocumentBody: s.documentBody(d.Document, langOf(ctx)), Chunks: []ChunkBody{}}}
 		for _, c := range d.Chunks {
 			out.Body.Chunks = append(out.Body.Chunks, ChunkBody{
 				ID: app.ChunkID(d.ID, c.Ordinal), DocumentID: d.ID, Content: c.Text, ChunkIndex: c.Ordinal,
@@ -156,5 +164,5 @@ func (s *Server) upload(ctx context.Context, in *uploadIn) (*uploadOut, error) {
 	if err != nil {
 		return nil, s.problem(ctx, err)
 	}
-	return &uploadOut{Status: http.StatusCreated, Body: documentBody(doc)}, nil
+	return &uploadOut{Status: http.StatusCreated, Body: s.documentBody(doc, langOf(ctx))}, nil
 }

@@ -6,12 +6,15 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/gds-cli/gds/internal/app"
 	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/i18n"
 )
@@ -40,6 +43,7 @@ func (s *Server) problem(ctx context.Context, err error) *Problem {
 	if errors.As(err, &p) {
 		return p
 	}
+	err = s.httpWording(ctx, err)
 	var m apperr.Messager
 	if apperr.KindOf(err) == apperr.Internal && !errors.As(err, &m) {
 		fmt.Fprintf(s.opts.Log, "gds serve: %v\n", err)
@@ -49,6 +53,27 @@ func (s *Server) problem(ctx context.Context, err error) *Problem {
 	pr.Detail = shorten(s.paths.redact(pr.Detail), maxDetail)
 	pr.Hint = shorten(s.paths.redact(pr.Hint), maxDetail)
 	return &Problem{Problem: pr}
+}
+
+// httpWording is err in the API's terms where the application's message
+// speaks of CLI commands and flags: an empty index is filled by an upload;
+// the agent's folder is the request's folder field.
+func (s *Server) httpWording(ctx context.Context, err error) error {
+	switch {
+	case errors.Is(err, apperr.NoIndex):
+		return apperr.L(apperr.NoIndex, "serve.http_empty_index").Wrap(err)
+	case errors.Is(err, app.ErrNoFolder):
+		var names []string
+		if folders, ferr := s.d.Folders(ctx); ferr == nil {
+			for _, f := range folders {
+				if !strings.Contains(f.Path, "/") && !slices.Contains(names, strconv.Quote(f.Path)) && len(names) < app.MaxClosestFolders {
+					names = append(names, strconv.Quote(f.Path))
+				}
+			}
+		}
+		return apperr.L(apperr.Usage, "serve.agent_no_folder", strings.Join(names, ", ")).Wrap(err)
+	}
+	return err
 }
 
 // Bounds of what an error body repeats from the request.
@@ -98,11 +123,11 @@ func shownValue(v any) any {
 	return shorten(string(b), maxShownValue)
 }
 
-// httpProblem is apperr's problem without the CLI's usage hint (--help
-// means nothing to an HTTP client).
+// httpProblem is apperr's problem without the CLI's hints for usage and
+// an empty index (--help and gds doctor mean nothing to an HTTP client).
 func httpProblem(err error, lang string) apperr.Problem {
 	p := apperr.HTTPProblem(err, lang)
-	if errors.Is(err, apperr.Usage) || errors.Is(err, apperr.TooLarge) {
+	if errors.Is(err, apperr.Usage) || errors.Is(err, apperr.TooLarge) || errors.Is(err, apperr.NoIndex) {
 		p.Hint = ""
 	}
 	return p
@@ -139,6 +164,7 @@ func newHumaError(ctx context.Context, status int, msg string, errs ...error) hu
 	}
 	var details []*huma.ErrorDetail
 	parts := []string{msg}
+	jsonErr := ""
 	for _, e := range errs {
 		if e == nil {
 			continue
@@ -150,6 +176,13 @@ func newHumaError(ctx context.Context, status int, msg string, errs ...error) hu
 		var d huma.ErrorDetailer
 		if errors.As(e, &d) {
 			det = d.ErrorDetail()
+		}
+		// A body that is not JSON: say where, not what the decoder said.
+		if body, ok := det.Value.(string); ok && status == http.StatusBadRequest && det.Location == "body" {
+			if pos, bad := jsonSyntax([]byte(body)); bad {
+				det.Message = pos.message(lang)
+				jsonErr = det.Message
+			}
 		}
 		// The client's value is quoted once, shortened, in errors[]; the
 		// detail names the field only (huma's text would repeat the value).
@@ -164,6 +197,9 @@ func newHumaError(ctx context.Context, status int, msg string, errs ...error) hu
 	if msg == "" {
 		msg = http.StatusText(status)
 		parts[0] = msg
+	}
+	if jsonErr != "" {
+		parts = []string{jsonErr} // the one thing to fix, without huma's "validation failed"
 	}
 	p := httpProblem(apperr.New(kindOfStatus(status), shorten(strings.Join(parts, ": "), maxDetail)), lang)
 	p.Status, p.Title = status, http.StatusText(status)
@@ -207,4 +243,56 @@ func langOf(ctx context.Context) string {
 		return l
 	}
 	return i18n.En
+}
+
+// jsonPos is where a request body stops being JSON.
+type jsonPos struct {
+	Offset int  // 1-based byte offset of the offending byte (len+1 at the end)
+	Line   int  // 1-based
+	Column int  // 1-based, in characters
+	EOF    bool // the body ends inside a value
+	Char   rune // the offending character (when not EOF)
+}
+
+// jsonSyntax reports whether body is not JSON, and where: the byte, line
+// and column of the first character the decoder refused, or the end of a
+// body that stops inside a value.
+func jsonSyntax(body []byte) (jsonPos, bool) {
+	var v any
+	var se *json.SyntaxError
+	if err := json.Unmarshal(body, &v); !errors.As(err, &se) {
+		return jsonPos{}, false
+	}
+	off := int(se.Offset) // bytes read, the offending one included
+	// A body cut short fails at its end; so does one whose last byte is
+	// wrong. With a NUL appended, only the first fails past the end.
+	var se2 *json.SyntaxError
+	err2 := json.Unmarshal(append(append([]byte{}, body...), 0), &v)
+	eof := errors.As(err2, &se2) && int(se2.Offset) > len(body)
+	p := jsonPos{EOF: eof}
+	at := off - 1
+	if eof || at < 0 {
+		at = len(body)
+	}
+	at = min(at, len(body))
+	for at > 0 && at < len(body) && !utf8.RuneStart(body[at]) {
+		at--
+	}
+	p.Offset = at + 1
+	head := body[:at]
+	p.Line = 1 + strings.Count(string(head), "\n")
+	p.Column = 1 + utf8.RuneCount(head[strings.LastIndexByte(string(head), '\n')+1:])
+	if !eof {
+		p.Char, _ = utf8.DecodeRune(body[at:])
+	}
+	return p, true
+}
+
+// message says in lang where the body stops being JSON.
+func (p jsonPos) message(lang string) string {
+	what := i18n.T(lang, "serve.bad_json.eof")
+	if !p.EOF {
+		what = i18n.T(lang, "serve.bad_json.char", string(p.Char))
+	}
+	return i18n.T(lang, "serve.bad_json", p.Line, p.Column, p.Offset, what)
 }

@@ -44,6 +44,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"strings"
 	"time"
 	"unicode"
@@ -111,6 +112,9 @@ type Server struct {
 	api   huma.API
 	mux   *http.ServeMux
 	paths pathRedactor
+	// labels shortens the folders of local sources in labels (the
+	// user's home as ~).
+	labels pathRedactor
 }
 
 // New builds the API over d. d should share one open store
@@ -148,6 +152,8 @@ func New(d *app.Deps, opts Options) *Server {
 	} else {
 		s.paths = serverPaths("", opts.UploadDir, "")
 	}
+	userHome, _ := os.UserHomeDir()
+	s.labels = newPathRedactor(pathRoot{userHome, "~"})
 	s.register()
 	s.registerWeb()
 	return s

@@ -545,4 +545,16 @@ type Documents interface {
 	// TaggedFileIDs returns the IDs of the indexed files whose metadata has
 	// any of tags, sorted.
 	TaggedFileIDs(ctx context.Context, tags []string) ([]string, error)
+	// FolderCounts counts the indexed files by source and folder (File.Path
+	// exactly, not the files below it), sorted by source, then path, by
+	// bytes: the folders a user can scope a search or an answer to.
+	FolderCounts(ctx context.Context) ([]FolderCount, error)
+}
+
+// FolderCount is the number of indexed files of one source directly in
+// one folder (Path "" is the source's root).
+type FolderCount struct {
+	Source string
+	Path   string
+	Files  int
 }

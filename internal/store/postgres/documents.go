@@ -133,3 +133,26 @@ func nonNil(xs []string) []string {
 	}
 	return xs
 }
+
+// FolderCounts counts the indexed files by source and folder.
+func (s *Store) FolderCounts(ctx context.Context) (_ []store.FolderCount, err error) {
+	defer s.classify(&err)
+	rows, err := s.pool.Query(ctx, s.q(`SELECT source, path, count(*) FROM {schema}.drive_file_index
+		GROUP BY source, path ORDER BY source COLLATE "C", path COLLATE "C"`))
+	if err != nil {
+		return nil, fmt.Errorf("postgres: counting the folders: %w", err)
+	}
+	defer rows.Close()
+	out := []store.FolderCount{}
+	for rows.Next() {
+		var c store.FolderCount
+		if err := rows.Scan(&c.Source, &c.Path, &c.Files); err != nil {
+			return nil, fmt.Errorf("postgres: counting the folders: %w", err)
+		}
+		out = append(out, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("postgres: counting the folders: %w", err)
+	}
+	return out, nil
+}

@@ -166,3 +166,26 @@ func (s *Store) TaggedFileIDs(ctx context.Context, tags []string) (_ []string, e
 	}
 	return out, nil
 }
+
+// FolderCounts counts the indexed files by source and folder.
+func (s *Store) FolderCounts(ctx context.Context) (_ []store.FolderCount, err error) {
+	defer s.classify(&err)
+	rows, err := s.read.QueryContext(ctx, `SELECT source, path, count(*) FROM drive_file_index
+		GROUP BY source, path ORDER BY source, path`)
+	if err != nil {
+		return nil, fmt.Errorf("count the folders in %s: %w", s.path, err)
+	}
+	defer rows.Close()
+	out := []store.FolderCount{}
+	for rows.Next() {
+		var c store.FolderCount
+		if err := rows.Scan(&c.Source, &c.Path, &c.Files); err != nil {
+			return nil, fmt.Errorf("count the folders in %s: %w", s.path, err)
+		}
+		out = append(out, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("count the folders in %s: %w", s.path, err)
+	}
+	return out, nil
+}

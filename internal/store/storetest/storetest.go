@@ -59,6 +59,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"RetrieveChunks", testRetrieveChunks},
 		{"DeleteRemovesChunksEverywhere", testDeleteRemovesChunks},
 		{"FolderFilter", testFolderFilter},
+		{"FolderCounts", testFolderCounts},
 		{"SourceFilter", testSourceFilter},
 		{"SyncState", testSyncState},
 		{"SyncStatePerSource", testSyncStatePerSource},

@@ -37,6 +37,7 @@
     document.documentElement.lang = lang;
     for (const node of document.querySelectorAll('[data-i18n]')) node.textContent = t(node.dataset.i18n);
     for (const node of document.querySelectorAll('[data-i18n-aria-label]')) node.setAttribute('aria-label', t(node.dataset.i18nAriaLabel));
+    for (const node of document.querySelectorAll('[data-i18n-placeholder]')) node.setAttribute('placeholder', t(node.dataset.i18nPlaceholder));
     document.title = t('app.title');
   }
 
@@ -73,6 +74,11 @@
   }
 
   const fmtScore = (x) => Number(x).toFixed(3);
+
+  // sourceLabel is where a document comes from, for people: the server's
+  // label ("Local folder ~/Docs", "Google Drive", "Uploaded"), else the
+  // kind's name.
+  const sourceLabel = (d) => d.source_label || t(`source.${String(d.source || '').split(':')[0]}`);
 
   function docHref(id, chunkId) {
     let h = `#/documents/${encodeURIComponent(id)}`;
@@ -206,6 +212,7 @@
     }
     if (r.view === 'documents') loadDocuments();
     if (r.view === 'document') loadDocument(r.id, r.chunk);
+    if (r.view === 'chat') loadFolders();
   }
 
   // ------------------------------------------------------------ upload
@@ -310,7 +317,7 @@
       el('td', { class: 'file' }, d.filename),
       el('td', {}, tagButtons(d.tags)),
       el('td', { class: 'num' }, d.chunk_count),
-      el('td', {}, t(`source.${d.source}`)),
+      el('td', { class: 'source' }, sourceLabel(d)),
       el('td', {}, fmtDate(d.created_at)),
       el('td', {}, el('a', { href: docHref(d.id), class: 'button small secondary', 'aria-label': t('docs.view_label', d.title || d.filename) }, t('docs.view'))),
     ));
@@ -372,7 +379,7 @@
     if (seq !== docSeq) return;
     $('#doc-title').textContent = d.title || d.filename;
     const rows = [
-      ['doc.filename', d.filename], ['doc.source', t(`source.${d.source}`)], ['doc.type', d.mime_type],
+      ['doc.filename', d.filename], ['doc.source', sourceLabel(d)], ['doc.type', d.mime_type],
       ['doc.size', fmtSize(d.file_size)], ['doc.chunk_count', d.chunk_count],
       ['doc.added', fmtDate(d.created_at)], ['doc.updated', fmtDate(d.updated_at)], ['doc.path', d.file_path],
     ];
@@ -380,7 +387,7 @@
     for (const [k, v] of rows) meta.push(el('dt', {}, t(k)), el('dd', {}, v));
     meta.push(el('dt', {}, t('doc.tags')), el('dd', {}, d.tags.length ? tagButtons(d.tags) : t('doc.no_tags')));
     $('#doc-meta').replaceChildren(...meta);
-    $('#doc-delete').replaceChildren(d.source === 'upload' ? deleteButton(d) : el('p', { class: 'muted' }, t('doc.read_only', t(`source.${d.source}`))));
+    $('#doc-delete').replaceChildren(d.source === 'upload' ? deleteButton(d) : el('p', { class: 'muted' }, t('doc.read_only', sourceLabel(d))));
     let target = null;
     const items = d.chunks.map((c) => {
       const li = el('li', { id: `chunk-${c.id}`, 'data-chunk-id': c.id, tabindex: '-1', class: c.id === chunkId ? 'chunk target' : 'chunk' },
@@ -470,9 +477,11 @@
     answer: {
       label: 'chat.mode.answer',
       endpoint: '/api/v1/chat/stream',
-      request: (question, history, opts) => ({
-        question, chat_history: history, top_k: opts.topK, score_threshold: opts.threshold,
-      }),
+      request: (question, history, opts) => {
+        const body = { question, chat_history: history, top_k: opts.topK, score_threshold: opts.threshold };
+        if (opts.folder) body.folder = opts.folder;
+        return body;
+      },
       onFrame: null,
     },
     // The agent investigates a folder (gds ask --mode agentic): frames are
@@ -481,7 +490,6 @@
     agentic: {
       label: 'chat.mode.agentic',
       endpoint: '/api/v1/chat/stream',
-      folder: true,
       request: (question, history, opts) => {
         const body = { question, mode: 'agentic' };
         if (opts.folder) body.folder = opts.folder;
@@ -495,11 +503,17 @@
         }
         switch (frame.type) {
           case 'tool_call':
-            steps.append(el('li', { class: 'step' }, t('chat.step.call', frame.tool, frame.target || '')));
+            steps.append(el('li', { class: 'step', 'data-tool': frame.tool }, stepLabel(frame)));
             break;
-          case 'tool_result':
-            steps.append(el('li', { class: frame.error ? 'step error' : 'step' }, `→ ${frame.summary || frame.tool}`));
+          case 'tool_result': {
+            // The result completes its call's line: "Searching … — 3 passages found".
+            const open = [...steps.querySelectorAll('li.step:not([data-done])')].reverse().find((li) => li.dataset.tool === frame.tool);
+            const line = open || steps.appendChild(el('li', { class: 'step', 'data-tool': frame.tool }, stepLabel(frame)));
+            line.dataset.done = 'true';
+            if (frame.error) line.classList.add('error');
+            if (frame.summary) line.append(el('span', { class: 'step-result' }, ` — ${frame.summary}`));
             break;
+          }
           case 'evidence': {
             const e = frame.evidence || {};
             st.sources.push({ ref: frame.ref, document_id: e.file_id, chunk_id: e.chunk_id, filename: e.name, title: e.name,
@@ -507,6 +521,7 @@
             break;
           }
           case 'done':
+            st.sources.sort((a, b) => (a.ref || 0) - (b.ref || 0)); // citation order
             st.done = true;
             st.extractive = Boolean(frame.extractive);
             if (frame.message) steps.append(el('li', { class: 'step' }, frame.message));
@@ -528,17 +543,52 @@
     const box = $('#chat-modes');
     if (names.length < 2) return;
     box.hidden = false;
-    const folder = el('label', { class: 'field small', id: 'chat-folder-field', hidden: true },
-      el('span', {}, t('chat.folder')),
-      el('input', { id: 'chat-folder', type: 'text', maxlength: '1000', placeholder: t('chat.folder_hint') }));
     const select = el('select', {
       id: 'chat-mode',
-      onchange: (e) => {
-        chat.mode = e.target.value;
-        folder.hidden = !chatModes[chat.mode].folder;
-      },
+      onchange: (e) => { chat.mode = e.target.value; },
     }, names.map((n) => el('option', { value: n }, t(chatModes[n].label))));
-    box.replaceChildren(el('label', { class: 'field small' }, el('span', {}, t('chat.mode')), select), folder);
+    box.replaceChildren(el('label', { class: 'field inline' }, el('span', {}, t('chat.mode')), select));
+  }
+
+  // stepLabel says what an agent's tool call does, in the page's language
+  // (chat.tool.NAME, with the document it reads or the words it searches).
+  function stepLabel(frame) {
+    let what = frame.target || '';
+    if (!what && frame.args && typeof frame.args === 'object') what = frame.args.query || frame.args.search_text || '';
+    const key = `chat.tool.${frame.tool}`;
+    if (TABLES.en[key]) return t(key, what).replace(/\s*[“「][”」]/, '').trim();
+    return t('chat.tool.other', frame.tool);
+  }
+
+  // loadFolders fills the folder picker from GET /api/v1/folders: one
+  // option per folder path (the sources holding it, and its documents),
+  // keeping the choice when it is still there.
+  let foldersSeq = 0;
+  async function loadFolders() {
+    const seq = ++foldersSeq;
+    const select = $('#chat-folder');
+    let list;
+    try {
+      list = await getJSON('/api/v1/folders');
+    } catch (err) {
+      return; // no list (a token not yet given): "All folders" still works
+    }
+    if (seq !== foldersSeq) return;
+    const byPath = new Map();
+    for (const f of list.items) {
+      const o = byPath.get(f.path) || { path: f.path, count: 0, labels: [] };
+      o.count += f.document_count;
+      if (!o.labels.includes(f.source_label)) o.labels.push(f.source_label);
+      byPath.set(f.path, o);
+    }
+    const chosen = select.value;
+    const opts = [el('option', { value: '' }, t('chat.folder_all'))];
+    for (const o of byPath.values()) {
+      opts.push(el('option', { value: o.path, title: o.labels.join(', ') }, t('chat.folder_option', o.path, o.count, o.labels.join(', '))));
+    }
+    select.replaceChildren(...opts);
+    select.value = byPath.has(chosen) ? chosen : '';
+    select.dataset.loaded = String(byPath.size);
   }
 
   // readStream calls onFrame with each `data:` frame of a server-sent
@@ -585,6 +635,7 @@
 
   function renderSources(sources) {
     if (!sources || !sources.length) return el('p', { class: 'muted' }, t('chat.no_sources'));
+    sources = [...sources].sort((a, b) => (a.ref || 0) - (b.ref || 0));
     return el('div', { class: 'sources' },
       el('h3', {}, t('chat.sources')),
       el('ol', {}, sources.map((s) => el('li', { value: s.ref || undefined, 'data-document-id': s.document_id },
