@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gds-cli/gds/internal/ai"
 	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/crawl"
@@ -145,7 +146,7 @@ func (d *Deps) Crawl(ctx context.Context, req CrawlRequest) (*CrawlReport, error
 		if err != nil && first == nil {
 			first = err
 		}
-		if err != nil && (ctx.Err() != nil || errors.Is(err, store.ErrEmbeddingMismatch)) {
+		if err != nil && (ctx.Err() != nil || errors.Is(err, store.ErrEmbeddingMismatch) || errors.Is(err, ai.ErrQuotaExhausted)) {
 			break
 		}
 	}
@@ -230,6 +231,11 @@ func (d *Deps) crawlOne(ctx context.Context, cfg *config.Config, target config.C
 		Now:              d.Now,
 		Extractor:        d.Extractor,
 	})
+	if errors.Is(err, ai.ErrQuotaExhausted) {
+		// The provider's error stays the cause, so its hint (check the
+		// plan and billing) is the one shown.
+		err = apperr.L(apperr.RateLimited, "crawl.quota_stopped", sum.New+sum.Updated+sum.Moved).Wrap(err)
+	}
 	return sum, true, err
 }
 

@@ -60,11 +60,19 @@ type Options struct {
 	Index            Index
 	Provider         ai.Provider
 	SummaryMaxLength int
-	Concurrency      int           // workers; <= 0 means 4
-	Full             bool          // ignore the checkpoint (and reset a mismatched embedding space)
-	DryRun           bool          // list and classify only; write nothing
-	MaxFileBytes     int64         // <= 0: extract.DefaultMaxBytes
-	FileTimeout      time.Duration // per-file extraction+AI time limit; <= 0: 2 minutes
+	// Concurrency is the number of files downloaded and read at once
+	// (<= 0 means 4), and of model calls at once for a provider that is
+	// not paced; a paced provider's lanes size the summary and embedding
+	// stages (pipeline.go).
+	Concurrency  int
+	Full         bool  // ignore the checkpoint (and reset a mismatched embedding space)
+	DryRun       bool  // list and classify only; write nothing
+	MaxFileBytes int64 // <= 0: extract.DefaultMaxBytes
+	// FileTimeout bounds reading one file (download and extraction); <= 0:
+	// 2 minutes. The model calls are bounded by the provider's own time
+	// limits, so a file waiting for its turn in a rate-limited lane is
+	// not timed out.
+	FileTimeout time.Duration
 	// Extractor reads each file's text; gds passes an *isolate.Pool, which
 	// reads in worker processes under limits. nil: extract.Extract in
 	// this process (benchmarks and tests over known files).
@@ -264,41 +272,15 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 		opts.Progress.Begin(len(entries), sum.Full)
 	}
 
-	type result struct {
-		i      int
-		status Status
-		detail string
-	}
-	// A Stop error from the source ends the feed; the files already
-	// started finish and are reported.
+	// A Stop error from the source, or the account's quota running out,
+	// ends the feed; the files already started finish and are reported.
 	feedCtx, stopFeed := context.WithCancel(ctx)
 	defer stopFeed()
 	stopper := &stopWatch{Source: opts.Source, stop: stopFeed}
 	opts.Source = stopper
-	jobs := make(chan int)
 	results := make(chan result)
-	var wg sync.WaitGroup
-	for range opts.Concurrency {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range jobs {
-				st, detail := processFile(ctx, opts, how[entries[i].ID])
-				results <- result{i, st, detail}
-			}
-		}()
-	}
-	go func() {
-		defer close(jobs)
-		for i := range entries {
-			select {
-			case jobs <- i:
-			case <-feedCtx.Done():
-				return
-			}
-		}
-	}()
-	go func() { wg.Wait(); close(results) }()
+	pl := newPipeline(ctx, feedCtx, stopFeed, opts, results)
+	go pl.run(entries, how)
 
 	var stateErr error
 	for r := range results {
@@ -347,6 +329,9 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 	}
 	if stateErr != nil {
 		return sum, stateErr
+	}
+	if err := pl.err(); err != nil {
+		return sum, err
 	}
 	if err := stopper.err(); err != nil {
 		return sum, err
@@ -473,51 +458,57 @@ func (w *stopWatch) err() error {
 	return w.first
 }
 
-// processFile extracts, summarises, embeds and stores one file. A renamed
+// readFile is a crawl's first stage for one file: download and extract
+// it (within opts.FileTimeout) and compare its text with the index. A file
+// that needs the model comes back as a fileText for the next stages
+// (pipeline.go); any other outcome as its status and detail. A renamed
 // file is indexed again even when its text is unchanged; another change of
 // its metadata (touched, moved to another folder) with an unchanged text
 // only rewrites the metadata.
-func processFile(ctx context.Context, opts Options, w work) (Status, string) {
+func readFile(ctx context.Context, opts Options, w work) (*fileText, Status, string) {
 	e := w.Entry
 	if ctx.Err() != nil {
-		return StatusFailed, "interrupted"
+		return nil, StatusFailed, "interrupted"
 	}
 	if opts.DryRun {
 		if ai.FileTypeOf(e.MimeType) == "" && !strings.HasPrefix(e.MimeType, "text/") {
-			return StatusSkipped, "content not indexed: " + e.MimeType + NameOnlySuffix
+			return nil, StatusSkipped, "content not indexed: " + e.MimeType + NameOnlySuffix
 		}
-		return StatusPlanned, ""
+		return nil, StatusPlanned, ""
 	}
 	fctx, cancel := context.WithTimeout(ctx, opts.FileTimeout)
 	defer cancel()
 	rc, err := opts.Source.Open(fctx, e)
 	if errors.Is(err, ErrSkip) && !errors.Is(err, ErrGone) {
-		return nameOnly(ctx, opts, e, err.Error())
+		st, d := nameOnly(ctx, opts, e, err.Error())
+		return nil, st, d
 	}
 	if errors.Is(err, ErrSkip) {
-		return StatusSkipped, err.Error()
+		return nil, StatusSkipped, err.Error()
 	}
 	if err != nil {
-		return StatusFailed, err.Error()
+		return nil, StatusFailed, err.Error()
 	}
-	res, err := IndexFile(fctx, FileOptions{
+	f, res, err := readText(fctx, FileOptions{
 		Index: opts.Index, Provider: opts.Provider, SummaryMaxLength: opts.SummaryMaxLength,
 		MaxFileBytes: opts.MaxFileBytes, Source: opts.Key, Now: opts.Now, Refresh: w.renamed,
 		UpdateMeta: w.diff != diffNew, Extractor: opts.Extractor,
 	}, e, rc)
 	rc.Close()
 	switch {
+	case err == nil && f != nil:
+		return f, "", ""
 	case err == nil && res.Truncated:
-		return res.Status, TruncatedDetail
+		return nil, res.Status, TruncatedDetail
 	case err == nil:
-		return res.Status, ""
+		return nil, res.Status, ""
 	case ctx.Err() != nil && errors.Is(err, ErrExtract):
-		return StatusFailed, "interrupted"
+		return nil, StatusFailed, "interrupted"
 	case errors.Is(err, extract.ErrRead):
 		// The content stopped coming (a stalled mount, an I/O error):
 		// a failure, tried again by the next crawl, as a Drive
 		// download that stalls is.
-		return StatusFailed, err.Error()
+		return nil, StatusFailed, err.Error()
 	case errors.Is(err, context.DeadlineExceeded) && errors.Is(err, ErrExtract):
 		// A parser over the time limit: skipped until the file changes.
 		// A file not indexed yet is recorded by name only, with the
@@ -527,17 +518,18 @@ func processFile(ctx context.Context, opts Options, w work) (Status, string) {
 		reason := skipDetail(err)
 		if hashes, herr := opts.Index.ContentHashes(ctx, []string{e.ID}); herr == nil && hashes[e.ID] == "" {
 			if _, nerr := IndexNameOnly(ctx, FileOptions{Index: opts.Index, Source: opts.Key, Now: opts.Now}, e, reason); nerr == nil {
-				return StatusSkipped, reason + NameOnlySuffix
+				return nil, StatusSkipped, reason + NameOnlySuffix
 			}
 		}
-		return StatusSkipped, reason
+		return nil, StatusSkipped, reason
 	case errors.Is(err, ErrExtract), errors.Is(err, ErrNoText):
 		// Unsupported, too large, malformed, or no text: the content is
 		// skipped until the file changes, and the file is indexed by name
 		// only (found by name, type and dates; the reason kept).
-		return nameOnly(ctx, opts, e, skipDetail(err))
+		st, d := nameOnly(ctx, opts, e, skipDetail(err))
+		return nil, st, d
 	}
-	return StatusFailed, err.Error()
+	return nil, StatusFailed, err.Error()
 }
 
 // nameOnly indexes a skipped file by name only with the reason.
@@ -686,16 +678,53 @@ var TruncatedDetail = fmt.Sprintf("only the first %d MiB of text indexed", extra
 // Extraction errors match ErrExtract (and extract's sentinels); a file
 // without text is ErrNoText.
 func IndexFile(ctx context.Context, o FileOptions, e Entry, r io.Reader) (Indexed, error) {
+	f, res, err := readText(ctx, o, e, r)
+	if err != nil || f == nil {
+		return res, err
+	}
+	if err := f.summarize(ctx); err != nil {
+		return Indexed{}, err
+	}
+	vecs, err := o.Provider.Embed(ctx, f.inputs)
+	if err != nil {
+		return Indexed{}, err
+	}
+	return f.commit(ctx, vecs)
+}
+
+// fileText is a file whose text was read and differs from what is
+// indexed: what is left of IndexFile is the model's work (summarize, the
+// embeddings of inputs) and the commit. A crawl runs these steps in stages,
+// embedding many files' inputs per request (pipeline.go).
+type fileText struct {
+	i       int // the entry's index in the crawl
+	e       Entry
+	o       FileOptions
+	doc     extract.Doc
+	text    string // the file's text (summarized, chunked)
+	indexed string // what keyword search reads: FileOptions.Extra and the text
+	hash    string
+	existed bool
+
+	sum    ai.DocSummary
+	chunks []store.Chunk
+	inputs []string // summary + keywords + name, then each chunk
+}
+
+// readText is IndexFile's first step: extract the text from r; when it is
+// unchanged (and the file not renamed), rewrite the metadata if asked and
+// return the final Indexed with a nil fileText.
+func readText(ctx context.Context, o FileOptions, e Entry, r io.Reader) (*fileText, Indexed, error) {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
 	doc, err := Extract(ctx, o.Extractor, e.MimeType, r, o.MaxFileBytes)
 	if err != nil {
-		return Indexed{}, extractError{err}
+		return nil, Indexed{}, extractError{err}
 	}
 	text := doc.Text()
 	if strings.TrimSpace(text) == "" {
-		return Indexed{}, ErrNoText
+		return nil, Indexed{}, ErrNoText
 	}
 	indexed := text // what keyword search reads
 	if extra := strings.TrimSpace(o.Extra); extra != "" {
@@ -705,7 +734,7 @@ func IndexFile(ctx context.Context, o FileOptions, e Entry, r io.Reader) (Indexe
 	hash := hex.EncodeToString(sum[:])
 	hashes, err := o.Index.ContentHashes(ctx, []string{e.ID})
 	if err != nil {
-		return Indexed{}, err
+		return nil, Indexed{}, err
 	}
 	old, existed := hashes[e.ID]
 	if existed && old == hash && !o.Refresh {
@@ -713,48 +742,58 @@ func IndexFile(ctx context.Context, o FileOptions, e Entry, r io.Reader) (Indexe
 			f := store.File{ID: e.ID, ModifiedAt: e.ModifiedAt, MimeType: e.MimeType, WebLink: e.WebLink,
 				Parents: e.Parents, Path: e.Path, Size: e.Size, Source: o.Source, IndexedAt: o.Now().UTC()}
 			if err := mu.UpdateFileMeta(context.WithoutCancel(ctx), f); err != nil {
-				return Indexed{}, err
+				return nil, Indexed{}, err
 			}
 		}
-		return Indexed{Status: StatusUnchanged}, nil
+		return nil, Indexed{Status: StatusUnchanged}, nil
 	}
-	ds, err := ai.Summarize(ctx, o.Provider, ai.DocInput{Name: e.Name, MimeType: e.MimeType, Text: text, MaxLength: o.SummaryMaxLength})
+	return &fileText{e: e, o: o, doc: doc, text: text, indexed: indexed, hash: hash, existed: existed}, Indexed{}, nil
+}
+
+// summarize asks the model for the summary and keywords and lays out the
+// texts to embed.
+func (f *fileText) summarize(ctx context.Context) error {
+	ds, err := ai.Summarize(ctx, f.o.Provider, ai.DocInput{Name: f.e.Name, MimeType: f.e.MimeType, Text: f.text, MaxLength: f.o.SummaryMaxLength})
 	if err != nil {
-		return Indexed{}, err
+		return err
 	}
-	chunks := chunkDoc(doc, ChunkSize, ChunkOverlap)
-	inputs := make([]string, 0, len(chunks)+1)
-	head := ds.Summary + "\n" + strings.Join(ds.Keywords, " ") + "\n" + e.Name
-	if extra := strings.TrimSpace(o.Extra); extra != "" {
+	f.sum = ds
+	f.chunks = chunkDoc(f.doc, ChunkSize, ChunkOverlap)
+	f.inputs = make([]string, 0, len(f.chunks)+1)
+	head := ds.Summary + "\n" + strings.Join(ds.Keywords, " ") + "\n" + f.e.Name
+	if extra := strings.TrimSpace(f.o.Extra); extra != "" {
 		head += "\n" + extra
 	}
-	inputs = append(inputs, head)
-	for _, c := range chunks {
-		inputs = append(inputs, c.Text)
+	f.inputs = append(f.inputs, head)
+	for _, c := range f.chunks {
+		f.inputs = append(f.inputs, c.Text)
 	}
-	vecs, err := o.Provider.Embed(ctx, inputs)
-	if err != nil {
-		return Indexed{}, err
+	return nil
+}
+
+// commit stores the file with its chunks and their embeddings (vecs, one
+// per input).
+func (f *fileText) commit(ctx context.Context, vecs [][]float32) (Indexed, error) {
+	if len(vecs) != len(f.inputs) {
+		return Indexed{}, fmt.Errorf("embedding: got %d vectors for %d inputs", len(vecs), len(f.inputs))
 	}
-	if len(vecs) != len(inputs) {
-		return Indexed{}, fmt.Errorf("embedding: got %d vectors for %d inputs", len(vecs), len(inputs))
+	for i := range f.chunks {
+		f.chunks[i].Embedding = vecs[i+1]
 	}
-	for i := range chunks {
-		chunks[i].Embedding = vecs[i+1]
-	}
-	f := store.File{
-		ID: e.ID, Name: e.Name, Summary: ds.Summary, Keywords: ds.Keywords, Embedding: vecs[0],
+	e, o := f.e, f.o
+	rec := store.File{
+		ID: e.ID, Name: e.Name, Summary: f.sum.Summary, Keywords: f.sum.Keywords, Embedding: vecs[0],
 		ModifiedAt: e.ModifiedAt, MimeType: e.MimeType, WebLink: e.WebLink, Parents: e.Parents, Path: e.Path,
-		Size: e.Size, ContentHash: hash, Source: o.Source, Provider: o.Provider.Name(),
-		IndexedAt: o.Now().UTC(), Text: indexed,
+		Size: e.Size, ContentHash: f.hash, Source: o.Source, Provider: o.Provider.Name(),
+		IndexedAt: o.Now().UTC(), Text: f.indexed,
 	}
 	// Commit even if the caller is being interrupted: the work is done.
-	if err := o.Index.UpsertFile(context.WithoutCancel(ctx), f, chunks); err != nil {
+	if err := o.Index.UpsertFile(context.WithoutCancel(ctx), rec, f.chunks); err != nil {
 		return Indexed{}, err
 	}
 	st := StatusNew
-	if existed {
+	if f.existed {
 		st = StatusUpdated
 	}
-	return Indexed{Status: st, Chunks: len(chunks), Truncated: doc.Truncated}, nil
+	return Indexed{Status: st, Chunks: len(f.chunks), Truncated: f.doc.Truncated}, nil
 }

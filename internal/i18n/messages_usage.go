@@ -19,6 +19,10 @@ func init() {
 				En: "%d files failed because the AI provider could not be reached; they are retried on the next crawl",
 				Ja: "AI プロバイダーに接続できなかったため %d 件のファイルが失敗しました。次回のクロールで再試行します",
 			},
+			"crawl.quota_stopped": {
+				En: "the OpenAI account's quota ran out, so the crawl stopped after indexing %d files; the checkpoint covers only what was indexed, and the next crawl continues from there",
+				Ja: "OpenAI アカウントの利用枠が尽きたため、%d 件をインデックスしたところでクロールを止めました。チェックポイントはインデックス済みの分だけを記録しており、次回のクロールはその続きから再開します",
+			},
 			"ai.hint_quota": {
 				En: "the OpenAI account has no quota left (insufficient_quota): check the plan and billing at platform.openai.com, then run the command again; waiting does not help",
 				Ja: "OpenAI アカウントの利用枠が残っていません（insufficient_quota）。platform.openai.com でプランと支払い設定を確認してから、もう一度実行してください。待っても解消しません",

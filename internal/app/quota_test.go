@@ -1,0 +1,49 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gds-cli/gds/internal/ai"
+	"github.com/gds-cli/gds/internal/ai/openaitest"
+	"github.com/gds-cli/gds/internal/apperr"
+	"github.com/gds-cli/gds/internal/config"
+	"github.com/gds-cli/gds/internal/i18n"
+)
+
+// TestCrawlStopsOnInsufficientQuota: a crawl against an account without
+// quota stops with a message saying so and what to do, as a rate_limited
+// failure, and sends one request, not one per file.
+func TestCrawlStopsOnInsufficientQuota(t *testing.T) {
+	root := t.TempDir()
+	for _, n := range []string{"a.txt", "b.txt", "c.txt", "d.txt"} {
+		if err := os.WriteFile(filepath.Join(root, n), []byte("notes about "+n), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	oai := openaitest.NewServer(t, openaitest.WithAPIKey("sk-test"), openaitest.WithQuotaExhausted())
+	env := map[string]string{config.EnvAIProvider: config.ProviderOpenAI, config.EnvOpenAIAPIKey: "sk-test", config.EnvOpenAIBaseURL: oai.URL}
+	d := New(Options{Config: loadConfig(t, env), Lang: i18n.En})
+	rep, err := d.Crawl(context.Background(), CrawlRequest{Source: "local:" + root, Concurrency: 1})
+	if !errors.Is(err, ai.ErrQuotaExhausted) {
+		t.Fatalf("crawl = %v, want the quota error", err)
+	}
+	r := apperr.Describe(err, i18n.En)
+	if r.Code != "rate_limited" || !strings.Contains(r.Message, "quota ran out") || !strings.Contains(r.Message, "after indexing 0 files") ||
+		!strings.Contains(r.Hint, "insufficient_quota") {
+		t.Errorf("report = %+v", r)
+	}
+	if ja := apperr.Describe(err, i18n.Ja); !strings.Contains(ja.Message, "利用枠") || !strings.Contains(ja.Hint, "利用枠") {
+		t.Errorf("Japanese report = %+v", ja)
+	}
+	if rep == nil || len(rep.Sources) != 1 || rep.Sources[0].Summary.CheckpointSaved {
+		t.Errorf("report = %+v: no checkpoint may be committed", rep)
+	}
+	if n := len(oai.Requests()); n > 2 {
+		t.Errorf("%d requests sent to an account without quota", n)
+	}
+}
