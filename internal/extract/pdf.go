@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
 	"strconv"
 
 	"github.com/ledongthuc/pdf"
@@ -188,7 +189,7 @@ func rebuildXref(data []byte) ([]byte, error) {
 	catalog := -1
 	for _, m := range objRe().FindAllSubmatchIndex(data, -1) {
 		n, err := strconv.Atoi(string(data[m[2]:m[3]]))
-		if err != nil || n > 1<<22 {
+		if err != nil || n >= maxPDFObjects(len(data)) {
 			continue
 		}
 		offs[n] = m[2]
@@ -197,16 +198,18 @@ func rebuildXref(data []byte) ([]byte, error) {
 	if len(offs) == 0 {
 		return nil, errors.New("no objects")
 	}
-	// Find the catalog: the last object starting before a /Type /Catalog.
-	for _, c := range catalogRe().FindAllIndex(data, -1) {
-		best, bestOff := -1, -1
-		for n, off := range offs {
-			if off < c[0] && off > bestOff {
-				best, bestOff = n, off
-			}
-		}
-		if best >= 0 {
-			catalog = best
+	// Find the catalog: the object starting last before the last
+	// /Type /Catalog that follows an object.
+	type objAt struct{ off, n int }
+	byOff := make([]objAt, 0, len(offs))
+	for n, off := range offs {
+		byOff = append(byOff, objAt{off, n})
+	}
+	sort.Slice(byOff, func(i, j int) bool { return byOff[i].off < byOff[j].off })
+	cats := catalogRe().FindAllIndex(data, -1)
+	for i := len(cats) - 1; i >= 0 && catalog < 0; i-- {
+		if j := sort.Search(len(byOff), func(k int) bool { return byOff[k].off >= cats[i][0] }) - 1; j >= 0 {
+			catalog = byOff[j].n
 		}
 	}
 	var trailer []byte
@@ -245,16 +248,26 @@ func rebuildXref(data []byte) ([]byte, error) {
 func fixStreamLengths(data []byte) []byte {
 	var out []byte
 	last := 0
+	var ends []int // every "endstream", found once (not once per stream)
+	for i := 0; ; {
+		j := bytes.Index(data[i:], []byte("endstream"))
+		if j < 0 {
+			break
+		}
+		ends = append(ends, i+j)
+		i += j + len("endstream")
+	}
 	for _, m := range lengthRe().FindAllSubmatchIndex(data, -1) {
 		declared, err := strconv.Atoi(string(data[m[2]:m[3]]))
 		start := m[1] // first byte of stream data
 		if err != nil {
 			continue
 		}
-		end := bytes.Index(data[start:], []byte("endstream"))
-		if end < 0 {
+		k := sort.SearchInts(ends, start)
+		if k == len(ends) {
 			continue
 		}
+		end := ends[k] - start
 		actual := end
 		for actual > 0 && (data[start+actual-1] == '\n' || data[start+actual-1] == '\r') {
 			actual--

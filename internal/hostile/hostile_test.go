@@ -100,7 +100,9 @@ func TestCorpus(t *testing.T) {
 			}
 			switch ext {
 			case ".pdf":
-				checkPDF(t, data)
+				if !strings.Contains(f.Name, "rebuild") { // its startxref points at the header on purpose
+					checkPDF(t, data)
+				}
 			case ".docx", ".xlsx", ".pptx":
 				checkZip(t, f.Name, data)
 			}

@@ -423,3 +423,18 @@ func pdfCMapRanges(ranges int) []byte {
 	p.trailer("/Size 8 /Root 1 0 R", x)
 	return p.Bytes()
 }
+
+// pdfRebuildQuadratic: no usable cross-reference table (startxref points
+// at the header), so a reader rebuilds one by scanning; n objects, each a
+// catalog with a stream that never ends (a scan that matches every object
+// against every catalog, or searches for "endstream" from every stream,
+// is quadratic).
+func pdfRebuildQuadratic(n int) []byte {
+	var b bytes.Buffer
+	b.WriteString("%PDF-1.4\n")
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "%d 0 obj\n<< /Type /Catalog /Length 1 >>\nstream\n", i)
+	}
+	b.WriteString("startxref\n0\n%%EOF\n")
+	return b.Bytes()
+}
