@@ -58,6 +58,7 @@ var hostileWants = map[string]hostileWant{
 	"pdf-objstm-self.pdf":                   {err: ErrMalformed, maxAlloc: 16 * mib},
 	"pdf-shared-content.pdf":                {outcome: "truncated", contains: "the same content stream on every page", maxAlloc: 256 * mib},
 	"pdf-contents-array.pdf":                {outcome: "truncated", contains: "one of many content streams", maxAlloc: 1024 * mib},
+	"pdf-shared-resources.pdf":              {outcome: "truncated", contains: "a page with shared resources", maxAlloc: 4096 * mib},
 	"pdf-rebuild-quadratic.pdf":             {err: ErrMalformed, maxAlloc: 256 * mib},
 	"pdf-cmap-bfrange.pdf":                  {outcome: "text", contains: "AB", maxAlloc: 512 * mib},
 	"xlsx-shared-string-amplification.xlsx": {outcome: "truncated", contains: "amplified amplified", maxAlloc: 128 * mib},

@@ -52,7 +52,7 @@ func extractPDF(ctx context.Context, data []byte) (Doc, error) {
 	if len(pages) == 0 {
 		return Doc{}, fmt.Errorf("%w: PDF has no pages", ErrMalformed)
 	}
-	pd := newPDFDoc(budget)
+	pd := newPDFDoc(budget, src)
 	doc := Doc{Pages: make([]Page, 0, len(pages))}
 	hasText := false
 	for i, pg := range pages {
@@ -60,7 +60,7 @@ func extractPDF(ctx context.Context, data []byte) (Doc, error) {
 			return Doc{}, err
 		}
 		pt := newPageText(pd)
-		err := safely(func() { pt.run(pg.Key("Contents"), inherited(pg, "Resources"), identity, 0) })
+		err := safely(func() { pt.run(pg.Key("Contents"), pd.inherited(pg, "Resources"), identity, 0) })
 		if ctx.Err() != nil {
 			return Doc{}, ctx.Err()
 		}
@@ -323,13 +323,16 @@ func pdfPages(catalog pdf.Value) []pdf.Value {
 }
 
 // inherited looks key up on the page and its ancestors (Resources,
-// MediaBox... are inheritable), at most 64 levels.
-func inherited(v pdf.Value, key string) pdf.Value {
+// MediaBox... are inheritable), at most 64 levels. Ancestors and the
+// values found are taken from the document's cache of shared objects: a
+// page tree node or resource dictionary read for one page is not parsed
+// again for the next.
+func (d *pdfDoc) inherited(v pdf.Value, key string) pdf.Value {
 	for i := 0; i < 64 && !v.IsNull(); i++ {
-		if x := v.Key(key); !x.IsNull() {
+		if x := d.shared(v, key); !x.IsNull() {
 			return x
 		}
-		v = v.Key("Parent")
+		v = d.shared(v, "Parent")
 	}
 	return pdf.Value{}
 }

@@ -84,7 +84,7 @@ func newPDFFont(v pdf.Value, budget *pdfBudget) *pdfFont {
 		f.initType0(v, budget)
 		return f
 	}
-	f.simple = simpleEncoding(v)
+	f.simple = simpleEncoding(v, budget)
 	f.firstChar = int(v.Key("FirstChar").Int64())
 	w := v.Key("Widths")
 	for i := 0; i < w.Len() && i < 256; i++ {
@@ -103,7 +103,7 @@ func (f *pdfFont) initType0(v pdf.Value, budget *pdfBudget) {
 	if d := desc.Key("DW"); d.Kind() == pdf.Integer || d.Kind() == pdf.Real {
 		f.dw = d.Float64()
 	}
-	f.cidW = readCIDWidths(desc.Key("W"))
+	f.cidW = readCIDWidths(desc.Key("W"), budget)
 	enc := v.Key("Encoding")
 	name := enc.Name()
 	if enc.Kind() == pdf.Stream {
@@ -282,9 +282,10 @@ func (f *pdfFont) advance(c uint32) float64 {
 }
 
 // readCIDWidths reads a CIDFont's W array: [c [w1 w2 ...]] and [c1 c2 w].
-func readCIDWidths(w pdf.Value) map[uint32]float64 {
+func readCIDWidths(w pdf.Value, budget *pdfBudget) map[uint32]float64 {
 	m := map[uint32]float64{}
 	for i := 0; i < w.Len() && len(m) < 1<<16; {
+		budget.charge(1)
 		first := w.Index(i)
 		if i+1 >= w.Len() {
 			break
@@ -292,6 +293,7 @@ func readCIDWidths(w pdf.Value) map[uint32]float64 {
 		next := w.Index(i + 1)
 		if next.Kind() == pdf.Array {
 			c := uint32(first.Int64())
+			budget.charge(int64(min(next.Len(), 1<<16)))
 			for j := 0; j < next.Len() && j < 1<<16; j++ {
 				m[c+uint32(j)] = next.Index(j).Float64()
 			}
@@ -302,6 +304,9 @@ func readCIDWidths(w pdf.Value) map[uint32]float64 {
 			break
 		}
 		lo, hi, width := first.Int64(), next.Int64(), w.Index(i+2).Float64()
+		if hi >= lo {
+			budget.charge(min(hi-lo+1, 1<<16))
+		}
 		for c := lo; c <= hi && c-lo < 1<<16; c++ {
 			m[uint32(c)] = width
 		}
@@ -507,7 +512,7 @@ func utf16String(s string) string {
 
 // simpleEncoding builds the code → rune table of a simple font from its
 // base encoding and Differences.
-func simpleEncoding(v pdf.Value) *[256]rune {
+func simpleEncoding(v pdf.Value, budget *pdfBudget) *[256]rune {
 	t := new([256]rune)
 	enc := v.Key("Encoding")
 	base := enc.Name()
@@ -536,7 +541,9 @@ func simpleEncoding(v pdf.Value) *[256]rune {
 	}
 	if d := enc.Key("Differences"); d.Kind() == pdf.Array {
 		code := 0
-		for i := 0; i < d.Len(); i++ {
+		n := min(d.Len(), 4096) // 256 codes never need more
+		budget.charge(int64(n))
+		for i := 0; i < n; i++ {
 			x := d.Index(i)
 			switch x.Kind() {
 			case pdf.Integer:

@@ -25,10 +25,11 @@ var pdfLimits = struct {
 
 const (
 	// minPDFReadBytes and pdfReadFactor bound what the PDF library reads
-	// from the file (every object lookup re-reads it): max(min, factor ×
-	// file size).
-	minPDFReadBytes = 1 << 30
-	pdfReadFactor   = 64
+	// from the file (every object lookup parses the object again; real
+	// documents read about twice their size): max(min, factor × file
+	// size).
+	minPDFReadBytes = 256 << 20
+	pdfReadFactor   = 16
 	// maxPageTreeNodes bounds the page-tree nodes visited.
 	maxPageTreeNodes = 4*maxPDFPages + 1024
 )

@@ -53,6 +53,11 @@ const (
 // fonts read so far (by object), and the Form XObjects being drawn.
 type pdfDoc struct {
 	budget *pdfBudget
+	src    *pdfSource
+	// cache holds objects shared by pages (tree nodes, resources), within
+	// cacheLeft bytes of the file read to parse them.
+	cache     map[objRef]pdf.Value
+	cacheLeft int64
 	fonts  map[objRef]*pdfFont
 	forms  map[objRef]bool // on the current path: a form drawing itself is skipped
 	// lexBufs are the lexer buffers, one per form depth, reused by every
@@ -60,8 +65,36 @@ type pdfDoc struct {
 	lexBufs [maxFormDepth + 1][]byte
 }
 
-func newPDFDoc(budget *pdfBudget) *pdfDoc {
-	return &pdfDoc{budget: budget, fonts: map[objRef]*pdfFont{}, forms: map[objRef]bool{}}
+func newPDFDoc(budget *pdfBudget, src *pdfSource) *pdfDoc {
+	return &pdfDoc{budget: budget, src: src, fonts: map[objRef]*pdfFont{}, forms: map[objRef]bool{},
+		cache: map[objRef]pdf.Value{}, cacheLeft: maxSharedCache}
+}
+
+// maxSharedCache bounds the file bytes read to parse the objects kept in
+// pdfDoc.cache (their parsed form is several times larger), and
+// maxSharedObject one of them.
+const (
+	maxSharedCache  = 16 << 20
+	maxSharedObject = 1 << 20
+)
+
+// shared returns v's entry key, from the cache when it is an indirect
+// reference read before.
+func (d *pdfDoc) shared(v pdf.Value, key string) pdf.Value {
+	ref, ok := dictRef(v, key)
+	if !ok {
+		return v.Key(key)
+	}
+	if x, ok := d.cache[ref]; ok {
+		return x
+	}
+	before := d.src.left
+	x := v.Key(key)
+	if cost := before - d.src.left; cost <= maxSharedObject && cost <= d.cacheLeft {
+		d.cache[ref] = x
+		d.cacheLeft -= cost
+	}
+	return x
 }
 
 // pageText interprets a page's content streams and lays the glyphs out as
@@ -94,7 +127,8 @@ type gstate struct {
 // resources; depth counts the Form XObjects around it.
 func (p *pageText) run(content, resources pdf.Value, ctm matrix, depth int) {
 	st := &gstate{ctm: ctm, tm: identity, tlm: identity, th: 1}
-	in := &interp{page: p, st: st, resources: resources, fontsDict: resources.Key("Font"), fonts: map[string]*pdfFont{}, depth: depth}
+	in := &interp{page: p, st: st, resources: resources, fontsDict: resources.Key("Font"), xobjects: resources.Key("XObject"),
+		fonts: map[string]*pdfFont{}, depth: depth}
 	if content.Kind() == pdf.Array {
 		for i := 0; i < content.Len(); i++ {
 			in.stream(content.Index(i))
@@ -110,7 +144,8 @@ type interp struct {
 	st        *gstate
 	gstack    []gstate
 	resources pdf.Value
-	fontsDict pdf.Value
+	fontsDict pdf.Value // looked up once: each lookup parses the object again
+	xobjects  pdf.Value
 	fonts     map[string]*pdfFont // by resource name: fonts without identity
 	depth     int
 	operands  []pdfObj
@@ -357,7 +392,7 @@ func (in *interp) form(name string) {
 		return
 	}
 	doc := in.page.doc
-	xobjects := in.resources.Key("XObject")
+	xobjects := in.xobjects
 	ref, hasRef := dictRef(xobjects, name)
 	if hasRef && doc.forms[ref] {
 		return

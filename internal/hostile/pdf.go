@@ -424,6 +424,34 @@ func pdfCMapRanges(ranges int) []byte {
 	return p.Bytes()
 }
 
+// pdfSharedResources: pages pages whose (inherited) resource dictionary
+// is one object of about 1 MB (a font table of 20,000 entries): a reader
+// that parses an object again at every lookup reads it once per page.
+func pdfSharedResources(pages int) []byte {
+	p := newPDF()
+	p.obj(1, pdfCatalog)
+	var kids strings.Builder
+	for i := 0; i < pages; i++ {
+		fmt.Fprintf(&kids, "%d 0 R ", 7+i)
+	}
+	p.obj(2, fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d /Resources 6 0 R >>", kids.String(), pages))
+	p.stream(4, "", []byte(pdfText("a page with shared resources")))
+	p.obj(5, pdfFont)
+	var fonts strings.Builder
+	fonts.WriteString("<< /Font << /F1 5 0 R ")
+	for i := 0; fonts.Len() < 1<<20; i++ {
+		fmt.Fprintf(&fonts, "/Unused%d << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> ", i)
+	}
+	fonts.WriteString(">> >>")
+	p.obj(6, fonts.String())
+	for i := 0; i < pages; i++ {
+		p.obj(7+i, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>")
+	}
+	x := p.xrefTable(7 + pages)
+	p.trailer(fmt.Sprintf("/Size %d /Root 1 0 R", 7+pages), x)
+	return p.Bytes()
+}
+
 // pdfRebuildQuadratic: no usable cross-reference table (startxref points
 // at the header), so a reader rebuilds one by scanning; n objects, each a
 // catalog with a stream that never ends (a scan that matches every object
