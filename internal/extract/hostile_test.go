@@ -159,8 +159,10 @@ func liveHeap() uint64 {
 //
 // The race build runs it with the PDF work limits, the text limit and the
 // shared string limit divided by 8: the race detector makes parsing about
-// ten times slower, and finds nothing in a single goroutine;
-// scripts/test.sh runs it once more without -race, with the real limits.
+// ten times slower, and finds nothing in a single goroutine (nor are its
+// allocation figures comparable: its sync.Pools drop objects on purpose,
+// so the bounds are not checked there); scripts/test.sh runs it once more
+// without -race, with the real limits and the bounds.
 func TestHostileCorpus(t *testing.T) {
 	if raceEnabled {
 		saved, savedText, savedShared := pdfLimits, textLimit, maxSharedStrings
@@ -209,7 +211,7 @@ func TestHostileCorpus(t *testing.T) {
 			if total := pagesLen(run.doc); total > textLimit {
 				t.Errorf("%d bytes of text, more than MaxTextBytes", total)
 			}
-			if run.alloc > want.maxAlloc {
+			if run.alloc > want.maxAlloc && !raceEnabled { // the race build's sync.Pools drop objects on purpose
 				t.Errorf("allocated %d MiB, bound %d MiB", run.alloc>>20, want.maxAlloc>>20)
 			}
 		})

@@ -58,8 +58,8 @@ type pdfDoc struct {
 	// cacheLeft bytes of the file read to parse them.
 	cache     map[objRef]pdf.Value
 	cacheLeft int64
-	fonts  map[objRef]*pdfFont
-	forms  map[objRef]bool // on the current path: a form drawing itself is skipped
+	fonts     map[objRef]*pdfFont
+	forms     map[objRef]bool // on the current path: a form drawing itself is skipped
 	// lexBufs are the lexer buffers, one per form depth, reused by every
 	// stream.
 	lexBufs [maxFormDepth + 1][]byte

@@ -121,7 +121,7 @@ func specs(opts Options) []spec {
 		{"pdf-shared-content.pdf", "10,000 pages sharing one 1 MB content stream", func() []byte { return pdfSharedContent(10000) }, nil},
 		{"pdf-contents-array.pdf", "page /Contents listing one stream 200,000 times", func() []byte { return pdfContentsArray(200000) }, nil},
 		{"pdf-shared-resources.pdf", "5,000 pages inheriting one 1 MB resource dictionary (parsed again at every lookup)", func() []byte { return pdfSharedResources(5000) }, nil},
-		{"pdf-rebuild-quadratic.pdf", "200,000 catalogs with unterminated streams and no usable cross-reference table", func() []byte { return pdfRebuildQuadratic(200000) }, nil},
+		{"pdf-rebuild-quadratic.pdf", "100,000 catalogs with unterminated streams and no usable cross-reference table", func() []byte { return pdfRebuildQuadratic(100000) }, nil},
 		{"pdf-cmap-bfrange.pdf", "ToUnicode CMap of 100,000 ranges of 65,536 codes each", func() []byte { return pdfCMapRanges(100000) }, nil},
 		{"xlsx-shared-string-amplification.xlsx", fmt.Sprintf("one 100 KB shared string in %d cells (%s of text)", o.SharedStringCells, human(o.SharedStringCells*102400)), func() []byte { return xlsxSharedStringAmplification(o.SharedStringCells) }, nil},
 		{"xlsx-many-shared-strings.xlsx", fmt.Sprintf("shared string table of %s in 17-byte entries", human(o.PartBytes)), func() []byte { return xlsxManySharedStrings(o.PartBytes) }, nil},
