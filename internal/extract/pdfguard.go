@@ -28,7 +28,7 @@ const (
 	// from the file (every object lookup parses the object again; real
 	// documents read about twice their size): max(min, factor × file
 	// size).
-	minPDFReadBytes = 256 << 20
+	minPDFReadBytes = 128 << 20
 	pdfReadFactor   = 16
 	// maxPageTreeNodes bounds the page-tree nodes visited.
 	maxPageTreeNodes = 4*maxPDFPages + 1024
