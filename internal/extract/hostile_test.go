@@ -68,6 +68,7 @@ var hostileWants = map[string]hostileWant{
 	"pptx-huge-part.pptx":                   {outcome: "truncated", contains: "A slide that never ends", maxAlloc: 128 * mib},
 	"docx-zip-bomb-declared.docx":           {err: ErrMalformed, maxAlloc: 16 * mib},
 	"docx-zip-bomb-lying.docx":              {err: ErrMalformed, maxAlloc: 16 * mib},
+	"docx-repeated-part.docx":               {outcome: "text", contains: "again.\n\nheader text", maxAlloc: 512 * mib},
 	"docx-billion-laughs.docx":              {err: ErrMalformed, maxAlloc: 16 * mib},
 	"docx-deep-nesting.docx":                {outcome: "text", contains: "deep text", maxAlloc: 256 * mib},
 	"html-deep-nesting.html":                {outcome: "text", contains: "deep text", maxAlloc: 64 * mib},

@@ -10,6 +10,7 @@ import (
 	"io"
 	"math"
 	"path"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -112,36 +113,56 @@ func (p *ooxmlPackage) read(name string) ([]byte, bool, error) {
 	return b, true, nil
 }
 
+// maxRelationships bounds the relationships kept from one part (a
+// package has at most maxZipEntries parts to point at).
+const maxRelationships = 4 * maxZipEntries
+
 // rels reads a relationships part and returns target paths by id, resolved
 // against the directory of the part they belong to.
 func (p *ooxmlPackage) rels(part string) (map[string]string, error) {
 	dir, file := path.Split(part)
-	b, ok, err := p.read(dir + "_rels/" + file + ".rels")
+	rc, ok, err := p.open(dir + "_rels/" + file + ".rels")
 	if err != nil || !ok {
 		return map[string]string{}, err
 	}
-	var r struct {
-		Rel []struct {
-			ID         string `xml:"Id,attr"`
-			Target     string `xml:"Target,attr"`
-			TargetMode string `xml:"TargetMode,attr"`
-		} `xml:"Relationship"`
-	}
-	if err := xml.Unmarshal(b, &r); err != nil {
-		return nil, fmt.Errorf("%w: %s relationships: %v", ErrMalformed, part, err)
-	}
-	out := make(map[string]string, len(r.Rel))
-	for _, x := range r.Rel {
-		if x.TargetMode == "External" {
+	defer rc.Close()
+	out := map[string]string{}
+	d := xml.NewDecoder(rc)
+	for len(out) < maxRelationships {
+		tok, err := d.RawToken()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			if errors.Is(err, ErrMalformed) {
+				return nil, err
+			}
+			return nil, fmt.Errorf("%w: %s relationships: %v", ErrMalformed, part, err)
+		}
+		se, ok := tok.(xml.StartElement)
+		if !ok || se.Name.Local != "Relationship" {
 			continue
 		}
-		t := x.Target
-		if strings.HasPrefix(t, "/") {
-			t = strings.TrimPrefix(t, "/")
-		} else {
-			t = path.Join(dir, t)
+		var id, target, mode string
+		for _, a := range se.Attr {
+			switch a.Name.Local {
+			case "Id":
+				id = a.Value
+			case "Target":
+				target = a.Value
+			case "TargetMode":
+				mode = a.Value
+			}
 		}
-		out[x.ID] = t
+		if mode == "External" {
+			continue
+		}
+		if strings.HasPrefix(target, "/") {
+			target = strings.TrimPrefix(target, "/")
+		} else {
+			target = path.Join(dir, target)
+		}
+		out[id] = target
 	}
 	return out, nil
 }
@@ -280,8 +301,7 @@ func extractDOCX(ctx context.Context, p *ooxmlPackage) (Doc, error) {
 			}
 		}
 	}
-	sort.Strings(extra)
-	parts = append(parts, extra...)
+	parts = append(parts, uniqueSorted(extra)...)
 	budget := newTextBudget()
 	w := newTextWriter(budget)
 	for _, part := range parts {
@@ -348,14 +368,16 @@ func extractPPTX(ctx context.Context, p *ooxmlPackage) (Doc, error) {
 	}
 	var doc Doc
 	budget := newTextBudget()
+	seen := map[string]bool{} // a slide part listed twice is read once
 	for i, s := range pr.Slides {
 		if budget.full() {
 			break
 		}
 		target, ok := rels[s.RID]
-		if !ok {
+		if !ok || seen[target] {
 			continue
 		}
+		seen[target] = true
 		w := newTextWriter(budget)
 		for _, part := range slideParts(p, target) {
 			if err := p.writePart(ctx, pptxText, w, part, formatPPTX); err != nil {
@@ -384,8 +406,14 @@ func slideParts(p *ooxmlPackage, slide string) []string {
 			extra = append(extra, t)
 		}
 	}
-	sort.Strings(extra)
-	return append(parts, extra...)
+	return append(parts, uniqueSorted(extra)...)
+}
+
+// uniqueSorted sorts names and drops repeats: many relationships may
+// point at one part, which is read once.
+func uniqueSorted(names []string) []string {
+	sort.Strings(names)
+	return slices.Compact(names)
 }
 
 // extractXLSX returns one Page (Number 0) per sheet: the sheet name, then
@@ -418,6 +446,7 @@ func extractXLSX(ctx context.Context, p *ooxmlPackage) (Doc, error) {
 	}
 	var doc Doc
 	budget := newTextBudget()
+	seen := map[string]bool{} // a sheet part listed twice is read once
 	for _, s := range w.Sheets {
 		if err := ctx.Err(); err != nil {
 			return Doc{}, err
@@ -426,9 +455,10 @@ func extractXLSX(ctx context.Context, p *ooxmlPackage) (Doc, error) {
 			break
 		}
 		target, ok := rels[s.RID]
-		if !ok {
+		if !ok || seen[target] {
 			continue
 		}
+		seen[target] = true
 		rc, ok, err := p.open(target)
 		if err != nil {
 			return Doc{}, err

@@ -130,6 +130,7 @@ func specs(opts Options) []spec {
 		{"pptx-huge-part.pptx", fmt.Sprintf("one slide of %s", human(o.PartBytes)), func() []byte { return pptxHugePart(o.PartBytes) }, nil},
 		{"docx-zip-bomb-declared.docx", fmt.Sprintf("zip entry inflating to %s, declared", human(zipBomb)), func() []byte { return docxZipBomb(zipBomb, false) }, nil},
 		{"docx-zip-bomb-lying.docx", fmt.Sprintf("zip entry inflating to %s, declared as 100 bytes", human(zipBomb)), func() []byte { return docxZipBomb(zipBomb, true) }, nil},
+		{"docx-repeated-part.docx", "200,000 relationships to one header part", func() []byte { return docxRepeatedPart(200000) }, nil},
 		{"docx-billion-laughs.docx", "XML entity expansion (billion laughs) in word/document.xml", docxBillionLaughs, nil},
 		{"docx-deep-nesting.docx", "text inside 100,000 nested XML elements", docxDeepNesting, nil},
 		{"html-deep-nesting.html", "200,000 nested <div> elements", nil, htmlDeep(200000)},

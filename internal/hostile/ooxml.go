@@ -204,3 +204,22 @@ func pptxHugePart(partBytes int64) []byte {
 		}},
 	)
 }
+
+// docxRepeatedPart: word/document.xml relates to one header n times (each
+// relationship read as a part of its own would inflate it n times).
+func docxRepeatedPart(n int64) []byte {
+	rel := `<Relationship Id="rId%d" Type="` + relT + `header" Target="header1.xml"/>`
+	var list strings.Builder
+	list.WriteString(xmlPI + `<Relationships ` + relNS + `>`)
+	for i := int64(0); i < n; i++ {
+		fmt.Fprintf(&list, rel, i)
+	}
+	list.WriteString(`</Relationships>`)
+	return zipOf(
+		small("[Content_Types].xml", contentTypes("/word/document.xml", "application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml")),
+		small("_rels/.rels", rels("officeDocument", "word/document.xml")),
+		small("word/document.xml", docxHead+docxPara+docxTail),
+		small("word/_rels/document.xml.rels", list.String()),
+		small("word/header1.xml", xmlPI+`<w:hdr `+nsW+`><w:p><w:r><w:t>header text</w:t></w:r></w:p></w:hdr>`),
+	)
+}
