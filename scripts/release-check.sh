@@ -12,7 +12,10 @@
 #      release's CGO_ENABLED=0 and link flags, packed and unpacked as the archive is, and the unpacked
 #      gds must answer `version` itself (with gds-core hidden) and hand
 #      `--help` to gds-core beside it;
-#   3. `goreleaser check` validates .goreleaser.yaml with goreleaser $GORELEASER_VERSION,
+#   3. the shell completion scripts and the man page (scripts/shell-docs.sh)
+#      parse in bash, zsh (installed when missing) and fish (when present),
+#      gds.1 formats without a groff warning, and the cask installs them;
+#   4. `goreleaser check` validates .goreleaser.yaml with goreleaser $GORELEASER_VERSION,
 #      installed from the Go module proxy into a cache directory; with
 #      GDS_RELEASE_CHECK_SNAPSHOT=1 also `goreleaser release --snapshot` (every
 #      platform, no publishing), and each archive in dist/ must hold gds and
@@ -21,7 +24,7 @@
 # Installing goreleaser from source is slow: 12.5 min with a cold module cache
 # on this project's 2-vCPU CI machine (measured: `time go install
 # github.com/goreleaser/goreleaser/v2@v2.16.0`), about 3.6 min with warm modules.
-# That does not fit CI's 15-minute budget next to the tests, so step 3 runs when
+# That does not fit CI's 15-minute budget next to the tests, so step 4 runs when
 # the pinned binary is already in the cache, or when GDS_RELEASE_CHECK_GORELEASER=1
 # (which installs it first); otherwise it prints a notice and is skipped.
 # GDS_RELEASE_CHECK_GORELEASER=0 always skips it.
@@ -95,6 +98,40 @@ mv "$layout/gds-core.hidden" "$layout/unpacked/gds-core"
 help="$(GDS_HOME="$layout/home" "$layout/unpacked/gds" --help)" || fail "gds --help failed"
 case "$help" in *alfred*) ;; *) fail "the front did not hand --help to gds-core" ;; esac
 echo "archive layout ok: gds, gds-core; gds version: $out" >&2
+
+step "shell completion and man page (scripts/shell-docs.sh): bash -n, zsh -n, fish -n, groff -man -ww"
+# zsh is small: installed from Debian's packages when missing (as root with
+# apt-get), so the zsh script is always parsed; fish is checked when present.
+if ! command -v zsh >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+	echo "release-check: installing zsh with apt-get" >&2
+	{ DEBIAN_FRONTEND=noninteractive apt-get install -y -qq zsh >/dev/null 2>&1 ||
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq zsh >/dev/null; }; } ||
+		echo "warning: could not install zsh" >&2
+fi
+docs="$(bash scripts/shell-docs.sh "$layout/shell-docs")" || fail "scripts/shell-docs.sh"
+for f in gds.bash _gds gds.fish; do
+	[ -s "$docs/completions/$f" ] || fail "scripts/shell-docs.sh wrote no completions/$f"
+done
+bash -n "$docs/completions/gds.bash" || fail "bash cannot parse gds completion bash"
+if command -v zsh >/dev/null 2>&1; then
+	zsh -n "$docs/completions/_gds" || fail "zsh cannot parse gds completion zsh"
+	zsh -fc "autoload -U compinit && compinit -u -d '$layout/zcompdump' && source '$docs/completions/_gds' && [ \"\${_comps[gds]}\" = _gds ]" ||
+		fail "gds completion zsh does not register _gds for gds"
+else
+	[ -z "${CI:-}" ] || fail "zsh is not installed: the zsh completion cannot be checked"
+	echo "warning: zsh is not installed: gds completion zsh not parsed" >&2
+fi
+if command -v fish >/dev/null 2>&1; then
+	fish -n "$docs/completions/gds.fish" || fail "fish cannot parse gds completion fish"
+fi
+grep -q '^\.TH GDS 1 ' "$docs/man/gds.1" || fail "gds.1 has no .TH GDS 1 header"
+if command -v groff >/dev/null 2>&1; then
+	warnings="$(groff -man -Tutf8 -ww -z "$docs/man/gds.1" 2>&1)" || fail "groff cannot format gds.1"
+	[ -z "$warnings" ] || fail "groff warns about gds.1: $warnings"
+fi
+grep -q 'manpages: \[man/gds.1\]' .goreleaser.yaml || fail "the Homebrew cask must install man/gds.1"
+grep -q 'zsh: completions/_gds' .goreleaser.yaml || fail "the Homebrew cask must install the zsh completion"
+echo "shell docs ok: completions for bash, zsh$(command -v fish >/dev/null && echo ', fish'), gds.1 ($(wc -l <"$docs/man/gds.1") lines)" >&2
 
 want="${GDS_RELEASE_CHECK_GORELEASER:-auto}"
 if [ "$want" = 0 ]; then

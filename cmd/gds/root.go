@@ -13,6 +13,7 @@ import (
 	"github.com/gds-cli/gds/internal/cliflag"
 	"github.com/gds-cli/gds/internal/i18n"
 	"github.com/gds-cli/gds/internal/launcher"
+	"github.com/gds-cli/gds/internal/manpage"
 	"github.com/gds-cli/gds/internal/render"
 )
 
@@ -66,8 +67,8 @@ func newRootCommand(d *app.Deps, info buildInfo) *cli.Command {
 		Reader:                d.Stdin,
 		Writer:                d.Stdout,
 		ErrWriter:             d.Stderr,
-		EnableShellCompletion: true,
-		Suggest:               true,
+		EnableShellCompletion: true, ConfigureShellCompletionCommand: manpage.Completion(d.Lang),
+		Suggest: true,
 		// Errors are printed and mapped to exit codes by run, not by cli.
 		ExitErrHandler: func(context.Context, *cli.Command, error) {},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
@@ -100,7 +101,7 @@ func newRootCommand(d *app.Deps, info buildInfo) *cli.Command {
 			newServeCommand(d, info),
 			newMCPCommand(d, info),
 			newFederateCommand(d),
-			newVersionCommand(d, info),
+			newVersionCommand(d, info), manpage.Command(d.Stdout),
 		},
 	}
 	// Usage errors of every command become usageError, printed once by run
