@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"strings"
 
@@ -132,7 +131,7 @@ func alfredLoop(ctx context.Context, d *app.Deps, s *search.State, answer, query
 		out, err = ss.Run(ctx, query)
 	}
 	if err != nil {
-		fmt.Fprint(d.Stderr, degradedLines(d, out))
+		render.DegradedText(d.Stderr, out.Degraded, d.Lang)
 		return alfred.Output{}, err
 	}
 	tok, err := app.PendingToken(out)
@@ -148,11 +147,4 @@ func alfredLoop(ctx context.Context, d *app.Deps, s *search.State, answer, query
 
 func badTokenOutput(d *app.Deps) alfred.Output {
 	return alfred.Message(d.T("alfred.err.bad_token.title"), d.T("alfred.err.bad_token.sub"), "")
-}
-
-// degradedLines are the notices of a degraded search, for stderr.
-func degradedLines(d *app.Deps, out search.Outcome) string {
-	var b strings.Builder
-	render.DegradedText(&b, out.Degraded, d.Lang)
-	return b.String()
 }

@@ -9,7 +9,6 @@ import (
 
 	"github.com/urfave/cli/v3"
 
-	"github.com/gds-cli/gds/internal/agent"
 	"github.com/gds-cli/gds/internal/ai"
 	"github.com/gds-cli/gds/internal/app"
 	"github.com/gds-cli/gds/internal/cliflag"
@@ -20,6 +19,7 @@ import (
 type askOptions struct {
 	Question  string
 	JSON      bool
+	JSONL     bool // JSON lines as the answer streams (render.AskLines)
 	Folder    string
 	TopK      int
 	Threshold float64
@@ -34,6 +34,7 @@ func newAskCommand(d *app.Deps) *cli.Command {
 		ArgsUsage:   "[QUESTION]",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: d.T("flag.ask.json")},
+			&cli.BoolFlag{Name: "jsonl", Usage: d.T("flag.ask.jsonl")},
 			&cli.StringFlag{Name: "folder", Usage: d.T("flag.ask.folder")},
 			cliflag.IntRange(&cli.IntFlag{Name: "top-k", Value: app.DefaultTopK, Usage: d.T("flag.ask.top_k")}, 1, app.MaxAskTopK),
 			cliflag.FloatRange(&cli.FloatFlag{Name: "score-threshold", Usage: d.T("flag.ask.threshold")}, 0, 1),
@@ -43,6 +44,7 @@ func newAskCommand(d *app.Deps) *cli.Command {
 			return runAsk(ctx, d, askOptions{
 				Question:  strings.TrimSpace(strings.Join(cmd.Args().Slice(), " ")),
 				JSON:      cmd.Bool("json"),
+				JSONL:     cmd.Bool("jsonl"),
 				Folder:    cmd.String("folder"),
 				TopK:      cmd.Int("top-k"),
 				Threshold: cmd.Float("score-threshold"),
@@ -63,6 +65,15 @@ func runAsk(ctx context.Context, d *app.Deps, opts askOptions) error {
 	}
 	req := func(q string) app.AskRequest {
 		return app.AskRequest{RetrieveRequest: app.RetrieveRequest{Query: q, TopK: opts.TopK, ScoreThreshold: opts.Threshold, Folder: opts.Folder}}
+	}
+	if opts.JSONL {
+		out, r := render.AskLines{W: d.Stdout, Lang: d.Lang}, req(opts.Question)
+		r.OnText = out.Text
+		res, err := d.Ask(ctx, r)
+		if err == nil {
+			err = out.Answer(askSources(res.Sources), res.Answer, res.Provider, res.Extractive)
+		}
+		return out.End(err)
 	}
 	if opts.JSON {
 		res, err := d.Ask(ctx, req(opts.Question))
@@ -115,12 +126,16 @@ func askOnce(ctx context.Context, d *app.Deps, req app.AskRequest) (app.AskResul
 	if err != nil {
 		return res, err
 	}
-	srcs := make([]render.AskSource, len(res.Sources))
-	for i, s := range res.Sources {
-		srcs[i] = render.AskSource{Ref: s.Ref, Name: s.Name, Page: s.Page, Link: s.Link, Text: s.Text}
-	}
-	render.AskSources(d.Stdout, srcs, render.TerminalWidth(d.Stdout), render.HyperlinksSupported(os.LookupEnv, d.StdoutTTY), d.Lang)
+	render.AskSources(d.Stdout, askSources(res.Sources), render.TerminalWidth(d.Stdout), render.HyperlinksSupported(os.LookupEnv, d.StdoutTTY), d.Lang)
 	return res, nil
+}
+
+func askSources(srcs []app.Source) []render.AskSource {
+	out := make([]render.AskSource, len(srcs))
+	for i, s := range srcs {
+		out[i] = render.AskSource{Ref: s.Ref, FileID: s.FileID, ChunkID: s.ChunkID, Name: s.Name, Page: s.Page, Link: s.Link, Text: s.Text}
+	}
+	return out
 }
 
 // runAgentic runs `gds ask --mode agentic`: the steps and the answer in
@@ -130,19 +145,11 @@ func runAgentic(ctx context.Context, d *app.Deps, opts askOptions) error {
 		return usageError{err: errors.New(d.T("ask.no_question"))}
 	}
 	req := app.AgentRequest{Question: opts.Question, Folder: opts.Folder}
-	if opts.JSON {
-		req.Emit = func(ev agent.Event) error { return render.WriteJSONLine(d.Stdout, ev) }
+	if opts.JSON || opts.JSONL {
+		out := render.AskLines{W: d.Stdout, Lang: d.Lang}
+		req.Emit = out.Event
 		_, err := d.Agent(ctx, req)
-		if err != nil {
-			line := struct {
-				Type string `json:"type"`
-				render.ErrorDoc
-			}{"error", render.ErrorDoc{Error: jsonError(d, err)}}
-			if werr := render.WriteJSONLine(d.Stdout, line); werr != nil {
-				return errors.Join(err, werr)
-			}
-		}
-		return err
+		return out.End(err)
 	}
 	prov, err := d.Provider()
 	if err != nil {

@@ -103,6 +103,43 @@ func TestAskCitesTheRightFile(t *testing.T) {
 		t.Errorf("no context: %+v", none)
 	}
 
+	// --jsonl: the answer in chunk lines as it is written, an evidence
+	// line per source, then done (the agent's event shapes).
+	if code := h.run("ask", "--jsonl", "--top-k", "2", "How many bottles of water does the memo ask for?"); code != exitOK {
+		t.Fatalf("jsonl: exit %d\n%s", code, h.stderr.String())
+	}
+	var types, text []string
+	var done map[string]any
+	evidence := 0
+	for _, line := range strings.Split(strings.TrimSpace(h.stdout.String()), "\n") {
+		var ev map[string]any
+		if err := json.Unmarshal([]byte(line), &ev); err != nil {
+			t.Fatalf("jsonl line %q: %v", line, err)
+		}
+		typ, _ := ev["type"].(string)
+		if len(types) == 0 || types[len(types)-1] != typ {
+			types = append(types, typ)
+		}
+		switch typ {
+		case "chunk":
+			text = append(text, ev["content"].(string))
+		case "evidence":
+			evidence++
+			e := ev["evidence"].(map[string]any)
+			if ev["ref"] != float64(evidence) || e["name"] == "" || !strings.HasPrefix(e["chunk_id"].(string), e["file_id"].(string)+"#") {
+				t.Errorf("evidence line %v", ev)
+			}
+		case "done":
+			done = ev
+		}
+	}
+	if strings.Join(types, ",") != "chunk,evidence,done" || evidence != 2 || done == nil {
+		t.Fatalf("jsonl lines of types %v (%d evidence), want chunk…, evidence ×2, done", types, evidence)
+	}
+	if done["answer"] != strings.Join(text, "") || done["extractive"] != true || done["provider"] != "offline" {
+		t.Errorf("done %v, chunks %q", done, text)
+	}
+
 	// The terminal form streams the extract, then the numbered sources.
 	if code := h.run("ask", "--top-k", "2", "How many bottles of water does the memo ask for?"); code != exitOK {
 		t.Fatalf("text: exit %d\n%s", code, h.stderr.String())
@@ -130,6 +167,10 @@ func TestAskBadInput(t *testing.T) {
 		if err := json.Unmarshal(h.stdout.Bytes(), &doc); err != nil || doc.Error == nil || doc.Error.Code != "usage" {
 			t.Errorf("%v: stdout %s", args, h.stdout.String())
 		}
+	}
+	// --jsonl on an empty home: one error line.
+	if code := h.run("ask", "--jsonl", "anything"); code != exitError || !strings.HasPrefix(h.stdout.String(), `{"type":"error","error":{"code":"no_index"`) {
+		t.Errorf("--jsonl on an empty home: exit %d, %s", code, h.stdout.String())
 	}
 	// A valid question on an empty home: no index.
 	if code := h.run("ask", "--json", "anything"); code != exitError {

@@ -12,11 +12,12 @@ import (
 
 // AskSource is what the terminal shows of one source of an answer.
 type AskSource struct {
-	Ref  int
-	Name string
-	Page int
-	Link string
-	Text string
+	Ref             int
+	FileID, ChunkID string
+	Name            string
+	Page            int
+	Link            string
+	Text            string
 }
 
 // AskIntro is printed before a streamed extractive answer.

@@ -78,6 +78,14 @@ func gdsIcon() *Icon { return scriptfilter.GDSIcon() }
 // (arg is a local path to reveal in Finder), "largetype" (show arg).
 const ActionVar = "gds_action"
 
+// Variables of a file item that describe it for other fronts reading the
+// Script Filter JSON (the Raycast extension): its folder, and the notice
+// its subtitle starts with. The workflow ignores them.
+const (
+	FolderVar = "gds_folder"
+	NoticeVar = "gds_notice"
+)
+
 // Actions carried in ActionVar.
 const (
 	ActionOpen      = "open"
@@ -193,11 +201,17 @@ func Outcome(out search.Outcome, token string, o Options) Output {
 // ride on every result: a separate item would take the place of the first
 // result under ↩.
 func noticedItem(it Item, ls []search.Loosening, fullText bool, lang string) Item {
+	var notices []string
 	if len(ls) > 0 {
 		it.Subtitle = i18n.T(lang, "alfred.loosened.sub", clean(search.LoosenedText(ls, lang)), it.Subtitle)
+		notices = append(notices, clean(search.LoosenedText(ls, lang)))
 	}
 	if fullText {
 		it.Subtitle = i18n.T(lang, "alfred.fulltext_fallback.sub", it.Subtitle)
+		notices = append(notices, i18n.T(lang, "alfred.fulltext_fallback.notice"))
+	}
+	if len(notices) > 0 {
+		it.Variables[NoticeVar] = strings.Join(notices, " · ")
 	}
 	return it
 }
@@ -288,7 +302,7 @@ func alfredFile(f store.File, o Options) Item {
 		Icon:         &Icon{Type: "filetype", Path: UTIFor(f.MimeType)},
 		QuicklookURL: link,
 		Text:         &Text{Copy: link, LargeType: large},
-		Variables:    map[string]string{ActionVar: ActionOpen},
+		Variables:    map[string]string{ActionVar: ActionOpen, FolderVar: clean(f.Path)},
 		Mods: map[string]Mod{
 			"cmd":   {Subtitle: i18n.T(o.Lang, "alfred.mod.copy"), Arg: link, Valid: link != "", Variables: map[string]string{ActionVar: ActionCopy}},
 			"shift": {Subtitle: i18n.T(o.Lang, "alfred.mod.summary"), Arg: large, Valid: true, Variables: map[string]string{ActionVar: ActionLargeType}},
