@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gds-cli/gds/internal/ai"
+	"github.com/gds-cli/gds/internal/ai/ratelimit"
 	"github.com/gds-cli/gds/internal/store"
 )
 
@@ -37,7 +38,7 @@ type Progress struct {
 }
 
 // DefaultConcurrency is the number of model calls a build or a map step
-// keeps in flight.
+// keeps in flight when the provider's calls are not paced to rate limits.
 const DefaultConcurrency = 4
 
 // embedBatch is the number of texts per Embed call.
@@ -50,7 +51,7 @@ type Builder struct {
 	Provider    ai.Provider
 	Counter     Counter
 	Lang        string
-	Concurrency int              // <= 0: DefaultConcurrency
+	Concurrency int              // <= 0: the provider's lanes decide (Builder.limit)
 	Gleanings   int              // extra extraction passes per chunk; < 0: none (GraphRAG: 1)
 	Now         func() time.Time // nil: time.Now
 	OnProgress  func(Progress)   // may be nil; called from one goroutine at a time
@@ -88,54 +89,63 @@ func (b *Builder) progress(p Progress) {
 	}
 }
 
-func (b *Builder) workers() int {
-	if b.Concurrency <= 0 {
-		return DefaultConcurrency
+// limit is how many model calls a phase keeps in flight: Concurrency when
+// set (-j), else what the provider's chat lane advises when its calls are
+// paced to the account's rate limits (ratelimit.Lane.Concurrency, asked
+// again as calls finish), else DefaultConcurrency.
+func (b *Builder) limit() func() int {
+	if b.Concurrency > 0 {
+		return func() int { return b.Concurrency }
 	}
-	return b.Concurrency
+	if p, ok := b.Provider.(ratelimit.Paced); ok {
+		return p.Scheduler().Chat().Concurrency
+	}
+	return func() int { return DefaultConcurrency }
 }
 
-// forEach runs f on 0..n-1 with the builder's concurrency, reporting
+// forEach runs f on 0..n-1, as many at once as limit says, reporting
 // progress after each; the first error cancels the rest and is returned.
 func (b *Builder) forEach(ctx context.Context, phase string, n int, f func(ctx context.Context, i int) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	jobs := make(chan int)
+	limit := b.limit()
 	var (
-		mu    sync.Mutex
-		done  int
-		first error
-		wg    sync.WaitGroup
+		mu       sync.Mutex
+		done     int
+		inFlight int
+		first    error
+		wg       sync.WaitGroup
 	)
-	for range min(b.workers(), max(n, 1)) {
+	cond := sync.NewCond(&mu)
+	for i := range n {
+		mu.Lock()
+		for inFlight >= max(1, limit()) && first == nil {
+			cond.Wait()
+		}
+		if first != nil || ctx.Err() != nil {
+			mu.Unlock()
+			break
+		}
+		inFlight++
+		mu.Unlock()
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := range jobs {
-				err := f(ctx, i)
-				mu.Lock()
-				if err != nil && first == nil {
-					first = err
-					cancel()
-				}
-				if err == nil {
-					done++
-					b.progress(Progress{Phase: phase, Done: done, Total: n})
-				}
-				mu.Unlock()
+			err := f(ctx, i)
+			mu.Lock()
+			defer mu.Unlock()
+			inFlight--
+			cond.Broadcast()
+			if err != nil && first == nil {
+				first = err
+				cancel()
+			}
+			if err == nil {
+				done++
+				b.progress(Progress{Phase: phase, Done: done, Total: n})
 			}
 		}()
 	}
-	for i := range n {
-		select {
-		case jobs <- i:
-		case <-ctx.Done():
-		}
-		if ctx.Err() != nil {
-			break
-		}
-	}
-	close(jobs)
 	wg.Wait()
 	if first != nil {
 		return first

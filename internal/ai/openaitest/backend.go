@@ -124,6 +124,28 @@ func (b *SimpleBackend) Structured(_ context.Context, req ai.Request) (json.RawM
 			order = append(order, h.ID)
 		}
 		out = ai.RerankResult{Order: order}
+	case ai.GraphExtractInput:
+		// The text's first keywords as concepts, each related to the
+		// next; a gleaning pass finds nothing more.
+		ex := ai.GraphExtraction{Entities: []ai.GraphEntity{}, Relationships: []ai.GraphRelationship{}}
+		if in.Previous == nil {
+			kw := keywords(in.Text, 3)
+			for i, k := range kw {
+				ex.Entities = append(ex.Entities, ai.GraphEntity{Name: strings.ToUpper(k), Type: "concept", Description: "mentioned: " + k})
+				if i > 0 {
+					ex.Relationships = append(ex.Relationships, ai.GraphRelationship{Source: strings.ToUpper(kw[i-1]), Target: strings.ToUpper(k),
+						Description: kw[i-1] + " and " + k, Strength: 5})
+				}
+			}
+		}
+		out = ex
+	case ai.GraphReportInput:
+		title := "Community"
+		if len(in.Entities) > 0 {
+			title = in.Entities[0]
+		}
+		out = ai.GraphReport{Title: title, Summary: ai.Truncate(strings.Join(strings.Fields(in.Context), " "), 200), Rating: 5,
+			RatingExplanation: "emulated", Findings: []ai.GraphFinding{}}
 	default:
 		return nil, fmt.Errorf("openaitest backend: task %q: %w", req.Task, ai.ErrUnsupportedTask)
 	}
