@@ -14,14 +14,6 @@ import (
 	"github.com/gds-cli/gds/internal/render"
 )
 
-// crawlOptions are the parsed flags of `gds crawl`.
-type crawlOptions struct {
-	Sources     []string // --source specs (each may list several); none: GDS_SOURCES
-	Full        bool
-	DryRun      bool
-	Concurrency int // 0 means GDS_CRAWL_CONCURRENCY
-}
-
 func newCrawlCommand(d *app.Deps) *cli.Command {
 	return &cli.Command{
 		Name:        "crawl",
@@ -33,16 +25,12 @@ func newCrawlCommand(d *app.Deps) *cli.Command {
 			&cli.BoolFlag{Name: "dry-run", Usage: d.T("flag.crawl.dry_run")},
 			cliflag.IntRange(&cli.IntFlag{Name: "concurrency", Aliases: []string{"j"}, HideDefault: true, Usage: d.T("flag.crawl.concurrency")},
 				config.MinCrawlConcurrency, config.MaxCrawlConcurrency),
+			cliflag.IntRange(&cli.IntFlag{Name: "max-rpm", HideDefault: true, Usage: d.T("flag.max_rpm")}, 1, cliflag.NoMax),
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			opts := crawlOptions{
-				Sources:     cmd.StringSlice("source"),
-				Full:        cmd.Bool("full"),
-				DryRun:      cmd.Bool("dry-run"),
-				Concurrency: cmd.Int("concurrency"),
-			}
 			longStop(ctx, d, crawlStopGrace)
-			return runCrawl(ctx, d, opts)
+			return runCrawl(ctx, d, app.CrawlRequest{Sources: cmd.StringSlice("source"), Full: cmd.Bool("full"), DryRun: cmd.Bool("dry-run"),
+				Concurrency: cmd.Int("concurrency"), MaxRPM: cmd.Int("max-rpm")})
 		},
 	}
 }
@@ -54,16 +42,11 @@ const crawlStopGrace = 30 * time.Second
 // runCrawl indexes the configured (or --source) sources and prints the
 // summary, also when files failed (the crawl then fails, so schedulers see
 // the problem).
-func runCrawl(ctx context.Context, d *app.Deps, opts crawlOptions) error {
-	rep, err := d.Crawl(ctx, app.CrawlRequest{
-		Sources:     opts.Sources,
-		Full:        opts.Full,
-		DryRun:      opts.DryRun,
-		Concurrency: opts.Concurrency,
-		Progress:    render.CrawlProgress(d.Stderr, isTerminal(d.Stderr), d.Lang),
-	})
+func runCrawl(ctx context.Context, d *app.Deps, req app.CrawlRequest) error {
+	req.Progress = render.CrawlProgressRates(d.Stderr, isTerminal(d.Stderr), d.Lang, d.PaceModelCalls(req.MaxRPM))
+	rep, err := d.Crawl(ctx, req)
 	if rep != nil {
-		render.CrawlReport(d.Stdout, rep.Sources, opts.DryRun, d.Lang)
+		render.CrawlReport(d.Stdout, rep.Sources, req.DryRun, d.Lang)
 	}
 	return err
 }

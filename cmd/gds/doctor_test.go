@@ -103,7 +103,7 @@ func TestDoctorHealthyLocalSetup(t *testing.T) {
 		}
 	}
 	d, env, out := doctorDeps(t, "linux", map[string]string{"GDS_AI_PROVIDER": "offline", "GDS_SOURCE": "local:" + docs})
-	if err := runCrawl(context.Background(), d, crawlOptions{}); err != nil {
+	if err := runCrawl(context.Background(), d, app.CrawlRequest{}); err != nil {
 		t.Fatalf("crawl: %v\n%s", err, out)
 	}
 	out.Reset()

@@ -31,11 +31,12 @@ func newGraphCommand(d *app.Deps) *cli.Command {
 					&cli.BoolFlag{Name: "full", Usage: d.T("flag.graph.full")},
 					&cli.BoolFlag{Name: "json", Usage: d.T("flag.graph.json")},
 					cliflag.IntRange(&cli.IntFlag{Name: "concurrency", Aliases: []string{"j"}, HideDefault: true, Usage: d.T("flag.graph.concurrency")}, 1, maxGraphConcurrency),
+					cliflag.IntRange(&cli.IntFlag{Name: "max-rpm", HideDefault: true, Usage: d.T("flag.max_rpm")}, 1, cliflag.NoMax),
 				},
 				Action: func(ctx context.Context, cmd *cli.Command) error {
 					return runGraphBuild(ctx, d, app.GraphBuildRequest{
 						BuildOptions: graph.BuildOptions{Folder: cmd.String("folder"), Full: cmd.Bool("full")},
-						Concurrency:  cmd.Int("concurrency"),
+						Concurrency:  cmd.Int("concurrency"), MaxRPM: cmd.Int("max-rpm"),
 					}, cmd.Bool("json"))
 				},
 			},
@@ -79,7 +80,7 @@ func newGraphCommand(d *app.Deps) *cli.Command {
 // runGraphBuild builds the graph with progress on stderr and prints the
 // summary.
 func runGraphBuild(ctx context.Context, d *app.Deps, req app.GraphBuildRequest, asJSON bool) error {
-	req.OnProgress = render.GraphProgress(d.Stderr, isTerminal(d.Stderr), d.Lang)
+	req.OnProgress = render.GraphProgressRates(d.Stderr, isTerminal(d.Stderr), d.Lang, d.PaceModelCalls(req.MaxRPM))
 	stats, err := d.GraphBuild(ctx, req)
 	if err != nil {
 		if asJSON {

@@ -267,6 +267,8 @@ func TestUsageNumberFlagRanges(t *testing.T) {
 		{[]string{"ask"}, "--top-k", 1, 20},
 		{[]string{"ask"}, "--score-threshold", 0, 1},
 		{[]string{"crawl"}, "--concurrency", 1, 64},
+		{[]string{"crawl"}, "--max-rpm", 1, none},
+		{[]string{"graph", "build"}, "--max-rpm", 1, none},
 		{[]string{"db", "rebuild"}, "--concurrency", 1, 64},
 		{[]string{"graph", "build"}, "--concurrency", 1, 64},
 		{[]string{"graph", "query"}, "--community-level", 0, none},

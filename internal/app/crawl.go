@@ -35,6 +35,10 @@ type CrawlRequest struct {
 	// Concurrency is the number of files processed at once; 0 means
 	// GDS_CRAWL_CONCURRENCY.
 	Concurrency int
+	// MaxRPM caps the model requests per minute (--max-rpm); 0 means
+	// GDS_AI_MAX_RPM. It applies when the crawl is the first user of the
+	// provider (SetMaxRPM).
+	MaxRPM int
 	// Progress receives the crawl's events (may be nil). When it also
 	// implements SourceProgress, it is told each source before its crawl.
 	Progress crawl.Progress
@@ -110,6 +114,7 @@ func CrawlTargets(cfg *config.Config, specs []string) ([]config.CrawlSource, err
 // failed make the crawl fail after the others were indexed, so schedulers
 // see it.
 func (d *Deps) Crawl(ctx context.Context, req CrawlRequest) (*CrawlReport, error) {
+	d.SetMaxRPM(req.MaxRPM)
 	cfg, err := d.RequireConfig()
 	if err != nil {
 		return nil, err

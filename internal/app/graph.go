@@ -13,6 +13,7 @@ import (
 type GraphBuildRequest struct {
 	graph.BuildOptions
 	Concurrency int                  // model calls in flight; 0: graph.DefaultConcurrency
+	MaxRPM      int                  // model requests per minute to stay under (--max-rpm); 0: GDS_AI_MAX_RPM
 	OnProgress  func(graph.Progress) // may be nil
 }
 
@@ -33,6 +34,7 @@ func (d *Deps) graphStore(ctx context.Context) (store.Store, store.GraphStore, e
 // GraphBuild builds or updates the entity graph over the indexed chunks
 // (internal/graph.Builder).
 func (d *Deps) GraphBuild(ctx context.Context, req GraphBuildRequest) (graph.BuildStats, error) {
+	d.SetMaxRPM(req.MaxRPM)
 	prov, err := d.Provider()
 	if err != nil {
 		return graph.BuildStats{}, err

@@ -52,3 +52,26 @@ func TestCrawlStopsOnInsufficientQuota(t *testing.T) {
 		t.Errorf("%d requests sent to an account without quota", n)
 	}
 }
+
+// TestMaxRPMReachesTheLanes: --max-rpm (SetMaxRPM) over GDS_AI_MAX_RPM caps
+// the provider's lanes, and progress reads them; the offline provider has
+// none.
+func TestMaxRPMReachesTheLanes(t *testing.T) {
+	oai := openaitest.NewServer(t, openaitest.WithAPIKey("sk-test"))
+	env := map[string]string{config.EnvAIProvider: config.ProviderOpenAI, config.EnvOpenAIAPIKey: "sk-test", config.EnvOpenAIBaseURL: oai.URL,
+		config.EnvAIMaxRPM: "300"}
+	d := New(Options{Config: loadConfig(t, env), Lang: i18n.En})
+	d.SetMaxRPM(120)
+	calls := d.ModelCalls()
+	if calls == nil || calls().RPM != 120 {
+		t.Fatal("no lane stats, or not capped at 120")
+	}
+	d2 := New(Options{Config: loadConfig(t, env), Lang: i18n.En})
+	if got := d2.ModelCalls()().RPM; got != 300 {
+		t.Errorf("GDS_AI_MAX_RPM: lane RPM %d, want 300", got)
+	}
+	off := New(Options{Config: loadConfig(t, map[string]string{config.EnvAIProvider: config.ProviderOffline}), Lang: i18n.En})
+	if off.ModelCalls() != nil {
+		t.Error("the offline provider reports model calls")
+	}
+}

@@ -10,6 +10,7 @@ var Pure = []string{
 	"./internal/tokenize",
 	"./internal/i18n",
 	"./internal/ai",
+	"./internal/ai/ratelimit",
 	"./internal/ai/offline",
 	"./internal/ai/offline/rules",
 	"./internal/render/alfred", "./internal/render/scriptfilter",

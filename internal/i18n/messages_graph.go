@@ -46,7 +46,7 @@ func init() {
 			"flag.graph.folder":        {En: "only the documents in this folder and its subfolders", Ja: "このフォルダとそのサブフォルダの文書だけ"},
 			"flag.graph.full":          {En: "forget the stored extractions and reports and build from scratch", Ja: "保存済みの抽出結果とレポートを捨てて最初から作成"},
 			"flag.graph.json":          {En: "print the build summary as JSON", Ja: "ビルドの結果を JSON で出力"},
-			"flag.graph.concurrency":   {En: "model calls in flight (default 4)", Ja: "同時に行うモデル呼び出し数（既定 4）"},
+			"flag.graph.concurrency":   {En: "model calls in flight (default: as many as the account's rate limits allow; 4 without them)", Ja: "同時に行うモデル呼び出し数（既定: アカウントのレート制限が許すだけ。制限情報がなければ 4）"},
 			"flag.graph.mode":          {En: "global, local or drift", Ja: "global、local、drift のいずれか"},
 			"flag.graph.level":         {En: "deepest community level to read (global, drift)", Ja: "読むコミュニティの最も深い階層（global、drift）"},
 			"flag.graph.min_rank":      {En: "only community reports with rank >= this (0–10)", Ja: "rank がこの値以上のコミュニティレポートだけ（0〜10）"},

@@ -20,10 +20,18 @@ import (
 // CrawlProgress returns a crawl.Progress: a progress bar when w is a
 // terminal, otherwise one plain, timestamped line per file (launchd, cron).
 func CrawlProgress(w io.Writer, tty bool, lang string) crawl.Progress {
+	return CrawlProgressRates(w, tty, lang, nil)
+}
+
+// CrawlProgressRates is CrawlProgress that also says the files per second,
+// the ETA and, when calls is not nil, the model calls per second against
+// the limit they run under: in the bar's title on a terminal, otherwise on
+// a count line every tenth of the files (at most every 100).
+func CrawlProgressRates(w io.Writer, tty bool, lang string, calls Calls) crawl.Progress {
 	if tty {
-		return &barProgress{w: w, lang: lang}
+		return &barProgress{w: w, lang: lang, rates: newRates(calls), now: time.Now}
 	}
-	return &lineProgress{w: w, lang: lang, now: time.Now}
+	return &lineProgress{w: w, lang: lang, now: time.Now, rates: newRates(calls)}
 }
 
 // CountProgress reports a crawl without a line per file, for callers whose
@@ -70,10 +78,12 @@ func (p *countProgress) File(e crawl.Entry, s crawl.Status, detail string) {
 }
 
 type lineProgress struct {
-	mu   sync.Mutex
-	w    io.Writer
-	lang string
-	now  func() time.Time
+	mu          sync.Mutex
+	w           io.Writer
+	lang        string
+	now         func() time.Time
+	rates       *rates
+	total, done int
 }
 
 func (p *lineProgress) Begin(total int, full bool) {
@@ -84,23 +94,40 @@ func (p *lineProgress) Begin(total int, full bool) {
 		key = "crawl.begin.full"
 	}
 	fmt.Fprintf(p.w, "%s %s\n", p.now().Format(time.RFC3339), i18n.T(p.lang, key, total))
+	p.total, p.done = total, 0
+	if p.rates != nil {
+		p.rates.observe(p.now(), 0)
+	}
 }
 
 func (p *lineProgress) File(e crawl.Entry, s crawl.Status, detail string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	line := fmt.Sprintf("%s %s %s", p.now().Format(time.RFC3339), i18n.T(p.lang, statusKey(s)), entryName(e))
+	now := p.now()
+	line := fmt.Sprintf("%s %s %s", now.Format(time.RFC3339), i18n.T(p.lang, statusKey(s)), entryName(e))
 	if detail != "" {
 		line += ": " + crawlDetail(detail)
 	}
 	fmt.Fprintln(p.w, line)
+	if p.rates == nil {
+		return
+	}
+	p.done++
+	p.rates.observe(now, p.done)
+	if step := max(1, min(p.total/10, 100)); p.done%step == 0 && p.done < p.total {
+		if r := p.rates.line(p.lang, "progress.unit.files", p.done, p.total); r != "" {
+			fmt.Fprintf(p.w, "%s %s · %s\n", now.Format(time.RFC3339), i18n.T(p.lang, "crawl.progress.count", p.done, p.total), r)
+		}
+	}
 }
 
 type barProgress struct {
-	mu   sync.Mutex
-	w    io.Writer
-	lang string
-	bar  *pterm.ProgressbarPrinter
+	mu    sync.Mutex
+	w     io.Writer
+	lang  string
+	bar   *pterm.ProgressbarPrinter
+	rates *rates
+	now   func() time.Time
 }
 
 func (p *barProgress) Begin(total int, full bool) {
@@ -113,6 +140,9 @@ func (p *barProgress) Begin(total int, full bool) {
 	fmt.Fprintln(p.w, i18n.T(p.lang, key, total))
 	if total == 0 {
 		return
+	}
+	if p.rates != nil {
+		p.rates.observe(p.now(), 0)
 	}
 	bar, err := pterm.DefaultProgressbar.WithTotal(total).WithWriter(p.w).
 		WithTitle(i18n.T(p.lang, "crawl.progress.title")).WithRemoveWhenDone(true).Start()
@@ -131,7 +161,14 @@ func (p *barProgress) File(e crawl.Entry, s crawl.Status, detail string) {
 		// Failures stay visible above the bar.
 		pterm.Fprintln(p.w, pterm.Red(i18n.T(p.lang, statusKey(s))+" "+entryName(e)+": "+crawlDetail(detail)))
 	}
-	p.bar.UpdateTitle(termsafe.String(e.Name))
+	title := termsafe.String(e.Name)
+	if p.rates != nil {
+		p.rates.observe(p.now(), p.bar.Current+1)
+		if r := p.rates.line(p.lang, "progress.unit.files", p.bar.Current+1, p.bar.Total); r != "" {
+			title = r
+		}
+	}
+	p.bar.UpdateTitle(title)
 	p.bar.Increment()
 	if p.bar.Current >= p.bar.Total {
 		p.bar.Stop()

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/pterm/pterm"
 
@@ -18,12 +19,32 @@ import (
 // terminal, otherwise one line when a phase starts and one when a counted
 // phase ends.
 func GraphProgress(w io.Writer, tty bool, lang string) func(graph.Progress) {
+	return GraphProgressRates(w, tty, lang, nil)
+}
+
+// graphUnits are the units whose rate the model-bound phases show.
+var graphUnits = map[string]i18n.Key{graph.PhaseExtract: "progress.unit.chunks", graph.PhaseReport: "progress.unit.reports"}
+
+// GraphProgressRates is GraphProgress that also says, in the model-bound
+// phases (extraction, reports), the rate, the ETA and, when calls is not
+// nil, the model calls per second against their limit: in the bar's title
+// on a terminal, otherwise on a line every tenth of the phase.
+func GraphProgressRates(w io.Writer, tty bool, lang string, calls Calls) func(graph.Progress) {
 	var (
 		mu    sync.Mutex
 		phase string
 		bar   *pterm.ProgressbarPrinter
+		r     *rates
 	)
 	title := func(p string) string { return i18n.T(lang, i18n.Key("graph.phase."+p)) }
+	rateLine := func(p graph.Progress) string {
+		unit, ok := graphUnits[p.Phase]
+		if !ok || r == nil {
+			return ""
+		}
+		r.observe(time.Now(), p.Done)
+		return r.line(lang, unit, p.Done, p.Total)
+	}
 	return func(p graph.Progress) {
 		mu.Lock()
 		defer mu.Unlock()
@@ -33,13 +54,19 @@ func GraphProgress(w io.Writer, tty bool, lang string) func(graph.Progress) {
 				bar = nil
 			}
 			phase = p.Phase
+			r = newRates(calls)
+			r.observe(time.Now(), 0)
 			if !tty || p.Total == 0 {
 				fmt.Fprintln(w, title(p.Phase)+"…")
 			}
 		}
 		if !tty {
-			if p.Total > 0 && p.Done == p.Total {
+			line := rateLine(p)
+			switch {
+			case p.Total > 0 && p.Done == p.Total:
 				fmt.Fprintf(w, "%s: %d/%d\n", title(p.Phase), p.Done, p.Total)
+			case line != "" && p.Total >= 10 && p.Done%(p.Total/10) == 0:
+				fmt.Fprintf(w, "%s: %d/%d · %s\n", title(p.Phase), p.Done, p.Total, line)
 			}
 			return
 		}
@@ -52,6 +79,9 @@ func GraphProgress(w io.Writer, tty bool, lang string) func(graph.Progress) {
 				return
 			}
 			bar = b
+		}
+		if line := rateLine(p); line != "" {
+			bar.UpdateTitle(title(p.Phase) + " · " + line)
 		}
 		if d := p.Done - bar.Current; d > 0 {
 			bar.Add(d)

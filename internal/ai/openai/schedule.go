@@ -137,7 +137,7 @@ func (p *Provider) schedule(req *http.Request, next option.MiddlewareNext) (*htt
 			if res.StatusCode == http.StatusTooManyRequests {
 				code = peekCode(res)
 			}
-			o.obs = ratelimit.ParseHeaders(res.StatusCode, res.Header, code)
+			o.obs = ratelimit.ParseHeaders(res.StatusCode, res.Header.Get, code)
 		}
 		if err == nil && res.StatusCode < 300 {
 			// The place in the window is kept until the body is read (a

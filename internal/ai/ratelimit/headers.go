@@ -2,7 +2,6 @@ package ratelimit
 
 import (
 	"math"
-	"net/http"
 	"strconv"
 	"strings"
 	"time"
@@ -48,31 +47,37 @@ func (o Observation) HasHeaders() bool {
 	return o.LimitRequests >= 0 || o.RemainingRequests >= 0 || o.LimitTokens >= 0 || o.RemainingTokens >= 0
 }
 
+// StatusTooManyRequests is HTTP 429 (this package does no HTTP).
+const StatusTooManyRequests = 429
+
 // RateLimited is a 429 that is a rate limit (not insufficient_quota).
 func (o Observation) RateLimited() bool {
-	return o.Status == http.StatusTooManyRequests && o.Code != CodeQuota
+	return o.Status == StatusTooManyRequests && o.Code != CodeQuota
 }
 
 // QuotaExhausted is a 429 insufficient_quota.
 func (o Observation) QuotaExhausted() bool {
-	return o.Status == http.StatusTooManyRequests && o.Code == CodeQuota
+	return o.Status == StatusTooManyRequests && o.Code == CodeQuota
 }
 
+// Header reads one response header by name (http.Header.Get).
+type Header func(name string) string
+
 // ParseHeaders reads the rate-limit headers of a response with status
-// (code is the 429 body's error.code, "" otherwise).
-func ParseHeaders(status int, h http.Header, code string) Observation {
+// (code is the 429 body's error.code, "" otherwise); h may be nil.
+func ParseHeaders(status int, h Header, code string) Observation {
 	o := Unknown(status)
 	o.Code = code
 	if h == nil {
 		return o
 	}
-	o.LimitRequests = count(h.Get(HeaderLimitRequests))
-	o.RemainingRequests = count(h.Get(HeaderRemainingRequests))
-	o.LimitTokens = count(h.Get(HeaderLimitTokens))
-	o.RemainingTokens = count(h.Get(HeaderRemainingTokens))
-	o.ResetRequests, _ = ParseReset(h.Get(HeaderResetRequests))
-	o.ResetTokens, _ = ParseReset(h.Get(HeaderResetTokens))
-	o.RetryAfter = RetryAfter(h)
+	o.LimitRequests = count(h(HeaderLimitRequests))
+	o.RemainingRequests = count(h(HeaderRemainingRequests))
+	o.LimitTokens = count(h(HeaderLimitTokens))
+	o.RemainingTokens = count(h(HeaderRemainingTokens))
+	o.ResetRequests, _ = ParseReset(h(HeaderResetRequests))
+	o.ResetTokens, _ = ParseReset(h(HeaderResetTokens))
+	o.RetryAfter = RetryAfter(h, time.Now())
 	return o
 }
 
@@ -120,19 +125,20 @@ func FormatReset(d time.Duration) string {
 const MaxRetryAfter = 2 * time.Minute
 
 // RetryAfter is the wait a response asks for: retry-after-ms, else
-// Retry-After in seconds (or an HTTP date); 0 when absent or unreadable.
-func RetryAfter(h http.Header) time.Duration {
-	if v := strings.TrimSpace(h.Get(HeaderRetryAfterMS)); v != "" {
+// Retry-After in seconds (or an HTTP date, counted from now); 0 when
+// absent or unreadable.
+func RetryAfter(h Header, now time.Time) time.Duration {
+	if v := strings.TrimSpace(h(HeaderRetryAfterMS)); v != "" {
 		if f, err := strconv.ParseFloat(v, 64); err == nil && f >= 0 && !math.IsInf(f, 0) {
 			return min(time.Duration(f*float64(time.Millisecond)), MaxRetryAfter)
 		}
 	}
-	if v := strings.TrimSpace(h.Get(HeaderRetryAfter)); v != "" {
+	if v := strings.TrimSpace(h(HeaderRetryAfter)); v != "" {
 		if f, err := strconv.ParseFloat(v, 64); err == nil && f >= 0 && !math.IsInf(f, 0) {
 			return min(time.Duration(f*float64(time.Second)), MaxRetryAfter)
 		}
-		if t, err := http.ParseTime(v); err == nil {
-			return min(max(time.Until(t), 0), MaxRetryAfter)
+		if t, err := time.Parse(time.RFC1123, v); err == nil {
+			return min(max(t.Sub(now), 0), MaxRetryAfter)
 		}
 	}
 	return 0

@@ -15,7 +15,7 @@ func TestParseHeaders(t *testing.T) {
 	h.Set("x-ratelimit-remaining-tokens", "199000")
 	h.Set("x-ratelimit-reset-tokens", "6m0s")
 	h.Set("retry-after-ms", "250")
-	o := ParseHeaders(429, h, CodeRateLimit)
+	o := ParseHeaders(429, h.Get, CodeRateLimit)
 	want := Observation{Status: 429, LimitRequests: 500, RemainingRequests: 499, ResetRequests: 120 * time.Millisecond,
 		LimitTokens: 200000, RemainingTokens: 199000, ResetTokens: 6 * time.Minute, RetryAfter: 250 * time.Millisecond, Code: CodeRateLimit}
 	if o != want {
@@ -24,7 +24,7 @@ func TestParseHeaders(t *testing.T) {
 	if !o.RateLimited() || o.QuotaExhausted() || !o.HasHeaders() {
 		t.Errorf("classification of %+v", o)
 	}
-	if o := ParseHeaders(200, http.Header{"X-Ratelimit-Limit-Requests": {"x"}}, ""); o.HasHeaders() {
+	if o := ParseHeaders(200, http.Header{"X-Ratelimit-Limit-Requests": {"x"}}.Get, ""); o.HasHeaders() {
 		t.Errorf("unreadable count read as %+v", o)
 	}
 	if o := ParseHeaders(429, nil, CodeQuota); !o.QuotaExhausted() || o.RateLimited() {
@@ -86,8 +86,9 @@ func TestRetryAfter(t *testing.T) {
 		{http.Header{"Retry-After": {"3600"}}, MaxRetryAfter},
 		{http.Header{"Retry-After-Ms": {"nope"}}, 0},
 		{http.Header{}, 0},
+		{http.Header{"Retry-After": {"Wed, 25 Nov 2026 12:00:03 GMT"}}, 3 * time.Second},
 	} {
-		if got := RetryAfter(c.h); got != c.want {
+		if got := RetryAfter(c.h.Get, time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)); got != c.want {
 			t.Errorf("RetryAfter(%v) = %s, want %s", c.h, got, c.want)
 		}
 	}

@@ -3,7 +3,6 @@ package ratelimit
 import (
 	"context"
 	"errors"
-	"net/http"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -50,7 +49,7 @@ func TestLaneQuotaFailsAtOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	q := Unknown(http.StatusTooManyRequests)
+	q := Unknown(StatusTooManyRequests)
 	q.Code = CodeQuota
 	s.Done(q)
 	s.Done(Unknown(200)) // a second Done is ignored

@@ -1,7 +1,6 @@
 package ratelimit
 
 import (
-	"net/http"
 	"testing"
 	"time"
 )
@@ -14,7 +13,7 @@ func ok(rpm, remaining int) Observation {
 }
 
 func limited(wait time.Duration) Observation {
-	o := Unknown(http.StatusTooManyRequests)
+	o := Unknown(StatusTooManyRequests)
 	o.Code, o.RetryAfter = CodeRateLimit, wait
 	return o
 }
@@ -139,7 +138,7 @@ func TestAdmitWindowPauseAndQuota(t *testing.T) {
 	if s.Window != 1 || s.InFlight != 1 {
 		t.Errorf("after a 429: window %v, in flight %d; want 1, 1", s.Window, s.InFlight)
 	}
-	q := Unknown(http.StatusTooManyRequests)
+	q := Unknown(StatusTooManyRequests)
 	q.Code = CodeQuota
 	s.Finish(cfg, q, t0.Add(2*time.Second))
 	if d := s.Admit(cfg, 1, t0.Add(3*time.Second)); d.Err != ErrQuota {
