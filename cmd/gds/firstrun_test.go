@@ -54,7 +54,7 @@ func TestFirstRunPointsToInit(t *testing.T) {
 		t.Errorf("doctor: exit %d", code)
 	}
 	out := h.stdout.String()
-	if !strings.Contains(out, "no source is configured yet") || !strings.Contains(out, "fix:  gds init") || !strings.Contains(out, "1 problem") {
+	if !strings.Contains(out, "no source is configured yet") || !strings.Contains(out, "fix:  gds init") || !strings.Contains(out, "1 problem, ") {
 		t.Errorf("doctor does not name the missing source and gds init:\n%s", out)
 	}
 	for _, bad := range []string{"GOOGLE_OAUTH_CLIENT_ID", "GOOGLE_DRIVE_TARGET_FOLDER_IDS", "GDS_SOURCE=", "gds auth login", "fix:  gds crawl"} {

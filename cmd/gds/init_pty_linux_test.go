@@ -47,7 +47,7 @@ func TestInitWizardOnATerminal(t *testing.T) {
 	home := filepath.Join(t.TempDir(), "home")
 	a := t.TempDir()
 	s := startPTY(t, bin, home, "C", "init")
-	s.expect(`Which sources should gds index\?`)
+	s.expect(`Sources to index: `) // a label: pterm adds the colon
 	s.expect(`space: select`)
 	// One key at a time, each after the screen shows the last one took.
 	s.sendKeys("\x1b[B") // down to "Local folders"
@@ -61,7 +61,7 @@ func TestInitWizardOnATerminal(t *testing.T) {
 	s.sendKeys(a)
 	s.expect(regexp.QuoteMeta(a))
 	s.sendKeys("\r")
-	s.expect(`Done \(1 folders\)`)
+	s.expect(`Done \(1 folder\)`)
 	s.sendKeys("\r") // the default is now Done
 	s.expect(`AI provider`)
 	s.sendKeys("\r") // offline (the default)
@@ -111,7 +111,7 @@ func TestInitWizardPicksADriveFolderOnATerminal(t *testing.T) {
 	s.expect(`▸ Alpha`)
 	s.sendKeys("\r") // "Use this folder (Projects)", the first choice
 	s.expect(`chosen: drive:` + projects + ` \(Projects\)`)
-	s.expect(`Done \(1 folders chosen\)`)
+	s.expect(`Done \(1 folder chosen\)`)
 	s.sendKeys("\r") // the default is now Done
 	s.expect(`AI provider`)
 	s.sendKeys("\r")
@@ -153,7 +153,7 @@ func TestBareGdsOffersInitOnATerminal(t *testing.T) {
 	s = startPTYEnv(t, bin, filepath.Join(t.TempDir(), "home"), "C", noSource)
 	s.expect(`\[Y/n\]`)
 	s.send("\r")
-	s.expect(`Which sources should gds index`)
+	s.expect(`Sources to index`)
 	s.sendKeys("\x03") // Ctrl-C: nothing written
 	s.exit()
 

@@ -108,7 +108,8 @@ func TestEveryCommandHasHelp(t *testing.T) {
 
 func TestHelpShowsFlags(t *testing.T) {
 	cases := map[string][]string{
-		"search":           {"--json", "--alfred", "--verbose", "--answer", "--state", "--limit", "[QUERY]", "(default: 10)"},
+		"search": {"--json", "--alfred", "--verbose", "--answer", "--state", "--limit", "[QUERY]", "(default: 10)",
+			"search, e.g. 5s (also GDS_SEARCH_TIMEOUT) (default: 5s)", "(also GDS_SEARCH_DRIVE_TIMEOUT) (default: 2s)", "(also GDS_SEARCH_DB_TIMEOUT) (default: 3s)"},
 		"crawl":            {"--source", "--full", "--dry-run", "--concurrency", "local:PATH"},
 		"auth login":       {"--no-browser"},
 		"schedule install": {"--interval", "(default: 1h0m0s)"},
@@ -133,7 +134,7 @@ func TestHelpInJapanese(t *testing.T) {
 	h := newHarness(t)
 	h.lang = i18n.Ja
 	h.run("crawl", "--help")
-	if !strings.Contains(h.stdout.String(), "対象フォルダをインデックスします") {
+	if !strings.Contains(h.stdout.String(), "設定したソースをインデックスします") {
 		t.Errorf("Japanese help not used:\n%s", h.stdout.String())
 	}
 }

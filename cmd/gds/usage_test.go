@@ -86,6 +86,10 @@ func TestUsageBadNumbers(t *testing.T) {
 		{args: []string{"search", "--limit", "0", "q"}, lang: i18n.Ja, msg: "--limit は 1 から 1000 までにしてください（0 が渡されました）"},
 		{args: []string{"ask", "--top-k", "x", "q"}, msg: `--top-k takes a whole number, got "x"`},
 		{args: []string{"ask", "--score-threshold", "high", "q"}, msg: `--score-threshold takes a number, got "high"`},
+		{args: []string{"search", "--timeout", "banana", "q"}, msg: `--timeout takes a duration such as 5s, 1500ms or 2m, got "banana"`},
+		{args: []string{"search", "--timeout", "-5s", "q"}, msg: "--timeout must be positive, got -5s"},
+		{args: []string{"search", "--db-timeout=0s", "q"}, msg: "--db-timeout must be positive, got 0s"},
+		{args: []string{"schedule", "install", "--interval", "0s"}, msg: "--interval must be positive, got 0s"},
 	}
 	for _, c := range cases {
 		t.Run(strings.Join(c.args, "_")+c.lang, func(t *testing.T) {
@@ -100,8 +104,8 @@ func TestUsageBadNumbers(t *testing.T) {
 			if !strings.Contains(errOut, c.msg) {
 				t.Errorf("stderr lacks %q:\n%s", c.msg, errOut)
 			}
-			if strings.Contains(errOut, "strconv") {
-				t.Errorf("stderr shows strconv's text:\n%s", errOut)
+			if strings.Contains(errOut, "strconv") || strings.Contains(errOut, "for flag -") || strings.Contains(errOut, "time: ") {
+				t.Errorf("stderr shows the parser's text:\n%s", errOut)
 			}
 		})
 	}
@@ -240,11 +244,17 @@ func TestConfigShowWithBadValues(t *testing.T) {
 			t.Errorf("stderr lacks %q:\n%s", want, errOut)
 		}
 	}
+	// The .env with the bad line is named as found and not read, not as if
+	// there were none.
+	if want := ".env files not read (their problems are listed below): " + filepath.Join(h.work, ".env"); !strings.Contains(out, want) {
+		t.Errorf("config show does not name the unread .env (%q):\n%s", want, out)
+	}
 	if code := h.run("config", "show", "--json"); code != exitConfig {
 		t.Fatalf("--json exit %d", code)
 	}
 	var doc render.ConfigShowDoc
-	if err := json.Unmarshal(h.stdout.Bytes(), &doc); err != nil || len(doc.Problems) != 3 || len(doc.Settings) == 0 {
+	if err := json.Unmarshal(h.stdout.Bytes(), &doc); err != nil || len(doc.Problems) != 3 || len(doc.Settings) == 0 ||
+		len(doc.EnvFilesUnread) != 1 || doc.EnvFilesUnread[0] != filepath.Join(h.work, ".env") {
 		t.Errorf("--json: %v %+v", err, doc)
 	}
 	// Other commands still refuse to run on a bad configuration.

@@ -78,7 +78,7 @@ func (d *Deps) DoctorInputs(offline bool, env schedule.Env) doctor.Inputs {
 		in.IntegrityLimit = IntegrityLimit
 		in.Integrity = func(ctx context.Context) (bool, error) { return checkIntegrity(ctx, cfg.IndexPath()) }
 	}
-	if env.GOOS != "windows" {
+	if env.GOOS == "darwin" { // Alfred's keystrokes start it
 		in.KeyServer = func() doctor.KeyServerState {
 			st := doctor.KeyServerState{Off: launcher.KeyServerOff(os.LookupEnv), Socket: launcher.OSKeySocket()}
 			if st.Socket != "" {

@@ -11,6 +11,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v3"
 
@@ -188,7 +189,7 @@ func Dashed(name string) string {
 	return "--" + name
 }
 
-// CheckValue parses val as f's kind (integer or number flags) and checks
+// CheckValue parses val as f's kind (integer, number or duration flags) and checks
 // it against the flag's range (its Validator, set by IntRange/FloatRange).
 func CheckValue(f cli.Flag, val string) error {
 	name := Dashed(f.Names()[0])
@@ -211,6 +212,14 @@ func CheckValue(f cli.Flag, val string) error {
 		}
 		if f.Validator != nil {
 			return f.Validator(x)
+		}
+	case *cli.DurationFlag:
+		d, err := time.ParseDuration(val)
+		if err != nil {
+			return bad("err.flag_duration")
+		}
+		if f.Validator != nil {
+			return f.Validator(d)
 		}
 	}
 	return nil

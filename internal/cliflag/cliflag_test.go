@@ -15,6 +15,8 @@ func TestCheckValue(t *testing.T) {
 	limit := IntRange(&cli.IntFlag{Name: "limit"}, 1, 100)
 	level := IntRange(&cli.IntFlag{Name: "level"}, 0, NoMax)
 	thr := FloatRange(&cli.FloatFlag{Name: "threshold"}, 0, 1)
+	timeout := Positive(&cli.DurationFlag{Name: "timeout"})
+	wait := &cli.DurationFlag{Name: "wait"} // no range: any duration
 	cases := []struct {
 		f   cli.Flag
 		val string
@@ -36,6 +38,14 @@ func TestCheckValue(t *testing.T) {
 		{thr, "NaN", "--threshold must be between 0 and 1, got NaN", ""},
 		{thr, "high", `--threshold takes a number, got "high"`, ""},
 		{&cli.StringFlag{Name: "name"}, "anything", "", ""},
+		{timeout, "5s", "", ""},
+		{timeout, "1500ms", "", ""},
+		{timeout, "banana", `--timeout takes a duration such as 5s, 1500ms or 2m, got "banana"`, `--timeout には 5s、1500ms、2m のような時間を指定してください（"banana" が渡されました）`},
+		{timeout, "5", `--timeout takes a duration such as 5s, 1500ms or 2m, got "5"`, ""},
+		{timeout, "-5s", "--timeout must be positive, got -5s", "--timeout には正の値を指定してください（指定値: -5s）"},
+		{timeout, "0s", "--timeout must be positive, got 0s", ""},
+		{wait, "-1s", "", ""},
+		{wait, "soon", `--wait takes a duration such as 5s, 1500ms or 2m, got "soon"`, ""},
 	}
 	for _, c := range cases {
 		err := CheckValue(c.f, c.val)
@@ -79,10 +89,11 @@ func TestWantsJSON(t *testing.T) {
 
 func TestUncheckedAndUnknownFlag(t *testing.T) {
 	root := &cli.Command{Name: "gds", Commands: []*cli.Command{{
-		Name:  "search",
-		Flags: []cli.Flag{IntRange(&cli.IntFlag{Name: "limit"}, 1, 9), &cli.IntFlag{Name: "depth"}},
+		Name: "search",
+		Flags: []cli.Flag{IntRange(&cli.IntFlag{Name: "limit"}, 1, 9), &cli.IntFlag{Name: "depth"},
+			Positive(&cli.DurationFlag{Name: "timeout"}), &cli.DurationFlag{Name: "wait"}},
 	}}}
-	if u := Unchecked(root); len(u) != 1 || !strings.HasSuffix(u[0], "--depth") {
+	if u := Unchecked(root); len(u) != 2 || !strings.HasSuffix(u[0], "--depth") || !strings.HasSuffix(u[1], "--wait") {
 		t.Errorf("Unchecked = %v", u)
 	}
 	err := CheckArgv(root.Commands[0], []string{"--limt", "3"})

@@ -2,6 +2,7 @@ package cliflag
 
 import (
 	"math"
+	"time"
 
 	"github.com/urfave/cli/v3"
 
@@ -36,6 +37,18 @@ func FloatRange(f *cli.FloatFlag, lo, hi float64) *cli.FloatFlag {
 	return f
 }
 
+// Positive makes f refuse a duration of zero or less (a usage error naming
+// the flag), as IntRange does for numbers. The default is not checked.
+func Positive(f *cli.DurationFlag) *cli.DurationFlag {
+	f.Validator = func(d time.Duration) error {
+		if d > 0 {
+			return nil
+		}
+		return UsageError{Err: apperr.L(apperr.Usage, "err.flag_positive", Dashed(f.Name), d.String())}
+	}
+	return f
+}
+
 // rangeError is the message for n outside [lo, hi].
 func rangeError(name string, lo, hi, n int) error {
 	if hi == NoMax {
@@ -44,7 +57,7 @@ func rangeError(name string, lo, hi, n int) error {
 	return apperr.L(apperr.Usage, "err.flag_range", name, lo, hi, n)
 }
 
-// Unchecked lists the integer and number flags of the command tree under
+// Unchecked lists the integer, number and duration flags of the command tree under
 // root that have no range, as "command path --flag" (a test keeps it empty,
 // so a new number flag declares its range).
 func Unchecked(root *cli.Command) []string {
@@ -57,6 +70,10 @@ func Unchecked(root *cli.Command) []string {
 					out = append(out, c.FullName()+" "+Dashed(f.Name))
 				}
 			case *cli.FloatFlag:
+				if f.Validator == nil {
+					out = append(out, c.FullName()+" "+Dashed(f.Name))
+				}
+			case *cli.DurationFlag:
 				if f.Validator == nil {
 					out = append(out, c.FullName()+" "+Dashed(f.Name))
 				}

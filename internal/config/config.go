@@ -268,6 +268,10 @@ type Config struct {
 
 	// EnvFiles are the .env files that were read, highest precedence first.
 	EnvFiles []string
+	// EnvFilesUnread are .env files that exist but could not be read (a
+	// line that is not NAME=value, …): none of their values is used, and
+	// the configuration's problems say why.
+	EnvFilesUnread []string
 
 	raw     map[string]string
 	sources map[string]Source
@@ -357,6 +361,9 @@ func load(opts LoadOptions, stop func(error) bool) (*Config, error) {
 		if err != nil && stop(err) {
 			return nil, err
 		}
+		if err != nil {
+			cfg.EnvFilesUnread = append(cfg.EnvFilesUnread, wdEnv)
+		}
 		if vals != nil {
 			layers = append(layers, layer{src: Source{Kind: FromFile, Path: wdEnv}, vals: vals})
 			cfg.EnvFiles = append(cfg.EnvFiles, wdEnv)
@@ -390,6 +397,9 @@ func load(opts LoadOptions, stop func(error) bool) (*Config, error) {
 		vals, err := readEnvFile(homeEnv)
 		if err != nil && stop(err) {
 			return nil, err
+		}
+		if err != nil {
+			cfg.EnvFilesUnread = append(cfg.EnvFilesUnread, homeEnv)
 		}
 		if vals != nil {
 			layers = append(layers, layer{src: Source{Kind: FromFile, Path: homeEnv}, vals: vals})

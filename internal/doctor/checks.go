@@ -347,8 +347,8 @@ func (c *checker) alfred() Check {
 // it a keystroke still works, started as gds-core.
 func (c *checker) keyServer() Check {
 	switch {
-	case c.in.KeyServer == nil:
-		return c.check("keyserver", Skip, c.t("doctor.keyserver.unsupported"), "")
+	case c.in.KeyServer == nil: // the server answers Alfred, on macOS
+		return c.check("keyserver", Skip, c.t("doctor.alfred.unsupported"), "")
 	case c.in.Config == nil:
 		return c.skipped("keyserver")
 	case c.in.Config.UsesPostgres():

@@ -141,7 +141,7 @@ type Inputs struct {
 	// schedule pointing at a removed binary); nil skips that test.
 	ProgramExists func(string) bool
 	// KeyServer probes the Alfred keystroke server of the index; nil: no
-	// keystroke server on this system.
+	// keystroke server on this system (Alfred runs on macOS only).
 	KeyServer func() KeyServerState
 }
 

@@ -366,7 +366,7 @@ func TestKeyServerCheck(t *testing.T) {
 		level  Level
 		detail string
 	}{
-		{"no Unix", local, nil, i18n.En, Skip, "Unix"},
+		{"not macOS", local, nil, i18n.En, Skip, "Alfred runs on macOS only"},
 		{"postgres", pg, probe(KeyServerState{Socket: "/s", Running: true}), i18n.En, Skip, "Postgres"},
 		{"off", local, probe(KeyServerState{Off: true, Socket: "/s"}), i18n.En, OK, "GDS_KEYSTROKE_SERVER"},
 		{"path too long", local, probe(KeyServerState{}), i18n.En, Warn, "too long"},

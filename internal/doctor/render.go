@@ -32,7 +32,7 @@ func WriteText(w io.Writer, r Report, lang string) error {
 	if r.Healthy && warns == 0 {
 		b.WriteString(i18n.T(lang, "doctor.summary.ok") + "\n")
 	} else {
-		b.WriteString(i18n.T(lang, "doctor.summary", fails, warns) + "\n")
+		b.WriteString(i18n.T(lang, "doctor.summary", i18n.N(lang, "doctor.n_problems", fails), i18n.N(lang, "doctor.n_warnings", warns)) + "\n")
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

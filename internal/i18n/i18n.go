@@ -101,6 +101,19 @@ func T(lang string, key Key, args ...any) string {
 	return fmt.Sprintf(format, args...)
 }
 
+// N is T for a message about n things, n its first argument: the message
+// key+".one" when n is 1 and the catalog has it ("1 problem"), else key
+// ("2 problems"; Japanese needs no such pair, so its .one entry repeats
+// the key's).
+func N(lang string, key Key, n int, args ...any) string {
+	if n == 1 {
+		if _, ok := catalog()[key+".one"]; ok {
+			key += ".one"
+		}
+	}
+	return T(lang, key, append([]any{n}, args...)...)
+}
+
 // Lookup returns the catalog entry of key.
 func Lookup(key Key) (Message, bool) {
 	m, ok := catalog()[key]

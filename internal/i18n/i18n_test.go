@@ -100,3 +100,35 @@ func TestRegisterRejectsDuplicates(t *testing.T) {
 	}
 	merge(c, map[Key]Message{NoFilesFound: {En: "x", Ja: "y"}})
 }
+
+// N picks the singular message for one thing, and a .one entry formats
+// like its plural (the same verbs), so either can be chosen.
+func TestN(t *testing.T) {
+	for _, c := range []struct {
+		lang string
+		n    int
+		want string
+	}{
+		{En, 0, "0 problems"}, {En, 1, "1 problem"}, {En, 2, "2 problems"}, {Ja, 1, "問題 1 件"}, {Ja, 3, "問題 3 件"},
+	} {
+		if got := N(c.lang, "doctor.n_problems", c.n); got != c.want {
+			t.Errorf("N(%s, %d) = %q, want %q", c.lang, c.n, got, c.want)
+		}
+	}
+	if got := N(En, "crawl.summary.removed", 1); got != "Removed 1 file that is no longer in the crawled folders" {
+		t.Errorf("removed 1: %q", got)
+	}
+	if got := N(En, "search.too_many", 1); got != T(En, "search.too_many", 1) {
+		t.Errorf("a key without .one: %q", got)
+	}
+	for _, k := range Keys() {
+		if !strings.HasSuffix(string(k), ".one") {
+			continue
+		}
+		plural, ok := Lookup(Key(strings.TrimSuffix(string(k), ".one")))
+		one, _ := Lookup(k)
+		if !ok || verbs(plural.En) != verbs(one.En) {
+			t.Errorf("%s: no plural message with the same verbs", k)
+		}
+	}
+}

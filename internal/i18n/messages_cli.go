@@ -13,7 +13,8 @@ func init() {
 					"Configuration comes from environment variables, ./.env and the .env in the gds home\n" +
 					"(see `gds config path`); `gds config show` prints the effective values.\n\n" +
 					"Examples:\n" +
-					"  gds crawl --source local:~/Documents\n" +
+					"  gds init                                  # first run: choose what to index\n" +
+					"  gds crawl\n" +
 					"  gds search \"先月の議事録PDF\"\n" +
 					"  gds search --json \"Q3 roadmap slides from 2024\"",
 				Ja: "gds は Google Drive（またはローカルフォルダ）をインデックスし、目的のファイルを探します。\n" +
@@ -21,7 +22,8 @@ func init() {
 					"設定は環境変数、./.env、gds ホームの .env から読み込みます（場所は `gds config path`）。\n" +
 					"実際に使われる値は `gds config show` で確認できます。\n\n" +
 					"例:\n" +
-					"  gds crawl --source local:~/Documents\n" +
+					"  gds init                                  # 初回: インデックスするものを選びます\n" +
+					"  gds crawl\n" +
 					"  gds search \"先月の議事録PDF\"\n" +
 					"  gds search --json \"Q3 roadmap slides from 2024\"",
 			},
@@ -53,41 +55,41 @@ func init() {
 			"flag.search.limit":   {En: "maximum number of results to show", Ja: "表示する結果の最大件数"},
 			"flag.search.folder":  {En: "search only this folder and its subfolders (a path as shown in results, e.g. Team/Specs)", Ja: "このフォルダとサブフォルダだけを検索します（結果に表示されるパス。例: Team/Specs）"},
 
-			"cmd.crawl.usage": {En: "index the target folders (incremental after the first run)", Ja: "対象フォルダをインデックスします（2 回目以降は差分）"},
+			"cmd.crawl.usage": {En: "index the configured sources (incremental after the first run)", Ja: "設定したソースをインデックスします（2 回目以降は差分）"},
 			"cmd.crawl.desc": {
-				En: "Walks the source, extracts text, asks the AI provider for a summary and keywords,\n" +
-					"embeds them and stores everything in the index. Later runs only process files\n" +
-					"modified since the last committed checkpoint; changing the target folders or the\n" +
-					"source starts over with a full scan. A full scan (the first run, --full, or after\n" +
-					"changing the targets) also removes files that are no longer in the target folders;\n" +
-					"later runs do not notice deleted files.\n\n" +
+				En: "Walks each source, extracts text, asks the AI provider for a summary and keywords,\n" +
+					"embeds them and stores everything in the index. Later runs read only what changed:\n" +
+					"new, modified, moved, renamed and deleted files (Google Drive's changes feed, or a\n" +
+					"local folder's listing compared with the index). Changing a source's settings makes\n" +
+					"its next crawl a full scan; --full reads every file again. Without a source yet,\n" +
+					"run gds init first.\n\n" +
 					"Examples:\n" +
-					"  gds crawl                                # every source of GDS_SOURCES (default: Google Drive)\n" +
+					"  gds crawl                                # every configured source (GDS_SOURCES; gds init writes it)\n" +
 					"  gds crawl --source local:~/Docs --source drive:FOLDER_ID  # only these sources\n" +
 					"  gds crawl --source local:testdata/sample\n" +
 					"  gds crawl --full --concurrency 8\n" +
 					"  gds crawl --dry-run",
-				Ja: "ソースを巡回してテキストを抽出し、AI プロバイダーで要約とキーワードを作り、\n" +
-					"ベクトル化してインデックスに保存します。2 回目以降は前回のチェックポイント以降に\n" +
-					"更新されたファイルだけを処理します。対象フォルダやソースを変えるとフルスキャンからやり直します。\n" +
-					"フルスキャン（初回、--full、対象の変更後）では、対象フォルダに無くなったファイルを\n" +
-					"インデックスから削除します。差分クロールは削除されたファイルに気付きません。\n\n" +
+				Ja: "各ソースを巡回してテキストを抽出し、AI プロバイダーで要約とキーワードを作り、\n" +
+					"ベクトル化してインデックスに保存します。2 回目以降は変更分（追加・更新・移動・名前変更・\n" +
+					"削除）だけを読みます（Google ドライブは変更フィード、ローカルフォルダは一覧とインデックスの比較）。\n" +
+					"ソースの設定を変えると次回はそのソースをフルスキャンします。--full はすべてのファイルを読み直します。\n" +
+					"ソースが未設定なら、先に gds init を実行してください。\n\n" +
 					"例:\n" +
-					"  gds crawl                                # GDS_SOURCES のすべてのソース（既定: Google Drive）\n" +
+					"  gds crawl                                # 設定したすべてのソース（GDS_SOURCES。gds init が書き込みます）\n" +
 					"  gds crawl --source local:~/Docs --source drive:FOLDER_ID  # このソースだけ\n" +
 					"  gds crawl --source local:testdata/sample\n" +
 					"  gds crawl --full --concurrency 8\n" +
 					"  gds crawl --dry-run",
 			},
 			"flag.crawl.source":      {En: "crawl only these sources (repeatable, or comma-separated): drive, drive:FOLDER_ID, local:PATH (default: every source of GDS_SOURCES); other sources' files are kept", Ja: "このソースだけをクロールします（複数指定またはカンマ区切り）: drive、drive:FOLDER_ID、local:PATH（既定: GDS_SOURCES のすべてのソース）。ほかのソースのファイルは残ります"},
-			"flag.crawl.full":        {En: "check every file again and remove files no longer in the target folders (needed after changing the embedding model, which also rebuilds the index)", Ja: "すべてのファイルを確認し直し、対象フォルダに無いファイルを削除します（埋め込みモデル変更後に必要。その場合はインデックスを作り直します）"},
+			"flag.crawl.full":        {En: "read every file again and remove files no longer in the crawled folders (needed after changing the embedding model, which also rebuilds the index)", Ja: "すべてのファイルを確認し直し、対象フォルダに無いファイルを削除します（埋め込みモデル変更後に必要。その場合はインデックスを作り直します）"},
 			"flag.crawl.dry_run":     {En: "list what would be indexed without calling the AI provider or writing", Ja: "AI プロバイダーの呼び出しや書き込みをせず、インデックス予定を一覧表示します"},
 			"flag.max_rpm":           {En: "model requests per minute to stay under, below the account's limit (default: GDS_AI_MAX_RPM, else the limit OpenAI reports)", Ja: "超えないようにする毎分のモデルリクエスト数。アカウントの上限より低く抑えるとき（既定: GDS_AI_MAX_RPM、なければ OpenAI が返す上限）"},
 			"flag.crawl.concurrency": {En: "files processed in parallel (default: GDS_CRAWL_CONCURRENCY)", Ja: "並列に処理するファイル数（既定: GDS_CRAWL_CONCURRENCY）"},
 
 			"flag.json": {En: "print JSON", Ja: "JSON で出力します"},
 
-			"cmd.schedule.usage":           {En: "run the incremental crawl periodically with launchd (macOS)", Ja: "launchd（macOS）で差分クロールを定期実行します"},
+			"cmd.schedule.usage":           {En: "run the incremental crawl periodically (launchd on macOS, systemd or cron on Linux)", Ja: "差分クロールを定期実行します（macOS は launchd、Linux は systemd または cron）"},
 			"cmd.schedule.desc":            {En: "Examples:\n  gds schedule install --interval 1h\n  gds schedule status\n  gds schedule run-now\n  gds schedule uninstall", Ja: "例:\n  gds schedule install --interval 1h\n  gds schedule status\n  gds schedule run-now\n  gds schedule uninstall"},
 			"cmd.schedule.install.usage":   {En: "install and load the launchd agent", Ja: "launchd エージェントをインストールして読み込みます"},
 			"cmd.schedule.uninstall.usage": {En: "unload and remove the launchd agent", Ja: "launchd エージェントを停止して削除します"},
@@ -118,28 +120,29 @@ func init() {
 
 			"cmd.version.usage": {En: "print the version, commit and build date", Ja: "バージョン、コミット、ビルド日時を表示します"},
 
-			"out.config.home":      {En: "Home", Ja: "ホーム"},
-			"out.config.env_files": {En: ".env files read", Ja: "読み込んだ .env"},
-			"out.config.none":      {En: "(none)", Ja: "（なし）"},
-			"out.config.header":    {En: "NAME\tVALUE\tSOURCE", Ja: "名前\t値\t出どころ"},
-			"out.config.unset":     {En: "(unset)", Ja: "（未設定）"},
-			"out.path.home":        {En: "home", Ja: "ホーム"},
-			"out.path.env":         {En: "config (.env)", Ja: "設定 (.env)"},
-			"out.path.data":        {En: "data", Ja: "データ"},
-			"out.path.index":       {En: "index", Ja: "インデックス"},
-			"out.db.migrated":      {En: "Index ready: %s at %s, schema version %d", Ja: "インデックス準備完了: %s（%s）、スキーマバージョン %d"},
-			"out.db.backend":       {En: "backend", Ja: "バックエンド"},
-			"out.db.location":      {En: "location", Ja: "場所"},
-			"out.db.schema":        {En: "schema version", Ja: "スキーマバージョン"},
-			"out.db.files":         {En: "files", Ja: "ファイル数"},
-			"out.db.chunks":        {En: "chunks", Ja: "チャンク数"},
-			"out.db.embedding":     {En: "embedding", Ja: "埋め込み"},
-			"out.db.last_sync":     {En: "last sync", Ja: "最終同期"},
-			"out.db.never":         {En: "never", Ja: "未実行"},
-			"out.db.no_embedding":  {En: "none yet", Ja: "まだありません"},
-			"err.extra_args":       {En: "%s takes no arguments, got %q", Ja: "%s は引数を取りません（%q が渡されました）"},
-			"err.usage":            {En: "%s", Ja: "%s"},
-			"err.unknown_command":  {En: "unknown command %q", Ja: "不明なコマンド %q"},
+			"out.config.home":       {En: "Home", Ja: "ホーム"},
+			"out.config.env_files":  {En: ".env files read", Ja: "読み込んだ .env"},
+			"out.config.env_unread": {En: ".env files not read (their problems are listed below)", Ja: "読み込めなかった .env（問題は下に表示します）"},
+			"out.config.none":       {En: "(none)", Ja: "（なし）"},
+			"out.config.header":     {En: "NAME\tVALUE\tSOURCE", Ja: "名前\t値\t出どころ"},
+			"out.config.unset":      {En: "(unset)", Ja: "（未設定）"},
+			"out.path.home":         {En: "home", Ja: "ホーム"},
+			"out.path.env":          {En: "config (.env)", Ja: "設定 (.env)"},
+			"out.path.data":         {En: "data", Ja: "データ"},
+			"out.path.index":        {En: "index", Ja: "インデックス"},
+			"out.db.migrated":       {En: "Index ready: %s at %s, schema version %d", Ja: "インデックス準備完了: %s（%s）、スキーマバージョン %d"},
+			"out.db.backend":        {En: "backend", Ja: "バックエンド"},
+			"out.db.location":       {En: "location", Ja: "場所"},
+			"out.db.schema":         {En: "schema version", Ja: "スキーマバージョン"},
+			"out.db.files":          {En: "files", Ja: "ファイル数"},
+			"out.db.chunks":         {En: "chunks", Ja: "チャンク数"},
+			"out.db.embedding":      {En: "embedding", Ja: "埋め込み"},
+			"out.db.last_sync":      {En: "last sync", Ja: "最終同期"},
+			"out.db.never":          {En: "never", Ja: "未実行"},
+			"out.db.no_embedding":   {En: "none yet", Ja: "まだありません"},
+			"err.extra_args":        {En: "%s takes no arguments, got %q", Ja: "%s は引数を取りません（%q が渡されました）"},
+			"err.usage":             {En: "%s", Ja: "%s"},
+			"err.unknown_command":   {En: "unknown command %q", Ja: "不明なコマンド %q"},
 		}
 	})
 }

@@ -8,6 +8,8 @@ func init() {
 			"cli.hint_did_you_mean":  {En: "did you mean %s?", Ja: "%s のことですか？"},
 			"err.unknown_flag":       {En: "unknown flag %s", Ja: "不明なフラグ %s"},
 			"err.flag_int":           {En: "%s takes a whole number, got %q", Ja: "%s には整数を指定してください（%q が渡されました）"},
+			"err.flag_duration":      {En: "%s takes a duration such as 5s, 1500ms or 2m, got %q", Ja: "%s には 5s、1500ms、2m のような時間を指定してください（%q が渡されました）"},
+			"err.flag_positive":      {En: "%s must be positive, got %s", Ja: "%s には正の値を指定してください（指定値: %s）"},
 			"err.flag_number":        {En: "%s takes a number, got %q", Ja: "%s には数値を指定してください（%q が渡されました）"},
 			"err.flag_min":           {En: "%s must be %d or more, got %d", Ja: "%s は %d 以上にしてください（%d が渡されました）"},
 			"err.flag_range":         {En: "%s must be between %d and %d, got %d", Ja: "%s は %d から %d までにしてください（%d が渡されました）"},

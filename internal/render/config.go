@@ -13,9 +13,11 @@ import (
 
 // ConfigShowDoc is the --json output of `gds config show`.
 type ConfigShowDoc struct {
-	Home     string           `json:"home"`
-	EnvFiles []string         `json:"env_files"`
-	Settings []config.Setting `json:"settings"`
+	Home     string   `json:"home"`
+	EnvFiles []string `json:"env_files"`
+	// EnvFilesUnread are .env files found but not read (see Problems).
+	EnvFilesUnread []string         `json:"env_files_unread,omitempty"`
+	Settings       []config.Setting `json:"settings"`
 	// Problems are the configuration's problems, when it has any (the
 	// settings then show every value that could be read).
 	Problems []JSONError `json:"problems,omitempty"`
@@ -27,7 +29,7 @@ func NewConfigShowDoc(cfg *config.Config, problems []JSONError) ConfigShowDoc {
 	if envFiles == nil {
 		envFiles = []string{}
 	}
-	return ConfigShowDoc{Home: cfg.Home, EnvFiles: envFiles, Settings: cfg.Settings(), Problems: problems}
+	return ConfigShowDoc{Home: cfg.Home, EnvFiles: envFiles, EnvFilesUnread: cfg.EnvFilesUnread, Settings: cfg.Settings(), Problems: problems}
 }
 
 // ConfigShowText prints the home, the .env files read and a table of
@@ -38,7 +40,11 @@ func ConfigShowText(w io.Writer, doc ConfigShowDoc, lang string) error {
 	if len(doc.EnvFiles) > 0 {
 		files = termsafe.String(strings.Join(doc.EnvFiles, ", "))
 	}
-	fmt.Fprintf(w, "%s: %s\n\n", i18n.T(lang, "out.config.env_files"), files)
+	fmt.Fprintf(w, "%s: %s\n", i18n.T(lang, "out.config.env_files"), files)
+	if len(doc.EnvFilesUnread) > 0 {
+		fmt.Fprintf(w, "%s: %s\n", i18n.T(lang, "out.config.env_unread"), termsafe.String(strings.Join(doc.EnvFilesUnread, ", ")))
+	}
+	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, i18n.T(lang, "out.config.header"))
 	for _, s := range doc.Settings {

@@ -251,7 +251,7 @@ func CrawlSummary(w io.Writer, sum crawl.Summary, dryRun bool, lang string) {
 	case sum.Removed > 0 && dryRun:
 		fmt.Fprintln(w, i18n.T(lang, "crawl.summary.would_remove", sum.Removed))
 	case sum.Removed > 0:
-		fmt.Fprintln(w, i18n.T(lang, "crawl.summary.removed", sum.Removed))
+		fmt.Fprintln(w, i18n.N(lang, "crawl.summary.removed", sum.Removed))
 	case sum.KeptUnlisted > 0:
 		fmt.Fprintln(w, i18n.T(lang, "crawl.summary.kept_unlisted", sum.KeptUnlisted))
 	}

@@ -182,7 +182,7 @@ func initQuestionFor(s setup.State, a setup.Action, lang string) initQuestion {
 		if s.Here() != nil || s.Searching != "" {
 			q.Options = append(q.Options, initOption{Label: t("init.opt.up"), Event: setup.Event{Kind: setup.EvUp}})
 		}
-		q.Options = append(q.Options, initOption{Label: t("init.opt.folders_done", len(s.Drive)), Event: setup.Event{Kind: setup.EvFoldersDone}})
+		q.Options = append(q.Options, initOption{Label: i18n.N(lang, "init.opt.folders_done", len(s.Drive)), Event: setup.Event{Kind: setup.EvFoldersDone}})
 		if len(s.Drive) > 0 {
 			q.Default = []int{len(q.Options) - 1}
 		}
@@ -192,7 +192,7 @@ func initQuestionFor(s setup.State, a setup.Action, lang string) initQuestion {
 		for _, l := range s.Local {
 			q.Options = append(q.Options, initOption{Label: t("init.opt.remove_local", l.Path), Event: setup.Event{Kind: setup.EvLocalRemove, Path: l.Path}})
 		}
-		q.Options = append(q.Options, initOption{Label: t("init.opt.local_done", len(s.Local)), Event: setup.Event{Kind: setup.EvLocalDone}})
+		q.Options = append(q.Options, initOption{Label: i18n.N(lang, "init.opt.local_done", len(s.Local)), Event: setup.Event{Kind: setup.EvLocalDone}})
 		if len(s.Local) > 0 {
 			q.Default = []int{len(q.Options) - 1}
 		}

@@ -8,21 +8,27 @@ package sysopen
 import (
 	"context"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"net/url"
+	"os"
 	"os/exec"
 	"runtime"
 	"strings"
 
 	"github.com/gds-cli/gds/internal/apperr"
+	"github.com/gds-cli/gds/internal/i18n"
 )
 
 // System is the machine's opener and clipboard.
 type System struct {
-	GOOS     string                            // runtime.GOOS unless set
-	LookPath func(file string) (string, error) // exec.LookPath unless set
-	Term     io.Writer                         // the terminal, for OSC 52
-	Run      func(cmd *exec.Cmd) error         // (*exec.Cmd).Run unless set
+	GOOS     string                                 // runtime.GOOS unless set
+	LookPath func(file string) (string, error)      // exec.LookPath unless set
+	Term     io.Writer                              // the terminal, for OSC 52
+	Run      func(cmd *exec.Cmd) error              // (*exec.Cmd).Run unless set
+	Stat     func(name string) (fs.FileInfo, error) // os.Stat unless set
 }
 
 // New is the System of this machine, writing OSC 52 to term.
@@ -38,19 +44,54 @@ func OpenCommand(goos string) string {
 	return "xdg-open"
 }
 
-// Open opens link with the system's handler.
+// Open opens link with the system's handler. A local file (file://) that is
+// no longer there is named as such; the errors' hints say what to do about
+// the file or the opener, never to check the network.
 func (s System) Open(ctx context.Context, link string) error {
+	file := localPath(link)
+	if file != "" {
+		stat := s.Stat
+		if stat == nil {
+			stat = os.Stat
+		}
+		if _, err := stat(file); errors.Is(err, fs.ErrNotExist) {
+			return hinted{apperr.L(apperr.NotFound, "repl.file_gone", file).Wrap(err), "repl.file_gone_hint", nil}
+		}
+	}
 	name := OpenCommand(s.GOOS)
 	path, err := s.LookPath(name)
 	if err != nil {
-		return apperr.L(apperr.Unavailable, "repl.no_opener", name).Wrap(err)
+		return hinted{apperr.L(apperr.Unavailable, "repl.no_opener", name).Wrap(err), "repl.no_opener_hint", nil}
 	}
 	cmd := exec.CommandContext(ctx, path, link)
 	if err := s.Run(cmd); err != nil {
-		return apperr.L(apperr.Unavailable, "repl.open_failed", name, link).Wrap(err)
+		hint := i18n.Key("repl.open_failed_hint")
+		if file != "" {
+			hint = "repl.open_failed_file_hint"
+		}
+		return hinted{apperr.L(apperr.Unavailable, "repl.open_failed", name, link).Wrap(err), hint, nil}
 	}
 	return nil
 }
+
+// localPath is the file a file:// link names ("" for any other link).
+func localPath(link string) string {
+	u, err := url.Parse(link)
+	if err != nil || u.Scheme != "file" {
+		return ""
+	}
+	return u.Path
+}
+
+// hinted is an error with its own hint (apperr.Hinter), in place of its
+// kind's.
+type hinted struct {
+	*apperr.Localized
+	key  i18n.Key
+	args []any
+}
+
+func (h hinted) Hint(lang string) string { return i18n.T(lang, h.key, h.args...) }
 
 // Copy puts text on the clipboard: through pbcopy when it is installed
 // (terminal false), else as an OSC 52 sequence written to the terminal

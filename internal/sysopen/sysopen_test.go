@@ -5,12 +5,15 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net/url"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/gds-cli/gds/internal/apperr"
+	"github.com/gds-cli/gds/internal/i18n"
 )
 
 // fakeSystem records the commands it would run; only the programs in
@@ -70,5 +73,41 @@ func TestCopy(t *testing.T) {
 	}
 	if len(*ran) != 0 || term.String() != "\x1b]52;c;aHR0cHM6Ly94LzI=\a" {
 		t.Errorf("OSC 52: ran %q, terminal %q", *ran, term.String())
+	}
+}
+
+// What goes wrong opening a result says what to do about it, never to
+// check the network: a local file gone since the crawl, an opener that
+// failed, a missing opener.
+func TestOpenErrorsSayWhatToDo(t *testing.T) {
+	dir := t.TempDir()
+	gone := filepath.Join(dir, "moved away.pdf")
+	here := filepath.Join(dir, "here.pdf")
+	if err := os.WriteFile(here, []byte("%PDF"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	fileURL := func(p string) string { return (&url.URL{Scheme: "file", Path: p}).String() }
+
+	s, ran, _ := fakeSystem("linux", "xdg-open")
+	err := s.Open(context.Background(), fileURL(gone))
+	if !errors.Is(err, apperr.NotFound) || len(*ran) != 0 ||
+		apperr.Message(err, i18n.En) != "the file "+gone+" is no longer there" ||
+		!strings.Contains(apperr.Hint(err, i18n.En), "gds crawl") {
+		t.Errorf("a file gone: %v (hint %q), ran %q", err, apperr.Hint(err, i18n.En), *ran)
+	}
+
+	s, _, _ = fakeSystem("linux", "xdg-open")
+	s.Run = func(*exec.Cmd) error { return errors.New("exit status 3") }
+	for link, hint := range map[string]string{fileURL(here): "xdg-mime", "https://drive.google.com/file/d/x/view": "copy it with c N"} {
+		err := s.Open(context.Background(), link)
+		h := apperr.Hint(err, i18n.En)
+		if !strings.Contains(apperr.Message(err, i18n.En), "xdg-open could not open") || !strings.Contains(h, hint) || strings.Contains(h, "network") {
+			t.Errorf("%s: %v, hint %q", link, err, h)
+		}
+	}
+
+	s, _, _ = fakeSystem("linux")
+	if h := apperr.Hint(s.Open(context.Background(), fileURL(here)), i18n.En); !strings.Contains(h, "xdg-utils") || strings.Contains(h, "network") {
+		t.Errorf("no opener: hint %q", h)
 	}
 }
