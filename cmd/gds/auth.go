@@ -9,7 +9,6 @@ import (
 
 	"github.com/gds-cli/gds/internal/app"
 	"github.com/gds-cli/gds/internal/auth"
-	"github.com/gds-cli/gds/internal/cliflag"
 	"github.com/gds-cli/gds/internal/render"
 )
 
@@ -39,7 +38,7 @@ func newAuthCommand(d *app.Deps) *cli.Command {
 				Usage: d.T("cmd.auth.login.usage"),
 				Flags: []cli.Flag{
 					&cli.BoolFlag{Name: "no-browser", Usage: d.T("flag.auth.no_browser")},
-					cliflag.Positive(&cli.DurationFlag{Name: "timeout", Value: auth.DefaultLoginTimeout, Usage: d.T("flag.auth.timeout")}),
+					&cli.DurationFlag{Name: "timeout", Value: auth.DefaultLoginTimeout, Usage: d.T("flag.auth.timeout")},
 				},
 				Action: func(ctx context.Context, cmd *cli.Command) error {
 					return runAuthLogin(ctx, d, authLoginOptions{NoBrowser: cmd.Bool("no-browser"), Timeout: cmd.Duration("timeout")})

@@ -7,7 +7,6 @@ import (
 
 	"github.com/gds-cli/gds/internal/app"
 	"github.com/gds-cli/gds/internal/doctor"
-	"github.com/gds-cli/gds/internal/i18n"
 )
 
 // doctorOptions are the flags of `gds doctor`.
@@ -53,7 +52,7 @@ func runDoctor(ctx context.Context, d *app.Deps, opts doctorOptions, env schedul
 	}
 	if !r.Healthy {
 		fails, _ := r.Counts()
-		return doctorError{msg: i18n.N(d.Lang, "doctor.unhealthy", fails)}
+		return doctorError{msg: d.N("doctor.unhealthy", fails)}
 	}
 	return nil
 }

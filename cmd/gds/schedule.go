@@ -8,7 +8,6 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/gds-cli/gds/internal/app"
-	"github.com/gds-cli/gds/internal/cliflag"
 	"github.com/gds-cli/gds/internal/render"
 	"github.com/gds-cli/gds/internal/schedule"
 )
@@ -37,7 +36,7 @@ func newScheduleCommand(d *app.Deps) *cli.Command {
 				Name:  "install",
 				Usage: d.T("cmd.schedule.install.usage"),
 				Flags: []cli.Flag{
-					cliflag.Positive(&cli.DurationFlag{Name: "interval", Value: schedule.DefaultInterval, Usage: d.T("flag.schedule.interval")}),
+					&cli.DurationFlag{Name: "interval", Value: schedule.DefaultInterval, Usage: d.T("flag.schedule.interval")},
 					&cli.BoolFlag{Name: "write", Usage: d.T("flag.schedule.write")},
 					&cli.BoolFlag{Name: "cron", Usage: d.T("flag.schedule.cron")},
 				},

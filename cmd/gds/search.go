@@ -47,10 +47,10 @@ func newSearchCommand(d *app.Deps) *cli.Command {
 			&cli.StringFlag{Name: "folder", Usage: d.T("flag.search.folder")},
 			&cli.StringSliceFlag{Name: "source", Usage: d.T("flag.search.source")},
 			&cli.BoolFlag{Name: "local", Usage: d.T("flag.search.local")},
-			timeoutFlag("timeout", d.T("flag.search.timeout"), budget.DefaultTotal),
-			timeoutFlag("drive-timeout", d.T("flag.search.drive_timeout"), budget.DefaultDrive),
-			timeoutFlag("ai-timeout", d.T("flag.search.ai_timeout"), budget.DefaultAI),
-			timeoutFlag("db-timeout", d.T("flag.search.db_timeout"), budget.DefaultDB),
+			cliflag.Timeout("timeout", d.T("flag.search.timeout"), budget.DefaultTotal),
+			cliflag.Timeout("drive-timeout", d.T("flag.search.drive_timeout"), budget.DefaultDrive),
+			cliflag.Timeout("ai-timeout", d.T("flag.search.ai_timeout"), budget.DefaultAI),
+			cliflag.Timeout("db-timeout", d.T("flag.search.db_timeout"), budget.DefaultDB),
 		},
 		// --json and --alfred pick the output format; at most one.
 		MutuallyExclusiveFlags: []cli.MutuallyExclusiveFlags{{Flags: [][]cli.Flag{
@@ -74,12 +74,6 @@ func newSearchCommand(d *app.Deps) *cli.Command {
 			return runSearch(ctx, d, opts)
 		},
 	}
-}
-
-// timeoutFlag is a positive duration flag whose help shows the built-in
-// default (the value itself stays 0: unset, so the environment's applies).
-func timeoutFlag(name, usage string, def time.Duration) *cli.DurationFlag {
-	return cliflag.Positive(&cli.DurationFlag{Name: name, Usage: usage, DefaultText: def.String()})
 }
 
 // searchBudget is the environment's budget with the flags that were set.

@@ -10,7 +10,6 @@ import (
 
 	"github.com/gds-cli/gds/internal/app"
 	"github.com/gds-cli/gds/internal/apperr"
-	"github.com/gds-cli/gds/internal/cliflag"
 	"github.com/gds-cli/gds/internal/server"
 )
 
@@ -24,7 +23,7 @@ func newServeCommand(d *app.Deps, info buildInfo) *cli.Command {
 			&cli.StringFlag{Name: "token", Usage: d.T("flag.serve.token"), Sources: cli.EnvVars("GDS_SERVE_TOKEN")},
 			&cli.StringFlag{Name: "cors-origin", Usage: d.T("flag.serve.cors")},
 			&cli.StringSliceFlag{Name: "allow-host", Usage: d.T("flag.serve.allow_host"), Sources: cli.EnvVars("GDS_SERVE_ALLOW_HOSTS")},
-			cliflag.Positive(&cli.DurationFlag{Name: "upload-timeout", Value: server.DefaultUploadTimeout, Usage: d.T("flag.serve.upload_timeout")}),
+			&cli.DurationFlag{Name: "upload-timeout", Value: server.DefaultUploadTimeout, Usage: d.T("flag.serve.upload_timeout")},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			addr := cmd.String("addr")

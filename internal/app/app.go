@@ -261,6 +261,9 @@ func (d *Deps) RequireConfig() (*config.Config, error) {
 // T formats a message in the user's language.
 func (d *Deps) T(key i18n.Key, args ...any) string { return i18n.T(d.Lang, key, args...) }
 
+// N is i18n.N in the user's language: a message about n things.
+func (d *Deps) N(key i18n.Key, n int, args ...any) string { return i18n.N(d.Lang, key, n, args...) }
+
 // OpenStore opens the index configured by cfg: Postgres when cfg has a
 // database URL, else the embedded SQLite file at cfg.IndexPath() (its
 // directory is created with mode 0700). backfill (may be nil) is told the

@@ -49,6 +49,13 @@ func Positive(f *cli.DurationFlag) *cli.DurationFlag {
 	return f
 }
 
+// Timeout is a positive duration flag whose help shows def, a default
+// applied elsewhere (the flag's own value stays 0 when it is not given, so
+// a setting from the environment still applies).
+func Timeout(name, usage string, def time.Duration) *cli.DurationFlag {
+	return Positive(&cli.DurationFlag{Name: name, Usage: usage, DefaultText: def.String()})
+}
+
 // rangeError is the message for n outside [lo, hi].
 func rangeError(name string, lo, hi, n int) error {
 	if hi == NoMax {
@@ -57,7 +64,7 @@ func rangeError(name string, lo, hi, n int) error {
 	return apperr.L(apperr.Usage, "err.flag_range", name, lo, hi, n)
 }
 
-// Unchecked lists the integer, number and duration flags of the command tree under
+// Unchecked lists the integer and number flags of the command tree under
 // root that have no range, as "command path --flag" (a test keeps it empty,
 // so a new number flag declares its range).
 func Unchecked(root *cli.Command) []string {
@@ -73,10 +80,7 @@ func Unchecked(root *cli.Command) []string {
 				if f.Validator == nil {
 					out = append(out, c.FullName()+" "+Dashed(f.Name))
 				}
-			case *cli.DurationFlag:
-				if f.Validator == nil {
-					out = append(out, c.FullName()+" "+Dashed(f.Name))
-				}
+
 			}
 		}
 		return nil
