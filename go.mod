@@ -2,6 +2,9 @@ module github.com/gds-cli/gds
 
 go 1.26.8
 
+// npm packages installed for the Raycast extension may hold Go files of their own.
+ignore ./raycast/node_modules
+
 require (
 	atomicgo.dev/keyboard v0.2.10
 	github.com/chromedp/cdproto v0.159.0

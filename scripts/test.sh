@@ -6,7 +6,8 @@
 #      and exports GDS_TEST_DATABASE_URL so the Postgres contract tests run,
 #      and makes sure a headless Chromium is there for the web UI's browser
 #      test (scripts/browser.sh installs Debian's package when missing),
-#   3. checks formatting (gofmt), that go.mod is tidy, and runs go vet,
+#   3. checks formatting (gofmt), that go.mod is tidy, and runs go vet; checks
+#      the Raycast extension (scripts/raycast.sh: npm ci from its lock file),
 #   4. runs every test with the race detector, then (without it) the
 #      exhaustive single-goroutine sweeps the race build only samples, and
 #      every fuzz target (scripts/fuzz.sh),
@@ -124,6 +125,9 @@ go mod tidy -diff || fail "go.mod/go.sum are not tidy (run go mod tidy and commi
 
 step "go build ./... (compiles every package; several minutes on a fresh machine, seconds when cached)"
 go build ./... || fail "go build failed"
+
+step "Raycast extension (scripts/raycast.sh: npm ci from the lock file when it changed, tsc, ray build, eslint, prettier, vitest against gds)"
+bash scripts/raycast.sh check || fail "the Raycast extension's checks failed (scripts/raycast.sh check)"
 
 step "go vet ./..."
 go vet ./... || fail "go vet reported problems"

@@ -2,9 +2,7 @@ package main
 
 import (
 	"archive/zip"
-	"bufio"
 	"context"
-	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
@@ -78,48 +76,6 @@ func TestAlfredScriptFilterNamesARealCommand(t *testing.T) {
 	}
 	if !found {
 		t.Fatal("no script filter")
-	}
-}
-
-func TestRaycastScriptHeader(t *testing.T) {
-	p := filepath.Join("..", "..", "raycast", "gds-search.sh")
-	fi, err := os.Stat(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if fi.Mode()&0o111 == 0 {
-		t.Errorf("%s is not executable", p)
-	}
-	data, _ := os.ReadFile(p)
-	if !strings.HasPrefix(string(data), "#!/bin/bash\n") {
-		t.Error("no shebang")
-	}
-	meta := map[string]string{}
-	sc := bufio.NewScanner(strings.NewReader(string(data)))
-	re := regexp.MustCompile(`^# @raycast\.([A-Za-z0-9]+) (.+)$`)
-	for sc.Scan() {
-		if m := re.FindStringSubmatch(sc.Text()); m != nil {
-			meta[m[1]] = strings.TrimSpace(m[2])
-		}
-	}
-	if meta["schemaVersion"] != "1" || meta["title"] == "" {
-		t.Errorf("required fields: %v", meta)
-	}
-	switch meta["mode"] {
-	case "fullOutput", "compact", "silent", "inline":
-	default:
-		t.Errorf("mode %q", meta["mode"])
-	}
-	var arg struct {
-		Type        string `json:"type"`
-		Placeholder string `json:"placeholder"`
-	}
-	if err := json.Unmarshal([]byte(meta["argument1"]), &arg); err != nil || arg.Type != "text" || arg.Placeholder == "" {
-		t.Errorf("argument1 %q: %v", meta["argument1"], err)
-	}
-	root := newRootCommand(harnessDeps(t, newHarness(t)), buildInfo{Version: "1"})
-	if c := findCommand(root, gdsInvocation(t, string(data))); c == nil || c.Action == nil {
-		t.Errorf("the Raycast script runs a gds command that does not exist")
 	}
 }
 

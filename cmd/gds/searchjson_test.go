@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -9,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -351,48 +349,6 @@ func TestAlfredFullLoopE2E(t *testing.T) {
 	out, _, code = runGds(t, gdsEnv(reports, "SEARCH_MAX_LOOP_COUNT=many"), "alfred", "filter", alfred.Marker+" report")
 	if bad := alfredItems(t, out); code != 0 || len(bad) != 1 || !strings.Contains(bad[0].Subtitle, "SEARCH_MAX_LOOP_COUNT") {
 		t.Fatalf("config error: code %d %+v", code, bad)
-	}
-}
-
-// ---- Raycast ----
-
-var raycastHeader = regexp.MustCompile(`^#\s*@raycast\.(\w+)\s+(.*)$`)
-
-func TestRaycastScriptCommand(t *testing.T) {
-	const script = "../../raycast/gds-search.sh"
-	f, err := os.Open(script)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	meta := map[string]string{}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if m := raycastHeader.FindStringSubmatch(sc.Text()); m != nil {
-			meta[m[1]] = strings.TrimSpace(m[2])
-		}
-	}
-	if meta["schemaVersion"] != "1" || meta["title"] == "" || (meta["mode"] != "fullOutput" && meta["mode"] != "inline") || meta["icon"] == "" {
-		t.Fatalf("header = %v", meta)
-	}
-	var arg struct {
-		Type        string `json:"type"`
-		Placeholder string `json:"placeholder"`
-	}
-	if err := json.Unmarshal([]byte(meta["argument1"]), &arg); err != nil || arg.Type != "text" || arg.Placeholder == "" {
-		t.Fatalf("argument1 %q: %v", meta["argument1"], err)
-	}
-	if st, err := os.Stat(script); err != nil || st.Mode()&0o111 == 0 {
-		t.Fatalf("script is not executable: %v", err)
-	}
-
-	// The command it runs exists and prints results.
-	home := sampleIndex(t)
-	cmd := exec.Command("bash", script, "steam engine")
-	cmd.Env = append(gdsEnv(home), "GDS_BIN="+gdsBinary(t))
-	out, err := cmd.CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "Steam_engine-1.txt") || !strings.Contains(string(out), "file://") {
-		t.Fatalf("script run: %v\n%s", err, out)
 	}
 }
 
