@@ -12,7 +12,8 @@
 # the folders of a crawled folder (GET /api/v1/folders) and a chat scoped
 # to one (unknown: 404 naming the closest), an upload found by its title,
 # tags as a JSON array, a JSON syntax error naming its position and
-# messages without CLI flags;
+# messages without CLI flags; /openapi.json through Redocly's recommended
+# rules (scripts/redocly.sh: a pinned Redocly CLI, no error, no warning);
 # /health and /openapi.json; then, on a second server with --token, 401
 # without the bearer and 200 with it; and that a non-loopback --addr
 # without a token, or with a token under 16 characters, refuses to start. It stops at the first mismatch
@@ -120,6 +121,10 @@ start_server "$tmp/home"
 check "GET /" 200 '"docs"' "$base/"
 check "GET /health" 200 '"status":"healthy"' "$base/health"
 check "GET /openapi.json (OpenAPI 3.1)" 200 '"openapi":"3.1' "$base/openapi.json"
+cp "$tmp/body" "$tmp/openapi.json"
+bash scripts/redocly.sh lint "$tmp/openapi.json" || fail "/openapi.json does not pass redocly lint with the recommended rules (scripts/redocly.sh)"
+n=$((n + 1))
+printf 'ok  %-52s %s\n' "/openapi.json passes redocly lint (recommended)" "lint"
 check "GET /api/v1/documents (empty)" 200 '"total":0' "$base/api/v1/documents"
 check "POST /api/v1/chat on an empty index: 409 saying upload" 409 'upload a document' \
 	-H "$json" -d '{"question":"anything"}' "$base/api/v1/chat"

@@ -138,14 +138,19 @@ var errorStatuses = []int{http.StatusBadRequest, http.StatusUnauthorized, http.S
 
 func (s *Server) register() {
 	secured := []map[string][]string{{"bearer": {}}}
+	// / and /health need no token, and like every path they answer 421 to
+	// a request for a host the server is not known by.
+	public := []map[string][]string{}
 	huma.Register(s.api, huma.Operation{
 		OperationID: "root", Method: http.MethodGet, Path: "/", Summary: "About the API",
+		Security: public, Errors: []int{http.StatusMisdirectedRequest},
 	}, func(ctx context.Context, _ *struct{}) (*bodyOut[RootBody], error) {
 		return &bodyOut[RootBody]{Body: RootBody{Message: s.d.WithLang(langOf(ctx)).T("serve.root_message"), Version: s.opts.Version,
 			Docs: docsPath, Redoc: redocPath, OpenAPI: specPath, UI: uiPath}}, nil
 	})
 	huma.Register(s.api, huma.Operation{
 		OperationID: "health", Method: http.MethodGet, Path: "/health", Summary: "Check the index and the AI provider",
+		Security: public, Errors: []int{http.StatusMisdirectedRequest},
 		Responses: map[string]*huma.Response{"503": {Description: "A component failed", Content: map[string]*huma.MediaType{"application/json": {Schema: s.api.OpenAPI().Components.Schemas.Schema(reflectType[HealthBody](), true, "")}}}},
 	}, s.health)
 	huma.Register(s.api, huma.Operation{

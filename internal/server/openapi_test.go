@@ -54,6 +54,7 @@ func TestOpenAPIDocumentIsValid31(t *testing.T) {
 		"/api/v1/search":                  {"POST"},
 		"/api/v1/chat":                    {"POST"},
 		"/api/v1/chat/stream":             {"POST"},
+		"/api/v1/folders":                 {"GET"},
 	} {
 		item := doc.Paths.Value(path)
 		if item == nil {
@@ -75,6 +76,66 @@ func TestOpenAPIDocumentIsValid31(t *testing.T) {
 	}
 	if doc.Paths.Value("/health").Get.Responses.Status(503) == nil {
 		t.Errorf("health lacks its 503")
+	}
+}
+
+// What Redocly's recommended rules ask of the document (scripts/redocly.sh
+// runs the real linter in scripts/serve-check.sh): servers, a licence,
+// security declared on every operation (none on / and /health), a 4XX
+// response on every operation, no component nothing refers to.
+func TestOpenAPIMeetsRedoclyRecommended(t *testing.T) {
+	e := newEnv(t, false, server.Options{})
+	resp, b := e.do("GET", "/openapi.json", "", nil)
+	if resp.StatusCode != 200 {
+		t.Fatalf("GET /openapi.json: %d", resp.StatusCode)
+	}
+	var doc struct {
+		Servers []struct{ URL string } `json:"servers"`
+		Info    struct {
+			License *struct{ Name string } `json:"license"`
+		} `json:"info"`
+		Paths      map[string]map[string]json.RawMessage `json:"paths"`
+		Components struct {
+			Schemas map[string]json.RawMessage `json:"schemas"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Servers) == 0 || doc.Servers[0].URL != "/" {
+		t.Errorf("servers = %+v, want the serving server (/)", doc.Servers)
+	}
+	if doc.Info.License == nil || doc.Info.License.Name == "" {
+		t.Errorf("info.license missing")
+	}
+	for path, ops := range doc.Paths {
+		for method, raw := range ops {
+			var op struct {
+				Security  *[]map[string][]string     `json:"security"`
+				Responses map[string]json.RawMessage `json:"responses"`
+			}
+			if err := json.Unmarshal(raw, &op); err != nil {
+				continue // not an operation (parameters, …)
+			}
+			if op.Security == nil {
+				t.Errorf("%s %s declares no security", method, path)
+			} else if public := path == "/" || path == "/health"; public != (len(*op.Security) == 0) {
+				t.Errorf("%s %s security = %v", method, path, *op.Security)
+			}
+			has4xx := false
+			for code := range op.Responses {
+				has4xx = has4xx || strings.HasPrefix(code, "4")
+			}
+			if !has4xx {
+				t.Errorf("%s %s has no 4XX response", method, path)
+			}
+		}
+	}
+	used := string(b)
+	for name := range doc.Components.Schemas {
+		if !strings.Contains(used, `"#/components/schemas/`+name+`"`) {
+			t.Errorf("component schema %s is never used", name)
+		}
 	}
 }
 

@@ -139,6 +139,10 @@ func New(d *app.Deps, opts Options) *Server {
 	mux := http.NewServeMux()
 	cfg := huma.DefaultConfig("gds API", opts.Version)
 	cfg.Info.Description = "Search and question answering over the documents gds indexes (Google Drive, a local folder, uploads)."
+	cfg.Info.License = &huma.License{Name: "MIT", Identifier: "MIT"}
+	// The document is served by the server it describes: its URLs are
+	// relative to where it was read from.
+	cfg.Servers = []*huma.Server{{URL: "/", Description: "the gds serve that serves this document"}}
 	cfg.OpenAPIPath = "/openapi"
 	cfg.DocsPath = "" // huma's page loads scripts from a CDN
 	cfg.SchemasPath = ""
@@ -156,6 +160,9 @@ func New(d *app.Deps, opts Options) *Server {
 	s.labels = newPathRedactor(pathRoot{userHome, "~"})
 	s.register()
 	s.registerWeb()
+	// The multipart upload's file field is described inline; huma also
+	// registers its type as a component nothing refers to.
+	delete(s.api.OpenAPI().Components.Schemas.Map(), "FormFile")
 	return s
 }
 
