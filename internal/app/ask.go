@@ -8,6 +8,7 @@ import (
 	"github.com/gds-cli/gds/internal/ai"
 	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/config"
+	"github.com/gds-cli/gds/internal/search"
 	"github.com/gds-cli/gds/internal/store"
 )
 
@@ -69,20 +70,45 @@ func checkRetrieve(r *RetrieveRequest) error {
 // Retrieve finds the chunks that best match the query: full text and
 // vectors over the chunk index, fused (store.RetrieveChunks).
 func (d *Deps) Retrieve(ctx context.Context, req RetrieveRequest) ([]Source, error) {
+	r, err := d.RetrieveWords(ctx, req)
+	return r.Sources, err
+}
+
+// Retrieved is what RetrieveWords found: the chunks, and the words of the
+// query no indexed file contains.
+type Retrieved struct {
+	Sources   []Source
+	Unmatched []search.Unmatched
+}
+
+// RetrieveWords is Retrieve, also naming the query's words no indexed file
+// contains (search.CheckWords), as every search surface does.
+func (d *Deps) RetrieveWords(ctx context.Context, req RetrieveRequest) (Retrieved, error) {
 	if err := checkRetrieve(&req); err != nil {
-		return nil, err
+		return Retrieved{}, err
 	}
 	prov, err := d.Provider()
 	if err != nil {
-		return nil, err
+		return Retrieved{}, err
 	}
 	st, err := d.OpenStore(ctx)
 	if err != nil {
-		return nil, err
+		return Retrieved{}, err
 	}
 	defer st.Close()
 	srcs, err := retrieve(ctx, st, prov, req)
-	return srcs, d.explainEmpty(err)
+	if err != nil {
+		return Retrieved{}, d.explainEmpty(err)
+	}
+	check, err := search.CheckWords(ctx, st, req.Query, nil, false)
+	if err != nil {
+		return Retrieved{}, err
+	}
+	out := Retrieved{Sources: srcs}
+	for _, w := range search.UnmatchedWords(check.Words, check.DocFreq) {
+		out.Unmatched = append(out.Unmatched, search.Unmatched{Word: w})
+	}
+	return out, nil
 }
 
 // retrieve runs req (already checked) on an open index.

@@ -149,7 +149,7 @@ func Alfred(ctx context.Context, open func(context.Context) (Index, error), req 
 		return alfred.Output{}, err
 	}
 	o := AlfredOptions(req.Lang, req.Limit, res.Files, req.Home)
-	o.Folder, o.Loosened, o.FullText = req.Folder, res.Loosened, res.FullText
+	o.Folder, o.Loosened, o.FullText, o.Unmatched = req.Folder, res.Loosened, res.FullText, res.Unmatched
 	if o.Drive, err = OnDrive(ctx, ix); err != nil {
 		return alfred.Output{}, err
 	}

@@ -121,7 +121,8 @@ type Interactive struct {
 
 	mu      sync.Mutex
 	spin    Spinner
-	printed int // rounds already printed by Verbose
+	printed int  // rounds already printed by Verbose
+	named   bool // the query's unmatched words were said before a question
 }
 
 var _ search.Asker = (*Interactive)(nil)
@@ -131,6 +132,7 @@ func (r *Interactive) Begin() {
 	r.Stop()
 	r.mu.Lock()
 	r.printed = 0
+	r.named = false
 	r.mu.Unlock()
 }
 
@@ -217,6 +219,15 @@ func (r *Interactive) stopLocked() {
 // answer (the loop's no-answer policy), a cancelled ctx ends the search.
 func (r *Interactive) Ask(ctx context.Context, q ai.Question, s search.State) (search.Answer, error) {
 	r.Stop()
+	r.mu.Lock()
+	if !r.named {
+		// The words no file contains are said before the question, once.
+		for _, n := range WordNotices(s, r.Lang) {
+			fmt.Fprintln(r.Err, r.style(yellow, termsafe.String(n)))
+			r.named = true
+		}
+	}
+	r.mu.Unlock()
 	// A question may quote the index (folder names, keywords): terminal-safe.
 	fmt.Fprintln(r.Err, r.style(bold, termsafe.String(q.Question)))
 	for i, c := range q.Choices {
@@ -270,16 +281,23 @@ func (r *Interactive) Finish(out search.Outcome, limit int) {
 	switch out.State.End {
 	case search.EndNotFound:
 		fmt.Fprintln(r.Out, r.style(yellow, i18n.T(r.Lang, i18n.NoFilesFound)))
+		for _, n := range NotFoundNotices(out.State, r.Lang) {
+			fmt.Fprintln(r.Out, r.style(yellow, termsafe.String(n)))
+		}
 		return
 	case search.EndLoopCap:
 		fmt.Fprintln(r.Out, r.style(yellow, i18n.T(r.Lang, i18n.LoopLimitReached, out.State.MaxLoops)))
 		return
 	}
-	for _, l := range out.State.Loosened {
-		fmt.Fprintln(r.Out, r.style(yellow, termsafe.String(l.Text(r.Lang))))
+	r.mu.Lock()
+	named := r.named
+	r.mu.Unlock()
+	notices := ResultNotices(out.State, r.Lang)
+	if named {
+		notices = notices[len(WordNotices(out.State, r.Lang)):]
 	}
-	if out.State.FullText {
-		fmt.Fprintln(r.Out, r.style(yellow, i18n.T(r.Lang, "search.fulltext_fallback")))
+	for _, n := range notices {
+		fmt.Fprintln(r.Out, r.style(yellow, termsafe.String(n)))
 	}
 	res := out.Results
 	if limit > 0 && len(res) > limit {

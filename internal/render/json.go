@@ -49,6 +49,18 @@ type SearchDoc struct {
 	// being asked (a period, file type, folder or keyword that matched
 	// nothing); absent when none was.
 	Loosened []JSONLoosened `json:"loosened,omitempty"`
+	// Unmatched lists the words of the query no indexed file contains, in
+	// query order, whatever the end (results, not found, a question); []
+	// when the index holds every word.
+	Unmatched []JSONUnmatched `json:"unmatched"`
+}
+
+// JSONUnmatched is a word of the query no indexed file contains.
+type JSONUnmatched struct {
+	Word string `json:"word"`
+	// Suggestion is the index's close term searched in its place
+	// (SearchDoc.Corrected says so); absent when there is none.
+	Suggestion string `json:"suggestion,omitempty"`
 }
 
 // JSONLoosened is one loosened condition.
@@ -138,7 +150,10 @@ type JSONError struct {
 // results are kept (limit <= 0: all).
 func NewSearchDoc(out search.Outcome, token string, limit int, lang string) SearchDoc {
 	s := out.State
-	doc := SearchDoc{Provider: out.Provider, Query: s.Query, Results: []JSONResult{}, Rounds: []JSONRound{}}
+	doc := SearchDoc{Provider: out.Provider, Query: s.Query, Results: []JSONResult{}, Rounds: []JSONRound{}, Unmatched: []JSONUnmatched{}}
+	for _, u := range s.Unmatched {
+		doc.Unmatched = append(doc.Unmatched, JSONUnmatched{Word: u.Word, Suggestion: u.Suggestion})
+	}
 	for _, n := range out.Degraded {
 		doc.Degraded = append(doc.Degraded, JSONDegraded{Service: string(n.Service), Reason: string(n.Reason),
 			Fallback: string(n.Fallback), Step: n.Step, Message: n.Text(lang)})

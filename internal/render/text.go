@@ -31,16 +31,16 @@ func SearchText(w io.Writer, out search.Outcome, verbose, hyperlinks bool, lang 
 	switch s.End {
 	case search.EndNotFound:
 		fmt.Fprintln(w, i18n.T(lang, i18n.NoFilesFound))
+		for _, n := range NotFoundNotices(s, lang) {
+			fmt.Fprintln(w, termsafe.String(n))
+		}
 		return
 	case search.EndLoopCap:
 		fmt.Fprintln(w, i18n.T(lang, i18n.LoopLimitReached, s.MaxLoops))
 		return
 	}
-	for _, l := range s.Loosened {
-		fmt.Fprintln(w, termsafe.String(l.Text(lang)))
-	}
-	if s.FullText {
-		fmt.Fprintln(w, i18n.T(lang, "search.fulltext_fallback"))
+	for _, n := range ResultNotices(s, lang) {
+		fmt.Fprintln(w, termsafe.String(n))
 	}
 	labels := sourceLabels(out.Results)
 	for i, r := range out.Results {
@@ -100,4 +100,45 @@ func TerminalWidth(w any) int {
 		return n
 	}
 	return 80
+}
+
+// ResultNotices are the lines said above a search's results, in order: the
+// words no file contains, then each condition loosened — or, when the
+// results are the full-text last resort, that notice alone (a loosened
+// condition's "showing other months" would claim a match the fallback
+// says there is not).
+func ResultNotices(s search.State, lang string) []string {
+	out := WordNotices(s, lang)
+	if s.FullText {
+		return append(out, i18n.T(lang, "search.fulltext_fallback"))
+	}
+	for _, l := range s.Loosened {
+		out = append(out, l.Text(lang))
+	}
+	return out
+}
+
+// NotFoundNotices are the lines said under "No files found": the words no
+// file contains, else the words that were searched for.
+func NotFoundNotices(s search.State, lang string) []string {
+	if ws := WordNotices(s, lang); len(ws) > 0 {
+		return ws
+	}
+	if len(s.Rounds) > 0 {
+		if kws := s.Rounds[0].Conditions.Keywords; len(kws) > 0 {
+			return []string{i18n.T(lang, "search.tried", search.QuoteWords(kws, lang))}
+		}
+	}
+	return nil
+}
+
+// WordNotices are the lines about the query's own words, said first
+// wherever a search ends (results, not found, a question): the words no
+// file contains.
+func WordNotices(s search.State, lang string) []string {
+	var out []string
+	if t := search.UnmatchedText(s.Unmatched, lang); t != "" {
+		out = append(out, t)
+	}
+	return out
 }

@@ -37,18 +37,24 @@ func electionIndex(t *testing.T) *sqlite.Store {
 	return st
 }
 
-// A question whose keyword conditions match nothing (the analysis keeps
-// the compound 参院補選, which no file holds, nor its parts 参院 and 補選)
-// still answers with the files sharing its words, marked as a full-text
-// fallback; the scope still holds; a question sharing no word stays
-// "not found".
+// noHits is a keyword searcher that finds nothing (as Drive may, for a
+// file the local index holds).
+type noHits struct{}
+
+func (noHits) SearchKeywords(context.Context, search.Conditions, int) ([]string, int, error) {
+	return nil, 0, nil
+}
+
+// A question whose keyword conditions match nothing although the index
+// holds its words still answers with the files sharing its words, marked
+// as a full-text fallback; the scope still holds.
 func TestFullTextFallback(t *testing.T) {
 	ctx := context.Background()
 	st := electionIndex(t)
-	l := &search.Loop{Keywords: search.StoreSearcher{Index: st}, Index: st, AI: offline.New(), Asker: search.NoAnswer{}}
+	l := &search.Loop{Keywords: noHits{}, Index: st, AI: offline.New(), Asker: search.NoAnswer{}}
 	now := time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)
 
-	out, err := l.Run(ctx, search.NewState("参院補選はいつ行われたか？", "ja", now, 5))
+	out, err := l.Run(ctx, search.NewState("第41回衆議院議員総選挙はいつ行われたか？", "ja", now, 5))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,13 +69,11 @@ func TestFullTextFallback(t *testing.T) {
 			t.Errorf("a file sharing no word with the question was shown: %+v", out.State.Results)
 		}
 	}
-	for _, rd := range out.State.Rounds {
-		if rd.Hits != 0 {
-			t.Fatalf("the conditions matched (%+v): the test no longer exercises the fallback", out.State.Rounds)
-		}
+	if len(out.State.Unmatched) != 0 {
+		t.Errorf("unmatched %v: the index holds every word", out.State.Unmatched)
 	}
 
-	s := search.NewState("参院補選はいつ行われたか？", "ja", now, 5)
+	s := search.NewState("第41回衆議院議員総選挙はいつ行われたか？", "ja", now, 5)
 	s.Scope = "Recipes"
 	out, err = l.Run(ctx, s)
 	if err != nil {
@@ -78,13 +82,35 @@ func TestFullTextFallback(t *testing.T) {
 	if out.State.End != search.EndNotFound || out.State.FullText {
 		t.Errorf("scoped to Recipes: end %q, results %v; the fallback left the scope", out.State.End, out.State.Results)
 	}
+}
 
-	out, err = l.Run(ctx, search.NewState("xyzzy plugh", "en", now, 5))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if out.State.End != search.EndNotFound || out.State.FullText {
-		t.Errorf("no shared word: end %q, full text %v", out.State.End, out.State.FullText)
+// A question none of whose words any file holds ends "not found" naming
+// them, without the full-text last resort: the files sharing only its
+// grammar (行われた) are no answer.
+func TestNothingMatchedEndsNotFound(t *testing.T) {
+	ctx := context.Background()
+	st := electionIndex(t)
+	l := &search.Loop{Keywords: search.StoreSearcher{Index: st}, Index: st, AI: offline.New(), Asker: search.NoAnswer{}}
+	now := time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		query     string
+		unmatched []string
+	}{
+		{"参院補選はいつ行われたか？", []string{"参院補選"}},
+		{"xyzzy plugh", []string{"xyzzy", "plugh"}},
+	} {
+		out, err := l.Run(ctx, search.NewState(c.query, "ja", now, 5))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, u := range out.State.Unmatched {
+			got = append(got, u.Word)
+		}
+		if out.State.End != search.EndNotFound || out.State.FullText || len(out.Results) != 0 || !slices.Equal(got, c.unmatched) {
+			t.Errorf("%q: end %q, full text %v, %d results, unmatched %q; want not found naming %q",
+				c.query, out.State.End, out.State.FullText, len(out.Results), got, c.unmatched)
+		}
 	}
 }
 
@@ -209,5 +235,35 @@ func TestOnRankedTracesTheFinalRanking(t *testing.T) {
 	}
 	if tr.Docs != 3 || len(tr.DocFreq) == 0 || len(tr.Whole) == 0 || !slices.Equal(tr.Final, out.State.Results) {
 		t.Errorf("docs %d, doc freq %v, whole %v, final %v vs results %v", tr.Docs, tr.DocFreq, tr.Whole, tr.Final, out.State.Results)
+	}
+}
+
+// A keystroke names the typed words no file contains, but not the word
+// still being typed.
+func TestKeystrokeNamesUnmatchedWords(t *testing.T) {
+	ctx := context.Background()
+	st := electionIndex(t)
+	now := time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		query string
+		files bool
+		want  []string
+	}{
+		{"総選挙 ズヴォルク ", true, []string{"ズヴォルク"}},
+		{"ズヴォルク 総選挙", true, []string{"ズヴォルク"}},
+		{"総選挙 ズヴォルク", true, nil},
+		{"ズヴォルク ", false, []string{"ズヴォルク"}},
+	} {
+		res, err := search.Keystroke(ctx, st, offline.New(), search.KeystrokeRequest{Query: c.query, Lang: "ja", Now: now, Limit: 9})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, u := range res.Unmatched {
+			got = append(got, u.Word)
+		}
+		if !slices.Equal(got, c.want) || (len(res.Files) > 0) != c.files {
+			t.Errorf("%q: unmatched %q, %d files; want %q, files %v", c.query, got, len(res.Files), c.want, c.files)
+		}
 	}
 }

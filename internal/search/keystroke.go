@@ -5,10 +5,13 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 	"time"
+	"unicode"
 
 	"github.com/gds-cli/gds/internal/ai"
 	"github.com/gds-cli/gds/internal/store"
+	"github.com/gds-cli/gds/internal/tokenize"
 )
 
 // KeystrokeIndex is what the per-keystroke path reads.
@@ -45,6 +48,9 @@ type KeystrokeResult struct {
 	// the last resort: the ones sharing words with the typed text
 	// (KeystrokePlan.Whole), which the user is told.
 	FullText bool
+	// Unmatched are the typed words no indexed file contains (the word
+	// still being typed left out: TypedWords).
+	Unmatched []Unmatched
 }
 
 // KeystrokePlan is what one keystroke searches for: the keyword query,
@@ -129,6 +135,22 @@ func Keystroke(ctx context.Context, ix KeystrokeIndex, analyzer ai.Provider, req
 	}
 	plan := PlanKeystroke(qa, req)
 	var out KeystrokeResult
+	all := QueryWords(req.Query, qa.Keywords)
+	if words := TypedWords(req.Query, all); len(words) > 0 {
+		df, err := CountTerms(ctx, ix, WordTerms(words), true)
+		if err != nil {
+			return KeystrokeResult{}, err
+		}
+		unmatched := UnmatchedWords(words, df)
+		for _, w := range unmatched {
+			out.Unmatched = append(out.Unmatched, Unmatched{Word: w})
+		}
+		if len(words) == len(all) && allIn(all, unmatched) {
+			// No file holds any typed word: files sharing the rest of the
+			// text (a file extension, grammar) would be no match.
+			plan.Whole = nil
+		}
+	}
 	res, err := ix.KeywordSearch(ctx, plan.First)
 	if err == nil && len(res.Hits) == 0 && plan.Looser != nil {
 		res, err = ix.KeywordSearch(ctx, *plan.Looser)
@@ -146,7 +168,7 @@ func Keystroke(ctx context.Context, ix KeystrokeIndex, analyzer ai.Provider, req
 		if err != nil {
 			return KeystrokeResult{}, fmt.Errorf("read the index statistics: %w", err)
 		}
-		return KeystrokeResult{Indexed: stats.Files > 0}, nil
+		return KeystrokeResult{Indexed: stats.Files > 0, Unmatched: out.Unmatched}, nil
 	}
 	ids := make([]string, len(res.Hits))
 	for i, h := range res.Hits {
@@ -158,4 +180,26 @@ func Keystroke(ctx context.Context, ix KeystrokeIndex, analyzer ai.Provider, req
 	}
 	out.Indexed = true
 	return out, nil
+}
+
+// TypedWords are the words of a keystroke's query to check against the
+// index: all of words but the last when the query ends inside it (no
+// space or punctuation typed after it yet), since a word being typed
+// ("eng" of "steam eng") is not one the user means.
+func TypedWords(query string, words []string) []string {
+	if len(words) == 0 {
+		return words
+	}
+	q := []rune(tokenize.Normalize(query))
+	if len(q) == 0 {
+		return nil
+	}
+	last := q[len(q)-1]
+	if !unicode.IsLetter(last) && !unicode.IsDigit(last) && last != 'ー' {
+		return words
+	}
+	if strings.HasSuffix(string(q), tokenize.Normalize(words[len(words)-1])) {
+		return words[:len(words)-1]
+	}
+	return words
 }

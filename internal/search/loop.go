@@ -110,6 +110,11 @@ type State struct {
 	// without being asked (relaxation, the full-text last resort): the
 	// front ends tell the user each one.
 	Loosened []Loosening `json:"loosened,omitempty"`
+	// Words are the query's words checked against the index (QueryWords);
+	// Unmatched those no indexed file contains, which every front end
+	// names. Both are empty when the index could not be asked.
+	Words     []string    `json:"words,omitempty"`
+	Unmatched []Unmatched `json:"unmatched,omitempty"`
 }
 
 // NewState starts a search for query.
@@ -129,7 +134,7 @@ type EventKind int
 // Events fed to Next.
 const (
 	EvStart     EventKind = iota // begin
-	EvAnalyzed                   // Analysis holds the query analysis
+	EvAnalyzed                   // Analysis holds the query analysis, Check what the index holds of its words
 	EvSearched                   // Hits (ranked, indexed only) and Total
 	EvClarified                  // Question holds the clarifying question
 	EvAnswered                   // Answer holds the user's answer
@@ -149,8 +154,11 @@ type Answer struct {
 
 // Event is an input of Next.
 type Event struct {
-	Kind       EventKind
-	Analysis   ai.QueryAnalysis
+	Kind     EventKind
+	Analysis ai.QueryAnalysis
+	// Check is what the index holds of the query's words (EvAnalyzed);
+	// nil when they were not looked up.
+	Check      *WordCheck
 	Hits       []string
 	Total      int
 	Question   ai.Question
@@ -194,6 +202,15 @@ func Next(s State, ev Event) (State, Action) {
 
 	case EvAnalyzed:
 		s.Cond = Conditions{Keywords: slices.Clone(ev.Analysis.Keywords), Filters: ev.Analysis.Filters}
+		if ev.Check != nil {
+			s = applyCheck(s, *ev.Check)
+			if s.NothingMatched() {
+				// No file holds any word of the query: nothing to search
+				// for (a filter alone would list files the words ruled out).
+				s.End = EndNotFound
+				return s, Action{Kind: ActStop}
+			}
+		}
 		if s.Cond.Empty() {
 			// Nothing to search by: fall back to the raw query as one keyword.
 			if q := strings.TrimSpace(s.Query); q != "" {

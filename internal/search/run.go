@@ -168,7 +168,7 @@ func (l *Loop) drive(ctx context.Context, s State, a Action) (Outcome, error) {
 					l.OnRanked(*trace)
 				}
 			}
-			if s.End == EndNotFound {
+			if s.End == EndNotFound && !s.NothingMatched() {
 				ids, err := l.wholeQuery(ctx, s, s.within(Conditions{}).Filters)
 				if err != nil {
 					return out, err
@@ -192,6 +192,13 @@ func (l *Loop) drive(ctx context.Context, s State, a Action) (Outcome, error) {
 				return out, err
 			}
 			ev = Event{Kind: EvAnalyzed, Analysis: qa}
+			check, err := CheckWords(ctx, l.Index, s.Query, qa.Keywords, false)
+			if err != nil {
+				return out, err
+			}
+			if check.DocFreq != nil {
+				ev.Check = &check
+			}
 
 		case ActSearch:
 			l.step(StepSearch, s)
@@ -669,15 +676,6 @@ func allKeywords(c Conditions) []string {
 
 // Snippet returns the passage the loop matched for a result, if any.
 func (o Outcome) Snippet(id string) string { return o.snippets[id] }
-
-// DocFreqCounter is an index that counts the reranker's document
-// frequencies in one call: how many files each term matches (as
-// KeywordSearch's Total for the term alone, MatchAny, no filter) and how
-// many files are indexed. Without it the loop counts them with one
-// KeywordSearch per term, which also ranks every match.
-type DocFreqCounter interface {
-	DocFreqs(ctx context.Context, terms []string) (df map[string]int, files int, err error)
-}
 
 // docFreqs returns the index's document frequency of every search token of
 // text and the number of indexed files, when the index can count them

@@ -188,7 +188,9 @@ func TestRerankGetsSnippets(t *testing.T) {
 		},
 		files: map[string]store.File{"a": {ID: "a", Name: "a.txt"}, "b": {ID: "b", Name: "b.txt"}},
 	}
-	l := &Loop{Keywords: fixedKeywords{"b", "a"}, Index: fx, AI: offline.New(), Asker: NoAnswer{}}
+	// The index has no full-text search (onlyLoopIndex): the keyword
+	// searcher alone finds the files, and no word is checked.
+	l := &Loop{Keywords: fixedKeywords{"b", "a"}, Index: onlyLoopIndex{fx}, AI: offline.New(), Asker: NoAnswer{}}
 	out, err := l.Run(context.Background(), NewState("towers", "en", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), 5))
 	if err != nil {
 		t.Fatal(err)
@@ -295,8 +297,9 @@ func (d *docFreqIndex) DocFreqs(_ context.Context, terms []string) (map[string]i
 }
 
 // TestRerankCountsDocFreqsInOneCall: an index that counts document
-// frequencies (DocFreqCounter) is asked once, for the query's terms and
-// the keywords', and the reranker gets its counts and file count.
+// frequencies (DocFreqCounter) is asked once for the query's words (which
+// matched), then once for the rerank — the query's terms and the
+// keywords' — and the reranker gets its counts and file count.
 func TestRerankCountsDocFreqsInOneCall(t *testing.T) {
 	fx := &docFreqIndex{fakeIndex: &fakeIndex{
 		files: map[string]store.File{"a": {ID: "a", Name: "a.txt"}, "b": {ID: "b", Name: "b.txt"}},
@@ -311,10 +314,13 @@ func TestRerankCountsDocFreqsInOneCall(t *testing.T) {
 	if out.State.End != EndResults || len(traces) != 1 {
 		t.Fatalf("outcome %+v, %d traces", out.State, len(traces))
 	}
-	if len(fx.terms) != 1 {
-		t.Fatalf("DocFreqs called %d times, want once", len(fx.terms))
+	if len(fx.terms) != 2 {
+		t.Fatalf("DocFreqs called %d times, want twice (the words, the rerank)", len(fx.terms))
 	}
-	terms := fx.terms[0]
+	if !slices.Equal(fx.terms[0], []string{"towers", "Kyoto"}) || len(out.State.Unmatched) != 0 {
+		t.Errorf("words checked %q, unmatched %v", fx.terms[0], out.State.Unmatched)
+	}
+	terms := fx.terms[1]
 	for _, w := range []string{"old", "tower", "kyoto"} { // tokens: stemmed, lower case
 		if !slices.Contains(terms, w) {
 			t.Errorf("terms %v lack %q", terms, w)

@@ -127,7 +127,7 @@ func TestDecodeStateRejects(t *testing.T) {
 // TestStateHoldsNoSecrets pins the fields a token can carry: a new State
 // field must be added here after checking it never holds a credential.
 func TestStateHoldsNoSecrets(t *testing.T) {
-	want := []string{"Query", "Lang", "Now", "MaxLoops", "Scope", "Sources", "Loop", "Cond", "Rounds", "Hits", "Question", "Answer", "End", "Results", "FullText", "Loosened"}
+	want := []string{"Query", "Lang", "Now", "MaxLoops", "Scope", "Sources", "Loop", "Cond", "Rounds", "Hits", "Question", "Answer", "End", "Results", "FullText", "Loosened", "Words", "Unmatched"}
 	var got []string
 	typ := reflect.TypeOf(State{})
 	for i := range typ.NumField() {

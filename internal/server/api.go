@@ -69,6 +69,13 @@ type SearchResponse struct {
 	Results []SearchResult `json:"results"`
 	Total   int            `json:"total"`
 	Query   string         `json:"query"`
+	// Unmatched are the query's words no indexed file contains.
+	Unmatched []UnmatchedWord `json:"unmatched" doc:"the words of the query no indexed file contains, in query order; [] when every word is found"`
+}
+
+// UnmatchedWord is a word of the query no indexed file contains.
+type UnmatchedWord struct {
+	Word string `json:"word"`
 }
 
 // ChatMessage is one earlier turn of the conversation.
@@ -199,16 +206,20 @@ func (s *Server) search(ctx context.Context, in *struct{ Body SearchRequest }) (
 		}
 		req.FileIDs = ids
 	}
-	out := &bodyOut[SearchResponse]{Body: SearchResponse{Results: []SearchResult{}, Query: in.Body.Query}}
+	out := &bodyOut[SearchResponse]{Body: SearchResponse{Results: []SearchResult{}, Query: in.Body.Query, Unmatched: []UnmatchedWord{}}}
 	if req.FileIDs != nil && len(req.FileIDs) == 0 {
 		return out, nil
 	}
-	srcs, err := d.Retrieve(ctx, req)
+	found, err := d.RetrieveWords(ctx, req)
 	if errors.Is(err, apperr.NoIndex) {
 		return out, nil // nothing indexed yet: nothing found
 	}
 	if err != nil {
 		return nil, s.problem(ctx, err)
+	}
+	srcs := found.Sources
+	for _, u := range found.Unmatched {
+		out.Body.Unmatched = append(out.Body.Unmatched, UnmatchedWord{Word: u.Word})
 	}
 	meta, err := s.docMeta(ctx, srcs)
 	if err != nil {

@@ -263,12 +263,20 @@ func testAPI(t *testing.T, pg bool) {
 				Tags     []string `json:"tags"`
 			} `json:"metadata"`
 		} `json:"results"`
-		Total int    `json:"total"`
-		Query string `json:"query"`
+		Total     int    `json:"total"`
+		Query     string `json:"query"`
+		Unmatched []struct {
+			Word string `json:"word"`
+		} `json:"unmatched"`
 	}
 	e.json("POST", "/api/v1/search", map[string]any{"query": "quarterly budget review"}, 200, &sr)
-	if sr.Total == 0 || sr.Results[0].DocumentID != other.ID || sr.Results[0].Metadata.Tags[0] != "eng" {
+	if sr.Total == 0 || sr.Results[0].DocumentID != other.ID || sr.Results[0].Metadata.Tags[0] != "eng" || sr.Unmatched == nil || len(sr.Unmatched) != 0 {
 		t.Fatalf("search = %+v", sr)
+	}
+	// A word no indexed file contains is named.
+	e.json("POST", "/api/v1/search", map[string]any{"query": "quarterly zqxjvw budget"}, 200, &sr)
+	if len(sr.Unmatched) != 1 || sr.Unmatched[0].Word != "zqxjvw" || sr.Total == 0 {
+		t.Fatalf("search with an unknown word = %+v", sr)
 	}
 	e.json("POST", "/api/v1/search", map[string]any{"query": "quarterly budget review", "filter": map[string]any{"tags": []string{"hr"}}}, 200, &sr)
 	for _, r := range sr.Results {

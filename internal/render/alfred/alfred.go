@@ -131,6 +131,9 @@ type Options struct {
 	// FullText is set when the keystroke's files are its last resort
 	// (search.KeystrokeResult.FullText); every file item's subtitle says so.
 	FullText bool
+	// Unmatched are the typed words no indexed file contains; every item
+	// under the header says so.
+	Unmatched []search.Unmatched
 }
 
 // Keystroke is the fast path's response: first an item that runs the
@@ -155,10 +158,11 @@ func Keystroke(query string, files []store.File, o Options) Output {
 		if o.Limit > 0 && i >= o.Limit {
 			break
 		}
-		out.Items = append(out.Items, noticedItem(alfredFile(f, o), o.Loosened, o.FullText, o.Lang))
+		out.Items = append(out.Items, wordsItem(noticedItem(alfredFile(f, o), o.Loosened, o.FullText, o.Lang), o.Unmatched, o.Lang))
 	}
 	if len(files) == 0 {
-		out.Items = append(out.Items, Item{Title: i18n.T(o.Lang, "alfred.fast.none.title"), Subtitle: i18n.T(o.Lang, "alfred.fast.none.sub"), Icon: gdsIcon()})
+		out.Items = append(out.Items, wordsItem(Item{Title: i18n.T(o.Lang, "alfred.fast.none.title"), Subtitle: i18n.T(o.Lang, "alfred.fast.none.sub"), Icon: gdsIcon()},
+			o.Unmatched, o.Lang))
 	}
 	return out
 }
@@ -168,13 +172,19 @@ func Keystroke(query string, files []store.File, o Options) Output {
 // choices continue the loop with token.
 func Outcome(out search.Outcome, token string, o Options) Output {
 	if out.Pending != nil {
-		return Question(*out.Pending, token, "", o)
+		q := Question(*out.Pending, token, "", o)
+		q.Items[0] = wordsItem(q.Items[0], out.State.Unmatched, o.Lang)
+		return q
 	}
 	res := Output{SkipKnowledge: true, Items: []Item{}}
 	switch out.State.End {
 	case search.EndNotFound:
+		sub := i18n.T(o.Lang, "alfred.not_found.sub")
+		if t := search.UnmatchedText(out.State.Unmatched, o.Lang); t != "" {
+			sub = i18n.T(o.Lang, "alfred.not_found.tried", clean(t))
+		}
 		res.Items = append(res.Items, Item{Title: i18n.T(o.Lang, i18n.NoFilesFound),
-			Subtitle: i18n.T(o.Lang, "alfred.not_found.sub"), Autocomplete: clean(out.State.Query), Icon: gdsIcon()})
+			Subtitle: sub, Autocomplete: clean(out.State.Query), Icon: gdsIcon()})
 		return res
 	case search.EndLoopCap:
 		msg := i18n.T(o.Lang, i18n.LoopLimitReached, out.State.MaxLoops)
@@ -186,7 +196,8 @@ func Outcome(out search.Outcome, token string, o Options) Output {
 		if o.Limit > 0 && i >= o.Limit {
 			break
 		}
-		res.Items = append(res.Items, noticedItem(alfredFile(r.File, o), out.State.Loosened, out.State.FullText, o.Lang))
+		it := noticedItem(alfredFile(r.File, o), out.State.Loosened, out.State.FullText, o.Lang)
+		res.Items = append(res.Items, wordsItem(it, out.State.Unmatched, o.Lang))
 	}
 	if len(res.Items) == 0 {
 		res.Items = append(res.Items, Item{Title: i18n.T(o.Lang, i18n.NoFilesFound), Icon: gdsIcon()})
@@ -202,7 +213,7 @@ func Outcome(out search.Outcome, token string, o Options) Output {
 // result under ↩.
 func noticedItem(it Item, ls []search.Loosening, fullText bool, lang string) Item {
 	var notices []string
-	if len(ls) > 0 {
+	if len(ls) > 0 && !fullText { // the full-text notice says the conditions matched nothing
 		it.Subtitle = i18n.T(lang, "alfred.loosened.sub", clean(search.LoosenedText(ls, lang)), it.Subtitle)
 		notices = append(notices, clean(search.LoosenedText(ls, lang)))
 	}
@@ -214,6 +225,28 @@ func noticedItem(it Item, ls []search.Loosening, fullText bool, lang string) Ite
 		it.Variables[NoticeVar] = strings.Join(notices, " · ")
 	}
 	return it
+}
+
+// wordsItem puts the words of the query no file contains in front of an
+// item's subtitle (on every result, as noticedItem does).
+func wordsItem(it Item, us []search.Unmatched, lang string) Item {
+	if t := search.UnmatchedText(us, lang); t != "" {
+		it.Subtitle = i18n.T(lang, "alfred.unmatched.sub", clean(t), it.Subtitle)
+		addNotice(&it, clean(t))
+	}
+	return it
+}
+
+// addNotice puts notice first in the item's NoticeVar (the notices other
+// fronts show), when the item carries variables.
+func addNotice(it *Item, notice string) {
+	if it.Variables == nil {
+		return
+	}
+	if prev := it.Variables[NoticeVar]; prev != "" {
+		notice += " · " + prev
+	}
+	it.Variables[NoticeVar] = notice
 }
 
 // runTitle is the key of the header item by source kind.

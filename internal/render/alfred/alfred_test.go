@@ -148,6 +148,8 @@ func TestAlfredGolden(t *testing.T) {
 		"results":         func(l string) Output { return Outcome(outs["results"], "", alfredOpts(l)) },
 		"not_found":       func(l string) Output { return Outcome(outs["not_found"], "", alfredOpts(l)) },
 		"loop_cap":        func(l string) Output { return Outcome(outs["loop_cap"], "", alfredOpts(l)) },
+		"unmatched":       func(l string) Output { return Outcome(outs["unmatched"], "", alfredOpts(l)) },
+		"nothing_matched": func(l string) Output { return Outcome(outs["nothing_matched"], "", alfredOpts(l)) },
 		"question":        func(l string) Output { return Outcome(outs["question"], fakeToken, alfredOpts(l)) },
 		"question-draft": func(l string) Output {
 			return Question(*outs["question"].Pending, fakeToken, "from Tanaka", alfredOpts(l))

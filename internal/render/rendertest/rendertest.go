@@ -73,6 +73,12 @@ func Outcomes() map[string]search.Outcome {
 		{Kind: search.LoosenPeriod, From: "2025-01-01..2026-01-01", FileType: "pdf"},
 		{Kind: search.LoosenKeyword, From: "roadmap"},
 	}
+	unmatched := st(search.EndResults, search.BranchNarrow, search.BranchRerank)
+	unmatched.Words = []string{"Q3", "roadmap", "zqxjvw"}
+	unmatched.Unmatched = []search.Unmatched{{Word: "zqxjvw"}}
+	nothing := st(search.EndNotFound)
+	nothing.Words = []string{"zqxjvw"}
+	nothing.Unmatched = []search.Unmatched{{Word: "zqxjvw"}}
 	pending := st(search.EndNone, search.BranchClarify)
 	pending.Question = q
 	return map[string]search.Outcome{
@@ -82,6 +88,10 @@ func Outcomes() map[string]search.Outcome {
 		"question":  {Provider: "offline", State: pending, Pending: q},
 		// A search that dropped the period and a keyword read from the query.
 		"loosened": {Provider: "offline", State: loosened, Results: []search.Result{{File: FQ3, Score: 0.5}}},
+		// A search that found files for the query's other words, and one
+		// none of whose words any file holds.
+		"unmatched":       {Provider: "offline", State: unmatched, Results: []search.Result{{File: FQ3, Score: 0.5}}},
+		"nothing_matched": {Provider: "offline", State: nothing},
 	}
 }
 

@@ -89,6 +89,28 @@ func extract(s string) extraction { return extractFrom(s, true) }
 // extractFrom is extract; sentenceStart false treats a capital on the
 // first word as meaningful (file names).
 func extractFrom(s string, sentenceStart bool) extraction {
+	ex, cands := candidates(s, sentenceStart)
+	sort.SliceStable(cands, func(i, j int) bool {
+		if cands[i].tier != cands[j].tier {
+			return cands[i].tier < cands[j].tier
+		}
+		return cands[i].pos < cands[j].pos
+	})
+	for _, c := range cands {
+		if ContainsFold(ex.keywords, c.text) {
+			continue
+		}
+		ex.keywords = append(ex.keywords, c.text)
+		if len(ex.keywords) == MaxKeywords {
+			break
+		}
+	}
+	return ex
+}
+
+// candidates reads the file type and every keyword candidate of s, in
+// text order (extractFrom ranks and caps them).
+func candidates(s string, sentenceStart bool) (extraction, []candidate) {
 	segs := segmentText(s)
 	if !sentenceStart && len(segs) > 0 {
 		segs[0].first = false
@@ -136,22 +158,73 @@ func extractFrom(s string, sentenceStart bool) extraction {
 		}
 	}
 	cands = append(cands, hiraganaWords(s)...)
-	sort.SliceStable(cands, func(i, j int) bool {
-		if cands[i].tier != cands[j].tier {
-			return cands[i].tier < cands[j].tier
-		}
-		return cands[i].pos < cands[j].pos
-	})
+	return ex, cands
+}
+
+// minTailWord is the fewest characters of a hiragana run written right
+// after kanji or katakana that ContentWords takes for a word of its own.
+const minTailWord = 3
+
+// ContentWords are the words of query the analysis reads as content, in
+// query order, each once: every keyword candidate of AnalyzeQuery without
+// the MaxKeywords cap (file-type words, stop words, generic words and
+// dates left out), and the hiragana runs of three or more characters
+// written right after kanji or katakana and ending the segment
+// (単語ほげほげ → 単語, ほげほげ), which the analysis takes for inflections.
+// They are the words the search checks against the index: a word no file
+// contains is named to the user, whether or not it was a keyword.
+func ContentWords(query string) []string {
+	s := norm.NFKC.String(query)
+	if r := []rune(s); len(r) > maxQueryRunes {
+		s = string(r[:maxQueryRunes])
+	}
+	p := parsePeriod(newClock(time.Unix(0, 0).UTC()), s) // only the spans matter
+	s = blank(s, p.spans)
+	_, cands := candidates(s, true)
+	cands = append(cands, tailWords(s)...)
+	sort.SliceStable(cands, func(i, j int) bool { return cands[i].pos < cands[j].pos })
+	var out []string
 	for _, c := range cands {
-		if ContainsFold(ex.keywords, c.text) {
-			continue
-		}
-		ex.keywords = append(ex.keywords, c.text)
-		if len(ex.keywords) == MaxKeywords {
-			break
+		if !ContainsFold(out, c.text) {
+			out = append(out, c.text)
 		}
 	}
-	return ex
+	return out
+}
+
+// tailParticles are the particles that make a hiragana run grammar, not a
+// word (されたのはいつ, 作ったのは).
+const tailParticles = "はがをにでのともかへや"
+
+// tailWords are the hiragana runs of at least minTailWord characters that
+// follow kanji or katakana directly and end at a separator or the end of
+// s, hold no particle (tailParticles) and are no hiragana function word:
+// 単語ほげほげ → ほげほげ. An
+// inflection (亡くなった → くなった) is one too; a search checks such a word
+// against the index only to name it when no file holds it.
+func tailWords(s string) []candidate {
+	rs := []rune(s)
+	var out []candidate
+	off := 0
+	for i := 0; i < len(rs); {
+		if ClassOf(rs[i]) != ClassHiragana || i == 0 || (ClassOf(rs[i-1]) != ClassKanji && ClassOf(rs[i-1]) != ClassKatakana) {
+			off += utf8.RuneLen(rs[i])
+			i++
+			continue
+		}
+		j, start := i, off
+		for j < len(rs) && (ClassOf(rs[j]) == ClassHiragana || rs[j] == 'ー') {
+			off += utf8.RuneLen(rs[j])
+			j++
+		}
+		w := string(rs[i:j])
+		if j-i >= minTailWord && (j == len(rs) || ClassOf(rs[j]) == ClassSep) && !strings.ContainsAny(w, tailParticles) &&
+			!jaHiraganaStop()[w] && !JaGeneric()[w] {
+			out = append(out, candidate{text: w, tier: tierWord, pos: start})
+		}
+		i = j
+	}
+	return out
 }
 
 // jaHiraganaStop are hiragana words that are never a search keyword:

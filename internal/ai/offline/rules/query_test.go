@@ -257,3 +257,29 @@ func TestAnalyzeQueryDateInContentPosition(t *testing.T) {
 		{"去年に亡くなったのは誰", []string{}, "2025-01-01", "2026-01-01", ""},
 	})
 }
+
+func TestContentWords(t *testing.T) {
+	for _, c := range []struct {
+		query string
+		want  []string
+	}{
+		// Every candidate, in query order, beyond the keyword cap.
+		{"What year did the steam engine zqxjvw first appear in Britain", []string{"year", "steam", "engine", "zqxjvw", "first", "appear", "Britain"}},
+		// File types, periods and stop words are not content.
+		{"Q3 roadmap slides from 2024", []string{"Q3", "roadmap"}},
+		{"last month's minutes", []string{"minutes"}},
+		{"先月の議事録PDF", []string{"議事録"}},
+		// A hiragana run right after kanji that is no inflection or particle.
+		{"存在しない単語ほげほげ", []string{"存在", "単語", "ほげほげ"}},
+		{"存在しない単語ほげほげ 東京", []string{"存在", "単語", "ほげほげ", "東京"}},
+		// Runs holding a particle, or too short, are grammar.
+		{"東京大学が設立されたのはいつ", []string{"東京大学", "設立"}},
+		{"猫がいる", []string{"猫"}},
+		{"ほげほげの資料", []string{"ほげほげ"}},
+		{"", nil},
+	} {
+		if got := ContentWords(c.query); !slices.Equal(got, c.want) {
+			t.Errorf("ContentWords(%q) = %q, want %q", c.query, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,17 @@
+package i18n
+
+// Messages of an honest search: the query's words no indexed file contains,
+// the corrections made from the index's own vocabulary (with the way back),
+// the words each result misses, and a match too partial to trust.
+func init() {
+	register(func() map[Key]Message {
+		return map[Key]Message{
+			"search.unmatched":       {En: "No file contains %s", Ja: "%sを含むファイルはありません"},
+			"search.word.quote":      {En: "‘%s’", Ja: "「%s」"},
+			"search.word.sep":        {En: ", ", Ja: "、"},
+			"search.tried":           {En: "Searched for: %s", Ja: "検索した語: %s"},
+			"alfred.unmatched.sub":   {En: "%s · %s", Ja: "%s ・ %s"},
+			"alfred.not_found.tried": {En: "%s · edit the query and press ⏎", Ja: "%s ・ 語を変えて ⏎ で検索し直せます"},
+		}
+	})
+}

@@ -1,0 +1,265 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/gds-cli/gds/internal/ai/offline/rules"
+	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/store"
+	"github.com/gds-cli/gds/internal/tokenize"
+)
+
+// Unmatched is a word of the query that no indexed file contains. The
+// search names it to the user (seed §6 relaxation would otherwise drop it
+// in silence); Suggestion is the index's close term the search used in its
+// place, "" when there was none.
+type Unmatched struct {
+	Word       string `json:"word"`
+	Suggestion string `json:"suggestion,omitempty"`
+}
+
+// WordCheck is what the index says of the query's words: the words
+// checked (QueryWords) and the number of indexed files holding each word
+// and each part of a compound (WordTerms). A nil DocFreq means the index
+// could not count them; nothing is then called unmatched.
+type WordCheck struct {
+	Words   []string
+	DocFreq map[string]int
+	// Corrections maps an unmatched word to the close term of the index
+	// that replaces it (Correct); none when nothing is close enough.
+	Corrections map[string]string
+}
+
+// QueryWords are the words of a query checked against the index: the
+// content words the query rules read (rules.ContentWords, every one,
+// beyond the keyword cap) and the analysis's keywords among them or
+// after them (a date kept as a keyword, a model's keyword), each once.
+// Words without a search token (punctuation) are left out.
+func QueryWords(query string, keywords []string) []string {
+	var out []string
+	for _, w := range append(rules.ContentWords(query), keywords...) {
+		w = strings.TrimSpace(w)
+		if w == "" || len(tokenize.IndexTokens(w)) == 0 || containsFold(out, w) {
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// WordTerms are the terms whose document frequencies decide which words
+// matched: each word, and the parts of each CJK compound (SplitCompound),
+// each once.
+func WordTerms(words []string) []string {
+	var out []string
+	add := func(t string) {
+		if !slices.Contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	for _, w := range words {
+		add(w)
+		if parts := SplitCompound(w); len(parts) > 1 {
+			for _, p := range parts {
+				add(p)
+			}
+		}
+	}
+	return out
+}
+
+// UnmatchedWords are the words (in order) that no indexed file contains,
+// by df (WordTerms' document frequencies): a word counted 0, except a CJK
+// compound whose every part is found — the loop searches such a compound
+// by its parts — and for a compound with some parts found, the parts that
+// are not (東京ズヴォルク大学 → ズヴォルク). A term df does not hold is
+// taken as found.
+func UnmatchedWords(words []string, df map[string]int) []string {
+	var out []string
+	add := func(w string) {
+		if !containsFold(out, w) {
+			out = append(out, w)
+		}
+	}
+	zero := func(t string) bool { n, ok := df[t]; return ok && n == 0 }
+	for _, w := range words {
+		if !zero(w) {
+			continue
+		}
+		parts := SplitCompound(w)
+		if len(parts) < 2 {
+			add(w)
+			continue
+		}
+		var missing []string
+		for _, p := range parts {
+			if zero(p) {
+				missing = append(missing, p)
+			}
+		}
+		if len(missing) == len(parts) {
+			add(w)
+			continue
+		}
+		for _, p := range missing {
+			add(p)
+		}
+	}
+	return out
+}
+
+// applyCheck records what the index said of the query's words in s: the
+// words, the unmatched ones (with their corrections) and the keywords
+// left to search — the unmatched keywords dropped (no file can match them)
+// or replaced by their corrections. When no keyword is left, the query's
+// matched words take their place (a query's words beyond the keyword cap);
+// when none matched, the conditions keep no keyword and the search ends
+// not found, naming the words.
+func applyCheck(s State, c WordCheck) State {
+	if c.DocFreq == nil {
+		return s
+	}
+	s.Words = slices.Clone(c.Words)
+	unmatched := UnmatchedWords(c.Words, c.DocFreq)
+	s.Unmatched = nil
+	for _, w := range unmatched {
+		s.Unmatched = append(s.Unmatched, Unmatched{Word: w, Suggestion: c.Corrections[w]})
+	}
+	if len(unmatched) == 0 {
+		return s
+	}
+	var kws []string
+	for _, k := range s.Cond.Keywords {
+		if to := c.Corrections[k]; to != "" {
+			k = to
+		} else if containsFold(unmatched, k) {
+			continue
+		}
+		if !containsFold(kws, k) {
+			kws = append(kws, k)
+		}
+	}
+	if len(kws) == 0 {
+		for _, w := range c.Words {
+			if !containsFold(unmatched, w) && len(kws) < rules.MaxKeywords {
+				kws = append(kws, w)
+			}
+		}
+	}
+	s.Cond.Keywords = kws
+	return s
+}
+
+// NothingMatched reports whether the index holds none of the query's
+// words: every word checked is unmatched and none was corrected. Such a
+// search ends "No files found" naming the words, without the full-text
+// last resort, whose files would share only the question's other words.
+func (s State) NothingMatched() bool {
+	var plain []string
+	for _, u := range s.Unmatched {
+		if u.Suggestion == "" {
+			plain = append(plain, u.Word)
+		}
+	}
+	return len(s.Words) > 0 && allIn(s.Words, plain)
+}
+
+// allIn reports whether every word is among xs (case-insensitive).
+func allIn(words, xs []string) bool {
+	for _, w := range words {
+		if !containsFold(xs, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// UnmatchedText says which words no file contains, in the user's
+// language ("" for none); words with a suggestion are left out (the
+// correction notice names them).
+func UnmatchedText(us []Unmatched, lang string) string {
+	var ws []string
+	for _, u := range us {
+		if u.Suggestion == "" {
+			ws = append(ws, u.Word)
+		}
+	}
+	if len(ws) == 0 {
+		return ""
+	}
+	return unmatchedMessage(ws, lang)
+}
+
+// DocFreqCounter is an index that counts the reranker's document
+// frequencies in one call: how many files each term matches (as
+// KeywordSearch's Total for the term alone, MatchAny, no filter) and how
+// many files are indexed. Without it the loop counts them with one
+// KeywordSearch per term, which also ranks every match.
+type DocFreqCounter interface {
+	DocFreqs(ctx context.Context, terms []string) (df map[string]int, files int, err error)
+}
+
+// CountTerms returns the number of indexed files holding each term (a
+// phrase of its tokens, as a keyword is searched): with one DocFreqs call
+// when ix can count, else one KeywordSearch per term. present asks only
+// whether a term is found: the count is then 0 or 1 (a TopOnly search
+// of one hit, which a resident index answers from memory). nil when ix
+// has no full-text search.
+func CountTerms(ctx context.Context, ix any, terms []string, present bool) (map[string]int, error) {
+	if len(terms) == 0 {
+		return map[string]int{}, nil
+	}
+	if dc, ok := ix.(DocFreqCounter); ok && !present {
+		df, _, err := dc.DocFreqs(ctx, terms)
+		if err != nil {
+			return nil, fmt.Errorf("count the files holding the query's words: %w", err)
+		}
+		return df, nil
+	}
+	ki, ok := ix.(KeywordIndex)
+	if !ok {
+		return nil, nil
+	}
+	df := make(map[string]int, len(terms))
+	for _, t := range terms {
+		r, err := ki.KeywordSearch(ctx, store.KeywordQuery{Terms: []string{t}, Match: store.MatchAny, Limit: 1, TopOnly: present})
+		if err != nil {
+			return nil, fmt.Errorf("count the files holding %q: %w", t, err)
+		}
+		df[t] = max(r.Total, len(r.Hits))
+	}
+	return df, nil
+}
+
+// CheckWords looks the query's words up in ix: QueryWords of the query and
+// the analysis's keywords, counted by CountTerms. A nil DocFreq in the
+// result means ix cannot say.
+func CheckWords(ctx context.Context, ix any, query string, keywords []string, present bool) (WordCheck, error) {
+	words := QueryWords(query, keywords)
+	if len(words) == 0 {
+		return WordCheck{}, nil
+	}
+	df, err := CountTerms(ctx, ix, WordTerms(words), present)
+	if err != nil || df == nil {
+		return WordCheck{}, err
+	}
+	return WordCheck{Words: words, DocFreq: df}, nil
+}
+
+// unmatchedMessage is "No file contains ‘a’, ‘b’" in lang.
+func unmatchedMessage(ws []string, lang string) string {
+	return i18n.T(lang, "search.unmatched", QuoteWords(ws, lang))
+}
+
+// QuoteWords quotes each word as lang quotes a word and joins them
+// (‘a’, ‘b’ / 「a」「b」).
+func QuoteWords(ws []string, lang string) string {
+	parts := make([]string, len(ws))
+	for i, w := range ws {
+		parts[i] = i18n.T(lang, "search.word.quote", w)
+	}
+	return strings.Join(parts, i18n.T(lang, "search.word.sep"))
+}
