@@ -11,6 +11,12 @@ func init() {
 			"search.word.sep":        {En: ", ", Ja: "、"},
 			"search.tried":           {En: "Searched for: %s", Ja: "検索した語: %s"},
 			"alfred.unmatched.sub":   {En: "%s · %s", Ja: "%s ・ %s"},
+			"search.missing":         {En: "Missing: %s", Ja: "含まない語: %s"},
+			"search.missing.sep":     {En: ", ", Ja: "、"},
+			"search.partial.one":     {En: "Weak match: none of the best files contains %s", Ja: "一致が弱い結果です。上位のファイルはどれも%sを含みません"},
+			"search.partial.many":    {En: "Weak match: the best files each lack one of %s", Ja: "一致が弱い結果です。上位のファイルはどれも%sのどれかを含みません"},
+			"alfred.partial":         {En: "Weak match", Ja: "一致が弱い結果"},
+			"alfred.missing.sub":     {En: "%s · %s", Ja: "%s ・ %s"},
 			"alfred.not_found.tried": {En: "%s · edit the query and press ⏎", Ja: "%s ・ 語を変えて ⏎ で検索し直せます"},
 		}
 	})

@@ -292,7 +292,7 @@ func (r *Interactive) Finish(out search.Outcome, limit int) {
 	r.mu.Lock()
 	named := r.named
 	r.mu.Unlock()
-	notices := ResultNotices(out.State, r.Lang)
+	notices := OutcomeNotices(out, r.Lang)
 	if named {
 		notices = notices[len(WordNotices(out.State, r.Lang)):]
 	}
@@ -328,6 +328,9 @@ func (r *Interactive) Finish(out search.Outcome, limit int) {
 		}
 		if f.NameOnly() {
 			fmt.Fprintf(r.Out, "    %s\n", r.style(dim, i18n.T(r.Lang, "result.name_only", oneLine(f.SkipReason))))
+		}
+		if m := search.MissingText(rs.Missing, r.Lang); m != "" {
+			fmt.Fprintf(r.Out, "    %s\n", r.style(dim, m))
 		}
 		if f.WebLink != "" {
 			link := r.style(cyan, webLink)

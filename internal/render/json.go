@@ -53,6 +53,16 @@ type SearchDoc struct {
 	// query order, whatever the end (results, not found, a question); []
 	// when the index holds every word.
 	Unmatched []JSONUnmatched `json:"unmatched"`
+	// Partial says the match is weak: the best results each miss one of
+	// the query's most specific words; absent otherwise.
+	Partial *JSONPartial `json:"partial,omitempty"`
+}
+
+// JSONPartial is a weak match: the query's most specific words, which the
+// best results each miss part of, and the notice.
+type JSONPartial struct {
+	Words   []string `json:"words"`
+	Message string   `json:"message"`
 }
 
 // JSONUnmatched is a word of the query no indexed file contains.
@@ -98,6 +108,9 @@ type JSONResult struct {
 	// content could not be extracted); SkipReason says why.
 	NameOnly   bool   `json:"name_only,omitempty"`
 	SkipReason string `json:"skip_reason,omitempty"`
+	// Missing are the query's keywords the file does not contain, in query
+	// order; [] when it holds them all.
+	Missing []string `json:"missing"`
 }
 
 // JSONFilters are the period, type and folder filters of a round or a choice.
@@ -190,7 +203,10 @@ func NewSearchDoc(out search.Outcome, token string, limit int, lang string) Sear
 			f := r.File
 			doc.Results = append(doc.Results, JSONResult{ID: f.ID, Name: f.Name, Summary: f.Summary, Link: f.WebLink,
 				MimeType: f.MimeType, ModifiedTime: rfc3339(f.ModifiedAt), Score: round4(r.Score), Path: f.Path, Source: f.Source,
-				NameOnly: f.NameOnly(), SkipReason: f.SkipReason})
+				NameOnly: f.NameOnly(), SkipReason: f.SkipReason, Missing: nonNil(r.Missing)})
+		}
+		if len(out.Partial) > 0 {
+			doc.Partial = &JSONPartial{Words: out.Partial, Message: search.PartialText(out.Partial, lang)}
 		}
 	}
 	return doc

@@ -39,7 +39,7 @@ func SearchText(w io.Writer, out search.Outcome, verbose, hyperlinks bool, lang 
 		fmt.Fprintln(w, i18n.T(lang, i18n.LoopLimitReached, s.MaxLoops))
 		return
 	}
-	for _, n := range ResultNotices(s, lang) {
+	for _, n := range OutcomeNotices(out, lang) {
 		fmt.Fprintln(w, termsafe.String(n))
 	}
 	labels := sourceLabels(out.Results)
@@ -62,6 +62,9 @@ func SearchText(w io.Writer, out search.Outcome, verbose, hyperlinks bool, lang 
 		}
 		if f.NameOnly() {
 			fmt.Fprintf(w, "    %s\n", i18n.T(lang, "result.name_only", oneLine(f.SkipReason)))
+		}
+		if m := search.MissingText(r.Missing, lang); m != "" {
+			fmt.Fprintf(w, "    %s\n", termsafe.String(m))
 		}
 		fmt.Fprintf(w, "    %s\n", link)
 	}
@@ -130,6 +133,16 @@ func NotFoundNotices(s search.State, lang string) []string {
 		}
 	}
 	return nil
+}
+
+// OutcomeNotices are ResultNotices followed by the weak-match notice of a
+// partial match (search.Outcome.Partial).
+func OutcomeNotices(out search.Outcome, lang string) []string {
+	ns := ResultNotices(out.State, lang)
+	if t := search.PartialText(out.Partial, lang); t != "" {
+		ns = append(ns, t)
+	}
+	return ns
 }
 
 // WordNotices are the lines about the query's own words, said first

@@ -267,3 +267,21 @@ func TestKeystrokeNamesUnmatchedWords(t *testing.T) {
 		}
 	}
 }
+
+// Each result carries the query's keywords it does not contain.
+func TestResultsCarryTheirMissingWords(t *testing.T) {
+	ctx := context.Background()
+	st := electionIndex(t)
+	l := &search.Loop{Keywords: search.StoreSearcher{Index: st}, Index: st, AI: offline.New(), Asker: search.NoAnswer{}}
+	out, err := l.Run(ctx, search.NewState("政権交代 総選挙", "ja", time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC), 5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][]string{}
+	for _, r := range out.Results {
+		got[r.File.ID] = r.Missing
+	}
+	if len(got["e45"]) != 0 || !slices.Equal(got["e41"], []string{"政権", "交代"}) {
+		t.Errorf("missing words %q; want none for e45, 政権 and 交代 for e41", got)
+	}
+}

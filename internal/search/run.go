@@ -121,6 +121,10 @@ type Outcome struct {
 	// Degraded lists the steps that did not get an answer from their
 	// service and used a fallback (the local index, the offline provider).
 	Degraded []budget.Notice
+	// Partial holds the query's most specific words when the best results
+	// each miss one of them (PartialWords): a weak match, said as such.
+	// nil otherwise.
+	Partial  []string
 	snippets map[string]string
 }
 
@@ -148,7 +152,8 @@ func (l *Loop) step(st Step, s State) {
 func (l *Loop) drive(ctx context.Context, s State, a Action) (Outcome, error) {
 	out := Outcome{Provider: l.AI.Name(), snippets: map[string]string{}}
 	scores := map[string]float64{}
-	var trace *RankTrace // the last rerank, when OnRanked is set
+	var trace *RankTrace       // the last rerank, when OnRanked is set
+	var checked map[string]int // the word check's counts, when this run made it
 	for {
 		if err := ctx.Err(); err != nil {
 			out.State = s
@@ -181,6 +186,9 @@ func (l *Loop) drive(ctx context.Context, s State, a Action) (Outcome, error) {
 				if err != nil {
 					return out, err
 				}
+				if out.Partial, err = markMissing(ctx, l.Index, s, res, checked); err != nil {
+					return out, err
+				}
 				out.Results = res
 			}
 			return out, nil
@@ -198,6 +206,7 @@ func (l *Loop) drive(ctx context.Context, s State, a Action) (Outcome, error) {
 			}
 			if check.DocFreq != nil {
 				ev.Check = &check
+				checked = check.DocFreq
 			}
 
 		case ActSearch:

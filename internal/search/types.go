@@ -9,6 +9,9 @@ import (
 type Result struct {
 	File  store.File
 	Score float64
+	// Missing are the query's keywords the file does not contain
+	// (MissingTerms of the first round's keywords), in query order.
+	Missing []string
 }
 
 // Filter converts AI filters into a store filter.

@@ -196,7 +196,14 @@ func Outcome(out search.Outcome, token string, o Options) Output {
 		if o.Limit > 0 && i >= o.Limit {
 			break
 		}
-		it := noticedItem(alfredFile(r.File, o), out.State.Loosened, out.State.FullText, o.Lang)
+		it := alfredFile(r.File, o)
+		if m := search.MissingText(r.Missing, o.Lang); m != "" {
+			it.Subtitle = i18n.T(o.Lang, "alfred.missing.sub", clean(m), it.Subtitle)
+		}
+		if len(out.Partial) > 0 {
+			it.Subtitle = i18n.T(o.Lang, "alfred.missing.sub", i18n.T(o.Lang, "alfred.partial"), it.Subtitle)
+		}
+		it = noticedItem(it, out.State.Loosened, out.State.FullText, o.Lang)
 		res.Items = append(res.Items, wordsItem(it, out.State.Unmatched, o.Lang))
 	}
 	if len(res.Items) == 0 {

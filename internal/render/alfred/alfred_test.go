@@ -150,6 +150,7 @@ func TestAlfredGolden(t *testing.T) {
 		"loop_cap":        func(l string) Output { return Outcome(outs["loop_cap"], "", alfredOpts(l)) },
 		"unmatched":       func(l string) Output { return Outcome(outs["unmatched"], "", alfredOpts(l)) },
 		"nothing_matched": func(l string) Output { return Outcome(outs["nothing_matched"], "", alfredOpts(l)) },
+		"partial":         func(l string) Output { return Outcome(outs["partial"], "", alfredOpts(l)) },
 		"question":        func(l string) Output { return Outcome(outs["question"], fakeToken, alfredOpts(l)) },
 		"question-draft": func(l string) Output {
 			return Question(*outs["question"].Pending, fakeToken, "from Tanaka", alfredOpts(l))

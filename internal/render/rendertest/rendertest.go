@@ -92,6 +92,9 @@ func Outcomes() map[string]search.Outcome {
 		// none of whose words any file holds.
 		"unmatched":       {Provider: "offline", State: unmatched, Results: []search.Result{{File: FQ3, Score: 0.5}}},
 		"nothing_matched": {Provider: "offline", State: nothing},
+		// The best results each miss one of the most specific words.
+		"partial": {Provider: "offline", State: st(search.EndResults, search.BranchRerank), Partial: []string{"Q3"},
+			Results: []search.Result{{File: FQ3, Score: 0.5, Missing: []string{"Q3"}}, {File: FMinutes, Score: 0.4, Missing: []string{"Q3", "roadmap"}}}},
 	}
 }
 
