@@ -28,7 +28,8 @@ type evalOptions struct {
 	Workers  int
 	Details  string // write per-query results (JSON Lines) to this file
 	Capture  string // write every reranked search's ranking inputs (JSON Lines) to this file
-	Mode     string // app.EvalModeFiles, EvalModeKeystroke, EvalModeAnswer or EvalModeAgentic
+	Mode     string // app.EvalModeFiles, EvalModeKeystroke, EvalModeAnswer, EvalModeAgentic or EvalModeHonest
+	Seed     int    // the seed of the honest-search sets
 }
 
 func newEvalCommand(d *app.Deps) *cli.Command {
@@ -48,6 +49,7 @@ func newEvalCommand(d *app.Deps) *cli.Command {
 			cliflag.IntRange(&cli.IntFlag{Name: "workers", Value: 1, Usage: d.T("flag.eval.workers")}, 1, maxEvalWorkers),
 			&cli.StringFlag{Name: "details", Usage: d.T("flag.eval.details")},
 			&cli.StringFlag{Name: "capture", Usage: d.T("flag.eval.capture")},
+			cliflag.IntRange(&cli.IntFlag{Name: "seed", Value: 1, Usage: d.T("flag.eval.seed")}, 0, cliflag.NoMax),
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			return runEval(ctx, d, evalOptions{
@@ -62,6 +64,7 @@ func newEvalCommand(d *app.Deps) *cli.Command {
 				Details:  cmd.String("details"),
 				Capture:  cmd.String("capture"),
 				Mode:     cmd.String("mode"),
+				Seed:     cmd.Int("seed"),
 			})
 		},
 	}
@@ -70,7 +73,8 @@ func newEvalCommand(d *app.Deps) *cli.Command {
 // runEval evaluates the hybrid loop (or the BM25 baseline) on a query set,
 // or question answering with --mode answer, and prints the metrics.
 func runEval(ctx context.Context, d *app.Deps, opts evalOptions) error {
-	if opts.Mode != app.EvalModeFiles && opts.Mode != app.EvalModeKeystroke && opts.Mode != app.EvalModeAnswer && opts.Mode != app.EvalModeAgentic {
+	if opts.Mode != app.EvalModeFiles && opts.Mode != app.EvalModeKeystroke && opts.Mode != app.EvalModeAnswer && opts.Mode != app.EvalModeAgentic &&
+		opts.Mode != app.EvalModeHonest {
 		return apperr.L(apperr.Usage, "eval.bad_mode", opts.Mode)
 	}
 	tty := isTerminal(d.Stderr)
@@ -80,7 +84,7 @@ func runEval(ctx context.Context, d *app.Deps, opts evalOptions) error {
 	}
 	req := app.EvalRequest{
 		Corpus: opts.Corpus, Queries: opts.Queries, Baseline: opts.Baseline, Limit: opts.Limit, Home: opts.Home,
-		Provider: opts.Provider, Workers: opts.Workers, Details: opts.Details, Capture: opts.Capture,
+		Provider: opts.Provider, Workers: opts.Workers, Details: opts.Details, Capture: opts.Capture, Seed: uint64(opts.Seed),
 		IndexProgress: idxProgress,
 		Progress:      render.EvalProgress(d.Stderr, tty, d.Lang),
 		OnIndex:       render.EvalIndexNote(d.Stderr, d.Lang),
@@ -92,6 +96,13 @@ func runEval(ctx context.Context, d *app.Deps, opts evalOptions) error {
 			return err
 		}
 		return writeJSON(d, rep) // the figures of docs/BENCHMARKS.md; no table yet
+	}
+	if opts.Mode == app.EvalModeHonest {
+		rep, err := d.EvalHonest(ctx, req)
+		if err != nil {
+			return err
+		}
+		return writeJSON(d, rep) // the figures of docs/BENCHMARKS.md, "Honest search"
 	}
 	if opts.Mode == app.EvalModeAnswer {
 		rep, err := d.EvalAnswers(ctx, req)

@@ -25,6 +25,8 @@ type EvalRequest struct {
 	Provider string // AI provider of the loop and the index
 	Workers  int
 	Details  string // write per-query results (JSON Lines) to this file
+	// Seed draws the honest-search sets (EvalModeHonest).
+	Seed uint64
 	// Capture writes every reranked search's search.RankTrace (JSON
 	// Lines) to this file, for replaying the final ranking offline
 	// (internal/ai/offline/replay_test.go). The hybrid loop only.
