@@ -285,6 +285,7 @@ func TestUsageNumberFlagRanges(t *testing.T) {
 		{[]string{"graph", "query"}, "--max-context-tokens", 500, none},
 		{[]string{"eval"}, "--limit", 0, none},
 		{[]string{"eval"}, "--workers", 1, 64},
+		{[]string{"eval"}, "--seed", 0, none},
 	}
 	h := newHarness(t)
 	// The table covers every number flag of the tree.

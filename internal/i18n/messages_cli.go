@@ -33,6 +33,11 @@ func init() {
 				En: "Analyses the query (period, file type, 1–5 keywords), runs a keyword search, and\n" +
 					"narrows the hits: a clarifying question above 100 hits, vector search for 11–100,\n" +
 					"an LLM rerank for 2–10. Without QUERY it asks for one on a terminal.\n\n" +
+					"It says what it could not match: a word no indexed file contains is named\n" +
+					"(--json: unmatched); a word one letter away from a term of the index is searched\n" +
+					"as that term, with the way back (\"Showing results for\"; --json: corrected;\n" +
+					"a word in double quotes is never corrected); each result lists the query's words\n" +
+					"it lacks (\"Missing:\"; --json: results[].missing), and a weak match is said so.\n\n" +
 					"Examples:\n" +
 					"  gds search \"先月の議事録PDF\"\n" +
 					"  gds search --json \"budget 2024 spreadsheet\"\n" +
@@ -41,6 +46,10 @@ func init() {
 				Ja: "クエリを解析し（期間・ファイル種別・キーワード 1〜5 件）、キーワード検索のヒット件数に応じて\n" +
 					"絞り込みます: 101 件以上は追加の質問、11〜100 件はベクトル検索、2〜10 件は LLM による並べ替え。\n" +
 					"QUERY を省略すると端末で入力を求めます。\n\n" +
+					"合わなかったものを伝えます: どのファイルにもない語は名前を挙げ（--json: unmatched）、\n" +
+					"インデックスの語と 1 文字違いの語はその語で検索して元に戻す方法を示します（--json: corrected。\n" +
+					"二重引用符で囲んだ語は直しません）。各結果には含まない質問の語を示し（「含まない語:」、\n" +
+					"--json: results[].missing）、一致が弱いときはそう伝えます。\n\n" +
 					"例:\n" +
 					"  gds search \"先月の議事録PDF\"\n" +
 					"  gds search --json \"budget 2024 spreadsheet\"\n" +

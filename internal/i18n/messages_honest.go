@@ -6,18 +6,24 @@ package i18n
 func init() {
 	register(func() map[Key]Message {
 		return map[Key]Message{
-			"search.unmatched":       {En: "No file contains %s", Ja: "%sを含むファイルはありません"},
-			"search.word.quote":      {En: "‘%s’", Ja: "「%s」"},
-			"search.word.sep":        {En: ", ", Ja: "、"},
-			"search.tried":           {En: "Searched for: %s", Ja: "検索した語: %s"},
-			"alfred.unmatched.sub":   {En: "%s · %s", Ja: "%s ・ %s"},
-			"search.missing":         {En: "Missing: %s", Ja: "含まない語: %s"},
-			"search.missing.sep":     {En: ", ", Ja: "、"},
-			"search.partial.one":     {En: "Weak match: none of the best files contains %s", Ja: "一致が弱い結果です。上位のファイルはどれも%sを含みません"},
-			"search.partial.many":    {En: "Weak match: the best files each lack one of %s", Ja: "一致が弱い結果です。上位のファイルはどれも%sのどれかを含みません"},
-			"alfred.partial":         {En: "Weak match", Ja: "一致が弱い結果"},
-			"alfred.missing.sub":     {En: "%s · %s", Ja: "%s ・ %s"},
-			"alfred.not_found.tried": {En: "%s · edit the query and press ⏎", Ja: "%s ・ 語を変えて ⏎ で検索し直せます"},
+			"search.unmatched":         {En: "No file contains %s", Ja: "%sを含むファイルはありません"},
+			"search.word.quote":        {En: "‘%s’", Ja: "「%s」"},
+			"search.word.sep":          {En: ", ", Ja: "、"},
+			"search.tried":             {En: "Searched for: %s", Ja: "検索した語: %s"},
+			"alfred.unmatched.sub":     {En: "%s · %s", Ja: "%s ・ %s"},
+			"search.missing":           {En: "Missing: %s", Ja: "含まない語: %s"},
+			"search.corrected":         {En: "Showing results for: %s", Ja: "次の語で検索した結果です: %s"},
+			"search.corrected.instead": {En: "Search instead for: %s", Ja: "入力どおりに検索するには: %s"},
+			"alfred.corrected.notice":  {En: "Corrected %s", Ja: "修正 %s"},
+			"alfred.corrected.sub":     {En: "Corrected %s · %s", Ja: "修正 %s ・ %s"},
+			"alfred.instead.title":     {En: "Search instead for: %s", Ja: "入力どおりに検索: %s"},
+			"alfred.instead.sub":       {En: "⏎ searches the words as typed", Ja: "⏎ で入力した語のまま検索します"},
+			"search.missing.sep":       {En: ", ", Ja: "、"},
+			"search.partial.one":       {En: "Weak match: none of the best files contains %s", Ja: "一致が弱い結果です。上位のファイルはどれも%sを含みません"},
+			"search.partial.many":      {En: "Weak match: the best files each lack one of %s", Ja: "一致が弱い結果です。上位のファイルはどれも%sのどれかを含みません"},
+			"alfred.partial":           {En: "Weak match", Ja: "一致が弱い結果"},
+			"alfred.missing.sub":       {En: "%s · %s", Ja: "%s ・ %s"},
+			"alfred.not_found.tried":   {En: "%s · edit the query and press ⏎", Ja: "%s ・ 語を変えて ⏎ で検索し直せます"},
 		}
 	})
 }

@@ -330,7 +330,7 @@ func (r *Interactive) Finish(out search.Outcome, limit int) {
 			fmt.Fprintf(r.Out, "    %s\n", r.style(dim, i18n.T(r.Lang, "result.name_only", oneLine(f.SkipReason))))
 		}
 		if m := search.MissingText(rs.Missing, r.Lang); m != "" {
-			fmt.Fprintf(r.Out, "    %s\n", r.style(dim, m))
+			fmt.Fprintf(r.Out, "    %s\n", r.style(dim, termsafe.String(m)))
 		}
 		if f.WebLink != "" {
 			link := r.style(cyan, webLink)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/gds-cli/gds/internal/ai"
@@ -53,9 +54,21 @@ type SearchDoc struct {
 	// query order, whatever the end (results, not found, a question); []
 	// when the index holds every word.
 	Unmatched []JSONUnmatched `json:"unmatched"`
+	// Corrected says the search replaced words no file contains by close
+	// terms of the index; absent when it did not.
+	Corrected *JSONCorrected `json:"corrected,omitempty"`
 	// Partial says the match is weak: the best results each miss one of
 	// the query's most specific words; absent otherwise.
 	Partial *JSONPartial `json:"partial,omitempty"`
+}
+
+// JSONCorrected is a corrected search: the query searched, the query that
+// searches the words as typed (each corrected word in double quotes), and
+// the notice.
+type JSONCorrected struct {
+	Query   string `json:"query"`
+	Instead string `json:"instead"`
+	Message string `json:"message"`
 }
 
 // JSONPartial is a weak match: the query's most specific words, which the
@@ -166,6 +179,9 @@ func NewSearchDoc(out search.Outcome, token string, limit int, lang string) Sear
 	doc := SearchDoc{Provider: out.Provider, Query: s.Query, Results: []JSONResult{}, Rounds: []JSONRound{}, Unmatched: []JSONUnmatched{}}
 	for _, u := range s.Unmatched {
 		doc.Unmatched = append(doc.Unmatched, JSONUnmatched{Word: u.Word, Suggestion: u.Suggestion})
+	}
+	if instead := s.InsteadQuery(); instead != "" {
+		doc.Corrected = &JSONCorrected{Query: s.SearchQuery(), Instead: instead, Message: strings.Join(search.CorrectedText(s, lang), "\n")}
 	}
 	for _, n := range out.Degraded {
 		doc.Degraded = append(doc.Degraded, JSONDegraded{Service: string(n.Service), Reason: string(n.Reason),

@@ -146,10 +146,11 @@ func OutcomeNotices(out search.Outcome, lang string) []string {
 }
 
 // WordNotices are the lines about the query's own words, said first
-// wherever a search ends (results, not found, a question): the words no
-// file contains.
+// wherever a search ends (results, not found, a question): the query the
+// search ran instead of the one typed and the way back (did you mean),
+// then the words no file contains.
 func WordNotices(s search.State, lang string) []string {
-	var out []string
+	out := search.CorrectedText(s, lang)
 	if t := search.UnmatchedText(s.Unmatched, lang); t != "" {
 		out = append(out, t)
 	}

@@ -204,6 +204,9 @@ func (l *Loop) drive(ctx context.Context, s State, a Action) (Outcome, error) {
 			if err != nil {
 				return out, err
 			}
+			if check.Corrections, err = Correct(ctx, l.Index, s.Query, check); err != nil {
+				return out, err
+			}
 			if check.DocFreq != nil {
 				ev.Check = &check
 				checked = check.DocFreq
@@ -226,7 +229,7 @@ func (l *Loop) drive(ctx context.Context, s State, a Action) (Outcome, error) {
 			if err != nil {
 				return out, err
 			}
-			in := ai.ClarifyInput{Query: s.Query, Keywords: allKeywords(s.Cond),
+			in := ai.ClarifyInput{Query: s.SearchQuery(), Keywords: allKeywords(s.Cond),
 				Filters: s.Cond.Filters, Total: s.Rounds[len(s.Rounds)-1].Hits, Hits: top, Lang: s.Lang}
 			// Type, period and folder choices are counted over every hit
 			// when the index can count them, not over the top 20.
@@ -262,7 +265,7 @@ func (l *Loop) drive(ctx context.Context, s State, a Action) (Outcome, error) {
 
 		case ActRefine:
 			l.step(StepRefine, s)
-			r, err := ai.Refine(ctx, l.AI, ai.RefineInput{Query: s.Query, Keywords: allKeywords(s.Cond), Filters: s.Cond.Filters,
+			r, err := ai.Refine(ctx, l.AI, ai.RefineInput{Query: s.SearchQuery(), Keywords: allKeywords(s.Cond), Filters: s.Cond.Filters,
 				Question: s.Question.Question, Answer: a.Answer, Now: s.Now, Lang: s.Lang})
 			if err != nil {
 				return out, err
@@ -302,8 +305,8 @@ func (l *Loop) drive(ctx context.Context, s State, a Action) (Outcome, error) {
 			for i := range cands {
 				cands[i].Snippet = out.snippets[cands[i].ID]
 			}
-			in := ai.RerankInput{Query: s.Query, Keywords: allKeywords(s.Cond), Candidates: cands}
-			if in.DocFreq, in.Docs, err = l.docFreqs(ctx, s.Query+" "+strings.Join(in.Keywords, " ")); err != nil {
+			in := ai.RerankInput{Query: s.SearchQuery(), Keywords: allKeywords(s.Cond), Candidates: cands}
+			if in.DocFreq, in.Docs, err = l.docFreqs(ctx, s.SearchQuery()+" "+strings.Join(in.Keywords, " ")); err != nil {
 				return out, err
 			}
 			order, err := ai.Rerank(ctx, l.AI, in)
@@ -318,7 +321,7 @@ func (l *Loop) drive(ctx context.Context, s State, a Action) (Outcome, error) {
 
 		case ActRelax:
 			l.step(StepRelax, s)
-			r, err := ai.Relax(ctx, l.AI, ai.RelaxInput{Query: s.Query, Keywords: a.Cond.Keywords, Filters: a.Cond.Filters, Lang: s.Lang})
+			r, err := ai.Relax(ctx, l.AI, ai.RelaxInput{Query: s.SearchQuery(), Keywords: a.Cond.Keywords, Filters: a.Cond.Filters, Lang: s.Lang})
 			if err != nil {
 				return out, err
 			}
@@ -367,7 +370,7 @@ func (l *Loop) narrow(ctx context.Context, s State, ids []string, scores map[str
 		fileHits  []store.Hit
 		chunkHits []store.ChunkHit
 	)
-	vecs, err := l.AI.Embed(ctx, []string{s.Query + "\n" + strings.Join(allKeywords(s.Cond), " ")})
+	vecs, err := l.AI.Embed(ctx, []string{s.SearchQuery() + "\n" + strings.Join(allKeywords(s.Cond), " ")})
 	switch {
 	case errors.Is(err, ErrNoQueryVector):
 		// Rank by the keyword and whole-query orders alone.
@@ -411,7 +414,7 @@ func (l *Loop) narrow(ctx context.Context, s State, ids []string, scores map[str
 	addRanks(fused, ids, weightKeyword)
 	addRanks(fused, vecOrder, weightVector)
 	if ki, ok := l.Index.(KeywordIndex); ok {
-		if terms := QueryTerms(s.Query); len(terms) > 0 {
+		if terms := QueryTerms(s.SearchQuery()); len(terms) > 0 {
 			r, err := ki.KeywordSearch(ctx, store.KeywordQuery{Terms: terms, Match: store.MatchAny, Filter: f, Limit: len(ids)})
 			if err != nil {
 				return nil, fmt.Errorf("rank the hits by the query's words: %w", err)
@@ -526,7 +529,7 @@ func (l *Loop) wholeQueryN(ctx context.Context, s State, filters ai.Filters, n i
 	if !ok {
 		return nil, nil
 	}
-	terms := QueryTerms(s.Query)
+	terms := QueryTerms(s.SearchQuery())
 	if len(terms) == 0 {
 		return nil, nil
 	}
@@ -635,7 +638,7 @@ func (l *Loop) fillSnippets(ctx context.Context, s State, ids []string, snippets
 	if len(missing) == 0 {
 		return nil
 	}
-	vecs, err := l.AI.Embed(ctx, []string{s.Query + "\n" + strings.Join(allKeywords(s.Cond), " ")})
+	vecs, err := l.AI.Embed(ctx, []string{s.SearchQuery() + "\n" + strings.Join(allKeywords(s.Cond), " ")})
 	if errors.Is(err, ErrNoQueryVector) {
 		return nil // no snippets: the reranker reads the summaries
 	}

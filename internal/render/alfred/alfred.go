@@ -209,6 +209,9 @@ func Outcome(out search.Outcome, token string, o Options) Output {
 	if len(res.Items) == 0 {
 		res.Items = append(res.Items, Item{Title: i18n.T(o.Lang, i18n.NoFilesFound), Icon: gdsIcon()})
 	}
+	if it := insteadItem(out.State, o.Lang); it != nil {
+		res.Items = append(res.Items, *it)
+	}
 	res.Items = append(res.Items, degradedItems(out, o)...)
 	return res
 }
@@ -241,6 +244,10 @@ func wordsItem(it Item, us []search.Unmatched, lang string) Item {
 		it.Subtitle = i18n.T(lang, "alfred.unmatched.sub", clean(t), it.Subtitle)
 		addNotice(&it, clean(t))
 	}
+	if t := search.CorrectionsText(search.State{Unmatched: us}, lang); t != "" {
+		it.Subtitle = i18n.T(lang, "alfred.corrected.sub", clean(t), it.Subtitle)
+		addNotice(&it, i18n.T(lang, "alfred.corrected.notice", clean(t)))
+	}
 	return it
 }
 
@@ -254,6 +261,17 @@ func addNotice(it *Item, notice string) {
 		notice += " · " + prev
 	}
 	it.Variables[NoticeVar] = notice
+}
+
+// insteadItem is the way back of a corrected search: an item that runs the
+// query with the corrected words as typed (nil when nothing was corrected).
+func insteadItem(s search.State, lang string) *Item {
+	instead := clean(s.InsteadQuery())
+	if instead == "" {
+		return nil
+	}
+	return &Item{Title: i18n.T(lang, "alfred.instead.title", instead), Subtitle: i18n.T(lang, "alfred.instead.sub"),
+		Autocomplete: RunText(instead), Icon: gdsIcon()}
 }
 
 // runTitle is the key of the header item by source kind.

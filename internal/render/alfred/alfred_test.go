@@ -151,6 +151,7 @@ func TestAlfredGolden(t *testing.T) {
 		"unmatched":       func(l string) Output { return Outcome(outs["unmatched"], "", alfredOpts(l)) },
 		"nothing_matched": func(l string) Output { return Outcome(outs["nothing_matched"], "", alfredOpts(l)) },
 		"partial":         func(l string) Output { return Outcome(outs["partial"], "", alfredOpts(l)) },
+		"corrected":       func(l string) Output { return Outcome(outs["corrected"], "", alfredOpts(l)) },
 		"question":        func(l string) Output { return Outcome(outs["question"], fakeToken, alfredOpts(l)) },
 		"question-draft": func(l string) Output {
 			return Question(*outs["question"].Pending, fakeToken, "from Tanaka", alfredOpts(l))

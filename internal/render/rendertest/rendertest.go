@@ -79,6 +79,10 @@ func Outcomes() map[string]search.Outcome {
 	nothing := st(search.EndNotFound)
 	nothing.Words = []string{"zqxjvw"}
 	nothing.Unmatched = []search.Unmatched{{Word: "zqxjvw"}}
+	corrected := st(search.EndResults, search.BranchRerank)
+	corrected.Query = "Q3 roadmap slieds"
+	corrected.Words = []string{"Q3", "roadmap", "slieds"}
+	corrected.Unmatched = []search.Unmatched{{Word: "slieds", Suggestion: "slides"}}
 	pending := st(search.EndNone, search.BranchClarify)
 	pending.Question = q
 	return map[string]search.Outcome{
@@ -92,6 +96,8 @@ func Outcomes() map[string]search.Outcome {
 		// none of whose words any file holds.
 		"unmatched":       {Provider: "offline", State: unmatched, Results: []search.Result{{File: FQ3, Score: 0.5}}},
 		"nothing_matched": {Provider: "offline", State: nothing},
+		// A word one letter from a term of the index, searched as that term.
+		"corrected": {Provider: "offline", State: corrected, Results: []search.Result{{File: FQ3, Score: 0.5}}},
 		// The best results each miss one of the most specific words.
 		"partial": {Provider: "offline", State: st(search.EndResults, search.BranchRerank), Partial: []string{"Q3"},
 			Results: []search.Result{{File: FQ3, Score: 0.5, Missing: []string{"Q3"}}, {File: FMinutes, Score: 0.4, Missing: []string{"Q3", "roadmap"}}}},
