@@ -95,7 +95,7 @@ func TestQuotedWords(t *testing.T) {
 		`"reapir estmate" now`:       {"reapir", "estmate"},
 		`“engnie” and "x`:            {"engnie"},
 		`no quotes`:                  nil,
-		`「東京」の人口`:                   nil,
+		`「東京」の人口`:                    nil,
 		`reciprocating "engnie" "a"`: {"engnie", "a"},
 	} {
 		if got := QuotedWords(q); !slices.Equal(got, want) {
