@@ -109,9 +109,17 @@ func TestAskAgenticOverRealDocs(t *testing.T) {
 			t.Errorf("terminal output lacks %q:\n%s", want, out)
 		}
 	}
-	// A folder that holds nothing is an error line, and a bad mode a usage error.
-	if code := h.run("ask", "--mode", "agentic", "--json", "--folder", "Nope", "q"); code == exitOK || !strings.HasPrefix(h.stdout.String(), `{"type":"error","error":{"code":"not_found"`) {
+	// A folder the index does not hold is a usage error line naming the
+	// closest folders, and a bad mode a usage error.
+	if code := h.run("ask", "--mode", "agentic", "--json", "--folder", "Nope", "q"); code != exitUsage || !strings.HasPrefix(h.stdout.String(), `{"type":"error","error":{"code":"usage"`) ||
+		!strings.Contains(h.stdout.String(), "closest") {
 		t.Errorf("unknown folder: exit %d, %s", code, h.stdout.String())
+	}
+	// The crawled folder itself, by its name in another case or by its path.
+	for _, folder := range []string{strings.ToUpper(filepath.Base(docs)), docs} {
+		if code := h.run("ask", "--mode", "agentic", "--json", "--folder", folder, cases[0].q); code != exitOK {
+			t.Errorf("--folder %q: exit %d %s", folder, code, h.stdout.String())
+		}
 	}
 	if code := h.run("ask", "--mode", "graph", "q"); code != exitUsage {
 		t.Errorf("bad mode: exit %d", code)

@@ -123,7 +123,9 @@ func alfredLoop(ctx context.Context, d *app.Deps, s *search.State, answer, query
 	if err := ss.SetSources(sources); err != nil {
 		return alfred.Output{}, err
 	}
-	ss.Scope = folder
+	if err := ss.SetFolder(ctx, folder); err != nil {
+		return alfred.Output{}, err
+	}
 	var out search.Outcome
 	if s != nil {
 		out, err = ss.Resume(ctx, *s, answer)

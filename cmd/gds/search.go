@@ -129,8 +129,10 @@ func runSearchText(ctx context.Context, d *app.Deps, opts searchOptions) error {
 		return err
 	}
 	defer ss.Close()
-	ss.Scope = opts.Folder
 	if err := ss.SetSources(opts.Sources); err != nil {
+		return err
+	}
+	if err := ss.SetFolder(ctx, opts.Folder); err != nil {
 		return err
 	}
 	if d.StdoutTTY {

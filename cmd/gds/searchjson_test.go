@@ -370,6 +370,23 @@ func TestSearchJSONFolderE2E(t *testing.T) {
 			t.Errorf("result %s in %q", r.Name, r.Path)
 		}
 	}
+	// The folder as a user types it: any case, the source folder's name
+	// with a path, the local path, a local: spec.
+	src := filepath.Join(homesDir, "reports-src")
+	for _, folder := range []string{"BETA", "reports-src/beta", filepath.Join(src, "beta"), "local:" + filepath.Join(src, "Beta")} {
+		out, _, code := runGds(t, gdsEnv(home), "search", "--json", "--folder", folder, "project report")
+		doc := decodeDoc(t, out)
+		if code != 0 || len(doc.Rounds) == 0 || doc.Rounds[0].Filters.Folder != "beta" || doc.Rounds[0].Hits != 44 {
+			t.Errorf("--folder %q: code %d rounds %+v", folder, code, doc.Rounds)
+		}
+	}
+	// A folder the index does not hold is a usage error naming the
+	// closest indexed folders.
+	out, _, code = runGds(t, gdsEnv(home), "search", "--json", "--folder", "betta", "project report")
+	if e := decodeErr(t, out); code != exitUsage || !strings.Contains(e.Message, `"betta"`) || !strings.Contains(e.Message, "closest: beta") ||
+		!strings.Contains(e.Hint, "alpha") {
+		t.Errorf("--folder betta: code %d %+v", code, e)
+	}
 	// The token of a question carries the folder, so --folder with --state
 	// is refused rather than silently changing the search.
 	out, _, code = runGds(t, gdsEnv(home), "search", "--json", "--folder", "beta", "--state", "g1.x")

@@ -71,13 +71,17 @@ func (d *Deps) Agent(ctx context.Context, req AgentRequest) (agent.Result, error
 	if stats.Files == 0 {
 		return agent.Result{}, d.emptyIndex()
 	}
-	eng := &agentEngine{st: st, prov: prov, xr: d.Extractor}
-	folder := store.CleanFolder(req.Folder)
+	scope, err := ResolveScope(ctx, st, req.Folder)
+	if err != nil {
+		return agent.Result{}, err
+	}
+	eng := &agentEngine{st: st, prov: prov, xr: d.Extractor, sources: scope.Sources}
+	folder := scope.Path
 	docs, err := eng.FolderDocuments(ctx, folder)
 	if err != nil {
 		return agent.Result{}, err
 	}
-	if folder == "" && len(cfg.DriveFolderIDs) > 1 && slices.ContainsFunc(docs, func(d agent.Doc) bool { return store.SourceKindOf(d.Source) == "drive" }) {
+	if folder == "" && len(scope.Sources) == 0 && len(cfg.DriveFolderIDs) > 1 && slices.ContainsFunc(docs, func(d agent.Doc) bool { return store.SourceKindOf(d.Source) == "drive" }) {
 		return agent.Result{}, apperr.L(apperr.Usage, "agent.no_folder", strings.Join(topFolders(docs), ", ")).Wrap(ErrNoFolder)
 	}
 	if len(docs) == 0 && folder != "" {
@@ -121,6 +125,9 @@ type agentEngine struct {
 	st   store.Store
 	prov ai.Provider
 	xr   crawl.Extractor // reads files the index does not hold
+	// sources limit the documents to these sources (a --folder naming a
+	// source's folder); none: all.
+	sources []string
 
 	mu      sync.Mutex
 	skipped map[string]agent.Doc   // files of a local source the index does not hold, by ID
@@ -183,10 +190,10 @@ func (e *agentEngine) folderDocuments(ctx context.Context, folder string) ([]age
 	root := ""
 	for _, d := range all {
 		indexed[d.File.ID] = true
-		if r, ok := localRoot(d.File); ok && root == "" {
+		if r, ok := localRoot(d.File); ok && root == "" && store.InSources(d.File.Source, e.sources) {
 			root = r
 		}
-		if d.File.Source == store.SourceUpload || !store.InFolder(d.File.Path, folder) {
+		if d.File.Source == store.SourceUpload || !store.InFolder(d.File.Path, folder) || !store.InSources(d.File.Source, e.sources) {
 			continue
 		}
 		out = append(out, agentDoc(d.File, d.Meta, d.Chunks))
@@ -219,7 +226,7 @@ func (e *agentEngine) folderDocuments(ctx context.Context, folder string) ([]age
 }
 
 func (e *agentEngine) SearchEvidence(ctx context.Context, query, folder string, topK int) ([]agent.Evidence, error) {
-	req := RetrieveRequest{Query: query, TopK: topK, MaxTopK: MaxAskTopK, Folder: folder}
+	req := RetrieveRequest{Query: query, TopK: topK, MaxTopK: MaxAskTopK, Folder: folder, Sources: e.sources}
 	if err := checkRetrieve(&req); err != nil {
 		return nil, err
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/crawl"
 	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/search"
 	"github.com/gds-cli/gds/internal/store"
 	"github.com/gds-cli/gds/internal/store/storetest"
 )
@@ -459,8 +460,14 @@ func testAgentOffline(t *testing.T, pg bool) {
 	if err != nil || last(t, again).ResultID != done.ResultID || len(again) != len(evs) {
 		t.Errorf("the offline run is not deterministic: %v", err)
 	}
-	if _, err := e.run(ctx, "q", "Nope", agent.Limits{}); !errors.Is(err, apperr.NotFound) {
+	// An unknown folder is a usage error naming the closest ones.
+	var fe *search.FolderError
+	if _, err := e.run(ctx, "q", "Nope", agent.Limits{}); !errors.Is(err, apperr.Usage) || !errors.As(err, &fe) || !slices.Contains(fe.Closest, "Meeting") {
 		t.Errorf("unknown folder: %v", err)
+	}
+	// The folder in another case is the folder.
+	if _, err := e.run(ctx, "How many bottles of water were delivered?", "meeting", agent.Limits{}); err != nil {
+		t.Errorf("folder in lower case: %v", err)
 	}
 	if _, err := e.run(ctx, " ", "Meeting", agent.Limits{}); !errors.Is(err, apperr.Usage) {
 		t.Errorf("no question: %v", err)

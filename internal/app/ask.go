@@ -25,8 +25,29 @@ type RetrieveRequest struct {
 	TopK           int     // 0: DefaultTopK
 	MaxTopK        int     // the caller's limit (0: MaxTopK)
 	ScoreThreshold float64 // 0–1
-	Folder         string  // only this folder and its subfolders
+	Folder         string  // only this folder and its subfolders (as typed: resolveFolder)
 	FileIDs        []string
+	// Sources limits the chunks to these sources (store.Filter.Sources);
+	// set by resolveFolder for a folder of one source.
+	Sources []string
+}
+
+// resolveFolder resolves req's folder as a user typed it in the index
+// (ResolveFolder): the stored path and, for a folder of one source, the
+// source. An unknown folder is a *search.FolderError.
+func resolveFolder(ctx context.Context, st folderCounter, req *RetrieveRequest) error {
+	if strings.TrimSpace(req.Folder) == "" {
+		return nil
+	}
+	scope, err := ResolveScope(ctx, st, req.Folder)
+	if err != nil {
+		return err
+	}
+	req.Folder = scope.Path
+	if len(scope.Sources) > 0 {
+		req.Sources = scope.Sources
+	}
+	return nil
 }
 
 // Source is one retrieved chunk with what a reader needs to cite it.
@@ -96,6 +117,9 @@ func (d *Deps) RetrieveWords(ctx context.Context, req RetrieveRequest) (Retrieve
 		return Retrieved{}, err
 	}
 	defer st.Close()
+	if err := resolveFolder(ctx, st, &req); err != nil {
+		return Retrieved{}, err
+	}
 	srcs, err := retrieve(ctx, st, prov, req)
 	if err != nil {
 		return Retrieved{}, d.explainEmpty(err)
@@ -124,7 +148,7 @@ func retrieve(ctx context.Context, st store.Store, prov ai.Provider, req Retriev
 	if err != nil {
 		return nil, fmt.Errorf("embed the question: %w", err)
 	}
-	f := store.Filter{Folder: req.Folder}
+	f := store.Filter{Folder: req.Folder, Sources: req.Sources}
 	if req.FileIDs != nil {
 		f.IDs = req.FileIDs
 	}
@@ -210,6 +234,9 @@ func (d *Deps) Ask(ctx context.Context, req AskRequest) (AskResult, error) {
 		return AskResult{}, err
 	}
 	defer st.Close()
+	if err := resolveFolder(ctx, st, &req.RetrieveRequest); err != nil {
+		return AskResult{}, err
+	}
 	srcs, err := retrieve(ctx, st, prov, req.RetrieveRequest)
 	if err != nil {
 		return AskResult{}, d.explainEmpty(err)

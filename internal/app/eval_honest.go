@@ -61,10 +61,15 @@ func (d *Deps) EvalHonest(ctx context.Context, req EvalRequest) (eval.HonestRepo
 	}
 	defer ev.ix.Store.Close()
 	loop := &search.Loop{Keywords: search.StoreSearcher{Index: ev.ix.Store}, Index: ev.ix.Store, AI: ev.prov, Asker: search.NoAnswer{}}
-	rep, err := eval.RunHonest(ctx, eval.HonestLoop{Loop: loop, Lang: d.Lang, MaxLoops: ev.cfg.SearchMaxLoopCount, Now: d.Now},
+	rep, details, err := eval.RunHonest(ctx, eval.HonestLoop{Loop: loop, Lang: d.Lang, MaxLoops: ev.cfg.SearchMaxLoopCount, Now: d.Now},
 		sets, eval.Options{Workers: req.Workers, Progress: req.Progress})
 	if err != nil {
 		return eval.HonestReport{}, err
+	}
+	if req.Details != "" {
+		if err := eval.WriteJSONLines(req.Details, details); err != nil {
+			return eval.HonestReport{}, err
+		}
 	}
 	rep.Provider, rep.Seed = ev.prov.Name(), req.Seed
 	return rep, nil

@@ -250,6 +250,23 @@ func (s *SearchSession) NewState(query string) search.State {
 	return st
 }
 
+// SetFolder limits new searches to the folder a user typed, resolved in
+// the index (ResolveFolder: any case, a path as results show it, a source
+// folder's name or local path, a source spec); a folder of one source also
+// limits the sources, unless --source already did. An unknown folder is a
+// *FolderError naming the closest indexed ones.
+func (s *SearchSession) SetFolder(ctx context.Context, typed string) error {
+	scope, err := ResolveScope(ctx, s.store, typed)
+	if err != nil {
+		return err
+	}
+	s.Scope = scope.Path
+	if len(scope.Sources) > 0 && len(s.Sources) == 0 {
+		return s.SetSources(scope.Sources)
+	}
+	return nil
+}
+
 // SetSources limits new searches to the sources of specs (--source values,
 // each a spec or a comma-separated list; none: every source). A bare
 // "drive" keeps every Drive source. When no Drive source is left, keyword
@@ -359,8 +376,10 @@ func (d *Deps) Search(ctx context.Context, req SearchRequest) (SearchResult, err
 		return SearchResult{}, err
 	}
 	defer ss.Close()
-	ss.Scope = req.Folder
 	if err := ss.SetSources(req.Sources); err != nil {
+		return SearchResult{}, err
+	}
+	if err := ss.SetFolder(ctx, req.Folder); err != nil {
 		return SearchResult{}, err
 	}
 	var out search.Outcome

@@ -101,3 +101,23 @@ func (w *TraceWriter) Close() error {
 	}
 	return w.err
 }
+
+// WriteJSONLines writes each value as one line of JSON to the file name.
+func WriteJSONLines[T any](name string, values []T) error {
+	f, err := os.Create(name)
+	if err != nil {
+		return fmt.Errorf("write the details: %w", err)
+	}
+	enc := json.NewEncoder(f)
+	enc.SetEscapeHTML(false)
+	for _, v := range values {
+		if err := enc.Encode(v); err != nil {
+			f.Close()
+			return fmt.Errorf("write the details: %w", err)
+		}
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("write the details: %w", err)
+	}
+	return nil
+}

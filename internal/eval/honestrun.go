@@ -20,6 +20,11 @@ type HonestOutcome struct {
 	Partial   bool
 	// TopMissing are the query's keywords the first result lacks.
 	TopMissing []string
+	// Missing are every result's missing keywords; Terms and DocFreq what
+	// the weak-match judgement read (search.Weakness), for --details.
+	Missing [][]string
+	Terms   []string
+	DocFreq map[string]int
 }
 
 // SaysWeak reports whether the output says the match is weak or names
@@ -77,10 +82,12 @@ func (h HonestLoop) Search(ctx context.Context, query string) (HonestOutcome, er
 	o := HonestOutcome{End: string(out.State.End), Unmatched: out.State.Unmatched, FullText: out.State.FullText, Partial: len(out.Partial) > 0}
 	for i, r := range out.Results {
 		o.Files = append(o.Files, r.File.Name)
+		o.Missing = append(o.Missing, r.Missing)
 		if i == 0 {
 			o.TopMissing = r.Missing
 		}
 	}
+	o.Terms, o.DocFreq = out.Weakness.Terms, out.Weakness.DocFreq
 	return o, nil
 }
 
@@ -125,8 +132,25 @@ type HonestSearcher interface {
 	Search(ctx context.Context, query string) (HonestOutcome, error)
 }
 
-// RunHonest runs every derived set through s and returns the figures.
-func RunHonest(ctx context.Context, s HonestSearcher, sets HonestSets, opts Options) (HonestReport, error) {
+// HonestDetail is one line of gds eval --mode honest --details: one
+// question of a derived set and what the search told the user.
+type HonestDetail struct {
+	Set      string   `json:"set"` // clean, invented, typo, unanswerable
+	ID       string   `json:"id"`
+	Query    string   `json:"query"`
+	Word     string   `json:"word,omitempty"`
+	Original string   `json:"original,omitempty"`
+	Relevant []string `json:"relevant"`
+	Rank     int      `json:"rank"`
+	HonestOutcome
+}
+
+// HonestSetNames name the derived sets in details.
+var HonestSetNames = [4]string{"clean", "invented", "typo", "unanswerable"}
+
+// RunHonest runs every derived set through s and returns the figures and
+// every question's detail.
+func RunHonest(ctx context.Context, s HonestSearcher, sets HonestSets, opts Options) (HonestReport, []HonestDetail, error) {
 	type item struct {
 		set      int // 0 clean, 1 invented, 2 typo, 3 unanswerable
 		q        Query
@@ -157,7 +181,12 @@ func RunHonest(ctx context.Context, s HonestSearcher, sets HonestSets, opts Opti
 		return err
 	})
 	if err != nil {
-		return HonestReport{}, err
+		return HonestReport{}, nil, err
+	}
+	details := make([]HonestDetail, len(items))
+	for i, it := range items {
+		details[i] = HonestDetail{Set: HonestSetNames[it.set], ID: it.q.ID, Query: it.q.Query, Word: it.word, Original: it.original,
+			Relevant: it.q.Relevant, Rank: Rank(outs[i].Files, it.q.Relevant), HonestOutcome: outs[i]}
 	}
 	var figs [4]HonestFigures
 	for i, it := range items {
@@ -202,5 +231,5 @@ func RunHonest(ctx context.Context, s HonestSearcher, sets HonestSets, opts Opti
 			*x = round4(*x / n)
 		}
 	}
-	return HonestReport{Removed: len(sets.Removed), Clean: figs[0], Invented: figs[1], Typo: figs[2], Unanswerable: figs[3]}, nil
+	return HonestReport{Removed: len(sets.Removed), Clean: figs[0], Invented: figs[1], Typo: figs[2], Unanswerable: figs[3]}, details, nil
 }

@@ -57,7 +57,16 @@ const AlfredLimit = 9
 type Index interface {
 	search.KeystrokeIndex
 	SyncStates(ctx context.Context) ([]store.SyncState, error)
+	// FolderCounts lists the indexed folders (store.Store.FolderCounts): a
+	// keystroke in a folder that finds nothing looks the folder up as it
+	// was typed.
+	FolderCounts(ctx context.Context) ([]store.FolderCount, error)
 	Close() error
+}
+
+// folderCounter is an index that lists its folders (store.Store.FolderCounts).
+type folderCounter interface {
+	FolderCounts(ctx context.Context) ([]store.FolderCount, error)
 }
 
 // OpenIndex opens the SQLite index of cfg read-only, without migrating it
@@ -106,10 +115,33 @@ type Request struct {
 // the offline query rules — never the configured AI provider). An empty
 // index is an apperr.NoIndex error.
 func Files(ctx context.Context, ix search.KeystrokeIndex, req Request) (search.KeystrokeResult, error) {
-	res, err := search.Keystroke(ctx, ix, rules.Analyzer{}, search.KeystrokeRequest{Query: req.Query, Lang: req.Lang, Now: req.Now,
-		Limit: req.Limit, Folder: req.Folder, Sources: req.Sources})
+	kreq := search.KeystrokeRequest{Query: req.Query, Lang: req.Lang, Now: req.Now, Limit: req.Limit, Folder: req.Folder, Sources: req.Sources}
+	res, err := search.Keystroke(ctx, ix, rules.Analyzer{}, kreq)
 	if err != nil {
 		return search.KeystrokeResult{}, err
+	}
+	if fl, ok := ix.(folderCounter); ok && len(res.Files) == 0 && req.Folder != "" {
+		// Nothing in the folder as typed: look it up as the user may have
+		// typed it (another case, a source's name or local path), and
+		// search again there; an unknown folder names the closest ones.
+		// Only then, so a keystroke in a folder typed right costs nothing.
+		folders, err := fl.FolderCounts(ctx)
+		if err != nil {
+			return search.KeystrokeResult{}, err
+		}
+		m := search.ResolveFolder(req.Folder, folders)
+		if !m.Found && len(folders) > 0 {
+			return search.KeystrokeResult{}, search.UnknownFolder(req.Folder, m, folders)
+		}
+		if m.Found && (m.Scope.Path != store.CleanFolder(req.Folder) || len(m.Scope.Sources) > 0) {
+			kreq.Folder = m.Scope.Path
+			if len(m.Scope.Sources) > 0 && len(kreq.Sources) == 0 {
+				kreq.Sources = m.Scope.Sources
+			}
+			if res, err = search.Keystroke(ctx, ix, rules.Analyzer{}, kreq); err != nil {
+				return search.KeystrokeResult{}, err
+			}
+		}
 	}
 	if !res.Indexed {
 		return search.KeystrokeResult{}, apperr.L(apperr.NoIndex, "search.empty_index")

@@ -175,12 +175,15 @@ func kanaVariants(w string) []string {
 
 // PickCorrection chooses among the candidates the index holds: the one
 // sharing the most files with the query's other words (cooc), then the one
-// the most files hold (df), then the first. ok is false when the index
-// holds none.
+// the most files hold (df), then the first. When the query has other
+// words (cooc is not nil), a candidate sharing no file with any of them is
+// no correction: a word the user meant belongs with the rest of the
+// question (an invented name one letter from a common word is not
+// "corrected" to it). ok is false when no candidate qualifies.
 func PickCorrection(cands []Candidate, df, cooc map[string]int) (Candidate, bool) {
 	best, ok := Candidate{}, false
 	for _, c := range cands {
-		if df[c.Term] <= 0 {
+		if df[c.Term] <= 0 || cooc != nil && cooc[c.Term] <= 0 {
 			continue
 		}
 		if !ok || cooc[c.Term] > cooc[best.Term] || cooc[c.Term] == cooc[best.Term] && df[c.Term] > df[best.Term] {
@@ -300,9 +303,27 @@ func (s State) Corrections() map[string]string {
 }
 
 // SearchQuery is the query the search ranks by: the query with its
-// corrections made (the query itself when there are none).
+// corrections made and the words no file contains left out (they match
+// nothing, and would only blur the query's embedding); the query itself
+// when there are neither.
 func (s State) SearchQuery() string {
-	return rewriteWords(s.Query, s.Corrections(), func(_, to string) string { return to })
+	words := s.Corrections()
+	for _, u := range s.Unmatched {
+		if u.Suggestion == "" {
+			if words == nil {
+				words = map[string]string{}
+			}
+			words[u.Word] = ""
+		}
+	}
+	if len(words) == 0 {
+		return s.Query
+	}
+	q := rewriteWords(s.Query, words, func(_, to string) string { return to })
+	if strings.TrimSpace(q) == "" {
+		return s.Query
+	}
+	return strings.Join(strings.Fields(q), " ")
 }
 
 // InsteadQuery is the way back of a corrected search: the query with each

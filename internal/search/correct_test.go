@@ -81,6 +81,9 @@ func TestPickCorrection(t *testing.T) {
 		{"more files win", map[string]int{"estate": 9, "estimate": 2}, nil, "estate", true},
 		{"sharing files with the query's words wins", map[string]int{"estate": 9, "estimate": 2}, map[string]int{"estimate": 1}, "estimate", true},
 		{"ties keep the first", map[string]int{"estate": 2, "estimate": 2}, nil, "estate", true},
+		// With other words in the query, a candidate sharing no file with
+		// them is no correction.
+		{"sharing nothing with the query's words", map[string]int{"estate": 9, "estimate": 2}, map[string]int{}, "", false},
 	} {
 		got, ok := PickCorrection(cands, c.df, c.cooc)
 		if ok != c.wantOK || got.Spelling != c.want {
@@ -112,10 +115,12 @@ func TestSearchAndInsteadQuery(t *testing.T) {
 		{"reciprocating engnie efficency", "reciprocating engine efficiency", `reciprocating "engnie" "efficency"`,
 			[]Unmatched{{Word: "engnie", Suggestion: "engine"}, {Word: "efficency", Suggestion: "efficiency"}}},
 		// Only corrected words change; a word named without a suggestion stays.
-		{"Engnie zqxjvw engnie", "Engine zqxjvw Engine", `"Engnie" zqxjvw "engnie"`,
+		// A word no file holds is left out of the search query.
+		{"Engnie zqxjvw engnie", "Engine Engine", `"Engnie" zqxjvw "engnie"`,
 			[]Unmatched{{Word: "Engnie", Suggestion: "Engine"}, {Word: "zqxjvw"}}},
 		{"東京のさーばの場所", "東京のサーバーの場所", `東京の"さーば"の場所`, []Unmatched{{Word: "さーば", Suggestion: "サーバー"}}},
-		{"nothing corrected", "nothing corrected", "", []Unmatched{{Word: "corrected"}}},
+		{"nothing corrected", "nothing", "", []Unmatched{{Word: "corrected"}}},
+		{"zqxjvw", "zqxjvw", "", []Unmatched{{Word: "zqxjvw"}}},
 	} {
 		s := State{Query: c.query, Unmatched: c.unmatched}
 		if got := s.SearchQuery(); got != c.search {

@@ -121,14 +121,15 @@ func Holders(ctx context.Context, ix any, terms, ids []string) (map[string]map[s
 	return out, nil
 }
 
-// markMissing sets each result's Missing words and returns the words of a
-// Partial match (PartialWords; nil when it is not): the results are checked for the terms of the first
-// round's keywords (MissingTerms), counted by CountTerms for their
-// specificity (known: counts already made, by the word check). Without a
+// markMissing sets each result's Missing words and returns what the weak
+// match judgement read: the terms the results were checked for
+// (MissingTerms of the first round's keywords), their index counts
+// (CountTerms; known: counts already made, by the word check), and the
+// words of a Partial match (PartialWords; nil when it is not). Without a
 // full-text index nothing is marked.
-func markMissing(ctx context.Context, ix any, s State, res []Result, known map[string]int) ([]string, error) {
+func markMissing(ctx context.Context, ix any, s State, res []Result, known map[string]int) (Weakness, error) {
 	if len(s.Rounds) == 0 || len(res) == 0 {
-		return nil, nil
+		return Weakness{}, nil
 	}
 	terms := MissingTerms(s.Rounds[0].Conditions.Keywords)
 	ids := make([]string, len(res))
@@ -137,7 +138,7 @@ func markMissing(ctx context.Context, ix any, s State, res []Result, known map[s
 	}
 	held, err := Holders(ctx, ix, terms, ids)
 	if err != nil || held == nil {
-		return nil, err
+		return Weakness{}, err
 	}
 	missing := make([][]string, len(res))
 	for i := range res {
@@ -152,17 +153,27 @@ func markMissing(ctx context.Context, ix any, s State, res []Result, known map[s
 	}
 	df, err := CountTerms(ctx, ix, unknown, false)
 	if err != nil {
-		return nil, err
+		return Weakness{}, err
 	}
-	for t, n := range known {
-		if _, ok := df[t]; !ok && df != nil {
+	if df == nil {
+		df = map[string]int{}
+	}
+	for _, t := range terms {
+		if n, ok := known[t]; ok {
 			df[t] = n
 		}
 	}
-	if df == nil {
-		df = known
-	}
-	return PartialWords(terms, df, missing), nil
+	return Weakness{Terms: terms, DocFreq: df, Partial: PartialWords(terms, df, missing)}, nil
+}
+
+// Weakness is what the weak-match judgement of a search read and decided:
+// the terms each result was checked for, how many indexed files hold each,
+// and the most specific words the best results each miss when the match is
+// partial (nil otherwise).
+type Weakness struct {
+	Terms   []string
+	DocFreq map[string]int
+	Partial []string
 }
 
 // MissingText says a result's missing words ("Missing: watt, steam"); ""

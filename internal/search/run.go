@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/gds-cli/gds/internal/ai"
+	"github.com/gds-cli/gds/internal/ai/offline/rules"
 	"github.com/gds-cli/gds/internal/budget"
 	"github.com/gds-cli/gds/internal/store"
 	"github.com/gds-cli/gds/internal/tokenize"
@@ -124,7 +125,10 @@ type Outcome struct {
 	// Partial holds the query's most specific words when the best results
 	// each miss one of them (PartialWords): a weak match, said as such.
 	// nil otherwise.
-	Partial  []string
+	Partial []string
+	// Weakness is what the weak-match judgement read (the terms, their
+	// counts), for gds eval --mode honest.
+	Weakness Weakness
 	snippets map[string]string
 }
 
@@ -186,9 +190,11 @@ func (l *Loop) drive(ctx context.Context, s State, a Action) (Outcome, error) {
 				if err != nil {
 					return out, err
 				}
-				if out.Partial, err = markMissing(ctx, l.Index, s, res, checked); err != nil {
+				w, err := markMissing(ctx, l.Index, s, res, checked)
+				if err != nil {
 					return out, err
 				}
+				out.Partial, out.Weakness = w.Partial, w
 				out.Results = res
 			}
 			return out, nil
@@ -584,13 +590,14 @@ that this these those it its his her their they he she them there than then so n
 })
 
 // QueryTerms are the distinct full-text tokens of a query (words, CJK
-// bigrams) minus English stop words, each searched as an alternative when
-// ranking hits by the whole query.
+// bigrams) minus English stop words and the extensions of file names
+// (zero.txt → zero: rules.StripExtensions), each searched as an
+// alternative when ranking hits by the whole query.
 func QueryTerms(query string) []string {
 	var out []string
 	seen := map[string]bool{}
 	stop := queryStopWords()
-	for _, t := range tokenize.Tokens(query) {
+	for _, t := range tokenize.Tokens(rules.StripExtensions(query)) {
 		if stop[t] {
 			continue
 		}

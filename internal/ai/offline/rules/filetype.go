@@ -72,3 +72,52 @@ func typeOfCJK(seg string) (fileType, rest string) {
 	}
 	return "", seg
 }
+
+// extensionTypes are the file-name extensions (lower case) that name a file
+// type; the search matches the type, never the extension as a word (every
+// .txt file's name holds "txt").
+var extensionTypes = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"pdf": ai.FileTypePDF,
+		"ppt": ai.FileTypePresentation, "pptx": ai.FileTypePresentation, "key": ai.FileTypePresentation, "odp": ai.FileTypePresentation,
+		"xls": ai.FileTypeSpreadsheet, "xlsx": ai.FileTypeSpreadsheet, "csv": ai.FileTypeSpreadsheet, "tsv": ai.FileTypeSpreadsheet, "ods": ai.FileTypeSpreadsheet,
+		"doc": ai.FileTypeDocument, "docx": ai.FileTypeDocument, "odt": ai.FileTypeDocument, "rtf": ai.FileTypeDocument,
+		"txt": ai.FileTypeText, "md": ai.FileTypeText, "markdown": ai.FileTypeText,
+	}
+})
+
+// SplitExtension splits a file name written in a query (zero.txt, Q3
+// plan.PDF) into its name and the file type of its extension; a word
+// without a known extension is returned whole with type "".
+func SplitExtension(word string) (name, fileType string) {
+	i := strings.LastIndexByte(word, '.')
+	if i < 0 {
+		return word, ""
+	}
+	if ft, ok := extensionTypes()[strings.ToLower(word[i+1:])]; ok {
+		return word[:i], ft
+	}
+	return word, ""
+}
+
+// StripExtensions removes the known file-name extensions written after a
+// name in s ("zero.txt" → "zero"), so that ranking by the query's words
+// does not favour every file whose name has that extension.
+func StripExtensions(s string) string {
+	if !strings.Contains(s, ".") {
+		return s
+	}
+	fields := strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == '\u3000' || r == '\t' })
+	changed := false
+	for i, f := range fields {
+		core := strings.TrimRight(f, "?？!！,、。)）\"'")
+		if name, ft := SplitExtension(core); ft != "" && name != "" {
+			fields[i] = name + f[len(core):]
+			changed = true
+		}
+	}
+	if !changed {
+		return s
+	}
+	return strings.Join(fields, " ")
+}

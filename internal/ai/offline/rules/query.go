@@ -125,6 +125,13 @@ func candidates(s string, sentenceStart bool) (extraction, []candidate) {
 	for i, sg := range segs {
 		switch sg.kind {
 		case segLatin:
+			if name, ft := SplitExtension(sg.text); ft != "" {
+				// A file name: its extension is a type, its name a word.
+				setType(ft)
+				if sg.text = strings.TrimRight(name, "."); sg.text == "" {
+					continue
+				}
+			}
 			lower := strings.ToLower(sg.text)
 			if ft := typeOfLatin(sg.text); ft != "" {
 				setType(ft)

@@ -283,3 +283,29 @@ func TestContentWords(t *testing.T) {
 		}
 	}
 }
+
+// A file name in a query is its name as a keyword and its extension as a
+// file type, never the extension as a word.
+func TestAnalyzeQueryFileNames(t *testing.T) {
+	runQueryCases(t, []queryCase{
+		{"zero.txt", []string{"zero"}, "", "", ai.FileTypeText},
+		{"budget.XLSX from Tanaka", []string{"Tanaka", "budget"}, "", "", ai.FileTypeSpreadsheet},
+		{"議事録.pdf", []string{"議事録"}, "", "", ai.FileTypePDF},
+		{".pdf", []string{}, "", "", ai.FileTypePDF},
+		{"node.js tutorial", []string{"node.js", "tutorial"}, "", "", ""},
+	})
+}
+
+func TestStripExtensions(t *testing.T) {
+	for in, want := range map[string]string{
+		"zero.txt":              "zero",
+		"where is plan.PDF?":    "where is plan?",
+		"node.js and e.g. this": "node.js and e.g. this",
+		"no dots":               "no dots",
+		"議事録.pdf　2024":         "議事録 2024",
+	} {
+		if got := StripExtensions(in); got != want {
+			t.Errorf("StripExtensions(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
