@@ -199,9 +199,11 @@ func Outcome(out search.Outcome, token string, o Options) Output {
 		it := alfredFile(r.File, o)
 		if m := search.MissingText(r.Missing, o.Lang); m != "" {
 			it.Subtitle = i18n.T(o.Lang, "alfred.missing.sub", clean(m), it.Subtitle)
+			addNotice(&it, clean(m))
 		}
 		if len(out.Partial) > 0 {
 			it.Subtitle = i18n.T(o.Lang, "alfred.missing.sub", i18n.T(o.Lang, "alfred.partial"), it.Subtitle)
+			addNotice(&it, i18n.T(o.Lang, "alfred.partial"))
 		}
 		it = noticedItem(it, out.State.Loosened, out.State.FullText, o.Lang)
 		res.Items = append(res.Items, wordsItem(it, out.State.Unmatched, o.Lang))
