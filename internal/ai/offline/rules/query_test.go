@@ -302,7 +302,7 @@ func TestStripExtensions(t *testing.T) {
 		"where is plan.PDF?":    "where is plan?",
 		"node.js and e.g. this": "node.js and e.g. this",
 		"no dots":               "no dots",
-		"議事録.pdf　2024":         "議事録 2024",
+		"議事録.pdf　2024":          "議事録 2024",
 	} {
 		if got := StripExtensions(in); got != want {
 			t.Errorf("StripExtensions(%q) = %q, want %q", in, got, want)
