@@ -49,6 +49,11 @@ benchmarks:
   startup time whole processes against a minimal Go binary in the same run:
           gds version and gds alfred filter on a small index of testdata/sample,
           plus the package initialisation before main (scripts/bench-startup.sh)
+  ratelimit
+          crawl N corpus files, then build the graph of one folder, through
+          the real OpenAI client against the emulator enforcing OpenAI's rate
+          limits at each --rpm with --latency; files/s and calls/s against
+          the limit, 429 share, embeddings batching
   serve-load
           N concurrent chat streams and searches for a fixed time against a
           gds serve on loopback (started on an index of --data, or --url);
@@ -74,6 +79,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runStartupBench(ctx, args[1:], stdout, stderr)
 	case "serve-load":
 		return runServeLoad(ctx, args[1:], stdout, stderr)
+	case "ratelimit":
+		return runRateBench(ctx, args[1:], stdout, stderr)
 	default:
 		fmt.Fprint(stderr, usage)
 		return fmt.Errorf("unknown benchmark %q", args[0])
