@@ -236,3 +236,60 @@ func TestQuotaStopsTheCrawlWithTheCheckpointIntact(t *testing.T) {
 	}
 	var _ store.SyncState = state
 }
+
+// cancelAfter cancels the crawl when the n-th file is reported committed.
+type cancelAfter struct {
+	cancel func()
+	n      int
+	mu     sync.Mutex
+}
+
+func (c *cancelAfter) Begin(int, bool) {}
+func (c *cancelAfter) File(_ crawl.Entry, s crawl.Status, _ string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if s == crawl.StatusNew {
+		if c.n--; c.n == 0 {
+			c.cancel()
+		}
+	}
+}
+
+// TestStoppedCrawlRedoesNoCommittedFile: a crawl stopped in the middle
+// (Ctrl-C, a kill's in-process form) under rate limits keeps what it
+// committed; the next crawl summarises exactly the files that were not,
+// and ends with every file indexed.
+func TestStoppedCrawlRedoesNoCommittedFile(t *testing.T) {
+	const files = 40
+	srv, p := emulated(t, openaitest.WithLatency(50*time.Millisecond),
+		openaitest.WithRateLimits(openaitest.RateLimit{RPM: 1200}, openaitest.RateLimit{RPM: 600}))
+	idx := openIndex(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	sum, err := crawl.Run(ctx, crawl.Options{Source: memSource{files}, Index: idx, Provider: p, SummaryMaxLength: 80,
+		Progress: &cancelAfter{cancel: cancel, n: 3}})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("Run = %v, want cancelled", err)
+	}
+	committed, _ := idx.SourceIDs(context.Background(), "local")
+	if len(committed) != sum.New || sum.New == 0 || sum.New == files {
+		t.Fatalf("%d committed, %d reported new", len(committed), sum.New)
+	}
+	srv.Reset()
+	sum2, err := crawl.Run(context.Background(), crawl.Options{Source: memSource{files}, Index: idx, Provider: p, SummaryMaxLength: 80})
+	if err != nil || sum2.New != files-len(committed) {
+		t.Fatalf("second crawl = %v, %d new; want %d", err, sum2.New, files-len(committed))
+	}
+	served := 0
+	for _, r := range srv.RequestsTo(openaitest.PathChat) {
+		if r.Status == http.StatusOK {
+			served++
+		}
+	}
+	if served != files-len(committed) {
+		t.Errorf("the second crawl made %d summaries for %d files not committed", served, files-len(committed))
+	}
+	all, _ := idx.SourceIDs(context.Background(), "local")
+	if len(all) != files {
+		t.Errorf("%d of %d files indexed", len(all), files)
+	}
+}
