@@ -16,11 +16,13 @@
 //     from the headers, capped by Config.MaxRPM / GDS_AI_MAX_RPM), so the
 //     calls are spread evenly over the minute rather than sent in bursts
 //     (OpenAI enforces its limits over periods shorter than a minute);
-//   - a concurrency window (AIMD): it starts at Config.Initial, grows by one
-//     call per success while the window is full and the headers show room
-//     (slow start, then by 1/window per success after the first 429), and
-//     halves on a 429; a 429 also pauses the lane for the server's wait and
-//     slows the pacer by 10 %, which recovers by 0.2 % per success;
+//   - a concurrency window (AIMD): it starts at Config.Initial and, while
+//     the window is full and the headers show room, grows by one call per
+//     success — or at once to what the known rate needs (rate × mean
+//     latency × 1.25, Little's law) — until the first 429, then by
+//     1/window per success; it halves on a 429, which also pauses the lane
+//     for the server's wait and slows the pacer by 10 % (recovered by
+//     0.2 % per success);
 //   - insufficient_quota: every call fails at once (ErrQuota) for
 //     Config.QuotaHold.
 //

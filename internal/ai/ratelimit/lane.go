@@ -35,8 +35,9 @@ func (l *Lane) Name() string { return l.name }
 
 // Slot is an admitted call; Done must be called once when it has finished.
 type Slot struct {
-	l    *Lane
-	once sync.Once
+	l     *Lane
+	start time.Time
+	once  sync.Once
 }
 
 // Done records the call's outcome and frees its place in the window.
@@ -47,7 +48,8 @@ func (s *Slot) Done(o Observation) {
 	s.once.Do(func() {
 		l := s.l
 		l.mu.Lock()
-		l.st.Finish(l.cfg, o, l.now())
+		now := l.now()
+		l.st.Finish(l.cfg, o, now.Sub(s.start), now)
 		close(l.wake)
 		l.wake = make(chan struct{})
 		l.mu.Unlock()
@@ -86,7 +88,7 @@ func (l *Lane) Acquire(ctx context.Context, cost int) (*Slot, error) {
 			if d.Err != nil {
 				return nil, d.Err
 			}
-			return &Slot{l: l}, nil
+			return &Slot{l: l, start: l.now()}, nil
 		}
 		wake := l.wake
 		l.mu.Unlock()

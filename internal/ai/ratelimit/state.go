@@ -126,6 +126,9 @@ type State struct {
 	QuotaUntil time.Time
 	// Counters: calls admitted, 429 rate limits, quota refusals.
 	Sent, Limited, Quota int64
+	// Latency is the calls' mean duration (an exponential average), for
+	// the window slow start aims at.
+	Latency time.Duration
 
 	req, tok bucket
 }
@@ -214,15 +217,33 @@ func (s *State) Admit(c Config, cost int, now time.Time) Decision {
 	return Decision{OK: true}
 }
 
-// Finish records the outcome of an admitted call: the headers in, the
-// window (and the pace) out.
-func (s *State) Finish(c Config, o Observation, now time.Time) {
+// Finish records the outcome of an admitted call that took took: the
+// headers in, the window (and the pace) out.
+func (s *State) Finish(c Config, o Observation, took time.Duration, now time.Time) {
 	c = c.withDefaults()
 	full := s.InFlight >= int(s.Window)
 	if s.InFlight > 0 {
 		s.InFlight--
 	}
+	if took > 0 && o.Status >= 200 && o.Status < 300 {
+		if s.Latency == 0 {
+			s.Latency = took
+		} else {
+			s.Latency += (took - s.Latency) / 5
+		}
+	}
 	s.Observe(c, o, now, full)
+}
+
+// target is the window slow start may jump to: the calls in flight that
+// keep the pacer busy (Little's law: rate × latency), a quarter more for
+// the spread of latencies; 0 when the rate or the latency is unknown.
+func (s *State) target(c Config) float64 {
+	rpm := s.EffectiveRPM(c)
+	if rpm <= 0 || s.Latency <= 0 {
+		return 0
+	}
+	return math.Ceil(float64(rpm)/60*c.Headroom*s.Latency.Seconds()*1.25) + 1
 }
 
 // Observe applies what a response said. full reports whether the window
@@ -260,9 +281,14 @@ func (s *State) Observe(c Config, o Observation, now time.Time, full bool) {
 	case o.Status >= 200 && o.Status < 300:
 		s.Factor = math.Min(1, s.Factor+factorRecover)
 		if full && s.room(o) {
-			if s.Threshold == 0 || s.Window < s.Threshold {
+			switch {
+			case s.Threshold == 0:
+				// Slow start: one more per success, or at once to what
+				// the known rate and latency need.
+				s.Window = math.Max(s.Window+1, s.target(c))
+			case s.Window < s.Threshold:
 				s.Window++
-			} else {
+			default:
 				s.Window += 1 / s.Window
 			}
 			s.Window = math.Min(s.Window, float64(c.Max))

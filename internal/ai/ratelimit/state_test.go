@@ -63,6 +63,7 @@ func TestWindowFromHeaders(t *testing.T) {
 				now = now.Add(100 * time.Millisecond)
 				s.Observe(c.cfg, st.o, now, st.full)
 			}
+
 			if got := int(s.Window); got != c.want {
 				t.Errorf("window = %v, want %d", s.Window, c.want)
 			}
@@ -131,7 +132,7 @@ func TestAdmitWindowPauseAndQuota(t *testing.T) {
 	if d := s.Admit(cfg, 1, t0); d.OK || d.Wait != 0 || d.Err != nil {
 		t.Errorf("third call with a window of 2 = %+v, want wait for a finish", d)
 	}
-	s.Finish(cfg, limited(1500*time.Millisecond), t0)
+	s.Finish(cfg, limited(1500*time.Millisecond), time.Millisecond, t0)
 	if d := s.Admit(cfg, 1, t0.Add(500*time.Millisecond)); d.OK || d.Wait != time.Second {
 		t.Errorf("during a 429's pause = %+v, want a wait of 1 s", d)
 	}
@@ -140,7 +141,7 @@ func TestAdmitWindowPauseAndQuota(t *testing.T) {
 	}
 	q := Unknown(StatusTooManyRequests)
 	q.Code = CodeQuota
-	s.Finish(cfg, q, t0.Add(2*time.Second))
+	s.Finish(cfg, q, time.Millisecond, t0.Add(2*time.Second))
 	if d := s.Admit(cfg, 1, t0.Add(3*time.Second)); d.Err != ErrQuota {
 		t.Errorf("after insufficient_quota = %+v, want ErrQuota", d)
 	}
@@ -184,5 +185,39 @@ func TestMaxRPMPacesFromTheStart(t *testing.T) {
 	}
 	if d := s.Admit(cfg, 1, t0); d.OK || d.Wait != time.Second {
 		t.Errorf("second call at once at 60 RPM = %+v, want a wait of 1 s", d)
+	}
+}
+
+// TestSlowStartJumps: once the limit and the calls' latency are known,
+// slow start jumps to the window the rate needs instead of growing one
+// call at a time.
+func TestSlowStartJumps(t *testing.T) {
+	cases := []struct {
+		name   string
+		cfg    Config
+		before []Observation // observed first (window full)
+		last   Observation   // then one call of 1 s finishes, the window full
+		want   int
+	}{
+		// 6000 RPM at 95 % is 95 calls a second; at 1 s each, 95 in
+		// flight, a quarter more for the spread, plus one.
+		{"jumps to rate × latency", Config{}, nil, ok(6000, 5900), 120},
+		{"capped by Max", Config{Max: 50}, nil, ok(6000, 5900), 50},
+		{"no jump after a 429 (additive only)", Config{}, []Observation{ok(6000, 5900), limited(0)}, ok(6000, 5900), 2},
+		{"no jump without the limit", Config{}, nil, Unknown(200), 4},
+		{"max RPM sets the rate", Config{MaxRPM: 600}, nil, ok(6000, 5900), 13},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := NewState(c.cfg)
+			for _, o := range c.before {
+				s.Observe(c.cfg, o, t0, true)
+			}
+			s.InFlight = int(s.Window)
+			s.Finish(c.cfg, c.last, time.Second, t0)
+			if got := int(s.Window); got != c.want {
+				t.Errorf("window = %v, want %d", s.Window, c.want)
+			}
+		})
 	}
 }
