@@ -33,12 +33,13 @@ type rateResult struct {
 	Items   int     `json:"items"` // files crawled, or chunks extracted
 	Failed  int     `json:"failed"`
 	Seconds float64 `json:"seconds"`
-	// PerSec is items (crawl) or chat calls (graph build) per second over
-	// the whole run; Steady the same between 10 % and 90 % of the items.
+	// PerSec is files per second over the whole crawl, or chat calls per
+	// second over a graph build's extraction and report phases; Steady
+	// (crawls) the files per second between 10 % and 90 % of them.
 	PerSec float64 `json:"per_sec"`
 	Steady float64 `json:"steady_per_sec"`
-	// OfLimit is Steady ÷ (RPM / 60): one chat call per file (or per call)
-	// makes RPM/60 the ceiling.
+	// OfLimit is Steady (crawls) or PerSec (graph build) ÷ (RPM / 60):
+	// one chat call per file, or per call, makes RPM/60 the ceiling.
 	OfLimit float64 `json:"of_limit"`
 	// Chat requests sent, refused with 429 (all, and after the first 10 %
 	// of the requests), the most sent in any second, embeddings requests
@@ -133,8 +134,13 @@ func runRateBench(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		}
 	}
 	for i := range results {
-		if results[i].RPM > 0 && results[i].Steady > 0 {
-			results[i].OfLimit = results[i].Steady / (float64(results[i].RPM) / 60)
+		r := &results[i]
+		rate := r.Steady
+		if r.Job == "graph-build" {
+			rate = r.PerSec // a small build has no steady state worth the name
+		}
+		if r.RPM > 0 {
+			r.OfLimit = rate / (float64(r.RPM) / 60)
 		}
 	}
 	if *asJSON {
@@ -269,7 +275,6 @@ func benchGraph(ctx context.Context, srv *openaitest.Server, idx *sqlite.Store, 
 	}
 	var (
 		mu    sync.Mutex
-		calls []time.Time // a finish time per extracted chunk or written report
 		phase = map[string][2]time.Time{}
 	)
 	b := &graph.Builder{Index: idx, Graph: idx, Provider: p, Counter: tokens.O200k, Lang: "ja",
@@ -283,9 +288,6 @@ func benchGraph(ctx context.Context, srv *openaitest.Server, idx *sqlite.Store, 
 			}
 			ph[1] = now
 			phase[pr.Phase] = ph
-			if (pr.Phase == graph.PhaseExtract || pr.Phase == graph.PhaseReport) && pr.Done > 0 {
-				calls = append(calls, now)
-			}
 		}}
 	start := time.Now()
 	st, err := b.Build(ctx, graph.BuildOptions{Folder: folder})
@@ -303,15 +305,6 @@ func benchGraph(ctx context.Context, srv *openaitest.Server, idx *sqlite.Store, 
 	}
 	if modelTime > 0 {
 		r.PerSec = float64(r.ChatCalls) / modelTime
-	}
-	// Steady: chat calls per second between 10 % and 90 % of the
-	// extracted chunks (each chunk is ExtractCalls/Extracted calls).
-	if st.Extracted > 0 {
-		perItem := float64(st.ExtractCalls) / float64(st.Extracted)
-		mu.Lock()
-		ext := slices.Clone(calls[:min(len(calls), st.Extracted)])
-		mu.Unlock()
-		r.Steady = steady(ext) * perItem
 	}
 	requestStats(srv, &r)
 	return r, nil
