@@ -183,6 +183,11 @@ func (p *Provider) fail(ctx context.Context, op string, n *attempts, err error) 
 	case ctx.Err() != nil:
 		// The caller gave up: report that, not a server problem.
 		e.Err = ctx.Err()
+	case errors.Is(err, errMarkedDown):
+		if down := p.unreachable(op); down != nil {
+			return down
+		}
+		e.Kind, e.Err = ErrConnection, err
 	case errors.Is(err, ratelimit.ErrQuota):
 		e.Status, e.Code, e.Kind = http.StatusTooManyRequests, ratelimit.CodeQuota, ErrQuotaExhausted
 		e.Message = msg("not sent: the account's quota was found exhausted moments ago", "送信していません: 直前にアカウントの利用枠の超過が確認されました")

@@ -132,7 +132,12 @@ type Provider struct {
 	probeMu sync.Mutex
 	// sched paces every request (Provider.schedule); retries is
 	// Config.MaxRetries resolved.
-	sched   *ratelimit.Scheduler
+	sched *ratelimit.Scheduler
+	// probe lets one call at a time send again after a failed
+	// connection (a circuit breaker's half-open state): the others wait
+	// for its outcome, and when it finds the server unreachable they fail
+	// at once ("not tried again") instead of paying the retries too.
+	probe   chan struct{}
 	retries int
 }
 
@@ -204,6 +209,7 @@ func New(cfg Config) (*Provider, error) {
 	}
 	p.retries = retries
 	p.sched = ratelimit.NewScheduler(p.chatModel, p.embModel, cfg.RateLimits, nil)
+	p.probe = make(chan struct{}, 1)
 	hc := cfg.HTTPClient
 	if hc == nil {
 		hc = &http.Client{}

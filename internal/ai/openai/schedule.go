@@ -111,6 +111,12 @@ func (p *Provider) schedule(req *http.Request, next option.MiddlewareNext) (*htt
 		lane = p.sched.Embeddings()
 	}
 	failures, limits := 0, 0
+	probing := false
+	defer func() {
+		if probing {
+			<-p.probe
+		}
+	}()
 	for {
 		slot, err := lane.Acquire(ctx, a.cost)
 		if err != nil {
@@ -147,6 +153,12 @@ func (p *Provider) schedule(req *http.Request, next option.MiddlewareNext) (*htt
 		}
 		slot.Done(o.obs)
 		pl := retryPlan(o, failures, limits, p.retries)
+		refused := res == nil && err != nil && !o.callerDone && !o.timedOut && isTransport(err)
+		if !pl.retry && refused {
+			// Marked here, before the probe is handed on, so the calls
+			// waiting for it see the outcome.
+			p.markDown()
+		}
 		if !pl.retry {
 			if res != nil {
 				res.Body = &doneBody{ReadCloser: res.Body, done: cancel}
@@ -165,6 +177,17 @@ func (p *Provider) schedule(req *http.Request, next option.MiddlewareNext) (*htt
 			continue
 		}
 		failures++
+		if refused && !probing {
+			select {
+			case p.probe <- struct{}{}:
+				probing = true
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		}
+		if refused && p.unreachable("") != nil {
+			return nil, errMarkedDown
+		}
 		t := time.NewTimer(pl.wait)
 		select {
 		case <-t.C:
@@ -174,6 +197,10 @@ func (p *Provider) schedule(req *http.Request, next option.MiddlewareNext) (*htt
 		}
 	}
 }
+
+// errMarkedDown ends a call that waited to send again while another call
+// found the server unreachable; fail reports it as "not tried again".
+var errMarkedDown = errors.New("the server was found unreachable by another call")
 
 // peekCode reads the error code of a 429 body and puts the body back.
 func peekCode(res *http.Response) string {
