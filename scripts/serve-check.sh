@@ -56,8 +56,13 @@ fail() {
 	exit 1
 }
 
-echo "==> building gds" >&2
-go build -o "$tmp/gds" ./cmd/gds || fail "go build ./cmd/gds"
+# GDS_TEST_BIN_DIR: the binaries scripts/test.sh built once for the run.
+if [ -n "${GDS_TEST_BIN_DIR:-}" ]; then
+	cp "$GDS_TEST_BIN_DIR/gds-core" "$tmp/gds" || fail "no gds-core in GDS_TEST_BIN_DIR=$GDS_TEST_BIN_DIR"
+else
+	echo "==> building gds" >&2
+	go build -o "$tmp/gds" ./cmd/gds || fail "go build ./cmd/gds"
+fi
 
 # A clean environment: a fresh home, SQLite, the offline provider, English.
 gds_env=(env -u DATABASE_URL -u GDS_DATABASE_URL -u SUPABASE_DB_URL -u GDS_DB_SCHEMA -u GDS_UPLOAD_DIR -u GDS_SERVE_TOKEN

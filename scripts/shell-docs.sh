@@ -18,7 +18,11 @@ out="${1:-dist/shell-docs}"
 mkdir -p "$out/completions" "$out/man"
 bin="$(mktemp -d)"
 trap 'rm -rf "$bin"' EXIT
-go build -o "$bin/gds" ./cmd/gds
+if [ -n "${GDS_TEST_BIN_DIR:-}" ]; then # scripts/test.sh built it once for the run
+	cp "$GDS_TEST_BIN_DIR/gds-core" "$bin/gds"
+else
+	go build -o "$bin/gds" ./cmd/gds
+fi
 run() { env -u LC_ALL -u LC_MESSAGES LANG=C "$bin/gds" "$@"; }
 run completion bash >"$out/completions/gds.bash"
 run completion zsh >"$out/completions/_gds"

@@ -13,49 +13,26 @@ import (
 	"testing"
 
 	"github.com/gds-cli/gds/internal/apperr"
+	"github.com/gds-cli/gds/internal/testbin"
 )
 
 // The end-to-end tests build both binaries as a release lays them out — the
 // front as gds, the full CLI as gds-core beside it — and compare the front's
 // answers with the full CLI's on the same home.
 
-const stamp = "-X main.version=9.8.7 -X main.commit=feedbee -X main.date=2030-01-01T00:00:00Z"
-
-var (
-	buildOnce sync.Once
-	buildDir  string
-	buildErr  error
-)
-
-// binaries returns the directory holding gds (front) and gds-core (full).
+// binaries returns gds (the front) and gds-core (the full CLI) side by
+// side, stamped with testbin.Stamp: the ones scripts/test.sh built for the run,
+// else built once per test process (internal/testbin).
 func binaries(t *testing.T) (front, core string) {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("builds gds and gds-core")
-	}
-	buildOnce.Do(func() {
-		buildDir, buildErr = os.MkdirTemp("", "gds-front-test-*")
-		if buildErr != nil {
-			return
-		}
-		for _, b := range []struct{ out, pkg string }{{"gds", "."}, {"gds-core", "../gds"}} {
-			cmd := exec.Command("go", "build", "-o", filepath.Join(buildDir, b.out), "-ldflags", stamp, b.pkg)
-			if out, err := cmd.CombinedOutput(); err != nil {
-				buildErr = errors.New("go build " + b.pkg + ": " + err.Error() + "\n" + string(out))
-				return
-			}
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return filepath.Join(buildDir, "gds"), filepath.Join(buildDir, "gds-core")
+	return testbin.Front(t), testbin.Core(t)
 }
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if buildDir != "" {
-		os.RemoveAll(buildDir)
+	testbin.Cleanup()
+	if sampleDir != "" {
+		os.RemoveAll(sampleDir)
 	}
 	os.Exit(code)
 }
@@ -87,6 +64,7 @@ func runBin(t *testing.T, bin string, env []string, stdin string, args ...string
 
 var (
 	sampleOnce sync.Once
+	sampleDir  string // removed by TestMain
 	sampleHome string
 	sampleErr  error
 )
@@ -96,7 +74,10 @@ var (
 func indexedHome(t *testing.T, core string) string {
 	t.Helper()
 	sampleOnce.Do(func() {
-		sampleHome = filepath.Join(buildDir, "home")
+		if sampleDir, sampleErr = os.MkdirTemp("", "gds-front-"); sampleErr != nil {
+			return
+		}
+		sampleHome = filepath.Join(sampleDir, "home")
 		sample, err := filepath.Abs("../../testdata/sample")
 		if err != nil {
 			sampleErr = err

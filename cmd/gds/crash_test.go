@@ -112,7 +112,7 @@ func TestCrawlStopsGracefullyOnSIGTERM(t *testing.T) {
 func TestCrawlMemoryBound(t *testing.T) {
 	t.Parallel() // mostly waits (see TestMain); own GDS_HOME, no t.Setenv
 	bin := gdsBinary(t)
-	harness := filepath.Join(filepath.Dir(bin), "gdsreliability")
+	harness := filepath.Join(t.TempDir(), "gdsreliability")
 	if out, err := exec.Command("go", "build", "-o", harness, "../gdsreliability").CombinedOutput(); err != nil {
 		t.Fatalf("go build gdsreliability: %v\n%s", err, out)
 	}

@@ -2,21 +2,13 @@ package main
 
 import (
 	"flag"
-	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"runtime"
 	"strconv"
-	"sync"
 	"testing"
-)
 
-var (
-	binOnce sync.Once
-	binPath string
-	binErr  error
-	binDir  string
+	"github.com/gds-cli/gds/internal/testbin"
 )
 
 // Parallel tests: the tests that spend most of their time waiting — on a
@@ -52,33 +44,16 @@ func TestMain(m *testing.M) {
 		}
 	}
 	code := m.Run()
-	if binDir != "" {
-		os.RemoveAll(binDir)
-	}
+	testbin.Cleanup()
 	os.Exit(code)
 }
 
-// gdsBinary builds the gds binary once per test process.
+// gdsBinary is the full CLI as the end-to-end tests run it: the one
+// scripts/test.sh built for the whole run, else built once per test
+// process (internal/testbin).
 func gdsBinary(t *testing.T) string {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("builds the gds binary")
-	}
-	binOnce.Do(func() {
-		binDir, binErr = os.MkdirTemp("", "gds-e2e-")
-		if binErr != nil {
-			return
-		}
-		binPath = filepath.Join(binDir, "gds")
-		out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
-		if err != nil {
-			binErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if binErr != nil {
-		t.Fatal(binErr)
-	}
-	return binPath
+	return testbin.Core(t)
 }
 
 func crawlCmd(bin, home, dir string) *exec.Cmd {

@@ -358,18 +358,10 @@ func TestVersion(t *testing.T) {
 	}
 }
 
-// TestVersionStamping builds the real binary with -ldflags and checks that
-// the stamped values reach `gds version --json`.
+// TestVersionStamping checks that the values the real binary was stamped
+// with (-ldflags testbin.Stamp) reach `gds version --json`.
 func TestVersionStamping(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	bin := filepath.Join(t.TempDir(), "gds")
-	build := exec.Command("go", "build", "-o", bin,
-		"-ldflags", "-X main.version=9.8.7 -X main.commit=feedbee -X main.date=2030-01-01T00:00:00Z", ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := gdsBinary(t)
 	cmd := exec.Command(bin, "version", "--json")
 	cmd.Env = append(os.Environ(), "GDS_HOME="+t.TempDir())
 	out, err := cmd.Output()

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http/httptest"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,6 +12,7 @@ import (
 	"github.com/gds-cli/gds/internal/app"
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/server"
+	"github.com/gds-cli/gds/internal/testbin"
 )
 
 func TestServeLoadRefuses(t *testing.T) {
@@ -35,19 +35,11 @@ func TestServeLoadRefuses(t *testing.T) {
 // loads it for two seconds. It asserts nothing was dropped and no request
 // failed — never how fast.
 func TestServeLoadShortRun(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds gds")
-	}
 	root, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
 	}
-	bin := filepath.Join(t.TempDir(), "gds")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/gds")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build ./cmd/gds: %v\n%s", err, out)
-	}
+	bin := testbin.Core(t)
 	var out, errb bytes.Buffer
 	err = run(context.Background(), []string{"serve-load", "--gds", bin, "--data", filepath.Join(root, "testdata", "realdocs"),
 		"--chat", "2", "--search", "2", "--duration", "2s", "--json"}, &out, &errb)

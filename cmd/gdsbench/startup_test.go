@@ -3,9 +3,10 @@ package main
 import (
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gds-cli/gds/internal/testbin"
 )
 
 func TestParseInitTrace(t *testing.T) {
@@ -35,22 +36,13 @@ const initBudgetKB = 24
 // so the outcome does not depend on the machine. Before the lazy tables,
 // internal/ai/offline alone allocated 520 KB (about 5 ms) in init.
 func TestGDSInitStaysSmall(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds gds")
-	}
-	root, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
 	// The fewest gds packages with an init record each binary must show
 	// (else inittrace is not honoured): the front links only a few — i18n's
 	// catalogues are its one package with init work.
 	for pkg, least := range map[string]int{"./cmd/gds": 5, "./cmd/gds-front": 1} {
-		bin := filepath.Join(t.TempDir(), "gds")
-		build := exec.Command("go", "build", "-o", bin, pkg)
-		build.Dir = root
-		if out, err := build.CombinedOutput(); err != nil {
-			t.Fatalf("go build %s: %v\n%s", pkg, err, out)
+		bin := testbin.Core(t)
+		if pkg == "./cmd/gds-front" {
+			bin = testbin.Front(t)
 		}
 		cmd := exec.Command(bin, "version")
 		cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1", "GDS_HOME="+t.TempDir())
@@ -73,4 +65,10 @@ func TestGDSInitStaysSmall(t *testing.T) {
 			t.Fatalf("%s: found init records of only %d gds packages; is GODEBUG=inittrace=1 honoured?\n%s", pkg, own, out)
 		}
 	}
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	testbin.Cleanup()
+	os.Exit(code)
 }
