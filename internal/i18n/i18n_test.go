@@ -102,7 +102,8 @@ func TestRegisterRejectsDuplicates(t *testing.T) {
 }
 
 // N picks the singular message for one thing, and a .one entry formats
-// like its plural (the same verbs), so either can be chosen.
+// like its plural (the same verbs) when there is one, so either can be
+// chosen.
 func TestN(t *testing.T) {
 	for _, c := range []struct {
 		lang string
@@ -127,8 +128,8 @@ func TestN(t *testing.T) {
 		}
 		plural, ok := Lookup(Key(strings.TrimSuffix(string(k), ".one")))
 		one, _ := Lookup(k)
-		if !ok || verbs(plural.En) != verbs(one.En) {
-			t.Errorf("%s: no plural message with the same verbs", k)
+		if ok && verbs(plural.En) != verbs(one.En) { // (a key may end in .one for another reason)
+			t.Errorf("%s: its plural message has other verbs", k)
 		}
 	}
 }
