@@ -8,6 +8,7 @@ var Pure = []string{
 	"./internal/search",
 	"./internal/graph",
 	"./internal/tokenize",
+	"./internal/textseg",
 	"./internal/i18n",
 	"./internal/ai",
 	"./internal/ai/ratelimit",

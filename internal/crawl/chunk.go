@@ -1,32 +1,33 @@
 package crawl
 
 import (
-	"strings"
-
 	"github.com/gds-cli/gds/internal/extract"
 	"github.com/gds-cli/gds/internal/store"
+	"github.com/gds-cli/gds/internal/textseg"
 )
 
-// Chunk sizes from seed 004: 1,000 characters with 200 characters of overlap.
+// Chunk sizes from seed 004: at most 1,000 characters with at most 200
+// characters of overlap.
 const (
 	ChunkSize    = 1000
 	ChunkOverlap = 200
 )
 
-// chunkDoc splits each page into windows of size characters (runes) that
-// overlap by overlap characters; chunks never span pages, so each keeps its
-// page number.
+// ChunkVersion names the chunking rules. Version 1 cut fixed windows of
+// ChunkSize characters, mid-word; version 2 cuts at sentence ends, else
+// word ends (textseg.Windows). An index keeps the chunks it was written
+// with until its files are indexed again.
+const ChunkVersion = 2
+
+// chunkDoc splits each page into pieces of at most size characters
+// (runes) that overlap by at most overlap characters, cut at sentence
+// ends, else at word ends (textseg.Windows), never inside a word; chunks
+// never span pages, so each keeps its page number.
 func chunkDoc(doc extract.Doc, size, overlap int) []store.Chunk {
 	var out []store.Chunk
-	step := size - overlap
 	for _, p := range doc.Pages {
-		r := []rune(strings.TrimSpace(p.Text))
-		for start := 0; start < len(r); start += step {
-			end := min(start+size, len(r))
-			out = append(out, store.Chunk{Ordinal: len(out), Page: p.Number, Text: string(r[start:end])})
-			if end == len(r) {
-				break
-			}
+		for _, t := range textseg.Windows(p.Text, size, overlap) {
+			out = append(out, store.Chunk{Ordinal: len(out), Page: p.Number, Text: t})
 		}
 	}
 	return out

@@ -1,8 +1,12 @@
 package crawl
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/gds-cli/gds/internal/extract"
 )
 
 func TestWatermark(t *testing.T) {
@@ -49,6 +53,8 @@ func TestWatermark(t *testing.T) {
 }
 
 func TestChunkDoc(t *testing.T) {
+	// Japanese without punctuation: no sentence or word boundary, so the
+	// chunks are fixed windows of 1,000 characters overlapping by 200.
 	text := make([]rune, 2500)
 	for i := range text {
 		text[i] = rune('あ' + i%50)
@@ -62,12 +68,38 @@ func TestChunkDoc(t *testing.T) {
 			t.Errorf("chunk %d: ordinal %d page %d", i, c.Ordinal, c.Page)
 		}
 	}
-	// Consecutive chunks overlap by 200 characters.
 	a, b := []rune(chunks[0].Text), []rune(chunks[1].Text)
 	if string(a[800:]) != string(b[:200]) {
 		t.Error("chunks 0 and 1 do not overlap by 200 characters")
 	}
 	if n := len([]rune(chunks[2].Text)); n != 900 {
 		t.Errorf("last chunk has %d characters, want 900", n)
+	}
+}
+
+// English pages are cut at sentence ends, each chunk on its own page.
+func TestChunkDocSentences(t *testing.T) {
+	var page strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&page, "The Normans settled in Normandy during the tenth century, sentence %d. ", i)
+	}
+	doc := extract.Doc{Pages: []extract.Page{{Number: 1, Text: page.String()}, {Number: 2, Text: "A short page."}}}
+	chunks := chunkDoc(doc, 1000, 200)
+	if len(chunks) < 4 {
+		t.Fatalf("%d chunks", len(chunks))
+	}
+	for i, c := range chunks {
+		if n := len([]rune(c.Text)); n > 1000 {
+			t.Errorf("chunk %d has %d characters", i, n)
+		}
+		if !strings.HasPrefix(c.Text, "The Normans") && c.Page == 1 || !strings.HasSuffix(c.Text, ".") {
+			t.Errorf("chunk %d is not whole sentences: %q … %q", i, c.Text[:20], c.Text[len(c.Text)-20:])
+		}
+		if c.Ordinal != i {
+			t.Errorf("chunk %d has ordinal %d", i, c.Ordinal)
+		}
+	}
+	if last := chunks[len(chunks)-1]; last.Page != 2 || last.Text != "A short page." {
+		t.Errorf("last chunk %+v", last)
 	}
 }

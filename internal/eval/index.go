@@ -55,7 +55,8 @@ const fingerprintFile = "corpus.fingerprint"
 // Fingerprint identifies a corpus folder's content and the embedding model
 // for an evaluation index: the folder's absolute path and, for every file
 // the local source would list (hidden ones skipped), its relative path,
-// size and modification time; plus the provider and its embedding model.
+// size and modification time; plus the provider and its embedding model,
+// and the chunking rules (crawl.ChunkVersion).
 func Fingerprint(corpus string, p ai.Provider) (string, error) {
 	root, err := filepath.Abs(corpus)
 	if err != nil {
@@ -63,7 +64,7 @@ func Fingerprint(corpus string, p ai.Provider) (string, error) {
 	}
 	h := sha256.New()
 	em := p.EmbeddingModel()
-	fmt.Fprintf(h, "gds-eval-v1\x00%s\x00%s\x00%s\x00%d\x00", root, p.Name(), em.Name, em.Dim)
+	fmt.Fprintf(h, "gds-eval-v1\x00%s\x00%s\x00%s\x00%d\x00chunks-v%d\x00", root, p.Name(), em.Name, em.Dim, crawl.ChunkVersion)
 	n := 0
 	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {

@@ -177,21 +177,12 @@ func textHash(text string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// chunkTexts restates the chunking rule of seed 004 (windows of
-// crawl.ChunkSize characters overlapping by crawl.ChunkOverlap, per page,
-// trimmed) independently of package crawl's implementation.
+// chunkTexts is the texts of the crawl's chunks of doc (crawl.Chunks,
+// whose rules textseg's tests pin down): what a complete index holds.
 func chunkTexts(doc extract.Doc) []string {
 	var out []string
-	step := crawl.ChunkSize - crawl.ChunkOverlap
-	for _, p := range doc.Pages {
-		r := []rune(strings.TrimSpace(p.Text))
-		for start := 0; start < len(r); start += step {
-			end := min(start+crawl.ChunkSize, len(r))
-			out = append(out, string(r[start:end]))
-			if end == len(r) {
-				break
-			}
-		}
+	for _, c := range crawl.Chunks(doc) {
+		out = append(out, c.Text)
 	}
 	return out
 }
