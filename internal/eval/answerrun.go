@@ -6,7 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"regexp"
+	"slices"
+	"strings"
 	"time"
+	"unicode/utf8"
+
+	"github.com/gds-cli/gds/internal/textseg"
 
 	"github.com/gds-cli/gds/internal/store"
 )
@@ -59,7 +65,10 @@ type AnswerResult struct {
 	// system retrieved no chunk: gds ask then says so and asks no model).
 	Answer string
 	// AnswerHit is true when Answer contains a gold answer (ContainsAnswer).
-	AnswerHit     bool
+	AnswerHit bool
+	// FirstHit is true when the answer's first sentence (FirstSentence)
+	// contains one.
+	FirstHit      bool
 	AnswerElapsed time.Duration
 }
 
@@ -92,7 +101,17 @@ type AnswerScore struct {
 	// ContainsAnswerGivenContext is that share among the queries whose
 	// chunks held a gold answer (how much the answer step loses).
 	ContainsAnswerGivenContext float64 `json:"contains_answer_given_context"`
-	LatencyMS                  Latency `json:"latency_ms"`
+	// FirstSentenceContainsAnswer is the share whose answer's first
+	// sentence (FirstSentence) contains a gold answer.
+	FirstSentenceContainsAnswer float64 `json:"first_sentence_contains_answer"`
+	// MedianAnswerChars is the median length of the answers in characters
+	// (runes, citations included), and P90AnswerChars the 90th percentile.
+	MedianAnswerChars int `json:"median_answer_chars"`
+	P90AnswerChars    int `json:"p90_answer_chars"`
+	// Answered is the number of answers that cite a passage (an answer
+	// that cites none says the passages do not answer).
+	Answered  int     `json:"answered"`
+	LatencyMS Latency `json:"latency_ms"`
 }
 
 // AnswerReport is the result of an answer-mode evaluation.
@@ -190,6 +209,7 @@ func answerQuery(ctx context.Context, s AnswerSetup, q Query, clock func() time.
 			return res, fmt.Errorf("answer: %w", err)
 		}
 		res.Answer, res.AnswerHit = a, ContainsAnswer(a, q.Answers)
+		res.FirstHit = ContainsAnswer(FirstSentence(a), q.Answers)
 	}
 	return res, nil
 }
@@ -252,12 +272,20 @@ func summarizeAnswers(s AnswerSetup, results []AnswerResult) AnswerReport {
 		})
 	}
 	if s.Answerer != nil {
-		var hit, ctxHit, withCtx int
+		var hit, ctxHit, withCtx, first, answered int
 		lat := make([]time.Duration, 0, len(results))
+		lengths := make([]int, 0, len(results))
 		for _, r := range results {
 			if r.AnswerHit {
 				hit++
 			}
+			if r.FirstHit {
+				first++
+			}
+			if Cites(r.Answer) {
+				answered++
+			}
+			lengths = append(lengths, utf8.RuneCountInString(r.Answer))
 			if r.Systems[0].AnswerRank > 0 {
 				withCtx++
 				if r.AnswerHit {
@@ -269,7 +297,8 @@ func summarizeAnswers(s AnswerSetup, results []AnswerResult) AnswerReport {
 		rep.Answer = &AnswerScore{
 			From: s.Systems[0].Name(), Provider: s.Answerer.Provider(),
 			ContainsAnswer: share(hit, n), ContainsAnswerGivenContext: share(ctxHit, float64(withCtx)),
-			LatencyMS: latency(lat),
+			FirstSentenceContainsAnswer: share(first, n), MedianAnswerChars: percentile(lengths, 50),
+			P90AnswerChars: percentile(lengths, 90), Answered: answered, LatencyMS: latency(lat),
 		}
 	}
 	return rep
@@ -285,6 +314,7 @@ type AnswerDetail struct {
 	// Answer is the answer written from the first system's chunks.
 	Answer    string `json:"answer,omitempty"`
 	AnswerHit bool   `json:"answer_hit"`
+	FirstHit  bool   `json:"first_sentence_hit"`
 }
 
 // SystemDetail is one system's retrieval in an AnswerDetail.
@@ -306,7 +336,7 @@ func WriteAnswerDetails(name string, names []string, results []AnswerResult) err
 	enc.SetEscapeHTML(false)
 	for _, r := range results {
 		d := AnswerDetail{ID: r.Query.ID, Query: r.Query.Query, Relevant: r.Query.Relevant, Answers: r.Query.Answers,
-			Systems: map[string]SystemDetail{}, Answer: r.Answer, AnswerHit: r.AnswerHit}
+			Systems: map[string]SystemDetail{}, Answer: r.Answer, AnswerHit: r.AnswerHit, FirstHit: r.FirstHit}
 		for i, sr := range r.Systems {
 			chunks := sr.Chunks
 			if chunks == nil {
@@ -324,4 +354,42 @@ func WriteAnswerDetails(name string, names []string, results []AnswerResult) err
 		return fmt.Errorf("write the details: %w", err)
 	}
 	return nil
+}
+
+// reCitations matches a run of citations such as "[1]" or "[2][4]".
+var reCitations = regexp.MustCompile(`(?:\s*\[\d{1,3}\])+`)
+
+// FirstSentence is the first sentence of an answer (textseg.Sentences)
+// with the citations that follow it: "S1 [1][3] S2 [2]" → "S1 [1][3]";
+// "S1 S2 [1]" → "S1" (the citation follows the second sentence).
+func FirstSentence(answer string) string {
+	head := answer
+	loc := reCitations.FindStringIndex(answer)
+	if loc != nil {
+		head = answer[:loc[0]]
+	}
+	sents := textseg.Sentences(head)
+	switch {
+	case len(sents) == 0 && loc != nil:
+		return strings.TrimSpace(answer[:loc[1]]) // only citations
+	case len(sents) == 0:
+		return ""
+	case len(sents) == 1 && loc != nil:
+		return strings.TrimSpace(answer[:loc[1]])
+	}
+	return sents[0]
+}
+
+// Cites reports whether an answer cites a passage ("[n]").
+func Cites(answer string) bool { return reCitations.MatchString(answer) }
+
+// percentile is the nearest-rank p-th percentile of xs (Percentile), 0
+// for none.
+func percentile(xs []int, p int) int {
+	ds := make([]time.Duration, len(xs))
+	for i, x := range xs {
+		ds[i] = time.Duration(x)
+	}
+	slices.Sort(ds)
+	return int(Percentile(ds, float64(p)))
 }

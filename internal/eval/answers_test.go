@@ -206,3 +206,32 @@ func TestRunAnswers(t *testing.T) {
 		t.Errorf("query without answers: %v", err)
 	}
 }
+
+func TestFirstSentence(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"Denver won. [1] It was cold. [2]", "Denver won. [1]"},
+		{"Denver won, 24–10 [1][3] and more [2]", "Denver won, 24–10 [1][3]"},
+		{"No citation here. Second.", "No citation here."},
+		{"Two sentences. Before one citation. [1] Third. [2]", "Two sentences."},
+		{"東京は首都である。[1]\n人口は多い。[2]", "東京は首都である。[1]"},
+		{"", ""},
+	} {
+		if got := FirstSentence(c.in); got != c.want {
+			t.Errorf("FirstSentence(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	if !Cites("a [12] b") || Cites("The passages do not answer.") || Cites("a [x]") {
+		t.Error("Cites")
+	}
+}
+
+func TestPercentileInt(t *testing.T) {
+	for _, c := range []struct {
+		xs     []int
+		p, out int
+	}{{nil, 50, 0}, {[]int{5}, 50, 5}, {[]int{4, 1, 3, 2}, 50, 2}, {[]int{1, 2, 3, 4, 5}, 50, 3}, {[]int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, 90, 9}} {
+		if got := percentile(c.xs, c.p); got != c.out {
+			t.Errorf("percentile(%v, %d) = %d, want %d", c.xs, c.p, got, c.out)
+		}
+	}
+}

@@ -102,6 +102,9 @@ type Answerer interface {
 type ProviderAnswerer struct {
 	AI   ai.Provider
 	Lang string
+	// DocFreq, when set, counts the index's files holding each token of the
+	// question, as gds ask passes them (ai.AnswerInput.DocFreq).
+	DocFreq func(ctx context.Context, terms []string) (map[string]int, int, error)
 }
 
 // Provider implements Answerer.
@@ -110,6 +113,13 @@ func (a ProviderAnswerer) Provider() string { return a.AI.Name() }
 // Answer implements Answerer.
 func (a ProviderAnswerer) Answer(ctx context.Context, question string, passages []Passage) (string, error) {
 	in := ai.AnswerInput{Question: question, Lang: a.Lang}
+	if a.DocFreq != nil {
+		df, n, err := a.DocFreq(ctx, tokenize.Unique(question))
+		if err != nil {
+			return "", fmt.Errorf("count the question's words: %w", err)
+		}
+		in.DocFreq, in.Docs = df, n
+	}
 	for i, p := range passages {
 		in.Contexts = append(in.Contexts, ai.AnswerContext{Ref: i + 1, FileName: p.File, Page: p.Page, Text: p.Text})
 	}

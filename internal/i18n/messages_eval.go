@@ -46,6 +46,7 @@ func init() {
 			"eval.answer.file_at5":      {En: "File in top 5", Ja: "上位 5 に正解ファイル"},
 			"eval.answer.latency":       {En: "p50 / p95 ms", Ja: "p50 / p95 ms"},
 			"eval.answer.answers":       {En: "Answers (%s, from %s chunks) containing a gold answer: %.3f (%.3f of those whose chunks hold one)", Ja: "正解文字列を含む回答（%s、%s のチャンクから）: %.3f（チャンクに正解を含むものでは %.3f）"},
+			"eval.answer.shape":         {En: "First sentence containing a gold answer: %.3f; answer length median / p90: %d / %d characters; %d of %d answers cite a passage", Ja: "最初の文に正解文字列を含む回答: %.3f、回答の長さ 中央値 / p90: %d / %d 文字、出典を引用した回答 %d / %d 件"},
 			"eval.answer.normalization": {En: "Matching: NFKC, white space collapsed, case kept, word-bounded outside CJK", Ja: "照合: NFKC、空白を畳み込み、大文字小文字を区別、CJK 以外は単語境界で照合"},
 		}
 	})

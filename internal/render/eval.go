@@ -107,6 +107,7 @@ func EvalAnswerReport(w io.Writer, r eval.AnswerReport, corpus, lang string) {
 	columns(w, rows, "  ")
 	if a := r.Answer; a != nil {
 		fmt.Fprintln(w, i18n.T(lang, "eval.answer.answers", a.Provider, a.From, a.ContainsAnswer, a.ContainsAnswerGivenContext))
+		fmt.Fprintln(w, i18n.T(lang, "eval.answer.shape", a.FirstSentenceContainsAnswer, a.MedianAnswerChars, a.P90AnswerChars, a.Answered, r.Queries))
 	}
 	fmt.Fprintln(w, i18n.T(lang, "eval.answer.normalization"))
 }

@@ -64,6 +64,11 @@ func cutBefore(r []rune, prev, i int) Level {
 	if breaks >= 2 || strings.ContainsRune(string(gap), '\u2029') {
 		return Paragraph
 	}
+	if breaks == 0 && strings.ContainsRune(string(gap), '\u3000') && isCJK(r[prev]) {
+		// An ideographic space inside Japanese text sets lines or
+		// paragraphs apart (a poem, an indent).
+		return Line
+	}
 	if len(gap) == 0 && isCloser(r[i]) {
 		return None // a closing quote or bracket stays with what it closes
 	}

@@ -24,6 +24,7 @@ func TestSentences(t *testing.T) {
 		{"paragraphs", "First one\n\nSecond one", []string{"First one", "Second one"}},
 		{"Japanese", "東京は日本の首都である。人口は多い！「本当？」と聞いた。", []string{"東京は日本の首都である。", "人口は多い！", "「本当？」と聞いた。"}},
 		{"a Japanese PDF line joins without a space", "東京は日本の首都であり、人口が非常に多い都市と\nして知られている。次の文。", []string{"東京は日本の首都であり、人口が非常に多い都市として知られている。", "次の文。"}},
+		{"ideographic spaces set Japanese lines apart", "青い照明です（ひかりはたもち）\u3000\u3000これらは心象スケッチです", []string{"青い照明です（ひかりはたもち）", "これらは心象スケッチです"}},
 		{"a hyphen at a line end", "It is an inter-\nnational treaty.", []string{"It is an inter-national treaty."}},
 		{"white space runs", "  a   b\t c.  ", []string{"a b c."}},
 		{"empty", " \n ", nil},
