@@ -71,7 +71,13 @@ func runAsk(ctx context.Context, d *app.Deps, opts askOptions) error {
 		r.OnText = out.Text
 		res, err := d.Ask(ctx, r)
 		if err == nil {
-			err = out.Answer(askSources(res.Sources), res.Answer, res.Provider, res.Extractive)
+			// The evidence lines: the cited passages, or with no answer
+			// the closest ones (the answer says they do not answer).
+			shown := res.Sources
+			if res.NoAnswer {
+				shown = res.Closest
+			}
+			err = out.Answer(askSources(shown), res.Answer, res.Provider, res.Extractive)
 		}
 		return out.End(err)
 	}
@@ -126,14 +132,18 @@ func askOnce(ctx context.Context, d *app.Deps, req app.AskRequest) (app.AskResul
 	if err != nil {
 		return res, err
 	}
-	render.AskSources(d.Stdout, askSources(res.Sources), render.TerminalWidth(d.Stdout), render.HyperlinksSupported(os.LookupEnv, d.StdoutTTY), d.Lang)
+	shown := res.Sources
+	if res.NoAnswer {
+		shown = res.Closest
+	}
+	render.AskSources(d.Stdout, askSources(shown), res.NoAnswer, render.TerminalWidth(d.Stdout), render.HyperlinksSupported(os.LookupEnv, d.StdoutTTY), d.Lang)
 	return res, nil
 }
 
 func askSources(srcs []app.Source) []render.AskSource {
 	out := make([]render.AskSource, len(srcs))
 	for i, s := range srcs {
-		out[i] = render.AskSource{Ref: s.Ref, FileID: s.FileID, ChunkID: s.ChunkID, Name: s.Name, Page: s.Page, Link: s.Link, Text: s.Text}
+		out[i] = render.AskSource{Ref: s.Ref, FileID: s.FileID, ChunkID: s.ChunkID, Name: s.Name, Page: s.Page, Link: s.Link, Text: s.Text, Quote: s.Quote}
 	}
 	return out
 }

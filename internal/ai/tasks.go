@@ -254,6 +254,13 @@ type AnswerInput struct {
 	// History is the conversation before this question (user and
 	// assistant turns), sent to a model ahead of it; not part of the JSON.
 	History []Message `json:"-"`
+	// DocFreq and Docs are the index's document frequency of the
+	// question's search tokens and its number of files, when the index
+	// counts them: the offline provider weighs a question word by its
+	// rarity in the whole index, not only in the passages. Not sent to a
+	// model.
+	DocFreq map[string]int `json:"-"`
+	Docs    int            `json:"-"`
 }
 
 // ---- schemas ----

@@ -10,6 +10,7 @@ import (
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/search"
 	"github.com/gds-cli/gds/internal/store"
+	"github.com/gds-cli/gds/internal/tokenize"
 )
 
 // Limits of question answering (seed 004 §4).
@@ -52,13 +53,17 @@ func resolveFolder(ctx context.Context, st folderCounter, req *RetrieveRequest) 
 
 // Source is one retrieved chunk with what a reader needs to cite it.
 type Source struct {
-	Ref      int     `json:"ref"` // citation number [n] in the answer
-	FileID   string  `json:"file_id"`
-	Name     string  `json:"name"`
-	ChunkID  string  `json:"chunk_id"` // FileID#ordinal
-	Ordinal  int     `json:"chunk_index"`
-	Page     int     `json:"page,omitempty"` // 1-based where the format has pages
-	Text     string  `json:"text"`
+	Ref     int    `json:"ref"` // citation number [n] in the answer
+	FileID  string `json:"file_id"`
+	Name    string `json:"name"`
+	ChunkID string `json:"chunk_id"` // FileID#ordinal
+	Ordinal int    `json:"chunk_index"`
+	Page    int    `json:"page,omitempty"` // 1-based where the format has pages
+	Text    string `json:"text"`
+	// Quote is the sentence of Text the answer cites, with its neighbours
+	// (Quote): what a reader checks the citation against. Empty for a
+	// passage the answer does not cite.
+	Quote    string  `json:"quote,omitempty"`
 	Score    float64 `json:"score"` // fused 0–1
 	Link     string  `json:"link"`
 	Path     string  `json:"path,omitempty"` // the file's folder
@@ -202,9 +207,17 @@ type AskRequest struct {
 
 // AskResult is an answer and the passages it rests on.
 type AskResult struct {
-	Question string   `json:"question"`
-	Answer   string   `json:"answer"`
-	Sources  []Source `json:"sources"`
+	Question string `json:"question"`
+	Answer   string `json:"answer"`
+	// Sources are the passages the answer cites ([n] is their Ref), each
+	// with the Quote it cites.
+	Sources []Source `json:"sources"`
+	// NoAnswer is true when the answer cites no passage: the passages
+	// retrieved do not answer the question, and Closest lists them.
+	NoAnswer bool `json:"no_answer"`
+	// Closest are the passages retrieved when none answers (NoAnswer);
+	// they are not sources of the answer.
+	Closest  []Source `json:"closest,omitempty"`
 	Provider string   `json:"provider"`
 	// Extractive is true when the answer is the best sentences of the
 	// sources (the offline provider), not text a model wrote.
@@ -216,8 +229,11 @@ type AskResult struct {
 
 // Ask answers a question from the index: hybrid chunk retrieval, then an
 // answer written by the AI provider from the top chunks, streamed to
-// OnText, citing them as [n]. With no chunk above the threshold it says so
-// and asks no model — it never invents an answer.
+// OnText, citing them as [n]. The result's sources are the chunks the
+// answer cites, each with the quote it cites; an answer that cites none
+// is NoAnswer, its chunks only the closest passages. With no chunk above
+// the threshold it says so and asks no model — it never invents an
+// answer.
 func (d *Deps) Ask(ctx context.Context, req AskRequest) (AskResult, error) {
 	if req.MaxTopK <= 0 {
 		req.MaxTopK = MaxAskTopK
@@ -259,6 +275,13 @@ func (d *Deps) Ask(ctx context.Context, req AskRequest) (AskResult, error) {
 	for _, s := range srcs {
 		in.Contexts = append(in.Contexts, ai.AnswerContext{Ref: s.Ref, FileName: s.Name, Page: s.Page, Text: s.Text})
 	}
+	if dc, ok := st.(docFreqCounter); ok {
+		// The offline answer weighs a question word by its rarity in the
+		// whole index; without the counts it uses the passages alone.
+		if df, n, err := dc.DocFreqs(ctx, tokenize.Unique(req.Query)); err == nil {
+			in.DocFreq, in.Docs = df, n
+		}
+	}
 	var b strings.Builder
 	err = ai.Answer(ctx, prov, in, func(piece string) error {
 		b.WriteString(piece)
@@ -268,5 +291,23 @@ func (d *Deps) Ask(ctx context.Context, req AskRequest) (AskResult, error) {
 		return nil
 	})
 	res.Answer = b.String()
-	return res, err
+	if err != nil {
+		return res, err
+	}
+	cited, byRef := splitCited(res.Answer, srcs)
+	if len(cited) == 0 {
+		res.NoAnswer, res.Closest, res.Sources = true, srcs, []Source{}
+		return res, nil
+	}
+	for i := range cited {
+		cited[i].Quote = Quote(cited[i].Text, byRef[cited[i].Ref])
+	}
+	res.Sources = cited
+	return res, nil
+}
+
+// docFreqCounter is an index that counts the files each search token
+// occurs in (the SQLite store).
+type docFreqCounter interface {
+	DocFreqs(ctx context.Context, terms []string) (df map[string]int, files int, err error)
 }

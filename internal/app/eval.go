@@ -13,6 +13,7 @@ import (
 	"github.com/gds-cli/gds/internal/eval"
 	"github.com/gds-cli/gds/internal/keystroke"
 	"github.com/gds-cli/gds/internal/search"
+	"github.com/gds-cli/gds/internal/store"
 )
 
 // EvalRequest is one evaluation of search quality on a query set.
@@ -177,7 +178,7 @@ func (d *Deps) EvalAnswers(ctx context.Context, req EvalRequest) (eval.AnswerRep
 		Systems:  []eval.ChunkSystem{eval.HybridChunks{Index: st}, eval.TextChunks{Index: st}, eval.VectorChunks{Index: st}},
 		Provider: ev.prov.Name(),
 		Files:    st,
-		Answerer: eval.ProviderAnswerer{AI: ev.prov, Lang: d.Lang},
+		Answerer: answerer(ev.prov, d.Lang, st),
 		Embed: func(ctx context.Context, text string) ([]float32, error) {
 			vecs, err := ev.prov.Embed(ctx, []string{text})
 			if err != nil {
@@ -267,4 +268,14 @@ func ProviderNamed(cfg *config.Config, name string) (ai.Provider, error) {
 	c := *cfg
 	c.AIProvider = name
 	return NewProvider(&c)
+}
+
+// answerer answers as gds ask does: with the index's document
+// frequencies when the index counts them.
+func answerer(p ai.Provider, lang string, st store.Store) eval.ProviderAnswerer {
+	a := eval.ProviderAnswerer{AI: p, Lang: lang}
+	if dc, ok := st.(docFreqCounter); ok {
+		a.DocFreq = dc.DocFreqs
+	}
+	return a
 }

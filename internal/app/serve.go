@@ -73,3 +73,13 @@ func (d *Deps) Health(ctx context.Context) []Component {
 	}
 	return append(out, ai)
 }
+
+// DocFreqs passes the count on to the shared store when it has one (the
+// search's reranker and the offline answer weigh words by it); else it
+// counts nothing.
+func (s sharedStore) DocFreqs(ctx context.Context, terms []string) (map[string]int, int, error) {
+	if dc, ok := s.Store.(docFreqCounter); ok {
+		return dc.DocFreqs(ctx, terms)
+	}
+	return nil, 0, nil
+}

@@ -18,6 +18,9 @@ type AskSource struct {
 	Page            int
 	Link            string
 	Text            string
+	// Quote is the cited sentence with its neighbours; shown instead of
+	// the start of Text when set.
+	Quote string
 }
 
 // AskIntro is printed before a streamed extractive answer.
@@ -26,9 +29,11 @@ func AskIntro(w io.Writer, lang string) {
 }
 
 // AskSources prints the numbered sources after an answer: name, page
-// where the format has pages, link, and the quoted passage (shortened to
-// a few lines of width columns).
-func AskSources(w io.Writer, srcs []AskSource, width int, hyperlinks bool, lang string) {
+// where the format has pages, link, and the quoted sentence the answer
+// cites with its neighbours (or the start of the passage; shortened to a
+// few lines of width columns). With closest set the answer cites none of
+// them: they are listed as the closest passages, not as sources.
+func AskSources(w io.Writer, srcs []AskSource, closest bool, width int, hyperlinks bool, lang string) {
 	if len(srcs) == 0 {
 		return
 	}
@@ -36,7 +41,11 @@ func AskSources(w io.Writer, srcs []AskSource, width int, hyperlinks bool, lang 
 		width = 80
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, i18n.T(lang, "ask.sources"))
+	if closest {
+		fmt.Fprintln(w, i18n.T(lang, "ask.closest"))
+	} else {
+		fmt.Fprintln(w, i18n.T(lang, "ask.sources"))
+	}
 	sourceList(w, srcs, width, hyperlinks, lang)
 }
 
@@ -59,7 +68,11 @@ func sourceList(w io.Writer, srcs []AskSource, width int, hyperlinks bool, lang 
 		if s.Link != "" {
 			fmt.Fprintln(w, "    "+link)
 		}
-		quote := termsafe.String(strings.Join(strings.Fields(s.Text), " "))
+		text := s.Quote
+		if text == "" {
+			text = s.Text
+		}
+		quote := termsafe.String(strings.Join(strings.Fields(text), " "))
 		lines := Wrap(quote, width-6)
 		if len(lines) > 3 {
 			lines = append(lines[:3:3], "…")

@@ -70,7 +70,7 @@ func TestTextSurfacesAreTerminalSafe(t *testing.T) {
 		"crawl report": func(w *bytes.Buffer) {
 			CrawlReport(w, []crawl.SourceResult{{Source: "local:/" + hostile, Started: true, Summary: sum}, {Source: "drive"}}, false, i18n.En)
 		},
-		"ask sources": func(w *bytes.Buffer) { AskSources(w, []AskSource{src}, 80, true, i18n.En) },
+		"ask sources": func(w *bytes.Buffer) { AskSources(w, []AskSource{src}, false, 80, true, i18n.En) },
 		"ask stream": func(w *bytes.Buffer) {
 			s := &TextStream{W: w, Lang: i18n.En}
 			_ = s.Write("answer " + hostile[:6])

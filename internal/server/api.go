@@ -106,12 +106,15 @@ type ChatSource struct {
 	PageNumber   *int    `json:"page_number"`
 	Score        float64 `json:"score"`
 	Ref          int     `json:"ref" doc:"the [n] citing it in the answer"`
+	Quote        string  `json:"quote,omitempty" doc:"the sentence of the chunk the answer cites, with its neighbours"`
 }
 
 // ChatResponse is the answer of POST /api/v1/chat.
 type ChatResponse struct {
 	Answer   string       `json:"answer"`
-	Sources  []ChatSource `json:"sources"`
+	Sources  []ChatSource `json:"sources" doc:"the chunks the answer cites"`
+	NoAnswer bool         `json:"no_answer" doc:"the answer cites no chunk: none of those retrieved answers the question"`
+	Closest  []ChatSource `json:"closest,omitempty" doc:"with no_answer, the chunks retrieved (not sources of the answer)"`
 	Question string       `json:"question"`
 	// Extractive is true when the answer is quoted from the sources (the
 	// offline provider), not written by a model.
@@ -123,6 +126,10 @@ type StreamEvent struct {
 	Content string       `json:"content"`
 	Done    bool         `json:"done"`
 	Sources []ChatSource `json:"sources"`
+	// NoAnswer and Closest are set on the last frame when the answer cites
+	// no chunk (ChatResponse).
+	NoAnswer bool         `json:"no_answer,omitempty"`
+	Closest  []ChatSource `json:"closest,omitempty"`
 	// Error is set on the last frame when the answer failed after it began.
 	Error *Problem `json:"error,omitempty"`
 	// Extractive is set on the last frame when the answer was quoted from
@@ -262,7 +269,7 @@ func (s *Server) chatSources(ctx context.Context, srcs []app.Source) ([]ChatSour
 	for _, src := range srcs {
 		out = append(out, ChatSource{
 			DocumentID: src.FileID, ChunkID: src.ChunkID, Filename: src.Name, Title: meta[src.FileID].title(src.Name),
-			ChunkContent: src.Text, PageNumber: page(src.Page), Score: src.Score, Ref: src.Ref,
+			ChunkContent: src.Text, PageNumber: page(src.Page), Score: src.Score, Ref: src.Ref, Quote: src.Quote,
 		})
 	}
 	return out, nil
@@ -285,7 +292,12 @@ func (s *Server) chat(ctx context.Context, in *chatIn) (*bodyOut[ChatResponse], 
 	if err != nil {
 		return nil, s.problem(ctx, err)
 	}
-	return &bodyOut[ChatResponse]{Body: ChatResponse{Answer: res.Answer, Sources: srcs, Question: res.Question, Extractive: res.Extractive}}, nil
+	closest, err := s.chatSources(ctx, res.Closest)
+	if err != nil {
+		return nil, s.problem(ctx, err)
+	}
+	return &bodyOut[ChatResponse]{Body: ChatResponse{Answer: res.Answer, Sources: srcs, NoAnswer: res.NoAnswer, Closest: closest,
+		Question: res.Question, Extractive: res.Extractive}}, nil
 }
 
 // chatStream answers as server-sent events, one frame per piece of the
@@ -314,9 +326,12 @@ func (s *Server) chatStream(ctx context.Context, in *chatIn) (*huma.StreamRespon
 			return send(StreamEvent{Content: piece})
 		}
 		res, err := s.d.WithLang(langOf(rctx)).Ask(rctx, req)
-		var srcs []ChatSource
+		var srcs, closest []ChatSource
 		if err == nil {
 			srcs, err = s.chatSources(rctx, res.Sources)
+		}
+		if err == nil {
+			closest, err = s.chatSources(rctx, res.Closest)
 		}
 		if err != nil {
 			p := s.problem(rctx, err)
@@ -327,6 +342,6 @@ func (s *Server) chatStream(ctx context.Context, in *chatIn) (*huma.StreamRespon
 			_ = send(StreamEvent{Done: true, Sources: []ChatSource{}, Error: p})
 			return
 		}
-		_ = send(StreamEvent{Done: true, Sources: srcs, Extractive: res.Extractive})
+		_ = send(StreamEvent{Done: true, Sources: srcs, NoAnswer: res.NoAnswer, Closest: closest, Extractive: res.Extractive})
 	}}, nil
 }

@@ -1,79 +1,430 @@
 package offline
 
 import (
-	"fmt"
-	"math"
 	"sort"
+	"strconv"
+	"strings"
 
 	"github.com/gds-cli/gds/internal/ai"
+	"github.com/gds-cli/gds/internal/ai/offline/rules"
+	"github.com/gds-cli/gds/internal/textseg"
 	"github.com/gds-cli/gds/internal/tokenize"
 )
 
-// answerSentences is the most sentences an extractive answer quotes.
-const answerSentences = 3
+// Answer features. A sentence of the passages is scored by the weighted
+// sum of
+//
+//   - coverage: the IDF-weighted share of the question's tokens it holds
+//     (IDF over the passages' sentences, mixed with the whole index's
+//     when AnswerInput.DocFreq is known);
+//   - window: the same share over the sentence and its neighbours;
+//   - previous: the same share over the sentence before it alone (a
+//     sentence whose subject the sentence before names);
+//   - passage: the same share over the sentence's whole passage (a
+//     sentence of the passage about the question's subject);
+//   - pairs: the share of the question's adjacent token pairs it holds in
+//     order;
+//   - type: +1 when the question asks for a time, a number or a person
+//     (answerTypeOf) and the sentence holds one the question does not, −1
+//     when it holds none, 0 for other questions;
+//   - rank: the passage's retrieval rank (0 for the first passage);
+//   - length: tokens beyond answerLongTokens, per answerLongTokens (at
+//     most answerLongCap);
+//   - density: matched question tokens per token of the shortest stretch
+//     of the sentence that holds them all;
+//   - pronoun: 1 for a sentence that starts with a pronoun.
+//
+// The weights were fitted by coordinate ascent on the share of questions
+// whose best sentence holds a gold answer, on half of the dev questions
+// of ../shared/bench (squad-para, jsquad-para), and checked on the other
+// half (docs/BENCHMARKS.md, "Question answering").
+const (
+	featCoverage = iota
+	featWindow
+	featPrev
+	featPassage
+	featPairs
+	featType
+	featRank
+	featLength
+	featDensity
+	featPronoun
+	nfeat
+)
 
-// answer is TaskAnswer: the sentences of the passages that best match the
-// question, best first, each followed by its [ref] citation. It returns the
-// pieces to stream, one per sentence.
+// answerWeights are the features' weights (a variable for the benchmark
+// replay).
+var answerWeights = [nfeat]float64{featCoverage: 1, featWindow: 0.15, featPrev: 0.15, featPassage: 1.05, featPairs: 0.1,
+	featType: 0.1, featRank: -0.04, featLength: -0.1, featDensity: 0.05, featPronoun: 0.05}
+
+var (
+	// answerMinCoverage is the least coverage of the question's tokens the
+	// best sentence must reach for the passages to answer: below it the
+	// answer says the passages do not answer.
+	answerMinCoverage = 0.2
+	// answerSecondGap: a second sentence joins the answer when its score
+	// is within this gap of the first's and it adds an answer part
+	// (question tokens the first lacks, or the asked type the first lacks).
+	answerSecondGap = 0.35
+	// answerGlobalIDF is the share of a question token's weight that comes
+	// from its rarity in the whole index (AnswerInput.DocFreq), the rest
+	// from its rarity among the passages' sentences.
+	answerGlobalIDF = 0.5
+)
+
+// A sentence longer than answerLongTokens is penalised, by at most
+// answerLongCap times the length weight: text without sentence
+// punctuation (a poem, a table) is one long "sentence" that may still
+// answer.
+const (
+	answerLongTokens = 40
+	answerLongCap    = 2
+)
+
+// answerMaxSentences is the most sentences an answer has.
+var answerMaxSentences = 3
+
+// answerSent is one distinct sentence of the passages.
+type answerSent struct {
+	text  string
+	refs  []int           // the passages it occurs in (the same sentence of duplicate files)
+	ctx   int             // index of the first passage it occurs in (retrieval order)
+	ptoks map[string]bool // the tokens of that passage
+	toks  map[string]bool
+	seq   []string
+	ntoks int
+	win   map[string]bool // tokens of the sentence and its neighbours
+	prev  *answerSent     // the sentence before it in its passage, if any
+	f     [nfeat]float64
+	score float64
+	has   bool // holds an answer of the asked type
+}
+
+// answer is TaskAnswer: the sentence of the passages that answers the
+// question, cited [n] (each passage holding the same sentence cited), and
+// a second one only when it adds an answer part. When no sentence covers
+// enough of the question, the answer says the passages do not answer and
+// cites nothing. It returns the pieces to stream, one per sentence.
 func answer(in ai.AnswerInput) []string {
 	ja := isJa(in.Lang)
-	type sent struct {
-		text  string
-		ref   int
-		score float64
-		order int
-	}
-	var sents []sent
-	for _, c := range in.Contexts {
-		for _, s := range splitSentences(cleanMarkup(c.Text)) {
-			sents = append(sents, sent{text: s, ref: c.Ref, order: len(sents)})
-		}
-	}
-	qt := queryTokens(in.Question)
-	df := map[string]int{}
-	toks := make([]map[string]bool, len(sents))
-	for i, s := range sents {
-		toks[i] = map[string]bool{}
-		for _, t := range tokenize.Tokens(s.text) {
-			toks[i][t] = true
-		}
-		for _, t := range qt {
-			if toks[i][t] {
-				df[t]++
-			}
-		}
-	}
-	n := float64(len(sents))
-	for i := range sents {
-		for _, t := range qt {
-			if toks[i][t] {
-				sents[i].score += math.Log(1 + (n-float64(df[t])+0.5)/(float64(df[t])+0.5))
-			}
-		}
-		// Prefer focused sentences over long ones that match by chance.
-		sents[i].score /= math.Sqrt(1 + float64(len(toks[i]))/30)
-	}
-	sort.SliceStable(sents, func(a, b int) bool { return sents[a].score > sents[b].score })
-	var out []string
-	for _, s := range sents {
-		if s.score <= 0 || len(out) == answerSentences {
-			break
-		}
-		piece := fmt.Sprintf("%s [%d]", s.text, s.ref)
-		if len(out) > 0 {
-			if ja {
-				piece = "\n" + piece
-			} else {
-				piece = " " + piece
-			}
-		}
-		out = append(out, piece)
-	}
-	if len(out) == 0 {
+	sents := answerSentences(in.Contexts)
+	qt := answerTokens(in.Question)
+	picked := pickAnswer(in, qt, sents)
+	if len(picked) == 0 {
 		if ja {
-			return []string{"提示された資料には、この質問への答えが見つかりませんでした。"}
+			return []string{"提示された資料には、この質問に答える箇所が見つかりませんでした。"}
 		}
-		return []string{"The passages do not contain an answer to this question."}
+		return []string{"The passages do not answer this question."}
+	}
+	out := make([]string, len(picked))
+	for i, s := range picked {
+		var b strings.Builder
+		if i > 0 {
+			if ja {
+				b.WriteString("\n")
+			} else {
+				b.WriteString(" ")
+			}
+		}
+		b.WriteString(s.text)
+		b.WriteString(" ")
+		for _, r := range s.refs {
+			b.WriteString("[" + strconv.Itoa(r) + "]")
+		}
+		out[i] = b.String()
 	}
 	return out
+}
+
+// answerStop are the English function words a question's tokens drop
+// (stemmed as tokenize.Tokens stems them). It is shorter than the search
+// stop list (rules.EnStop): a question's verbs and qualifiers (open,
+// wrote, last, before) help find the sentence that answers.
+var answerStop = rules.LazySet(
+	"a", "an", "the", "of", "for", "in", "on", "at", "to", "from", "with", "by", "and", "or", "not", "no",
+	"my", "our", "your", "their", "his", "her", "its", "me", "i", "we", "you", "they", "it", "us", "them", "he", "she",
+	"is", "are", "was", "were", "be", "been", "am", "do", "doe", "did", "have", "has", "had",
+	"this", "that", "these", "those", "there", "what", "which", "who", "whom", "whose", "where", "when", "why", "how",
+	"can", "could", "would", "should", "will", "shall", "may", "might", "must", "as", "if", "so", "than", "then",
+	"mani", "many", "much", // how many, how much
+)
+
+// answerTokens are the distinct tokens of a question the answer weighs:
+// its tokens without English function words (answerStop) and
+// hiragana-only tokens (particles and endings).
+func answerTokens(q string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, t := range tokenize.Tokens(q) {
+		if seen[t] || answerStop()[t] || rules.EnStop()[t] && len(t) <= 2 || rules.IsAllClass(t, rules.ClassHiragana) {
+			continue
+		}
+		seen[t] = true
+		out = append(out, t)
+	}
+	return out
+}
+
+// answerSentences splits the passages into sentences (textseg.Sentences:
+// lines a PDF broke inside a sentence joined), merging a sentence that
+// occurs in several passages into one that cites each.
+func answerSentences(ctxs []ai.AnswerContext) []*answerSent {
+	var out []*answerSent
+	byText := map[string]*answerSent{}
+	for ci, c := range ctxs {
+		var inCtx []*answerSent
+		ptoks := map[string]bool{}
+		for _, t := range tokenize.Tokens(c.Text) {
+			ptoks[t] = true
+		}
+		for _, s := range textseg.Sentences(cleanMarkup(reIdeoSpace().ReplaceAllString(c.Text, "$1\n\n"))) {
+			key := strings.ToLower(s)
+			if e := byText[key]; e != nil {
+				if e.refs[len(e.refs)-1] != c.Ref {
+					e.refs = append(e.refs, c.Ref)
+				}
+				continue
+			}
+			e := &answerSent{text: s, refs: []int{c.Ref}, ctx: ci, ptoks: ptoks, toks: map[string]bool{}}
+			e.seq = tokenize.Tokens(s)
+			for _, t := range e.seq {
+				e.toks[t] = true
+			}
+			e.ntoks = len(e.seq)
+			byText[key] = e
+			out = append(out, e)
+			inCtx = append(inCtx, e)
+		}
+		for i, e := range inCtx {
+			if i > 0 {
+				e.prev = inCtx[i-1]
+			}
+			e.win = map[string]bool{}
+			for j := max(0, i-1); j <= min(len(inCtx)-1, i+1); j++ {
+				for t := range inCtx[j].toks {
+					e.win[t] = true
+				}
+			}
+		}
+	}
+	return out
+}
+
+// pickAnswer scores the sentences and returns the answer's: the best,
+// and a second when it adds an answer part; none when the best covers
+// less than answerMinCoverage of the question.
+func pickAnswer(in ai.AnswerInput, qt []string, sents []*answerSent) []*answerSent {
+	want, cands := answerCandidates(in, qt, sents)
+	for _, s := range cands {
+		s.score = 0
+		for k, w := range answerWeights {
+			s.score += w * s.f[k]
+		}
+	}
+	sort.SliceStable(cands, func(a, b int) bool { return cands[a].score > cands[b].score })
+	covered := 0.0
+	for _, c := range cands {
+		covered = max(covered, c.f[featCoverage])
+	}
+	if len(cands) == 0 || covered < answerMinCoverage {
+		return nil
+	}
+	best := cands[0]
+	out := []*answerSent{best}
+	for _, c := range cands {
+		if len(out) == answerMaxSentences || c.score < best.score-answerSecondGap {
+			break
+		}
+		if c != best && addsPart(best, c, qt, want) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// answerCandidates computes the features of the sentences that can
+// answer (answerable) and returns them with the asked answer type.
+func answerCandidates(in ai.AnswerInput, qt []string, sents []*answerSent) (answerType, []*answerSent) {
+	question := in.Question
+	want := answerTypeOf(question)
+	if len(qt) == 0 || len(sents) == 0 {
+		return want, nil
+	}
+	n := float64(len(sents))
+	idf := make([]float64, len(qt))
+	var total float64
+	for j, t := range qt {
+		df := 0
+		for _, s := range sents {
+			if s.toks[t] {
+				df++
+			}
+		}
+		idf[j] = bm25IDF(int(n), df)
+		if gdf, ok := in.DocFreq[t]; ok && in.Docs > 0 {
+			idf[j] = (1-answerGlobalIDF)*idf[j] + answerGlobalIDF*bm25IDF(in.Docs, gdf)
+		}
+		total += idf[j]
+	}
+	qset := map[string]bool{}
+	for _, t := range qt {
+		qset[t] = true
+	}
+	pairs := adjacentPairs(tokenize.Tokens(question), qset)
+	var cands []*answerSent
+	for _, s := range sents {
+		if !answerable(s, qset) {
+			continue
+		}
+		var cov, win, pcov, pc float64
+		for j, t := range qt {
+			if s.prev != nil && s.prev.toks[t] {
+				pc += idf[j]
+			}
+			if s.toks[t] {
+				cov += idf[j]
+			}
+			if s.win[t] {
+				win += idf[j]
+			}
+			if s.ptoks[t] {
+				pcov += idf[j]
+			}
+		}
+		s.f = [nfeat]float64{}
+		s.f[featCoverage], s.f[featWindow], s.f[featPassage], s.f[featPrev] = cov/total, win/total, pcov/total, pc/total
+		if rePronounStart().MatchString(s.text) {
+			s.f[featPronoun] = 1
+		}
+
+		s.f[featRank] = float64(s.ctx)
+		if len(pairs) > 0 {
+			s.f[featPairs] = pairShare(s.seq, pairs)
+		}
+		if want != answerNone {
+			s.has = sentenceHas(s.text, want, qset) || want == answerPerson && jaName(s.text, question)
+			s.f[featType] = -1
+			if s.has {
+				s.f[featType] = 1
+			}
+		}
+		if s.ntoks > answerLongTokens {
+			s.f[featLength] = min(answerLongCap, float64(s.ntoks-answerLongTokens)/answerLongTokens)
+		}
+		s.f[featDensity] = density(s.seq, qset)
+		cands = append(cands, s)
+	}
+	return want, cands
+}
+
+// density is the number of distinct question tokens of seq per token of
+// the shortest stretch of seq that holds all of them (0 without any).
+func density(seq []string, qset map[string]bool) float64 {
+	need := map[string]bool{}
+	for _, t := range seq {
+		if qset[t] {
+			need[t] = true
+		}
+	}
+	if len(need) == 0 {
+		return 0
+	}
+	best := len(seq)
+	have := map[string]int{}
+	got, lo := 0, 0
+	for hi, t := range seq {
+		if !need[t] {
+			continue
+		}
+		if have[t] == 0 {
+			got++
+		}
+		have[t]++
+		for got == len(need) {
+			best = min(best, hi-lo+1)
+			if u := seq[lo]; need[u] {
+				have[u]--
+				if have[u] == 0 {
+					got--
+				}
+			}
+			lo++
+		}
+	}
+	return float64(len(need)) / float64(best)
+}
+
+// jaName reports a katakana name (three characters or more, ・ allowed)
+// in a sentence that the question does not hold: who a Japanese sentence
+// names (ジョン・ニーダム, パスツール).
+func jaName(sent, question string) bool {
+	for _, m := range reKatakanaName().FindAllString(sent, -1) {
+		if !strings.Contains(question, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// reIdeoSpace matches ideographic spaces after a character: in Japanese
+// text without sentence punctuation (a poem, a PDF's columns) they set
+// lines apart, and cleanMarkup would make them plain spaces.
+var reIdeoSpace = rules.LazyRegexp(`(\S)\x{3000}+`)
+
+// rePronounStart matches a sentence that starts with a pronoun: its
+// subject is named in the sentence before.
+var rePronounStart = rules.LazyRegexp(`^(He|She|It|They|This|These|Those|His|Her|Its|Their|The (?:team|city|company|game|event|group))\b|^(彼|彼女|これ|それ|同|この|その)`)
+
+var reKatakanaName = rules.LazyRegexp(`[\p{Katakana}ー]{2,}(?:・[\p{Katakana}ー]{2,})*`)
+
+// answerable reports whether a sentence can answer: it says something
+// beyond the question's own words (a heading that repeats the question
+// does not).
+func answerable(s *answerSent, qset map[string]bool) bool {
+	for t := range s.toks {
+		if !qset[t] && !isFunctionToken(t) {
+			return true
+		}
+	}
+	return false
+}
+
+// addsPart reports whether c adds an answer part to best: the asked type
+// best lacks, or question tokens best does not hold.
+func addsPart(best, c *answerSent, qt []string, want answerType) bool {
+	if want != answerNone && !best.has && c.has {
+		return true
+	}
+	for _, t := range qt {
+		if c.toks[t] && !best.toks[t] {
+			return true
+		}
+	}
+	return false
+}
+
+// adjacentPairs are the adjacent pairs of the question's content tokens.
+func adjacentPairs(seq []string, qset map[string]bool) [][2]string {
+	var out [][2]string
+	for i := 0; i+1 < len(seq); i++ {
+		if qset[seq[i]] && qset[seq[i+1]] {
+			out = append(out, [2]string{seq[i], seq[i+1]})
+		}
+	}
+	return out
+}
+
+// pairShare is the share of pairs found adjacent in seq.
+func pairShare(seq []string, pairs [][2]string) float64 {
+	have := map[[2]string]bool{}
+	for i := 0; i+1 < len(seq); i++ {
+		have[[2]string{seq[i], seq[i+1]}] = true
+	}
+	n := 0
+	for _, p := range pairs {
+		if have[p] {
+			n++
+		}
+	}
+	return float64(n) / float64(len(pairs))
 }

@@ -43,8 +43,47 @@ func TestAnswerQuotesBestSentencesWithCitations(t *testing.T) {
 	}
 }
 
+func answerText(t *testing.T, in ai.AnswerInput) string {
+	t.Helper()
+	var b strings.Builder
+	if err := ai.Answer(context.Background(), New(), in, func(s string) error { b.WriteString(s); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+func TestAnswerShape(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		in   ai.AnswerInput
+		want string
+	}{
+		{"one sentence when one answers", ai.AnswerInput{Question: "When did Levi's Stadium open?", Lang: "en", Contexts: []ai.AnswerContext{
+			{Ref: 1, Text: "Levi's Stadium opened in 2014 after two years of work. It seats 68,500 people. Tickets cost a lot."},
+			{Ref: 2, Text: "I love fuzzy blankets. Blankets are warm."}}},
+			"Levi's Stadium opened in 2014 after two years of work. [1]"},
+		{"the same sentence of two copies is said once, citing both", ai.AnswerInput{Question: "How many blankets were donated?", Lang: "en", Contexts: []ai.AnswerContext{
+			{Ref: 1, Text: "The charity donated 10,000 blankets to shelters."},
+			{Ref: 2, Text: "Unrelated words about cooking."},
+			{Ref: 3, Text: "The charity donated 10,000 blankets to shelters."}}},
+			"The charity donated 10,000 blankets to shelters. [1][3]"},
+		{"a sentence a PDF broke keeps its year", ai.AnswerInput{Question: "When was the report delivered?", Lang: "en", Contexts: []ai.AnswerContext{
+			{Ref: 1, Text: "The final report of the commission was delivered on January 23,\n2017. It had 300 pages."}}},
+			"The final report of the commission was delivered on January 23, 2017. [1]"},
+		{"the asked type decides", ai.AnswerInput{Question: "How many people live in Warsaw?", Lang: "en", Contexts: []ai.AnswerContext{
+			{Ref: 1, Text: "Many people live in Warsaw today. About 1.7 million people live in Warsaw."}}},
+			"About 1.7 million people live in Warsaw. [1]"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := answerText(t, tc.in); got != tc.want {
+				t.Errorf("answer\n got %q\nwant %q", got, tc.want)
+			}
+		})
+	}
+}
+
 func TestAnswerWithoutMatchSaysSo(t *testing.T) {
-	for lang, want := range map[string]string{"ja": "見つかりませんでした", "en": "do not contain"} {
+	for lang, want := range map[string]string{"ja": "見つかりませんでした", "en": "do not answer"} {
 		var text string
 		err := ai.Answer(context.Background(), New(), ai.AnswerInput{Question: "quantum gravity", Lang: lang,
 			Contexts: []ai.AnswerContext{{Ref: 1, Text: "梅雨は雨の季節。"}}}, func(s string) error { text += s; return nil })

@@ -18,16 +18,24 @@
 //   - Embed: a lexical embedding of hashed word and character n-gram features
 //     (embed.go), deterministic across runs and machines.
 //   - TaskClarify, TaskRefine, TaskRelax, TaskRerank (loop.go, rerank.go) and
-//     the streamed extractive answer of TaskAnswer (answer.go).
-//   - The GraphRAG tasks (graph.go): TaskGraphExtract takes the chunk's
-//     Japanese noun compounds (kagome) or English capitalised phrases as
-//     entities, each described by its first sentence, and relates the top
-//     ones by co-occurrence (stronger when they share sentences); the
-//     gleaning pass adds nothing. TaskGraphReport is an extract of the
-//     members' descriptions rated by the community's size, and says so.
-//     TaskGraphMap and TaskGraphDrift score report and context sentences by
-//     their overlap with the question; TaskGraphAnswer streams the best
-//     sentences of its context.
+//     the streamed extractive answer of TaskAnswer (answer.go): the sentence
+//     of the passages that answers (scored by weighted lexical features,
+//     answer-type aware), more only when one adds an answer part, the same
+//     sentence of duplicate files said once citing each, and a plain "the
+//     passages do not answer" citing nothing when none covers the question.
+//   - The GraphRAG tasks (graph.go, entities.go): TaskGraphExtract takes the
+//     chunk's Japanese noun compounds (kagome) or English names (capitalised
+//     runs split at punctuation, common words and sentence openers left
+//     out, aliases merged, typed by rules) as entities, each described by
+//     the first sentence that speaks of it, and relates two entities when a
+//     sentence joins them, described by that sentence; the gleaning pass
+//     adds nothing. TaskGraphReport is an extract of the members'
+//     descriptions rated by the community's size, and says so. TaskGraphMap,
+//     TaskGraphDrift and TaskGraphAnswer read the caller's passages (the
+//     context's texts without IDs, scores or markup), score sentences by
+//     their coverage of the question and quote them once, from distinct
+//     communities (an overview: distinct documents) first; DRIFT's
+//     follow-ups name entities of the sentences that answer.
 //   - No tool calls: Provider is not an ai.ToolCaller (callers detect that
 //     with a type assertion), and a request that offers tools fails with
 //     ai.ErrToolsUnsupported.
