@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gds-cli/gds/internal/config"
+	"github.com/gds-cli/gds/internal/graph"
 )
 
 // graphDoc is the --output-format json output of gds graph query.
@@ -92,6 +93,36 @@ func TestGraphBuildAndQuery(t *testing.T) {
 	}
 	if code := h.run("graph", "build"); code != exitOK || !strings.Contains(h.stdout.String(), "0 extracted") {
 		t.Fatalf("second build: exit %d, %q: want nothing extracted", code, h.stdout.String())
+	}
+
+	// Every mode's answer reads as text: no context row, ID, score,
+	// escape or markup meant for the model, no sentence twice; DRIFT's
+	// follow-ups are clean and stay on the question.
+	for _, q := range []string{"Who won Super Bowl 50?", "What are the main themes of these documents?", "Where was the game played?"} {
+		for _, mode := range []string{"global", "local", "drift"} {
+			if code := h.run("graph", "query", "--output-format", "json", "--mode", mode, q); code != exitOK {
+				t.Fatalf("%s (%s): exit %d\n%s", q, mode, code, h.stderr.String())
+			}
+			var d struct {
+				Answer string `json:"answer"`
+				Steps  []struct {
+					FollowUps []string `json:"follow_up_queries"`
+				} `json:"drift_steps"`
+			}
+			if err := json.Unmarshal(h.stdout.Bytes(), &d); err != nil {
+				t.Fatal(err)
+			}
+			if f := graph.Faults(d.Answer); len(f) > 0 {
+				t.Errorf("%s (%s): answer faults %v:\n%s", q, mode, f, d.Answer)
+			}
+			for _, st := range d.Steps {
+				for _, fu := range st.FollowUps {
+					if f := graph.Faults(fu); len(f) > 0 {
+						t.Errorf("%s (%s): follow-up %q faults %v", q, mode, fu, f)
+					}
+				}
+			}
+		}
 	}
 
 	for _, mode := range []string{"", "local", "drift"} {

@@ -58,6 +58,10 @@ benchmarks:
           N concurrent chat streams and searches for a fixed time against a
           gds serve on loopback (started on an index of --data, or --url);
           requests/s, p50/p95/p99, errors and dropped streams (scripts/serve-load.sh)
+  graph-answers
+          gds graph build on a corpus (offline, fresh home), then every question
+          of a file in every mode: answers and DRIFT follow-ups that leak the
+          model's context (IDs, rows, escapes, scores, markup) or repeat a sentence
 `
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -81,6 +85,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runServeLoad(ctx, args[1:], stdout, stderr)
 	case "ratelimit":
 		return runRateBench(ctx, args[1:], stdout, stderr)
+	case "graph-answers":
+		return runGraphAnswers(ctx, args[1:], stdout, stderr)
 	default:
 		fmt.Fprint(stderr, usage)
 		return fmt.Errorf("unknown benchmark %q", args[0])

@@ -82,6 +82,34 @@ type GraphMapInput struct {
 	Question string `json:"question"`
 	Context  string `json:"context"`
 	Lang     string `json:"lang"`
+	// Reports are the batch's reports as text, in table order: the offline
+	// provider reads them instead of the table (not sent to a model).
+	Reports []GraphReportText `json:"-"`
+}
+
+// GraphReportText is one community report as text.
+type GraphReportText struct {
+	ID       string
+	Title    string
+	Summary  string
+	Findings []string // the findings' explanations
+	Rank     float64  // 0–10
+	Weight   float64  // occurrence weight, 0–1 when normalised
+	Source   string   // the document most of its entities come from
+}
+
+// GraphPassage is a text a graph answer may quote: a source chunk, a
+// report's text, an entity's description or an intermediate answer. Group
+// names what it comes from (a community, an entity, a chunk, a DRIFT
+// step): an extract covers distinct groups before it repeats one. Score
+// orders passages of equal relevance (higher first).
+type GraphPassage struct {
+	Text  string
+	Group string
+	Score float64
+	// Source is the document the passage mostly comes from, when known:
+	// an overview covers distinct documents before distinct groups.
+	Source string
 }
 
 // GraphPoint is one key point of a map answer.
@@ -105,6 +133,10 @@ type GraphDriftInput struct {
 	// Entities are entity names in the context (the offline provider
 	// draws its follow-up questions from them).
 	Entities []string `json:"entities"`
+	// Passages are the context's texts without the tables' IDs and
+	// markup: the offline provider answers from them (not sent to a
+	// model).
+	Passages []GraphPassage `json:"-"`
 }
 
 // GraphDriftResult is the output of TaskGraphDrift.
@@ -128,6 +160,11 @@ type GraphAnswerInput struct {
 	Context      string `json:"context"`
 	ResponseType string `json:"response_type"`
 	Lang         string `json:"lang"`
+	// Passages are the context's texts without the tables' IDs, scores
+	// and markup (the analysts' points, the local context's texts, the
+	// intermediate answers): the offline provider's extract quotes them
+	// (not sent to a model).
+	Passages []GraphPassage `json:"-"`
 }
 
 // Schemas of the graph tasks, built on first use (nothing at package

@@ -51,6 +51,22 @@ func (r Report) FullContent() string {
 	return b.String()
 }
 
+// Text is the report as plain sentences, without its title or Markdown:
+// the summary, then each finding's explanation (what an extract quotes).
+func (r Report) Text() string {
+	parts := []string{r.Summary}
+	for _, f := range r.Findings {
+		parts = append(parts, f.Explanation)
+	}
+	var keep []string
+	for _, p := range parts {
+		if p = strings.TrimSpace(p); p != "" {
+			keep = append(keep, p)
+		}
+	}
+	return strings.Join(keep, "\n\n")
+}
+
 // NewReport turns a model's report into the stored one: the rating
 // clamped to 0–10 as the rank, at most 10 findings.
 func NewReport(r ai.GraphReport, provider string) Report {
@@ -269,6 +285,14 @@ type Point struct {
 }
 
 var reDataReports = regexp.MustCompile(`(?i)\[Data:\s*Reports\s*\(([^)]*)\)`)
+
+// reDataRef matches a [Data: …] reference with the space before it.
+var reDataRef = regexp.MustCompile(`\s*\[Data:[^\]]*\]`)
+
+// StripRefs removes the [Data: …] references from a text.
+func StripRefs(text string) string {
+	return strings.TrimSpace(reDataRef.ReplaceAllString(text, ""))
+}
 
 // ReportRefs returns the report IDs a text cites as [Data: Reports (…)],
 // in order, without duplicates or "+more".

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gds-cli/gds/internal/ai"
 	"github.com/gds-cli/gds/internal/store"
 )
 
@@ -103,6 +104,10 @@ type LocalContext struct {
 	RelationshipIDs []string
 	ChunkIDs        []string
 	CommunityIDs    []string
+	// Passages are the texts of the rows kept, without their IDs: the
+	// source chunks, then the reports, the entities' and the
+	// relationships' descriptions (ai.GraphAnswerInput.Passages).
+	Passages []ai.GraphPassage
 }
 
 // BuildLocalContext writes the local search context as GraphRAG does:
@@ -231,6 +236,41 @@ func BuildLocalContext(in LocalInput, counter Counter) LocalContext {
 	}
 	out.ChunkIDs = section(int(float64(total)*LocalTextShare), "-----Sources-----", "id|text", rows, ids)
 	out.Text = b.String()
+	out.Passages = localPassages(in, out)
+	return out
+}
+
+// localPassages are the texts of a local context's kept rows, best first
+// in each kind: source chunks, reports, entity and relationship
+// descriptions.
+func localPassages(in LocalInput, lc LocalContext) []ai.GraphPassage {
+	var out []ai.GraphPassage
+	add := func(text, group string, score float64) {
+		if strings.TrimSpace(text) != "" {
+			out = append(out, ai.GraphPassage{Text: text, Group: group, Score: score})
+		}
+	}
+	for i, id := range lc.ChunkIDs {
+		add(in.Chunks[id], "chunk:"+id, 4-float64(i)/float64(len(lc.ChunkIDs)+1))
+	}
+	comm := map[string]store.GraphCommunity{}
+	for _, c := range in.Communities {
+		comm[c.ID] = c
+	}
+	for i, id := range lc.CommunityIDs {
+		r := in.Reports[comm[id].Signature]
+		add(r.Text(), "community:"+id, 3-float64(i)/float64(len(lc.CommunityIDs)+1))
+	}
+	for i, id := range lc.EntityIDs {
+		add(in.Entities[id].Description, "entity:"+id, 2-float64(i)/float64(len(lc.EntityIDs)+1))
+	}
+	rels := map[string]store.GraphRelationship{}
+	for _, r := range in.Relationships {
+		rels[r.ID] = r
+	}
+	for i, id := range lc.RelationshipIDs {
+		add(rels[id].Description, "relationship:"+id, 1-float64(i)/float64(len(lc.RelationshipIDs)+1))
+	}
 	return out
 }
 

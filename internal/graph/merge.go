@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 
@@ -15,20 +16,57 @@ import (
 )
 
 // MaxDescriptionRunes bounds a merged description: the distinct
-// descriptions of an entity or relationship joined in chunk order, cut.
+// descriptions of an entity or relationship joined in chunk order, as
+// many whole ones as fit.
 // (GraphRAG asks a model to summarise them; gds keeps them extractive.)
 const MaxDescriptionRunes = 800
 
 // NormalizeName is the key two extracted names must share to be one
 // entity: NFKC (full-width letters and digits folded), quotes and
-// surrounding punctuation trimmed, spaces collapsed, lower case.
+// surrounding punctuation trimmed, spaces collapsed, lower case, and an
+// English plural or possessive ending of the last word dropped (Normans
+// and Norman, Denver's and Denver are one entity).
 func NormalizeName(name string) string {
 	s := norm.NFKC.String(name)
 	s = strings.TrimFunc(s, func(r rune) bool {
 		return unicode.IsSpace(r) || unicode.IsPunct(r) && r != '.' && r != ')' && r != '(' || r == '「' || r == '」'
 	})
 	s = strings.Join(strings.Fields(s), " ")
-	return strings.ToLower(s)
+	return singular(strings.ToLower(s))
+}
+
+// singular drops the possessive 's and the plural s of a lower-case name's
+// last word when it is a Latin-letter word of four letters or more not
+// ending in ss, us or is (Normans → norman; not glass, campus, paris).
+func singular(s string) string {
+	s = strings.TrimSuffix(strings.TrimSuffix(s, "'s"), "’s")
+	last := s[strings.LastIndexByte(s, ' ')+1:]
+	if len(last) < 4 || !strings.HasSuffix(last, "s") || strings.HasSuffix(last, "ss") || strings.HasSuffix(last, "us") || strings.HasSuffix(last, "is") {
+		return s
+	}
+	for _, r := range last {
+		if r < 'a' || r > 'z' {
+			return s
+		}
+	}
+	return s[:len(s)-1]
+}
+
+// joinDescriptions joins distinct descriptions one per line, as many
+// whole ones as fit in MaxDescriptionRunes (a first one longer than that
+// is cut).
+func joinDescriptions(descs []string) string {
+	var keep []string
+	n := 0
+	for _, d := range descs {
+		r := utf8.RuneCountInString(d)
+		if len(keep) > 0 && n+1+r > MaxDescriptionRunes {
+			break
+		}
+		keep = append(keep, d)
+		n += r + 1
+	}
+	return ai.Truncate(strings.Join(keep, "\n"), MaxDescriptionRunes)
 }
 
 // shortHash is the first 12 hex digits of the SHA-256 of parts joined by NUL.
@@ -62,7 +100,7 @@ type ChunkExtraction struct {
 // Merge combines the chunks' extractions into entities and relationships:
 // names that normalise alike are one entity (the most frequent spelling
 // and type win, ties to the first seen); descriptions are deduplicated and
-// joined; a relationship's endpoints become entities when the extraction
+// joined, one per line; a relationship's endpoints become entities when the extraction
 // did not list them; self-loops are dropped; relationships between the
 // same pair merge (weights add up). Results are sorted by ID.
 func Merge(chunks []ChunkExtraction) ([]store.GraphEntity, []store.GraphRelationship) {
@@ -150,7 +188,7 @@ func Merge(chunks []ChunkExtraction) ([]store.GraphEntity, []store.GraphRelation
 		degree[g.b]++
 		slices.Sort(g.chunks)
 		outR = append(outR, store.GraphRelationship{ID: id, Source: g.a, Target: g.b,
-			Description: ai.Truncate(strings.Join(g.descs, " "), MaxDescriptionRunes), Weight: g.weight, ChunkIDs: g.chunks})
+			Description: joinDescriptions(g.descs), Weight: g.weight, ChunkIDs: g.chunks})
 	}
 	sort.Slice(outR, func(i, j int) bool { return outR[i].ID < outR[j].ID })
 	outE := make([]store.GraphEntity, 0, len(ents))
@@ -158,7 +196,7 @@ func Merge(chunks []ChunkExtraction) ([]store.GraphEntity, []store.GraphRelation
 		id := EntityID(key)
 		slices.Sort(a.chunks)
 		outE = append(outE, store.GraphEntity{ID: id, Name: mostFrequent(a.nameOrder, a.names), Type: mostFrequent(a.typeOrder, a.types),
-			Description: ai.Truncate(strings.Join(a.descs, " "), MaxDescriptionRunes), ChunkIDs: a.chunks, Degree: degree[id]})
+			Description: joinDescriptions(a.descs), ChunkIDs: a.chunks, Degree: degree[id]})
 	}
 	sort.Slice(outE, func(i, j int) bool { return outE[i].ID < outE[j].ID })
 	return outE, outR

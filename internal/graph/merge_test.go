@@ -9,9 +9,17 @@ import (
 
 func TestNormalizeName(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
-		{"Denver Broncos", "denver broncos"},
-		{"  DENVER   broncos ", "denver broncos"},
-		{"\"Denver Broncos\"", "denver broncos"},
+		{"Denver Broncos", "denver bronco"},
+		{"  DENVER   broncos ", "denver bronco"},
+		{"\"Denver Broncos\"", "denver bronco"},
+		{"Normans", "norman"}, // an inflection: one entity with Norman
+		{"Norman", "norman"},
+		{"Denver's", "denver"},
+		{"Paris", "paris"}, // not plurals
+		{"Glass", "glass"},
+		{"Campus", "campus"},
+		{"Gas", "gas"},
+		{"NFL's 2015 MVPs", "nfl's 2015 mvp"},
 		{"ＧｏｏｇｌｅＤｒｉｖｅ", "googledrive"}, // full-width folded
 		{"「東京大学」", "東京大学"},
 		{"Acme Inc.", "acme inc."},
@@ -64,20 +72,20 @@ func TestMerge(t *testing.T) {
 	for i, e := range ents {
 		by[NormalizeName(e.Name)] = i
 	}
-	d := ents[by["denver broncos"]]
+	d := ents[by["denver bronco"]]
 	if d.Name != "Denver Broncos" || d.Type != "ORGANIZATION" {
 		t.Errorf("merged entity = %q/%q, want the most frequent spelling and type Denver Broncos/ORGANIZATION", d.Name, d.Type)
 	}
-	if d.Description != "A football team. Based in Denver." {
+	if d.Description != "A football team.\nBased in Denver." {
 		t.Errorf("description = %q", d.Description)
 	}
 	if !slices.Equal(d.ChunkIDs, []string{"f1#0", "f2#1"}) || d.Degree != 2 {
 		t.Errorf("chunks %v degree %d, want [f1#0 f2#1] and 2", d.ChunkIDs, d.Degree)
 	}
-	if d.ID != EntityID("denver broncos") {
+	if d.ID != EntityID("denver bronco") {
 		t.Errorf("ID %q is not EntityID of the normalised name", d.ID)
 	}
-	if c := ents[by["carolina panthers"]]; c.Description != "" || !slices.Equal(c.ChunkIDs, []string{"f2#1"}) {
+	if c := ents[by["carolina panther"]]; c.Description != "" || !slices.Equal(c.ChunkIDs, []string{"f2#1"}) {
 		t.Errorf("endpoint-only entity = %+v", c)
 	}
 	if len(rels) != 2 {

@@ -250,9 +250,11 @@ func (s *Searcher) Run(ctx context.Context, q Query) (Result, error) {
 	return res, s.resolveDocuments(ctx, &res)
 }
 
-// answer streams the final answer.
-func (s *Searcher) answer(ctx context.Context, q Query, mode, context string, res *Result) error {
-	req, err := ai.GraphAnswerRequest(ai.GraphAnswerInput{Mode: mode, Question: q.Question, Context: context, ResponseType: q.ResponseType, Lang: s.Lang})
+// answer streams the final answer from the context a model reads and the
+// same texts without IDs and markup (passages) the offline extract quotes.
+func (s *Searcher) answer(ctx context.Context, q Query, mode, context string, passages []ai.GraphPassage, res *Result) error {
+	req, err := ai.GraphAnswerRequest(ai.GraphAnswerInput{Mode: mode, Question: q.Question, Context: context, ResponseType: q.ResponseType,
+		Lang: s.Lang, Passages: passages})
 	if err != nil {
 		return err
 	}
@@ -327,7 +329,7 @@ func (s *Searcher) global(ctx context.Context, l *loaded, q Query, res *Result) 
 				return
 			}
 			defer func() { <-sem }()
-			in := ai.GraphMapInput{Question: q.Question, Context: b.Context, Lang: s.Lang}
+			in := ai.GraphMapInput{Question: q.Question, Context: b.Context, Lang: s.Lang, Reports: l.reportTexts(b.Reports)}
 			user, _ := json.Marshal(in)
 			raw, err := ai.GraphMapRaw(ctx, s.Provider, in)
 			mu.Lock()
@@ -391,7 +393,57 @@ func (s *Searcher) global(ctx context.Context, l *loaded, q Query, res *Result) 
 		weights[v.CommunityID] = v.Weight
 	}
 	s.addReports(l, ids, weights, res)
-	return s.answer(ctx, q, ModeGlobal, text, res)
+	return s.answer(ctx, q, ModeGlobal, text, l.pointPassages(used), res)
+}
+
+// reportTexts are the reports of a map batch as text.
+func (l *loaded) reportTexts(views []ReportView) []ai.GraphReportText {
+	out := make([]ai.GraphReportText, 0, len(views))
+	for _, v := range views {
+		r := l.reports[l.comms[v.CommunityID].Signature]
+		t := ai.GraphReportText{ID: v.CommunityID, Title: r.Title, Summary: r.Summary, Rank: v.Rank, Weight: v.Weight,
+			Source: l.mainDocument(v.CommunityID)}
+		for _, f := range r.Findings {
+			t.Findings = append(t.Findings, f.Explanation)
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// pointPassages are the reduce step's points as passages: their text
+// without the [Data: …] references, grouped by the first report each
+// cites (else by analyst), scored by importance.
+func (l *loaded) pointPassages(points []Point) []ai.GraphPassage {
+	out := make([]ai.GraphPassage, 0, len(points))
+	for _, p := range points {
+		ps := ai.GraphPassage{Text: StripRefs(p.Description), Group: fmt.Sprintf("analyst:%d", p.Analyst), Score: p.Score}
+		if len(p.ReportIDs) > 0 {
+			ps.Group, ps.Source = "community:"+p.ReportIDs[0], l.mainDocument(p.ReportIDs[0])
+		}
+		out = append(out, ps)
+	}
+	return out
+}
+
+// mainDocument is the document that most mentions of a community's
+// entities come from ("" when unknown).
+func (l *loaded) mainDocument(communityID string) string {
+	count := map[string]int{}
+	best := ""
+	for _, id := range l.comms[communityID].EntityIDs {
+		for _, c := range l.ents[id].ChunkIDs {
+			f, _, ok := SplitChunkID(c)
+			if !ok {
+				continue
+			}
+			count[f]++
+			if count[f] > count[best] || count[f] == count[best] && f < best {
+				best = f
+			}
+		}
+	}
+	return best
 }
 
 // addReports adds reports, their entities and the entities' chunks to the
@@ -586,7 +638,7 @@ func (s *Searcher) local(ctx context.Context, l *loaded, q Query, res *Result) e
 		return s.noData(q, res)
 	}
 	s.addLocal(l, lc, res)
-	return s.answer(ctx, q, ModeLocal, lc.Text, res)
+	return s.answer(ctx, q, ModeLocal, lc.Text, lc.Passages, res)
 }
 
 // drift runs the primer over the top reports, then follow-up local
@@ -621,6 +673,7 @@ func (s *Searcher) drift(ctx context.Context, l *loaded, q Query, res *Result) e
 		var b strings.Builder
 		b.WriteString(reportHeader)
 		var names []string
+		var passages []ai.GraphPassage
 		for _, v := range fold {
 			b.WriteString("\n" + reportRow(v))
 			refIDs = append(refIDs, v.CommunityID)
@@ -629,8 +682,10 @@ func (s *Searcher) drift(ctx context.Context, l *loaded, q Query, res *Result) e
 					names = append(names, l.ents[id].Name)
 				}
 			}
+			r := l.reports[l.comms[v.CommunityID].Signature]
+			passages = append(passages, ai.GraphPassage{Text: r.Text(), Group: "community:" + v.CommunityID, Score: v.Rank})
 		}
-		a, err := s.driftStep(ctx, q, q.Question, b.String(), names, 0, res)
+		a, err := s.driftStep(ctx, q, q.Question, b.String(), names, passages, 0, res)
 		if err != nil {
 			return err
 		}
@@ -661,7 +716,7 @@ func (s *Searcher) drift(ctx context.Context, l *loaded, q Query, res *Result) e
 			for _, e := range sel {
 				names = append(names, e.Name)
 			}
-			a, err := s.driftStep(ctx, q, fq, lc.Text, names, depth, res)
+			a, err := s.driftStep(ctx, q, fq, lc.Text, names, lc.Passages, depth, res)
 			if err != nil {
 				return err
 			}
@@ -670,6 +725,7 @@ func (s *Searcher) drift(ctx context.Context, l *loaded, q Query, res *Result) e
 	}
 	res.Steps = answers
 	var b strings.Builder
+	var passages []ai.GraphPassage
 	n := 0
 	for _, a := range answers {
 		if a.Score <= 0 || strings.TrimSpace(a.Response) == "" {
@@ -677,15 +733,16 @@ func (s *Searcher) drift(ctx context.Context, l *loaded, q Query, res *Result) e
 		}
 		n++
 		fmt.Fprintf(&b, "----Answer %d (query: %s)----\nImportance Score: %g\n%s\n\n", n, a.Query, a.Score, a.Response)
+		passages = append(passages, ai.GraphPassage{Text: a.Response, Group: fmt.Sprintf("step:%d", n), Score: a.Score})
 	}
 	if n == 0 {
 		return s.noData(q, res)
 	}
-	return s.answer(ctx, q, ModeDrift, b.String(), res)
+	return s.answer(ctx, q, ModeDrift, b.String(), passages, res)
 }
 
-func (s *Searcher) driftStep(ctx context.Context, q Query, query, context string, names []string, depth int, res *Result) (DriftAnswer, error) {
-	in := ai.GraphDriftInput{Question: q.Question, Query: query, Context: context, Lang: s.Lang, Entities: names}
+func (s *Searcher) driftStep(ctx context.Context, q Query, query, context string, names []string, passages []ai.GraphPassage, depth int, res *Result) (DriftAnswer, error) {
+	in := ai.GraphDriftInput{Question: q.Question, Query: query, Context: context, Lang: s.Lang, Entities: names, Passages: passages}
 	user, _ := json.Marshal(in)
 	res.Calls.Drift++
 	res.Calls.PromptTokens += s.Counter.Count(ai.PromptGraphDrift) + s.Counter.Count(string(user))

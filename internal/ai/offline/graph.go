@@ -7,10 +7,12 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/gds-cli/gds/internal/ai"
 	"github.com/gds-cli/gds/internal/ai/offline/rules"
+	"github.com/gds-cli/gds/internal/textseg"
 	"github.com/gds-cli/gds/internal/tokenize"
 )
 
@@ -18,9 +20,12 @@ import (
 const (
 	graphEntitiesPerChunk = 10  // most frequent noun phrases kept per chunk
 	graphLinkedPerChunk   = 8   // entities of a chunk linked pairwise by co-occurrence
-	graphDescriptionRunes = 240 // an entity's description: its first sentence, cut
-	graphMapPoints        = 3
+	graphDescriptionRunes = 400 // an entity's description: its first sentence, cut at a word if longer
+	graphMapPoints        = 10
 	graphAnswerSentences  = 5
+	// graphOverviewSentences: an overview quotes one sentence for each of
+	// up to this many documents or communities.
+	graphOverviewSentences = 8
 )
 
 // Entity types the offline extraction assigns.
@@ -29,11 +34,14 @@ const (
 	graphTypeNoun   = "NOUN_PHRASE"
 )
 
-// extractGraph is TaskGraphExtract offline: Japanese noun compounds from
-// the morphological analyser and English capitalised phrases are the
-// entities (each described by the first sentence it occurs in), and
-// entities of the same chunk are related by co-occurrence, stronger when
-// they share sentences. The gleaning pass finds nothing more.
+// extractGraph is TaskGraphExtract offline. Entities: English names
+// (englishEntityNames: capitalised runs split at punctuation, common
+// words and sentence openers left out, aliases merged, typed by rules);
+// Japanese noun compounds from the morphological analyser. Each is
+// described by the first sentence it occurs in. Two entities of the chunk
+// are related when they share a sentence: the relationship is described
+// by that sentence and is stronger the more they share. The gleaning pass
+// finds nothing more.
 func (p *Provider) extractGraph(in ai.GraphExtractInput) ai.GraphExtraction {
 	out := ai.GraphExtraction{Entities: []ai.GraphEntity{}, Relationships: []ai.GraphRelationship{}}
 	if in.Previous != nil {
@@ -41,31 +49,47 @@ func (p *Provider) extractGraph(in ai.GraphExtractInput) ai.GraphExtraction {
 	}
 	text := cleanMarkup(in.Text)
 	ja := isJapaneseText(text)
-	sents := splitSentences(text)
+	sents := textseg.Sentences(text)
 	type ent struct {
 		name, key string
 		proper    bool
+		types     map[string]int
 		tf, first int
 		sents     []int
 	}
 	byKey := map[string]*ent{}
 	var order []*ent
-	for si, s := range sents {
-		for _, t := range p.sentenceTerms(s, ja) {
-			if !graphTermOK(t, ja) {
-				continue
+	add := func(name, typ string, proper bool, si int) {
+		key := strings.ToLower(name)
+		e := byKey[key]
+		if e == nil {
+			e = &ent{name: name, key: key, first: si, types: map[string]int{}}
+			byKey[key] = e
+			order = append(order, e)
+		}
+		e.tf++
+		e.proper = e.proper || proper
+		e.types[typ]++
+		if len(e.sents) == 0 || e.sents[len(e.sents)-1] != si {
+			e.sents = append(e.sents, si)
+		}
+	}
+	if ja {
+		for si, s := range sents {
+			for _, t := range p.sentenceTerms(s, true) {
+				if graphTermOK(t, true) {
+					typ := graphTypeNoun
+					if t.proper {
+						typ = graphTypeProper
+					}
+					add(t.text, typ, t.proper, si)
+				}
 			}
-			key := strings.ToLower(t.text)
-			e := byKey[key]
-			if e == nil {
-				e = &ent{name: t.text, key: key, first: si}
-				byKey[key] = e
-				order = append(order, e)
-			}
-			e.tf++
-			e.proper = e.proper || t.proper
-			if len(e.sents) == 0 || e.sents[len(e.sents)-1] != si {
-				e.sents = append(e.sents, si)
+		}
+	} else {
+		for si, ms := range englishEntityNames(sents) {
+			for _, m := range ms {
+				add(m.name, m.typ, true, si)
 			}
 		}
 	}
@@ -85,12 +109,16 @@ func (p *Provider) extractGraph(in ai.GraphExtractInput) ai.GraphExtraction {
 		order = order[:graphEntitiesPerChunk]
 	}
 	for _, e := range order {
-		typ := graphTypeNoun
-		if e.proper {
-			typ = graphTypeProper
+		// The first sentence that says something of it: not a heading
+		// that is only its name.
+		desc := sents[e.first]
+		for _, si := range e.sents {
+			if s := sents[si]; !strings.EqualFold(strings.Trim(s, " .:"), e.name) {
+				desc = s
+				break
+			}
 		}
-		out.Entities = append(out.Entities, ai.GraphEntity{Name: e.name, Type: typ,
-			Description: ai.Truncate(sents[e.first], graphDescriptionRunes)})
+		out.Entities = append(out.Entities, ai.GraphEntity{Name: e.name, Type: mainType(e.types), Description: describe(desc)})
 	}
 	linked := order[:min(len(order), graphLinkedPerChunk)]
 	for i := range linked {
@@ -106,18 +134,46 @@ func (p *Provider) extractGraph(in ai.GraphExtractInput) ai.GraphExtraction {
 					n++
 				}
 			}
-			desc := fmt.Sprintf("%s and %s occur in the same passage.", a.name, b.name)
-			if ja {
-				desc = fmt.Sprintf("%sと%sが同じ箇所に現れる。", a.name, b.name)
-			}
-			if shared >= 0 {
-				desc = ai.Truncate(sents[shared], graphDescriptionRunes)
+			if shared < 0 {
+				continue // no sentence joins them: no relationship
 			}
 			out.Relationships = append(out.Relationships, ai.GraphRelationship{Source: a.name, Target: b.name,
-				Description: desc, Strength: float64(min(10, 1+2*n))})
+				Description: describe(sents[shared]), Strength: float64(min(10, 1+2*n))})
 		}
 	}
 	return out
+}
+
+// mainType is the most frequent type of an entity's mentions, a rule's
+// type before "other" (ties: alphabetical).
+func mainType(types map[string]int) string {
+	best, bestN := "", 0
+	for t, n := range types {
+		if t != entOther && (n > bestN || n == bestN && t < best) {
+			best, bestN = t, n
+		}
+	}
+	if best == "" {
+		return entOther
+	}
+	return best
+}
+
+// describe is a description from a sentence: whole, or cut at a word end
+// when longer than graphDescriptionRunes.
+func describe(sent string) string {
+	r := []rune(sent)
+	if len(r) <= graphDescriptionRunes {
+		return sent
+	}
+	cut := graphDescriptionRunes
+	for k := cut; k > graphDescriptionRunes/2; k-- {
+		if unicode.IsSpace(r[k]) {
+			cut = k
+			break
+		}
+	}
+	return strings.TrimSpace(string(r[:cut])) + "…"
 }
 
 func graphTermWeight(tf int, proper bool) float64 {
@@ -168,7 +224,7 @@ func graphReport(in ai.GraphReportInput) ai.GraphReport {
 	rating := math.Min(10, math.Round(math.Log2(1+float64(len(names)+in.Relations))*10)/10)
 	out := ai.GraphReport{
 		Title:   title,
-		Summary: strings.Join(summary, " "),
+		Summary: strings.Join(summary, "\n"),
 		Rating:  rating,
 		RatingExplanation: fmt.Sprintf("Offline extract: rated by the community's size (%d entities, %d relationships), not by a model.",
 			len(names), in.Relations),
@@ -187,83 +243,214 @@ func graphReport(in ai.GraphReportInput) ai.GraphReport {
 	return out
 }
 
-var reDataRef = rules.LazyRegexp(`\s*\[Data:[^\]]*\]`)
-
-// overlapSentence is a sentence scored by the share of query tokens it holds.
-type overlapSentence struct {
-	text  string
-	score float64 // 0–1
-	order int
+// graphSent is a sentence of the passages a graph answer may quote.
+type graphSent struct {
+	text   string
+	toks   map[string]bool
+	group  string  // what it comes from (ai.GraphPassage.Group)
+	source string  // the document it mostly comes from, if known
+	cov    float64 // IDF-weighted share of the question's tokens it holds
+	pscore float64 // its passage's score
+	first  bool    // the first sentence of its passage
+	order  int
 }
 
-// rankByOverlap splits texts into sentences and orders them by the share
-// of the query's tokens they contain (ties: text order); sentences without
-// any are dropped.
-func rankByOverlap(query string, texts []string) []overlapSentence {
-	qt := queryTokens(query)
-	var out []overlapSentence
+// graphSentences splits the passages into distinct sentences (the same
+// sentence from several passages is kept once, from the best one) and
+// scores each by its coverage of the question's tokens.
+func graphSentences(question string, passages []ai.GraphPassage) []*graphSent {
+	var out []*graphSent
 	seen := map[string]bool{}
-	for _, t := range texts {
-		for _, s := range splitSentences(cleanMarkup(t)) {
-			if seen[s] {
+	for _, p := range passages {
+		for i, s := range textseg.Sentences(cleanMarkup(p.Text)) {
+			key := sentenceKey(s)
+			if key == "" || seen[key] {
 				continue
 			}
-			seen[s] = true
-			toks := map[string]bool{}
-			for _, k := range tokenize.Tokens(s) {
-				toks[k] = true
+			seen[key] = true
+			if fragmentSentence(s) {
+				continue
 			}
-			n := 0
-			for _, k := range qt {
-				if toks[k] {
-					n++
-				}
+			g := &graphSent{text: s, toks: map[string]bool{}, group: p.Group, source: p.Source, pscore: p.Score, first: i == 0, order: len(out)}
+			for _, t := range tokenize.Tokens(s) {
+				g.toks[t] = true
 			}
-			if n > 0 {
-				out = append(out, overlapSentence{text: s, score: float64(n) / float64(len(qt)), order: len(out)})
-			}
+			out = append(out, g)
 		}
 	}
-	sort.SliceStable(out, func(a, b int) bool { return out[a].score > out[b].score })
+	qt := answerTokens(question)
+	n := len(out)
+	var total float64
+	idf := make([]float64, len(qt))
+	for j, t := range qt {
+		df := 0
+		for _, g := range out {
+			if g.toks[t] {
+				df++
+			}
+		}
+		idf[j] = bm25IDF(n, df)
+		total += idf[j]
+	}
+	if total > 0 {
+		for _, g := range out {
+			for j, t := range qt {
+				if g.toks[t] {
+					g.cov += idf[j]
+				}
+			}
+			g.cov /= total
+		}
+	}
 	return out
 }
 
-// graphMap is TaskGraphMap offline: the report sentences of the batch that
-// share most words with the question, scored by that share (0–100), each
-// citing its report.
+// fragmentSentence reports a piece of a sentence: it starts in lower case
+// (a passage cut inside it) or was cut short ("…").
+func fragmentSentence(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return unicode.IsLower(r) || strings.HasSuffix(s, "…")
+}
+
+// sentenceKey is the form under which two sentences are the same: lower
+// case, letters and digits only.
+func sentenceKey(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// graphMinCoverage is the least coverage of the question a sentence needs
+// to be quoted in a graph answer (below it, the passages do not speak of
+// the question).
+const graphMinCoverage = 0.2
+
+// reOverview matches a question that asks for an overview (the main
+// themes, a summary) rather than a fact: an extract then quotes the most
+// important communities' summaries.
+var reOverview = rules.LazyRegexp(`(?i)\b(main|key|major|central|common|overall|important)\s+(themes?|topics?|ideas?|subjects?|points?|findings?)\b|\b(themes?|topics?|overview|summar(y|ise|ize))\b|\bwhat\s+(are|is)\s+(these|this|the)\s+(documents?|texts?|files?|articles?|collection)\s+about\b|主な?テーマ|主題|概要|要約|まとめ|全体像|何について`)
+
+// pickGraphSentences picks at most n sentences for an extract: the
+// question's best-covered sentences (coverage at least graphMinCoverage
+// and half the best's), each from a group not yet quoted while one
+// remains; a sentence that repeats most of the words of one already
+// picked is left out. For an overview question: the first sentences of
+// the passages by their score, from distinct documents first.
+func pickGraphSentences(question string, passages []ai.GraphPassage, n int) []*graphSent {
+	sents := graphSentences(question, passages)
+	overview := reOverview().MatchString(question)
+	var cands []*graphSent
+	top := 0.0
+	for _, g := range sents {
+		top = max(top, g.cov)
+	}
+	for _, g := range sents {
+		if !overview && g.cov >= max(graphMinCoverage, top/2) {
+			cands = append(cands, g)
+		}
+	}
+	if len(cands) == 0 {
+		if !overview {
+			return nil
+		}
+		for _, g := range sents {
+			if g.first {
+				cands = append(cands, g)
+			}
+		}
+		sort.SliceStable(cands, func(a, b int) bool { return cands[a].pscore > cands[b].pscore })
+	} else {
+		sort.SliceStable(cands, func(a, b int) bool {
+			if cands[a].cov != cands[b].cov {
+				return cands[a].cov > cands[b].cov
+			}
+			return cands[a].pscore > cands[b].pscore
+		})
+	}
+	var out []*graphSent
+	usedSource, usedGroup := map[string]bool{}, map[string]bool{}
+	picked := map[*graphSent]bool{}
+	for pass := 0; pass < 3 && len(out) < n; pass++ {
+		for _, g := range cands {
+			if len(out) == n {
+				break
+			}
+			if picked[g] || overview && pass == 0 && g.source != "" && usedSource[g.source] || pass <= 1 && usedGroup[g.group] {
+				continue
+			}
+			if slices.ContainsFunc(out, func(o *graphSent) bool { return repeats(g, o) }) {
+				continue
+			}
+			picked[g], usedSource[g.source], usedGroup[g.group] = true, true, true
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// repeats reports whether most of the words of a are in b.
+func repeats(a, b *graphSent) bool {
+	if len(a.toks) == 0 {
+		return true
+	}
+	n := 0
+	for t := range a.toks {
+		if b.toks[t] {
+			n++
+		}
+	}
+	return float64(n) >= 0.8*float64(len(a.toks))
+}
+
+// graphMap is TaskGraphMap offline: for each report of the batch, its
+// sentence that best covers the question, scored by that coverage
+// (0–100) and citing the report; for an overview question, each report's
+// first summary sentence scored by the report's rank and weight. The
+// reports come as text (GraphMapInput.Reports), or else are read from the
+// table.
 func graphMap(in ai.GraphMapInput) ai.GraphMapResult {
 	out := ai.GraphMapResult{Points: []ai.GraphPoint{}}
-	type cand struct {
-		s    overlapSentence
-		id   string
-		rank float64
+	reports := in.Reports
+	if len(reports) == 0 {
+		reports = tableReports(in.Context)
 	}
-	var cands []cand
-	for _, line := range strings.Split(in.Context, "\n") {
-		f := strings.Split(line, "|")
-		if len(f) < 5 || f[0] == "id" {
-			continue
+	var passages []ai.GraphPassage
+	for _, r := range reports {
+		text := strings.Join(append([]string{r.Summary}, r.Findings...), "\n\n")
+		passages = append(passages, ai.GraphPassage{Text: text, Group: r.ID, Score: r.Rank * max(r.Weight, 0.1), Source: r.Source})
+	}
+	if reOverview().MatchString(in.Question) {
+		// The most important reports' first sentences, from distinct
+		// documents first.
+		for _, g := range pickGraphSentences(in.Question, passages, graphMapPoints) {
+			out.Points = append(out.Points, ai.GraphPoint{Description: fmt.Sprintf("%s [Data: Reports (%s)]", g.text, g.group),
+				Score: math.Max(1, math.Round(10*g.pscore))})
 		}
-		rank, _ := strconv.ParseFloat(strings.TrimSpace(f[len(f)-1]), 64)
-		content := strings.Join(f[3:len(f)-1], " ")
-		for _, s := range rankByOverlap(in.Question, []string{strings.ReplaceAll(content, `\n`, "\n")}) {
-			cands = append(cands, cand{s: s, id: strings.TrimSpace(f[0]), rank: rank})
+		return out
+	}
+	best := map[string]*graphSent{}
+	var order []string
+	for _, g := range graphSentences(in.Question, passages) {
+		b, ok := best[g.group]
+		if !ok {
+			order = append(order, g.group)
+		}
+		if g.cov >= graphMinCoverage && (b == nil || g.cov > b.cov) {
+			best[g.group] = g
 		}
 	}
-	sort.SliceStable(cands, func(a, b int) bool {
-		if cands[a].s.score != cands[b].s.score {
-			return cands[a].s.score > cands[b].s.score
+	for _, id := range order {
+		if g := best[id]; g != nil {
+			out.Points = append(out.Points, ai.GraphPoint{Description: fmt.Sprintf("%s [Data: Reports (%s)]", g.text, id), Score: math.Round(100 * g.cov)})
 		}
-		return cands[a].rank > cands[b].rank
-	})
-	for _, c := range cands {
-		if len(out.Points) == graphMapPoints {
-			break
-		}
-		out.Points = append(out.Points, ai.GraphPoint{
-			Description: fmt.Sprintf("%s [Data: Reports (%s)]", c.s.text, c.id),
-			Score:       math.Round(100 * c.s.score),
-		})
+	}
+	sort.SliceStable(out.Points, func(a, b int) bool { return out.Points[a].Score > out.Points[b].Score })
+	if len(out.Points) > graphMapPoints {
+		out.Points = out.Points[:graphMapPoints]
 	}
 	if len(out.Points) == 0 {
 		out.Points = append(out.Points, ai.GraphPoint{Description: "No relevant information in these reports.", Score: 0})
@@ -271,86 +458,189 @@ func graphMap(in ai.GraphMapInput) ai.GraphMapResult {
 	return out
 }
 
-// graphDrift is TaskGraphDrift offline: the context sentences that best
-// match the query, scored by their overlap with the question, and
-// follow-up queries about the context's entities the question does not
-// name.
+// tableReports reads the reports of a map table
+// ("id|title|occurrence weight|content|rank"): the content's text without
+// its Markdown headings.
+func tableReports(table string) []ai.GraphReportText {
+	var out []ai.GraphReportText
+	for _, line := range strings.Split(table, "\n") {
+		f := strings.Split(line, "|")
+		if len(f) < 5 || f[0] == "id" {
+			continue
+		}
+		rank, _ := strconv.ParseFloat(strings.TrimSpace(f[len(f)-1]), 64)
+		weight, _ := strconv.ParseFloat(strings.TrimSpace(f[2]), 64)
+		content := strings.ReplaceAll(strings.Join(f[3:len(f)-1], " "), `\n`, "\n")
+		var paras []string
+		for _, p := range strings.Split(content, "\n") {
+			if p = strings.TrimSpace(p); p != "" && !strings.HasPrefix(p, "#") {
+				paras = append(paras, p)
+			}
+		}
+		if len(paras) == 0 {
+			continue
+		}
+		out = append(out, ai.GraphReportText{ID: strings.TrimSpace(f[0]), Title: strings.TrimSpace(f[1]), Summary: paras[0],
+			Findings: paras[1:], Rank: rank, Weight: weight})
+	}
+	return out
+}
+
+// graphDriftSentences is how many sentences a DRIFT step's answer holds.
+const graphDriftSentences = 3
+
+// graphDrift is TaskGraphDrift offline: the sentences of the step's
+// passages that best cover its query (the intermediate answer), scored by
+// the best one's coverage of the user's question (0–100), and follow-up
+// queries about the entities those sentences name that the question does
+// not: they stay on what the question is about.
 func graphDrift(in ai.GraphDriftInput) ai.GraphDriftResult {
 	q := in.Query
 	if q == "" {
 		q = in.Question
 	}
-	ranked := rankByOverlap(q, []string{in.Context})
-	var resp []string
-	for _, s := range ranked[:min(len(ranked), 3)] {
-		resp = append(resp, s.text)
+	passages := in.Passages
+	if len(passages) == 0 {
+		passages = contextPassages(in.Context)
 	}
-	score := 0.0
-	if len(ranked) > 0 {
-		score = math.Round(100 * ranked[0].score)
+	picked := pickGraphSentences(q, passages, graphDriftSentences)
+	out := ai.GraphDriftResult{FollowUpQueries: []string{}}
+	if len(picked) == 0 {
+		return out
 	}
-	out := ai.GraphDriftResult{Response: strings.Join(resp, " "), Score: score, FollowUpQueries: []string{}}
+	texts := make([]string, len(picked))
+	for i, g := range picked {
+		texts[i] = g.text
+	}
+	out.Response = joinGraph(texts, in.Lang)
+	// The score is the coverage of the user's question, not the step's
+	// query: a follow-up that drifts away scores low. An overview's
+	// sentences cover no particular words: they score half.
+	for _, g := range graphSentences(in.Question, passages) {
+		if slices.ContainsFunc(picked, func(p *graphSent) bool { return p.text == g.text }) {
+			out.Score = math.Max(out.Score, math.Round(100*g.cov))
+		}
+	}
+	if reOverview().MatchString(in.Question) {
+		out.Score = math.Max(out.Score, 50)
+	}
+	if out.Score < 100*graphMinCoverage {
+		return out // off the question: no follow-ups from here
+	}
+	asked := strings.ToLower(in.Question + " " + in.Query)
+	subject := questionSubject(in.Question)
 	ja := isJa(in.Lang)
 	for _, e := range in.Entities {
 		if len(out.FollowUpQueries) == 2 {
 			break
 		}
-		if strings.Contains(strings.ToLower(in.Question+" "+in.Query), strings.ToLower(e)) {
+		le := strings.ToLower(e)
+		if strings.Contains(asked, le) || !strings.Contains(strings.ToLower(out.Response), le) {
 			continue
 		}
-		if ja {
+		switch {
+		case ja && subject != "":
+			out.FollowUpQueries = append(out.FollowUpQueries, subject+"と"+e+"の関係は？")
+		case ja:
 			out.FollowUpQueries = append(out.FollowUpQueries, e+"について")
-		} else {
+		case subject != "":
+			out.FollowUpQueries = append(out.FollowUpQueries, "How are "+e+" and "+subject+" related?")
+		default:
 			out.FollowUpQueries = append(out.FollowUpQueries, "What about "+e+"?")
 		}
 	}
 	return out
 }
 
-// graphAnswer is TaskGraphAnswer offline: the context sentences that best
-// match the question (their [Data: …] references kept), one piece each;
-// with no overlap, the first sentences of the context.
-func graphAnswer(in ai.GraphAnswerInput) []string {
-	var lines []string
-	for _, l := range strings.Split(in.Context, "\n") {
-		if strings.HasPrefix(l, "----") || strings.HasPrefix(l, "Importance Score:") || strings.HasPrefix(l, "id|") {
+// questionSubject is what a question is about, for a follow-up: its
+// first capitalised phrase (not its first word), or else its longest
+// content word; "" when it has none.
+func questionSubject(q string) string {
+	for _, m := range rePersonAns().FindAllStringIndex(q, -1) {
+		if m[0] > 0 {
+			return q[m[0]:m[1]]
+		}
+	}
+	best := ""
+	for _, w := range strings.FieldsFunc(q, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if !answerStop()[strings.ToLower(w)] && !rules.EnStop()[strings.ToLower(w)] && len([]rune(w)) > len([]rune(best)) {
+			best = w
+		}
+	}
+	return best
+}
+
+// contextPassages reads the passages of a model's context when the
+// caller gave none: every table cell longer than a few words (IDs,
+// numbers and headers left out), its escaped line breaks restored, and
+// every other line that is not markup.
+func contextPassages(context string) []ai.GraphPassage {
+	var out []ai.GraphPassage
+	for i, line := range strings.Split(context, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "--") || strings.HasPrefix(line, "Importance Score:") || strings.HasPrefix(line, "id|") {
 			continue
 		}
-		lines = append(lines, strings.ReplaceAll(l, "|", " "))
-	}
-	ranked := rankByOverlap(in.Question, lines)
-	var picked, keys []string
-	for _, s := range ranked {
-		if len(picked) == graphAnswerSentences {
-			break
+		cells := []string{line}
+		if strings.Contains(line, "|") {
+			cells = strings.Split(line, "|")
 		}
-		// The same sentence may come from several analysts or reports:
-		// compare without the [Data: …] references, either way round.
-		key := strings.TrimSpace(reDataRef().ReplaceAllString(s.text, ""))
-		if slices.ContainsFunc(keys, func(k string) bool { return strings.Contains(k, key) || strings.Contains(key, k) }) {
-			continue
-		}
-		keys = append(keys, key)
-		picked = append(picked, s.text)
-	}
-	if len(picked) == 0 {
-		for _, s := range splitSentences(cleanMarkup(strings.Join(lines, "\n"))) {
-			if len(picked) == 3 {
-				break
+		for _, c := range cells {
+			c = strings.ReplaceAll(c, `\n`, "\n")
+			var keep []string
+			for _, p := range strings.Split(c, "\n") {
+				if p = strings.TrimSpace(p); p != "" && !strings.HasPrefix(p, "#") {
+					keep = append(keep, p)
+				}
 			}
-			picked = append(picked, s)
+			if t := strings.Join(keep, "\n"); len(strings.Fields(t)) >= 4 || utf8.RuneCountInString(t) >= 12 && isJapaneseText(t) {
+				out = append(out, ai.GraphPassage{Text: t, Group: strconv.Itoa(i)})
+			}
 		}
+	}
+	return out
+}
+
+// joinGraph joins the sentences of a graph extract: with spaces, or line
+// breaks in Japanese.
+func joinGraph(texts []string, lang string) string {
+	if isJa(lang) {
+		return strings.Join(texts, "\n")
+	}
+	return strings.Join(texts, " ")
+}
+
+// graphAnswer is TaskGraphAnswer offline: an extract of the passages
+// (GraphAnswerInput.Passages; else the context's text without its IDs and
+// markup) — the sentences that best cover the question, from distinct
+// documents and groups first, none repeated; for an overview, the most
+// important groups' first sentences. One piece per sentence.
+func graphAnswer(in ai.GraphAnswerInput) []string {
+	passages := in.Passages
+	if len(passages) == 0 {
+		passages = contextPassages(in.Context)
+	}
+	n := graphAnswerSentences
+	if reOverview().MatchString(in.Question) {
+		n = graphOverviewSentences
+	}
+	picked := pickGraphSentences(in.Question, passages, n)
+	if len(picked) == 0 {
+		if isJa(in.Lang) {
+			return []string{"グラフの情報には、この質問に答える箇所が見つかりませんでした。"}
+		}
+		return []string{"The graph holds nothing that answers this question."}
 	}
 	sep := " "
 	if isJa(in.Lang) {
 		sep = "\n"
 	}
 	out := make([]string, len(picked))
-	for i, s := range picked {
+	for i, g := range picked {
+		out[i] = g.text
 		if i > 0 {
-			s = sep + s
+			out[i] = sep + g.text
 		}
-		out[i] = s
 	}
 	return out
 }

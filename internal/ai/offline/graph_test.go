@@ -17,8 +17,8 @@ func TestExtractGraphEnglish(t *testing.T) {
 	var names []string
 	for _, e := range out.Entities {
 		names = append(names, e.Name)
-		if e.Type != graphTypeProper || e.Description == "" {
-			t.Errorf("entity %+v: want a proper noun with its sentence", e)
+		if e.Description == "" || !strings.HasSuffix(e.Description, ".") {
+			t.Errorf("entity %+v: want its whole sentence", e)
 		}
 	}
 	for _, want := range []string{"Super Bowl", "Denver Broncos", "Carolina Panthers", "Levi"} {
@@ -37,6 +37,18 @@ func TestExtractGraphEnglish(t *testing.T) {
 	}
 	if strong == nil || strong.Strength < 3 || !strings.Contains(strong.Description, "defeated") {
 		t.Fatalf("Broncos–Panthers relationship = %+v, want the shared sentence and strength 3", strong)
+	}
+	for _, r := range out.Relationships {
+		if strings.Contains(r.Description, "same passage") {
+			t.Errorf("relationship %+v: a template, not the sentence that joins them", r)
+		}
+	}
+	types := map[string]string{}
+	for _, e := range out.Entities {
+		types[e.Name] = e.Type
+	}
+	if types["Denver Broncos"] != entOrg || types["Super Bowl 50"] != entEvent || types["Levi's Stadium"] != entGeo {
+		t.Errorf("types %v", types)
 	}
 	if g := p.extractGraph(ai.GraphExtractInput{Text: text, Previous: &out}); len(g.Entities)+len(g.Relationships) != 0 {
 		t.Errorf("gleaning pass found %+v, want nothing", g)
@@ -93,11 +105,57 @@ func TestGraphMapAndAnswer(t *testing.T) {
 
 func TestGraphReportAndDrift(t *testing.T) {
 	r := graphReport(ai.GraphReportInput{Entities: []string{"A", "B", "C", "D"}, Descriptions: []string{"A is first.", "B is second.", "", "D."}, Relations: 4})
-	if r.Title != "A, B, C" || r.Summary != "A is first. B is second." || r.Rating <= 0 || r.Rating > 10 || len(r.Findings) != 4 || !strings.Contains(r.RatingExplanation, "Offline") {
+	if r.Title != "A, B, C" || r.Summary != "A is first.\nB is second." || r.Rating <= 0 || r.Rating > 10 || len(r.Findings) != 4 || !strings.Contains(r.RatingExplanation, "Offline") {
 		t.Fatalf("report = %+v", r)
 	}
 	d := graphDrift(ai.GraphDriftInput{Question: "Who won Super Bowl 50?", Context: "The Denver Broncos won Super Bowl 50. Mahler was a composer.", Entities: []string{"Super Bowl 50", "Denver Broncos", "Mahler", "Vienna"}, Lang: "en"})
-	if d.Score <= 0 || !strings.Contains(d.Response, "Broncos") || !slices.Equal(d.FollowUpQueries, []string{"What about Denver Broncos?", "What about Mahler?"}) {
+	// The follow-ups stay on the question: an entity of the answer, not
+	// Mahler of an unrelated sentence.
+	if d.Score <= 0 || d.Response != "The Denver Broncos won Super Bowl 50." || !slices.Equal(d.FollowUpQueries, []string{"How are Denver Broncos and Super Bowl related?"}) {
 		t.Fatalf("drift = %+v", d)
+	}
+	off := graphDrift(ai.GraphDriftInput{Question: "Who were the Normans?", Query: "What about Green Bay Packers?",
+		Context: "The Green Bay Packers play football.", Entities: []string{"Green Bay Packers"}, Lang: "en"})
+	if off.Score != 0 || len(off.FollowUpQueries) != 0 {
+		t.Fatalf("a step off the question: %+v, want score 0 and no follow-ups", off)
+	}
+}
+
+func TestEnglishEntityNames(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		sents []string
+		want  []string // name/type, in order of mention
+		not   []string
+	}{
+		{"a run of names split at its commas", []string{"The team drew fans from Los Angeles, Orange County, San Diego and Riverside."},
+			[]string{"Los Angeles/geo", "Orange County/geo", "San Diego/other", "Riverside/other"}, nil},
+		{"common words that open sentences are not names", []string{"Town life was quiet.", "The town grew.", "Busiest of all was the port of Warsaw."},
+			[]string{"Warsaw/other"}, []string{"Town", "Busiest"}},
+		{"a leading The is not part of a name", []string{"The Normans came from Normandy."}, []string{"Normans/other", "Normandy/geo"}, nil},
+		{"a surname joins the full name", []string{"Nikola Tesla was an inventor.", "Tesla worked for Edison in New York City."},
+			[]string{"Nikola Tesla/other", "Nikola Tesla/other", "Edison/other", "New York City/geo"}, nil},
+		{"connectors inside a name and a numeral after it", []string{"He studied at the University of Warsaw before Super Bowl XLVIII."},
+			[]string{"University of Warsaw/organization", "Super Bowl XLVIII/event"}, nil},
+		{"rules type people, works and dates", []string{`King Louis XIV praised "My Inventions" on February 7, a book by Tesla, who wrote it.`},
+			[]string{"King Louis XIV/person", "My Inventions/work", "February 7/date", "Tesla/other"}, nil},
+		{"a possessive is dropped", []string{"Denver's defense ranked first in the NFL."}, []string{"Denver/other", "NFL/organization"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []string
+			for _, ms := range englishEntityNames(tc.sents) {
+				for _, m := range ms {
+					got = append(got, m.name+"/"+m.typ)
+				}
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("got %q\nwant %q", got, tc.want)
+			}
+			for _, n := range tc.not {
+				if slices.ContainsFunc(got, func(g string) bool { return strings.HasPrefix(g, n+"/") }) {
+					t.Errorf("%q named", n)
+				}
+			}
+		})
 	}
 }
