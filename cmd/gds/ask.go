@@ -70,14 +70,8 @@ func runAsk(ctx context.Context, d *app.Deps, opts askOptions) error {
 		out, r := render.AskLines{W: d.Stdout, Lang: d.Lang}, req(opts.Question)
 		r.OnText = out.Text
 		res, err := d.Ask(ctx, r)
-		if err == nil {
-			// The evidence lines: the cited passages, or with no answer
-			// the closest ones (the answer says they do not answer).
-			shown := res.Sources
-			if res.NoAnswer {
-				shown = res.Closest
-			}
-			err = out.Answer(askSources(shown), res.Answer, res.Provider, res.Extractive)
+		if err == nil { // evidence: the cited passages, or the closest ones (res.Shown)
+			err = out.Answer(askSources(res.Shown()), res.Answer, res.Provider, res.Extractive)
 		}
 		return out.End(err)
 	}
@@ -132,11 +126,7 @@ func askOnce(ctx context.Context, d *app.Deps, req app.AskRequest) (app.AskResul
 	if err != nil {
 		return res, err
 	}
-	shown := res.Sources
-	if res.NoAnswer {
-		shown = res.Closest
-	}
-	render.AskSources(d.Stdout, askSources(shown), res.NoAnswer, render.TerminalWidth(d.Stdout), render.HyperlinksSupported(os.LookupEnv, d.StdoutTTY), d.Lang)
+	render.AskSources(d.Stdout, askSources(res.Shown()), res.NoAnswer, render.TerminalWidth(d.Stdout), render.HyperlinksSupported(os.LookupEnv, d.StdoutTTY), d.Lang)
 	return res, nil
 }
 

@@ -306,6 +306,15 @@ func (d *Deps) Ask(ctx context.Context, req AskRequest) (AskResult, error) {
 	return res, nil
 }
 
+// Shown are the passages to list after the answer: its sources, or when
+// it answers nothing the closest passages.
+func (r AskResult) Shown() []Source {
+	if r.NoAnswer {
+		return r.Closest
+	}
+	return r.Sources
+}
+
 // docFreqCounter is an index that counts the files each search token
 // occurs in (the SQLite store).
 type docFreqCounter interface {

@@ -4,16 +4,17 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/gds-cli/gds/internal/textseg"
 	"github.com/gds-cli/gds/internal/tokenize"
 )
 
 // reCiteRun matches a run of citations after a claim: "[1]", "[2][4]",
-// "[1, 3]".
-var reCiteRun = regexp.MustCompile(`(?:\s*\[\d{1,3}(?:\s*,\s*\d{1,3})*\])+`)
+// "[1, 3]" (compiled on first use, as reCiteNum).
+var reCiteRun = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:\s*\[\d{1,3}(?:\s*,\s*\d{1,3})*\])+`) })
 
-var reCiteNum = regexp.MustCompile(`\d{1,3}`)
+var reCiteNum = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\d{1,3}`) })
 
 // claims splits an answer into the text before each run of citations
 // and maps every cited ref to the claims that cite it, in order. Text
@@ -21,11 +22,11 @@ var reCiteNum = regexp.MustCompile(`\d{1,3}`)
 func claims(answer string) map[int][]string {
 	out := map[int][]string{}
 	last := 0
-	for _, loc := range reCiteRun.FindAllStringIndex(answer, -1) {
+	for _, loc := range reCiteRun().FindAllStringIndex(answer, -1) {
 		claim := strings.TrimSpace(answer[last:loc[0]])
 		last = loc[1]
 		seen := map[int]bool{}
-		for _, m := range reCiteNum.FindAllString(answer[loc[0]:loc[1]], -1) {
+		for _, m := range reCiteNum().FindAllString(answer[loc[0]:loc[1]], -1) {
 			n, _ := strconv.Atoi(m)
 			if !seen[n] {
 				seen[n] = true

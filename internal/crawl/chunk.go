@@ -1,6 +1,10 @@
 package crawl
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+
 	"github.com/gds-cli/gds/internal/extract"
 	"github.com/gds-cli/gds/internal/store"
 	"github.com/gds-cli/gds/internal/textseg"
@@ -15,9 +19,18 @@ const (
 
 // ChunkVersion names the chunking rules. Version 1 cut fixed windows of
 // ChunkSize characters, mid-word; version 2 cuts at sentence ends, else
-// word ends (textseg.Windows). An index keeps the chunks it was written
-// with until its files are indexed again.
+// word ends (textseg.Windows). It is part of a file's content hash
+// (ContentHash), so a crawl that reads a file indexed under other rules
+// indexes it again: `gds crawl --full` re-chunks a whole index.
 const ChunkVersion = 2
+
+// ContentHash is the content hash of a file's indexed text: SHA-256 of
+// the chunking rules' version and the text. A file whose text and rules
+// are unchanged is not indexed again.
+func ContentHash(text string) string {
+	sum := sha256.Sum256([]byte(fmt.Sprintf("gds-chunks-v%d\x00", ChunkVersion) + text))
+	return hex.EncodeToString(sum[:])
+}
 
 // chunkDoc splits each page into pieces of at most size characters
 // (runes) that overlap by at most overlap characters, cut at sentence

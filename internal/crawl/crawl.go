@@ -730,8 +730,7 @@ func readText(ctx context.Context, o FileOptions, e Entry, r io.Reader) (*fileTe
 	if extra := strings.TrimSpace(o.Extra); extra != "" {
 		indexed = extra + "\n\n" + text
 	}
-	sum := sha256.Sum256([]byte(indexed))
-	hash := hex.EncodeToString(sum[:])
+	hash := ContentHash(indexed)
 	hashes, err := o.Index.ContentHashes(ctx, []string{e.ID})
 	if err != nil {
 		return nil, Indexed{}, err

@@ -2,6 +2,8 @@ package crawl_test
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -14,6 +16,7 @@ import (
 	"github.com/gds-cli/gds/internal/ai/offline"
 	"github.com/gds-cli/gds/internal/crawl"
 	"github.com/gds-cli/gds/internal/search"
+	"github.com/gds-cli/gds/internal/store"
 	"github.com/gds-cli/gds/internal/store/sqlite"
 )
 
@@ -151,5 +154,49 @@ func TestLocalCrawlEndToEnd(t *testing.T) {
 	sum, err = crawl.Run(ctx, opts)
 	if err != nil || !sum.Full || sum.Listed != 36 {
 		t.Fatalf("new target: %+v, %v", sum, err)
+	}
+}
+
+// A file indexed under the old chunking rules (its content hash the bare
+// SHA-256 of its text) is indexed again when a crawl reads it, cut at
+// sentence ends; read again, it is unchanged.
+func TestIndexFileRechunksAnOldIndex(t *testing.T) {
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "index.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	p := offline.New()
+	if err := st.EnsureEmbeddingSpace(ctx, store.EmbeddingSpace{Model: p.EmbeddingModel().Name, Dim: p.EmbeddingModel().Dim}); err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Repeat("The Normans settled in Normandy in the tenth century. ", 40)
+	sum := sha256.Sum256([]byte(text))
+	vecs, err := p.Embed(ctx, []string{text, text[:1000], text[800:]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := store.File{ID: "f", Name: "normans.txt", MimeType: "text/plain", ContentHash: hex.EncodeToString(sum[:]), Text: text, Embedding: vecs[0]}
+	if err := st.UpsertFile(ctx, old, []store.Chunk{{Ordinal: 0, Text: text[:1000], Embedding: vecs[1]}, {Ordinal: 1, Text: text[800:], Embedding: vecs[2]}}); err != nil {
+		t.Fatal(err)
+	}
+	o := crawl.FileOptions{Index: st, Provider: p}
+	e := crawl.Entry{ID: "f", Name: "normans.txt", MimeType: "text/plain"}
+	res, err := crawl.IndexFile(ctx, o, e, strings.NewReader(text))
+	if err != nil || res.Status != crawl.StatusUpdated {
+		t.Fatalf("old index: %+v, %v; want the file indexed again", res, err)
+	}
+	chunks, err := st.FileChunks(ctx, "f", 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range chunks {
+		if !strings.HasPrefix(c.Text, "The Normans") || !strings.HasSuffix(c.Text, "century.") {
+			t.Errorf("chunk %d is not whole sentences: %q", c.Ordinal, c.Text)
+		}
+	}
+	if res, err := crawl.IndexFile(ctx, o, e, strings.NewReader(text)); err != nil || res.Status != crawl.StatusUnchanged {
+		t.Fatalf("read again: %+v, %v; want unchanged", res, err)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -357,14 +358,14 @@ func WriteAnswerDetails(name string, names []string, results []AnswerResult) err
 }
 
 // reCitations matches a run of citations such as "[1]" or "[2][4]".
-var reCitations = regexp.MustCompile(`(?:\s*\[\d{1,3}\])+`)
+var reCitations = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:\s*\[\d{1,3}\])+`) })
 
 // FirstSentence is the first sentence of an answer (textseg.Sentences)
 // with the citations that follow it: "S1 [1][3] S2 [2]" → "S1 [1][3]";
 // "S1 S2 [1]" → "S1" (the citation follows the second sentence).
 func FirstSentence(answer string) string {
 	head := answer
-	loc := reCitations.FindStringIndex(answer)
+	loc := reCitations().FindStringIndex(answer)
 	if loc != nil {
 		head = answer[:loc[0]]
 	}
@@ -381,7 +382,7 @@ func FirstSentence(answer string) string {
 }
 
 // Cites reports whether an answer cites a passage ("[n]").
-func Cites(answer string) bool { return reCitations.MatchString(answer) }
+func Cites(answer string) bool { return reCitations().MatchString(answer) }
 
 // percentile is the nearest-rank p-th percentile of xs (Percentile), 0
 // for none.

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/gds-cli/gds/internal/ai"
 	"github.com/gds-cli/gds/internal/store"
@@ -286,12 +287,13 @@ type Point struct {
 
 var reDataReports = regexp.MustCompile(`(?i)\[Data:\s*Reports\s*\(([^)]*)\)`)
 
-// reDataRef matches a [Data: …] reference with the space before it.
-var reDataRef = regexp.MustCompile(`\s*\[Data:[^\]]*\]`)
+// reDataRef matches a [Data: …] reference with the space before it
+// (compiled on first use).
+var reDataRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\s*\[Data:[^\]]*\]`) })
 
 // StripRefs removes the [Data: …] references from a text.
 func StripRefs(text string) string {
-	return strings.TrimSpace(reDataRef.ReplaceAllString(text, ""))
+	return strings.TrimSpace(reDataRef().ReplaceAllString(text, ""))
 }
 
 // ReportRefs returns the report IDs a text cites as [Data: Reports (…)],

@@ -3,6 +3,7 @@ package graph
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/gds-cli/gds/internal/textseg"
@@ -22,14 +23,23 @@ const (
 	FaultEmpty    = "empty"    // nothing at all
 )
 
-var (
-	reFaultEscape  = regexp.MustCompile(`\\[ntr"]`)
-	reFaultID      = regexp.MustCompile(`\b[erc]?[0-9a-f]{12,}\b|\b[A-Za-z0-9_-]{6,}#\d+\b`)
-	reFaultDataRef = regexp.MustCompile(`(?i)\[Data:|\b(Reports|Entities|Sources|Relationships)\s*\(\s*\d`)
-	reFaultRow     = regexp.MustCompile(`(?m)^[^|\n]*\|[^|\n]*\|`)
-	reFaultMarkup  = regexp.MustCompile(`(?m)-{4,}|^\s*#{1,6}\s|Importance Score:|\bAnalyst \d|\(query: `)
-	reFaultScore   = regexp.MustCompile(`\b0\.\d{3,}\b`)
-)
+// faultPatterns are the patterns of the Fault kinds found by a regular
+// expression, compiled on first use (nothing at package initialisation).
+var faultPatterns = sync.OnceValue(func() []faultPattern {
+	return []faultPattern{
+		{FaultEscape, regexp.MustCompile(`\\[ntr"]`)},
+		{FaultID, regexp.MustCompile(`\b[erc]?[0-9a-f]{12,}\b|\b[A-Za-z0-9_-]{6,}#\d+\b`)},
+		{FaultDataRef, regexp.MustCompile(`(?i)\[Data:|\b(Reports|Entities|Sources|Relationships)\s*\(\s*\d`)},
+		{FaultRow, regexp.MustCompile(`(?m)^[^|\n]*\|[^|\n]*\|`)},
+		{FaultMarkup, regexp.MustCompile(`(?m)-{4,}|^\s*#{1,6}\s|Importance Score:|\bAnalyst \d|\(query: `)},
+		{FaultScore, regexp.MustCompile(`\b0\.\d{3,}\b`)},
+	}
+})
+
+type faultPattern struct {
+	kind string
+	re   *regexp.Regexp
+}
 
 // Faults lists what a text shown to a reader must not hold (the Fault
 // kinds), each kind once, in the order above: the literal escapes, IDs,
@@ -41,13 +51,7 @@ func Faults(text string) []string {
 		return []string{FaultEmpty}
 	}
 	var out []string
-	for _, c := range []struct {
-		kind string
-		re   *regexp.Regexp
-	}{
-		{FaultEscape, reFaultEscape}, {FaultID, reFaultID}, {FaultDataRef, reFaultDataRef}, {FaultRow, reFaultRow},
-		{FaultMarkup, reFaultMarkup}, {FaultScore, reFaultScore},
-	} {
+	for _, c := range faultPatterns() {
 		for _, m := range c.re.FindAllString(text, -1) {
 			if c.kind == FaultID && !hasDigitAndLetter(m) {
 				continue // a long word of hex letters only ("effaced") is a word

@@ -3,8 +3,6 @@ package reliability
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -172,10 +170,7 @@ func (c *Corpus) Expect(ctx context.Context, kind string) ([]Expect, error) {
 	return out, nil
 }
 
-func textHash(text string) string {
-	sum := sha256.Sum256([]byte(text))
-	return hex.EncodeToString(sum[:])
-}
+func textHash(text string) string { return crawl.ContentHash(text) }
 
 // chunkTexts is the texts of the crawl's chunks of doc (crawl.Chunks,
 // whose rules textseg's tests pin down): what a complete index holds.

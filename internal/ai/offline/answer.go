@@ -65,7 +65,10 @@ var (
 	// answerSecondGap: a second sentence joins the answer when its score
 	// is within this gap of the first's and it adds an answer part
 	// (question tokens the first lacks, or the asked type the first lacks).
-	answerSecondGap = 0.35
+	answerSecondGap = 0.3
+	// answerTieGap: a sentence of another file that scores within this gap
+	// of the first is as good an answer there, and joins it.
+	answerTieGap = 0.05
 	// answerGlobalIDF is the share of a question token's weight that comes
 	// from its rarity in the whole index (AnswerInput.DocFreq), the rest
 	// from its rarity among the passages' sentences.
@@ -89,6 +92,7 @@ type answerSent struct {
 	text  string
 	refs  []int           // the passages it occurs in (the same sentence of duplicate files)
 	ctx   int             // index of the first passage it occurs in (retrieval order)
+	file  string          // that passage's file
 	ptoks map[string]bool // the tokens of that passage
 	toks  map[string]bool
 	seq   []string
@@ -185,7 +189,7 @@ func answerSentences(ctxs []ai.AnswerContext) []*answerSent {
 				}
 				continue
 			}
-			e := &answerSent{text: s, refs: []int{c.Ref}, ctx: ci, ptoks: ptoks, toks: map[string]bool{}}
+			e := &answerSent{text: s, refs: []int{c.Ref}, ctx: ci, file: c.FileName, ptoks: ptoks, toks: map[string]bool{}}
 			e.seq = tokenize.Tokens(s)
 			for _, t := range e.seq {
 				e.toks[t] = true
@@ -235,7 +239,7 @@ func pickAnswer(in ai.AnswerInput, qt []string, sents []*answerSent) []*answerSe
 		if len(out) == answerMaxSentences || c.score < best.score-answerSecondGap {
 			break
 		}
-		if c != best && addsPart(best, c, qt, want) {
+		if c != best && (addsPart(best, c, qt, want) || c.file != best.file && c.score >= best.score-answerTieGap) {
 			out = append(out, c)
 		}
 	}
