@@ -58,6 +58,9 @@ type Variant struct {
 	Query    Query
 	Word     string
 	Original string
+	// Asked is the question as the set's source asked it (before the
+	// change), for the paired clean figures.
+	Asked string
 }
 
 // HonestSets are the derived sets of one query set.
@@ -132,7 +135,7 @@ func BuildHonest(docs map[string]string, queries []Query, seed uint64, ja bool, 
 		if text, ok := insertWord(rng, q.Query, word, ja); ok {
 			v := q
 			v.Query = text
-			out.Invented = append(out.Invented, Variant{Query: v, Word: word})
+			out.Invented = append(out.Invented, Variant{Query: v, Word: word, Asked: q.Query})
 		}
 	}
 	if !ja {
@@ -147,7 +150,7 @@ func BuildHonest(docs map[string]string, queries []Query, seed uint64, ja bool, 
 			}
 			v := q
 			v.Query = replaceWord(q.Query, word, typo)
-			out.Typo = append(out.Typo, Variant{Query: v, Word: typo, Original: word})
+			out.Typo = append(out.Typo, Variant{Query: v, Word: typo, Original: word, Asked: q.Query})
 		}
 	}
 	return out

@@ -25,6 +25,7 @@ type HonestOutcome struct {
 	Missing [][]string
 	Terms   []string
 	DocFreq map[string]int
+	Indexed int // indexed files, the weights' reference
 }
 
 // SaysWeak reports whether the output says the match is weak or names
@@ -87,7 +88,7 @@ func (h HonestLoop) Search(ctx context.Context, query string) (HonestOutcome, er
 			o.TopMissing = r.Missing
 		}
 	}
-	o.Terms, o.DocFreq = out.Weakness.Terms, out.Weakness.DocFreq
+	o.Terms, o.DocFreq, o.Indexed = out.Weakness.Terms, out.Weakness.DocFreq, out.Weakness.Files
 	return o, nil
 }
 
@@ -97,6 +98,10 @@ type HonestFigures struct {
 	Questions int     `json:"questions"`
 	R1        float64 `json:"recall_at_1,omitempty"`
 	R10       float64 `json:"recall_at_10,omitempty"`
+	// CleanR1 and CleanR10 are the same questions' recall as asked
+	// (invented-word and one-typo sets: the pair the change is judged by).
+	CleanR1  float64 `json:"clean_recall_at_1,omitempty"`
+	CleanR10 float64 `json:"clean_recall_at_10,omitempty"`
 	// SaysWeak is the share of outputs that say the match is weak or name
 	// words no file holds (HonestOutcome.SaysWeak): the target on
 	// unanswerable questions, false alarms on clean ones.
@@ -152,7 +157,7 @@ var HonestSetNames = [4]string{"clean", "invented", "typo", "unanswerable"}
 // every question's detail.
 func RunHonest(ctx context.Context, s HonestSearcher, sets HonestSets, opts Options) (HonestReport, []HonestDetail, error) {
 	type item struct {
-		set      int // 0 clean, 1 invented, 2 typo, 3 unanswerable
+		set      int // 0 clean, 1 invented, 2 typo, 3 unanswerable; 4, 5: an invented-word or typo question as asked
 		q        Query
 		word     string
 		original string
@@ -170,6 +175,17 @@ func RunHonest(ctx context.Context, s HonestSearcher, sets HonestSets, opts Opti
 	for _, q := range sets.Unanswerable {
 		items = append(items, item{set: 3, q: q})
 	}
+	// The changed questions as asked (sets 4 and 5 pair with 1 and 2).
+	for _, v := range sets.Invented {
+		q := v.Query
+		q.Query = v.Asked
+		items = append(items, item{set: 4, q: q})
+	}
+	for _, v := range sets.Typo {
+		q := v.Query
+		q.Query = v.Asked
+		items = append(items, item{set: 5, q: q})
+	}
 	qs := make([]Query, len(items))
 	for i, it := range items {
 		qs[i] = it.q
@@ -183,13 +199,22 @@ func RunHonest(ctx context.Context, s HonestSearcher, sets HonestSets, opts Opti
 	if err != nil {
 		return HonestReport{}, nil, err
 	}
-	details := make([]HonestDetail, len(items))
-	for i, it := range items {
-		details[i] = HonestDetail{Set: HonestSetNames[it.set], ID: it.q.ID, Query: it.q.Query, Word: it.word, Original: it.original,
-			Relevant: it.q.Relevant, Rank: Rank(outs[i].Files, it.q.Relevant), HonestOutcome: outs[i]}
-	}
+	var details []HonestDetail
 	var figs [4]HonestFigures
 	for i, it := range items {
+		if it.set >= 4 { // a pair's question as asked
+			f := &figs[it.set-3]
+			f.CleanR1 += RecallAt(outs[i].Files, it.q.Relevant, 1)
+			f.CleanR10 += RecallAt(outs[i].Files, it.q.Relevant, TopK)
+			continue
+		}
+		details = append(details, HonestDetail{Set: HonestSetNames[it.set], ID: it.q.ID, Query: it.q.Query, Word: it.word, Original: it.original,
+			Relevant: it.q.Relevant, Rank: Rank(outs[i].Files, it.q.Relevant), HonestOutcome: outs[i]})
+	}
+	for i, it := range items {
+		if it.set >= 4 {
+			continue
+		}
 		f, o := &figs[it.set], outs[i]
 		f.Questions++
 		if it.set != 3 {
@@ -227,7 +252,7 @@ func RunHonest(ctx context.Context, s HonestSearcher, sets HonestSets, opts Opti
 			continue
 		}
 		n := float64(f.Questions)
-		for _, x := range []*float64{&f.R1, &f.R10, &f.SaysWeak, &f.Named, &f.Corrected, &f.NotFound, &f.Unmatched, &f.Partial, &f.FullText, &f.TopMissing} {
+		for _, x := range []*float64{&f.R1, &f.R10, &f.CleanR1, &f.CleanR10, &f.SaysWeak, &f.Named, &f.Corrected, &f.NotFound, &f.Unmatched, &f.Partial, &f.FullText, &f.TopMissing} {
 			*x = round4(*x / n)
 		}
 	}

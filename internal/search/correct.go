@@ -175,15 +175,12 @@ func kanaVariants(w string) []string {
 
 // PickCorrection chooses among the candidates the index holds: the one
 // sharing the most files with the query's other words (cooc), then the one
-// the most files hold (df), then the first. When the query has other
-// words (cooc is not nil), a candidate sharing no file with any of them is
-// no correction: a word the user meant belongs with the rest of the
-// question (an invented name one letter from a common word is not
-// "corrected" to it). ok is false when no candidate qualifies.
+// the most files hold (df), then the first. ok is false when the index
+// holds none.
 func PickCorrection(cands []Candidate, df, cooc map[string]int) (Candidate, bool) {
 	best, ok := Candidate{}, false
 	for _, c := range cands {
-		if df[c.Term] <= 0 || cooc != nil && cooc[c.Term] <= 0 {
+		if df[c.Term] <= 0 {
 			continue
 		}
 		if !ok || cooc[c.Term] > cooc[best.Term] || cooc[c.Term] == cooc[best.Term] && df[c.Term] > df[best.Term] {
@@ -231,7 +228,11 @@ func Correct(ctx context.Context, ix any, query string, check WordCheck) (map[st
 			return nil, err
 		}
 		if c, ok := PickCorrection(cands, df, cooc); ok {
-			out[w] = MatchCase(w, c.Spelling)
+			spelling, err := surfaceForm(ctx, ix, w, c)
+			if err != nil {
+				return nil, err
+			}
+			out[w] = MatchCase(w, spelling)
 		}
 	}
 	return out, nil
@@ -260,6 +261,48 @@ func cooccurrence(ctx context.Context, ix any, cands []Candidate, df map[string]
 		out[c.Term] = n
 	}
 	return out, nil
+}
+
+// chunkTexter is an index that searches its chunks' text (the store).
+type chunkTexter interface {
+	ChunkTextSearch(ctx context.Context, q store.KeywordQuery) ([]store.ChunkHit, error)
+}
+
+// surfaceForm is how the index's text writes a correction: among the words
+// of the passages holding c's term, the one searched as c is (same
+// tokens) nearest to the word typed — "direction" rather than the
+// generated "directic", which the stemmer also reads as direct. c's own
+// spelling when the index cannot say.
+func surfaceForm(ctx context.Context, ix any, typed string, c Candidate) (string, error) {
+	ct, ok := ix.(chunkTexter)
+	if !ok {
+		return c.Spelling, nil
+	}
+	hits, err := ct.ChunkTextSearch(ctx, store.KeywordQuery{Terms: []string{c.Term}, Match: store.MatchAny, Limit: 3})
+	if err != nil {
+		return "", fmt.Errorf("read how the index writes %q: %w", c.Term, err)
+	}
+	return SurfaceForm(typed, c, hits), nil
+}
+
+// SurfaceForm picks, among the words of the passages, the one searched as
+// c is that is nearest (edit distance, case-insensitive) to the word
+// typed; c's spelling when none is.
+func SurfaceForm(typed string, c Candidate, passages []store.ChunkHit) string {
+	want := strings.Join(tokenize.IndexTokens(c.Term), " ")
+	t := tokenize.Normalize(typed)
+	best, bestD := c.Spelling, -1
+	for _, p := range passages {
+		for _, w := range strings.FieldsFunc(p.Text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+			if strings.Join(tokenize.IndexTokens(w), " ") != want {
+				continue
+			}
+			if d := editDistance(t, tokenize.Normalize(w)); bestD < 0 || d < bestD {
+				best, bestD = strings.ToLower(w), d
+			}
+		}
+	}
+	return best
 }
 
 // QuotedWords are the words the query writes in double quotes ("…" or

@@ -3,6 +3,8 @@ package search
 import (
 	"slices"
 	"testing"
+
+	"github.com/gds-cli/gds/internal/store"
 )
 
 func spellings(cs []Candidate) []string {
@@ -81,9 +83,6 @@ func TestPickCorrection(t *testing.T) {
 		{"more files win", map[string]int{"estate": 9, "estimate": 2}, nil, "estate", true},
 		{"sharing files with the query's words wins", map[string]int{"estate": 9, "estimate": 2}, map[string]int{"estimate": 1}, "estimate", true},
 		{"ties keep the first", map[string]int{"estate": 2, "estimate": 2}, nil, "estate", true},
-		// With other words in the query, a candidate sharing no file with
-		// them is no correction.
-		{"sharing nothing with the query's words", map[string]int{"estate": 9, "estimate": 2}, map[string]int{}, "", false},
 	} {
 		got, ok := PickCorrection(cands, c.df, c.cooc)
 		if ok != c.wantOK || got.Spelling != c.want {
@@ -137,5 +136,17 @@ func TestMatchCase(t *testing.T) {
 		if got := MatchCase(c[0], c[1]); got != c[2] {
 			t.Errorf("MatchCase(%q, %q) = %q, want %q", c[0], c[1], got, c[2])
 		}
+	}
+}
+
+// The correction is shown as the index's text writes it.
+func TestSurfaceForm(t *testing.T) {
+	c := Candidate{Spelling: "directic", Term: "directic"} // stems to direct
+	passages := []store.ChunkHit{{Chunk: store.Chunk{Text: "The Direct line and the direction of the river, directed north."}}}
+	if got := SurfaceForm("directio", c, passages); got != "direction" {
+		t.Errorf("SurfaceForm = %q, want direction (nearest to directio among direct, direction, directed)", got)
+	}
+	if got := SurfaceForm("directio", c, nil); got != "directic" {
+		t.Errorf("no passage: %q", got)
 	}
 }

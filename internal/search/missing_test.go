@@ -29,43 +29,45 @@ func TestMissingFrom(t *testing.T) {
 	}
 }
 
-func TestSpecificTerms(t *testing.T) {
-	df := map[string]int{"steam": 40, "engine": 90, "watt": 3, "the": 2000}
-	for _, c := range []struct {
-		terms []string
-		want  []string
-	}{
-		{[]string{"steam", "engine", "watt"}, []string{"watt", "steam"}},
-		{[]string{"steam", "engine", "watt", "the"}, []string{"watt", "steam"}},
-		{[]string{"engine"}, []string{"engine"}},
-		// Ties keep query order; an uncounted term is common.
-		{[]string{"x", "steam", "y"}, []string{"steam", "x"}},
-		{nil, nil},
-	} {
-		if got := SpecificTerms(c.terms, df); !slices.Equal(got, c.want) {
-			t.Errorf("SpecificTerms(%q) = %q, want %q", c.terms, got, c.want)
-		}
+func TestCoverage(t *testing.T) {
+	df := map[string]int{"steam": 40, "engine": 90, "watt": 3}
+	terms := []string{"steam", "engine", "watt"}
+	if got := Coverage(terms, df, 1000, nil); got != 1 {
+		t.Errorf("nothing missing: %v", got)
+	}
+	// watt is rarer than steam and engine together weigh... less than it
+	// and steam: missing watt costs more than missing engine.
+	if a, b := Coverage(terms, df, 1000, []string{"watt"}), Coverage(terms, df, 1000, []string{"engine"}); a >= b {
+		t.Errorf("missing the rare word %v, the common one %v: want the rare to cost more", a, b)
+	}
+	if got := Coverage(terms, df, 1000, terms); got != 0 {
+		t.Errorf("all missing: %v", got)
 	}
 }
 
-func TestPartial(t *testing.T) {
-	terms := []string{"steam", "engine", "watt"} // specific: watt, steam
+func TestPartialWords(t *testing.T) {
+	terms := []string{"steam", "engine", "watt"}
 	df := map[string]int{"steam": 40, "engine": 90, "watt": 3}
 	for _, c := range []struct {
 		name    string
 		terms   []string
 		missing [][]string
-		want    bool
+		want    []string
 	}{
-		{"the best result holds every word", terms, [][]string{nil, {"watt"}, {"watt"}}, false},
-		{"each of the best three misses a specific word", terms, [][]string{{"watt"}, {"steam"}, {"watt", "engine"}, nil}, true},
-		{"one misses only a common word", terms, [][]string{{"watt"}, {"engine"}, {"watt"}}, false},
-		{"fewer results than three, all missing", terms, [][]string{{"watt"}}, true},
-		{"one term is never partial", []string{"watt"}, [][]string{{"watt"}, {"watt"}}, false},
-		{"no results", terms, nil, false},
+		{"the best result holds every word", terms, [][]string{nil, {"watt"}, {"watt"}}, nil},
+		{"one of the best three holds the rare word", terms, [][]string{{"watt", "steam"}, {"watt"}, {"engine"}}, nil},
+		{"even the best lacks the rare word and another", terms, [][]string{{"watt", "steam"}, {"watt", "engine"}, {"watt", "steam", "engine"}, nil},
+			[]string{"watt", "engine"}},
+		{"fewer results than three, all weak", terms, [][]string{{"watt", "steam"}}, []string{"watt", "steam"}},
+		{"one term is never partial", []string{"watt"}, [][]string{{"watt"}, {"watt"}}, nil},
+		{"no results", terms, nil, nil},
 	} {
-		if got := Partial(c.terms, df, c.missing); got != c.want {
-			t.Errorf("%s: Partial = %v, want %v", c.name, got, c.want)
+		got := PartialWords(c.terms, df, 1000, c.missing)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s: PartialWords = %q, want %q", c.name, got, c.want)
+		}
+		if Partial(c.terms, df, 1000, c.missing) != (c.want != nil) {
+			t.Errorf("%s: Partial disagrees", c.name)
 		}
 	}
 }

@@ -158,6 +158,7 @@ func (l *Loop) drive(ctx context.Context, s State, a Action) (Outcome, error) {
 	scores := map[string]float64{}
 	var trace *RankTrace       // the last rerank, when OnRanked is set
 	var checked map[string]int // the word check's counts, when this run made it
+	var checkedFiles int       // and the indexed files it counted
 	for {
 		if err := ctx.Err(); err != nil {
 			out.State = s
@@ -190,7 +191,7 @@ func (l *Loop) drive(ctx context.Context, s State, a Action) (Outcome, error) {
 				if err != nil {
 					return out, err
 				}
-				w, err := markMissing(ctx, l.Index, s, res, checked)
+				w, err := markMissing(ctx, l.Index, s, res, checked, checkedFiles)
 				if err != nil {
 					return out, err
 				}
@@ -215,7 +216,7 @@ func (l *Loop) drive(ctx context.Context, s State, a Action) (Outcome, error) {
 			}
 			if check.DocFreq != nil {
 				ev.Check = &check
-				checked = check.DocFreq
+				checked, checkedFiles = check.DocFreq, check.Files
 			}
 
 		case ActSearch:

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/gds-cli/gds/internal/ai/offline/rules"
 	"github.com/gds-cli/gds/internal/i18n"
@@ -28,6 +29,9 @@ type Unmatched struct {
 type WordCheck struct {
 	Words   []string
 	DocFreq map[string]int
+	// Files is the number of indexed files when the count gave it (0
+	// otherwise).
+	Files int
 	// Corrections maps an unmatched word to the close term of the index
 	// that replaces it (Correct); none when nothing is close enough.
 	Corrections map[string]string
@@ -37,12 +41,13 @@ type WordCheck struct {
 // content words the query rules read (rules.ContentWords, every one,
 // beyond the keyword cap) and the analysis's keywords among them or
 // after them (a date kept as a keyword, a model's keyword), each once.
-// Words without a search token (punctuation) are left out.
+// Words without a search token (punctuation) and hiragana grammar
+// (rules.IsGrammar: いつはじまったのか) are left out.
 func QueryWords(query string, keywords []string) []string {
 	var out []string
 	for _, w := range append(rules.ContentWords(query), keywords...) {
 		w = strings.TrimSpace(w)
-		if w == "" || len(tokenize.IndexTokens(w)) == 0 || containsFold(out, w) {
+		if w == "" || len(tokenize.IndexTokens(w)) == 0 || rules.IsGrammar(w) || containsFold(out, w) {
 			continue
 		}
 		out = append(out, w)
@@ -51,8 +56,9 @@ func QueryWords(query string, keywords []string) []string {
 }
 
 // WordTerms are the terms whose document frequencies decide which words
-// matched: each word, and the parts of each CJK compound (SplitCompound),
-// each once.
+// matched (UnmatchedWords): each word, the script runs of each CJK
+// compound (WordRuns), and every two-character window of a kanji run of
+// three or more characters, each once.
 func WordTerms(words []string) []string {
 	var out []string
 	add := func(t string) {
@@ -62,21 +68,102 @@ func WordTerms(words []string) []string {
 	}
 	for _, w := range words {
 		add(w)
-		if parts := SplitCompound(w); len(parts) > 1 {
-			for _, p := range parts {
-				add(p)
+		runs := WordRuns(w)
+		for _, r := range runs {
+			if len(runs) > 1 {
+				add(r.Text)
+			}
+			for _, win := range r.windows() {
+				add(win)
 			}
 		}
 	}
 	return out
 }
 
+// WordRun is a run of one script in a CJK word: kanji, katakana (with ー),
+// hiragana or Latin letters; digits and other characters separate runs and
+// belong to none (a number is not a word to name).
+type WordRun struct {
+	Text  string
+	Kanji bool
+}
+
+// windows are the two-character windows of a kanji run of three or more
+// characters (none for other runs).
+func (r WordRun) windows() []string {
+	rs := []rune(r.Text)
+	if !r.Kanji || len(rs) < 3 {
+		return nil
+	}
+	out := make([]string, 0, len(rs)-1)
+	for i := 0; i+1 < len(rs); i++ {
+		out = append(out, string(rs[i:i+2]))
+	}
+	return out
+}
+
+// WordRuns are the script runs of a word holding CJK characters, in
+// order; nil for a word without CJK.
+func WordRuns(w string) []WordRun {
+	const (
+		none = iota
+		kanji
+		katakana
+		hiragana
+		latin
+	)
+	classOf := func(r rune) int {
+		switch {
+		case r == 'ー' || unicode.Is(unicode.Katakana, r):
+			return katakana
+		case unicode.Is(unicode.Han, r) || r == '々':
+			return kanji
+		case unicode.Is(unicode.Hiragana, r):
+			return hiragana
+		case unicode.IsLetter(r):
+			return latin
+		}
+		return none
+	}
+	var out []WordRun
+	cjk := false
+	cur, curClass := []rune(nil), none
+	flush := func() {
+		if len(cur) > 0 && curClass != none {
+			out = append(out, WordRun{Text: string(cur), Kanji: curClass == kanji})
+		}
+		cur = nil
+	}
+	for _, r := range w {
+		c := classOf(r)
+		if c == kanji || c == katakana || c == hiragana {
+			cjk = true
+		}
+		if c != curClass {
+			flush()
+			curClass = c
+		}
+		if c != none {
+			cur = append(cur, r)
+		}
+	}
+	flush()
+	if !cjk {
+		return nil
+	}
+	return out
+}
+
 // UnmatchedWords are the words (in order) that no indexed file contains,
-// by df (WordTerms' document frequencies): a word counted 0, except a CJK
-// compound whose every part is found — the loop searches such a compound
-// by its parts — and for a compound with some parts found, the parts that
-// are not (東京ズヴォルク大学 → ズヴォルク). A term df does not hold is
-// taken as found.
+// by df (WordTerms' document frequencies). A word counted more than 0 is
+// found. A CJK word no file holds whole is judged by its script runs: a
+// kanji run of three or more characters is found when one of its
+// two-character windows is (支部名 holds 支部: the loop finds it by its
+// parts, and 名 is no word to name), any other run when it is found
+// whole. The runs not found are named (東京ズヴォルク大学 → ズヴォルク); the
+// word itself when none of its runs is found, or when it is one run. A
+// term df does not hold is taken as found.
 func UnmatchedWords(words []string, df map[string]int) []string {
 	var out []string
 	add := func(w string) {
@@ -85,27 +172,44 @@ func UnmatchedWords(words []string, df map[string]int) []string {
 		}
 	}
 	zero := func(t string) bool { n, ok := df[t]; return ok && n == 0 }
+	found := func(r WordRun) bool {
+		if !zero(r.Text) {
+			return true
+		}
+		for _, win := range r.windows() {
+			if !zero(win) {
+				return true
+			}
+		}
+		return false
+	}
 	for _, w := range words {
 		if !zero(w) {
 			continue
 		}
-		parts := SplitCompound(w)
-		if len(parts) < 2 {
+		runs := WordRuns(w)
+		if len(runs) == 0 {
 			add(w)
+			continue
+		}
+		if len(runs) == 1 {
+			if !found(runs[0]) {
+				add(w)
+			}
 			continue
 		}
 		var missing []string
-		for _, p := range parts {
-			if zero(p) {
-				missing = append(missing, p)
+		for _, r := range runs {
+			if !found(r) {
+				missing = append(missing, r.Text)
 			}
 		}
-		if len(missing) == len(parts) {
+		if len(missing) == len(runs) {
 			add(w)
 			continue
 		}
-		for _, p := range missing {
-			add(p)
+		for _, m := range missing {
+			add(m)
 		}
 	}
 	return out
@@ -212,26 +316,36 @@ func CountTerms(ctx context.Context, ix any, terms []string, present bool) (map[
 	if len(terms) == 0 {
 		return map[string]int{}, nil
 	}
+	df, _, err := countTerms(ctx, ix, terms, present)
+	return df, err
+}
+
+// countTerms is CountTerms, also returning the number of indexed files
+// when the index counted them in the same call (0 otherwise).
+func countTerms(ctx context.Context, ix any, terms []string, present bool) (map[string]int, int, error) {
+	if len(terms) == 0 {
+		return map[string]int{}, 0, nil
+	}
 	if dc, ok := ix.(DocFreqCounter); ok && !present {
-		df, _, err := dc.DocFreqs(ctx, terms)
+		df, files, err := dc.DocFreqs(ctx, terms)
 		if err != nil {
-			return nil, fmt.Errorf("count the files holding the query's words: %w", err)
+			return nil, 0, fmt.Errorf("count the files holding the query's words: %w", err)
 		}
-		return df, nil
+		return df, files, nil
 	}
 	ki, ok := ix.(KeywordIndex)
 	if !ok {
-		return nil, nil
+		return nil, 0, nil
 	}
 	df := make(map[string]int, len(terms))
 	for _, t := range terms {
 		r, err := ki.KeywordSearch(ctx, store.KeywordQuery{Terms: []string{t}, Match: store.MatchAny, Limit: 1, TopOnly: present})
 		if err != nil {
-			return nil, fmt.Errorf("count the files holding %q: %w", t, err)
+			return nil, 0, fmt.Errorf("count the files holding %q: %w", t, err)
 		}
 		df[t] = max(r.Total, len(r.Hits))
 	}
-	return df, nil
+	return df, 0, nil
 }
 
 // CheckWords looks the query's words up in ix: QueryWords of the query and
@@ -242,11 +356,11 @@ func CheckWords(ctx context.Context, ix any, query string, keywords []string, pr
 	if len(words) == 0 {
 		return WordCheck{}, nil
 	}
-	df, err := CountTerms(ctx, ix, WordTerms(words), present)
+	df, files, err := countTerms(ctx, ix, WordTerms(words), present)
 	if err != nil || df == nil {
 		return WordCheck{}, err
 	}
-	return WordCheck{Words: words, DocFreq: df}, nil
+	return WordCheck{Words: words, DocFreq: df, Files: files}, nil
 }
 
 // unmatchedMessage is "No file contains ‘a’, ‘b’" in lang.

@@ -32,8 +32,8 @@ func TestQueryWords(t *testing.T) {
 }
 
 func TestWordTerms(t *testing.T) {
-	got := WordTerms([]string{"engine", "東京ズヴォルク大学", "大学"})
-	want := []string{"engine", "東京ズヴォルク大学", "東京", "ズヴォルク", "大学"}
+	got := WordTerms([]string{"engine", "東京ズヴォルク大学", "大学", "支部名", "第45回"})
+	want := []string{"engine", "東京ズヴォルク大学", "東京", "ズヴォルク", "大学", "支部名", "支部", "部名", "第45回", "第", "回"}
 	if !slices.Equal(got, want) {
 		t.Errorf("WordTerms = %q, want %q", got, want)
 	}
@@ -50,13 +50,18 @@ func TestUnmatchedWords(t *testing.T) {
 		{"one word no file holds", []string{"steam", "zqxjvw"}, map[string]int{"steam": 3, "zqxjvw": 0}, []string{"zqxjvw"}},
 		{"in query order", []string{"b", "a"}, map[string]int{"a": 0, "b": 0}, []string{"b", "a"}},
 		{"uncounted is found", []string{"a"}, map[string]int{}, nil},
-		// A compound found by its parts is searched by its parts: matched.
-		{"compound of found parts", []string{"参院補選"}, map[string]int{"参院補選": 0, "参院": 2, "補選": 1}, nil},
-		// A compound with parts no file holds: those parts are named.
+		// A kanji compound with a two-character word the index holds is
+		// searched by its parts: matched (名 alone is no word to name).
+		{"compound of found parts", []string{"参院補選"}, map[string]int{"参院補選": 0, "参院": 2, "院補": 0, "補選": 1}, nil},
+		{"kanji word with an affix", []string{"支部名"}, map[string]int{"支部名": 0, "支部": 3, "部名": 0}, nil},
+		// A compound with a script run no file holds: that run is named.
 		{"compound with an unknown part", []string{"東京ズヴォルク大学"},
 			map[string]int{"東京ズヴォルク大学": 0, "東京": 4, "ズヴォルク": 0, "大学": 7}, []string{"ズヴォルク"}},
 		// A compound none of whose parts is found is named whole.
-		{"compound of unknown parts", []string{"参院補選"}, map[string]int{"参院補選": 0, "参院": 0, "補選": 0}, []string{"参院補選"}},
+		{"compound of unknown parts", []string{"参院補選"}, map[string]int{"参院補選": 0, "参院": 0, "院補": 0, "補選": 0}, []string{"参院補選"}},
+		{"two kanji", []string{"軟化"}, map[string]int{"軟化": 0}, []string{"軟化"}},
+		// A number is no word: the runs around it are judged.
+		{"katakana and a number", []string{"アルファベット3"}, map[string]int{"アルファベット3": 0, "アルファベット": 5}, nil},
 		{"once", []string{"x", "X"}, map[string]int{"x": 0, "X": 0}, []string{"x"}},
 	} {
 		if got := UnmatchedWords(c.words, c.df); !slices.Equal(got, c.want) {

@@ -203,6 +203,32 @@ func ContentWords(query string) []string {
 // word (されたのはいつ, 作ったのは).
 const tailParticles = "はがをにでのともかへや"
 
+// inflectionEnds are the kana a Japanese verb or adjective form ends with
+// (した, ている, ない, ます, 行われ…): a hiragana run ending in one is grammar.
+const inflectionEnds = "ただてでるいすうくずぬむばれ"
+
+// IsGrammar reports whether a hiragana word reads as grammar rather than a
+// word a user means: three or more characters ending in an inflection
+// (われていました, くなった), or five or more holding a particle before its
+// end (いつはじまったのか). Such a word is never named as one no file holds.
+func IsGrammar(w string) bool {
+	rs := []rune(w)
+	for _, r := range rs {
+		if ClassOf(r) != ClassHiragana && r != 'ー' {
+			return false
+		}
+	}
+	n := len(rs)
+	if n >= 3 && strings.ContainsRune(inflectionEnds, rs[n-1]) {
+		return true
+	}
+	return n >= 5 && strings.ContainsAny(string(rs[:n-1]), caseParticles)
+}
+
+// caseParticles are the particles that, inside a long hiragana run, mark it
+// as a phrase rather than a word (ふりかえり holds か, a word all the same).
+const caseParticles = "はがをの"
+
 // tailWords are the hiragana runs of at least minTailWord characters that
 // follow kanji or katakana directly and end at a separator or the end of
 // s, hold no particle (tailParticles) and are no hiragana function word:
@@ -226,7 +252,7 @@ func tailWords(s string) []candidate {
 		}
 		w := string(rs[i:j])
 		if j-i >= minTailWord && (j == len(rs) || ClassOf(rs[j]) == ClassSep) && !strings.ContainsAny(w, tailParticles) &&
-			!jaHiraganaStop()[w] && !JaGeneric()[w] {
+			!IsGrammar(w) && !jaHiraganaStop()[w] && !JaGeneric()[w] {
 			out = append(out, candidate{text: w, tier: tierWord, pos: start})
 		}
 		i = j

@@ -309,3 +309,22 @@ func TestStripExtensions(t *testing.T) {
 		}
 	}
 }
+
+func TestIsGrammar(t *testing.T) {
+	for w, want := range map[string]bool{
+		"われていました":   true,
+		"くなった":      true,
+		"いつはじまったのか": true,
+		"ほげほげ":      false,
+		"ふりかえり":     false,
+		"こんにちは":     false,
+		"おしらせ":      false,
+		"どっち":       false,
+		"東京":        false,
+		"された":       true,
+	} {
+		if got := IsGrammar(w); got != want {
+			t.Errorf("IsGrammar(%q) = %v, want %v", w, got, want)
+		}
+	}
+}
