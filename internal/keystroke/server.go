@@ -496,6 +496,10 @@ type keptIndex struct {
 
 func (*keptIndex) Close() error { return nil }
 
+// InMemory reports whether the server holds the full text in memory now
+// (search.MemoryIndex: the keystroke then also corrects typos).
+func (k *keptIndex) InMemory() bool { return k.s.heldResident() != nil }
+
 // KeywordSearch answers from the resident full text — the store's own
 // answer, computed in memory — and from the index when it is not held,
 // declines the query or finds the index changed (then it is dropped).

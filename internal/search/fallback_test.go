@@ -285,3 +285,46 @@ func TestResultsCarryTheirMissingWords(t *testing.T) {
 		t.Errorf("missing words %q; want none for e45, 政権 and 交代 for e41", got)
 	}
 }
+
+// memIndex is an index that says it answers from memory.
+type memIndex struct{ *sqlite.Store }
+
+func (memIndex) InMemory() bool { return true }
+
+// The keystroke corrects a typo when the index is held in memory, and
+// only names it otherwise.
+func TestKeystrokeCorrectsInMemory(t *testing.T) {
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "index.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	mod := time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)
+	for _, d := range []struct{ id, text string }{
+		{"steam", "The steam engine drove the pumps of the mines."},
+		{"rail", "The railway engine pulled the train."},
+		{"tea", "Green tea is steamed before it is dried."},
+	} {
+		f := store.File{ID: d.id, Name: d.id + ".txt", Summary: d.text, Embedding: offline.Embedding(d.text), ModifiedAt: mod,
+			MimeType: "text/plain", ContentHash: d.id, Source: "local", Provider: "offline", IndexedAt: mod, Text: d.text}
+		if err := st.UpsertFile(ctx, f, []store.Chunk{{Ordinal: 0, Text: d.text, Embedding: offline.Embedding(d.text)}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	req := search.KeystrokeRequest{Query: "steam engnie ", Lang: "en", Now: mod, Limit: 9}
+	res, err := search.Keystroke(ctx, memIndex{st}, offline.New(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Unmatched) != 1 || res.Unmatched[0] != (search.Unmatched{Word: "engnie", Suggestion: "engine"}) || len(res.Files) != 3 {
+		t.Errorf("in memory: unmatched %+v, %d files; want engnie → engine and the three files", res.Unmatched, len(res.Files))
+	}
+	res, err = search.Keystroke(ctx, st, offline.New(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Unmatched) != 1 || res.Unmatched[0] != (search.Unmatched{Word: "engnie"}) {
+		t.Errorf("on disk: unmatched %+v; want engnie named, not corrected", res.Unmatched)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"sort"
 	"strings"
 	"time"
 	"unicode"
@@ -142,9 +143,22 @@ func Keystroke(ctx context.Context, ix KeystrokeIndex, analyzer ai.Provider, req
 			return KeystrokeResult{}, err
 		}
 		unmatched := UnmatchedWords(words, df)
-		for _, w := range unmatched {
-			out.Unmatched = append(out.Unmatched, Unmatched{Word: w})
+		var fixes map[string]string
+		if len(unmatched) > 0 && inMemory(ix) {
+			// Did you mean, on the keystroke too when the index answers
+			// from memory (a few hundred look-ups cost microseconds there).
+			if fixes, err = Correct(ctx, ix, req.Query, WordCheck{Words: words, DocFreq: df}); err != nil {
+				return KeystrokeResult{}, err
+			}
 		}
+		for _, w := range unmatched {
+			out.Unmatched = append(out.Unmatched, Unmatched{Word: w, Suggestion: fixes[w]})
+		}
+		if len(fixes) > 0 {
+			qa.Keywords = correctedKeywords(qa.Keywords, fixes)
+			plan = PlanKeystroke(qa, req)
+		}
+		unmatched = slices.DeleteFunc(unmatched, func(w string) bool { return fixes[w] != "" })
 		if len(words) == len(all) && allIn(all, unmatched) {
 			// No file holds any typed word: files sharing the rest of the
 			// text (a file extension, grammar) would be no match.
@@ -202,4 +216,41 @@ func TypedWords(query string, words []string) []string {
 		return words[:len(words)-1]
 	}
 	return words
+}
+
+// MemoryIndex is a keystroke index that may hold its full text in memory
+// (the keystroke server's): InMemory reports whether it does now.
+type MemoryIndex interface {
+	InMemory() bool
+}
+
+// inMemory reports whether ix answers keyword searches from memory.
+func inMemory(ix any) bool {
+	m, ok := ix.(MemoryIndex)
+	return ok && m.InMemory()
+}
+
+// correctedKeywords are kws with each corrected word replaced by its
+// correction (kept once), and the corrections of words beyond them added.
+func correctedKeywords(kws []string, fixes map[string]string) []string {
+	var out []string
+	for _, k := range kws {
+		if to := fixes[k]; to != "" {
+			k = to
+		}
+		if !containsFold(out, k) {
+			out = append(out, k)
+		}
+	}
+	words := make([]string, 0, len(fixes))
+	for w := range fixes {
+		words = append(words, w)
+	}
+	sort.Strings(words)
+	for _, w := range words {
+		if to := fixes[w]; !containsFold(out, to) {
+			out = append(out, to)
+		}
+	}
+	return out
 }
