@@ -243,7 +243,8 @@ func TestKeyServerRefusesAndExits(t *testing.T) {
 		t.Errorf("Serve = %v after a front with another index", err)
 	}
 
-	done = startKeys(t, ServerOptions{Socket: sock, Config: cfg, Build: testBuild, Idle: 50 * time.Millisecond, Check: 10 * time.Millisecond})
+	// Idle long enough that a loaded machine sees it listen first.
+	done = startKeys(t, ServerOptions{Socket: sock, Config: cfg, Build: testBuild, Idle: 2 * time.Second, Check: 50 * time.Millisecond})
 	if err := waitEnd(t, done); err != nil {
 		t.Errorf("idle Serve = %v", err)
 	}
