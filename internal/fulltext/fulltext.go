@@ -173,6 +173,16 @@ func (ix *Index) term(t string) []uint64 {
 	return ix.postings[i]
 }
 
+// Has reports whether any row holds ph, without ranking: one look-up for a
+// phrase of one token, the instances of the first token checked against
+// the others' for a longer one. It is the cheap question "does any file
+// contain this word" a search asks of each word it was given.
+func (ix *Index) Has(ph Phrase) bool {
+	found := false
+	ix.instances(ph, func(uint64) { found = true })
+	return found
+}
+
 // prefixed returns the postings of every term starting with p.
 func (ix *Index) prefixed(p string) [][]uint64 {
 	var out [][]uint64

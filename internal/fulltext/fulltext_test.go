@@ -70,6 +70,9 @@ func TestPhraseMatching(t *testing.T) {
 		if !slices.Equal(ids, c.want) || total != len(c.want) {
 			t.Errorf("%s: rows %v (total %d), want %v", c.name, ids, total, c.want)
 		}
+		if has := ix.Has(c.ph); has != (len(c.want) > 0) {
+			t.Errorf("%s: Has = %v, want %v", c.name, has, len(c.want) > 0)
+		}
 	}
 }
 

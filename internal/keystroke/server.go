@@ -496,6 +496,22 @@ type keptIndex struct {
 
 func (*keptIndex) Close() error { return nil }
 
+// HasTerms answers whether any file holds each term from the resident
+// full text (search.TermChecker), when the server holds it; ok is false
+// otherwise, and the search asks the index.
+func (k *keptIndex) HasTerms(ctx context.Context, terms []string) (map[string]bool, bool, error) {
+	r := k.s.heldResident()
+	if r == nil {
+		return nil, false, nil
+	}
+	has, ok, err := r.HasTerms(ctx, terms)
+	if errors.Is(err, sqlite.ErrResidentStale) {
+		k.s.dropResident(r)
+		return nil, false, nil
+	}
+	return has, ok, err
+}
+
 // InMemory reports whether the server holds the full text in memory now
 // (search.MemoryIndex: the keystroke then also corrects typos).
 func (k *keptIndex) InMemory() bool { return k.s.heldResident() != nil }

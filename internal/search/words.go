@@ -306,6 +306,13 @@ type DocFreqCounter interface {
 	DocFreqs(ctx context.Context, terms []string) (df map[string]int, files int, err error)
 }
 
+// TermChecker is an index that says, cheaply, whether any file holds each
+// term (a resident full text: no ranking). ok is false when it cannot say
+// now; the search then asks KeywordSearch.
+type TermChecker interface {
+	HasTerms(ctx context.Context, terms []string) (has map[string]bool, ok bool, err error)
+}
+
 // CountTerms returns the number of indexed files holding each term (a
 // phrase of its tokens, as a keyword is searched): with one DocFreqs call
 // when ix can count, else one KeywordSearch per term. present asks only
@@ -325,6 +332,23 @@ func CountTerms(ctx context.Context, ix any, terms []string, present bool) (map[
 func countTerms(ctx context.Context, ix any, terms []string, present bool) (map[string]int, int, error) {
 	if len(terms) == 0 {
 		return map[string]int{}, 0, nil
+	}
+	if tc, ok := ix.(TermChecker); ok && present {
+		has, ok, err := tc.HasTerms(ctx, terms)
+		if err != nil {
+			return nil, 0, fmt.Errorf("look the query's words up: %w", err)
+		}
+		if ok {
+			df := make(map[string]int, len(terms))
+			for _, t := range terms {
+				if has[t] {
+					df[t] = 1
+				} else {
+					df[t] = 0
+				}
+			}
+			return df, 0, nil
+		}
 	}
 	if dc, ok := ix.(DocFreqCounter); ok && !present {
 		df, files, err := dc.DocFreqs(ctx, terms)

@@ -300,6 +300,33 @@ func (r *Resident) KeywordSearch(ctx context.Context, q store.KeywordQuery) (res
 	return res, true, nil
 }
 
+// HasTerms reports for each term (a phrase of its tokens, as KeywordSearch
+// searches it) whether any file holds it, from memory and without ranking
+// (fulltext.Index.Has). ok is false, with no error, when a term is one it
+// leaves to the store (residentPhrases); the error is ErrResidentStale
+// when the index has changed since the load.
+func (r *Resident) HasTerms(ctx context.Context, terms []string) (has map[string]bool, ok bool, err error) {
+	defer r.st.classify(&err)
+	phrases := make([]fulltext.Phrase, len(terms))
+	for i, t := range terms {
+		ph, ok := residentPhrases([]string{t})
+		if !ok {
+			return nil, false, nil
+		}
+		if len(ph) == 1 {
+			phrases[i] = ph[0]
+		}
+	}
+	if err := r.current(ctx); err != nil {
+		return nil, false, err
+	}
+	has = make(map[string]bool, len(terms))
+	for i, t := range terms {
+		has[t] = len(phrases[i].Tokens) > 0 && r.ix.Has(phrases[i])
+	}
+	return has, true, nil
+}
+
 // Files returns the files among ids in the order given, as GetFiles
 // returns them but without their embeddings, from the generation the
 // resident index was loaded at; ok is false when one of them is not held.

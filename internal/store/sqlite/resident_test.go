@@ -146,6 +146,22 @@ func TestResidentEqualsKeywordSearch(t *testing.T) {
 				if !q.TopOnly && got.Total != want.Total {
 					t.Errorf("terms %q filter %+v: total %d, store %d", terms, f, got.Total, want.Total)
 				}
+				if fi == 0 && limit == 9 {
+					// HasTerms says of each term what the store's search finds.
+					has, ok, err := r.HasTerms(ctx, terms)
+					if err != nil || !ok {
+						t.Fatalf("HasTerms(%q): %v, %v", terms, ok, err)
+					}
+					for _, term := range terms {
+						one, err := s.KeywordSearch(ctx, store.KeywordQuery{Terms: []string{term}, Match: store.MatchAny, Limit: 1})
+						if err != nil {
+							t.Fatal(err)
+						}
+						if has[term] != (len(one.Hits) > 0) {
+							t.Fatalf("HasTerms(%q) = %v, the store finds %d", term, has[term], len(one.Hits))
+						}
+					}
+				}
 			}
 		}
 	}
