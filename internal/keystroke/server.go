@@ -17,6 +17,7 @@ import (
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/launcher"
 	"github.com/gds-cli/gds/internal/render/alfred"
+	"github.com/gds-cli/gds/internal/search"
 	"github.com/gds-cli/gds/internal/store"
 	"github.com/gds-cli/gds/internal/store/sqlite"
 )
@@ -496,20 +497,22 @@ type keptIndex struct {
 
 func (*keptIndex) Close() error { return nil }
 
-// HasTerms answers whether any file holds each term from the resident
-// full text (search.TermChecker), when the server holds it; ok is false
-// otherwise, and the search asks the index.
+// HasTerms answers whether any file holds each term (search.TermChecker)
+// from the resident full text when the server holds it, else from the
+// index on disk.
 func (k *keptIndex) HasTerms(ctx context.Context, terms []string) (map[string]bool, bool, error) {
-	r := k.s.heldResident()
-	if r == nil {
-		return nil, false, nil
+	if r := k.s.heldResident(); r != nil {
+		has, ok, err := r.HasTerms(ctx, terms)
+		if errors.Is(err, sqlite.ErrResidentStale) {
+			k.s.dropResident(r)
+		} else if ok || err != nil {
+			return has, ok, err
+		}
 	}
-	has, ok, err := r.HasTerms(ctx, terms)
-	if errors.Is(err, sqlite.ErrResidentStale) {
-		k.s.dropResident(r)
-		return nil, false, nil
+	if tc, ok := k.Index.(search.TermChecker); ok {
+		return tc.HasTerms(ctx, terms) // the index on disk: a first match per word
 	}
-	return has, ok, err
+	return nil, false, nil
 }
 
 // InMemory reports whether the server holds the full text in memory now

@@ -57,6 +57,22 @@ func TestDocFreqsMatchKeywordSearch(t *testing.T) {
 	if nonzero < 5 {
 		t.Errorf("only %d terms match: the comparison is vacuous", nonzero)
 	}
+	// HasTerms says of each term (and of phrases, found or not) whether
+	// the one-term search finds a file.
+	phrases := append(terms, "tower bridge", "bridge tower", "東京タワー", "タワー京都")
+	has, ok, err := s.HasTerms(ctx, phrases)
+	if err != nil || !ok {
+		t.Fatalf("HasTerms: %v, %v", ok, err)
+	}
+	for _, term := range phrases {
+		r, err := s.KeywordSearch(ctx, store.KeywordQuery{Terms: []string{term}, Match: store.MatchAny, Limit: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if has[term] != (r.Total > 0) {
+			t.Errorf("HasTerms[%q] = %v, KeywordSearch total %d", term, has[term], r.Total)
+		}
+	}
 	if df["tower"] != 2 || df["東京"] != 2 || df["absent"] != 0 {
 		t.Errorf("frequencies %v", df)
 	}

@@ -362,6 +362,48 @@ func (s *Store) DocFreqs(ctx context.Context, terms []string) (_ map[string]int,
 	return df, files, nil
 }
 
+// HasTerms reports for each term (a phrase of its tokens, as KeywordSearch
+// searches it) whether any indexed file holds it: one full-text match per
+// term stopped at its first row — no bm25, no ranking, no count — in one
+// read transaction (search.TermChecker: the words a keystroke checks).
+// A term without a searchable token is held by none. ok is always true.
+func (s *Store) HasTerms(ctx context.Context, terms []string) (_ map[string]bool, ok bool, err error) {
+	defer s.classify(&err)
+	has := make(map[string]bool, len(terms))
+	if len(terms) == 0 {
+		return has, true, nil
+	}
+	tx, err := s.read.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, false, fmt.Errorf("look words up in %s: begin: %w", s.path, err)
+	}
+	defer tx.Rollback()
+	var first *sql.Stmt
+	for _, t := range terms {
+		match := ftsQuery([]string{t}, store.MatchAny)
+		if match == "" {
+			has[t] = false
+			continue
+		}
+		if first == nil {
+			if first, err = tx.PrepareContext(ctx, `SELECT 1 FROM drive_file_fts WHERE drive_file_fts MATCH ? LIMIT 1`); err != nil {
+				return nil, false, fmt.Errorf("look words up in %s: %w", s.path, err)
+			}
+			defer first.Close()
+		}
+		var one int
+		switch err := first.QueryRowContext(ctx, match).Scan(&one); {
+		case errors.Is(err, sql.ErrNoRows):
+			has[t] = false
+		case err != nil:
+			return nil, false, fmt.Errorf("look %q up in %s: %w", t, s.path, err)
+		default:
+			has[t] = true
+		}
+	}
+	return has, true, nil
+}
+
 // resolveTop returns the hits of the best limit matches cands (ranked):
 // their file IDs, looked up at once. Total is the number of hits.
 func (s *Store) resolveTop(ctx context.Context, tx *sql.Tx, cands []cand, limit int) (store.KeywordResult, error) {
