@@ -44,6 +44,7 @@ func runGraphAnswers(ctx context.Context, args []string, stdout, stderr io.Write
 	corpus := fs.String("corpus", "", "folder of documents")
 	questions := fs.String("questions", "", "file of questions, one per line")
 	modes := fs.String("modes", "global,local,drift", "query modes")
+	first := fs.Int("files", 0, "only the first N files of the corpus folder, by name (0: all)")
 	details := fs.Bool("details", false, "print every answer as a JSON line")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -75,6 +76,16 @@ func runGraphAnswers(ctx context.Context, args []string, stdout, stderr io.Write
 	abs, err := filepath.Abs(*corpus)
 	if err != nil {
 		return err
+	}
+	if *first > 0 {
+		tmp, err := os.MkdirTemp("", "gdsbench-corpus-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(tmp)
+		if abs, err = firstFiles(abs, *first, tmp); err != nil {
+			return err
+		}
 	}
 	if _, err := run("crawl", "--source", "local:"+abs); err != nil {
 		return err
@@ -140,6 +151,36 @@ func runGraphAnswers(ctx context.Context, args []string, stdout, stderr io.Write
 	b, _ := json.Marshal(sum)
 	fmt.Fprintln(stdout, string(b))
 	return nil
+}
+
+// firstFiles copies the first n files of dir (by name) into a folder
+// under tmp and returns it.
+func firstFiles(dir string, n int, tmp string) (string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return "", err
+	}
+	out := filepath.Join(tmp, "corpus")
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return "", err
+	}
+	for _, e := range entries {
+		if n == 0 {
+			break
+		}
+		if e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			return "", err
+		}
+		if err := os.WriteFile(filepath.Join(out, e.Name()), b, 0o644); err != nil {
+			return "", err
+		}
+		n--
+	}
+	return out, nil
 }
 
 func readLines(name string) ([]string, error) {
