@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/gds-cli/gds/internal/ai"
 	"github.com/gds-cli/gds/internal/ai/offline/rules"
@@ -62,10 +63,14 @@ var (
 	// best sentence must reach for the passages to answer: below it the
 	// answer says the passages do not answer.
 	answerMinCoverage = 0.2
-	// answerSecondGap: a second sentence joins the answer when its score
-	// is within this gap of the first's and it adds an answer part
-	// (question tokens the first lacks, or the asked type the first lacks).
-	answerSecondGap = 0.3
+	// answerSecondGap: another sentence joins the answer when it adds an
+	// answer part (question tokens the first lacks, or the asked type the
+	// first lacks) and its score is within this gap of the first's — or
+	// within answerSecondGapLong once the answer would pass answerBudget
+	// characters (Japanese sentences are short: an answer may hold more).
+	answerSecondGap     = 0.7
+	answerSecondGapLong = 0.3
+	answerBudget        = 200
 	// answerTieGap: a sentence of another file that scores within this gap
 	// of the first is as good an answer there, and joins it.
 	answerTieGap = 0.05
@@ -235,12 +240,18 @@ func pickAnswer(in ai.AnswerInput, qt []string, sents []*answerSent) []*answerSe
 	}
 	best := cands[0]
 	out := []*answerSent{best}
+	runes := utf8.RuneCountInString(best.text)
 	for _, c := range cands {
 		if len(out) == answerMaxSentences || c.score < best.score-answerSecondGap {
 			break
 		}
+		n := utf8.RuneCountInString(c.text)
+		if runes+n > answerBudget && c.score < best.score-answerSecondGapLong {
+			continue // a long answer takes only sentences close to the first
+		}
 		if c != best && (addsPart(best, c, qt, want) || c.file != best.file && c.score >= best.score-answerTieGap) {
 			out = append(out, c)
+			runes += n
 		}
 	}
 	return out
