@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gds-cli/gds/internal/config"
+	"github.com/gds-cli/gds/internal/search"
 	"github.com/gds-cli/gds/internal/store"
 )
 
@@ -75,11 +76,20 @@ func (d *Deps) Health(ctx context.Context) []Component {
 }
 
 // DocFreqs passes the count on to the shared store when it has one (the
-// search's reranker and the offline answer weigh words by it); else it
-// counts nothing.
+// search's reranker, the unmatched-word check and the offline answer
+// weigh words by it); else it counts with one keyword search per term,
+// as the search does for a store without the wrapper (a Postgres index).
 func (s sharedStore) DocFreqs(ctx context.Context, terms []string) (map[string]int, int, error) {
 	if dc, ok := s.Store.(docFreqCounter); ok {
 		return dc.DocFreqs(ctx, terms)
 	}
-	return nil, 0, nil
+	df, err := search.CountTerms(ctx, s.Store, terms, false)
+	if err != nil || df == nil {
+		return df, 0, err
+	}
+	stats, err := s.Store.Stats(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	return df, stats.Files, nil
 }
