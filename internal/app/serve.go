@@ -75,10 +75,10 @@ func (d *Deps) Health(ctx context.Context) []Component {
 	return append(out, ai)
 }
 
-// DocFreqs passes the count on to the shared store when it has one (the
-// search's reranker, the unmatched-word check and the offline answer
-// weigh words by it); else it counts with one keyword search per term,
-// as the search does for a store without the wrapper (a Postgres index).
+// DocFreqs passes the count on to the shared store (the search's
+// reranker, the unmatched-word check and the offline answer weigh words
+// by it; both stores count in one call); a store without it is counted
+// with one keyword search per term, as the search counts it.
 func (s sharedStore) DocFreqs(ctx context.Context, terms []string) (map[string]int, int, error) {
 	if dc, ok := s.Store.(docFreqCounter); ok {
 		return dc.DocFreqs(ctx, terms)

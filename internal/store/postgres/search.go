@@ -127,6 +127,52 @@ func (s *Store) KeywordSearch(ctx context.Context, q store.KeywordQuery) (_ stor
 	return res, nil
 }
 
+// DocFreqs returns how many indexed files each term matches (the Total of
+// KeywordSearch with that term alone, MatchAny, no filter) and how many
+// files are indexed, in one query: each term's count is a subquery over
+// the full-text index, with no ranking and no file IDs
+// (search.DocFreqCounter: the reranker's document frequencies, the words
+// a search checks). A term without a searchable token counts 0.
+func (s *Store) DocFreqs(ctx context.Context, terms []string) (_ map[string]int, _ int, err error) {
+	defer s.classify(&err)
+	df := make(map[string]int, len(terms))
+	var queries []string
+	var asked []string
+	for _, t := range terms {
+		tsq := buildTSQuery([]string{t}, store.MatchAny)
+		if tsq == "" {
+			df[t] = 0
+			continue
+		}
+		queries, asked = append(queries, tsq), append(asked, t)
+	}
+	rows, err := s.pool.Query(ctx, s.q(`SELECT 0::bigint, (SELECT count(*) FROM {schema}.drive_file_index)
+		UNION ALL
+		SELECT t.i, (SELECT count(*) FROM {schema}.drive_file_index f WHERE f.search_tsv @@ CAST(t.q AS tsquery))
+		FROM unnest($1::text[]) WITH ORDINALITY AS t(q, i)`), queries)
+	if err != nil {
+		return nil, 0, fmt.Errorf("postgres: document frequencies: %w", err)
+	}
+	defer rows.Close()
+	files := 0
+	for rows.Next() {
+		var i, n int64
+		if err := rows.Scan(&i, &n); err != nil {
+			return nil, 0, fmt.Errorf("postgres: reading document frequencies: %w", err)
+		}
+		switch {
+		case i == 0:
+			files = int(n)
+		case int(i) <= len(asked):
+			df[asked[i-1]] = int(n)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, fmt.Errorf("postgres: document frequencies: %w", err)
+	}
+	return df, files, nil
+}
+
 // KeywordFacets counts the files KeywordSearch would match by folder
 // path, MIME type and month (UTC) in one grouped query.
 func (s *Store) KeywordFacets(ctx context.Context, q store.KeywordQuery) (_ []store.FacetCount, err error) {

@@ -7,12 +7,12 @@ import (
 	"github.com/gds-cli/gds/internal/store"
 )
 
-// TestDocFreqsMatchKeywordSearch: the reranker's document frequencies
-// counted in one call are the Total of a one-term KeywordSearch (MatchAny,
-// no filter) for every term — words, CJK bigrams, a single CJK character
-// (a prefix query), a term in no file and one without a searchable token —
-// and the file count is Stats'.
-func TestDocFreqsMatchKeywordSearch(t *testing.T) {
+// TestHasTermsMatchKeywordSearch: HasTerms says of each term — words,
+// CJK bigrams, a single CJK character (a prefix query), phrases found or
+// not, a term in no file and one without a searchable token — whether a
+// one-term KeywordSearch (MatchAny, no filter) finds a file. (DocFreqs is
+// in the store contract, storetest.)
+func TestHasTermsMatchKeywordSearch(t *testing.T) {
 	ctx := context.Background()
 	s := openTemp(t, Options{})
 	for _, f := range []store.File{
@@ -26,44 +26,13 @@ func TestDocFreqsMatchKeywordSearch(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	terms := []string{"tower", "thames", "1078", "東京", "京都", "東", "absent", "!!", "the"}
-	df, files, err := s.DocFreqs(ctx, terms)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := s.Stats(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if files != st.Files || files != 5 {
-		t.Errorf("files %d, Stats %d, want 5", files, st.Files)
-	}
-	if len(df) != len(terms) {
-		t.Errorf("%d frequencies for %d terms: %v", len(df), len(terms), df)
-	}
-	nonzero := 0
-	for _, term := range terms {
-		r, err := s.KeywordSearch(ctx, store.KeywordQuery{Terms: []string{term}, Match: store.MatchAny, Limit: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got, ok := df[term]; !ok || got != r.Total {
-			t.Errorf("DocFreqs[%q] = %d (present %v), KeywordSearch total %d", term, got, ok, r.Total)
-		}
-		if r.Total > 0 {
-			nonzero++
-		}
-	}
-	if nonzero < 5 {
-		t.Errorf("only %d terms match: the comparison is vacuous", nonzero)
-	}
-	// HasTerms says of each term (and of phrases, found or not) whether
-	// the one-term search finds a file.
-	phrases := append(terms, "tower bridge", "bridge tower", "東京タワー", "タワー京都")
+	phrases := []string{"tower", "thames", "1078", "東京", "京都", "東", "absent", "!!", "the",
+		"tower bridge", "bridge tower", "東京タワー", "タワー京都"}
 	has, ok, err := s.HasTerms(ctx, phrases)
 	if err != nil || !ok {
 		t.Fatalf("HasTerms: %v, %v", ok, err)
 	}
+	found := 0
 	for _, term := range phrases {
 		r, err := s.KeywordSearch(ctx, store.KeywordQuery{Terms: []string{term}, Match: store.MatchAny, Limit: 1})
 		if err != nil {
@@ -72,9 +41,12 @@ func TestDocFreqsMatchKeywordSearch(t *testing.T) {
 		if has[term] != (r.Total > 0) {
 			t.Errorf("HasTerms[%q] = %v, KeywordSearch total %d", term, has[term], r.Total)
 		}
+		if has[term] {
+			found++
+		}
 	}
-	if df["tower"] != 2 || df["東京"] != 2 || df["absent"] != 0 {
-		t.Errorf("frequencies %v", df)
+	if found < 5 || found == len(phrases) {
+		t.Errorf("%d of %d terms found: the comparison is vacuous", found, len(phrases))
 	}
 }
 

@@ -47,6 +47,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"KeywordSearchTotalAndLimit", testKeywordTotalAndLimit},
 		{"KeywordSearchTopOnlyRanking", testTopOnlyRanking},
 		{"KeywordSearchFilterOnly", testKeywordFilterOnly},
+		{"DocFreqs", testDocFreqs},
 		{"KeywordSearchSyntaxIsLiteral", testKeywordSyntax},
 		{"VectorSearch", testVectorSearch},
 		{"VectorSearchFilters", testVectorFilters},
