@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gds-cli/gds/internal/ai"
+	"github.com/gds-cli/gds/internal/ai/offline/rules"
 	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/search"
@@ -96,19 +97,56 @@ func checkRetrieve(r *RetrieveRequest) error {
 // Retrieve finds the chunks that best match the query: full text and
 // vectors over the chunk index, fused (store.RetrieveChunks).
 func (d *Deps) Retrieve(ctx context.Context, req RetrieveRequest) ([]Source, error) {
-	r, err := d.RetrieveWords(ctx, req)
-	return r.Sources, err
+	if err := checkRetrieve(&req); err != nil {
+		return nil, err
+	}
+	prov, err := d.Provider()
+	if err != nil {
+		return nil, err
+	}
+	st, err := d.OpenStore(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	if err := resolveFolder(ctx, st, &req); err != nil {
+		return nil, err
+	}
+	srcs, err := retrieve(ctx, st, prov, req)
+	if err != nil {
+		return nil, d.explainEmpty(err)
+	}
+	return srcs, nil
 }
 
-// Retrieved is what RetrieveWords found: the chunks, and the words of the
-// query no indexed file contains.
+// Retrieved is what RetrieveWords found: the chunks, and what the index
+// said of the query's words.
 type Retrieved struct {
-	Sources   []Source
-	Unmatched []search.Unmatched
+	Sources []Source
+	// Missing holds, for each source, the query's keywords its file does
+	// not contain (in query order; empty when it holds them all).
+	Missing [][]string
+	// Words is the query as the index saw it (search.CheckedQuery): its
+	// Unmatched words with their corrections, the query searched
+	// (SearchQuery) and the way back (InsteadQuery).
+	Words search.State
+	// Partial holds the query's most specific words when the best
+	// sources' files each miss them (search.PartialWords): a weak match.
+	Partial []string
 }
 
-// RetrieveWords is Retrieve, also naming the query's words no indexed file
-// contains (search.CheckWords), as every search surface does.
+// Unmatched are the query's words no indexed file contains, each with the
+// close term searched in its place, if any.
+func (r Retrieved) Unmatched() []search.Unmatched { return r.Words.Unmatched }
+
+// RetrieveWords is Retrieve as a search surface does it (the HTTP API's
+// search): the query's words are looked up in the index first
+// (search.CheckWords with the offline query rules' keywords) — a word no
+// file contains is named, and replaced by the index's close term when
+// there is one (search.Correct, did you mean), or left out of the query
+// searched; a query none of whose words any file holds finds nothing.
+// Each source then carries the keywords its file lacks, and a weak match
+// is named (search.MissingWords), as the loop's results are.
 func (d *Deps) RetrieveWords(ctx context.Context, req RetrieveRequest) (Retrieved, error) {
 	if err := checkRetrieve(&req); err != nil {
 		return Retrieved{}, err
@@ -125,19 +163,48 @@ func (d *Deps) RetrieveWords(ctx context.Context, req RetrieveRequest) (Retrieve
 	if err := resolveFolder(ctx, st, &req); err != nil {
 		return Retrieved{}, err
 	}
-	srcs, err := retrieve(ctx, st, prov, req)
-	if err != nil {
+	if _, err := indexedFiles(ctx, st); err != nil {
 		return Retrieved{}, d.explainEmpty(err)
 	}
-	check, err := search.CheckWords(ctx, st, req.Query, nil, false)
+	qa := rules.AnalyzeQuery(ai.QueryInput{Query: req.Query, Now: d.Now(), Lang: d.Lang})
+	check, err := search.CheckWords(ctx, st, req.Query, qa.Keywords, false)
 	if err != nil {
 		return Retrieved{}, err
 	}
-	out := Retrieved{Sources: srcs}
-	for _, w := range search.UnmatchedWords(check.Words, check.DocFreq) {
-		out.Unmatched = append(out.Unmatched, search.Unmatched{Word: w})
+	if check.Corrections, err = search.Correct(ctx, st, req.Query, check); err != nil {
+		return Retrieved{}, err
 	}
+	out := Retrieved{Words: search.CheckedQuery(req.Query, qa.Keywords, check)}
+	if out.Words.NothingMatched() {
+		return out, nil
+	}
+	searched := req
+	searched.Query = out.Words.SearchQuery()
+	if out.Sources, err = retrieve(ctx, st, prov, searched); err != nil {
+		return Retrieved{}, d.explainEmpty(err)
+	}
+	ids := make([]string, len(out.Sources))
+	for i, s := range out.Sources {
+		ids[i] = s.FileID
+	}
+	missing, w, err := search.MissingWords(ctx, st, search.MissingTerms(out.Words.Cond.Keywords), ids, check.DocFreq, check.Files)
+	if err != nil {
+		return Retrieved{}, err
+	}
+	out.Missing, out.Partial = missing, w.Partial
 	return out, nil
+}
+
+// indexedFiles is the number of indexed files; none is errIndexEmpty.
+func indexedFiles(ctx context.Context, st store.Store) (int, error) {
+	stats, err := st.Stats(ctx)
+	if err != nil {
+		return 0, err
+	}
+	if stats.Files == 0 {
+		return 0, errIndexEmpty
+	}
+	return stats.Files, nil
 }
 
 // retrieve runs req (already checked) on an open index.

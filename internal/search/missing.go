@@ -131,28 +131,44 @@ func Holders(ctx context.Context, ix any, terms, ids []string) (map[string]map[s
 }
 
 // markMissing sets each result's Missing words and returns what the weak
-// match judgement read: the terms the results were checked for
-// (MissingTerms of the first round's keywords), their index counts
-// (CountTerms; known: counts already made, by the word check), and the
-// words of a Partial match (PartialWords; nil when it is not). Without a
-// full-text index nothing is marked.
+// match judgement read (MissingWords over the terms of the first round's
+// keywords, MissingTerms). Without a full-text index nothing is marked.
 func markMissing(ctx context.Context, ix any, s State, res []Result, known map[string]int, files int) (Weakness, error) {
 	if len(s.Rounds) == 0 || len(res) == 0 {
 		return Weakness{}, nil
 	}
-	terms := MissingTerms(s.Rounds[0].Conditions.Keywords)
 	ids := make([]string, len(res))
 	for i, r := range res {
 		ids[i] = r.File.ID
 	}
-	held, err := Holders(ctx, ix, terms, ids)
-	if err != nil || held == nil {
+	missing, w, err := MissingWords(ctx, ix, MissingTerms(s.Rounds[0].Conditions.Keywords), ids, known, files)
+	if err != nil || missing == nil {
 		return Weakness{}, err
 	}
-	missing := make([][]string, len(res))
 	for i := range res {
-		res[i].Missing = MissingFrom(terms, held, res[i].File.ID)
-		missing[i] = res[i].Missing
+		res[i].Missing = missing[i]
+	}
+	return w, nil
+}
+
+// MissingWords checks the files ids (the results' files, best first; a
+// file may repeat, as chunks of one file do) for terms: the terms each
+// does not hold (MissingFrom, in order of ids), and what the weak-match
+// judgement read — the terms' index counts (CountTerms; known: counts
+// already made, by the word check; files: the indexed files, 0 when not
+// known) and the words of a Partial match (PartialWords; nil when it is
+// not). missing is nil when ix has no full-text search.
+func MissingWords(ctx context.Context, ix any, terms, ids []string, known map[string]int, files int) (missing [][]string, w Weakness, err error) {
+	if len(ids) == 0 {
+		return nil, Weakness{}, nil
+	}
+	held, err := Holders(ctx, ix, terms, uniq(ids))
+	if err != nil || held == nil {
+		return nil, Weakness{}, err
+	}
+	missing = make([][]string, len(ids))
+	for i, id := range ids {
+		missing[i] = MissingFrom(terms, held, id)
 	}
 	var unknown []string
 	for _, t := range terms {
@@ -162,7 +178,7 @@ func markMissing(ctx context.Context, ix any, s State, res []Result, known map[s
 	}
 	df, counted, err := countTerms(ctx, ix, unknown, false)
 	if err != nil {
-		return Weakness{}, err
+		return nil, Weakness{}, err
 	}
 	if files <= 0 {
 		files = counted
@@ -177,10 +193,21 @@ func markMissing(ctx context.Context, ix any, s State, res []Result, known map[s
 	}
 	if files <= 0 {
 		if files, err = indexedFiles(ctx, ix, df); err != nil {
-			return Weakness{}, err
+			return nil, Weakness{}, err
 		}
 	}
-	return Weakness{Terms: terms, DocFreq: df, Files: files, Partial: PartialWords(terms, df, files, missing)}, nil
+	return missing, Weakness{Terms: terms, DocFreq: df, Files: files, Partial: PartialWords(terms, df, files, missing)}, nil
+}
+
+// uniq is ids without repeats, in order.
+func uniq(ids []string) []string {
+	out := make([]string, 0, len(ids))
+	for _, id := range ids {
+		if !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 // Weakness is what the weak-match judgement of a search read and decided:

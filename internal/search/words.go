@@ -257,6 +257,17 @@ func applyCheck(s State, c WordCheck) State {
 	return s
 }
 
+// CheckedQuery is what the index said of a query's words for a surface
+// that searches without the loop (the HTTP API's chunk search): a state
+// holding the query, its words, the unmatched ones with their
+// corrections, and in Cond.Keywords the keywords left to search (as the
+// loop's first round takes them: applyCheck). Its SearchQuery is the
+// query to rank by, InsteadQuery the way back, NothingMatched whether the
+// index holds none of the words.
+func CheckedQuery(query string, keywords []string, c WordCheck) State {
+	return applyCheck(State{Query: query, Cond: Conditions{Keywords: slices.Clone(keywords)}}, c)
+}
+
 // NothingMatched reports whether the index holds none of the query's
 // words: every word checked is unmatched and none was corrected. Such a
 // search ends "No files found" naming the words, without the full-text

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strings"
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
@@ -12,6 +13,7 @@ import (
 	"github.com/gds-cli/gds/internal/app"
 	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/search"
 )
 
 // ---------------------------------------------------------------- types
@@ -62,6 +64,7 @@ type SearchResult struct {
 	Content    string         `json:"content"`
 	Score      float64        `json:"score" doc:"fused 0–1 score of full-text and vector retrieval"`
 	Metadata   ResultMetadata `json:"metadata"`
+	Missing    []string       `json:"missing" doc:"the query's keywords the chunk's document does not contain, in query order (a Japanese compound by its parts); [] when it holds them all"`
 }
 
 // SearchResponse is the answer of POST /api/v1/search.
@@ -70,12 +73,32 @@ type SearchResponse struct {
 	Total   int            `json:"total"`
 	Query   string         `json:"query"`
 	// Unmatched are the query's words no indexed file contains.
-	Unmatched []UnmatchedWord `json:"unmatched" doc:"the words of the query no indexed file contains, in query order; [] when every word is found"`
+	Unmatched []UnmatchedWord `json:"unmatched" doc:"the words of the query no indexed file contains, in query order; [] when every word is found. A query none of whose words any file holds finds nothing."`
+	// Corrected says words no file contains were searched as close terms
+	// of the index (did you mean); absent otherwise.
+	Corrected *Corrected `json:"corrected,omitempty" doc:"only when the search replaced words no file contains by close terms of the index (did you mean)"`
+	// Partial says the match is weak; absent otherwise.
+	Partial *Partial `json:"partial,omitempty" doc:"only when the match is weak: even the best of the first three results' documents holds less than 60 % of the query's keyword weight (each keyword weighs its inverse document frequency)"`
 }
 
 // UnmatchedWord is a word of the query no indexed file contains.
 type UnmatchedWord struct {
-	Word string `json:"word"`
+	Word       string `json:"word"`
+	Suggestion string `json:"suggestion,omitempty" doc:"only when there is one: the index's close term searched in the word's place (corrected says so)"`
+}
+
+// Corrected is a search whose words no file contains were replaced by
+// close terms of the index, with the way back.
+type Corrected struct {
+	Query   string `json:"query" doc:"the query searched"`
+	Instead string `json:"instead" doc:"the query that searches the words as typed (each corrected word in double quotes, which is never corrected): send it as the next query"`
+	Message string `json:"message" doc:"the notice in the request's language (Showing results for: … / Search instead for: …), one line each"`
+}
+
+// Partial is a weak match.
+type Partial struct {
+	Words   []string `json:"words" doc:"the keywords the best result's document lacks"`
+	Message string   `json:"message" doc:"the notice in the request's language (Weak match: even the best files lack …)"`
 }
 
 // ChatMessage is one earlier turn of the conversation.
@@ -169,7 +192,8 @@ func (s *Server) register() {
 	}, s.health)
 	huma.Register(s.api, huma.Operation{
 		OperationID: "search", Method: http.MethodPost, Path: "/api/v1/search", Summary: "Search the indexed documents' chunks",
-		Tags: []string{"search"}, Security: secured, MaxBodyBytes: MaxJSONBody, Errors: append(errorStatuses, http.StatusConflict),
+		Description: "The answer also says what the index holds of the query's words, as `gds search --json` does: `unmatched` (words no file contains, each with the close term searched in its place, if any), `corrected` (did you mean, with the way back), `partial` (a weak match) and each result's `missing` keywords.",
+		Tags:        []string{"search"}, Security: secured, MaxBodyBytes: MaxJSONBody, Errors: append(errorStatuses, http.StatusConflict),
 	}, s.search)
 	huma.Register(s.api, huma.Operation{
 		OperationID: "chat", Method: http.MethodPost, Path: "/api/v1/chat", Summary: "Answer a question from the documents",
@@ -224,19 +248,32 @@ func (s *Server) search(ctx context.Context, in *struct{ Body SearchRequest }) (
 	if err != nil {
 		return nil, s.problem(ctx, err)
 	}
-	srcs := found.Sources
-	for _, u := range found.Unmatched {
-		out.Body.Unmatched = append(out.Body.Unmatched, UnmatchedWord{Word: u.Word})
+	lang := langOf(ctx)
+	for _, u := range found.Unmatched() {
+		out.Body.Unmatched = append(out.Body.Unmatched, UnmatchedWord{Word: u.Word, Suggestion: u.Suggestion})
 	}
+	if instead := found.Words.InsteadQuery(); instead != "" {
+		out.Body.Corrected = &Corrected{Query: found.Words.SearchQuery(), Instead: instead,
+			Message: strings.Join(search.CorrectedText(found.Words, lang), "\n")}
+	}
+	if len(found.Partial) > 0 {
+		out.Body.Partial = &Partial{Words: found.Partial, Message: search.PartialText(found.Partial, lang)}
+	}
+	srcs := found.Sources
 	meta, err := s.docMeta(ctx, srcs)
 	if err != nil {
 		return nil, s.problem(ctx, err)
 	}
-	for _, src := range srcs {
+	for i, src := range srcs {
 		m := meta[src.FileID]
+		missing := []string{}
+		if i < len(found.Missing) && found.Missing[i] != nil {
+			missing = found.Missing[i]
+		}
 		out.Body.Results = append(out.Body.Results, SearchResult{
 			DocumentID: src.FileID, ChunkID: src.ChunkID, ChunkIndex: src.Ordinal, Content: src.Text, Score: src.Score,
 			Metadata: ResultMetadata{Filename: src.Name, Title: m.title(src.Name), PageNumber: page(src.Page), Tags: m.tags()},
+			Missing:  missing,
 		})
 	}
 	out.Body.Total = len(out.Body.Results)

@@ -252,11 +252,12 @@ func testAPI(t *testing.T, pg bool) {
 		t.Fatalf("404 detail in Japanese %q", p.Detail)
 	}
 
-	var sr struct {
+	type searchResp struct {
 		Results []struct {
-			DocumentID string  `json:"document_id"`
-			Content    string  `json:"content"`
-			Score      float64 `json:"score"`
+			DocumentID string   `json:"document_id"`
+			Content    string   `json:"content"`
+			Score      float64  `json:"score"`
+			Missing    []string `json:"missing"`
 			Metadata   struct {
 				Filename string   `json:"filename"`
 				Title    string   `json:"title"`
@@ -266,18 +267,75 @@ func testAPI(t *testing.T, pg bool) {
 		Total     int    `json:"total"`
 		Query     string `json:"query"`
 		Unmatched []struct {
-			Word string `json:"word"`
+			Word       string `json:"word"`
+			Suggestion string `json:"suggestion"`
 		} `json:"unmatched"`
+		Corrected *struct {
+			Query   string `json:"query"`
+			Instead string `json:"instead"`
+			Message string `json:"message"`
+		} `json:"corrected"`
+		Partial *struct {
+			Words   []string `json:"words"`
+			Message string   `json:"message"`
+		} `json:"partial"`
 	}
+	var sr searchResp
+	sr = searchResp{}
 	e.json("POST", "/api/v1/search", map[string]any{"query": "quarterly budget review"}, 200, &sr)
 	if sr.Total == 0 || sr.Results[0].DocumentID != other.ID || sr.Results[0].Metadata.Tags[0] != "eng" || sr.Unmatched == nil || len(sr.Unmatched) != 0 {
 		t.Fatalf("search = %+v", sr)
 	}
-	// A word no indexed file contains is named.
+	if sr.Corrected != nil || sr.Partial != nil || sr.Results[0].Missing == nil || len(sr.Results[0].Missing) != 0 {
+		t.Fatalf("a clean search says it was corrected or weak, or its best result misses a word: %+v", sr)
+	}
+	// A word no indexed file contains is named, and left out of the search.
+	sr = searchResp{}
 	e.json("POST", "/api/v1/search", map[string]any{"query": "quarterly zqxjvw budget"}, 200, &sr)
-	if len(sr.Unmatched) != 1 || sr.Unmatched[0].Word != "zqxjvw" || sr.Total == 0 {
+	if len(sr.Unmatched) != 1 || sr.Unmatched[0].Word != "zqxjvw" || sr.Unmatched[0].Suggestion != "" || sr.Total == 0 || sr.Corrected != nil {
 		t.Fatalf("search with an unknown word = %+v", sr)
 	}
+	// Did you mean: a typo is searched as the index's word, with the way back.
+	sr = searchResp{}
+	e.json("POST", "/api/v1/search", map[string]any{"query": "quartelry budget"}, 200, &sr)
+	if len(sr.Unmatched) != 1 || sr.Unmatched[0].Word != "quartelry" || sr.Unmatched[0].Suggestion != "quarterly" ||
+		sr.Corrected == nil || sr.Corrected.Query != "quarterly budget" || sr.Corrected.Instead != `"quartelry" budget` ||
+		!strings.Contains(sr.Corrected.Message, "quarterly budget") || !strings.Contains(sr.Corrected.Message, `"quartelry"`) ||
+		sr.Total == 0 || sr.Results[0].DocumentID != other.ID || len(sr.Results[0].Missing) != 0 {
+		t.Fatalf("search with a typo = %+v", sr)
+	}
+	instead, english := sr.Corrected.Instead, sr.Corrected.Message
+	// The way back searches the word as typed: named, not corrected.
+	sr = searchResp{}
+	e.json("POST", "/api/v1/search", map[string]any{"query": instead}, 200, &sr)
+	if len(sr.Unmatched) != 1 || sr.Unmatched[0].Suggestion != "" || sr.Corrected != nil {
+		t.Fatalf("the way back = %+v", sr)
+	}
+	// In the request's language.
+	sr = searchResp{}
+	e.json("POST", "/api/v1/search", map[string]any{"query": "quartelry budget"}, 200, &sr, "Accept-Language", "ja")
+	if sr.Corrected == nil || !strings.Contains(sr.Corrected.Message, "quarterly budget") || sr.Corrected.Message == english {
+		t.Fatalf("corrected in Japanese = %+v", sr.Corrected)
+	}
+	// Nothing the index holds: nothing found, the words named.
+	sr = searchResp{}
+	e.json("POST", "/api/v1/search", map[string]any{"query": "zqxjvw qwzzyx"}, 200, &sr)
+	if sr.Total != 0 || len(sr.Results) != 0 || len(sr.Unmatched) != 2 {
+		t.Fatalf("search of words no file holds = %+v", sr)
+	}
+	// A weak match: the best documents each lack the rare words; every
+	// result names what its document misses.
+	sr = searchResp{}
+	e.json("POST", "/api/v1/search", map[string]any{"query": "quarterly budget AutoGen agents"}, 200, &sr)
+	if sr.Partial == nil || len(sr.Partial.Words) == 0 || !strings.HasPrefix(sr.Partial.Message, "Weak match") || sr.Total == 0 {
+		t.Fatalf("a weak match = %+v", sr)
+	}
+	for _, r := range sr.Results {
+		if r.Missing == nil {
+			t.Fatalf("result without missing: %+v", sr)
+		}
+	}
+	sr = searchResp{}
 	e.json("POST", "/api/v1/search", map[string]any{"query": "quarterly budget review", "filter": map[string]any{"tags": []string{"hr"}}}, 200, &sr)
 	for _, r := range sr.Results {
 		if r.DocumentID != doc.ID {
@@ -316,6 +374,7 @@ func testAPI(t *testing.T, pg bool) {
 	if _, err := os.Stat(filepath.Join(e.cfg.UploadDir, other.FilePath)); !os.IsNotExist(err) {
 		t.Fatalf("stored file after delete: %v", err)
 	}
+	sr = searchResp{}
 	e.json("POST", "/api/v1/search", map[string]any{"query": "quarterly budget review"}, 200, &sr)
 	for _, r := range sr.Results {
 		if r.DocumentID == other.ID {
