@@ -428,6 +428,9 @@ func extractXLSX(ctx context.Context, p *ooxmlPackage) (Doc, error) {
 		return Doc{}, fmt.Errorf("%w: XLSX has no xl/workbook.xml", ErrMalformed)
 	}
 	var w struct {
+		Pr struct {
+			Date1904 string `xml:"date1904,attr"`
+		} `xml:"workbookPr"`
 		Sheets []struct {
 			Name string `xml:"name,attr"`
 			RID  string `xml:"http://schemas.openxmlformats.org/officeDocument/2006/relationships id,attr"`
@@ -444,6 +447,11 @@ func extractXLSX(ctx context.Context, p *ooxmlPackage) (Doc, error) {
 	if err != nil {
 		return Doc{}, err
 	}
+	styles, err := workbookStyles(ctx, p, rels)
+	if err != nil {
+		return Doc{}, err
+	}
+	styles.date1904 = w.Pr.Date1904 == "1" || w.Pr.Date1904 == "true"
 	var doc Doc
 	budget := newTextBudget()
 	seen := map[string]bool{} // a sheet part listed twice is read once
@@ -468,7 +476,7 @@ func extractXLSX(ctx context.Context, p *ooxmlPackage) (Doc, error) {
 		}
 		tw := newTextWriter(budget)
 		tw.WriteString(s.Name + "\n")
-		err = sheetText(ctx, tw, rc, shared)
+		err = sheetText(ctx, tw, rc, shared, styles)
 		rc.Close()
 		if err != nil {
 			if errors.Is(err, ErrMalformed) || ctx.Err() != nil {
@@ -480,6 +488,23 @@ func extractXLSX(ctx context.Context, p *ooxmlPackage) (Doc, error) {
 	}
 	doc.Truncated = budget.truncated || shared.truncated
 	return doc, nil
+}
+
+// workbookStyles reads the cell formats of the workbook's styles part;
+// without one every cell is General.
+func workbookStyles(ctx context.Context, p *ooxmlPackage, rels map[string]string) (*cellStyles, error) {
+	name := "xl/styles.xml"
+	for _, t := range rels {
+		if strings.HasSuffix(t, "/styles.xml") {
+			name = t
+		}
+	}
+	rc, ok, err := p.open(name)
+	if err != nil || !ok {
+		return &cellStyles{}, err
+	}
+	defer rc.Close()
+	return readCellStyles(ctx, rc)
 }
 
 // Bounds of the shared string table: it is kept whole (cells refer to it
@@ -594,16 +619,17 @@ func sharedStrings(ctx context.Context, p *ooxmlPackage, rels map[string]string)
 const maxSheetColumns = 1024
 
 // sheetText streams a worksheet's rows into w: cells in column order
-// separated by tabs (empty cells keep their place), rows by line breaks.
-// It stops once w's budget is full.
-func sheetText(ctx context.Context, w *textWriter, r io.Reader, shared *sharedTable) error {
+// separated by tabs (empty cells keep their place), rows by line breaks,
+// numbers shown as their number format says. It stops once w's budget is
+// full.
+func sheetText(ctx context.Context, w *textWriter, r io.Reader, shared *sharedTable, styles *cellStyles) error {
 	d := xml.NewDecoder(r)
 	var (
-		cellType, ref string
-		val           strings.Builder
-		inV, inIS     bool
-		col           int // next column (0-based) of the current row
-		rowHasText    bool
+		cellType, ref, style string
+		val                  strings.Builder
+		inV, inIS            bool
+		col                  int // next column (0-based) of the current row
+		rowHasText           bool
 	)
 	for n := 0; !w.budget.full(); n++ {
 		if n&4095 == 4095 {
@@ -624,13 +650,15 @@ func sheetText(ctx context.Context, w *textWriter, r io.Reader, shared *sharedTa
 			case "row":
 				col, rowHasText = 0, false
 			case "c":
-				cellType, ref = "", ""
+				cellType, ref, style = "", "", ""
 				for _, a := range t.Attr {
 					switch a.Name.Local {
 					case "t":
 						cellType = a.Value
 					case "r":
 						ref = a.Value
+					case "s":
+						style = a.Value
 					}
 				}
 				val.Reset()
@@ -646,7 +674,7 @@ func sheetText(ctx context.Context, w *textWriter, r io.Reader, shared *sharedTa
 			case "is":
 				inIS = false
 			case "c":
-				s := cellValue(cellType, val.String(), shared)
+				s := cellValue(cellType, val.String(), shared, styles.format(style), styles.date1904)
 				if s == "" {
 					continue
 				}
@@ -684,8 +712,12 @@ func sheetText(ctx context.Context, w *textWriter, r io.Reader, shared *sharedTa
 	return nil
 }
 
-func cellValue(typ, v string, shared *sharedTable) string {
+// cellValue returns the text of a cell of type typ whose value is v; a
+// number (type "n" or none) is shown in its format nf.
+func cellValue(typ, v string, shared *sharedTable, nf numFmt, date1904 bool) string {
 	switch typ {
+	case "", "n":
+		return nf.render(strings.TrimSpace(v), date1904)
 	case "s":
 		i, err := strconv.Atoi(strings.TrimSpace(v))
 		if err != nil {
