@@ -26,7 +26,6 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	"golang.org/x/text/encoding/japanese"
 	"golang.org/x/text/transform"
 )
 
@@ -346,10 +345,12 @@ func checkContent(f format, mimeType string, data []byte) (format, error) {
 }
 
 // decodeText decodes text to UTF-8, at most limit bytes of it (truncated
-// reports a cut): UTF-16 when it starts with a byte order mark (invalid
-// code units become U+FFFD), else UTF-8 (with or without BOM), else, when
-// the bytes are not valid UTF-8, CP932 (Windows Shift_JIS). Line ends are
-// normalised. Content with NUL characters is binary.
+// reports a cut): UTF-16 when it starts with a byte order mark, or when
+// it has NUL bytes and reads as UTF-16 text (invalid code units become
+// U+FFFD), else UTF-8 (with or without BOM), else, when the bytes are not
+// valid UTF-8, the legacy charset they read best in (CP932, EUC-JP or
+// Windows-1252: detectLegacy). Line ends are normalised. Other content
+// with NUL characters is binary.
 func decodeText(data []byte, limit int) (text string, truncated bool, err error) {
 	switch {
 	case bytes.HasPrefix(data, []byte{0xff, 0xfe}):
@@ -359,7 +360,12 @@ func decodeText(data []byte, limit int) (text string, truncated bool, err error)
 	default:
 		data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 		if bytes.IndexByte(data, 0) >= 0 {
-			return "", false, fmt.Errorf("%w: binary content", ErrUnsupported)
+			be, ok := detectUTF16(data)
+			if !ok {
+				return "", false, fmt.Errorf("%w: binary content", ErrUnsupported)
+			}
+			text, truncated = decodeUTF16(data, be, limit)
+			break
 		}
 		if utf8.Valid(data) {
 			if len(data) > limit {
@@ -371,14 +377,15 @@ func decodeText(data []byte, limit int) (text string, truncated bool, err error)
 			}
 			text = string(data)
 		} else {
-			r := transform.NewReader(bytes.NewReader(data), japanese.ShiftJIS.NewDecoder())
+			enc, name := detectLegacy(data)
+			r := transform.NewReader(bytes.NewReader(data), enc.NewDecoder())
 			out, err := io.ReadAll(io.LimitReader(r, int64(limit)+1))
 			text, truncated = string(out), len(out) > limit
 			if truncated {
 				text = (&textBudget{left: limit}).fit(text)
 			}
 			if err != nil || !utf8.ValidString(text) {
-				return "", false, fmt.Errorf("%w: text is neither UTF-8 nor Shift_JIS/CP932", ErrMalformed)
+				return "", false, fmt.Errorf("%w: text is neither UTF-8 nor %s", ErrMalformed, name)
 			}
 		}
 	}

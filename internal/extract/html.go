@@ -6,10 +6,13 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 	"golang.org/x/net/html/charset"
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/transform"
 )
 
 // invisible elements: their content is never shown as text.
@@ -65,6 +68,25 @@ func collapseSpaces(s string) string {
 	return b.String()
 }
 
+// htmlEncoding returns the charset of a page: the one its BOM or <meta>
+// declares, else UTF-8 when the whole page is valid UTF-8, else the
+// legacy charset its bytes read best in (detectLegacy). A page declaring
+// Windows-1252 or ISO-8859-1 is detected too: the HTML standard's default
+// is indistinguishable from that declaration (charset.DetermineEncoding
+// answers windows-1252 for both), and such a declaration on a Shift_JIS
+// page is a common mistake of old generators.
+func htmlEncoding(data []byte) encoding.Encoding {
+	enc, name, certain := charset.DetermineEncoding(data, "text/html")
+	if certain || name != "windows-1252" {
+		return enc
+	}
+	if utf8.Valid(data) {
+		return encoding.Nop
+	}
+	enc, _ = detectLegacy(data)
+	return enc
+}
+
 // headContent are the elements that may stay in <head>: any other start
 // tag ends it (as the HTML parser's "in head" insertion mode does).
 var headContent = map[atom.Atom]bool{
@@ -75,17 +97,14 @@ var headContent = map[atom.Atom]bool{
 // extractHTML returns the title (first line) and the visible text of an
 // HTML page: no scripts, styles, comments or head content; block elements
 // start new lines; table cells are separated by tabs. The charset comes
-// from the BOM, <meta> or content (UTF-8 and Shift_JIS pages alike).
+// from the BOM or <meta>, else from the content (htmlEncoding).
 //
 // It reads tokens as they come (golang.org/x/net/html's tokenizer), not a
 // parse tree: a tree costs some 50 times the input (hundreds of bytes per
 // element), and the parser refuses pages nested more than 512 deep. Text
 // stops at textLimit.
 func extractHTML(ctx context.Context, data []byte) (Doc, error) {
-	r, err := charset.NewReader(bytes.NewReader(data), "text/html")
-	if err != nil {
-		return Doc{}, fmt.Errorf("%w: HTML charset: %v", ErrMalformed, err)
-	}
+	r := transform.NewReader(bytes.NewReader(data), htmlEncoding(data).NewDecoder())
 	budget := newTextBudget()
 	b := newTextWriter(budget)
 	z := html.NewTokenizer(r)

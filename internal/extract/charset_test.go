@@ -1,0 +1,104 @@
+package extract
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/charmap"
+	"golang.org/x/text/encoding/japanese"
+	xunicode "golang.org/x/text/encoding/unicode"
+)
+
+func encode(t *testing.T, e encoding.Encoding, s string) []byte {
+	t.Helper()
+	b, err := e.NewEncoder().Bytes([]byte(s))
+	if err != nil {
+		t.Fatalf("encode %q: %v", s, err)
+	}
+	return b
+}
+
+// TestDecodeLegacyCharsets: text without a BOM that is not UTF-8 is read
+// in the legacy charset it reads best in; short files too, where general
+// detectors guess wrong.
+func TestDecodeLegacyCharsets(t *testing.T) {
+	lemon, err := os.ReadFile(filepath.Join(realdocs, "janome-lemon-ja.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prose := strings.ReplaceAll(string([]rune(string(lemon))[:400]), "\r\n", "\n")
+	le := xunicode.UTF16(xunicode.LittleEndian, xunicode.IgnoreBOM)
+	be := xunicode.UTF16(xunicode.BigEndian, xunicode.IgnoreBOM)
+	tests := []struct {
+		name string
+		in   []byte
+		want string
+	}{
+		{"Latin-1 name", encode(t, charmap.ISO8859_1, "Rodríguez\n"), "Rodríguez\n"},
+		{"Latin-1 line", encode(t, charmap.ISO8859_1, "José Rodríguez, café crème à Paris, Müller"), "José Rodríguez, café crème à Paris, Müller"},
+		{"Latin-1 accented word alone", encode(t, charmap.ISO8859_1, "Año 2024: señor Núñez"), "Año 2024: señor Núñez"},
+		{"CP1252 punctuation", encode(t, charmap.Windows1252, "He said “hello” – it’s €5"), "He said “hello” – it’s €5"},
+		{"Shift_JIS title", encode(t, japanese.ShiftJIS, "会議資料\n"), "会議資料\n"},
+		{"Shift_JIS prose", encode(t, japanese.ShiftJIS, prose), prose},
+		{"Shift_JIS with ASCII", encode(t, japanese.ShiftJIS, "Project Alpha 議事録 2024年"), "Project Alpha 議事録 2024年"},
+		{"EUC-JP title", encode(t, japanese.EUCJP, "会議資料の一覧\n"), "会議資料の一覧\n"},
+		{"EUC-JP prose", encode(t, japanese.EUCJP, prose), prose},
+		{"UTF-16LE without BOM", encode(t, le, "Hello world, a test.\n"), "Hello world, a test.\n"},
+		{"UTF-16BE without BOM", encode(t, be, "Hello world, a test.\n"), "Hello world, a test.\n"},
+		{"UTF-16LE Japanese without BOM", encode(t, le, prose), prose},
+	}
+	for _, tt := range tests {
+		got, _, err := decodeText(tt.in, 1<<20)
+		if err != nil || got != tt.want {
+			t.Errorf("%s: %q, %v; want %q", tt.name, firstRunes(got, 60), err, firstRunes(tt.want, 60))
+		}
+	}
+}
+
+// TestDecodeBinaryWithNULs: NUL bytes that do not read as UTF-16 text are
+// binary content.
+func TestDecodeBinaryWithNULs(t *testing.T) {
+	random := make([]byte, 4096)
+	x := uint32(12345)
+	for i := range random {
+		x = x*1664525 + 1013904223
+		random[i] = byte(x >> 24)
+	}
+	random[100] = 0
+	for _, in := range [][]byte{[]byte("a\x00b"), []byte("text\x00\x00\x00\x00with NULs inside it"), random} {
+		if _, _, err := decodeText(in, 1<<20); !errors.Is(err, ErrUnsupported) {
+			t.Errorf("%q...: %v, want ErrUnsupported", firstRunes(string(in), 10), err)
+		}
+	}
+}
+
+// TestHTMLCharset: a page declaring its charset is read in it; one that
+// declares none (or the Windows-1252 default) is detected.
+func TestHTMLCharset(t *testing.T) {
+	page := func(meta, body string) string {
+		return "<html><head>" + meta + "<title>t</title></head><body><p>" + body + "</p></body></html>"
+	}
+	tests := []struct {
+		name string
+		in   []byte
+		want string
+	}{
+		{"Latin-1, nothing declared", encode(t, charmap.ISO8859_1, page("", "Rodríguez")), "Rodríguez"},
+		{"Shift_JIS, nothing declared", encode(t, japanese.ShiftJIS, page("", "会議資料の一覧です")), "会議資料の一覧です"},
+		{"EUC-JP, nothing declared", encode(t, japanese.EUCJP, page("", "会議資料の一覧です")), "会議資料の一覧です"},
+		{"Shift_JIS declared", encode(t, japanese.ShiftJIS, page(`<meta charset="shift_jis">`, "議事録")), "議事録"},
+		{"Latin-1 declared", encode(t, charmap.ISO8859_1, page(`<meta http-equiv="Content-Type" content="text/html; charset=iso-8859-1">`, "Müller")), "Müller"},
+		{"UTF-8 after 1024 ASCII bytes", []byte(page("<!--"+strings.Repeat("x", 1100)+"-->", "日本語")), "日本語"},
+	}
+	for _, tt := range tests {
+		doc, err := Extract(context.Background(), "text/html", strings.NewReader(string(tt.in)), 0)
+		if err != nil || !strings.Contains(doc.Text(), tt.want) {
+			t.Errorf("%s: %q, %v; want it to hold %q", tt.name, doc.Text(), err, tt.want)
+		}
+	}
+}
