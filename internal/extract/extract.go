@@ -203,7 +203,7 @@ func Extract(ctx context.Context, mimeType string, r io.Reader, maxBytes int64) 
 	}
 	return guarded(ctx, f, func(ctx context.Context) (Doc, error) {
 		doc, err := extractBytes(ctx, f, data, maxBytes)
-		return capDoc(doc), err
+		return foldLigatures(capDoc(doc)), err
 	})
 }
 
@@ -230,6 +230,29 @@ func extractBytes(ctx context.Context, f format, data []byte, maxBytes int64) (D
 		return extractOOXML(ctx, f, data, maxBytes)
 	}
 	return Doc{}, fmt.Errorf("%w: unknown format", ErrUnsupported)
+}
+
+// ligatures are the presentation forms of Latin ligatures (U+FB00–FB06,
+// and Ĳ ĳ), folded as NFKC folds them: a PDF set in a font with
+// ligatures stores "ﬁnd" for find, which quotes and answers would show and
+// exact matching would miss. No folding makes text longer in UTF-8.
+var ligatures = strings.NewReplacer(
+	"\ufb00", "ff", "\ufb01", "fi", "\ufb02", "fl", "\ufb03", "ffi", "\ufb04", "ffl", "\ufb05", "st", "\ufb06", "st",
+	"\u0132", "IJ", "\u0133", "ij",
+)
+
+func isLigature(r rune) bool {
+	return (r >= 0xfb00 && r <= 0xfb06) || r == 0x132 || r == 0x133
+}
+
+// foldLigatures folds the ligatures of every page (ligatures).
+func foldLigatures(d Doc) Doc {
+	for i, p := range d.Pages {
+		if strings.ContainsFunc(p.Text, isLigature) {
+			d.Pages[i].Text = ligatures.Replace(p.Text)
+		}
+	}
+	return d
 }
 
 // guarded runs fn in a goroutine, turns its panics into errors and returns

@@ -114,6 +114,10 @@ func extractHTML(ctx context.Context, data []byte) (Doc, error) {
 	hidden := map[atom.Atom]int{} // open invisible elements
 	nHidden := 0
 	cellOpen := false // a cell was opened in the current row
+	// Ruby: the annotation (<rt>, <rtc>) and its fallback parentheses
+	// (<rp>) are not base text (君子 with くんし over it is 君子). Their end
+	// tags may be omitted: the next <rb>, <rt>, <rp> or </ruby> ends them.
+	rubyOpen, inAnnotation := 0, false
 	for n := 0; !budget.full(); n++ {
 		if n&4095 == 4095 {
 			if err := ctx.Err(); err != nil {
@@ -130,6 +134,7 @@ func extractHTML(ctx context.Context, data []byte) (Doc, error) {
 		switch tt {
 		case html.TextToken:
 			switch {
+			case inAnnotation:
 			case inTitle:
 				if title.Len() < 4096 {
 					title.Write(z.Text())
@@ -152,6 +157,19 @@ func extractHTML(ctx context.Context, data []byte) (Doc, error) {
 			case a == atom.Title:
 				inTitle = tt == html.StartTagToken && !titleDone
 				continue
+			}
+			if a == atom.Ruby && tt == html.StartTagToken {
+				rubyOpen++
+			}
+			if rubyOpen > 0 {
+				switch a {
+				case atom.Rt, atom.Rtc, atom.Rp:
+					inAnnotation = tt == html.StartTagToken
+					continue
+				case atom.Rb:
+					inAnnotation = false
+					continue
+				}
 			}
 			if invisible[a] && tt == html.StartTagToken {
 				hidden[a]++
@@ -188,6 +206,13 @@ func extractHTML(ctx context.Context, data []byte) (Doc, error) {
 				if inTitle {
 					inTitle, titleDone = false, true
 				}
+				continue
+			case a == atom.Ruby && rubyOpen > 0:
+				rubyOpen--
+				inAnnotation = false
+				continue
+			case a == atom.Rt || a == atom.Rtc || a == atom.Rp:
+				inAnnotation = false
 				continue
 			case hidden[a] > 0:
 				hidden[a]--

@@ -276,7 +276,7 @@ var docxText = xmlText{
 	text:   set("t"),
 	tabs:   set("tc"),
 	breaks: set("p", "tr"),
-	skip:   set("delText", "instrText", "rPh"),
+	skip:   set("delText", "instrText", "rPh", "rt"), // rt: ruby (furigana) over its base text
 	chars:  map[string]string{"tab": "\t", "br": "\n", "cr": "\n"},
 }
 
