@@ -24,12 +24,13 @@ import (
 	"os"
 	"time"
 
+	"golang.org/x/term"
+
 	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/i18n"
 	"github.com/gds-cli/gds/internal/launcher"
 	"github.com/gds-cli/gds/internal/render/scriptfilter"
 	"github.com/gds-cli/gds/internal/termsafe"
-	"golang.org/x/term"
 )
 
 // Stamped at build time, as in cmd/gds.

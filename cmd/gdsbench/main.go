@@ -15,10 +15,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/gds-cli/gds/internal/isolate"
 	"io"
 	"os"
 	"os/signal"
+
+	"github.com/gds-cli/gds/internal/isolate"
 )
 
 func main() {

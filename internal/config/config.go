@@ -16,7 +16,6 @@ import (
 
 	"github.com/gds-cli/gds/internal/envfile"
 	"github.com/gds-cli/gds/internal/gdshome"
-
 	"github.com/gds-cli/gds/internal/i18n"
 )
 

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/gds-cli/gds/internal/budget"
-
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/i18n"
 	"github.com/gds-cli/gds/internal/redact"

@@ -6,9 +6,8 @@ import (
 	"fmt"
 	"net/http"
 
-	"google.golang.org/api/googleapi"
-
 	drivev3 "google.golang.org/api/drive/v3"
+	"google.golang.org/api/googleapi"
 )
 
 // Item is the metadata of one Drive item as files.get or the changes feed

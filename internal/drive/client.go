@@ -11,10 +11,9 @@ import (
 	"strings"
 	"time"
 
+	drivev3 "google.golang.org/api/drive/v3"
 	"google.golang.org/api/googleapi"
 	"google.golang.org/api/option"
-
-	drivev3 "google.golang.org/api/drive/v3"
 
 	"github.com/gds-cli/gds/internal/i18n"
 )

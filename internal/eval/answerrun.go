@@ -13,9 +13,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/gds-cli/gds/internal/textseg"
-
 	"github.com/gds-cli/gds/internal/store"
+	"github.com/gds-cli/gds/internal/textseg"
 )
 
 // FileNamer loads the files of retrieved chunks (every Store has it).

@@ -13,8 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gds-cli/gds/internal/hostile"
 	"github.com/ledongthuc/pdf"
+
+	"github.com/gds-cli/gds/internal/hostile"
 )
 
 // pdfOf builds a PDF from "N 0 obj ... endobj" bodies: rebuildXref writes

@@ -1,15 +1,15 @@
 package schedule
 
 import (
-	"github.com/gds-cli/gds/internal/apperr"
-	"github.com/gds-cli/gds/internal/i18n"
-
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/gds-cli/gds/internal/apperr"
+	"github.com/gds-cli/gds/internal/i18n"
 )
 
 // LockFileName is the crawl lock in the gds home.

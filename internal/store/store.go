@@ -30,14 +30,13 @@
 package store
 
 import (
-	"fmt"
-
-	"github.com/gds-cli/gds/internal/apperr"
-
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
+
+	"github.com/gds-cli/gds/internal/apperr"
 )
 
 // Sentinel errors shared by every back end. Match them with errors.Is.

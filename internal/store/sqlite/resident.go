@@ -15,10 +15,11 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"modernc.org/libc"
+
 	"github.com/gds-cli/gds/internal/fulltext"
 	"github.com/gds-cli/gds/internal/store"
 	"github.com/gds-cli/gds/internal/tokenize"
-	"modernc.org/libc"
 )
 
 // A Resident is the file full-text index of one index generation held in

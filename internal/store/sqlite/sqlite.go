@@ -31,10 +31,10 @@ import (
 	"sync"
 	"time"
 
+	"modernc.org/sqlite" // also registers the "sqlite" database/sql driver
+
 	"github.com/gds-cli/gds/internal/store"
 	"github.com/gds-cli/gds/migrations"
-
-	"modernc.org/sqlite" // also registers the "sqlite" database/sql driver
 )
 
 // Backend is the value of store.Stats.Backend for this store.
