@@ -26,8 +26,8 @@ type DocLimit struct {
 var DocLimits = []DocLimit{
 	{Path: "README.md", MaxLines: 250, MaxLineChars: 300, Why: "a newcomer reads it in five minutes; details go to the guides in docs/"},
 	{Path: "docs/ARCHITECTURE.md", MaxLines: 300, Why: "details go into the package doc comments, next to the code"},
-	{Path: "docs/BENCHMARKS.md", MaxLines: 400, Why: "the current figure of each benchmark with its command, machine and date; history lives in git"},
-	{Path: "docs/RELIABILITY.md", MaxLines: 400, Why: "the current figure of each test with its command, machine and date; history lives in git"},
+	{Path: "docs/BENCHMARKS.md", MaxLines: 500, Why: "the current figure of each benchmark with its command, machine and date; history lives in git"},
+	{Path: "docs/RELIABILITY.md", MaxLines: 500, Why: "the current figure of each test with its command, machine and date; history lives in git"},
 }
 
 // UserGuides are the guides for users under docs/. Each opens with a working
