@@ -9,6 +9,7 @@ import (
 // The quick-start path in-process: crawl the sample corpus with the offline
 // provider into the embedded store, then search it.
 func TestCrawlThenSearchSample(t *testing.T) {
+	t.Parallel() // own GDS_HOME, no t.Setenv
 	h := newHarness(t)
 	h.env["GDS_AI_PROVIDER"] = "offline"
 	sample, err := filepath.Abs("../../testdata/sample")

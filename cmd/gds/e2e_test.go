@@ -20,7 +20,8 @@ import (
 // GDS_HOME (and Postgres schema), sets no environment variable of this
 // process (t.Setenv), and asserts nothing about elapsed time. The tests
 // that stall a PGlite connection (TestSearchFailsWhenDatabaseStopsMidSearch)
-// or measure latencies under load (concurrency_test.go) stay serial.
+// stay serial, and so does the full form of the ones that measure latencies
+// under load (concurrency_test.go, GDS_RELIABILITY_FULL=1).
 // Since the parallel ones mostly wait on child processes, up to
 // minParallel of them run at once even on a 2-core machine (go test's
 // default is GOMAXPROCS); an explicit -parallel wins.

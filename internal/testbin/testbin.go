@@ -25,7 +25,8 @@ import (
 const EnvDir = "GDS_TEST_BIN_DIR"
 
 // Stamp is the version the binaries carry (`gds version`): 9.8.7, commit
-// feedbee, built 2030-01-01.
+// feedbee, built 2030-01-01. scripts/test.sh stamps its build alike
+// (cmd/gds TestVersionStamping checks the binary it gets).
 const Stamp = "-X main.version=9.8.7 -X main.commit=feedbee -X main.date=2030-01-01T00:00:00Z"
 
 var (
