@@ -105,7 +105,7 @@ func TestScriptedOpenAI(t *testing.T) {
 	srv.Reset()
 	srv.Enqueue(openaitest.Reply{Task: ai.TaskGraphMap, Content: "Sorry, I cannot produce JSON today."})
 	srv.ScriptTask(ai.TaskGraphMap, openaitest.Reply{Content: `{"points":[{"description":"The groups meet weekly [Data: Reports (0, 1)]","score":70},{"description":"noise","score":0}]}`})
-	srv.ScriptTask(ai.TaskAnswer, openaitest.Reply{Content: "The groups meet every week [Data: Reports (0, 1)]."})
+	srv.ScriptTask(ai.TaskGraphAnswer, openaitest.Reply{Content: "The groups meet every week [Data: Reports (0, 1)]."})
 	se := &graph.Searcher{Graph: s, Index: s, Provider: prov, Counter: tokens.O200k, Lang: "en", Concurrency: 2}
 	q := graph.Query{Question: "How often do the groups meet?", Params: graph.DefaultParams(), NoData: "NO DATA"}
 	q.MaxContextTokens = 700 // two reports at most per batch
@@ -126,7 +126,7 @@ func TestScriptedOpenAI(t *testing.T) {
 	maps := 0
 	for _, r := range srv.RequestsTo(openaitest.PathChat) {
 		switch r.Task {
-		case ai.TaskAnswer:
+		case ai.TaskGraphAnswer:
 			reduce = &r
 		case ai.TaskGraphMap:
 			maps++
@@ -161,7 +161,7 @@ func TestScriptedOpenAI(t *testing.T) {
 	// DRIFT: the primer folds, one follow-up (the same one every time, asked once), the reduce.
 	srv.Reset()
 	srv.ScriptTask(ai.TaskGraphDrift, openaitest.Reply{Content: `{"response":"They meet weekly.","score":60,"follow_up_queries":["Who leads group 1?"]}`})
-	srv.ScriptTask(ai.TaskAnswer, openaitest.Reply{Content: "Weekly."})
+	srv.ScriptTask(ai.TaskGraphAnswer, openaitest.Reply{Content: "Weekly."})
 	q.Mode, q.OnText = graph.ModeDrift, nil
 	res, err = se.Run(ctx, q)
 	if err != nil {
@@ -173,7 +173,7 @@ func TestScriptedOpenAI(t *testing.T) {
 	}
 	// Local: the context holds the entity table and the chunk text.
 	srv.Reset()
-	srv.ScriptTask(ai.TaskAnswer, openaitest.Reply{Content: "Member 1."})
+	srv.ScriptTask(ai.TaskGraphAnswer, openaitest.Reply{Content: "Member 1."})
 	q.Mode = graph.ModeLocal
 	res, err = se.Run(ctx, q)
 	if err != nil {

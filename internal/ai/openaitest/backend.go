@@ -157,6 +157,13 @@ func (b *SimpleBackend) Structured(_ context.Context, req ai.Request) (json.RawM
 func (b *SimpleBackend) Stream(ctx context.Context, req ai.Request) iter.Seq2[ai.Event, error] {
 	return func(yield func(ai.Event, error) bool) {
 		in, ok := req.Input.(ai.AnswerInput)
+		if g, isGraph := req.Input.(ai.GraphAnswerInput); isGraph {
+			// A graph answer: the context's opening, as one passage.
+			in, ok = ai.AnswerInput{Question: g.Question, Lang: g.Lang}, true
+			if strings.TrimSpace(g.Context) != "" {
+				in.Contexts = []ai.AnswerContext{{Ref: 1, Text: g.Context}}
+			}
+		}
 		switch {
 		case len(req.Tools) > 0:
 			yield(ai.Event{}, fmt.Errorf("openaitest backend: %w", ai.ErrToolsUnsupported))

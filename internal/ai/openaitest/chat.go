@@ -83,17 +83,41 @@ func (c *chatRequest) strict() bool {
 		c.ResponseFormat.JSONSchema.Strict != nil && *c.ResponseFormat.JSONSchema.Strict
 }
 
-// task maps the json_schema name back to the ai.Task; chats without a
-// schema are answers (free text).
-func (c *chatRequest) task() ai.Task {
+// taskOf maps the json_schema name of a chat back to the ai.Task; chats
+// without a schema are answers (free text): ai.TaskGraphAnswer when the
+// user message is a graph answer's input (it names a response_type), else
+// ai.TaskAnswer.
+func (h *Handler) taskOf(c *chatRequest) ai.Task {
 	name := c.schemaName()
 	if name == "" {
+		if _, ok := graphAnswerInput(c); ok {
+			return ai.TaskGraphAnswer
+		}
 		return ai.TaskAnswer
 	}
-	if t, ok := schemaTasks[name]; ok {
+	if t, ok := h.tasks[name]; ok {
 		return t.task
 	}
 	return ""
+}
+
+// graphAnswerInput decodes the last user message as a graph answer's
+// input: a JSON object with a question and a response_type.
+func graphAnswerInput(c *chatRequest) (ai.GraphAnswerInput, bool) {
+	var user string
+	for _, m := range c.Messages {
+		if m.Role == "user" {
+			user, _ = m.text()
+		}
+	}
+	var probe struct {
+		ResponseType *string `json:"response_type"`
+	}
+	var in ai.GraphAnswerInput
+	if json.Unmarshal([]byte(user), &probe) != nil || probe.ResponseType == nil || json.Unmarshal([]byte(user), &in) != nil || in.Question == "" {
+		return ai.GraphAnswerInput{}, false
+	}
+	return in, true
 }
 
 type taskCodec struct {
@@ -108,8 +132,9 @@ func decodeAs[T any](b []byte) (any, error) {
 	return v, err
 }
 
-// schemaTasks maps json_schema names to tasks and their input types.
-var schemaTasks = func() map[string]taskCodec {
+// builtinTasks maps the json_schema names of the ai package's tasks to
+// the tasks and their input types.
+func builtinTasks() map[string]taskCodec {
 	m := map[string]taskCodec{}
 	for _, c := range []taskCodec{
 		{ai.TaskAnalyzeQuery, ai.SchemaQueryAnalysis(), decodeAs[ai.QueryInput]},
@@ -126,7 +151,16 @@ var schemaTasks = func() map[string]taskCodec {
 		m[c.schema.Name] = c
 	}
 	return m
-}()
+}
+
+// WithTask makes the server answer chats whose json_schema is named
+// schemaName as task: the user message is decoded into T and handed to the
+// backend's Structured, whose reply must satisfy the request's schema.
+// It is how a client's own structured tasks (beyond the ai package's) are
+// served, e.g. gds federate's "federated_queries".
+func WithTask[T any](schemaName string, task ai.Task) Option {
+	return func(h *Handler) { h.tasks[schemaName] = taskCodec{task: task, decode: decodeAs[T]} }
+}
 
 func parseChat(body []byte) (*chatRequest, error) {
 	var c chatRequest
@@ -273,7 +307,7 @@ func (h *Handler) serveChat(x *exchange, c *chatRequest, reply Reply, scripted b
 			content = strings.Join(deltas, "")
 		}
 	case c.schemaName() != "":
-		codec, ok := schemaTasks[c.schemaName()]
+		codec, ok := h.tasks[c.schemaName()]
 		if !ok {
 			x.badRequest(fmt.Sprintf("openaitest: no backend task for json_schema %q", c.schemaName()), "response_format")
 			return
@@ -283,26 +317,57 @@ func (h *Handler) serveChat(x *exchange, c *chatRequest, reply Reply, scripted b
 			x.badRequest(fmt.Sprintf("openaitest: the user message is not the JSON input of task %s: %v", codec.task, err), "messages")
 			return
 		}
-		out, err := h.backend.Structured(ctx, ai.Request{Task: codec.task, System: system, Messages: msgs, Schema: codec.schema, Input: in})
+		in = withContext(in)
+		schema := &ai.Schema{Name: c.schemaName(), Schema: c.ResponseFormat.JSONSchema.Schema}
+		out, err := h.backend.Structured(ctx, ai.Request{Task: codec.task, System: system, Messages: msgs, Schema: schema, Input: in})
 		if err != nil {
 			x.apiError(http.StatusInternalServerError, "server_error", "", "openaitest backend: "+err.Error(), "")
 			return
 		}
+		// The emulated model never breaks the schema it was given: a reply
+		// that would is a bug of the backend, reported loudly.
+		var v any
+		if err := json.Unmarshal(out, &v); err != nil {
+			x.apiError(http.StatusInternalServerError, "server_error", "", "openaitest backend: the reply is not JSON: "+err.Error(), "")
+			return
+		}
+		if err := Validate(schema.Schema, v); err != nil {
+			x.apiError(http.StatusInternalServerError, "server_error", "", fmt.Sprintf("openaitest backend: the reply does not satisfy json_schema %s: %v", schema.Name, err), "")
+			return
+		}
 		content = string(out)
 		deltas = split(content)
-	default:
-		var in ai.AnswerInput
-		if err := json.Unmarshal([]byte(user), &in); err != nil || in.Question == "" {
-			in = ai.AnswerInput{Question: user}
+	case len(c.Tools) > 0 && isToolCaller(h.backend):
+		played, text, err := h.playTools(x, c, system, msgs)
+		if err != nil {
+			return // answered by playTools
 		}
-		err := ai.StreamText(ctx, h.backend, ai.Request{Task: ai.TaskAnswer, System: system, Messages: msgs, Input: in},
-			func(d string) error { deltas = append(deltas, d); return nil })
+		calls, content = played, text
+		deltas = split(content)
+		finish = "stop"
+		if len(calls) > 0 {
+			finish = "tool_calls"
+		}
+	default:
+		task, req := ai.TaskAnswer, ai.Request{System: system, Messages: msgs}
+		if gin, ok := graphAnswerInput(c); ok {
+			task, req.Input = ai.TaskGraphAnswer, withContext(gin)
+		} else {
+			var in ai.AnswerInput
+			if err := json.Unmarshal([]byte(user), &in); err != nil || in.Question == "" {
+				in = ai.AnswerInput{Question: user}
+			}
+			req.Input = in
+		}
+		req.Task = task
+		err := ai.StreamText(ctx, h.backend, req, func(d string) error { deltas = append(deltas, d); return nil })
 		if err != nil {
 			x.apiError(http.StatusInternalServerError, "server_error", "", "openaitest backend: "+err.Error(), "")
 			return
 		}
 		content = strings.Join(deltas, "")
 	}
+	h.remember(calls)
 
 	id := h.nextID("chatcmpl")
 	created := time.Now().Unix()

@@ -7,10 +7,17 @@
 // OpenAI's error body {"error":{"message","type","param","code"}}.
 //
 // Unscripted requests are answered by a pluggable Backend ai.Provider: the
-// json_schema name of a chat request is mapped back to its ai.Task, the user
-// message (the JSON of the typed task input) is decoded into that task's
-// input type, and the typed call helper (ai.AnalyzeQuery, ...) or
-// Backend.Stream / Backend.Embed produces the answer. Tests may instead
+// json_schema name of a chat request is mapped back to its ai.Task (the ai
+// package's tasks, plus those registered WithTask), the user message (the
+// JSON of the typed task input) is decoded into that task's input type —
+// for the graph tasks, the parts gds keeps out of the JSON are read back
+// from the context tables, as a model reads them — and Backend.Structured,
+// Stream or Embed produces the answer. A structured reply is checked
+// against the request's schema (Validate) before it is sent. A backend that
+// is an ai.ToolCaller plays a tool-using model: a request offering tools
+// gets its calls (numbered by the server) or its text, and the next
+// request must echo the calls unchanged (internal/ai/openaitest/gdsmodel
+// is the model gds's tests play). Tests may instead
 // script replies (per task, per path, or in order) and inject faults: HTTP
 // status sequences with Retry-After headers, latency, malformed JSON,
 // truncated streams and dropped connections. A scripted reply may call

@@ -50,7 +50,8 @@ const (
 type Reply struct {
 	// Path and Task select the requests the reply applies to; empty
 	// values match any. Task is derived from the json_schema name of a chat
-	// request (ai.TaskAnswer for chats without a schema).
+	// request (for chats without a schema: ai.TaskGraphAnswer when the user
+	// message is a graph answer's input, else ai.TaskAnswer).
 	Path string
 	Task ai.Task
 
@@ -175,7 +176,10 @@ type Handler struct {
 	embLimit          RateLimit
 	period            time.Duration
 
+	tasks map[string]taskCodec // json_schema name → task
+
 	mu       sync.Mutex
+	issued   map[string]ai.ToolCall // tool calls sent, by ID
 	queue    []Reply
 	perTask  map[ai.Task]Reply
 	requests []Recorded
@@ -196,7 +200,7 @@ func (h *Handler) now() time.Time {
 // NewHandler returns a Handler. Without WithBackend it answers with
 // NewSimpleBackend(DefaultSimpleDim).
 func NewHandler(opts ...Option) *Handler {
-	h := &Handler{perTask: map[ai.Task]Reply{}}
+	h := &Handler{perTask: map[ai.Task]Reply{}, tasks: builtinTasks(), issued: map[string]ai.ToolCall{}}
 	for _, o := range opts {
 		o(h)
 	}
@@ -392,7 +396,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case PathChat:
 		chat, parseErr = parseChat(body)
 		if chat != nil {
-			rec.Model, rec.Stream, rec.Task, rec.Schema, rec.Strict = chat.Model, chat.Stream, chat.task(), chat.schemaName(), chat.strict()
+			rec.Model, rec.Stream, rec.Task, rec.Schema, rec.Strict = chat.Model, chat.Stream, h.taskOf(chat), chat.schemaName(), chat.strict()
 			rec.Messages, rec.Tools, rec.ParallelToolCalls = chat.recordedMessages(), chat.recordedTools(), chat.ParallelToolCalls
 			rec.ToolChoice, _ = chat.toolChoice()
 			rec.IncludeUsage = chat.StreamOptions != nil && chat.StreamOptions.IncludeUsage
