@@ -8,9 +8,12 @@
 //
 // It implements POST /v1/chat/completions (json_schema structured output,
 // SSE streaming with usage, and validation of tools and tool messages),
-// POST /v1/embeddings and GET /v1/models. Scripted tool calls are for tests
-// that use internal/ai/openaitest directly; the standalone emulator answers
-// with text.
+// POST /v1/embeddings and GET /v1/models. With -backend offline (the
+// default) it plays the model gds expects (internal/ai/openaitest/gdsmodel):
+// the offline provider's answers to every structured task gds sends,
+// federate's query writing, and a tool-using model for gds ask --mode
+// agentic (the offline planner's tool calls, then an answer from the tool
+// results).
 //
 // It enforces OpenAI's rate limits when given them, per model, embeddings
 // separately, with the x-ratelimit-* headers on every response and 429
@@ -36,8 +39,8 @@ import (
 	"time"
 
 	"github.com/gds-cli/gds/internal/ai"
-	"github.com/gds-cli/gds/internal/ai/offline"
 	"github.com/gds-cli/gds/internal/ai/openaitest"
+	"github.com/gds-cli/gds/internal/ai/openaitest/gdsmodel"
 )
 
 func ja() bool { return strings.HasPrefix(os.Getenv("LANG"), "ja") }
@@ -79,11 +82,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 
 	var p ai.Provider
+	var opts []openaitest.Option
 	switch *backend {
 	case "offline":
-		p = offline.New()
+		p = gdsmodel.New()
+		opts = gdsmodel.Options()
 	case "simple":
 		p = openaitest.NewSimpleBackend(openaitest.DefaultSimpleDim)
+		opts = []openaitest.Option{openaitest.WithBackend(p)}
 	default:
 		return fmt.Errorf("%s", msg(fmt.Sprintf("unknown -backend %q: use offline or simple", *backend),
 			fmt.Sprintf("-backend %q は不明です。offline か simple を指定してください", *backend)))
@@ -96,9 +102,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%s", msg("-rpm, -tpm, -embed-rpm and -embed-tpm must be 0 or more, -enforce-period positive",
 			"-rpm・-tpm・-embed-rpm・-embed-tpm は 0 以上、-enforce-period は正の値にしてください"))
 	}
-	opts := []openaitest.Option{openaitest.WithBackend(p), openaitest.WithLatencyRange(delay, jitter),
+	opts = append(opts, openaitest.WithLatencyRange(delay, jitter),
 		openaitest.WithRateLimits(openaitest.RateLimit{RPM: *rpm, TPM: *tpm}, openaitest.RateLimit{RPM: *embedRPM, TPM: *embedTPM}),
-		openaitest.WithEnforcementPeriod(*period)}
+		openaitest.WithEnforcementPeriod(*period))
 	if *quota {
 		opts = append(opts, openaitest.WithQuotaExhausted())
 	}

@@ -320,20 +320,27 @@ func errText(err error) string {
 // TaskQueries is the structured LLM task that writes the per-service queries.
 const TaskQueries ai.Task = "federate_queries"
 
-// queriesOutput is the model's reply.
-type queriesOutput struct {
-	Terms []struct {
-		Word     string   `json:"word"`
-		Synonyms []string `json:"synonyms"`
-	} `json:"terms"`
-	After   string `json:"after"`
-	Queries []struct {
-		Server string `json:"server"`
-		Query  string `json:"query"`
-	} `json:"queries"`
+// QueriesOutput is the model's reply to TaskQueries.
+type QueriesOutput struct {
+	Terms   []QueryTerm   `json:"terms"`
+	After   string        `json:"after"`
+	Queries []ServerQuery `json:"queries"`
 }
 
-var schemaQueries = &ai.Schema{Name: "federated_queries", Schema: map[string]any{
+// QueryTerm is one key term of QueriesOutput with its synonyms.
+type QueryTerm struct {
+	Word     string   `json:"word"`
+	Synonyms []string `json:"synonyms"`
+}
+
+// ServerQuery is one server's query of QueriesOutput.
+type ServerQuery struct {
+	Server string `json:"server"`
+	Query  string `json:"query"`
+}
+
+// SchemaQueries is TaskQueries' strict json_schema.
+var SchemaQueries = &ai.Schema{Name: "federated_queries", Schema: map[string]any{
 	"type": "object", "additionalProperties": false, "required": []string{"terms", "after", "queries"},
 	"properties": map[string]any{
 		"terms": map[string]any{"type": "array", "items": map[string]any{
@@ -355,8 +362,9 @@ slack: Slack search modifiers (in:#channel, from:@user, after:YYYY-MM-DD); Slack
 most likely words. github: GitHub issue search ((a OR b) is:issue repo:owner/name created:>=DATE).
 drive: plain keywords. files: a glob such as **/*word*. Use OR-expanded synonyms where the syntax allows.`
 
-// queriesInput is what the model is given.
-type queriesInput struct {
+// QueriesInput is what the model is given for TaskQueries (the user
+// message is its JSON).
+type QueriesInput struct {
 	Question string              `json:"question"`
 	Now      string              `json:"now"`
 	Servers  []map[string]string `json:"servers"`
@@ -371,17 +379,17 @@ func (r *Runner) generate(ctx context.Context, question string, servers []Server
 		now = r.Now
 	}
 	if r.AI.Name() != "offline" {
-		in := queriesInput{Question: question, Now: now().Format("2006-01-02")}
+		in := QueriesInput{Question: question, Now: now().Format("2006-01-02")}
 		for _, s := range servers {
 			in.Servers = append(in.Servers, map[string]string{"server": s.Name, "kind": s.Kind, "qualifiers": s.Qualifiers})
 		}
 		user, _ := json.Marshal(in)
-		req := ai.Request{Task: TaskQueries, System: promptQueries, Schema: schemaQueries, Input: in,
+		req := ai.Request{Task: TaskQueries, System: promptQueries, Schema: SchemaQueries, Input: in,
 			Messages: []ai.Message{{Role: ai.RoleUser, Content: string(user)}}}
 		r.trace("llm_request", map[string]any{"task": TaskQueries, "input": in})
 		raw, err := r.AI.Structured(ctx, req)
 		r.trace("llm_response", map[string]any{"task": TaskQueries, "output": json.RawMessage(orNull(raw)), "error": errText(err)})
-		var out queriesOutput
+		var out QueriesOutput
 		if err == nil {
 			err = json.Unmarshal(raw, &out)
 		}
@@ -427,6 +435,37 @@ func (r *Runner) offlineTerms(ctx context.Context, question string, now time.Tim
 		t.Groups = append(t.Groups, append([]string{k}, Variants(k)...))
 	}
 	return t, nil
+}
+
+// OfflineQueries is the offline provider's answer to TaskQueries: the
+// question's keywords by its query analysis, each with its Variants as
+// synonyms (at most three), the period's lower bound, and each server's
+// query built from them by BuildQuery. The OpenAI emulator answers the
+// task with it.
+func OfflineQueries(ctx context.Context, in QueriesInput, lang string) (QueriesOutput, error) {
+	now, err := time.Parse("2006-01-02", in.Now)
+	if err != nil {
+		now = time.Now()
+	}
+	r := &Runner{Lang: lang}
+	t, err := r.offlineTerms(ctx, in.Question, now)
+	if err != nil {
+		return QueriesOutput{}, err
+	}
+	out := QueriesOutput{After: t.After}
+	out.Terms = []QueryTerm{}
+	for _, g := range t.Groups {
+		if len(g) == 0 {
+			continue
+		}
+		syn := g[1:min(len(g), 4)]
+		out.Terms = append(out.Terms, QueryTerm{Word: g[0], Synonyms: append([]string{}, syn...)})
+	}
+	out.Queries = []ServerQuery{}
+	for _, s := range in.Servers {
+		out.Queries = append(out.Queries, ServerQuery{Server: s["server"], Query: BuildQuery(s["kind"], t, s["qualifiers"])})
+	}
+	return out, nil
 }
 
 func validDate(s string) string {
