@@ -161,7 +161,8 @@ grep -q '^data: {"content":' "$tmp/body" || fail "chat/stream: no 'data: {\"cont
 grep -qF "\"document_id\":\"$id\"" "$tmp/body" || fail "chat/stream: the done frame lacks the source"
 
 # Folders: a crawled local folder (crawled by another process while the
-# server runs) is listed with its document counts, and scopes a chat; an
+# server runs) is listed with its document counts, and scopes a chat (as
+# the CLI's --folder takes it: any case, the source folder's name); an
 # unknown folder is a 404 naming the closest.
 mkdir -p "$tmp/docs/Reports/2024" "$tmp/docs/Minutes"
 echo "Engine repair estimate for the pump station: 4500 dollars." >"$tmp/docs/Reports/estimate.txt"
@@ -173,7 +174,9 @@ grep -qF '"path":"Reports/2024"' "$tmp/body" && grep -qF '"document_count":2' "$
 check "POST /api/v1/chat with folder Minutes (any case)" 200 '"filename":"m1.txt"' \
 	-H "$json" -d '{"question":"pump station","folder":"minutes"}' "$base/api/v1/chat"
 ! grep -qF '"filename":"estimate.txt"' "$tmp/body" || fail "chat in folder minutes cites a file of Reports: $(head -c 400 "$tmp/body")"
-check "POST /api/v1/chat with an unknown folder: 404" 404 'the closest: \"Reports\"' \
+check "POST /api/v1/chat with folder docs/reports/2024 (the source folder's name)" 200 '"filename":"q1.md"' \
+	-H "$json" -d '{"question":"quarterly report revenue","folder":"docs/reports/2024"}' "$base/api/v1/chat"
+check "POST /api/v1/chat with an unknown folder: 404" 404 '"closest_folders":["Reports",' \
 	-H "$json" -d '{"question":"pump station","folder":"Reprots"}' "$base/api/v1/chat"
 check "POST /api/v1/chat/stream with an unknown folder: 404" 404 '"code":"not_found"' \
 	-H "$json" -d '{"question":"pump station","folder":"Nope"}' "$base/api/v1/chat/stream"

@@ -383,7 +383,7 @@ func TestSearchJSONFolderE2E(t *testing.T) {
 	// A folder the index does not hold is a usage error naming the
 	// closest indexed folders.
 	out, _, code = runGds(t, gdsEnv(home), "search", "--json", "--folder", "betta", "project report")
-	if e := decodeErr(t, out); code != exitUsage || !strings.Contains(e.Message, `"betta"`) || !strings.Contains(e.Message, "closest: beta") ||
+	if e := decodeErr(t, out); code != exitUsage || !strings.Contains(e.Message, `"betta"`) || !strings.Contains(e.Message, `closest: "beta"`) ||
 		!strings.Contains(e.Hint, "alpha") {
 		t.Errorf("--folder betta: code %d %+v", code, e)
 	}

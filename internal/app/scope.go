@@ -22,7 +22,7 @@ type folderCounter interface {
 // show it in any case, a local source's name, its local path — "~/"
 // expanded — or a source spec). A folder the index does not hold is a
 // *search.FolderError naming the closest: a usage error (exit 2), as the
-// flag is. (Deps.ResolveFolder is the HTTP API's: paths only, 404.)
+// flag is (the HTTP API answers 404: Deps.ResolveFolder).
 func ResolveScope(ctx context.Context, ix folderCounter, typed string) (search.FolderScope, error) {
 	typed = strings.TrimSpace(typed)
 	if typed == "" {

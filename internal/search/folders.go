@@ -3,11 +3,13 @@ package search
 import (
 	"path"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/i18n"
 	"github.com/gds-cli/gds/internal/store"
+	"github.com/gds-cli/gds/internal/suggest"
 	"github.com/gds-cli/gds/internal/tokenize"
 )
 
@@ -129,7 +131,7 @@ func ResolveFolder(typed string, folders []store.FolderCount) FolderMatch {
 			return FolderMatch{Found: true, Scope: FolderScope{Path: p, Sources: []string{src}}}
 		}
 	}
-	return FolderMatch{Closest: closestFolders(strings.TrimPrefix(typed, "local:"), all, sources)}
+	return FolderMatch{Closest: closestFolders(strings.TrimPrefix(typed, "local:"), folders)}
 }
 
 // localPath resolves an absolute path inside the longest local source
@@ -189,32 +191,68 @@ func keys(m map[string]bool) []string {
 	return out
 }
 
-// closestFolders are the indexed folders (and local source names) nearest
-// to typed: by edit distance, case-insensitive, between the whole paths or
-// their last segments, ties in byte order.
-func closestFolders(typed string, all map[string]bool, sources []string) []string {
-	cands := keys(all)
-	for _, src := range sources {
-		if store.SourceKindOf(src) == "local" {
-			if n := sourceName(src); n != "" && !all[n] {
-				cands = append(cands, n)
+// closestFolders are the indexed folders (and local source names) a user
+// most likely meant by typed, at most MaxClosestFolders: first those near
+// it — within a few edits (suggest.MaxDistance, at least one),
+// case-insensitive, of the whole path or of its last segment, or containing it (or, for a name of
+// three characters or more, contained in it) — nearest first; then the
+// folders holding the most files, so the user sees what exists. Ties in
+// byte order.
+func closestFolders(typed string, folders []store.FolderCount) []string {
+	files := map[string]int{} // a folder path or a local source's name → files in it and below
+	for _, f := range folders {
+		if store.SourceKindOf(f.Source) == "local" {
+			if n := sourceName(f.Source); n != "" && n != "." && n != "/" && f.Source != "local" {
+				files[n] += f.Files
 			}
+		}
+		p := store.CleanFolder(f.Path)
+		for p != "" {
+			files[p] += f.Files
+			i := strings.LastIndex(p, "/")
+			if i < 0 {
+				break
+			}
+			p = p[:i]
 		}
 	}
 	t := tokenize.Normalize(typed)
 	tBase := path.Base(t)
-	dist := func(c string) int {
-		n := tokenize.Normalize(c)
-		return min(editDistance(t, n), editDistance(tBase, path.Base(n))+1)
+	limit := suggest.MaxDistance(tBase)
+	type cand struct {
+		name  string
+		near  bool
+		dist  int
+		files int
 	}
-	sort.SliceStable(cands, func(i, j int) bool {
-		di, dj := dist(cands[i]), dist(cands[j])
-		if di != dj {
-			return di < dj
+	cands := make([]cand, 0, len(files))
+	for name, n := range files {
+		c := tokenize.Normalize(name)
+		cBase := path.Base(c)
+		d := min(editDistance(t, c), editDistance(tBase, cBase)+1)
+		near := d <= max(limit, 1)+1
+		if !near && (strings.Contains(c, tBase) || len([]rune(cBase)) >= 3 && strings.Contains(tBase, cBase)) {
+			near, d = true, limit+2
 		}
-		return cands[i] < cands[j]
+		cands = append(cands, cand{name, near, d, n})
+	}
+	sort.Slice(cands, func(i, j int) bool {
+		a, b := cands[i], cands[j]
+		switch {
+		case a.near != b.near:
+			return a.near
+		case a.near && a.dist != b.dist:
+			return a.dist < b.dist
+		case !a.near && a.files != b.files:
+			return a.files > b.files
+		}
+		return a.name < b.name
 	})
-	return cands[:min(len(cands), MaxClosestFolders)]
+	out := make([]string, 0, MaxClosestFolders)
+	for _, c := range cands[:min(len(cands), MaxClosestFolders)] {
+		out = append(out, c.name)
+	}
+	return out
 }
 
 // editDistance is the Levenshtein distance between a and b, by runes.
@@ -244,8 +282,8 @@ func editDistance(a, b string) int {
 const maxListedFolders = 12
 
 // FolderError is a folder no indexed folder matches (a usage error: exit
-// 2, HTTP 422): it names the closest indexed folders, and its hint lists
-// the indexed ones.
+// 2; the HTTP API answers 404): it names the closest indexed folders, and
+// its hint lists the indexed ones.
 type FolderError struct {
 	Typed   string
 	Closest []string
@@ -267,7 +305,11 @@ func (e *FolderError) Message(lang string) string {
 	if len(e.Closest) == 0 {
 		return i18n.T(lang, "search.folder.unknown.empty", e.Typed)
 	}
-	return i18n.T(lang, "search.folder.unknown", e.Typed, strings.Join(e.Closest, ", "))
+	quoted := make([]string, len(e.Closest))
+	for i, c := range e.Closest {
+		quoted[i] = strconv.Quote(c)
+	}
+	return i18n.T(lang, "search.folder.unknown", e.Typed, strings.Join(quoted, ", "))
 }
 
 // Hint lists the indexed folders and how a folder may be written.

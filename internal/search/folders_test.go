@@ -1,9 +1,12 @@
 package search
 
 import (
+	"errors"
 	"reflect"
+	"strings"
 	"testing"
 
+	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/store"
 )
 
@@ -69,5 +72,49 @@ func TestResolveUnknownFolder(t *testing.T) {
 		if got.Found || len(got.Closest) != MaxClosestFolders || first != "" && got.Closest[0] != first {
 			t.Errorf("ResolveFolder(%q) = %+v, want not found, %d closest, %q first", typed, got, MaxClosestFolders, first)
 		}
+	}
+}
+
+// The closest folders: near ones (a typo, the last segment, a part of
+// the name) nearest first, then the folders holding the most files; the
+// case the index writes; at most MaxClosestFolders.
+func TestClosestFolders(t *testing.T) {
+	folders := []store.FolderCount{
+		{Source: "local:/a/Notes", Path: "Reports", Files: 2},
+		{Source: "local:/a/Notes", Path: "Reports/2024", Files: 1},
+		{Source: "local:/a/Notes", Path: "Minutes", Files: 9},
+		{Source: "drive:F", Path: "Budget/Plans", Files: 1},
+		{Source: "drive:F", Path: "議事録", Files: 3},
+	}
+	for _, c := range []struct {
+		typed string
+		want  []string
+	}{
+		{"Reprots", []string{"Reports", "Notes", "Minutes"}},
+		{"plan", []string{"Budget/Plans", "Notes", "Minutes"}},
+		{"Repo", []string{"Reports", "Reports/2024", "Notes"}},
+		{"議事", []string{"議事録", "Notes", "Minutes"}},
+		{"Nope", []string{"Notes", "Minutes", "Reports"}},
+		{"zzzzzzzz", []string{"Notes", "Minutes", "Reports"}},
+	} {
+		got := ResolveFolder(c.typed, folders)
+		if got.Found || !reflect.DeepEqual(got.Closest, c.want) {
+			t.Errorf("ResolveFolder(%q) = %+v, want closest %q", c.typed, got, c.want)
+		}
+	}
+	if got := ResolveFolder("x", nil); got.Found || len(got.Closest) != 0 {
+		t.Errorf("ResolveFolder on no folders = %+v, want no match and nothing close", got)
+	}
+	// The error names them quoted, and lists the folders in its hint.
+	m := ResolveFolder("Reprots", folders)
+	e := UnknownFolder("Reprots", m, folders)
+	if msg := e.Message("en"); msg != `no indexed folder matches "Reprots"; closest: "Reports", "Notes", "Minutes"` {
+		t.Errorf("message %q", msg)
+	}
+	if h := e.Hint("en"); !strings.Contains(h, "Minutes") || !strings.Contains(h, "議事録") {
+		t.Errorf("hint %q", h)
+	}
+	if !errors.Is(e, apperr.Usage) {
+		t.Errorf("an unknown folder is not a usage error")
 	}
 }

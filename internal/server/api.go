@@ -287,7 +287,7 @@ func page(p int) *int {
 	return &p
 }
 
-// askRequest is the app's request for a chat in folder (resolved) and lang.
+// askRequest is the app's request for a chat in folder (as typed) and lang.
 func askRequest(b ChatRequest, folder, lang string) app.AskRequest {
 	req := app.AskRequest{RetrieveRequest: app.RetrieveRequest{Query: b.Question, TopK: b.TopK, MaxTopK: app.MaxAskTopK,
 		ScoreThreshold: b.ScoreThreshold, Folder: folder}, NoContext: i18n.T(lang, "serve.no_context")}
@@ -317,11 +317,9 @@ func (s *Server) chat(ctx context.Context, in *chatIn) (*bodyOut[ChatResponse], 
 		return nil, s.problem(ctx, apperr.L(apperr.Usage, "agent.stream_only"))
 	}
 	d := s.d.WithLang(langOf(ctx))
-	folder, err := d.ResolveFolder(ctx, in.Body.Folder)
-	if err != nil {
-		return nil, s.problem(ctx, err)
-	}
-	res, err := d.Ask(ctx, askRequest(in.Body, folder, langOf(ctx)))
+	// The answer resolves the folder as typed (an unknown one: a 404
+	// naming the closest).
+	res, err := d.Ask(ctx, askRequest(in.Body, in.Body.Folder, langOf(ctx)))
 	if err != nil {
 		return nil, s.problem(ctx, err)
 	}
@@ -343,10 +341,10 @@ func (s *Server) chat(ctx context.Context, in *chatIn) (*bodyOut[ChatResponse], 
 func (s *Server) chatStream(ctx context.Context, in *chatIn) (*huma.StreamResponse, error) {
 	// The folder is resolved before the stream starts: an unknown one is
 	// an ordinary 404 problem.
-	folder, err := s.d.WithLang(langOf(ctx)).ResolveFolder(ctx, in.Body.Folder)
-	if err != nil {
+	if _, err := s.d.WithLang(langOf(ctx)).ResolveFolder(ctx, in.Body.Folder); err != nil {
 		return nil, s.problem(ctx, err)
 	}
+	folder := in.Body.Folder // as typed: the answer resolves it again, sources and all
 	if in.Body.Mode == app.ModeAgentic {
 		return s.agentStream(in.Body, folder), nil
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/gds-cli/gds/internal/app"
 	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/search"
 )
 
 // Problem is an error response: apperr's RFC 9457 problem+json body, plus
@@ -24,6 +25,9 @@ import (
 type Problem struct {
 	apperr.Problem
 	Errors []*huma.ErrorDetail `json:"errors,omitempty"`
+	// ClosestFolders are, for a folder the index does not hold (404), the
+	// indexed folders nearest to it, as the folder field takes them.
+	ClosestFolders []string `json:"closest_folders,omitempty"`
 }
 
 func (p *Problem) Error() string  { return p.Detail }
@@ -43,6 +47,8 @@ func (s *Server) problem(ctx context.Context, err error) *Problem {
 	if errors.As(err, &p) {
 		return p
 	}
+	var fe *search.FolderError
+	errors.As(err, &fe)
 	err = s.httpWording(ctx, err)
 	var m apperr.Messager
 	if apperr.KindOf(err) == apperr.Internal && !errors.As(err, &m) {
@@ -52,21 +58,38 @@ func (s *Server) problem(ctx context.Context, err error) *Problem {
 	pr := httpProblem(err, langOf(ctx))
 	pr.Detail = shorten(s.paths.redact(pr.Detail), maxDetail)
 	pr.Hint = shorten(s.paths.redact(pr.Hint), maxDetail)
-	return &Problem{Problem: pr}
+	out := &Problem{Problem: pr}
+	if fe != nil {
+		for _, c := range fe.Closest {
+			out.ClosestFolders = append(out.ClosestFolders, s.paths.redact(c))
+		}
+	}
+	return out
 }
+
+// folderNotFound is a folder field the index holds no folder for: the
+// resolver's error (the closest folders, the indexed ones in its hint),
+// answered 404 — the resource named does not exist — where the CLI's flag
+// is a usage error.
+type folderNotFound struct{ *search.FolderError }
+
+func (e folderNotFound) Unwrap() error { return apperr.NotFound }
 
 // httpWording is err in the API's terms where the application's message
 // speaks of CLI commands and flags: an empty index is filled by an upload;
 // the agent's folder is the request's folder field.
 func (s *Server) httpWording(ctx context.Context, err error) error {
+	var fe *search.FolderError
 	switch {
+	case errors.As(err, &fe):
+		return folderNotFound{fe}
 	case errors.Is(err, apperr.NoIndex):
 		return apperr.L(apperr.NoIndex, "serve.http_empty_index").Wrap(err)
 	case errors.Is(err, app.ErrNoFolder):
 		var names []string
 		if folders, ferr := s.d.Folders(ctx); ferr == nil {
 			for _, f := range folders {
-				if !strings.Contains(f.Path, "/") && !slices.Contains(names, strconv.Quote(f.Path)) && len(names) < app.MaxClosestFolders {
+				if !strings.Contains(f.Path, "/") && !slices.Contains(names, strconv.Quote(f.Path)) && len(names) < search.MaxClosestFolders {
 					names = append(names, strconv.Quote(f.Path))
 				}
 			}

@@ -15,8 +15,8 @@ import (
 )
 
 // crawlFolders crawls a local source with Reports/, Reports/2024/ and
-// Minutes/ into e's index.
-func crawlFolders(t *testing.T, e *env) {
+// Minutes/ into e's index, and returns the source folder.
+func crawlFolders(t *testing.T, e *env) string {
 	t.Helper()
 	root := t.TempDir()
 	files := map[string]string{
@@ -36,6 +36,7 @@ func crawlFolders(t *testing.T, e *env) {
 	if _, err := e.d.Crawl(context.Background(), app.CrawlRequest{Source: "local:" + root}); err != nil {
 		t.Fatal(err)
 	}
+	return root
 }
 
 func TestFoldersAndChatFolderSQLite(t *testing.T)   { testFoldersAndChatFolder(t, false) }
@@ -54,7 +55,7 @@ func testFoldersAndChatFolder(t *testing.T, pg bool) {
 	if empty.Total != 0 || empty.Items == nil {
 		t.Fatalf("folders of an empty index = %+v, want [] and 0", empty)
 	}
-	crawlFolders(t, e)
+	root := crawlFolders(t, e)
 	e.upload("note.txt", []byte("an uploaded note about pumps"), 201)
 	var list struct {
 		Items []struct {
@@ -107,9 +108,28 @@ func testFoldersAndChatFolder(t *testing.T, pg bool) {
 	if len(c.Sources) < 2 {
 		t.Errorf("chat without a folder cites %d sources, want the estimate and the minutes", len(c.Sources))
 	}
-	var p problem
+	// A folder as the CLI takes it: the source folder's name or local
+	// path, a path inside it, a local: spec — in any case.
+	for _, typed := range []string{"reports/2024", filepath.Base(root) + "/REPORTS/2024", filepath.Join(root, "Reports", "2024"), "local:" + filepath.Join(root, "reports", "2024")} {
+		c = chatOut{}
+		e.json("POST", "/api/v1/chat", map[string]any{"question": "quarterly report revenue pump", "folder": typed}, 200, &c)
+		if len(c.Sources) == 0 {
+			t.Errorf("chat in %q: no sources", typed)
+		}
+		for _, s := range c.Sources {
+			if s.Filename != "q1.md" {
+				t.Errorf("chat in %q cites %s", typed, s.Filename)
+			}
+		}
+	}
+	var p struct {
+		problem
+		Hint           string   `json:"hint"`
+		ClosestFolders []string `json:"closest_folders"`
+	}
 	e.json("POST", "/api/v1/chat", map[string]any{"question": "pump station", "folder": "Reprots"}, 404, &p)
-	if p.Code != "not_found" || !strings.Contains(p.Detail, `"Reprots"`) || !strings.Contains(p.Detail, `"Reports"`) {
+	if p.Code != "not_found" || !strings.Contains(p.Detail, `"Reprots"`) || !strings.Contains(p.Detail, `"Reports"`) ||
+		len(p.ClosestFolders) == 0 || p.ClosestFolders[0] != "Reports" || !strings.Contains(p.Hint, "Minutes") || strings.Contains(p.Detail+p.Hint, root) {
 		t.Errorf("unknown folder: %+v", p)
 	}
 	e.json("POST", "/api/v1/chat", map[string]any{"question": "pump station", "folder": "Nope"}, 404, &p, "Accept-Language", "ja")
