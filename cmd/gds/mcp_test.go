@@ -175,3 +175,103 @@ func copyRealDocs(t *testing.T) string {
 	}
 	return dst
 }
+
+// gds mcp's graph_query and federate tools, through the SDK's client over
+// stdio to the built binary: graph_query before any build is a tool error
+// telling the agent the user builds the graph; after `gds graph build` it
+// answers in each mode with its references; a bad mode is invalid params
+// naming the parameter; federate with mock answers from the mock services.
+func TestMCPGraphQueryAndFederate(t *testing.T) {
+	bin := gdsBinary(t)
+	home := t.TempDir()
+	docs := t.TempDir()
+	article, err := os.ReadFile(filepath.Join("..", "..", "testdata", "graphcorpus", "squad-0001.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if i := strings.Index(string(article[4000:]), "\n\n"); i >= 0 {
+		article = article[:4000+i] // a few chunks keep the build short
+	}
+	if err := os.WriteFile(filepath.Join(docs, "superbowl.txt"), article, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := crawlCmd(bin, home, docs).CombinedOutput(); err != nil {
+		t.Fatalf("crawl: %v\n%s", err, out)
+	}
+	env := append(os.Environ(), "GDS_HOME="+home, "GDS_AI_PROVIDER=offline", "DATABASE_URL=", "SUPABASE_DB_URL=", "LANG=C",
+		"SLACK_MCP_XOXP_TOKEN=", "GITHUB_PERSONAL_ACCESS_TOKEN=", "ALLOW_REAL=")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute) // a hang guard only
+	defer cancel()
+	cmd := exec.Command(bin, "mcp")
+	cmd.Env = env
+	var stderr lockedBuffer
+	cmd.Stderr = &stderr
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "gds-test", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v\nstderr: %s", err, stderr.String())
+	}
+	defer cs.Close()
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	have := map[string]bool{}
+	for _, tl := range tools.Tools {
+		have[tl.Name] = tl.OutputSchema != nil
+	}
+	if !have["graph_query"] || !have["federate"] {
+		t.Fatalf("tools %v: want graph_query and federate with output schemas", have)
+	}
+	text := func(res *mcp.CallToolResult) string {
+		if len(res.Content) == 0 {
+			return ""
+		}
+		return res.Content[0].(*mcp.TextContent).Text
+	}
+
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "graph_query", Arguments: map[string]any{"question": "Who won Super Bowl 50?"}})
+	if err != nil || !res.IsError || !strings.Contains(text(res), "gds graph build") {
+		t.Fatalf("before the build: %v %+v", err, res)
+	}
+	build := exec.Command(bin, "graph", "build")
+	build.Env = env
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("graph build: %v\n%s", err, out)
+	}
+	for _, mode := range []string{"global", "local", "drift"} {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "graph_query", Arguments: map[string]any{
+			"question": "Who won Super Bowl 50?", "mode": mode, "response_type": "single paragraph"}})
+		if err != nil || res.IsError {
+			t.Fatalf("graph_query %s: %v %s", mode, err, text(res))
+		}
+		var g graphDoc
+		b, _ := json.Marshal(res.StructuredContent)
+		if err := json.Unmarshal(b, &g); err != nil {
+			t.Fatal(err)
+		}
+		if g.Mode != mode || strings.TrimSpace(g.Answer) == "" || g.Parameters.ResponseType != "single paragraph" ||
+			len(g.References.Reports)+len(g.References.Entities)+len(g.References.Chunks) == 0 || len(g.References.Documents) == 0 {
+			t.Errorf("graph_query %s: %s", mode, b)
+		}
+	}
+	_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "graph_query", Arguments: map[string]any{"question": "q", "mode": "sideways"}})
+	var werr *jsonrpc.Error
+	if !errors.As(err, &werr) || werr.Code != -32602 || !strings.Contains(werr.Message, "mode") || strings.Contains(werr.Message, "--") {
+		t.Errorf("bad mode: %v", err)
+	}
+
+	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "federate", Arguments: map[string]any{"question": "Alpha ingestion outage", "mock": true}})
+	if err != nil || res.IsError {
+		t.Fatalf("federate: %v %s", err, text(res))
+	}
+	var fed federateDoc
+	b, _ := json.Marshal(res.StructuredContent)
+	if err := json.Unmarshal(b, &fed); err != nil || len(fed.Services) != 3 || fed.Summary == "" || len(fed.Sources) == 0 {
+		t.Errorf("federate: %v %s", err, b)
+	}
+	for _, s := range fed.Services {
+		if s.Status != "ok" || !s.Mock {
+			t.Errorf("federate service %+v", s)
+		}
+	}
+}

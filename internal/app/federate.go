@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/envfile"
@@ -170,6 +171,42 @@ func (f *Federation) Ask(ctx context.Context, question string) (federate.Result,
 		}
 	}
 	return res, err
+}
+
+// FederateRequest is one federated question outside the REPL (gds mcp's
+// federate tool).
+type FederateRequest struct {
+	Question string
+	Mock     bool // the built-in mock services, as --mock
+}
+
+// FederateConfigError is a servers.yaml that cannot be read or parsed; Err
+// is the typed error (apperr.Config).
+type FederateConfigError struct {
+	Path string
+	Err  error
+}
+
+func (e *FederateConfigError) Error() string { return e.Err.Error() }
+func (e *FederateConfigError) Unwrap() error { return e.Err }
+
+// Federate answers one question across the configured services: it starts
+// the servers, asks, and stops them. A bad servers.yaml is a
+// *FederateConfigError.
+func (d *Deps) Federate(ctx context.Context, req FederateRequest) (federate.Result, error) {
+	if strings.TrimSpace(req.Question) == "" {
+		return federate.Result{}, apperr.L(apperr.Usage, "federate.no_question")
+	}
+	if _, err := d.LoadFederateConfig(""); err != nil {
+		p, _ := d.FederateConfigPath("")
+		return federate.Result{}, &FederateConfigError{Path: p, Err: err}
+	}
+	f, err := d.OpenFederation(ctx, FederateOptions{Mock: req.Mock})
+	if err != nil {
+		return federate.Result{}, err
+	}
+	defer f.Close() // as gds federate: the servers' exit is not the question's failure
+	return f.Ask(ctx, strings.TrimSpace(req.Question))
 }
 
 // Close stops the servers and closes the trace.

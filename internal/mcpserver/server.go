@@ -1,17 +1,24 @@
 // Package mcpserver is `gds mcp`: gds as a Model Context Protocol server.
-// It exposes three tools over the official Go SDK — search (the hybrid
+// It exposes five tools over the official Go SDK — search (the hybrid
 // loop, non-interactive: a clarifying question comes back as a structured
-// result with a state token the client answers), ask (a cited answer) and
-// get_file (one indexed file's metadata, summary and text) — each with an
-// input schema and structured output derived from the types below. The
-// handlers only translate MCP ⇄ internal/app; every failure takes its MCP
-// form from apperr.MCP (a JSON-RPC invalid-params error for bad input, a
-// tool result with isError otherwise).
+// result with a state token the client answers), ask (a cited answer),
+// get_file (one indexed file's metadata, summary and text), graph_query
+// (GraphRAG over the entity graph: global, local or drift, with its
+// references) and federate (an index-free search across the configured
+// services) — each with an input schema and structured output derived
+// from the types below (the JSON the CLI's --json prints). The handlers
+// only translate MCP ⇄ internal/app; every failure takes its MCP form from
+// apperr.MCP (a JSON-RPC invalid-params error for bad input, a tool result
+// with isError otherwise). The new tools' errors are phrased for the
+// calling agent: they name the tool's parameters, never a CLI flag, and
+// say when only the user can act (agentError).
 package mcpserver
 
 import (
 	"context"
 	"errors"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -19,6 +26,8 @@ import (
 
 	"github.com/gds-cli/gds/internal/app"
 	"github.com/gds-cli/gds/internal/apperr"
+	"github.com/gds-cli/gds/internal/federate"
+	"github.com/gds-cli/gds/internal/graph"
 	"github.com/gds-cli/gds/internal/i18n"
 	"github.com/gds-cli/gds/internal/render"
 )
@@ -28,6 +37,8 @@ type Backend interface {
 	Search(ctx context.Context, req app.SearchRequest) (app.SearchResult, error)
 	Ask(ctx context.Context, req app.AskRequest) (app.AskResult, error)
 	GetFile(ctx context.Context, id string, maxChars int) (app.FileDetail, error)
+	GraphQuery(ctx context.Context, q graph.Query) (graph.Result, error)
+	Federate(ctx context.Context, req app.FederateRequest) (federate.Result, error)
 }
 
 // Options configure the server.
@@ -61,6 +72,23 @@ type GetFileInput struct {
 	MaxChars int    `json:"max_chars,omitempty" jsonschema:"return at most this many characters of text (default 20000)"`
 }
 
+// GraphQueryInput is the graph_query tool's input; omitted parameters take
+// GraphRAG's defaults.
+type GraphQueryInput struct {
+	Question         string  `json:"question" jsonschema:"the question to answer from the entity graph of the indexed documents"`
+	Mode             string  `json:"mode,omitempty" jsonschema:"global (default): themes across all documents, from the community reports; local: about named entities, from their neighbourhood and source passages; drift: local answers guided by the reports, with follow-up questions"`
+	ResponseType     string  `json:"response_type,omitempty" jsonschema:"the form of the answer, e.g. multiple paragraphs (default), single paragraph, list of 3-7 points"`
+	CommunityLevel   *int    `json:"community_level,omitempty" jsonschema:"the community hierarchy level to read reports from, 0 or more (default 2)"`
+	MinCommunityRank float64 `json:"min_community_rank,omitempty" jsonschema:"skip community reports ranked below this, 0-10 (default 0)"`
+	MaxContextTokens int     `json:"max_context_tokens,omitempty" jsonschema:"the context budget per model call, at least 500 (default 12000)"`
+}
+
+// FederateInput is the federate tool's input.
+type FederateInput struct {
+	Question string `json:"question" jsonschema:"what to look for across the configured services (Drive, Slack, GitHub, files)"`
+	Mock     bool   `json:"mock,omitempty" jsonschema:"search the built-in mock services instead of the real ones (for trying the tool)"`
+}
+
 // FileOutput is the get_file tool's output.
 type FileOutput struct {
 	ID           string   `json:"id"`
@@ -89,7 +117,8 @@ func New(b Backend, o Options) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "gds", Title: "gds document search", Version: o.Version}, &mcp.ServerOptions{
 		Instructions: "gds searches an index of Google Drive or local documents. Use search to find files (answer a " +
 			"question result by calling search again with its state and your answer), ask for an answer citing " +
-			"passages, get_file to read one file found.",
+			"passages, get_file to read one file found, graph_query for questions about themes and entities across " +
+			"the documents (once the user has built the graph), federate to search Slack, GitHub and Drive directly.",
 	})
 	h := handlers{b: b, lang: o.Lang}
 	mcp.AddTool(s, &mcp.Tool{
@@ -111,7 +140,69 @@ func New(b Backend, o Options) *mcp.Server {
 		Description: "Metadata, AI summary and indexed text of one file, by the id a search or ask result gave.",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true},
 	}, h.getFile)
+	mcp.AddTool(s, &mcp.Tool{
+		Name:  "graph_query",
+		Title: "Ask the entity graph (GraphRAG)",
+		Description: "Answer a question from the entity graph of the indexed documents (GraphRAG): mode global for themes across " +
+			"all documents, local for named entities, drift for local answers guided by community reports. references " +
+			"name the reports, entities, chunks and documents the answer comes from; extractive is true for the offline " +
+			"provider's extract; no_data is true when nothing relevant was found.",
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true},
+	}, h.graphQuery)
+	mcp.AddTool(s, &mcp.Tool{
+		Name:  "federate",
+		Title: "Search Slack, GitHub and Drive directly",
+		Description: "Search the services configured for gds federate (Slack, GitHub, Drive, files) without the index: " +
+			"per-service queries, at most 3 results each, bodies read, a summary citing sources as [n]. A service that fails " +
+			"is reported in services[].status and the others still answer. Starts the services' MCP servers for the call (seconds).",
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(true)},
+	}, h.federate)
 	return s
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// agentError is an error phrased for the calling agent: its message names
+// the tool's parameter to change, or what only the user can do, so no CLI
+// hint follows it.
+type agentError struct{ *apperr.Localized }
+
+// Hint implements apperr.Hinter: none.
+func (agentError) Hint(string) string { return "" }
+
+// graphModes are graph_query's modes.
+var graphModes = []string{graph.ModeGlobal, graph.ModeLocal, graph.ModeDrift}
+
+// graphQuery checks in (errors name the tool's parameters) and builds the
+// query with GraphRAG's defaults for what is omitted.
+func graphQuery(in GraphQueryInput) (graph.Query, error) {
+	q := graph.Query{Question: strings.TrimSpace(in.Question), Mode: strings.ToLower(strings.TrimSpace(in.Mode)), Params: graph.DefaultParams()}
+	if q.Mode == "" {
+		q.Mode = graph.ModeGlobal
+	}
+	switch {
+	case q.Question == "":
+		return q, agentError{apperr.L(apperr.Usage, "mcp.no_question")}
+	case !slices.Contains(graphModes, q.Mode):
+		return q, agentError{apperr.L(apperr.Usage, "mcp.graph.bad_mode", in.Mode)}
+	case in.CommunityLevel != nil && *in.CommunityLevel < 0:
+		return q, agentError{apperr.L(apperr.Usage, "mcp.graph.bad_level", *in.CommunityLevel)}
+	case in.MinCommunityRank < 0 || in.MinCommunityRank > 10:
+		return q, agentError{apperr.L(apperr.Usage, "mcp.graph.bad_rank", in.MinCommunityRank)}
+	case in.MaxContextTokens != 0 && in.MaxContextTokens < graph.MinContextTokens:
+		return q, agentError{apperr.L(apperr.Usage, "mcp.graph.bad_tokens", in.MaxContextTokens, graph.MinContextTokens)}
+	}
+	if in.CommunityLevel != nil {
+		q.CommunityLevel = *in.CommunityLevel
+	}
+	q.MinCommunityRank = in.MinCommunityRank
+	if in.MaxContextTokens > 0 {
+		q.MaxContextTokens = in.MaxContextTokens
+	}
+	if rt := strings.TrimSpace(in.ResponseType); rt != "" {
+		q.ResponseType = rt
+	}
+	return q, nil
 }
 
 type handlers struct {
@@ -158,6 +249,37 @@ func (h handlers) getFile(ctx context.Context, _ *mcp.CallToolRequest, in GetFil
 	}
 	return nil, FileOutput{ID: f.ID, Name: f.Name, Summary: f.Summary, Keywords: kw, Link: f.WebLink, MimeType: f.MimeType,
 		ModifiedTime: mod, Path: f.Path, Size: f.Size, Source: f.Source, Text: fd.Text, Truncated: fd.Truncated, Chunks: fd.Chunks}, nil
+}
+
+func (h handlers) graphQuery(ctx context.Context, _ *mcp.CallToolRequest, in GraphQueryInput) (*mcp.CallToolResult, graph.Result, error) {
+	q, err := graphQuery(in)
+	if err != nil {
+		return nil, graph.Result{}, h.fail(err)
+	}
+	res, err := h.b.GraphQuery(ctx, q)
+	if errors.Is(err, graph.ErrNoGraph) {
+		err = agentError{apperr.L(apperr.NoIndex, "mcp.graph.missing").Wrap(err)}
+	}
+	if err != nil {
+		return nil, graph.Result{}, h.fail(err)
+	}
+	return nil, res, nil
+}
+
+func (h handlers) federate(ctx context.Context, _ *mcp.CallToolRequest, in FederateInput) (*mcp.CallToolResult, federate.Result, error) {
+	q := strings.TrimSpace(in.Question)
+	if q == "" {
+		return nil, federate.Result{}, h.fail(agentError{apperr.L(apperr.Usage, "mcp.no_question")})
+	}
+	res, err := h.b.Federate(ctx, app.FederateRequest{Question: q, Mock: in.Mock})
+	var ce *app.FederateConfigError
+	if errors.As(err, &ce) {
+		err = agentError{apperr.L(apperr.Config, "mcp.federate.config", ce.Path, apperr.Message(ce.Err, h.lang)).Wrap(err)}
+	}
+	if err != nil {
+		return nil, federate.Result{}, h.fail(err)
+	}
+	return nil, res, nil
 }
 
 // fail turns err into its MCP form: a JSON-RPC error for invalid

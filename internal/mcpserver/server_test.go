@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +15,8 @@ import (
 	"github.com/gds-cli/gds/internal/ai"
 	"github.com/gds-cli/gds/internal/app"
 	"github.com/gds-cli/gds/internal/apperr"
+	"github.com/gds-cli/gds/internal/federate"
+	"github.com/gds-cli/gds/internal/graph"
 	"github.com/gds-cli/gds/internal/i18n"
 	"github.com/gds-cli/gds/internal/mcpserver"
 	"github.com/gds-cli/gds/internal/search"
@@ -21,9 +24,31 @@ import (
 )
 
 // backend pauses the first search with a question and finishes the one
-// that answers it; it records the requests.
+// that answers it; it records the requests. Its graph has not been built
+// unless graphBuilt; its servers.yaml is bad when badConfig.
 type backend struct {
-	reqs []app.SearchRequest
+	reqs       []app.SearchRequest
+	graphReqs  []graph.Query
+	fedReqs    []app.FederateRequest
+	graphBuilt bool
+	badConfig  bool
+}
+
+func (b *backend) GraphQuery(_ context.Context, q graph.Query) (graph.Result, error) {
+	b.graphReqs = append(b.graphReqs, q)
+	if !b.graphBuilt {
+		return graph.Result{}, fmt.Errorf("load: %w", apperr.L(apperr.NoIndex, "graph.missing", "no graph").Wrap(graph.ErrNoGraph))
+	}
+	return graph.Result{Question: q.Question, Mode: q.Mode, Answer: "The Broncos won.", Parameters: q.Params, Provider: "offline", Extractive: true,
+		References: graph.References{Reports: []graph.RefReport{{ID: "3", Title: "Super Bowl 50"}}}}, nil
+}
+
+func (b *backend) Federate(_ context.Context, req app.FederateRequest) (federate.Result, error) {
+	b.fedReqs = append(b.fedReqs, req)
+	if b.badConfig {
+		return federate.Result{}, &app.FederateConfigError{Path: "/home/servers.yaml", Err: apperr.L(apperr.Config, "federate.config_bad", errors.New("line 3: unknown kind jira"))}
+	}
+	return federate.Result{Question: req.Question, Summary: "The outage lasted 40 minutes [1]."}, nil
 }
 
 func (b *backend) Search(_ context.Context, req app.SearchRequest) (app.SearchResult, error) {
@@ -133,5 +158,96 @@ func TestErrorForms(t *testing.T) {
 	want := apperr.MCP(apperr.L(apperr.NoIndex, "search.empty_index"), i18n.En).Text
 	if got := res.Content[0].(*mcp.TextContent).Text; got != want {
 		t.Errorf("text %q, want %q", got, want)
+	}
+}
+
+// graph_query: GraphRAG's defaults for what is omitted, the result with
+// its references as structured output; bad parameters are invalid params
+// naming the tool's parameter (never a CLI flag); a graph not built yet is
+// a tool error saying the user builds it and what to use meanwhile.
+func TestGraphQueryTool(t *testing.T) {
+	b := &backend{graphBuilt: true}
+	cs := connect(t, b)
+	ctx := context.Background()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "graph_query", Arguments: map[string]any{"question": "Who won?", "mode": "Local", "community_level": 0}})
+	if err != nil || res.IsError {
+		t.Fatalf("graph_query: %v %+v", err, res)
+	}
+	var out struct {
+		Answer     string `json:"answer"`
+		Mode       string `json:"mode"`
+		References struct {
+			Reports []struct{ ID, Title string } `json:"reports"`
+		} `json:"references"`
+	}
+	raw, _ := json.Marshal(res.StructuredContent)
+	if err := json.Unmarshal(raw, &out); err != nil || out.Answer != "The Broncos won." || out.Mode != "local" || len(out.References.Reports) != 1 {
+		t.Errorf("structured %s: %v", raw, err)
+	}
+	q := b.graphReqs[0]
+	if def := graph.DefaultParams(); q.CommunityLevel != 0 || q.MaxContextTokens != def.MaxContextTokens || q.ResponseType != def.ResponseType || !q.NormalizeWeight {
+		t.Errorf("query %+v", q)
+	}
+	cs.CallTool(ctx, &mcp.CallToolParams{Name: "graph_query", Arguments: map[string]any{"question": "q"}})
+	if q := b.graphReqs[1]; q.Mode != graph.ModeGlobal || q.CommunityLevel != graph.DefaultCommunityLevel {
+		t.Errorf("defaults %+v", q)
+	}
+	for _, c := range []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{"question": " "}, "question"},
+		{map[string]any{"question": "q", "mode": "sideways"}, "pass global, local or drift"},
+		{map[string]any{"question": "q", "community_level": -1}, "community_level"},
+		{map[string]any{"question": "q", "min_community_rank": 11}, "min_community_rank"},
+		{map[string]any{"question": "q", "max_context_tokens": 10}, "max_context_tokens"},
+	} {
+		_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "graph_query", Arguments: c.args})
+		var werr *jsonrpc.Error
+		if !errors.As(err, &werr) || werr.Code != apperr.MCPCodeInvalidParams || !strings.Contains(werr.Message, c.want) || strings.Contains(werr.Message, "--") {
+			t.Errorf("%v: %v, want invalid params naming %q and no flag", c.args, err, c.want)
+		}
+	}
+	if len(b.graphReqs) != 2 {
+		t.Errorf("bad parameters reached the backend: %d queries", len(b.graphReqs))
+	}
+
+	b.graphBuilt = false
+	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "graph_query", Arguments: map[string]any{"question": "q"}})
+	if err != nil || !res.IsError {
+		t.Fatalf("no graph: %v %+v", err, res)
+	}
+	if got := res.Content[0].(*mcp.TextContent).Text; !strings.Contains(got, "gds graph build") || !strings.Contains(got, "ask tool") || strings.Contains(got, "--") {
+		t.Errorf("no graph: %q", got)
+	}
+}
+
+// federate: the question and mock reach the backend, the result comes back
+// structured; an empty question is invalid params; a bad servers.yaml is a
+// tool error naming the file and what the agent can do meanwhile.
+func TestFederateTool(t *testing.T) {
+	b := &backend{}
+	cs := connect(t, b)
+	ctx := context.Background()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "federate", Arguments: map[string]any{"question": " Alpha outage ", "mock": true}})
+	if err != nil || res.IsError {
+		t.Fatalf("federate: %v %+v", err, res)
+	}
+	raw, _ := json.Marshal(res.StructuredContent)
+	if !strings.Contains(string(raw), `"summary":"The outage lasted 40 minutes [1]."`) || len(b.fedReqs) != 1 || b.fedReqs[0] != (app.FederateRequest{Question: "Alpha outage", Mock: true}) {
+		t.Errorf("structured %s, requests %+v", raw, b.fedReqs)
+	}
+	_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "federate", Arguments: map[string]any{"question": ""}})
+	var werr *jsonrpc.Error
+	if !errors.As(err, &werr) || werr.Code != apperr.MCPCodeInvalidParams || !strings.Contains(werr.Message, "question parameter") {
+		t.Errorf("empty question: %v", err)
+	}
+	b.badConfig = true
+	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "federate", Arguments: map[string]any{"question": "q"}})
+	if err != nil || !res.IsError {
+		t.Fatalf("bad config: %v %+v", err, res)
+	}
+	if got := res.Content[0].(*mcp.TextContent).Text; !strings.Contains(got, "/home/servers.yaml") || !strings.Contains(got, "unknown kind jira") || !strings.Contains(got, "mock true") || strings.Contains(got, "--") {
+		t.Errorf("bad config: %q", got)
 	}
 }
