@@ -28,6 +28,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -241,6 +242,9 @@ func (s *Store) Migrate(ctx context.Context) (err error) {
 		return fmt.Errorf("migrate sqlite index %s: read applied versions: %w", s.path, err)
 	}
 	if latest := migrations.Latest(ms); maxApplied > latest {
+		if err := checkNewerRecord(ctx, tx, s.path, maxApplied); err != nil {
+			return err
+		}
 		return fmt.Errorf("sqlite index %s has schema version %d, this gds knows up to %d; upgrade gds: %w",
 			s.path, maxApplied, latest, store.ErrSchemaTooNew)
 	}
@@ -286,6 +290,28 @@ func schemaVersion(ctx context.Context, q querier) (int, error) {
 	return int(v.Int64), nil
 }
 
+// checkNewerRecord tells a newer gds's schema from a damaged record: a
+// migration's record is named after its version (0012_ocr.sql), so a
+// version whose name does not say it was garbled on disk.
+func checkNewerRecord(ctx context.Context, q querier, path string, v int) error {
+	var name string
+	err := q.QueryRowContext(ctx, `SELECT name FROM gds_schema_migrations WHERE version = ?`, v).Scan(&name)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		// max(version) saw it, the lookup by version does not: the
+		// table and its key disagree.
+		return &store.DamagedError{Backend: "sqlite", Location: path,
+			Err: fmt.Errorf("schema version record %d is not found by its version", v)}
+	case err != nil:
+		return fmt.Errorf("sqlite index %s: read schema version %d: %w", path, v, err)
+	}
+	if !strings.HasPrefix(name, fmt.Sprintf("%04d_", v)) {
+		return &store.DamagedError{Backend: "sqlite", Location: path,
+			Err: fmt.Errorf("schema version record %d is named %q", v, name)}
+	}
+	return nil
+}
+
 // checkVersion verifies, without writing, that the schema is current.
 func (s *Store) checkVersion(ctx context.Context) error {
 	latest, err := migrations.SQLiteLatest() // the names only: no migration is read on a keystroke
@@ -302,6 +328,9 @@ func (s *Store) checkVersion(ctx context.Context) error {
 	case v < latest:
 		return fmt.Errorf("sqlite index %s has schema version %d, this gds needs %d; run `gds db migrate`: %w", s.path, v, latest, store.ErrSchemaOld)
 	case v > latest:
+		if err := checkNewerRecord(ctx, s.read, s.path, v); err != nil {
+			return err
+		}
 		return fmt.Errorf("sqlite index %s has schema version %d, this gds knows up to %d; upgrade gds: %w",
 			s.path, v, latest, store.ErrSchemaTooNew)
 	}

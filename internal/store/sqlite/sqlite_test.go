@@ -226,7 +226,7 @@ func TestSchemaTooNew(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "index.db")
 	s := mustOpen(t, path, Options{})
-	if _, err := s.write.ExecContext(ctx, `INSERT INTO gds_schema_migrations (version, name, applied_at) VALUES (9999, 'future.sql', '')`); err != nil {
+	if _, err := s.write.ExecContext(ctx, `INSERT INTO gds_schema_migrations (version, name, applied_at) VALUES (9999, '9999_future.sql', '')`); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
