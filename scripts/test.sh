@@ -6,7 +6,8 @@
 #      scripts/pglite.sh; GDS_TEST_DATABASE_URL makes the Postgres tests
 #      run), the third-party MCP servers of the federate tests, and a
 #      headless Chromium for the web UI's browser test (scripts/browser.sh
-#      installs Debian's package when missing),
+#      installs Debian's package when missing), and tesseract and pdftoppm
+#      for the OCR tests (scripts/ocr.sh, likewise),
 #   2. checks formatting (gofmt), that go.mod is tidy, builds and vets every
 #      package,
 #   3. builds the gds binaries once — the full CLI as gds-core and the front
@@ -164,7 +165,13 @@ bash scripts/mcp-servers.sh install >"$work/mcp.path" 2>"$work/mcp.log" &
 mcp_pid=$!
 bash scripts/browser.sh >"$work/browser.path" 2>"$work/browser.log" &
 browser_pid=$!
-bg_pids="$pglite_pid $mcp_pid $browser_pid"
+# After the browser: both may install with apt, which takes one at a time.
+{
+	while kill -0 "$browser_pid" 2>/dev/null; do sleep 1; done
+	bash scripts/ocr.sh
+} >"$work/ocr.log" 2>&1 &
+ocr_pid=$!
+bg_pids="$pglite_pid $mcp_pid $browser_pid $ocr_pid"
 
 step "gofmt -l"
 unformatted="$(gofmt -l . | grep -v '/node_modules/' || true)"
@@ -201,7 +208,7 @@ else
 	GDS_RELEASE_CHECK_DARWIN=0 bash scripts/release-check.sh || fail "release checks failed (scripts/release-check.sh)"
 fi
 
-step "waiting for the test services (PGlite, the MCP servers, headless Chromium)"
+step "waiting for the test services (PGlite, the MCP servers, headless Chromium, tesseract)"
 wait "$pglite_pid" || { cat "$work/pglite.log" >&2; fail "could not start PGlite (see scripts/pglite/.run/server.log)"; }
 GDS_TEST_DATABASE_URL="$(cat "$work/pglite.url")"
 [ -n "$GDS_TEST_DATABASE_URL" ] || fail "scripts/pglite.sh start printed no URL"
@@ -217,6 +224,11 @@ else
 	cat "$work/browser.log" >&2
 	[ -z "${CI:-}" ] || fail "no headless Chromium: scripts/browser.sh could not install one (the browser test must run in CI)"
 	echo "warning: no headless Chromium; the browser test will skip (see scripts/browser.sh)" >&2
+fi
+if ! wait "$ocr_pid"; then
+	cat "$work/ocr.log" >&2
+	[ -z "${CI:-}" ] || fail "no tesseract (eng, jpn) or pdftoppm: scripts/ocr.sh could not install them (the OCR tests must run in CI)"
+	echo "warning: no tesseract or pdftoppm; the OCR tests will skip (see scripts/ocr.sh)" >&2
 fi
 bg_pids=""
 

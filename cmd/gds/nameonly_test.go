@@ -33,7 +33,9 @@ func TestNameOnlySearchE2E(t *testing.T) {
 		t.Fatal(err)
 	}
 	home := t.TempDir()
-	env := gdsEnv(home, "DATABASE_URL=", "SUPABASE_DB_URL=")
+	// GDS_OCR=off: the image stays unread whether tesseract is installed
+	// or not (ocr_test.go reads images).
+	env := gdsEnv(home, "DATABASE_URL=", "SUPABASE_DB_URL=", "GDS_OCR=off")
 	if out, errOut, code := runGds(t, env, "crawl", "--source", "local:"+dir); code != 0 {
 		t.Fatalf("crawl: exit %d\n%s\n%s", code, out, errOut)
 	}

@@ -234,7 +234,7 @@ func (d *Deps) crawlOne(ctx context.Context, cfg *config.Config, target config.C
 		DryRun:           req.DryRun,
 		Progress:         req.Progress,
 		Now:              d.Now,
-		Extractor:        d.Extractor,
+		Extractor:        d.fileReader(cfg),
 	})
 	if errors.Is(err, ai.ErrQuotaExhausted) {
 		// The provider's error stays the cause, so its hint (check the

@@ -42,6 +42,7 @@ const (
 	EnvSupabaseDBURL      = "SUPABASE_DB_URL"
 	EnvDatabaseSchema     = "GDS_DB_SCHEMA"
 	EnvUploadDir          = "GDS_UPLOAD_DIR"
+	EnvOCR                = "GDS_OCR"
 )
 
 // Defaults of the settings that have one.
@@ -52,6 +53,13 @@ const (
 	DefaultSearchMaxLoopCount = 5
 	DefaultCrawlConcurrency   = 4
 	DefaultAIProvider         = ProviderAuto
+	DefaultOCR                = OCRAuto
+)
+
+// OCR choices (GDS_OCR).
+const (
+	OCRAuto = "auto" // tesseract when installed
+	OCROff  = "off"  // scans and photos are indexed by name only
 )
 
 // AI provider choices (GDS_AI_PROVIDER).
@@ -94,7 +102,7 @@ var Names = []string{
 	EnvAIProvider, EnvOpenAIAPIKey, EnvOpenAIBaseURL, EnvOpenAIModel, EnvOpenAIEmbedModel, EnvOpenAIEmbedDim,
 	EnvAIMaxRPM, EnvSummaryMaxLength, EnvSearchMaxLoopCount,
 	EnvDatabaseURL, EnvSupabaseDBURL, EnvDatabaseSchema,
-	EnvUploadDir,
+	EnvUploadDir, EnvOCR,
 }
 
 // secretNames are never shown in full.
@@ -236,7 +244,10 @@ type Config struct {
 	// GDS_SOURCES); prefer Sources.
 	Source           CrawlSource
 	CrawlConcurrency int
-	DriveEndpoint    string // "" for the real Drive API
+	// OCR is GDS_OCR: OCRAuto (read scans and photos with tesseract when
+	// it is installed) or OCROff.
+	OCR           string
+	DriveEndpoint string // "" for the real Drive API
 
 	OAuthClientID     string
 	OAuthClientSecret string
@@ -458,6 +469,14 @@ func (c *Config) fill(val func(name, def string) string, workDir, homeDir string
 	if c.DriveEndpoint, err = httpURLSetting(EnvDriveEndpoint, val(EnvDriveEndpoint, "")); err != nil {
 		if stop(err) {
 			return err
+		}
+	}
+
+	switch c.OCR = strings.ToLower(strings.TrimSpace(val(EnvOCR, DefaultOCR))); c.OCR {
+	case OCRAuto, OCROff:
+	default:
+		if e := (&Error{Var: EnvOCR, Value: c.OCR, Problem: "config.problem.bad_ocr", Fix: "config.fix.ocr"}); stop(e) {
+			return e
 		}
 	}
 

@@ -784,7 +784,7 @@ func (f *fileText) commit(ctx context.Context, vecs [][]float32) (Indexed, error
 		ID: e.ID, Name: e.Name, Summary: f.sum.Summary, Keywords: f.sum.Keywords, Embedding: vecs[0],
 		ModifiedAt: e.ModifiedAt, MimeType: e.MimeType, WebLink: e.WebLink, Parents: e.Parents, Path: e.Path,
 		Size: e.Size, ContentHash: f.hash, Source: o.Source, Provider: o.Provider.Name(),
-		IndexedAt: o.Now().UTC(), Text: f.indexed,
+		IndexedAt: o.Now().UTC(), Text: f.indexed, OCR: f.doc.OCR,
 	}
 	// Commit even if the caller is being interrupted: the work is done.
 	if err := o.Index.UpsertFile(context.WithoutCancel(ctx), rec, f.chunks); err != nil {

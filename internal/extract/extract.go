@@ -94,6 +94,9 @@ type Doc struct {
 	// Truncated is set when the text reached MaxTextBytes and the rest
 	// of the file was not read.
 	Truncated bool
+	// OCR names the engine that read the text from the file's images
+	// (package ocr); "" when the text was extracted from the file itself.
+	OCR string
 }
 
 // Text returns all pages joined by blank lines.

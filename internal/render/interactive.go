@@ -329,6 +329,9 @@ func (r *Interactive) Finish(out search.Outcome, limit int) {
 		if f.NameOnly() {
 			fmt.Fprintf(r.Out, "    %s\n", r.style(dim, i18n.T(r.Lang, "result.name_only", oneLine(f.SkipReason))))
 		}
+		if f.OCR != "" {
+			fmt.Fprintf(r.Out, "    %s\n", r.style(dim, i18n.T(r.Lang, "result.ocr", oneLine(f.OCR))))
+		}
 		if m := search.MissingText(rs.Missing, r.Lang); m != "" {
 			fmt.Fprintf(r.Out, "    %s\n", r.style(dim, termsafe.String(m)))
 		}

@@ -121,6 +121,10 @@ type JSONResult struct {
 	// content could not be extracted); SkipReason says why.
 	NameOnly   bool   `json:"name_only,omitempty"`
 	SkipReason string `json:"skip_reason,omitempty"`
+	// OCR names the engine that read the file's text from its images (a
+	// scan, a photo), e.g. "tesseract 5.3.0 jpn+eng"; absent when the text
+	// was extracted from the file itself.
+	OCR string `json:"ocr,omitempty"`
 	// Missing are the query's keywords the file does not contain, in query
 	// order; [] when it holds them all.
 	Missing []string `json:"missing"`
@@ -219,7 +223,7 @@ func NewSearchDoc(out search.Outcome, token string, limit int, lang string) Sear
 			f := r.File
 			doc.Results = append(doc.Results, JSONResult{ID: f.ID, Name: f.Name, Summary: f.Summary, Link: f.WebLink,
 				MimeType: f.MimeType, ModifiedTime: rfc3339(f.ModifiedAt), Score: round4(r.Score), Path: f.Path, Source: f.Source,
-				NameOnly: f.NameOnly(), SkipReason: f.SkipReason, Missing: nonNil(r.Missing)})
+				NameOnly: f.NameOnly(), SkipReason: f.SkipReason, OCR: f.OCR, Missing: nonNil(r.Missing)})
 		}
 		if len(out.Partial) > 0 {
 			doc.Partial = &JSONPartial{Words: out.Partial, Message: search.PartialText(out.Partial, lang)}

@@ -63,6 +63,9 @@ func SearchText(w io.Writer, out search.Outcome, verbose, hyperlinks bool, lang 
 		if f.NameOnly() {
 			fmt.Fprintf(w, "    %s\n", i18n.T(lang, "result.name_only", oneLine(f.SkipReason)))
 		}
+		if f.OCR != "" {
+			fmt.Fprintf(w, "    %s\n", i18n.T(lang, "result.ocr", oneLine(f.OCR)))
+		}
 		if m := search.MissingText(r.Missing, lang); m != "" {
 			fmt.Fprintf(w, "    %s\n", termsafe.String(m))
 		}

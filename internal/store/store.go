@@ -111,6 +111,10 @@ type File struct {
 	// keywords, embedding or chunks and is found by name, type and dates
 	// only. "" for a file indexed with its content.
 	SkipReason string
+	// OCR names the engine that read the file's text from its images (a
+	// scan, a photo): "tesseract 5.3.0 jpn+eng", or a model. "" when the
+	// text was extracted from the file itself.
+	OCR string
 	// Text is the extracted text used by keyword search. It is written by
 	// UpsertFile and is not returned by GetFiles.
 	Text string

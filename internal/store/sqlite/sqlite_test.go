@@ -415,8 +415,9 @@ func writeChunked(t *testing.T, s *Store) {
 // that cannot be applied twice (SQLite has no ADD COLUMN IF NOT EXISTS), for
 // the tests that replay migrations on an older index.
 var undoMigration = map[int][]string{
-	6: {`ALTER TABLE drive_file_index DROP COLUMN skip_reason`},
-	7: {`DROP INDEX drive_file_index_source`, `ALTER TABLE drive_sync_state DROP COLUMN page_token`},
+	6:  {`ALTER TABLE drive_file_index DROP COLUMN skip_reason`},
+	7:  {`DROP INDEX drive_file_index_source`, `ALTER TABLE drive_sync_state DROP COLUMN page_token`},
+	12: {`ALTER TABLE drive_file_index DROP COLUMN ocr`},
 }
 
 // asVersion2 turns the index back into schema version 2 (before chunk full
@@ -431,7 +432,7 @@ func asVersion2(t *testing.T, s *Store) {
 			t.Fatalf("%s: %v", q, err)
 		}
 	}
-	for _, v := range []int{7, 6} {
+	for _, v := range []int{12, 7, 6} {
 		for _, q := range undoMigration[v] {
 			if _, err := s.write.Exec(q); err != nil {
 				t.Fatalf("%s: %v", q, err)
@@ -458,7 +459,7 @@ func TestLegacySyncStateIsKeyed(t *testing.T) {
 		if err := s.UpsertFile(ctx, f, nil); err != nil {
 			t.Fatal(err)
 		}
-		for _, q := range append(undoMigration[7],
+		for _, q := range append(append(undoMigration[12], undoMigration[7]...),
 			`DELETE FROM gds_schema_migrations WHERE version >= 7`,
 			`INSERT INTO drive_sync_state (id, drive_modified_at, fingerprint, updated_at)
 				VALUES ('global', '2024-05-01T00:00:00.000000000Z', '`+tc.fingerprint+`', '2024-06-01T00:00:00.000000000Z')`) {

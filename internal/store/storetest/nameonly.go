@@ -49,9 +49,16 @@ func testNameOnly(t *testing.T, newStore func(t *testing.T) store.Store) {
 	if cs, err := s.FileChunks(ctx, "photo", 0); err != nil || len(cs) != 0 {
 		t.Errorf("FileChunks(name-only) = %v, %v; want none", cs, err)
 	}
-	// Replacing it by a content entry clears the reason.
+	// Replacing it by a content entry read by OCR clears the reason and
+	// keeps the engine; indexed again from extracted text, the engine goes.
+	read := file("photo", "team-photo-2024.png", "now with text")
+	read.OCR = "tesseract 5.3.0 jpn+eng"
+	upsert(t, ctx, s, read)
+	if g := getOne(t, ctx, s, "photo"); g.NameOnly() || g.OCR != read.OCR {
+		t.Errorf("re-indexed with OCR text: skip reason %q, OCR %q; want none, %q", g.SkipReason, g.OCR, read.OCR)
+	}
 	upsert(t, ctx, s, file("photo", "team-photo-2024.png", "now with text"))
-	if g := getOne(t, ctx, s, "photo"); g.NameOnly() {
-		t.Errorf("re-indexed with content, still name-only: %q", g.SkipReason)
+	if g := getOne(t, ctx, s, "photo"); g.OCR != "" {
+		t.Errorf("re-indexed from extracted text, still OCR %q", g.OCR)
 	}
 }

@@ -1,0 +1,158 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"image"
+	"image/draw"
+	"image/jpeg"
+	_ "image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gds-cli/gds/internal/ocr"
+)
+
+// scanFolder is a folder with a real scanned page as a PNG and as a
+// scanned PDF (a JPEG page, no text), and a text file.
+func scanFolder(t *testing.T) string {
+	t.Helper()
+	const scan = "../../testdata/scans/unstructured-fake-memo-p1.png"
+	png, err := os.ReadFile(scan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, _, err := image.Decode(bytes.NewReader(png))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gray := image.NewGray(img.Bounds())
+	draw.Draw(gray, gray.Bounds(), img, img.Bounds().Min, draw.Src)
+	var jb bytes.Buffer
+	if err := jpeg.Encode(&jb, gray, &jpeg.Options{Quality: 85}); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for name, data := range map[string][]byte{
+		"memo-photo.png":    png,
+		"memo-scan.pdf":     ocr.ScanPDF(jb.Bytes(), gray.Bounds().Dx(), gray.Bounds().Dy(), 150),
+		"shopping list.txt": []byte("Apples, bread and coffee for the office kitchen."),
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+type ocrResult struct {
+	Name       string `json:"name"`
+	NameOnly   bool   `json:"name_only"`
+	SkipReason string `json:"skip_reason"`
+	OCR        string `json:"ocr"`
+}
+
+func searchResults(t *testing.T, env []string, query string) []ocrResult {
+	t.Helper()
+	out, errOut, code := runGds(t, env, "search", "--json", query)
+	if code != 0 {
+		t.Fatalf("search %q: exit %d\n%s\n%s", query, code, out, errOut)
+	}
+	var doc struct {
+		Results []ocrResult `json:"results"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("search --json: %v\n%s", err, out)
+	}
+	return doc.Results
+}
+
+// A scanned PDF and a photo of a page are read by tesseract: a search for
+// words only their images hold finds both, marked as OCR text; a full
+// re-crawl of the unchanged files reads no image again (the OCR cache in
+// the gds home). Tesseract runs for real behind a wrapper that counts its
+// readings.
+func TestOCRCrawlE2E(t *testing.T) {
+	real, err := exec.LookPath("tesseract")
+	if _, perr := exec.LookPath("pdftoppm"); err != nil || perr != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("tesseract or pdftoppm missing (scripts/test.sh installs them with scripts/ocr.sh)")
+		}
+		t.Skip("tesseract or pdftoppm missing; install them with `bash scripts/ocr.sh`")
+	}
+	dir := scanFolder(t)
+	bin, log := t.TempDir(), filepath.Join(t.TempDir(), "calls")
+	wrapper := "#!/bin/sh\nif [ \"$1\" = stdin ]; then echo read >> '" + log + "'; fi\nexec '" + real + "' \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "tesseract"), []byte(wrapper), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	calls := func() int {
+		b, _ := os.ReadFile(log)
+		return strings.Count(string(b), "read\n")
+	}
+	home := t.TempDir()
+	env := gdsEnv(home, "DATABASE_URL=", "SUPABASE_DB_URL=")
+	for i, kv := range env {
+		if strings.HasPrefix(kv, "PATH=") {
+			env[i] = "PATH=" + bin + string(os.PathListSeparator) + strings.TrimPrefix(kv, "PATH=")
+		}
+	}
+	if out, errOut, code := runGds(t, env, "crawl", "--source", "local:"+dir); code != 0 || !strings.Contains(out, "3 new") {
+		t.Fatalf("crawl: exit %d\n%s\n%s", code, out, errOut)
+	}
+	if n := calls(); n != 2 {
+		t.Errorf("first crawl: %d OCR readings, want 2 (the photo, the scan's page)", n)
+	}
+	found := map[string]ocrResult{}
+	for _, r := range searchResults(t, env, "bottles of water blankets") {
+		found[r.Name] = r
+	}
+	for _, name := range []string{"memo-photo.png", "memo-scan.pdf"} {
+		r, ok := found[name]
+		if !ok || r.NameOnly || !strings.Contains(r.OCR, "tesseract") {
+			t.Errorf("%s: %+v (found %v); want found by its scanned words, with ocr naming tesseract", name, r, ok)
+		}
+	}
+	text, _, _ := runGds(t, env, "search", "bottles of water")
+	if !strings.Contains(text, "text read by OCR (tesseract") {
+		t.Errorf("terminal results do not say the text came from OCR:\n%s", text)
+	}
+	if out, errOut, code := runGds(t, env, "crawl", "--full", "--source", "local:"+dir); code != 0 || !strings.Contains(out, "3 unchanged") {
+		t.Errorf("crawl --full: exit %d\n%s\n%s", code, out, errOut)
+	}
+	if n := calls(); n != 2 {
+		t.Errorf("a full re-crawl of unchanged scans made %d OCR readings, want 0", n-2)
+	}
+}
+
+// Without tesseract a scan is indexed by name only, and the reason says
+// what to install, in the user's language.
+func TestOCRMissingE2E(t *testing.T) {
+	dir := scanFolder(t)
+	home := t.TempDir()
+	env := gdsEnv(home, "DATABASE_URL=", "SUPABASE_DB_URL=")
+	for i, kv := range env {
+		switch {
+		case strings.HasPrefix(kv, "PATH="):
+			env[i] = "PATH=" + t.TempDir() // no tesseract, no pdftoppm
+		case strings.HasPrefix(kv, "LANG="):
+			env[i] = "LANG=ja_JP.UTF-8"
+		}
+	}
+	if out, errOut, code := runGds(t, env, "crawl", "--source", "local:"+dir); code != 0 {
+		t.Fatalf("crawl: exit %d\n%s\n%s", code, out, errOut)
+	}
+	var photo *ocrResult
+	for _, r := range searchResults(t, env, "memo photo") {
+		if r.Name == "memo-photo.png" {
+			photo = &r
+		}
+	}
+	const want = "スキャン画像です。読み取るには tesseract をインストールするか、モデルを使ってください"
+	if photo == nil || !photo.NameOnly || photo.SkipReason != want || photo.OCR != "" {
+		t.Errorf("memo-photo.png = %+v; want name-only with the reason %q", photo, want)
+	}
+}
