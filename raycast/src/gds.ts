@@ -140,9 +140,13 @@ export interface FileRow {
   uti?: string;
   /** The folder as gds shows it. */
   folder?: string;
-  /** What the results say about themselves (conditions dropped, full-text fallback). */
+  /**
+   * What the search says of itself, on every result (gds_notice): words no
+   * file contains, corrections made, a weak match, conditions dropped, the
+   * full-text fallback.
+   */
   notice?: string;
-  /** The query words this file does not contain. */
+  /** The query words this file does not contain (gds_missing, after a full search). */
   missing?: string;
   /** The summary (or the name when there is none). */
   summary: string;
@@ -155,6 +159,21 @@ export interface RunRow {
   subtitle: string;
   /** The filter text that runs it ("⌕ QUERY"). */
   query: string;
+}
+
+/**
+ * The way back of a corrected search (did you mean): runs the query with
+ * the corrected words as typed.
+ */
+export interface InsteadRow {
+  kind: "instead";
+  /** "Search instead for: …" */
+  title: string;
+  subtitle: string;
+  /** The filter text that runs the words as typed ("⌕ QUERY"). */
+  query: string;
+  /** What was searched in their place ("Showing results for: …"). */
+  corrected?: string;
 }
 
 /** A clarifying question: its header. */
@@ -184,7 +203,7 @@ export interface MessageRow {
   text?: string;
 }
 
-export type Row = FileRow | RunRow | QuestionRow | ChoiceRow | MessageRow;
+export type Row = FileRow | RunRow | InsteadRow | QuestionRow | ChoiceRow | MessageRow;
 
 /** One Script Filter response, read. */
 export interface FilterResult {
@@ -248,8 +267,9 @@ export function runText(query: string): string {
 
 /**
  * Reads gds's Script Filter JSON: a file for each item with a uid, the
- * full-search item, a question with its choices (by the query grammar of
- * their autocomplete), and messages for the rest.
+ * full-search item, the way back of a corrected search (gds_instead), a
+ * question with its choices (by the query grammar of their autocomplete),
+ * and messages for the rest.
  */
 export function parseFilter(json: string): FilterResult {
   let doc: { items?: ScriptFilterItem[] };
@@ -264,9 +284,9 @@ export function parseFilter(json: string): FilterResult {
     const subtitle = it.subtitle ?? "";
     const auto = it.autocomplete ?? "";
     const g = parseGrammar(auto);
+    const vars = it.variables ?? {};
     if (it.uid) {
       const alt = it.mods?.alt;
-      const vars = it.variables ?? {};
       out.rows.push({
         kind: "file",
         id: it.uid,
@@ -280,6 +300,8 @@ export function parseFilter(json: string): FilterResult {
         missing: vars.gds_missing || undefined,
         summary: it.text?.largetype ?? subtitle,
       });
+    } else if (vars.gds_instead && g.kind === "run") {
+      out.rows.push({ kind: "instead", title, subtitle, query: auto, corrected: vars.gds_corrected || undefined });
     } else if (auto && g.kind === "run") {
       out.rows.push({ kind: "run", title, subtitle, query: auto });
     } else if (g.kind === "pending" && !out.question) {

@@ -33,12 +33,14 @@ export function folderOf(r: FileRow): string | undefined {
 }
 
 /** The section a row is listed in. */
-export type SectionName = "search" | "question" | "results" | "notices";
+export type SectionName = "search" | "corrected" | "question" | "results" | "notices";
 
 export function sectionOf(r: Row): SectionName {
   switch (r.kind) {
     case "run":
       return "search";
+    case "instead":
+      return "corrected";
     case "question":
     case "choice":
       return "question";
@@ -51,15 +53,27 @@ export function sectionOf(r: Row): SectionName {
 
 /** The rows grouped by section, in the order gds gave them. */
 export function sections(rows: Row[]): Record<SectionName, Row[]> {
-  const out: Record<SectionName, Row[]> = { search: [], question: [], results: [], notices: [] };
+  const out: Record<SectionName, Row[]> = { search: [], corrected: [], question: [], results: [], notices: [] };
   for (const r of rows) out[sectionOf(r)].push(r);
   return out;
+}
+
+/**
+ * The subtitle of the results section: how many, and what the search says
+ * of itself (the notice every result carries, said once).
+ */
+export function resultsSubtitle(rows: Row[]): string | undefined {
+  const files = rows.filter((r): r is FileRow => r.kind === "file");
+  if (files.length === 0) return undefined;
+  const notice = files[0].notice;
+  return notice && files.every((f) => f.notice === notice) ? `${files.length} · ${notice}` : String(files.length);
 }
 
 /** The summary of a file as a detail page. */
 export function summaryMarkdown(r: FileRow): string {
   const lines = [`# ${r.title}`, "", r.summary];
   if (r.folder) lines.push("", `Folder: ${r.folder}`);
+  if (r.missing) lines.push("", `Missing: ${r.missing}`);
   if (r.notice) lines.push("", `> ${r.notice}`);
   return lines.join("\n");
 }

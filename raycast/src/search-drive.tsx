@@ -1,8 +1,19 @@
 import { Action, ActionPanel, Detail, Icon, Keyboard, List, showToast, Toast } from "@raycast/api";
 import { useEffect, useRef, useState } from "react";
-import { ChoiceRow, FileRow, filter, FilterResult, GdsNotFound, MessageRow, QuestionRow, RunRow, runText } from "./gds";
+import {
+  ChoiceRow,
+  FileRow,
+  filter,
+  FilterResult,
+  GdsNotFound,
+  InsteadRow,
+  MessageRow,
+  QuestionRow,
+  RunRow,
+  runText,
+} from "./gds";
 import { searchOptions } from "./preferences";
-import { fileAccessories, fileIcon, folderOf, sections, summaryMarkdown } from "./rows";
+import { fileAccessories, fileIcon, folderOf, resultsSubtitle, sections, summaryMarkdown } from "./rows";
 import { answered, filterText, initialState, picked, SearchState, typed } from "./search-state";
 
 export default function SearchDrive() {
@@ -40,6 +51,7 @@ export default function SearchDrive() {
   const pick = (grammar: string) => setState((s) => picked(s, grammar));
   const groups = sections(result.rows);
   const run = groups.search[0] as RunRow | undefined;
+  const instead = groups.corrected[0] as InsteadRow | undefined;
   const fullSearch = run ? () => pick(run.query) : state.text.trim() ? () => pick(runText(state.text)) : undefined;
 
   if (missing) {
@@ -64,6 +76,11 @@ export default function SearchDrive() {
           <RunItem key={`run-${i}`} row={r as RunRow} onRun={pick} />
         ))}
       </List.Section>
+      <List.Section title={instead?.corrected ?? (instead ? "Corrected" : undefined)}>
+        {groups.corrected.map((r, i) => (
+          <InsteadItem key={`instead-${i}`} row={r as InsteadRow} onRun={pick} />
+        ))}
+      </List.Section>
       <List.Section title={result.question ? "Question" : undefined}>
         {groups.question.map((r, i) =>
           r.kind === "question" ? (
@@ -73,7 +90,7 @@ export default function SearchDrive() {
           ),
         )}
       </List.Section>
-      <List.Section title="Results" subtitle={groups.results.length ? String(groups.results.length) : undefined}>
+      <List.Section title="Results" subtitle={resultsSubtitle(groups.results)}>
         {groups.results.map((r) => (
           <FileItem key={(r as FileRow).id} row={r as FileRow} onFullSearch={fullSearch} />
         ))}
@@ -96,6 +113,21 @@ function RunItem({ row, onRun }: { row: RunRow; onRun: (grammar: string) => void
       actions={
         <ActionPanel>
           <Action title="Run Full Search" icon={Icon.MagnifyingGlass} onAction={() => onRun(row.query)} />
+        </ActionPanel>
+      }
+    />
+  );
+}
+
+function InsteadItem({ row, onRun }: { row: InsteadRow; onRun: (grammar: string) => void }) {
+  return (
+    <List.Item
+      icon={Icon.ArrowCounterClockwise}
+      title={row.title}
+      subtitle={row.subtitle}
+      actions={
+        <ActionPanel>
+          <Action title="Search Instead" icon={Icon.MagnifyingGlass} onAction={() => onRun(row.query)} />
         </ActionPanel>
       }
     />

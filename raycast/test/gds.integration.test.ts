@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ask, ChoiceRow, FileRow, filter, GdsNotFound, GdsOptions, pendingText, runText } from "../src/gds";
+import { ask, ChoiceRow, FileRow, filter, GdsNotFound, GdsOptions, InsteadRow, pendingText, runText } from "../src/gds";
 
 const bin = process.env.GDS_TEST_BIN ?? "";
 const describeGds = bin ? describe : describe.skip;
@@ -76,6 +76,40 @@ describeGds("the data layer against gds", () => {
     const files = r.rows.filter((x): x is FileRow => x.kind === "file");
     expect(r.question).toBeUndefined();
     expect(files[0]?.title).toBe("estimate.txt");
+  });
+
+  it("names the words no file contains, on every result of a keystroke", async () => {
+    const r = await filter(o, "pump zqxjvw station ");
+    const files = r.rows.filter((x): x is FileRow => x.kind === "file");
+    expect(files.length).toBeGreaterThan(0);
+    for (const f of files) expect(f.notice).toContain("zqxjvw");
+    expect(r.rows.some((x) => x.kind === "instead")).toBe(false);
+  });
+
+  it("corrects a typo in the full search, with the way back apart from the full-search item", async () => {
+    const r = await filter(o, runText("engnie reapir estimate"));
+    const files = r.rows.filter((x): x is FileRow => x.kind === "file");
+    expect(files[0]?.title).toBe("estimate.txt");
+    expect(files[0].notice).toContain("engnie → engine");
+    const back = r.rows.filter((x): x is InsteadRow => x.kind === "instead");
+    expect(back).toHaveLength(1);
+    expect(back[0].query).toBe(runText('"engnie" "reapir" estimate'));
+    expect(back[0].corrected).toContain("engine repair estimate");
+    expect(r.rows.some((x) => x.kind === "run")).toBe(false);
+    // The way back searches the words as typed: named, not corrected.
+    const asTyped = await filter(o, back[0].query);
+    expect(asTyped.rows.some((x) => x.kind === "instead")).toBe(false);
+    for (const f of asTyped.rows.filter((x): x is FileRow => x.kind === "file")) expect(f.notice).toContain("engnie");
+  });
+
+  it("says which words each result of the full search lacks", async () => {
+    const r = await filter(o, runText("pump station budget approval"));
+    const files = r.rows.filter((x): x is FileRow => x.kind === "file");
+    const est = files.find((f) => f.title === "estimate.txt");
+    const min = files.find((f) => f.title === "m1.txt");
+    expect(min?.missing).toBeUndefined();
+    expect(est?.missing).toMatch(/budget/);
+    expect(est?.notice ?? "").not.toContain("budget");
   });
 
   it("asks a clarifying question over 100 hits, takes a draft, and goes on with a choice", async () => {

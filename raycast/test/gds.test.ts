@@ -102,6 +102,45 @@ describe("parseFilter", () => {
     expect(r.rows[2]).toMatchObject({ kind: "file", localPath: undefined, folder: undefined, summary: "The budget" });
   });
 
+  it("reads a corrected full search: the words each file lacks, the notice, and the way back apart from the full-search item", () => {
+    // internal/render/alfred's golden of a corrected, partial search, trimmed.
+    const r = parseFilter(
+      JSON.stringify({
+        items: [
+          {
+            uid: "drive-1",
+            title: "Q3 roadmap.pptx",
+            subtitle: "Weak match · Missing: Q3 · Corrected slieds → slides · Roadmap",
+            arg: "https://docs.google.com/presentation/d/1",
+            valid: true,
+            variables: {
+              gds_action: "open",
+              gds_folder: "Team",
+              gds_missing: "Q3",
+              gds_notice: "Corrected slieds → slides · Weak match",
+            },
+          },
+          {
+            title: 'Search instead for: Q3 roadmap "slieds"',
+            subtitle: "⏎ searches the words as typed",
+            autocomplete: `${MARKER} Q3 roadmap "slieds"`,
+            valid: false,
+            variables: { gds_corrected: "Showing results for: Q3 roadmap slides", gds_instead: 'Q3 roadmap "slieds"' },
+          },
+        ],
+      }),
+    );
+    expect(r.rows.map((x) => x.kind)).toEqual(["file", "instead"]);
+    expect(r.rows[0]).toMatchObject({ missing: "Q3", notice: "Corrected slieds → slides · Weak match" });
+    expect(r.rows[1]).toEqual({
+      kind: "instead",
+      title: 'Search instead for: Q3 roadmap "slieds"',
+      subtitle: "⏎ searches the words as typed",
+      query: `${MARKER} Q3 roadmap "slieds"`,
+      corrected: "Showing results for: Q3 roadmap slides",
+    });
+  });
+
   it("reads a question: the header, each choice and skipping; typing your own answer is the search bar", () => {
     const r = parseFilter(question);
     expect(r.question).toEqual({ kind: "question", title: "Which folder?", subtitle: "pick one", token: "tok-1" });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { FileRow, Row } from "../src/gds";
-import { fileAccessories, fileIcon, folderOf, sections, summaryMarkdown } from "../src/rows";
+import { fileAccessories, fileIcon, folderOf, resultsSubtitle, sections, summaryMarkdown } from "../src/rows";
 
 const file = (over: Partial<FileRow> = {}): FileRow => ({
   kind: "file",
@@ -40,16 +40,25 @@ describe("rows", () => {
       file({ id: "b" }),
       { kind: "question", title: "q", subtitle: "", token: "t" },
       { kind: "choice", title: "c", subtitle: "", query: "x" },
+      { kind: "instead", title: "i", subtitle: "", query: "y" },
     ];
     const g = sections(rows);
     expect(g.search).toHaveLength(1);
+    expect(g.corrected.map((r) => r.kind)).toEqual(["instead"]);
     expect(g.results.map((r) => (r as FileRow).id)).toEqual(["a", "b"]);
     expect(g.question.map((r) => r.kind)).toEqual(["question", "choice"]);
     expect(g.notices).toHaveLength(1);
   });
   it("the summary page", () => {
-    expect(summaryMarkdown(file({ folder: "Reports", notice: "n" }))).toBe(
-      "# estimate.txt\n\nEngine repair estimate.\n\nFolder: Reports\n\n> n",
+    expect(summaryMarkdown(file({ folder: "Reports", notice: "n", missing: "watt" }))).toBe(
+      "# estimate.txt\n\nEngine repair estimate.\n\nFolder: Reports\n\nMissing: watt\n\n> n",
     );
+  });
+  it("the results' subtitle: how many, and the notice every result carries, once", () => {
+    expect(resultsSubtitle([])).toBeUndefined();
+    expect(resultsSubtitle([file({ id: "a" }), file({ id: "b" })])).toBe("2");
+    const n = "No file contains ‘zqxjvw’";
+    expect(resultsSubtitle([file({ id: "a", notice: n }), file({ id: "b", notice: n })])).toBe(`2 · ${n}`);
+    expect(resultsSubtitle([file({ id: "a", notice: n }), file({ id: "b" })])).toBe("2");
   });
 });

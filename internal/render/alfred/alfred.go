@@ -78,12 +78,19 @@ func gdsIcon() *Icon { return scriptfilter.GDSIcon() }
 // (arg is a local path to reveal in Finder), "largetype" (show arg).
 const ActionVar = "gds_action"
 
-// Variables of a file item that describe it for other fronts reading the
-// Script Filter JSON (the Raycast extension): its folder, and the notice
-// its subtitle starts with. The workflow ignores them.
+// Variables of an item that describe it for other fronts reading the
+// Script Filter JSON (the Raycast extension); the workflow ignores them.
+// A file item: its folder, the search's notices its subtitle starts with
+// (words no file contains, corrections, a weak match, loosened
+// conditions), and the query's words the file lacks. The way back of a
+// corrected search: the query as typed it runs, and the notice of what
+// was searched instead.
 const (
-	FolderVar = "gds_folder"
-	NoticeVar = "gds_notice"
+	FolderVar    = "gds_folder"
+	NoticeVar    = "gds_notice"
+	MissingVar   = "gds_missing"
+	InsteadVar   = "gds_instead"
+	CorrectedVar = "gds_corrected"
 )
 
 // Actions carried in ActionVar.
@@ -199,7 +206,7 @@ func Outcome(out search.Outcome, token string, o Options) Output {
 		it := alfredFile(r.File, o)
 		if m := search.MissingText(r.Missing, o.Lang); m != "" {
 			it.Subtitle = i18n.T(o.Lang, "alfred.missing.sub", clean(m), it.Subtitle)
-			addNotice(&it, clean(m))
+			it.Variables[MissingVar] = clean(strings.Join(r.Missing, i18n.T(o.Lang, "search.missing.sep")))
 		}
 		if len(out.Partial) > 0 {
 			it.Subtitle = i18n.T(o.Lang, "alfred.missing.sub", i18n.T(o.Lang, "alfred.partial"), it.Subtitle)
@@ -273,7 +280,8 @@ func insteadItem(s search.State, lang string) *Item {
 		return nil
 	}
 	return &Item{Title: i18n.T(lang, "alfred.instead.title", instead), Subtitle: i18n.T(lang, "alfred.instead.sub"),
-		Autocomplete: RunText(instead), Icon: gdsIcon()}
+		Autocomplete: RunText(instead), Icon: gdsIcon(),
+		Variables: map[string]string{InsteadVar: instead, CorrectedVar: clean(i18n.T(lang, "search.corrected", s.SearchQuery()))}}
 }
 
 // runTitle is the key of the header item by source kind.

@@ -331,3 +331,33 @@ func TestNameOnlySubtitle(t *testing.T) {
 		}
 	}
 }
+
+// A corrected search with partial results: each file says the words it
+// lacks in its subtitle and apart (MissingVar), the search's notices in
+// NoticeVar; the last item is the way back, carrying the query as typed
+// and what was searched instead.
+func TestAlfredWordsVariables(t *testing.T) {
+	out := outcomes()["results"]
+	out.State.Query = "engnie roadmap"
+	out.State.Words = []string{"engnie", "roadmap"}
+	out.State.Unmatched = []search.Unmatched{{Word: "engnie", Suggestion: "engine"}}
+	out.Results[0].Missing = []string{"engine"}
+	for _, lang := range []string{i18n.En, i18n.Ja} {
+		res := Outcome(out, "", alfredOpts(lang))
+		validAlfred(t, alfredJSON(t, res))
+		q3, mins, back := res.Items[0], res.Items[1], res.Items[len(res.Items)-1]
+		if q3.Variables[MissingVar] != "engine" || mins.Variables[MissingVar] != "" {
+			t.Errorf("%s: missing %q, %q", lang, q3.Variables[MissingVar], mins.Variables[MissingVar])
+		}
+		if n := q3.Variables[NoticeVar]; !strings.Contains(n, "engnie → engine") || strings.Contains(n, i18n.T(lang, "search.missing", "engine")) {
+			t.Errorf("%s: notice %q", lang, n)
+		}
+		if !strings.Contains(q3.Subtitle, i18n.T(lang, "search.missing", "engine")) {
+			t.Errorf("%s: subtitle %q does not name the missing word", lang, q3.Subtitle)
+		}
+		if back.Variables[InsteadVar] != `"engnie" roadmap` || back.Variables[CorrectedVar] != i18n.T(lang, "search.corrected", "engine roadmap") ||
+			ParseQuery(back.Autocomplete) != (Request{Kind: Run, Query: `"engnie" roadmap`}) || back.Valid {
+			t.Errorf("%s: way back = %+v", lang, back)
+		}
+	}
+}
