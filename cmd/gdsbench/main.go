@@ -63,6 +63,11 @@ benchmarks:
           gds graph build on a corpus (offline, fresh home), then every question
           of a file in every mode: answers and DRIFT follow-ups that leak the
           model's context (IDs, rows, escapes, scores, markup) or repeat a sentence
+  realcorpus
+          text fidelity on real documents (scripts/realcorpus.sh): a stratified
+          sample of unpacked Debian documentation packages crawled by gds, its
+          stored text against pdftotext / w3m / iconv; recall, precision, words
+          run together, pages cut off, RTL words reversed, files/s, peak RSS
 `
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -88,6 +93,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runRateBench(ctx, args[1:], stdout, stderr)
 	case "graph-answers":
 		return runGraphAnswers(ctx, args[1:], stdout, stderr)
+	case "realcorpus":
+		return runRealCorpus(ctx, args[1:], stdout, stderr)
 	default:
 		fmt.Fprint(stderr, usage)
 		return fmt.Errorf("unknown benchmark %q", args[0])

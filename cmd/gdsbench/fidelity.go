@@ -1,0 +1,198 @@
+package main
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// Text fidelity measures of the realcorpus benchmark: how the text gds
+// stores compares with a reference extractor's (pdftotext, w3m -dump).
+// Pure functions over two texts.
+
+// words splits text into comparable words: NFKC, lower case; runs of
+// letters, digits and marks of alphabetic scripts are words, and a run of
+// Han, kana or Hangul (written without spaces) gives its character
+// bigrams (a lone character is itself a word).
+func words(s string) []string {
+	s = strings.ToLower(norm.NFKC.String(s))
+	var out []string
+	var run []rune
+	cjk := false
+	flush := func() {
+		switch {
+		case len(run) == 0:
+		case !cjk:
+			out = append(out, string(run))
+		case len(run) == 1:
+			out = append(out, string(run))
+		default:
+			for i := 0; i+1 < len(run); i++ {
+				out = append(out, string(run[i:i+2]))
+			}
+		}
+		run = run[:0]
+	}
+	for _, r := range s {
+		isCJK := unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) || r == 'ー'
+		isWord := unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r)
+		switch {
+		case !isWord && !isCJK:
+			flush()
+		case isCJK != cjk && len(run) > 0:
+			flush()
+			fallthrough
+		default:
+			cjk = isCJK
+			run = append(run, r)
+		}
+	}
+	flush()
+	return out
+}
+
+func counts(ws []string) map[string]int {
+	m := make(map[string]int, len(ws))
+	for _, w := range ws {
+		m[w]++
+	}
+	return m
+}
+
+// overlap returns how many words the two bags share (multiset
+// intersection).
+func overlap(a, b map[string]int) int {
+	n := 0
+	for w, ca := range a {
+		n += min(ca, b[w])
+	}
+	return n
+}
+
+// recallPrecision compares got with the reference ref: the share of the
+// reference's words got holds, and of got's words the reference holds.
+// An empty side scores 1 (nothing to find, or nothing extra).
+func recallPrecision(ref, got []string) (recall, precision float64) {
+	common := overlap(counts(ref), counts(got))
+	recall, precision = 1, 1
+	if len(ref) > 0 {
+		recall = float64(common) / float64(len(ref))
+	}
+	if len(got) > 0 {
+		precision = float64(common) / float64(len(got))
+	}
+	return recall, precision
+}
+
+// joinedWords measures words run together: of the reference's word
+// boundaries that are white space between two alphabetic words, how many
+// got loses by writing the words as one (two to four words concatenated
+// into a word the reference does not have). It returns the lost count and
+// the number of boundaries.
+func joinedWords(ref, got string) (joined, boundaries int) {
+	fields := strings.Fields(strings.ToLower(norm.NFKC.String(ref)))
+	vocab := counts(words(ref))
+	chains := map[string]int{}     // concatenation → occurrences
+	lost := map[string]int{}       // concatenation → boundaries it loses
+	joinable := func(i int) bool { // a boundary between fields i and i+1
+		return i+1 < len(fields) && endsAlpha(fields[i]) && startsAlpha(fields[i+1]) &&
+			len(alphaWords(fields[i])) > 0 && len(alphaWords(fields[i+1])) > 0
+	}
+	for i := range fields {
+		if !joinable(i) {
+			continue
+		}
+		boundaries++
+		a := alphaWords(fields[i])
+		key := a[len(a)-1]
+		for j := i + 1; j < len(fields) && j <= i+3; j++ {
+			b := alphaWords(fields[j])
+			key += b[0]
+			if vocab[key] == 0 {
+				chains[key]++
+				lost[key] = j - i
+			}
+			if len(b) != 1 || !joinable(j) {
+				break
+			}
+		}
+	}
+	for w, c := range counts(words(got)) {
+		joined += min(c, chains[w]) * lost[w]
+	}
+	return joined, boundaries
+}
+
+func alphaWords(field string) []string {
+	ws := words(field)
+	if len(ws) == 0 {
+		return nil
+	}
+	for _, w := range ws {
+		for _, r := range w {
+			if !unicode.IsLetter(r) || unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) {
+				return nil
+			}
+		}
+	}
+	return ws
+}
+
+func endsAlpha(s string) bool {
+	r := []rune(s)
+	return len(r) > 0 && unicode.IsLetter(r[len(r)-1])
+}
+
+func startsAlpha(s string) bool {
+	for _, r := range s {
+		return unicode.IsLetter(r)
+	}
+	return false
+}
+
+// cutOff tells whether a page of got stops early: the reference page has
+// at least 30 words, got holds its first third (recall ≥ 0.8) but not its
+// last third (recall < 0.5).
+func cutOff(refPage, gotPage string) bool {
+	ref := words(refPage)
+	if len(ref) < 30 {
+		return false
+	}
+	third := len(ref) / 3
+	got := counts(words(gotPage))
+	head, _ := recallPrecision(ref[:third], words(gotPage))
+	tail := float64(overlap(counts(ref[len(ref)-third:]), got)) / float64(third)
+	return head >= 0.8 && tail < 0.5
+}
+
+// reversedRTL counts the reference's right-to-left words (Hebrew, Arabic,
+// at least two letters) that got holds only reversed.
+func reversedRTL(ref, got string) int {
+	have := counts(words(got))
+	n := 0
+	for _, w := range words(ref) {
+		rs := []rune(w)
+		if len(rs) < 2 || !unicode.In(rs[0], unicode.Hebrew, unicode.Arabic) {
+			continue
+		}
+		rev := slices.Clone(rs)
+		slices.Reverse(rev)
+		if string(rev) != w && have[w] == 0 && have[string(rev)] > 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// quantile returns the q-quantile (0..1) of xs by the nearest-rank method.
+func quantile(xs []float64, q float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	i := int(q*float64(len(s)) + 0.5)
+	return s[min(max(i-1, 0), len(s)-1)]
+}

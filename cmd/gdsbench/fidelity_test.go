@@ -1,0 +1,77 @@
+package main
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestWords(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"The ﬁrst Word, again.", []string{"the", "first", "word", "again"}},
+		{"会議資料です", []string{"会議", "議資", "資料", "料で", "です"}},
+		{"Go言語 1.2", []string{"go", "言語", "1", "2"}},
+		{"一", []string{"一"}},
+	}
+	for _, tt := range tests {
+		if got := words(tt.in); !slices.Equal(got, tt.want) {
+			t.Errorf("words(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestRecallPrecision(t *testing.T) {
+	r, p := recallPrecision(words("a b c d"), words("a b x"))
+	if r != 0.5 || p != 2.0/3 {
+		t.Errorf("recall %v precision %v, want 0.5 0.667", r, p)
+	}
+	if r, p := recallPrecision(nil, nil); r != 1 || p != 1 {
+		t.Errorf("empty: %v %v", r, p)
+	}
+}
+
+func TestJoinedWords(t *testing.T) {
+	ref := "Demonstration of backgrounds by Denis Girou, June 2002"
+	tests := []struct {
+		got        string
+		wantJoined int
+	}{
+		{ref, 0},
+		{"Demonstrationofbackgrounds byDenis Girou, June 2002", 3},
+		{"Demonstration of back-grounds by Denis Girou June 2002", 0}, // a hyphen is not a lost space
+	}
+	for _, tt := range tests {
+		j, b := joinedWords(ref, tt.got)
+		if j != tt.wantJoined || b != 5 {
+			t.Errorf("%q: joined %d of %d, want %d of 5", tt.got, j, b, tt.wantJoined)
+		}
+	}
+}
+
+func TestCutOffAndRTL(t *testing.T) {
+	page := ""
+	for i := range 60 {
+		page += string(rune('a'+i%26)) + string(rune('a'+i/26)) + " "
+	}
+	if !cutOff(page, page[:len(page)/2]) {
+		t.Error("half a page is cut off")
+	}
+	if cutOff(page, page) || cutOff("too short", "") {
+		t.Error("a whole page, or a short one, is not cut off")
+	}
+	if n := reversedRTL("שלום מרחשון", "םולש מרחשון"); n != 1 {
+		t.Errorf("reversed RTL words %d, want 1", n)
+	}
+}
+
+func TestQuantile(t *testing.T) {
+	xs := []float64{5, 1, 4, 2, 3, 6, 7, 8, 9, 10}
+	if q := quantile(xs, 0.5); q != 5 {
+		t.Errorf("median %v", q)
+	}
+	if q := quantile(xs, 0.1); q != 1 {
+		t.Errorf("p10 %v", q)
+	}
+}

@@ -1,0 +1,583 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+	"unicode/utf8"
+
+	"github.com/gds-cli/gds/internal/store/sqlite"
+)
+
+// realcorpus: text fidelity and crawl cost of gds on real documents that
+// no one here wrote (scripts/realcorpus.sh unpacks Debian documentation
+// packages into --root): a sample stratified by package and PDF producer,
+// a reference text per file from another extractor (pdftotext for PDF,
+// w3m -dump for HTML, iconv for text), one `gds crawl` of the sample with
+// the offline provider into a fresh home, then per format: files indexed,
+// name-only (with reasons) and lost; word recall and precision of the
+// stored text against the reference (median, 10th percentile); files with
+// words run together (more than 2 % of the reference's word spaces lost);
+// pages cut off; right-to-left words stored reversed; the crawl's files/s
+// and peak RSS.
+
+type rcItem struct {
+	Name, Src, Format, Pkg, Producer string
+}
+
+type rcFile struct {
+	rcItem
+	Status     string // indexed, name-only, lost
+	Reason     string
+	Recall     float64
+	Precision  float64
+	Joined     int
+	Boundaries int
+	CutPages   int
+	Pages      int
+	RTLRev     int
+}
+
+type rcFormat struct {
+	Format                          string
+	Files, Indexed, NameOnly, Lost  int
+	RecallMedian, RecallP10         float64
+	PrecisionMedian, PrecisionP10   float64
+	RunTogether, CutPages, CutFiles int
+	RTLReversed                     int
+	Reasons                         map[string]int
+	recalls, precisions             []float64
+}
+
+type rcReport struct {
+	Files          int
+	CrawlSeconds   float64
+	FilesPerSec    float64
+	PeakRSSMB      float64 // largest single process (gds or a worker)
+	PeakTreeRSSMB  float64 // gds and its workers together, sampled
+	Formats        []*rcFormat
+	Worst          []rcFile
+	RunTogether    []rcFile // files with more than 2 % of word spaces lost
+	NoReference    int
+	CrawlExitError string `json:",omitempty"`
+}
+
+func runRealCorpus(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fl := flag.NewFlagSet("realcorpus", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	root := fl.String("root", "", "folder of unpacked packages, one subfolder per package (scripts/realcorpus.sh)")
+	work := fl.String("work", "", "folder for the sample, its reference texts and the gds home (emptied first)")
+	gds := fl.String("gds", "", "the gds binary to crawl with")
+	nPDF := fl.Int("pdfs", 200, "PDFs in the sample")
+	nHTML := fl.Int("html", 20, "HTML files in the sample")
+	nText := fl.Int("text", 30, "text files in the sample")
+	include := fl.String("include", "microtype.pdf,microtype-code.pdf,lscape.pdf,pdflscape.pdf,pazotest.pdf,psnfss2e.pdf,cjhebrew.pdf,hebrew.pdf,example-arabic.pdf",
+		"comma-separated PDF names always in the sample")
+	concurrency := fl.Int("concurrency", 0, "gds crawl --concurrency (0: gds's default)")
+	worst := fl.Int("worst", 12, "list this many files of lowest recall")
+	asJSON := fl.Bool("json", false, "print JSON")
+	if err := fl.Parse(args); err != nil {
+		return err
+	}
+	if *root == "" || *work == "" || *gds == "" {
+		return errors.New("--root, --work and --gds are required")
+	}
+	for _, tool := range []string{"pdftotext", "pdfinfo", "w3m", "iconv", "file"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			return fmt.Errorf("%s not found (scripts/realcorpus.sh installs poppler-utils, w3m and file): %w", tool, err)
+		}
+	}
+	if err := os.RemoveAll(*work); err != nil {
+		return err
+	}
+	filesDir, refDir, home := filepath.Join(*work, "files"), filepath.Join(*work, "ref"), filepath.Join(*work, "home")
+	for _, d := range []string{filesDir, refDir, home} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(stderr, "realcorpus: choosing the sample in %s...\n", *root)
+	items, err := rcSelect(ctx, *root, *nPDF, *nHTML, *nText, strings.Split(*include, ","))
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "realcorpus: %d files; reference texts...\n", len(items))
+	items, noRef := rcReferences(ctx, items, filesDir, refDir)
+	rep := rcReport{Files: len(items), NoReference: noRef}
+	fmt.Fprintf(stderr, "realcorpus: gds crawl of %d files...\n", len(items))
+	if err := rcCrawl(ctx, *gds, home, filesDir, *concurrency, &rep, stderr); err != nil {
+		return err
+	}
+	files, err := rcMeasure(ctx, home, refDir, items)
+	if err != nil {
+		return err
+	}
+	rep.Formats = rcAggregate(files)
+	sort.SliceStable(files, func(i, j int) bool { return files[i].Recall < files[j].Recall })
+	for _, f := range files {
+		if len(rep.Worst) >= *worst {
+			break
+		}
+		if f.Status == "indexed" {
+			rep.Worst = append(rep.Worst, f)
+		}
+	}
+	for _, f := range files {
+		if f.Status == "indexed" && f.Boundaries > 0 && float64(f.Joined) > 0.02*float64(f.Boundaries) {
+			rep.RunTogether = append(rep.RunTogether, f)
+		}
+	}
+	if *asJSON {
+		return json.NewEncoder(stdout).Encode(rep)
+	}
+	rcPrint(stdout, rep)
+	return nil
+}
+
+var producerFamily = regexp.MustCompile(`^[^0-9(]*`)
+
+// rcSelect walks root (one subfolder per package) and returns the sample:
+// the PDFs named in include, then PDFs taken in turn from each (package,
+// producer) group, HTML files and text files in turn from each package.
+func rcSelect(ctx context.Context, root string, nPDF, nHTML, nText int, include []string) ([]rcItem, error) {
+	groups := map[string][]rcItem{}
+	must := map[string]bool{}
+	for _, n := range include {
+		if n = strings.TrimSpace(n); n != "" {
+			must[n] = true
+		}
+	}
+	var picked []rcItem
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return nil
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		pkg, _, _ := strings.Cut(rel, string(filepath.Separator))
+		info, err := d.Info()
+		if err != nil || info.Size() < 200 || info.Size() > 8<<20 {
+			return nil
+		}
+		base := strings.ToLower(d.Name())
+		it := rcItem{Src: p, Pkg: pkg, Name: pkg + "__" + strings.ReplaceAll(strings.TrimPrefix(rel, pkg+"/usr/share/doc/"), "/", "_")}
+		switch {
+		case strings.HasSuffix(base, ".pdf"):
+			it.Format = "PDF"
+			out, _ := exec.CommandContext(ctx, "pdfinfo", p).Output()
+			for _, line := range strings.Split(string(out), "\n") {
+				if v, ok := strings.CutPrefix(line, "Producer:"); ok {
+					it.Producer = strings.TrimSpace(v)
+				}
+			}
+			if must[d.Name()] {
+				picked = append(picked, it)
+				delete(must, d.Name())
+				return nil
+			}
+			fam := strings.TrimSpace(producerFamily.FindString(it.Producer))
+			groups["PDF\x00"+pkg+"\x00"+fam] = append(groups["PDF\x00"+pkg+"\x00"+fam], it)
+		case strings.HasSuffix(base, ".html") || strings.HasSuffix(base, ".htm"):
+			it.Format = "HTML"
+			groups["HTML\x00"+pkg] = append(groups["HTML\x00"+pkg], it)
+		case (strings.HasSuffix(base, ".txt") || strings.HasPrefix(base, "readme")) && info.Size() < 1<<20 && !strings.Contains(base, "."+"gz"):
+			it.Format = "text"
+			if !strings.HasSuffix(base, ".txt") {
+				it.Name += ".txt" // a README is text/plain as Drive would type it
+			}
+			groups["text\x00"+pkg] = append(groups["text\x00"+pkg], it)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	take := func(format string, n int) {
+		var keys []string
+		for k := range groups {
+			if strings.HasPrefix(k, format+"\x00") {
+				keys = append(keys, k)
+			}
+		}
+		sort.Strings(keys)
+		for k := range keys {
+			g := groups[keys[k]]
+			sort.Slice(g, func(i, j int) bool { return g[i].Src < g[j].Src })
+		}
+		have := 0
+		for _, it := range picked {
+			if it.Format == format {
+				have++
+			}
+		}
+		// Each group in a fixed random order, then one file of each
+		// group in turn.
+		rng := rand.New(rand.NewPCG(31, 1))
+		for _, k := range keys {
+			g := groups[k]
+			rng.Shuffle(len(g), func(i, j int) { g[i], g[j] = g[j], g[i] })
+		}
+		for round := 0; have < n; round++ {
+			added := false
+			for _, k := range keys {
+				if g := groups[k]; round < len(g) && have < n {
+					picked = append(picked, g[round])
+					have++
+					added = true
+				}
+			}
+			if !added {
+				break
+			}
+		}
+	}
+	take("PDF", nPDF)
+	take("HTML", nHTML)
+	take("text", nText)
+	return picked, nil
+}
+
+// rcReferences copies each file into filesDir and writes its reference
+// text into refDir (pages separated by form feeds); files without a
+// reference are dropped (counted).
+func rcReferences(ctx context.Context, items []rcItem, filesDir, refDir string) ([]rcItem, int) {
+	out := make([]bool, len(items))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 2)
+	for i, it := range items {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			out[i] = rcReference(ctx, it, filesDir, refDir) == nil
+		}()
+	}
+	wg.Wait()
+	var kept []rcItem
+	for i, it := range items {
+		if out[i] {
+			kept = append(kept, it)
+		}
+	}
+	return kept, len(items) - len(kept)
+}
+
+func rcReference(ctx context.Context, it rcItem, filesDir, refDir string) error {
+	data, err := os.ReadFile(it.Src)
+	if err != nil {
+		return err
+	}
+	ref := filepath.Join(refDir, it.Name+".txt")
+	var text []byte
+	ctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	switch it.Format {
+	case "PDF":
+		text, err = exec.CommandContext(ctx, "pdftotext", "-q", "-enc", "UTF-8", it.Src, "-").Output()
+	case "HTML":
+		text, err = exec.CommandContext(ctx, "w3m", "-dump", "-T", "text/html", "-O", "UTF-8", "-cols", "200", it.Src).Output()
+	default:
+		if bytes.IndexByte(data, 0) >= 0 {
+			return errors.New("binary")
+		}
+		text = data
+		if !utf8.Valid(data) {
+			enc, ferr := exec.CommandContext(ctx, "file", "-b", "--mime-encoding", it.Src).Output()
+			if ferr != nil {
+				return ferr
+			}
+			text, err = exec.CommandContext(ctx, "iconv", "-f", strings.TrimSpace(string(enc)), "-t", "UTF-8", it.Src).Output()
+		}
+	}
+	if err != nil || len(bytes.TrimSpace(text)) == 0 {
+		return fmt.Errorf("no reference for %s: %v", it.Src, err)
+	}
+	if err := os.WriteFile(ref, text, 0o644); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(filesDir, it.Name), data, 0o644)
+}
+
+// rcCrawl runs gds crawl on filesDir with the offline provider into home,
+// timing it and sampling the RSS of gds and its worker processes.
+func rcCrawl(ctx context.Context, gds, home, filesDir string, concurrency int, rep *rcReport, stderr io.Writer) error {
+	args := []string{"crawl", "--source", "local:" + filesDir}
+	if concurrency > 0 {
+		args = append(args, "--concurrency", strconv.Itoa(concurrency))
+	}
+	cmd := exec.CommandContext(ctx, gds, args...)
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		switch k {
+		case "DATABASE_URL", "SUPABASE_DB_URL", "GDS_SOURCE", "GDS_SOURCES", "GDS_HOME", "GDS_AI_PROVIDER", "OPENAI_API_KEY", "LANG", "LC_ALL":
+			continue
+		}
+		env = append(env, kv)
+	}
+	cmd.Env = append(env, "GDS_HOME="+home, "GDS_AI_PROVIDER=offline", "LANG=C")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	done := make(chan struct{})
+	var peak int64
+	go func() {
+		t := time.NewTicker(100 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				peak = max(peak, treeRSS(cmd.Process.Pid))
+			}
+		}
+	}()
+	err := cmd.Wait()
+	close(done)
+	rep.CrawlSeconds = time.Since(start).Seconds()
+	rep.FilesPerSec = float64(rep.Files) / rep.CrawlSeconds
+	rep.PeakTreeRSSMB = float64(peak) / (1 << 20)
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		rep.PeakRSSMB = float64(ru.Maxrss) / 1024
+	}
+	if err != nil {
+		// A crawl that reports skipped files exits non-zero: the
+		// index still says what happened to each file.
+		rep.CrawlExitError = err.Error()
+		tail := out.String()
+		if len(tail) > 2000 {
+			tail = tail[len(tail)-2000:]
+		}
+		fmt.Fprintf(stderr, "realcorpus: gds crawl: %v\n%s\n", err, tail)
+	}
+	return nil
+}
+
+// treeRSS sums the resident set of pid and its descendants (Linux /proc).
+func treeRSS(pid int) int64 {
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return 0
+	}
+	parent := map[int]int{}
+	rss := map[int]int64{}
+	page := int64(os.Getpagesize())
+	for _, e := range ents {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		s := string(b)
+		i := strings.LastIndexByte(s, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(s[i+1:])
+		if len(f) < 22 {
+			continue
+		}
+		pp, _ := strconv.Atoi(f[1])
+		r, _ := strconv.ParseInt(f[21], 10, 64)
+		parent[p], rss[p] = pp, r*page
+	}
+	var total int64
+	for p := range rss {
+		for q := p; q > 1; q = parent[q] {
+			if q == pid {
+				total += rss[p]
+				break
+			}
+		}
+	}
+	return total
+}
+
+// rcMeasure compares the text of each file in the index at home with its
+// reference.
+func rcMeasure(ctx context.Context, home, refDir string, items []rcItem) ([]rcFile, error) {
+	var dbPath string
+	_ = filepath.WalkDir(home, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Name() == "index.db" {
+			dbPath = p
+		}
+		return nil
+	})
+	if dbPath == "" {
+		return nil, errors.New("gds crawl left no index.db")
+	}
+	st, err := sqlite.Open(ctx, dbPath, sqlite.Options{ReadOnly: true})
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	ids, err := st.IndexedIDs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	got, err := st.GetFiles(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	byName := map[string]int{}
+	for i, f := range got {
+		byName[f.Name] = i
+	}
+	var out []rcFile
+	for _, it := range items {
+		f := rcFile{rcItem: it, Status: "lost"}
+		i, ok := byName[it.Name]
+		if ok && got[i].NameOnly() {
+			f.Status, f.Reason = "name-only", got[i].SkipReason
+		}
+		refBytes, err := os.ReadFile(filepath.Join(refDir, it.Name+".txt"))
+		if err != nil {
+			return nil, err
+		}
+		ref := string(refBytes)
+		if ok && !got[i].NameOnly() {
+			f.Status = "indexed"
+			chunks, err := st.FileChunks(ctx, got[i].ID, 1<<24)
+			if err != nil {
+				return nil, err
+			}
+			pages := map[int]string{}
+			var all strings.Builder
+			prev, prevPage := "", -1
+			for _, c := range chunks {
+				t := c.Text
+				if c.Page == prevPage {
+					t = dropOverlap(prev, t)
+				}
+				pages[c.Page] += t + " "
+				all.WriteString(t + " ")
+				prev, prevPage = c.Text, c.Page
+			}
+			text := all.String()
+			f.Recall, f.Precision = recallPrecision(words(ref), words(text))
+			f.Joined, f.Boundaries = joinedWords(ref, text)
+			f.RTLRev = reversedRTL(ref, text)
+			if it.Format == "PDF" {
+				for n, p := range strings.Split(ref, "\f") {
+					if strings.TrimSpace(p) == "" {
+						continue
+					}
+					f.Pages++
+					if cutOff(p, pages[n+1]) {
+						f.CutPages++
+					}
+				}
+			}
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+// dropOverlap removes from next the text it repeats from the end of prev
+// (chunks overlap by up to 200 characters).
+func dropOverlap(prev, next string) string {
+	for k := min(len(prev), len(next), 1200); k > 0; k-- {
+		if strings.HasSuffix(prev, next[:k]) {
+			return next[k:]
+		}
+	}
+	return next
+}
+
+func rcAggregate(files []rcFile) []*rcFormat {
+	byFormat := map[string]*rcFormat{}
+	var order []string
+	for _, f := range files {
+		a := byFormat[f.Format]
+		if a == nil {
+			a = &rcFormat{Format: f.Format, Reasons: map[string]int{}}
+			byFormat[f.Format] = a
+			order = append(order, f.Format)
+		}
+		a.Files++
+		switch f.Status {
+		case "indexed":
+			a.Indexed++
+			a.recalls = append(a.recalls, f.Recall)
+			a.precisions = append(a.precisions, f.Precision)
+			if f.Boundaries > 0 && float64(f.Joined) > 0.02*float64(f.Boundaries) {
+				a.RunTogether++
+			}
+			a.CutPages += f.CutPages
+			if f.CutPages > 0 {
+				a.CutFiles++
+			}
+			a.RTLReversed += f.RTLRev
+		case "name-only":
+			a.NameOnly++
+			a.Reasons[f.Reason]++
+		default:
+			a.Lost++
+		}
+	}
+	var out []*rcFormat
+	for _, k := range order {
+		a := byFormat[k]
+		a.RecallMedian, a.RecallP10 = quantile(a.recalls, 0.5), quantile(a.recalls, 0.1)
+		a.PrecisionMedian, a.PrecisionP10 = quantile(a.precisions, 0.5), quantile(a.precisions, 0.1)
+		out = append(out, a)
+	}
+	return out
+}
+
+func rcPrint(w io.Writer, r rcReport) {
+	fmt.Fprintf(w, "%d files (%d more without a reference text); gds crawl %.1f s, %.2f files/s, peak RSS %.0f MB (largest process), %.0f MB (gds and workers together)\n\n",
+		r.Files, r.NoReference, r.CrawlSeconds, r.FilesPerSec, r.PeakRSSMB, r.PeakTreeRSSMB)
+	fmt.Fprintf(w, "%-6s %5s %7s %9s %4s %15s %15s %12s %17s %12s\n", "format", "files", "indexed", "name-only", "lost",
+		"recall med/p10", "precis med/p10", "run together", "pages cut (files)", "RTL reversed")
+	for _, f := range r.Formats {
+		fmt.Fprintf(w, "%-6s %5d %7d %9d %4d %7.3f/%.3f %7.3f/%.3f %12d %11d (%3d) %12d\n", f.Format, f.Files, f.Indexed, f.NameOnly, f.Lost,
+			f.RecallMedian, f.RecallP10, f.PrecisionMedian, f.PrecisionP10, f.RunTogether, f.CutPages, f.CutFiles, f.RTLReversed)
+		for reason, n := range f.Reasons {
+			fmt.Fprintf(w, "       name-only %d: %s\n", n, reason)
+		}
+	}
+	for _, list := range []struct {
+		title string
+		files []rcFile
+	}{{"lowest recall", r.Worst}, {"words run together", r.RunTogether}} {
+		if len(list.files) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "\n%s (recall, precision, spaces lost, pages cut/pages, producer, file):\n", list.title)
+		for _, f := range list.files {
+			lost := 0.0
+			if f.Boundaries > 0 {
+				lost = float64(f.Joined) / float64(f.Boundaries)
+			}
+			fmt.Fprintf(w, "  %.3f %.3f %5.1f%% %3d/%-3d %-28.28s %s\n", f.Recall, f.Precision, 100*lost, f.CutPages, f.Pages, f.Producer, f.Name)
+		}
+	}
+}
