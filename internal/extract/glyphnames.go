@@ -36,7 +36,22 @@ var glyphNames = sync.OnceValue(func() map[string]rune {
 		"brokenbar": '¦', "dieresis": '¨', "macron": '¯', "acute": '´', "cedilla": '¸', "circumflex": 'ˆ',
 		"tilde": '˜', "fraction": '⁄', "arrowright": '→', "arrowleft": '←', "infinity": '∞',
 		"lessequal": '≤', "greaterequal": '≥', "notequal": '≠', "summation": '∑', "product": '∏',
-		"radical": '√', "integral": '∫', "partialdiff": '∂', "Delta": 'Δ', "Omega": 'Ω', "pi": 'π',
+		"radical": '√', "integral": '∫', "partialdiff": '∂',
+		// Greek (math fonts and the Symbol font name their letters so)
+		"Alpha": 'Α', "Beta": 'Β', "Gamma": 'Γ', "Delta": 'Δ', "Epsilon": 'Ε', "Zeta": 'Ζ', "Eta": 'Η',
+		"Theta": 'Θ', "Iota": 'Ι', "Kappa": 'Κ', "Lambda": 'Λ', "Mu": 'Μ', "Nu": 'Ν', "Xi": 'Ξ',
+		"Omicron": 'Ο', "Pi": 'Π', "Rho": 'Ρ', "Sigma": 'Σ', "Tau": 'Τ', "Upsilon": 'Υ', "Phi": 'Φ',
+		"Chi": 'Χ', "Psi": 'Ψ', "Omega": 'Ω', "Upsilon1": 'ϒ',
+		"alpha": 'α', "beta": 'β', "gamma": 'γ', "delta": 'δ', "epsilon": 'ε', "zeta": 'ζ', "eta": 'η',
+		"theta": 'θ', "iota": 'ι', "kappa": 'κ', "lambda": 'λ', "nu": 'ν', "xi": 'ξ', "omicron": 'ο',
+		"pi": 'π', "rho": 'ρ', "sigma": 'σ', "sigma1": 'ς', "tau": 'τ', "upsilon": 'υ', "phi": 'φ',
+		"chi": 'χ', "psi": 'ψ', "omega": 'ω', "theta1": 'ϑ', "phi1": 'ϕ', "omega1": 'ϖ',
+		"epsilon1": 'ϵ', "rho1": 'ϱ',
+		// Hebrew (Adobe Glyph List names)
+		"alef": 'א', "bet": 'ב', "gimel": 'ג', "dalet": 'ד', "he": 'ה', "vav": 'ו', "zayin": 'ז',
+		"het": 'ח', "tet": 'ט', "yod": 'י', "finalkaf": 'ך', "kaf": 'כ', "lamed": 'ל', "finalmem": 'ם',
+		"mem": 'מ', "finalnun": 'ן', "nun": 'נ', "samekh": 'ס', "ayin": 'ע', "finalpe": 'ף', "pe": 'פ',
+		"finaltsadi": 'ץ', "tsadi": 'צ', "qof": 'ק', "resh": 'ר', "shin": 'ש', "tav": 'ת',
 	}
 })
 

@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"errors"
 	"io"
+	"strconv"
 	"strings"
 	"unicode/utf16"
 
@@ -539,6 +540,19 @@ func simpleEncoding(v pdf.Value, budget *pdfBudget) *[256]rune {
 	if cm == nil {
 		t[0x27], t[0x60] = '\u2019', '\u2018' // StandardEncoding quotes
 	}
+	if base == "" {
+		// No base encoding: the font's own. The Symbol font's is known;
+		// an embedded Type 1 font states its own in its program (math
+		// fonts such as PazoMath put Greek capitals at Latin codes).
+		if strings.HasSuffix(v.Key("BaseFont").Name(), "Symbol") {
+			for i, r := range symbolGreek {
+				t['A'+i] = r
+			}
+		}
+		for code, name := range type1Encoding(v.Key("FontDescriptor").Key("FontFile"), budget) {
+			t[code] = glyphRune(name, t[code])
+		}
+	}
 	if d := enc.Key("Differences"); d.Kind() == pdf.Array {
 		code := 0
 		n := min(d.Len(), 4096) // 256 codes never need more
@@ -557,4 +571,59 @@ func simpleEncoding(v pdf.Value, budget *pdfBudget) *[256]rune {
 		}
 	}
 	return t
+}
+
+// symbolGreek are the letters of the Symbol font's encoding at codes
+// 'A' to 'z' (0 where it has no letter).
+var symbolGreek = [...]rune{
+	'Α', 'Β', 'Χ', 'Δ', 'Ε', 'Φ', 'Γ', 'Η', 'Ι', 'ϑ', 'Κ', 'Λ', 'Μ', 'Ν', 'Ο', 'Π', 'Θ', 'Ρ', 'Σ', 'Τ', 'Υ', 'ς', 'Ω', 'Ξ', 'Ψ', 'Ζ',
+	'[', '∴', ']', '⊥', '_', '\uf8e5',
+	'α', 'β', 'χ', 'δ', 'ε', 'φ', 'γ', 'η', 'ι', 'ϕ', 'κ', 'λ', 'μ', 'ν', 'ο', 'π', 'θ', 'ρ', 'σ', 'τ', 'υ', 'ϖ', 'ω', 'ξ', 'ψ', 'ζ',
+}
+
+// maxType1Header bounds the bytes of a Type 1 font program read for its
+// encoding, which is in the clear-text part before the encrypted one.
+const maxType1Header = 64 << 10
+
+// type1Encoding reads the built-in encoding of an embedded Type 1 font
+// program (FontFile): the "dup CODE /name put" entries of its clear-text
+// part. Nil when there is none or it is StandardEncoding.
+func type1Encoding(ff pdf.Value, budget *pdfBudget) map[int]string {
+	if ff.Kind() != pdf.Stream {
+		return nil
+	}
+	var data []byte
+	budget.open()
+	if err := safely(func() {
+		rc := ff.Reader()
+		defer rc.Close()
+		n := int64(maxType1Header)
+		if l1 := ff.Key("Length1").Int64(); l1 > 0 && l1 < n {
+			n = l1
+		}
+		data, _ = io.ReadAll(io.LimitReader(budgetReader{rc, budget}, n))
+	}); err != nil {
+		if errors.Is(err, errPDFBudget) || budget.ctx.Err() != nil {
+			panic(err)
+		}
+		return nil
+	}
+	if i := strings.Index(string(data), "eexec"); i >= 0 {
+		data = data[:i]
+	}
+	i := strings.Index(string(data), "/Encoding")
+	if i < 0 || strings.HasPrefix(strings.TrimSpace(string(data[i+len("/Encoding"):])), "StandardEncoding") {
+		return nil
+	}
+	out := map[int]string{}
+	fields := strings.Fields(string(data[i:]))
+	for j := 0; j+3 < len(fields); j++ {
+		if fields[j] != "dup" || fields[j+3] != "put" || !strings.HasPrefix(fields[j+2], "/") {
+			continue
+		}
+		if code, err := strconv.Atoi(fields[j+1]); err == nil && code >= 0 && code < 256 {
+			out[code] = fields[j+2][1:]
+		}
+	}
+	return out
 }

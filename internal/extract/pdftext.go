@@ -33,6 +33,7 @@ type placed struct {
 	text           string
 	x, y, ex, ey   float64 // start and end of the glyph's advance
 	size           float64 // em size in device units
+	dx, dy         float64 // unit vector of the baseline in device space
 	vertical       bool
 	wordSpaceGlyph bool
 }
@@ -110,7 +111,7 @@ func newPageText(doc *pdfDoc) *pageText {
 }
 
 // text returns the page's text laid out so far.
-func (p *pageText) text() string { return cleanLines(p.lay.w.String()) }
+func (p *pageText) text() string { return cleanLines(p.lay.text()) }
 
 // gstate is the part of the graphics and text state the layout needs.
 type gstate struct {
@@ -443,12 +444,23 @@ func (in *interp) show(s string) {
 			}
 			tx *= st.th
 		}
-		st.tm = matrix{1, 0, 0, 1, tx, ty}.mul(st.tm)
-		end := matrix{st.fs * st.th, 0, 0, st.fs, 0, st.ts}.mul(st.tm).mul(st.ctm)
+		// The glyph ends where its own width does: character and word
+		// spacing (Tc, Tw) are gaps after it, which a producer may take
+		// back with TJ offsets (letter-spaced words) or not (spaces).
+		glyphEnd := matrix{1, 0, 0, 1, tx, ty}
+		if !st.font.vertical {
+			glyphEnd[4] = g.width * st.font.scale * st.fs * st.th
+		}
+		end := matrix{st.fs * st.th, 0, 0, st.fs, 0, st.ts}.mul(glyphEnd.mul(st.tm)).mul(st.ctm)
 		ex, ey := end.apply(0, 0)
+		st.tm = matrix{1, 0, 0, 1, tx, ty}.mul(st.tm)
 		size := math.Sqrt(math.Abs(trm[0]*trm[3] - trm[1]*trm[2]))
+		dx, dy := 1.0, 0.0
+		if n := math.Hypot(trm[0], trm[1]); n > 0 {
+			dx, dy = trm[0]/n, trm[1]/n
+		}
 		if g.text != "" {
-			p.lay.add(placed{text: g.text, x: x, y: y, ex: ex, ey: ey, size: size, vertical: st.font.vertical, wordSpaceGlyph: g.space})
+			p.lay.add(placed{text: g.text, x: x, y: y, ex: ex, ey: ey, size: size, dx: dx, dy: dy, vertical: st.font.vertical, wordSpaceGlyph: g.space})
 			if p.doc.budget.text.full() {
 				p.doc.budget.stop("text size")
 			}
@@ -469,22 +481,69 @@ func isCJK(r rune) bool {
 // line break, a horizontal gap wider than 15% of the font size a space. A
 // line break between two CJK characters is dropped: Japanese wraps lines
 // without spaces, and keeping the break would split words for search.
+//
+// Right-to-left text (Hebrew, Arabic) comes in visual order from most
+// producers (TeX's, which lay glyphs out left to right) and in logical
+// order from others (glyphs placed leftwards). The layouter counts, per
+// line, which way consecutive right-to-left glyphs advance; a line laid
+// out visually is turned into logical order when the page's text is taken
+// (visualToLogical), so the stored word is the word as written.
 type layouter struct {
 	w         *textWriter
 	prev      placed
 	hasPrev   bool
 	last      rune // last non-space rune written
 	endsBlank bool
+	// the current line: where it starts in w, and how its right-to-left
+	// glyphs advanced (rightwards: visual order; leftwards: logical)
+	lineStart         int
+	rtlRight, rtlLeft int
+	visual            [][2]int // byte ranges of lines in visual order
+}
+
+// endLine closes the current line at the end of what is written.
+func (l *layouter) endLine() {
+	if l.rtlRight > l.rtlLeft {
+		l.visual = append(l.visual, [2]int{l.lineStart, l.w.Len()})
+	}
+	l.rtlRight, l.rtlLeft = 0, 0
+}
+
+// text returns what was written, with the lines laid out visually put in
+// logical order (same bytes, reordered).
+func (l *layouter) text() string {
+	l.endLine()
+	l.lineStart = l.w.Len()
+	s := l.w.String()
+	if len(l.visual) == 0 {
+		return s
+	}
+	b := []byte(s)
+	for _, span := range l.visual {
+		start, end := min(span[0], len(b)), min(span[1], len(b))
+		copy(b[start:end], visualToLogical(string(b[start:end])))
+	}
+	return string(b)
 }
 
 func (l *layouter) add(g placed) {
 	if l.hasPrev {
 		brk, sp := gapBetween(&l.prev, &g)
 		first, _ := utf8.DecodeRuneInString(g.text)
+		if !brk && isRTL(first) && isRTL(l.last) {
+			switch along := (g.x-l.prev.x)*l.prev.dx + (g.y-l.prev.y)*l.prev.dy; {
+			case along > 0:
+				l.rtlRight++
+			case along < 0:
+				l.rtlLeft++
+			}
+		}
 		switch {
 		case brk:
 			if !(isCJK(l.last) && isCJK(first)) {
+				l.endLine()
 				l.w.WriteByte('\n')
+				l.lineStart = l.w.Len()
 				l.endsBlank = true
 			}
 		case sp && !l.endsBlank && !unicode.IsSpace(first):
@@ -519,15 +578,125 @@ func gapBetween(p, g *placed) (lineBreak, space bool) {
 		}
 		return false, false
 	}
-	dy := g.y - p.ey
-	dx := g.x - p.ex
-	switch {
-	case math.Abs(dy) > 0.6*size:
-		return true, false
-	case dx > 0.15*size || dx < -2*size:
-		return false, true
+	// Distances along the baseline of p and across it: a page rotated
+	// by a matrix (landscape pages, rotated labels) runs its lines
+	// along any direction.
+	if p.dx*g.dx+p.dy*g.dy < 0.9 {
+		return true, false // the direction changed
 	}
-	return false, false
+	ox, oy := g.x-p.ex, g.y-p.ey
+	along := ox*p.dx + oy*p.dy
+	across := -ox*p.dy + oy*p.dx
+	if math.Abs(across) > 0.6*size {
+		return true, false
+	}
+	if r, _ := utf8.DecodeRuneInString(g.text); isRTL(r) && along < 0 {
+		// Right-to-left glyphs placed leftwards (logical order): the
+		// gap is from the end of g to the start of p.
+		back := (p.x-g.ex)*p.dx + (p.y-g.ey)*p.dy
+		return false, back > 0.15*size && along > -40*size
+	}
+	return false, along > 0.15*size || along < -2*size
+}
+
+// isRTL reports whether r is a letter of a right-to-left script.
+func isRTL(r rune) bool {
+	return (r >= 0x0590 && r <= 0x08ff) || (r >= 0xfb1d && r <= 0xfdff) || (r >= 0xfe70 && r <= 0xfeff)
+}
+
+// mirrored swaps paired punctuation, as a right-to-left line shows it.
+func mirrored(r rune) rune {
+	switch r {
+	case '(':
+		return ')'
+	case ')':
+		return '('
+	case '[':
+		return ']'
+	case ']':
+		return '['
+	case '{':
+		return '}'
+	case '}':
+		return '{'
+	case '<':
+		return '>'
+	case '>':
+		return '<'
+	}
+	return r
+}
+
+// visualToLogical turns a line laid out left to right on the page into
+// the order it is read (the inverse of the Unicode bidirectional
+// algorithm for the common cases): a line whose letters are mostly
+// right-to-left is reversed, then each run of left-to-right letters and
+// digits in it is turned back; in a mostly left-to-right line each run of
+// right-to-left words is reversed in place, digits kept. Paired
+// punctuation reversed into a right-to-left run is mirrored. The result
+// has the same bytes in another order.
+func visualToLogical(line string) string {
+	rs := []rune(line)
+	rtl, ltr := 0, 0
+	for _, r := range rs {
+		switch {
+		case isRTL(r) && unicode.IsLetter(r):
+			rtl++
+		case unicode.IsLetter(r):
+			ltr++
+		}
+	}
+	if rtl == 0 {
+		return line
+	}
+	strongLTR := func(r rune) bool { return unicode.IsDigit(r) || (unicode.IsLetter(r) && !isRTL(r)) }
+	reverse := func(a []rune, mirror bool) {
+		for i, j := 0, len(a)-1; i < j; i, j = i+1, j-1 {
+			a[i], a[j] = a[j], a[i]
+		}
+		if mirror {
+			for i := range a {
+				a[i] = mirrored(a[i])
+			}
+		}
+	}
+	// runs calls fn on each maximal run that starts and ends with a rune
+	// in(r) and holds no rune in stop(r).
+	runs := func(in, stop func(rune) bool, fn func(a []rune)) {
+		for i := 0; i < len(rs); i++ {
+			if !in(rs[i]) {
+				continue
+			}
+			j, last := i, i
+			for ; j < len(rs) && !stop(rs[j]); j++ {
+				if in(rs[j]) {
+					last = j
+				}
+			}
+			fn(rs[i : last+1])
+			i = last
+		}
+	}
+	if rtl >= ltr {
+		reverse(rs, true)
+		runs(strongLTR, func(r rune) bool { return isRTL(r) && !unicode.IsDigit(r) }, func(a []rune) { reverse(a, true) })
+	} else {
+		rtlLetter := func(r rune) bool { return isRTL(r) && unicode.IsLetter(r) }
+		runs(rtlLetter, func(r rune) bool { return unicode.IsLetter(r) && !isRTL(r) }, func(a []rune) {
+			reverse(a, true)
+			for i := 0; i < len(a); i++ { // numbers read left to right
+				if unicode.IsDigit(a[i]) {
+					j := i
+					for j+1 < len(a) && (unicode.IsDigit(a[j+1]) || a[j+1] == '.' || a[j+1] == ',') {
+						j++
+					}
+					reverse(a[i:j+1], false)
+					i = j
+				}
+			}
+		})
+	}
+	return string(rs)
 }
 
 // cleanLines trims trailing spaces, collapses runs of blank lines.

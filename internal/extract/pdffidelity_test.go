@@ -1,0 +1,103 @@
+package extract
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestPDFRotatedWordSpaces: words placed by TJ offsets keep their spaces
+// whatever way the page turns them (a landscape page, rotated labels):
+// gaps are measured along the baseline, not along the page's x axis.
+func TestPDFRotatedWordSpaces(t *testing.T) {
+	for _, cm := range []string{"1 0 0 1 0 0", "0 1 -1 0 500 100", "0 -1 1 0 100 700", "-1 0 0 -1 500 700", "0.7071 0.7071 -0.7071 0.7071 300 100"} {
+		content := fmt.Sprintf("q %s cm BT /F1 12 Tf 50 50 Td [(The)-333(lscape)-333(package)] TJ 0 -14 Td [(D.)-250(P.)-250(Carlisle)] TJ ET Q", cm)
+		_, text := extractPDFText(t, onePage(t, content, ""))
+		if text != "The lscape package\nD. P. Carlisle" {
+			t.Errorf("cm %s: %q", cm, text)
+		}
+	}
+}
+
+// TestPDFLetterSpacedWords: a producer that spaces letters with Tc and
+// takes the spacing back with TJ offsets inside words (Acrobat Distiller
+// 4) shows a word space as the spacing it does not take back.
+func TestPDFLetterSpacedWords(t *testing.T) {
+	content := "BT /F1 1 Tf 9.9626 0 0 9.9626 90 511 Tm 0.5028 Tc " +
+		"[(8)502.9(.)499.9(1)-545(S)503.8(o)500.7(m)500.5(e)259.1(F)504.7(o)500.7(n)500.6(t)250.6(D)499.9(e)500(s)505.2(i)504.7(g)504.7(n)] TJ ET"
+	_, text := extractPDFText(t, onePage(t, content, ""))
+	if text != "8.1 Some Font Design" {
+		t.Errorf("%q, want \"8.1 Some Font Design\"", text)
+	}
+}
+
+// TestPDFGreekFontEncodings: Greek set in a math font whose own (built-in)
+// encoding puts it at Latin codes, and in the Symbol font, comes out
+// Greek (Γ,Δ,Θ,Λ, not G,D,Q,L).
+func TestPDFGreekFontEncodings(t *testing.T) {
+	program := "%!PS-AdobeFont-1.0: PazoMath 001.003\n/FontName /PazoMath def\n/Encoding 256 array\n0 1 255 {1 index exch /.notdef put} for\n" +
+		"dup 71 /Gamma put\ndup 68 /Delta put\ndup 81 /Theta put\ndup 76 /Lambda put\ndup 97 /alpha put\nreadonly def\ncurrentdict end\ncurrentfile eexec\n\x8f\x02binary"
+	pazo := "<< /Type /Font /Subtype /Type1 /BaseFont /KZWVWQ+PazoMath /FirstChar 0 /LastChar 255 /FontDescriptor 7 0 R >>"
+	desc := "<< /Type /FontDescriptor /FontName /KZWVWQ+PazoMath /Flags 4 /FontFile 8 0 R >>"
+	ff := streamObj(fmt.Sprintf("/Length1 %d /Length2 7 /Length3 0", strings.Index(program, "\x8f")), program)
+	symbol := "<< /Type /Font /Subtype /Type1 /BaseFont /Symbol >>"
+	content := "BT /F2 12 Tf 50 50 Td (G,D,Q,L a) Tj 0 -14 Td /F3 12 Tf (G,D,Q,L a p) Tj ET"
+	_, text := extractPDFText(t, onePage(t, content, "/Font << /F1 5 0 R /F2 6 0 R /F3 9 0 R >>", pazo, desc, ff, symbol))
+	if text != "Γ,Δ,Θ,Λ α\nΓ,Δ,Θ,Λ α π" {
+		t.Errorf("%q, want Γ,Δ,Θ,Λ α / Γ,Δ,Θ,Λ α π", text)
+	}
+}
+
+func TestVisualToLogical(t *testing.T) {
+	tests := []struct{ visual, logical string }{
+		{"ןושחרמ", "מרחשון"},
+		{"ةيبرعلا ةغللا معد رابتخا", "اختبار دعم اللغة العربية"},
+		{"٢٠٢٢ يناثلا نيرشت ٢٩", "٢٩ تشرين الثاني ٢٠٢٢"},
+		{"(Calendar) ةيخيرأت لامعأ", "أعمال تأريخية (Calendar)"},
+		// A mostly English line is taken as left to right: its words
+		// are right, their order is the visual one.
+		{"(Calendar operations) ةيخيرأت لامعأ", "(Calendar operations) أعمال تأريخية"},
+		{"The word םולש means peace", "The word שלום means peace"},
+		{"in 1948 לארשי תנידמ was founded", "in 1948 מדינת ישראל was founded"},
+		{"plain English (no change)", "plain English (no change)"},
+	}
+	for _, tt := range tests {
+		if got := visualToLogical(tt.visual); got != tt.logical {
+			t.Errorf("visualToLogical(%q) = %q, want %q", tt.visual, got, tt.logical)
+		}
+		if len(visualToLogical(tt.visual)) != len(tt.visual) {
+			t.Errorf("%q: length changed", tt.visual)
+		}
+	}
+}
+
+// TestPDFRightToLeftLogicalOrder: Arabic laid out left to right by
+// XeTeX (polyglossia's example, visual order in the content stream) is
+// stored in reading order; Hebrew placed leftwards glyph by glyph (logical
+// order in the stream) stays as it is, with its word spaces.
+func TestPDFRightToLeftLogicalOrder(t *testing.T) {
+	doc, err := extractFile(t, filepath.Join(fidelity, "polyglossia-example-arabic.pdf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := doc.Text()
+	for _, want := range []string{"اختبار دعم اللغة العربية", "٢٩ تشرين الثاني ٢٠٢٢"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("lacks %q:\n%s", want, firstRunes(text, 300))
+		}
+	}
+	if strings.Contains(text, "ةيبرعلا") {
+		t.Error("an Arabic word is stored reversed")
+	}
+
+	// Hebrew glyphs (a font mapping codes to AGL names) drawn right to
+	// left: each glyph moved left of the previous one.
+	hebrew := "<< /Type /Font /Subtype /Type1 /BaseFont /Hebrew /FirstChar 97 /LastChar 100 /Widths [500 500 500 500] " +
+		"/Encoding << /Differences [97 /mem /resh /het /shin] >> >>"
+	content := "BT /F2 10 Tf 200 50 Td (a) Tj -5 0 Td (b) Tj -5 0 Td (c) Tj -5 0 Td (d) Tj -13 0 Td (a) Tj ET"
+	_, got := extractPDFText(t, onePage(t, content, "/Font << /F1 5 0 R /F2 6 0 R >>", hebrew))
+	if got != "מרחש מ" {
+		t.Errorf("logical-order Hebrew: %q, want \"מרחש מ\"", got)
+	}
+}
