@@ -69,6 +69,9 @@ type Source struct {
 	Link     string  `json:"link"`
 	Path     string  `json:"path,omitempty"` // the file's folder
 	MimeType string  `json:"mime_type,omitempty"`
+	// Account is the Google account of a Drive file ("default" or the name
+	// of `gds auth login --account NAME`); "" for other sources.
+	Account string `json:"account,omitempty"`
 }
 
 // ChunkID names a chunk: its file's ID and its ordinal.
@@ -254,6 +257,7 @@ func retrieve(ctx context.Context, st store.Store, prov ai.Provider, req Retriev
 		out = append(out, Source{
 			Ref: len(out) + 1, FileID: h.FileID, Name: f.Name, ChunkID: ChunkID(h.FileID, h.Ordinal), Ordinal: h.Ordinal,
 			Page: h.Page, Text: h.Text, Score: h.Score, Link: f.WebLink, Path: f.Path, MimeType: f.MimeType,
+			Account: store.DriveAccount(f.Source),
 		})
 	}
 	return out, nil

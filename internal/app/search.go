@@ -269,7 +269,8 @@ func (s *SearchSession) SetFolder(ctx context.Context, typed string) error {
 
 // SetSources limits new searches to the sources of specs (--source values,
 // each a spec or a comma-separated list; none: every source). A bare
-// "drive" keeps every Drive source. When no Drive source is left, keyword
+// "drive" keeps every Drive source of the default account, "drive@NAME"
+// every Drive source of account NAME. When no Drive source is left, keyword
 // search stays in the local index. A bad spec is an apperr.Usage error.
 func (s *SearchSession) SetSources(specs []string) error {
 	keys, err := SourceKeys(specs)

@@ -144,30 +144,41 @@ func (s Source) String() string {
 }
 
 // CrawlSource is one parsed source spec of GDS_SOURCES (or the older
-// GDS_SOURCE): "drive", "drive:FOLDER_ID" or "local:PATH".
+// GDS_SOURCE): "drive", "drive:FOLDER_ID", "drive@ACCOUNT",
+// "drive@ACCOUNT:FOLDER_ID" or "local:PATH".
 type CrawlSource struct {
 	Kind string // SourceDrive or SourceLocal
 	Path string // absolute folder path when Kind is SourceLocal
 	// FolderID is the one Drive folder of "drive:FOLDER_ID"; "" for
 	// "drive", which crawls GOOGLE_DRIVE_TARGET_FOLDER_IDS.
 	FolderID string
+	// Account is the Google account of a Drive source ("drive@ACCOUNT"):
+	// a name given to `gds auth login --account`; "" is the default
+	// account (plain "drive", and "drive@default").
+	Account string
 }
 
 // String renders the source as it is written in GDS_SOURCES (its Key).
 func (s CrawlSource) String() string { return s.Key() }
 
-// Key is the stable key of the source: "drive", "drive:FOLDER_ID" or
-// "local:/abs/path" (the path cleaned and absolute). Every indexed file
-// records the key of its source (store.File.Source), and every source has
-// its own crawl checkpoint under it.
+// Key is the stable key of the source: "drive", "drive:FOLDER_ID",
+// "drive@ACCOUNT", "drive@ACCOUNT:FOLDER_ID" or "local:/abs/path" (the
+// path cleaned and absolute). Every indexed file records the key of its
+// source (store.File.Source), and every source has its own crawl
+// checkpoint under it. The default account's keys have no "@", so indexes
+// made before accounts existed keep theirs.
 func (s CrawlSource) Key() string {
-	switch {
-	case s.Kind == SourceLocal:
+	if s.Kind == SourceLocal {
 		return SourceLocal + ":" + s.Path
-	case s.FolderID != "":
-		return SourceDrive + ":" + s.FolderID
 	}
-	return s.Kind
+	k := s.Kind
+	if s.Kind == SourceDrive && s.Account != "" {
+		k += "@" + s.Account
+	}
+	if s.FolderID != "" {
+		k += ":" + s.FolderID
+	}
+	return k
 }
 
 // ParseSource parses one source spec ("drive", "drive:FOLDER_ID" or
@@ -179,13 +190,28 @@ func ParseSource(v, workDir, homeDir string) (CrawlSource, error) {
 	switch {
 	case v == "" || v == SourceDrive:
 		return CrawlSource{Kind: SourceDrive}, nil
-	case strings.HasPrefix(v, SourceDrive+":"):
-		id := strings.TrimSpace(strings.TrimPrefix(v, SourceDrive+":"))
-		if guess := folderIDFromURL(id); guess != "" {
-			id = guess
+	case strings.HasPrefix(v, SourceDrive+"@"):
+		rest := strings.TrimPrefix(v, SourceDrive+"@")
+		name, folder, hasFolder := strings.Cut(rest, ":")
+		account, err := CheckAccount(name)
+		if name == "" {
+			err = &AccountError{Name: name}
 		}
-		if !validFolderID(id) {
-			return CrawlSource{}, &SourceError{Value: v, Err: errors.New("needs a folder ID after \"drive:\" (the part after /folders/ in the folder's Drive URL)")}
+		if err != nil {
+			return CrawlSource{}, &SourceError{Value: v, Err: err}
+		}
+		if !hasFolder {
+			return CrawlSource{Kind: SourceDrive, Account: account}, nil
+		}
+		id, err := parseFolderID(folder)
+		if err != nil {
+			return CrawlSource{}, &SourceError{Value: v, Err: err}
+		}
+		return CrawlSource{Kind: SourceDrive, Account: account, FolderID: id}, nil
+	case strings.HasPrefix(v, SourceDrive+":"):
+		id, err := parseFolderID(strings.TrimPrefix(v, SourceDrive+":"))
+		if err != nil {
+			return CrawlSource{}, &SourceError{Value: v, Err: err}
 		}
 		return CrawlSource{Kind: SourceDrive, FolderID: id}, nil
 	case strings.HasPrefix(v, SourceLocal+":"):
@@ -201,6 +227,18 @@ func ParseSource(v, workDir, homeDir string) (CrawlSource, error) {
 		}
 		return CrawlSource{}, e
 	}
+}
+
+// parseFolderID reads the folder ID after "drive:" (or a folder URL).
+func parseFolderID(v string) (string, error) {
+	id := strings.TrimSpace(v)
+	if guess := folderIDFromURL(id); guess != "" {
+		id = guess
+	}
+	if !validFolderID(id) {
+		return "", errors.New("needs a folder ID after \"drive:\" (the part after /folders/ in the folder's Drive URL)")
+	}
+	return id, nil
 }
 
 // SourceError is a source spec gds cannot use: an unknown one (Err nil;

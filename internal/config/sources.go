@@ -7,7 +7,7 @@ import (
 
 // ParseSources parses a comma-separated list of source specs (GDS_SOURCES,
 // `gds crawl --source A,B`, `gds init --source`): "drive",
-// "drive:FOLDER_ID", "local:PATH". Paths are resolved as ParseSource does;
+// "drive:FOLDER_ID", "drive@ACCOUNT", "drive@ACCOUNT:FOLDER_ID", "local:PATH". Paths are resolved as ParseSource does;
 // empty items are skipped and duplicates (by Key) removed, keeping the
 // first. A bad item is an error naming it (a *SourceError for an unknown
 // spec, suggesting "local:" for a bare path). An empty value gives no
@@ -76,8 +76,12 @@ func (c *Config) fillSources(val func(name, def string) string, workDir, homeDir
 	if err != nil {
 		e := &Error{Var: name, Value: raw, Problem: "config.problem.bad_source", Fix: "config.fix.source"}
 		var se *SourceError
+		var ae *AccountError
 		if errors.As(err, &se) {
 			e.Value = se.Value
+			if errors.As(err, &ae) {
+				e.Problem, e.Fix = "config.problem.bad_account", "config.fix.account"
+			}
 			if se.Suggest != "" {
 				e.Fix, e.FixArgs = "config.fix.source_path", []any{se.Suggest}
 			}

@@ -13,6 +13,7 @@ import (
 	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/i18n"
 	"github.com/gds-cli/gds/internal/search"
+	"github.com/gds-cli/gds/internal/store"
 )
 
 // Values of SearchDoc.End.
@@ -117,6 +118,10 @@ type JSONResult struct {
 	// Source is the key of the file's source ("drive", "drive:FOLDER_ID",
 	// "local:/abs/path", "upload").
 	Source string `json:"source"`
+	// Account is the Google account of a Drive file's source ("default",
+	// or the name of `gds auth login --account NAME`); absent for other
+	// sources.
+	Account string `json:"account,omitempty"`
 	// NameOnly marks a file indexed by name, type and dates only (its
 	// content could not be extracted); SkipReason says why.
 	NameOnly   bool   `json:"name_only,omitempty"`
@@ -223,7 +228,7 @@ func NewSearchDoc(out search.Outcome, token string, limit int, lang string) Sear
 			f := r.File
 			doc.Results = append(doc.Results, JSONResult{ID: f.ID, Name: f.Name, Summary: f.Summary, Link: f.WebLink,
 				MimeType: f.MimeType, ModifiedTime: rfc3339(f.ModifiedAt), Score: round4(r.Score), Path: f.Path, Source: f.Source,
-				NameOnly: f.NameOnly(), SkipReason: f.SkipReason, OCR: f.OCR, Missing: nonNil(r.Missing)})
+				Account: store.DriveAccount(f.Source), NameOnly: f.NameOnly(), SkipReason: f.SkipReason, OCR: f.OCR, Missing: nonNil(r.Missing)})
 		}
 		if len(out.Partial) > 0 {
 			doc.Partial = &JSONPartial{Words: out.Partial, Message: search.PartialText(out.Partial, lang)}

@@ -5,16 +5,21 @@ import (
 	"strings"
 
 	"github.com/gds-cli/gds/internal/search"
+	"github.com/gds-cli/gds/internal/store"
 	"github.com/gds-cli/gds/internal/termsafe"
 )
 
 // SourceLabel is the short name of a source key shown next to a result:
-// "Drive" for a Drive source, the folder's name for a local one
+// "Drive" for a Drive source of the default account, "Drive (work)" for
+// one of account work ("drive@work…"), the folder's name for a local one
 // ("local:/home/u/Docs" → "Docs"), "upload" for an uploaded document.
 func SourceLabel(key string) string {
 	kind, rest, _ := strings.Cut(key, ":")
 	switch {
-	case kind == "drive":
+	case store.SourceKindOf(key) == "drive":
+		if a := store.SourceAccountOf(key); a != "" {
+			return "Drive (" + a + ")"
+		}
 		return "Drive"
 	case kind == "local" && rest != "":
 		return filepath.Base(rest)

@@ -14,6 +14,7 @@ import (
 func TestSourceLabel(t *testing.T) {
 	for key, want := range map[string]string{
 		"drive": "Drive", "drive:1AbC": "Drive", "local:/home/u/Docs": "Docs", "upload": "upload", "local": "local",
+		"drive@work": "Drive (work)", "drive@work:1AbC": "Drive (work)", "local:/x/a@b:c": "a@b:c",
 	} {
 		if got := SourceLabel(key); got != want {
 			t.Errorf("SourceLabel(%q) = %q, want %q", key, got, want)
@@ -35,6 +36,11 @@ func TestSearchTextShowsSourceWhenMixed(t *testing.T) {
 	SearchText(&b, res("drive:F1", "local:/x/Notes"), false, false, "en")
 	if got := b.String(); !strings.Contains(got, "(Drive · P · ") || !strings.Contains(got, "(Notes · P · ") {
 		t.Errorf("mixed sources:\n%s\nwant each line labelled with its source", got)
+	}
+	b.Reset()
+	SearchText(&b, res("drive", "drive@work:F2"), false, false, "en")
+	if got := b.String(); !strings.Contains(got, "(Drive · P · ") || !strings.Contains(got, "(Drive (work) · P · ") {
+		t.Errorf("two accounts:\n%s\nwant each line labelled with its account", got)
 	}
 	b.Reset()
 	SearchText(&b, res("local:/x/Notes", "local:/x/Notes"), false, false, "en")

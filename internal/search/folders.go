@@ -84,8 +84,8 @@ func ResolveFolder(typed string, folders []store.FolderCount) FolderMatch {
 		return foldMatch(rel, keys(paths[src]))
 	}
 	// 1, 2: a spec or an absolute local path.
-	if kind, rest, ok := strings.Cut(typed, ":"); ok && (kind == "local" || kind == "drive") {
-		if kind == "drive" {
+	if kind, rest, ok := strings.Cut(typed, ":"); ok && (kind == "local" || store.SourceKindOf(kind) == "drive") {
+		if kind != "local" {
 			for _, src := range sources {
 				if src == typed {
 					return FolderMatch{Found: true, Scope: FolderScope{Sources: []string{src}}}
@@ -94,10 +94,12 @@ func ResolveFolder(typed string, folders []store.FolderCount) FolderMatch {
 		} else if m, ok := localPath(rest, sources, inSource); ok {
 			return m
 		}
-	} else if typed == "drive" {
+	} else if store.SourceKindOf(typed) == "drive" && !strings.Contains(typed, "/") {
+		// "drive" (the default account) or "drive@ACCOUNT": every Drive
+		// source of that account.
 		for _, src := range sources {
-			if store.SourceKindOf(src) == "drive" {
-				return FolderMatch{Found: true, Scope: FolderScope{Sources: []string{"drive"}}}
+			if store.SourceKindOf(src) == "drive" && store.InSources(src, []string{typed}) {
+				return FolderMatch{Found: true, Scope: FolderScope{Sources: []string{typed}}}
 			}
 		}
 	} else if strings.HasPrefix(typed, "/") {

@@ -14,6 +14,7 @@ func TestResolveFolder(t *testing.T) {
 	const docs, reports = "local:/home/u/Docs", "local:/home/u/Reports"
 	folders := []store.FolderCount{
 		{Source: "drive", Path: "Team/Specs", Files: 3},
+		{Source: "drive@work:F1", Path: "Plans", Files: 2},
 		{Source: docs, Path: "", Files: 1},
 		{Source: docs, Path: "Projects/Alpha", Files: 2},
 		{Source: docs, Path: "wiki-en", Files: 4},
@@ -45,6 +46,8 @@ func TestResolveFolder(t *testing.T) {
 		{"local:/home/u/Docs/Projects", scope("Projects", docs)},
 		{"local:/home/u/Reports", scope("", reports)},
 		{"drive", scope("", "drive")},
+		{"drive@work", scope("", "drive@work")},
+		{"drive@work:F1", scope("", "drive@work:F1")},
 	} {
 		if got := ResolveFolder(c.typed, folders); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("ResolveFolder(%q) = %+v, want %+v", c.typed, got, c.want)

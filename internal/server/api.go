@@ -54,6 +54,7 @@ type ResultMetadata struct {
 	Title      string   `json:"title"`
 	PageNumber *int     `json:"page_number"`
 	Tags       []string `json:"tags"`
+	Account    string   `json:"account,omitempty" doc:"only for a Google Drive file: the Google account it was crawled with (\"default\", or the NAME of gds auth login --account NAME)"`
 }
 
 // SearchResult is one chunk found.
@@ -272,7 +273,7 @@ func (s *Server) search(ctx context.Context, in *struct{ Body SearchRequest }) (
 		}
 		out.Body.Results = append(out.Body.Results, SearchResult{
 			DocumentID: src.FileID, ChunkID: src.ChunkID, ChunkIndex: src.Ordinal, Content: src.Text, Score: src.Score,
-			Metadata: ResultMetadata{Filename: src.Name, Title: m.title(src.Name), PageNumber: page(src.Page), Tags: m.tags()},
+			Metadata: ResultMetadata{Filename: src.Name, Title: m.title(src.Name), PageNumber: page(src.Page), Tags: m.tags(), Account: src.Account},
 			Missing:  missing,
 		})
 	}

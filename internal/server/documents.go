@@ -27,7 +27,8 @@ type DocumentBody struct {
 	ChunkCount int      `json:"chunk_count"`
 	Source     string   `json:"source" enum:"upload,drive,local" doc:"the kind of source; only uploads can be deleted"`
 	// SourceLabel says where the document comes from, for people.
-	SourceLabel string    `json:"source_label" doc:"the source in the request's language: \"Uploaded\", \"Google Drive\", \"Local folder ~/Docs\""`
+	SourceLabel string    `json:"source_label" doc:"the source in the request's language: \"Uploaded\", \"Google Drive\", \"Google Drive (work)\", \"Local folder ~/Docs\""`
+	Account     string    `json:"account,omitempty" doc:"only for a Google Drive document: the Google account it was crawled with (\"default\", or the NAME of gds auth login --account NAME)"`
 	CreatedAt   time.Time `json:"created_at"`
 	UpdatedAt   time.Time `json:"updated_at"`
 }
@@ -90,7 +91,7 @@ func (s *Server) documentBody(d app.Document, lang string) DocumentBody {
 	return DocumentBody{
 		ID: d.ID, Filename: d.Filename, Title: d.Title, FilePath: d.FilePath, FileSize: d.FileSize, MimeType: d.MimeType,
 		Tags: d.Tags, Status: "indexed", ChunkCount: d.ChunkCount, Source: sourceKind(d.Source), SourceLabel: s.sourceLabel(d.Source, lang),
-		CreatedAt: d.CreatedAt, UpdatedAt: d.UpdatedAt,
+		Account: store.DriveAccount(d.Source), CreatedAt: d.CreatedAt, UpdatedAt: d.UpdatedAt,
 	}
 }
 

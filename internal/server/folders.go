@@ -19,6 +19,7 @@ type FolderBody struct {
 	Source        string `json:"source" enum:"drive,local" doc:"the kind of source the folder was crawled from"`
 	SourceLabel   string `json:"source_label" doc:"the source in the request's language, e.g. \"Local folder ~/Docs\", \"Google Drive\""`
 	DocumentCount int    `json:"document_count" doc:"indexed documents in the folder and its subfolders"`
+	Account       string `json:"account,omitempty" doc:"only for a Google Drive folder: the Google account it was crawled with (\"default\", or the NAME of gds auth login --account NAME)"`
 }
 
 // FolderListBody is GET /api/v1/folders.
@@ -44,6 +45,7 @@ func (s *Server) registerFolders(secured []map[string][]string) {
 			out.Body.Items = append(out.Body.Items, FolderBody{
 				Name: f.Name, Path: f.Path, Source: store.SourceKindOf(f.Source),
 				SourceLabel: s.sourceLabel(f.Source, lang), DocumentCount: f.Files,
+				Account: store.DriveAccount(f.Source),
 			})
 		}
 		out.Body.Total = len(out.Body.Items)
@@ -60,11 +62,14 @@ func (s *Server) sourceLabel(key, lang string) string {
 // SourceLabel is the readable label of a source key in lang; redact
 // rewrites a local folder's path for the reader (nil: as is).
 func SourceLabel(key, lang string, redact func(string) string) string {
-	kind, rest, _ := strings.Cut(key, ":")
-	switch kind {
+	_, rest, _ := strings.Cut(key, ":")
+	switch store.SourceKindOf(key) {
 	case store.SourceUpload:
 		return i18n.T(lang, "serve.source.upload")
 	case config.SourceDrive:
+		if a := store.SourceAccountOf(key); a != "" {
+			return i18n.T(lang, "serve.source.drive_account", a)
+		}
 		return i18n.T(lang, "serve.source.drive")
 	case config.SourceLocal:
 		if rest == "" {

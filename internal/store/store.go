@@ -340,10 +340,38 @@ func (s SyncState) SourceKind() string {
 }
 
 // SourceKindOf returns the kind of a source key: the part before the first
-// ":" ("local:/a" → "local", "drive" → "drive").
+// ":" and any "@ACCOUNT" ("local:/a" → "local", "drive" → "drive",
+// "drive@work:ID" → "drive").
 func SourceKindOf(key string) string {
 	kind, _, _ := strings.Cut(key, ":")
+	kind, _, _ = strings.Cut(kind, "@")
 	return kind
+}
+
+// SourceAccountOf returns the Google account of a Drive source key ("work"
+// for "drive@work" and "drive@work:ID"); "" for the default account
+// ("drive", "drive:ID") and for other kinds.
+func SourceAccountOf(key string) string {
+	head, _, _ := strings.Cut(key, ":")
+	_, account, _ := strings.Cut(head, "@")
+	return account
+}
+
+// DefaultAccountName is the name results and `gds auth status` give the
+// default Google account (config.DefaultAccount).
+const DefaultAccountName = "default"
+
+// DriveAccount names the Google account of a file's source: "default" or
+// the account's name for a Drive source key, "" for any other source
+// (local folders, uploads).
+func DriveAccount(source string) string {
+	if SourceKindOf(source) != "drive" {
+		return ""
+	}
+	if a := SourceAccountOf(source); a != "" {
+		return a
+	}
+	return DefaultAccountName
 }
 
 // Legacy source keys. An index written before sources had keys recorded

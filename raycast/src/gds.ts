@@ -148,6 +148,8 @@ export interface FileRow {
   notice?: string;
   /** The query words this file does not contain (gds_missing, after a full search). */
   missing?: string;
+  /** The Google account of a Drive file ("default", or the NAME of `gds auth login --account NAME`). */
+  account?: string;
   /** The summary (or the name when there is none). */
   summary: string;
 }
@@ -298,6 +300,7 @@ export function parseFilter(json: string): FilterResult {
         folder: vars.gds_folder || undefined,
         notice: vars.gds_notice || undefined,
         missing: vars.gds_missing || undefined,
+        account: vars.gds_account || undefined,
         summary: it.text?.largetype ?? subtitle,
       });
     } else if (vars.gds_instead && g.kind === "run") {

@@ -17,12 +17,13 @@ export function fileIcon(r: FileRow): Image.ImageLike {
   return Icon.Document;
 }
 
-/** The accessories of a file: the words it misses, the search's notice, its folder. */
+/** The accessories of a file: the words it misses, the search's notice, its Google account, its folder. */
 export function fileAccessories(r: FileRow): List.Item.Accessory[] {
   const out: List.Item.Accessory[] = [];
   if (r.missing)
     out.push({ tag: { value: `Missing: ${r.missing}`, color: Color.Orange }, tooltip: `Missing: ${r.missing}` });
   if (r.notice) out.push({ icon: { source: Icon.Info, tintColor: Color.Yellow }, tooltip: r.notice });
+  if (r.account) out.push({ tag: r.account, icon: Icon.Person, tooltip: `Google account: ${r.account}` });
   if (r.folder) out.push({ text: r.folder, icon: Icon.Folder, tooltip: r.folder });
   return out;
 }
@@ -74,6 +75,7 @@ export function summaryMarkdown(r: FileRow): string {
   const lines = [`# ${r.title}`, "", r.summary];
   if (r.folder) lines.push("", `Folder: ${r.folder}`);
   if (r.missing) lines.push("", `Missing: ${r.missing}`);
+  if (r.account) lines.push("", `Google account: ${r.account}`);
   if (r.notice) lines.push("", `> ${r.notice}`);
   return lines.join("\n");
 }

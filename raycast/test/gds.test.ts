@@ -51,7 +51,7 @@ const keystroke = JSON.stringify({
       valid: true,
       icon: { type: "filetype", path: "org.openxmlformats.spreadsheetml.sheet" },
       mods: { alt: { subtitle: "No local copy", valid: false } },
-      variables: { gds_action: "open", gds_folder: "" },
+      variables: { gds_action: "open", gds_folder: "", gds_account: "work" },
     },
   ],
 });
@@ -97,9 +97,16 @@ describe("parseFilter", () => {
       folder: "Reports",
       notice: "No 2025 files; showing other years",
       missing: undefined,
+      account: undefined,
       summary: "Engine repair estimate for the pump station.",
     });
-    expect(r.rows[2]).toMatchObject({ kind: "file", localPath: undefined, folder: undefined, summary: "The budget" });
+    expect(r.rows[2]).toMatchObject({
+      kind: "file",
+      localPath: undefined,
+      folder: undefined,
+      account: "work",
+      summary: "The budget",
+    });
   });
 
   it("reads a corrected full search: the words each file lacks, the notice, and the way back apart from the full-search item", () => {

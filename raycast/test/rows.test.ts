@@ -31,6 +31,9 @@ describe("rows", () => {
       { icon: { source: "Icon.Info", tintColor: "Color.Yellow" }, tooltip: "No 2025 PDFs" },
       { text: "Reports", icon: "Icon.Folder", tooltip: "Reports" },
     ]);
+    expect(fileAccessories(file({ account: "work" }))).toEqual([
+      { tag: "work", icon: "Icon.Person", tooltip: "Google account: work" },
+    ]);
   });
   it("groups rows by section in gds's order", () => {
     const rows: Row[] = [

@@ -91,6 +91,9 @@ const (
 	MissingVar   = "gds_missing"
 	InsteadVar   = "gds_instead"
 	CorrectedVar = "gds_corrected"
+	// AccountVar is the Google account of a Drive file ("default" or the
+	// name of `gds auth login --account NAME`); absent for other sources.
+	AccountVar = "gds_account"
 )
 
 // Actions carried in ActionVar.
@@ -141,6 +144,27 @@ type Options struct {
 	// Unmatched are the typed words no indexed file contains; every item
 	// under the header says so.
 	Unmatched []search.Unmatched
+	// accounts is set when the items come from more than one Google
+	// account: each Drive file's subtitle then starts with its account.
+	accounts bool
+}
+
+// manyAccounts reports whether files come from more than one Google
+// account.
+func manyAccounts(files []store.File) bool {
+	first := ""
+	for _, f := range files {
+		a := store.DriveAccount(f.Source)
+		if a == "" {
+			continue
+		}
+		if first == "" {
+			first = a
+		} else if a != first {
+			return true
+		}
+	}
+	return false
 }
 
 // Keystroke is the fast path's response: first an item that runs the
@@ -161,6 +185,7 @@ func Keystroke(query string, files []store.File, o Options) Output {
 		Autocomplete: RunText(q),
 		Icon:         gdsIcon(),
 	})
+	o.accounts = manyAccounts(files)
 	for i, f := range files {
 		if o.Limit > 0 && i >= o.Limit {
 			break
@@ -199,6 +224,11 @@ func Outcome(out search.Outcome, token string, o Options) Output {
 			Autocomplete: clean(out.State.Query), Text: &Text{LargeType: msg}, Icon: gdsIcon()})
 		return res
 	}
+	files := make([]store.File, len(out.Results))
+	for i, r := range out.Results {
+		files[i] = r.File
+	}
+	o.accounts = manyAccounts(files)
 	for i, r := range out.Results {
 		if o.Limit > 0 && i >= o.Limit {
 			break
@@ -375,6 +405,12 @@ func alfredFile(f store.File, o Options) Item {
 			"cmd":   {Subtitle: i18n.T(o.Lang, "alfred.mod.copy"), Arg: link, Valid: link != "", Variables: map[string]string{ActionVar: ActionCopy}},
 			"shift": {Subtitle: i18n.T(o.Lang, "alfred.mod.summary"), Arg: large, Valid: true, Variables: map[string]string{ActionVar: ActionLargeType}},
 		},
+	}
+	if a := store.DriveAccount(f.Source); a != "" {
+		it.Variables[AccountVar] = a
+		if o.accounts {
+			it.Subtitle = clean(a) + " · " + it.Subtitle
+		}
 	}
 	if local != "" {
 		it.QuicklookURL = local

@@ -361,3 +361,34 @@ func TestAlfredWordsVariables(t *testing.T) {
 		}
 	}
 }
+
+// Files of two Google accounts carry their account (gds_account) and say
+// it first in the subtitle; files of one account carry it without
+// repeating it; a local file has none.
+func TestAccountItems(t *testing.T) {
+	work := store.File{ID: "w", Name: "plan", Summary: "work plan", Source: "drive@work:F1", WebLink: "https://x/w"}
+	home := store.File{ID: "h", Name: "trip", Summary: "holiday", Source: "drive", WebLink: "https://x/h"}
+	local := store.File{ID: "l", Name: "note", Summary: "a note", Source: "local:/n", WebLink: "file:///n"}
+	out := Keystroke("plan", []store.File{work, home, local}, Options{Lang: "en"})
+	want := map[string][2]string{"w": {"work", "work · work plan"}, "h": {"default", "default · holiday"}, "l": {"", "a note"}}
+	seen := 0
+	for _, it := range out.Items {
+		w, ok := want[it.UID]
+		if !ok {
+			continue
+		}
+		seen++
+		if it.Variables[AccountVar] != w[0] || it.Subtitle != w[1] {
+			t.Errorf("%s: account %q subtitle %q, want %q %q", it.UID, it.Variables[AccountVar], it.Subtitle, w[0], w[1])
+		}
+	}
+	if seen != 3 {
+		t.Fatalf("%d file items, want 3", seen)
+	}
+	one := Keystroke("plan", []store.File{work, local}, Options{Lang: "en"})
+	for _, it := range one.Items {
+		if it.UID == "w" && (it.Variables[AccountVar] != "work" || it.Subtitle != "work plan") {
+			t.Errorf("one account: %+v", it)
+		}
+	}
+}
