@@ -63,4 +63,3 @@ func (a Accounts) Search(ctx context.Context, q drive.Query, fn func(drive.File)
 }
 
 var _ Finder = Accounts{}
-
