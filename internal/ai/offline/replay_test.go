@@ -20,6 +20,7 @@ package offline
 
 import (
 	"bufio"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -45,6 +46,7 @@ type capRec struct {
 
 // detRec is one line of gds eval --details.
 type detRec struct {
+	ID       string   `json:"id"`
 	Query    string   `json:"query"`
 	Relevant []string `json:"relevant"`
 	Rank     int      `json:"rank"`
@@ -370,5 +372,38 @@ func TestReplayAscent(t *testing.T) {
 		t.Logf("fold %d fit: %v", f, k)
 		report(fmt.Sprintf("fold %d fit on fold %d (held out)", f, 1-f), k, folds[1-f])
 		report(fmt.Sprintf("shipped on fold %d", 1-f), shipped, folds[1-f])
+	}
+}
+
+// halfOf splits a query set by its questions' IDs: "tune" when the first
+// byte of the ID's SHA-256 is even, else "report" — the half a change is
+// developed on and the half its figure is reported on.
+func halfOf(id string) string {
+	if sha256.Sum256([]byte(id))[0]%2 == 0 {
+		return "tune"
+	}
+	return "report"
+}
+
+// TestReplayHalves prints the shipped weights' figures on the tune half
+// of every set (halfOf), and with RERANK_REPORT=1 on the report half:
+// develop on the tune half, report the other once.
+func TestReplayHalves(t *testing.T) {
+	for _, rs := range replaySets(t) {
+		r := rs.ranks(shipped)
+		halves := []string{"tune"}
+		if os.Getenv("RERANK_REPORT") == "1" {
+			halves = append(halves, "report")
+		}
+		for _, h := range halves {
+			var idx []int
+			for i, d := range rs.dets {
+				if halfOf(d.ID) == h {
+					idx = append(idx, i)
+				}
+			}
+			x, y, z := metrics(r, idx)
+			t.Logf("%s %s (%d questions): R@1 %.4f R@10 %.4f MRR@10 %.4f", rs.name, h, len(idx), x, y, z)
+		}
 	}
 }
