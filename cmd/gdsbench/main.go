@@ -68,6 +68,10 @@ benchmarks:
           sample of unpacked Debian documentation packages crawled by gds, its
           stored text against pdftotext / w3m / iconv; recall, precision, words
           run together, pages cut off, RTL words reversed, files/s, peak RSS
+  ocr-recall
+          after gds crawled page images rendered from PDFs (scripts/ocrbench.sh):
+          the OCR text gds kept against each PDF page's own text; word recall
+          for English, character recall for Japanese
 `
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -95,6 +99,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runGraphAnswers(ctx, args[1:], stdout, stderr)
 	case "realcorpus":
 		return runRealCorpus(ctx, args[1:], stdout, stderr)
+	case "ocr-recall":
+		return runOCRRecall(ctx, args[1:], stdout, stderr)
 	default:
 		fmt.Fprint(stderr, usage)
 		return fmt.Errorf("unknown benchmark %q", args[0])

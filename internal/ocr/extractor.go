@@ -132,10 +132,7 @@ func (x *Extractor) ocr(ctx context.Context, k kind, data []byte, pages int) (ex
 	if k == kindPDF && x.Render == nil {
 		return extract.Doc{}, &scannedError{msg: i18n.T(x.Lang, "ocr.scanned_pdf")}
 	}
-	sum := sha256.Sum256(data)
-	key := hex.EncodeToString(sum[:])
-	idSum := sha256.Sum256([]byte(x.Reader.ID()))
-	key += "-" + hex.EncodeToString(idSum[:4])
+	key := CacheKey(data, x.Reader.ID())
 	if x.Cache != nil {
 		if doc, ok := x.Cache.Get(key); ok {
 			return doc, nil
@@ -192,6 +189,15 @@ func (x *Extractor) read(ctx context.Context, img []byte) (string, error) {
 	}
 	x.calls.Add(1)
 	return x.Reader.Read(ctx, img)
+}
+
+// CacheKey is the cache key of a file's content read by the engine
+// engineID (Reader.ID): the content's SHA-256 and a short hash of the
+// engine.
+func CacheKey(data []byte, engineID string) string {
+	sum := sha256.Sum256(data)
+	idSum := sha256.Sum256([]byte(engineID))
+	return hex.EncodeToString(sum[:]) + "-" + hex.EncodeToString(idSum[:4])
 }
 
 // cut returns the first at most n bytes of s, whole characters only.

@@ -37,6 +37,8 @@ func TestPickLangs(t *testing.T) {
 		{"List of available languages (1):\njpn\n", "jpn"},
 		{"List of available languages (1):\nosd\n", ""},
 		{"List of available languages (1):\njpn_vert\n", ""},
+		{"List of available languages (4):\neng\njpn\njpn_vert\nosd\n", "jpn+jpn_vert+eng"},
+		{"List of available languages (2):\neng\njpn_vert\n", "jpn_vert+eng"},
 	} {
 		if got := pickLangs(c.list); got != c.want {
 			t.Errorf("pickLangs(%q) = %q, want %q", c.list, got, c.want)

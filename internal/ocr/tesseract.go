@@ -24,7 +24,7 @@ type Reader interface {
 // process per image.
 type Tesseract struct {
 	Path    string // the tesseract executable
-	Langs   string // "jpn+eng", or the subset installed
+	Langs   string // "jpn+jpn_vert+eng", or the subset installed
 	Version string // "tesseract 5.3.0"
 	Limits  Limits
 }
@@ -89,14 +89,18 @@ func FindTesseract(ctx context.Context, l Limits) (*Tesseract, error) {
 }
 
 // pickLangs chooses the languages from `tesseract --list-langs` output:
-// jpn and eng, in that order, those of them that are installed.
+// jpn, jpn_vert (Japanese set in vertical columns) and eng, in that order,
+// those of them that are installed; "" without jpn and eng.
 func pickLangs(list string) string {
 	have := map[string]bool{}
 	for _, l := range strings.Split(list, "\n") {
 		have[strings.TrimSpace(l)] = true
 	}
 	var out []string
-	for _, want := range []string{"jpn", "eng"} {
+	if !have["jpn"] && !have["eng"] {
+		return ""
+	}
+	for _, want := range []string{"jpn", "jpn_vert", "eng"} {
 		if have[want] {
 			out = append(out, want)
 		}
