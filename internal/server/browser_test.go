@@ -408,6 +408,24 @@ func TestBrowserUI(t *testing.T) {
 	if bad := value[int](b, ctx, "threshold", `[...document.querySelectorAll('#search-results li .result-head')].filter(h => !h.textContent.includes('score 1.000')).length`); bad != 0 {
 		t.Fatalf("%d results under the threshold 1 shown", bad)
 	}
+	// A typo is searched as the index's word, with the way back; the way
+	// back searches the word as typed and names it.
+	b.step(ctx, "search with a typo",
+		chromedp.SetValue(chromedp.CSS("#search-threshold"), "0"),
+		chromedp.SetValue(chromedp.CSS("#search-query"), "multiple agnets cooperate"),
+		chromedp.Click(chromedp.CSS("#search-submit")),
+		until(`document.querySelector('#search-notices .corrected button.instead') !== null`),
+	)
+	if shown := value[string](b, ctx, "corrected", `document.querySelector('#search-notices .corrected').textContent`); !strings.Contains(shown, "agents") || !strings.Contains(shown, `"agnets"`) {
+		t.Fatalf("corrected notice %q", shown)
+	}
+	b.step(ctx, "search instead",
+		chromedp.Click(chromedp.CSS("#search-notices .corrected button.instead")),
+		until(`document.querySelector('#search-notices .corrected') === null && document.querySelector('#search-notices .notice') !== null`),
+	)
+	if shown := value[string](b, ctx, "unmatched", `document.querySelector('#search-notices .notice').textContent`); !strings.Contains(shown, "agnets") {
+		t.Fatalf("the way back's notice %q", shown)
+	}
 
 	// Chat: the answer streams in, then its sources; a source opens its
 	// chunk.

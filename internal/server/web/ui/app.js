@@ -447,6 +447,7 @@
           query, top_k: Number($('#search-top-k').value), score_threshold: Number($('#search-threshold').value),
         });
         summary.textContent = res.total ? t('search.count', res.total, res.query) : t('search.none', res.query);
+        $('#search-notices').replaceChildren(...searchNotices(res));
         $('#search-results').replaceChildren(...res.results.map((r) => el('li', { class: 'result-item' },
           el('div', { class: 'result-head' },
             el('a', { href: docHref(r.document_id, r.chunk_id) }, r.metadata.title || r.metadata.filename),
@@ -454,15 +455,36 @@
               r.metadata.page_number ? ` · ${t('doc.page', r.metadata.page_number)}` : '',
               ` · ${t('search.score', fmtScore(r.score))}`),
             ' ', tagButtons(r.metadata.tags)),
+          r.missing && r.missing.length ? el('p', { class: 'missing muted' }, t('search.missing', r.missing.join(', '))) : null,
           el('p', { class: 'chunk-text' }, r.content))));
       } catch (err) {
         $('#search-results').replaceChildren();
+        $('#search-notices').replaceChildren();
         showError(err, summary);
       } finally {
         button.disabled = false;
         results.setAttribute('aria-busy', 'false');
       }
     });
+  }
+
+  // searchNotices says what the search said of the query's words: the
+  // words no document contains, a correction with the way back (a button
+  // that searches the words as typed), a weak match.
+  function searchNotices(res) {
+    const out = [];
+    const plain = (res.unmatched || []).filter((u) => !u.suggestion).map((u) => `“${u.word}”`);
+    if (plain.length) out.push(el('p', { class: 'notice' }, t('search.unmatched', plain.join(', '))));
+    if (res.corrected) {
+      const [shown] = res.corrected.message.split('\n');
+      out.push(el('p', { class: 'notice corrected' }, shown, ' ',
+        el('button', {
+          type: 'button', class: 'link instead',
+          onclick: () => { $('#search-query').value = res.corrected.instead; $('#search-form').requestSubmit(); },
+        }, t('search.instead', res.corrected.instead))));
+    }
+    if (res.partial) out.push(el('p', { class: 'notice partial' }, res.partial.message));
+    return out;
   }
 
   // ------------------------------------------------------------ chat

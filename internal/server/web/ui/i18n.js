@@ -95,6 +95,9 @@ window.GDS_I18N = {
     'search.count': '{0} results for “{1}”.',
     'search.none': 'Nothing found for “{0}”.',
     'search.score': 'score {0}',
+    'search.missing': 'Missing: {0}',
+    'search.unmatched': 'No document contains {0}.',
+    'search.instead': 'Search instead for: {0}',
 
     'chat.heading': 'Chat',
     'chat.empty': 'Ask a question about your documents. Answers cite their sources; follow-up questions keep the conversation.',
@@ -228,6 +231,9 @@ window.GDS_I18N = {
     'search.count': '「{1}」の検索結果: {0} 件。',
     'search.none': '「{0}」に一致するものは見つかりませんでした。',
     'search.score': 'スコア {0}',
+    'search.missing': '含まない語: {0}',
+    'search.unmatched': '{0} を含む文書はありません。',
+    'search.instead': '入力どおりに検索: {0}',
 
     'chat.heading': 'チャット',
     'chat.empty': 'ドキュメントについて質問してください。回答には参照元が付きます。続けて質問すると会話の文脈が引き継がれます。',
