@@ -9,7 +9,8 @@
 #      installs Debian's package when missing), and tesseract and pdftoppm
 #      for the OCR tests (scripts/ocr.sh, likewise),
 #   2. checks formatting (gofmt), that go.mod is tidy, builds and vets every
-#      package,
+#      package, and lints it (scripts/lint.sh: golangci-lint with
+#      .golangci.yml, the pinned version installed once),
 #   3. builds the gds binaries once — the full CLI as gds-core and the front
 #      as gds beside it, stamped as internal/testbin says — into a temporary
 #      folder named by GDS_TEST_BIN_DIR, which every end-to-end test and
@@ -188,6 +189,9 @@ go build ./... || fail "go build failed"
 
 step "go vet ./..."
 go vet ./... || fail "go vet reported problems"
+
+step "golangci-lint (scripts/lint.sh: the linters of .golangci.yml; seconds with a warm cache, minutes the first time)"
+bash scripts/lint.sh || fail "golangci-lint reported problems (scripts/lint.sh; scripts/lint.sh --fix or scripts/lint.sh fmt fix some)"
 
 # The stamp is internal/testbin's Stamp (TestVersionStamping checks it).
 step "the gds binaries of this run (gds-core and the front gds, once; GDS_TEST_BIN_DIR)"

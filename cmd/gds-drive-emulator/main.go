@@ -47,8 +47,9 @@ func msg(en, jp string) string {
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr, nil); err != nil {
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr, nil)
+	stop()
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "gds-drive-emulator:", err)
 		os.Exit(1)
 	}
@@ -164,7 +165,9 @@ func faultRules(kinds string, rate float64, retryAfter time.Duration) ([]driveem
 			r = driveemu.RateLimitExceeded()
 		case "500", "502", "503":
 			var code int
-			fmt.Sscan(strings.TrimSpace(k), &code)
+			if _, err := fmt.Sscan(strings.TrimSpace(k), &code); err != nil {
+				return nil, fmt.Errorf("fault %q: %w", k, err)
+			}
 			r = driveemu.ServerError(code)
 		case "drop":
 			r = driveemu.DropConnection()

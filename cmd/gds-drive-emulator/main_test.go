@@ -27,8 +27,8 @@ func (s *syncBuffer) Write(p []byte) (int, error) {
 func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
 
 // serve runs the command with args and returns its base URL and a stop func
-// that returns run's error and the outputs.
-func serve(t *testing.T, args ...string) (string, func() (error, string, string)) {
+// that returns the outputs and run's error.
+func serve(t *testing.T, args ...string) (string, func() (string, string, error)) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	var stdout, stderr syncBuffer
@@ -37,7 +37,7 @@ func serve(t *testing.T, args ...string) (string, func() (error, string, string)
 	go func() { done <- run(ctx, append([]string{"-addr", "127.0.0.1:0"}, args...), &stdout, &stderr, ready) }()
 	select {
 	case base := <-ready:
-		return base, func() (error, string, string) { cancel(); err := <-done; return err, stdout.String(), stderr.String() }
+		return base, func() (string, string, error) { cancel(); err := <-done; return stdout.String(), stderr.String(), err }
 	case err := <-done:
 		cancel()
 		t.Fatalf("run: %v\n%s", err, stderr.String())
@@ -67,7 +67,7 @@ func TestServesTheDefaultFixtureAndPrintsTheSettings(t *testing.T) {
 	if code != 200 || json.Unmarshal(body, &l) != nil || len(l.Files) != 2 {
 		t.Fatalf("list: %d %s", code, body)
 	}
-	err, out, logs := stop()
+	out, logs, err := stop()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +91,7 @@ func TestFaultFlagsAndDirFixture(t *testing.T) {
 			t.Fatalf("want 503: %d %s", code, body)
 		}
 	}
-	err, out, logs := stop()
+	out, logs, err := stop()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -30,9 +30,6 @@ func (e notImplementedError) Message(lang string) string {
 }
 func (e notImplementedError) Is(target error) bool { return target == apperr.NotImplemented }
 
-// The config documents under their old names, for tests written before
-// they moved to render.
-type (
-	configShowJSON = render.ConfigShowDoc
-	configPathJSON = render.ConfigPathDoc
-)
+// The config document under its old name, for tests written before it
+// moved to render.
+type configShowJSON = render.ConfigShowDoc

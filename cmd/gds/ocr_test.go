@@ -76,7 +76,7 @@ func searchResults(t *testing.T, env []string, query string) []ocrResult {
 // the gds home). Tesseract runs for real behind a wrapper that counts its
 // readings.
 func TestOCRCrawlE2E(t *testing.T) {
-	real, err := exec.LookPath("tesseract")
+	tesseract, err := exec.LookPath("tesseract")
 	if _, perr := exec.LookPath("pdftoppm"); err != nil || perr != nil {
 		if os.Getenv("CI") != "" {
 			t.Fatal("tesseract or pdftoppm missing (scripts/test.sh installs them with scripts/ocr.sh)")
@@ -85,7 +85,7 @@ func TestOCRCrawlE2E(t *testing.T) {
 	}
 	dir := scanFolder(t)
 	bin, log := t.TempDir(), filepath.Join(t.TempDir(), "calls")
-	wrapper := "#!/bin/sh\nif [ \"$1\" = stdin ]; then echo read >> '" + log + "'; fi\nexec '" + real + "' \"$@\"\n"
+	wrapper := "#!/bin/sh\nif [ \"$1\" = stdin ]; then echo read >> '" + log + "'; fi\nexec '" + tesseract + "' \"$@\"\n"
 	if err := os.WriteFile(filepath.Join(bin, "tesseract"), []byte(wrapper), 0o755); err != nil {
 		t.Fatal(err)
 	}

@@ -196,15 +196,13 @@ func (r serveLoadResult) print(w io.Writer) {
 
 // serveProc is a gds serve started by the benchmark.
 type serveProc struct {
-	cmd      *exec.Cmd
-	url      string
-	done     chan struct{}
-	mu       sync.Mutex
-	log      []string // the server's last stderr lines
-	dropPG   func()
-	home     string
-	peakRSS  float64
-	rssKnown bool
+	cmd    *exec.Cmd
+	url    string
+	done   chan struct{}
+	mu     sync.Mutex
+	log    []string // the server's last stderr lines
+	dropPG func()
+	home   string
 }
 
 var listeningRE = regexp.MustCompile(`http://(127\.0\.0\.1:\d+)`)

@@ -48,8 +48,8 @@ const usage = `usage: gdsreliability <crash|memory> [flags]
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
 	var ue usageError
 	switch {
 	case err == nil:

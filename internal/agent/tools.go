@@ -66,7 +66,7 @@ type Engine interface {
 	// Content returns the first max passages of a document in order (for a
 	// file that is not indexed, the extracted text of the original, cut
 	// like the crawl cuts chunks) and whether it has more.
-	Content(ctx context.Context, id string, max int) ([]Passage, bool, error)
+	Content(ctx context.Context, id string, limit int) ([]Passage, bool, error)
 	// Attachments returns the documents uploaded through `gds serve` with
 	// any of tags.
 	Attachments(ctx context.Context, tags []string) ([]Doc, error)
@@ -115,18 +115,18 @@ func SubTools() []ai.Tool {
 // Counter counts and truncates text in model tokens (ai/tokens.O200k).
 type Counter interface {
 	Count(text string) int
-	Truncate(text string, max int) string
+	Truncate(text string, limit int) string
 }
 
 // roughCounter estimates tokens as bytes/4 when no Counter is given.
 type roughCounter struct{}
 
 func (roughCounter) Count(s string) int { return (len(s) + 3) / 4 }
-func (roughCounter) Truncate(s string, max int) string {
-	if len(s) <= max*4 {
+func (roughCounter) Truncate(s string, limit int) string {
+	if len(s) <= limit*4 {
 		return s
 	}
-	s = s[:max*4]
+	s = s[:limit*4]
 	for len(s) > 0 && s[len(s)-1]&0xC0 == 0x80 {
 		s = s[:len(s)-1]
 	}

@@ -366,7 +366,7 @@ func structured[T any](ctx context.Context, p Provider, task Task, system string
 }
 
 // cleanKeywords trims, drops empties and duplicates, and keeps at most max.
-func cleanKeywords(kws []string, max int) []string {
+func cleanKeywords(kws []string, limit int) []string {
 	var out []string
 	for _, k := range kws {
 		k = strings.TrimSpace(k)
@@ -374,7 +374,7 @@ func cleanKeywords(kws []string, max int) []string {
 			continue
 		}
 		out = append(out, k)
-		if len(out) == max {
+		if len(out) == limit {
 			break
 		}
 	}

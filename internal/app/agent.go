@@ -262,24 +262,24 @@ func (e *agentEngine) Document(ctx context.Context, id string) (agent.Doc, error
 	return agentDoc(files[0], metas[id], 0), nil
 }
 
-func (e *agentEngine) Content(ctx context.Context, id string, max int) ([]agent.Passage, bool, error) {
+func (e *agentEngine) Content(ctx context.Context, id string, limit int) ([]agent.Passage, bool, error) {
 	doc, err := e.Document(ctx, id)
 	if err != nil {
 		return nil, false, err
 	}
 	if doc.Status == agent.StatusNotIndexed {
-		return readSkipped(ctx, e.xr, doc, max)
+		return readSkipped(ctx, e.xr, doc, limit)
 	}
-	chunks, err := e.st.FileChunks(ctx, id, max+1)
+	chunks, err := e.st.FileChunks(ctx, id, limit+1)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, false, apperr.L(apperr.NotFound, "serve.not_found").Wrap(err)
 	}
 	if err != nil {
 		return nil, false, err
 	}
-	more := len(chunks) > max
+	more := len(chunks) > limit
 	if more {
-		chunks = chunks[:max]
+		chunks = chunks[:limit]
 	}
 	out := make([]agent.Passage, len(chunks))
 	for i, c := range chunks {

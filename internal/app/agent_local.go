@@ -79,7 +79,7 @@ func skippedFiles(ctx context.Context, root, folder string, indexed map[string]b
 
 // readSkipped extracts a file the index does not hold and cuts it into the
 // crawl's chunks.
-func readSkipped(ctx context.Context, xr crawl.Extractor, doc agent.Doc, max int) ([]agent.Passage, bool, error) {
+func readSkipped(ctx context.Context, xr crawl.Extractor, doc agent.Doc, limit int) ([]agent.Passage, bool, error) {
 	u, err := url.Parse(doc.Link)
 	if err != nil {
 		return nil, false, err
@@ -94,9 +94,9 @@ func readSkipped(ctx context.Context, xr crawl.Extractor, doc agent.Doc, max int
 		return nil, false, fmt.Errorf("extract %s: %w", doc.Name, err)
 	}
 	chunks := crawl.Chunks(x)
-	more := len(chunks) > max
+	more := len(chunks) > limit
 	if more {
-		chunks = chunks[:max]
+		chunks = chunks[:limit]
 	}
 	out := make([]agent.Passage, len(chunks))
 	for i, c := range chunks {

@@ -39,11 +39,11 @@ type agentEnv struct {
 func newAgentEnv(t *testing.T, pg, llm bool) *agentEnv {
 	t.Helper()
 	root := t.TempDir()
-	real := filepath.Join("..", "..", "testdata", "realdocs")
+	realDocs := filepath.Join("..", "..", "testdata", "realdocs")
 	for _, f := range [][2]string{
 		{"unstructured-fake-memo.pdf", "Meeting"}, {"unstructured-fake-text.txt", "Meeting"}, {"pdfminer-README.md", "Other"},
 	} {
-		b, err := os.ReadFile(filepath.Join(real, f[0]))
+		b, err := os.ReadFile(filepath.Join(realDocs, f[0]))
 		if err != nil {
 			t.Fatal(err)
 		}

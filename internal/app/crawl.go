@@ -138,7 +138,8 @@ func (d *Deps) Crawl(ctx context.Context, req CrawlRequest) (*CrawlReport, error
 		if err != nil {
 			return nil, homeWriteError(cfg.DataDir, err)
 		}
-		defer lock.Release()
+		// The lock dies with the process: a failed release leaves nothing held.
+		defer func() { _ = lock.Release() }()
 	}
 	rep := &CrawlReport{}
 	var first error

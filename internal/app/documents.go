@@ -286,16 +286,16 @@ var errTooLarge = errors.New("too large")
 
 // saveNew writes r to a new file at p (never over an existing one), at
 // most max bytes, and returns its size.
-func saveNew(p string, r io.Reader, max int64) (int64, error) {
+func saveNew(p string, r io.Reader, limit int64) (int64, error) {
 	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return 0, fmt.Errorf("save the upload: %w", err)
 	}
-	n, err := io.Copy(f, io.LimitReader(r, max+1))
+	n, err := io.Copy(f, io.LimitReader(r, limit+1))
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
-	if err == nil && n > max {
+	if err == nil && n > limit {
 		err = errTooLarge
 	}
 	if err != nil {

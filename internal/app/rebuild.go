@@ -85,7 +85,8 @@ func (d *Deps) Rebuild(ctx context.Context, req RebuildRequest) (*rebuild.Report
 	if err != nil {
 		return nil, err
 	}
-	defer lock.Release()
+	// The lock dies with the process: a failed release leaves nothing held.
+	defer func() { _ = lock.Release() }()
 	path := cfg.IndexPath()
 	if err := d.waitForHolders(ctx, path, req); err != nil {
 		return nil, err

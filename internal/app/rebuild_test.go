@@ -244,7 +244,10 @@ func TestRebuildWaitsForHolder(t *testing.T) {
 	defer child.Wait()
 	defer stdin.Close()
 	sc := bufio.NewScanner(out)
-	for sc.Scan() && sc.Text() != "holding" {
+	for sc.Scan() {
+		if sc.Text() == "holding" {
+			break
+		}
 	}
 	go io.Copy(io.Discard, out)
 	// The keystroke server keeps the index open; a rebuild asks it to

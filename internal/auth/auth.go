@@ -177,7 +177,7 @@ var (
 	ErrNoClient = apperr.Mark(errors.New("no Google OAuth client configured"), apperr.Config)
 	// ErrLoginFailed: the browser step did not produce a usable code
 	// (state mismatch, access denied, timeout).
-	ErrLoginFailed = apperr.Mark(errors.New("Google sign-in failed"), apperr.Auth)
+	ErrLoginFailed = apperr.Mark(errors.New("Google sign-in failed"), apperr.Auth) //nolint:staticcheck // Google is a name
 	// ErrKeychain: the macOS Keychain refused access.
 	ErrKeychain = apperr.Mark(errors.New("the macOS Keychain refused access"), apperr.Auth)
 )

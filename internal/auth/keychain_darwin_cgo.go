@@ -53,7 +53,7 @@ func (s KeychainStore) Load(_ context.Context) (*Record, error) {
 	}
 	r, err := decodeRecord(res[0].Data)
 	if err != nil {
-		return nil, fmt.Errorf("Keychain item %s: %w", s.Service, err)
+		return nil, fmt.Errorf("decode the Keychain item %s: %w", s.Service, err)
 	}
 	return r, nil
 }

@@ -147,7 +147,7 @@ func TestLoginStoresTokenInPrivateFile(t *testing.T) {
 func TestLoginListensOnLoopbackOnly(t *testing.T) {
 	f := newLoginFixture(t)
 	var redirect *url.URL
-	var otherDial error = errors.New("no non-loopback address to try")
+	otherDial := errors.New("no non-loopback address to try")
 	f.beforeGo = func(authURL string) {
 		u, _ := url.Parse(authURL)
 		redirect, _ = url.Parse(u.Query().Get("redirect_uri"))

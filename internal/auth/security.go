@@ -98,7 +98,7 @@ func (s SecurityStore) Load(ctx context.Context) (*Record, error) {
 	}
 	r, err := decodeRecord(data)
 	if err != nil {
-		return nil, fmt.Errorf("Keychain item %s: %w", s.Service, err)
+		return nil, fmt.Errorf("decode the Keychain item %s: %w", s.Service, err)
 	}
 	return r, nil
 }

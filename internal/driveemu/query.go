@@ -431,7 +431,7 @@ func (n termNode) eval(c *evalCtx, f *File) bool {
 	case "starred":
 		return (f.Starred == n.b) == (n.op == "=")
 	case "sharedWithMe", "hidden":
-		return (false == n.b) == (n.op == "=")
+		return !n.b == (n.op == "=")
 	case "parents":
 		return containsStr(f.Parents, c.e.resolveLocked(n.str))
 	case "owners", "writers", "readers":

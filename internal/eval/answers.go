@@ -94,9 +94,9 @@ func isWordRune(r rune) bool {
 // answer shorter than the overlap that straddles a chunk border is whole
 // in one of them.
 func AnswerRank(texts, answers []string) int {
-	norm := normalizeAnswers(answers)
+	normalized := normalizeAnswers(answers)
 	for i, t := range texts {
-		if containsNormalized(NormalizeText(t), norm) {
+		if containsNormalized(NormalizeText(t), normalized) {
 			return i + 1
 		}
 	}

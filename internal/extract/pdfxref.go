@@ -154,7 +154,7 @@ func readXref(data []byte) (*xrefTable, error) {
 			// A hybrid file: the stream's rows come before /Prev's; its
 			// own /Prev is not followed.
 			visited[x] = true
-			t.section(x) // an unreadable stream leaves the table's rows
+			_, _ = t.section(x) // an unreadable stream leaves the table's rows
 		}
 		if p, ok := trailer["Prev"].int(); ok {
 			queue = append(queue, p)

@@ -143,7 +143,7 @@ func (bd *Builder) Build(rows, tokens int64) *Index {
 		ix.postings[i] = slices.Clip(keys)
 	}
 	n := len(ix.rowids)
-	ix.scratch.New = func() any { return make([]float64, n) }
+	ix.scratch.New = func() any { s := make([]float64, n); return &s }
 	*bd = Builder{}
 	return ix
 }
@@ -158,7 +158,7 @@ type Index struct {
 	rows     int64
 	tokens   int64
 	log      func(float64) float64
-	scratch  sync.Pool // []float64 per row: a phrase's weighted frequencies
+	scratch  sync.Pool // *[]float64, one per row: a phrase's weighted frequencies
 }
 
 // Rows is the number of rows indexed.
@@ -300,23 +300,26 @@ func (ix *Index) Rank(phrases []Phrase, accept func(rowid int64) bool, limit int
 	}
 	avgdl := float64(ix.tokens) / float64(ix.rows)
 	freqs := make([][]float64, len(phrases))
+	pooled := make([]*[]float64, len(phrases)) // freqs[i] is *pooled[i]
 	idf := make([]float64, len(phrases))
 	var touched []uint32
-	seen := ix.scratch.Get().([]float64) // 1 for a row already in touched
+	seenBuf := ix.scratch.Get().(*[]float64)
+	seen := *seenBuf // 1 for a row already in touched
 	defer func() {
 		for _, d := range touched {
 			seen[d] = 0
 		}
-		ix.scratch.Put(seen)
+		ix.scratch.Put(seenBuf)
 		for i, f := range freqs {
 			if f != nil {
 				clearRows(f, touched)
-				ix.scratch.Put(freqs[i])
+				ix.scratch.Put(pooled[i])
 			}
 		}
 	}()
 	for i, ph := range phrases {
-		f := ix.scratch.Get().([]float64)
+		pooled[i] = ix.scratch.Get().(*[]float64)
+		f := *pooled[i]
 		freqs[i] = f
 		var hits int64
 		ix.instances(ph, func(k uint64) {
@@ -351,7 +354,7 @@ func (ix *Index) Rank(phrases []Phrase, accept func(rowid int64) bool, limit int
 				continue // FTS5 adds idf · 0 / x: the same sum
 			}
 			// fts5Bm25Function, operation for operation.
-			score = score + float64(idf[i]*(float64(f*(k1+float64(1)))/(f+float64(k1*(float64(1)-b+float64(b*D)/avgdl)))))
+			score += float64(idf[i] * (float64(f*(k1+float64(1))) / (f + float64(k1*(float64(1)-b+float64(b*D)/avgdl)))))
 		}
 		matches = append(matches, Match{Rowid: ix.rowids[d], Rank: float64(-float64(1) * score)})
 	}

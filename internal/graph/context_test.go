@@ -69,7 +69,7 @@ func TestBatchesSortedAndComplete(t *testing.T) {
 			t.Fatalf("table header missing: %q", b.Context[:60])
 		}
 	}
-	slices.SortFunc(seen, func(a, b string) int { return strings.Compare(a, b) })
+	slices.SortFunc(seen, strings.Compare)
 	if len(slices.Compact(seen)) != 30 {
 		t.Fatalf("batches hold %d distinct reports, want all 30 once", len(seen))
 	}

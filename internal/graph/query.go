@@ -252,8 +252,8 @@ func (s *Searcher) Run(ctx context.Context, q Query) (Result, error) {
 
 // answer streams the final answer from the context a model reads and the
 // same texts without IDs and markup (passages) the offline extract quotes.
-func (s *Searcher) answer(ctx context.Context, q Query, mode, context string, passages []ai.GraphPassage, res *Result) error {
-	req, err := ai.GraphAnswerRequest(ai.GraphAnswerInput{Mode: mode, Question: q.Question, Context: context, ResponseType: q.ResponseType,
+func (s *Searcher) answer(ctx context.Context, q Query, mode, modelContext string, passages []ai.GraphPassage, res *Result) error {
+	req, err := ai.GraphAnswerRequest(ai.GraphAnswerInput{Mode: mode, Question: q.Question, Context: modelContext, ResponseType: q.ResponseType,
 		Lang: s.Lang, Passages: passages})
 	if err != nil {
 		return err
@@ -741,8 +741,8 @@ func (s *Searcher) drift(ctx context.Context, l *loaded, q Query, res *Result) e
 	return s.answer(ctx, q, ModeDrift, b.String(), passages, res)
 }
 
-func (s *Searcher) driftStep(ctx context.Context, q Query, query, context string, names []string, passages []ai.GraphPassage, depth int, res *Result) (DriftAnswer, error) {
-	in := ai.GraphDriftInput{Question: q.Question, Query: query, Context: context, Lang: s.Lang, Entities: names, Passages: passages}
+func (s *Searcher) driftStep(ctx context.Context, q Query, query, modelContext string, names []string, passages []ai.GraphPassage, depth int, res *Result) (DriftAnswer, error) {
+	in := ai.GraphDriftInput{Question: q.Question, Query: query, Context: modelContext, Lang: s.Lang, Entities: names, Passages: passages}
 	user, _ := json.Marshal(in)
 	res.Calls.Drift++
 	res.Calls.PromptTokens += s.Counter.Count(ai.PromptGraphDrift) + s.Counter.Count(string(user))

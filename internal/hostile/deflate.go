@@ -77,8 +77,8 @@ func (c content) deflate() []byte {
 			var prev []byte
 			for n >= k {
 				start := out.Len()
-				fw.Write(chunk)
-				fw.Flush() // byte-aligned: chunks can be repeated verbatim
+				_, _ = fw.Write(chunk) // into memory: never fails
+				fw.Flush()             // byte-aligned: chunks can be repeated verbatim
 				n -= k
 				cur := out.Bytes()[start:]
 				if bytes.Equal(cur, prev) {
@@ -90,7 +90,7 @@ func (c content) deflate() []byte {
 				prev = append(prev[:0], cur...)
 			}
 		}
-		fw.Write(bytes.Repeat(p.b, int(n)))
+		_, _ = fw.Write(bytes.Repeat(p.b, int(n)))
 	}
 	fw.Close()
 	return out.Bytes()
@@ -152,6 +152,6 @@ func adlerCombine(a1, a2 uint32, len2 int64) uint32 {
 // crc32 of c (IEEE, as zip stores it), one pass over its chunks.
 func (c content) crc32() uint32 {
 	h := crc32.NewIEEE()
-	c.writeRaw(h) // a hash never fails
+	_ = c.writeRaw(h) // a hash never fails
 	return h.Sum32()
 }

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -91,7 +92,7 @@ func TestCorpus(t *testing.T) {
 			}
 			seen[f.Name] = true
 			ext := filepath.Ext(f.Name)
-			if !strings.Contains(" .pdf .docx .xlsx .pptx .html .txt ", " "+ext+" ") || f.Probe == "" {
+			if !slices.Contains(strings.Fields(".pdf .docx .xlsx .pptx .html .txt"), ext) || f.Probe == "" {
 				t.Fatalf("extension %q, probe %q", ext, f.Probe)
 			}
 			data := bytesOf(t, f)

@@ -118,8 +118,7 @@ func (wd *watchdog) begin(cpu time.Duration) {
 func (wd *watchdog) end() { wd.active.Store(false) }
 
 func (wd *watchdog) run() {
-	t := time.NewTicker(watchTick)
-	defer t.Stop()
+	t := time.NewTicker(watchTick) // ticks until the worker exits
 	for i := 0; ; i++ {
 		<-t.C
 		if wd.active.Load() {

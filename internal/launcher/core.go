@@ -53,11 +53,11 @@ func CorePath(exe string, getenv func(string) string) (string, error) {
 	if p := getenv(CoreEnv); p != "" {
 		return p, checkCore(p, true)
 	}
-	real, err := filepath.EvalSymlinks(exe)
+	resolved, err := filepath.EvalSymlinks(exe)
 	if err != nil {
-		real = exe
+		resolved = exe
 	}
-	p := filepath.Join(filepath.Dir(real), CoreName)
+	p := filepath.Join(filepath.Dir(resolved), CoreName)
 	return p, checkCore(p, false)
 }
 

@@ -190,7 +190,7 @@ wait:
 			}
 		case <-ctx.Done():
 			killGroup(cmd)
-			<-done
+			<-done //nolint:errcheck // killed: the context's error is the one to report
 			return nil, fmt.Errorf("%s: %w", tool, ctx.Err())
 		}
 	}

@@ -68,7 +68,7 @@ func (c *Corpus) Mutate(seed uint64, emu *driveemu.Emulator) (Mutation, error) {
 			m.Modified++
 		case r >= 10 && r < 20:
 			var k int
-			fmt.Sscanf(dir, "d%d", &k)
+			_, _ = fmt.Sscanf(dir, "d%d", &k) // the top folder (no dN) moves to d1
 			to := fmt.Sprintf("d%d", (k+1)%10)
 			if f.DriveKey == "" {
 				f.DriveKey = "dir:" + f.Rel

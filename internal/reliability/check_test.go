@@ -150,7 +150,7 @@ func TestCheckComplete(t *testing.T) {
 	}
 	cases := []struct {
 		name   string
-		break_ func(*sqlite.Store)
+		damage func(*sqlite.Store)
 		check  func(Completeness) bool
 	}{
 		{"missing", func(s *sqlite.Store) { _ = s.DeleteFiles(ctx, []string{files[2].ID}) },
@@ -174,7 +174,7 @@ func TestCheckComplete(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			s := full(t)
-			tc.break_(s)
+			tc.damage(s)
 			c, err := CheckComplete(ctx, s, files)
 			if err == nil || !tc.check(c) {
 				t.Errorf("got %+v, %v", c, err)

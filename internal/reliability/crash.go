@@ -185,22 +185,20 @@ func sigName(s os.Signal) string {
 	return fmt.Sprint(s)
 }
 
-// runToEnd reruns the crawl without a stop until it finishes (at most five
-// runs), counting the reruns; a rerun that exits non-zero is an error.
+// runToEnd reruns the crawl once without a stop, counting the rerun, unless
+// five reruns were made already; a rerun that exits non-zero is an error.
 func runToEnd(run func(*Stop) (Outcome, error), reruns *int, runs func() int, logf func(string, ...any)) error {
-	for {
-		if *reruns == 5 {
-			return fmt.Errorf("gds crawl did not finish in %d runs after the last stop", *reruns)
-		}
-		o, err := run(nil)
-		if err != nil {
-			return err
-		}
-		*reruns++
-		logf("run %d: to the end: exit %d, %d events, %s", runs(), o.ExitCode, o.Events, o.Wall.Round(time.Millisecond))
-		if o.ExitCode != 0 {
-			return fmt.Errorf("gds crawl rerun exited %d:\n%s", o.ExitCode, o.Stderr)
-		}
-		return nil
+	if *reruns == 5 {
+		return fmt.Errorf("gds crawl did not finish in %d runs after the last stop", *reruns)
 	}
+	o, err := run(nil)
+	if err != nil {
+		return err
+	}
+	*reruns++
+	logf("run %d: to the end: exit %d, %d events, %s", runs(), o.ExitCode, o.Events, o.Wall.Round(time.Millisecond))
+	if o.ExitCode != 0 {
+		return fmt.Errorf("gds crawl rerun exited %d:\n%s", o.ExitCode, o.Stderr)
+	}
+	return nil
 }

@@ -301,8 +301,8 @@ func TestOpenAIFaultStorm(t *testing.T) {
 	hits, injected := st.injected()
 	reqs := len(st.h.Requests())
 	for _, f := range failures {
-		clear := strings.Contains(f, "openai: ") && (strings.Contains(f, "malformed response") || strings.Contains(f, "attempts"))
-		if !clear || strings.Contains(f, openAIStormKey) {
+		cleared := strings.Contains(f, "openai: ") && (strings.Contains(f, "malformed response") || strings.Contains(f, "attempts"))
+		if !cleared || strings.Contains(f, openAIStormKey) {
 			t.Errorf("unclear or leaking per-file failure: %q", f)
 		}
 	}

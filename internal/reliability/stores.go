@@ -72,13 +72,17 @@ func DropSchema(ctx context.Context, url, schema string) error {
 
 // withIndex opens the index, runs fn on it (nil when it does not exist yet)
 // and closes it.
-func withIndex(ctx context.Context, open Opener, fn func(Index) error) error {
+func withIndex(ctx context.Context, open Opener, fn func(Index) error) (err error) {
 	idx, closeFn, err := open(ctx)
 	if err != nil {
 		return err
 	}
 	if closeFn != nil {
-		defer closeFn()
+		defer func() {
+			if cerr := closeFn(); err == nil {
+				err = cerr
+			}
+		}()
 	}
 	return fn(idx)
 }

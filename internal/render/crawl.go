@@ -171,7 +171,7 @@ func (p *barProgress) File(e crawl.Entry, s crawl.Status, detail string) {
 	p.bar.UpdateTitle(title)
 	p.bar.Increment()
 	if p.bar.Current >= p.bar.Total {
-		p.bar.Stop()
+		_, _ = p.bar.Stop() // a progress bar's stop only redraws the terminal
 		p.bar = nil
 	}
 }
@@ -235,7 +235,7 @@ func statusKey(s crawl.Status) i18n.Key { return i18n.Key("crawl.status." + stri
 // CrawlSummary prints the end-of-crawl summary with the reasons of skipped
 // and failed files (at most max of each).
 func CrawlSummary(w io.Writer, sum crawl.Summary, dryRun bool, lang string) {
-	const max = 20
+	const maxListed = 20
 	if dryRun {
 		fmt.Fprintln(w, i18n.T(lang, "crawl.summary.dry_run", sum.Planned, len(sum.Skipped)))
 	} else {
@@ -265,8 +265,8 @@ func CrawlSummary(w io.Writer, sum crawl.Summary, dryRun bool, lang string) {
 		}
 		fmt.Fprintln(w, i18n.T(lang, group.key))
 		for i, p := range group.items {
-			if i == max {
-				fmt.Fprintln(w, i18n.T(lang, "crawl.summary.more", len(group.items)-max))
+			if i == maxListed {
+				fmt.Fprintln(w, i18n.T(lang, "crawl.summary.more", len(group.items)-maxListed))
 				break
 			}
 			fmt.Fprintf(w, "  %s: %s\n", termsafe.String(path.Join(p.Path, p.Name)), crawlDetail(p.Reason))

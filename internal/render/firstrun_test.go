@@ -10,7 +10,7 @@ import (
 
 func TestAcceptsOffer(t *testing.T) {
 	for answer, want := range map[string]bool{
-		"": true, "\n": true, "y": true, "Yes": true, " Y ": true, "はい": true,
+		"": true, "\n": true, "y": true, "Yes": true, " Y ": true, "はい": true, //nolint:gocritic // " Y " tests the trimming
 		"n": false, "no": false, "N\n": false, "いいえ": false,
 	} {
 		if got := AcceptsOffer(answer); got != want {

@@ -26,9 +26,7 @@ func golden(t *testing.T, name string, got []byte) {
 
 // The shared fixtures (internal/render/rendertest).
 var (
-	when      = rendertest.When
 	fQ3       = rendertest.FQ3
-	fMinutes  = rendertest.FMinutes
 	outcomes  = rendertest.Outcomes
 	fakeToken = rendertest.FakeToken
 )

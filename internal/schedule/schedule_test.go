@@ -395,11 +395,11 @@ func TestSpecSources(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plist, err := RenderPlist(sp)
+	rendered, err := RenderPlist(sp)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, text := range map[string]string{"systemd": service, "launchd": string(plist)} {
+	for name, text := range map[string]string{"systemd": service, "launchd": string(rendered)} {
 		if !strings.Contains(text, "GDS_SOURCES") || !strings.Contains(text, "local:/home/me/My Docs,drive:F1") {
 			t.Errorf("%s unit lacks the sources:\n%s", name, text)
 		}

@@ -321,9 +321,7 @@ func QuotedWords(query string) []string {
 			if j < 0 {
 				break
 			}
-			for _, f := range strings.FieldsFunc(rest[:j], func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-				out = append(out, f)
-			}
+			out = append(out, strings.FieldsFunc(rest[:j], func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })...)
 			rest = rest[j+len(pair[1]):]
 		}
 	}

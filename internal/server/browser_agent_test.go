@@ -50,11 +50,11 @@ func TestBrowserUIAgentic(t *testing.T) {
 		until(`document.body.dataset.ready === 'true' && document.querySelector('#chat-mode') !== null`),
 		until(`document.querySelector('#chat-folder').dataset.loaded === '2'`),
 	)
-	options := value[string](b, ctx, "folder options", `[...document.querySelectorAll('#chat-folder option')].map(o => o.value + '=' + o.textContent).join('\n')`)
+	options := value[string](ctx, b, "folder options", `[...document.querySelectorAll('#chat-folder option')].map(o => o.value + '=' + o.textContent).join('\n')`)
 	if !strings.Contains(options, "Meeting=Meeting (1) · Local folder ") || !strings.Contains(options, "Other=Other (1)") || !strings.HasPrefix(options, "=All folders") {
 		t.Errorf("folder options:\n%s\nwant All folders, Meeting (1) and Other (1) with their source", options)
 	}
-	formHeight := value[float64](b, ctx, "form height", `document.querySelector('#chat-form').getBoundingClientRect().height`)
+	formHeight := value[float64](ctx, b, "form height", `document.querySelector('#chat-form').getBoundingClientRect().height`)
 	if formHeight > 900/4 {
 		t.Errorf("the question form is %.0f px high on a 900 px window, want at most a quarter", formHeight)
 	}
@@ -68,7 +68,7 @@ func TestBrowserUIAgentic(t *testing.T) {
 	if reqs := srv.chatRequests(); len(reqs) != 1 || reqs[0]["folder"] != "Other" {
 		t.Fatalf("chat request %v, want folder Other", reqs)
 	}
-	if src := value[string](b, ctx, "rag sources", `[...document.querySelectorAll('.turn .sources a.source-link')].map(a => a.textContent).join(',')`); src != "note.txt" {
+	if src := value[string](ctx, b, "rag sources", `[...document.querySelectorAll('.turn .sources a.source-link')].map(a => a.textContent).join(',')`); src != "note.txt" {
 		t.Errorf("rag sources in Other = %q, want note.txt only", src)
 	}
 
@@ -84,7 +84,7 @@ func TestBrowserUIAgentic(t *testing.T) {
 	if len(reqs) != 2 || reqs[1]["mode"] != "agentic" || reqs[1]["folder"] != "Meeting" {
 		t.Fatalf("chat requests %v, want mode agentic and folder Meeting", reqs)
 	}
-	steps := value[string](b, ctx, "steps", `[...document.querySelectorAll('.turn:last-child .agent-steps li')].map(li => li.textContent).join('\n')`)
+	steps := value[string](ctx, b, "steps", `[...document.querySelectorAll('.turn:last-child .agent-steps li')].map(li => li.textContent).join('\n')`)
 	if strings.Count(steps, "\n") < 1 {
 		t.Errorf("agent steps %q, want several", steps)
 	}
@@ -96,19 +96,19 @@ func TestBrowserUIAgentic(t *testing.T) {
 	if !strings.Contains(steps, "Searching the documents for") && !strings.Contains(steps, "Looking for agendas") {
 		t.Errorf("agent steps without human labels:\n%s", steps)
 	}
-	answer := value[string](b, ctx, "answer", `document.querySelector('.turn:last-child .answer-text').textContent`)
+	answer := value[string](ctx, b, "answer", `document.querySelector('.turn:last-child .answer-text').textContent`)
 	if !strings.Contains(answer, "10,000 blankets") {
 		t.Errorf("answer %q does not quote the memo", answer)
 	}
-	src := value[string](b, ctx, "sources", `[...document.querySelectorAll('.turn:last-child .sources a.source-link')].map(a => a.textContent + ' ' + a.getAttribute('href')).join('\n')`)
+	src := value[string](ctx, b, "sources", `[...document.querySelectorAll('.turn:last-child .sources a.source-link')].map(a => a.textContent + ' ' + a.getAttribute('href')).join('\n')`)
 	if !strings.Contains(src, "memo.pdf") || !strings.Contains(src, "#/documents/") {
 		t.Errorf("sources %q: want memo.pdf linking to its document", src)
 	}
-	refs := value[string](b, ctx, "source refs", `[...document.querySelectorAll('.turn:last-child .sources li')].map(li => li.value).join(',')`)
+	refs := value[string](ctx, b, "source refs", `[...document.querySelectorAll('.turn:last-child .sources li')].map(li => li.value).join(',')`)
 	if !sortedRefs(refs) {
 		t.Errorf("sources listed as refs %s, want citation order", refs)
 	}
-	if errs := value[int](b, ctx, "errors", `document.querySelectorAll('.turn .error').length`); errs != 0 {
+	if errs := value[int](ctx, b, "errors", `document.querySelectorAll('.turn .error').length`); errs != 0 {
 		t.Errorf("%d error notes in the turns", errs)
 	}
 
@@ -116,7 +116,7 @@ func TestBrowserUIAgentic(t *testing.T) {
 		chromedp.Navigate(srv.url+"/ui/#/documents"),
 		until(`document.querySelectorAll('#doc-rows tr').length === 2`),
 	)
-	sources := value[string](b, ctx, "document sources", `[...document.querySelectorAll('#doc-rows td.source')].map(td => td.textContent).join('\n')`)
+	sources := value[string](ctx, b, "document sources", `[...document.querySelectorAll('#doc-rows td.source')].map(td => td.textContent).join('\n')`)
 	if strings.Contains(sources, "source.") || strings.Contains(sources, "local:") || !strings.Contains(sources, "Local folder ") {
 		t.Errorf("document sources:\n%s\nwant \"Local folder …\", no raw key", sources)
 	}
@@ -131,7 +131,7 @@ func TestBrowserUIAgentic(t *testing.T) {
 		chromedp.Click(chromedp.CSS("#chat-send")),
 		until(`document.querySelectorAll('.turn[data-done="true"]').length === 1`),
 	)
-	steps = value[string](b, ctx, "steps (ja)", `[...document.querySelectorAll('.turn .agent-steps li')].map(li => li.textContent).join('\n')`)
+	steps = value[string](ctx, b, "steps (ja)", `[...document.querySelectorAll('.turn .agent-steps li')].map(li => li.textContent).join('\n')`)
 	if !strings.Contains(steps, "しています") || strings.Contains(steps, "search_evidence") {
 		t.Errorf("Japanese agent steps:\n%s", steps)
 	}

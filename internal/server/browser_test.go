@@ -204,7 +204,7 @@ func (b *browser) step(ctx context.Context, name string, actions ...chromedp.Act
 }
 
 // value evaluates a JavaScript expression in tab ctx.
-func value[T any](b *browser, ctx context.Context, name, expr string) T {
+func value[T any](ctx context.Context, b *browser, name, expr string) T {
 	b.t.Helper()
 	sctx, cancel := context.WithTimeout(ctx, stepTimeout)
 	defer cancel()
@@ -319,7 +319,7 @@ func TestBrowserUI(t *testing.T) {
 		until(`document.body.dataset.ready === 'true' && document.querySelector('#doc-empty') && !document.querySelector('#doc-empty').hidden`),
 	)
 	// Every control has a label, every button and link a name.
-	unnamed := value[[]string](b, ctx, "accessible names", `(() => {
+	unnamed := value[[]string](ctx, b, "accessible names", `(() => {
 		const out = [];
 		for (const c of document.querySelectorAll('input, select, textarea'))
 			if (!c.labels || c.labels.length === 0 || !c.labels[0].textContent.trim()) out.push(c.id || c.outerHTML);
@@ -350,11 +350,11 @@ func TestBrowserUI(t *testing.T) {
 		t.Fatalf("after the upload the API lists %+v", list)
 	}
 	docID, chunks := list.Items[0].ID, list.Items[0].ChunkCount
-	msg := value[string](b, ctx, "upload message", `document.querySelector('#upload-result').textContent`)
-	if !strings.Contains(msg, fmt.Sprint(chunks)) || value[bool](b, ctx, "upload error", `document.querySelector('#upload-result').classList.contains('error')`) {
+	msg := value[string](ctx, b, "upload message", `document.querySelector('#upload-result').textContent`)
+	if !strings.Contains(msg, fmt.Sprint(chunks)) || value[bool](ctx, b, "upload error", `document.querySelector('#upload-result').classList.contains('error')`) {
 		t.Fatalf("upload message %q, want one naming %d chunks", msg, chunks)
 	}
-	if got := value[string](b, ctx, "pager", `document.querySelector('#doc-page').textContent`); !strings.Contains(got, "1") {
+	if got := value[string](ctx, b, "pager", `document.querySelector('#doc-page').textContent`); !strings.Contains(got, "1") {
 		t.Fatalf("pager says %q", got)
 	}
 
@@ -376,7 +376,7 @@ func TestBrowserUI(t *testing.T) {
 		chromedp.Click(chromedp.CSS(`#doc-rows th a`)),
 		until(fmt.Sprintf(`document.querySelectorAll('#doc-chunks li.chunk').length === %d && !document.querySelector('section[data-view="document"]').hidden`, chunks)),
 	)
-	if got := value[string](b, ctx, "detail title", `document.querySelector('#doc-title').textContent`); got != pdfName {
+	if got := value[string](ctx, b, "detail title", `document.querySelector('#doc-title').textContent`); got != pdfName {
 		t.Fatalf("detail title %q", got)
 	}
 
@@ -389,7 +389,7 @@ func TestBrowserUI(t *testing.T) {
 		chromedp.Click(chromedp.CSS("#search-submit")),
 		until(`document.querySelectorAll('#search-results li').length > 0`),
 	)
-	hits := value[[]string](b, ctx, "search results", `[...document.querySelectorAll('#search-results li .result-head a')].map(a => a.getAttribute('href'))`)
+	hits := value[[]string](ctx, b, "search results", `[...document.querySelectorAll('#search-results li .result-head a')].map(a => a.getAttribute('href'))`)
 	if len(hits) == 0 || len(hits) > 2 {
 		t.Fatalf("search with top_k 2 showed %d results", len(hits))
 	}
@@ -405,7 +405,7 @@ func TestBrowserUI(t *testing.T) {
 		chromedp.Click(chromedp.CSS("#search-submit")),
 		until(`document.querySelector('#search-summary').textContent.includes('multiple agents')`),
 	)
-	if bad := value[int](b, ctx, "threshold", `[...document.querySelectorAll('#search-results li .result-head')].filter(h => !h.textContent.includes('score 1.000')).length`); bad != 0 {
+	if bad := value[int](ctx, b, "threshold", `[...document.querySelectorAll('#search-results li .result-head')].filter(h => !h.textContent.includes('score 1.000')).length`); bad != 0 {
 		t.Fatalf("%d results under the threshold 1 shown", bad)
 	}
 	// A typo is searched as the index's word, with the way back; the way
@@ -436,20 +436,20 @@ func TestBrowserUI(t *testing.T) {
 		chromedp.Click(chromedp.CSS("#chat-send")),
 		until(`document.querySelectorAll('.turn[data-done="true"]').length === 1`),
 	)
-	answer := value[string](b, ctx, "answer", `document.querySelector('.turn .answer-text').textContent`)
-	if strings.TrimSpace(answer) == "" || value[int](b, ctx, "answer errors", `document.querySelectorAll('.turn .error').length`) != 0 {
+	answer := value[string](ctx, b, "answer", `document.querySelector('.turn .answer-text').textContent`)
+	if strings.TrimSpace(answer) == "" || value[int](ctx, b, "answer errors", `document.querySelectorAll('.turn .error').length`) != 0 {
 		t.Fatalf("answer %q (or an error shown)", answer)
 	}
 	// The UI read the stream frame by frame (the server's framing is tested
 	// in server_test.go): the answer's pieces (one per sentence; an offline
 	// answer is often one sentence), then the last frame.
-	if n := value[int](b, ctx, "stream frames", `Number(document.querySelector('.turn').dataset.frames)`); n < 2 {
+	if n := value[int](ctx, b, "stream frames", `Number(document.querySelector('.turn').dataset.frames)`); n < 2 {
 		t.Fatalf("the UI read %d frames, want pieces of the answer and a last frame", n)
 	}
-	if note := value[string](b, ctx, "extract note", `(document.querySelector('.turn .extract-note') || {}).textContent || ''`); !strings.Contains(note, "offline") {
+	if note := value[string](ctx, b, "extract note", `(document.querySelector('.turn .extract-note') || {}).textContent || ''`); !strings.Contains(note, "offline") {
 		t.Fatalf("the offline answer is not labelled as an extract: %q", note)
 	}
-	sources := value[[]string](b, ctx, "sources", `[...document.querySelectorAll('.turn .sources a.source-link')].map(a => a.getAttribute('href'))`)
+	sources := value[[]string](ctx, b, "sources", `[...document.querySelectorAll('.turn .sources a.source-link')].map(a => a.getAttribute('href'))`)
 	if len(sources) == 0 || !strings.HasPrefix(sources[0], "#/documents/"+docID+"/chunk/") {
 		t.Fatalf("cited sources %q, want chunks of %s", sources, docID)
 	}
@@ -539,10 +539,10 @@ func TestBrowserUIToken(t *testing.T) {
 		chromedp.Click(chromedp.CSS(`#token-form button[type="submit"]`)),
 		until(`!document.querySelector('#doc-empty').hidden && document.querySelector('#doc-page').textContent.includes('1')`),
 	)
-	if got := value[string](b, ctx, "stored token", `sessionStorage.getItem('gds.token')`); got != "s3cret-token" {
+	if got := value[string](ctx, b, "stored token", `sessionStorage.getItem('gds.token')`); got != "s3cret-token" {
 		t.Fatalf("sessionStorage holds %q", got)
 	}
-	if got := value[string](b, ctx, "local storage", `JSON.stringify(localStorage)`); strings.Contains(got, "s3cret") {
+	if got := value[string](ctx, b, "local storage", `JSON.stringify(localStorage)`); strings.Contains(got, "s3cret") {
 		t.Fatal("the token reached localStorage")
 	}
 	b.step(ctx, "search with the token",
@@ -594,13 +594,13 @@ func TestBrowserUIJapanese(t *testing.T) {
 		chromedp.Navigate(srv.url+"/ui/"),
 		until(`document.body.dataset.ready === 'true' && !document.querySelector('#doc-empty').hidden`),
 	)
-	if got := value[string](b, ctx, "lang", `document.documentElement.lang + ' ' + document.querySelector('a[data-nav="documents"]').textContent`); got != "ja ドキュメント" {
+	if got := value[string](ctx, b, "lang", `document.documentElement.lang + ' ' + document.querySelector('a[data-nav="documents"]').textContent`); got != "ja ドキュメント" {
 		t.Fatalf("Japanese browser: %q", got)
 	}
-	if got := value[string](b, ctx, "empty list", `document.querySelector('#doc-empty').textContent`); !strings.Contains(got, "ドキュメントはまだありません") {
+	if got := value[string](ctx, b, "empty list", `document.querySelector('#doc-empty').textContent`); !strings.Contains(got, "ドキュメントはまだありません") {
 		t.Fatalf("empty list text %q", got)
 	}
-	missing := value[[]string](b, ctx, "keys", `(() => {
+	missing := value[[]string](ctx, b, "keys", `(() => {
 		const en = Object.keys(GDS_I18N.en), ja = Object.keys(GDS_I18N.ja);
 		const used = [...document.querySelectorAll('[data-i18n]')].map(n => n.dataset.i18n)
 			.concat([...document.querySelectorAll('[data-i18n-aria-label]')].map(n => n.dataset.i18nAriaLabel));
@@ -674,7 +674,7 @@ func TestBrowserUIPaging(t *testing.T) {
 		chromedp.Click(chromedp.CSS("#doc-next")),
 		rows(2, "Page 2 of 2 · 12 documents"),
 	)
-	if !value[bool](b, ctx, "pager buttons", `document.querySelector('#doc-next').disabled && !document.querySelector('#doc-prev').disabled`) {
+	if !value[bool](ctx, b, "pager buttons", `document.querySelector('#doc-next').disabled && !document.querySelector('#doc-prev').disabled`) {
 		t.Fatal("on the last page: next should be disabled, previous enabled")
 	}
 	b.step(ctx, "back and filtered",
@@ -684,7 +684,7 @@ func TestBrowserUIPaging(t *testing.T) {
 		chromedp.Click(chromedp.CSS(`#doc-filter button[type="submit"]`)),
 		rows(6, "Page 1 of 1 · 6 documents"),
 	)
-	tags := value[[]string](b, ctx, "tags shown", `[...document.querySelectorAll('#doc-rows button.tag')].map(b => b.textContent)`)
+	tags := value[[]string](ctx, b, "tags shown", `[...document.querySelectorAll('#doc-rows button.tag')].map(b => b.textContent)`)
 	if len(tags) != 6 || slices.ContainsFunc(tags, func(s string) bool { return s != "odd" }) {
 		t.Fatalf("filtered by odd, the list shows tags %q", tags)
 	}

@@ -112,11 +112,11 @@ const (
 
 // shorten is s cut to at most max bytes on a rune boundary, with "…" and
 // the full length when cut.
-func shorten(s string, max int) string {
-	if len(s) <= max {
+func shorten(s string, limit int) string {
+	if len(s) <= limit {
 		return s
 	}
-	cut := max
+	cut := limit
 	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}
@@ -181,10 +181,14 @@ func hugeProblem(lang string) *Problem {
 // 400, a body over the limit: 413) into apperr problems, so every error
 // body of the API has one shape.
 func newHumaError(ctx context.Context, status int, msg string, errs ...error) huma.StatusError {
-	lang := langOf(ctx)
-	if ctx != nil && bodyTooLarge(ctx) {
-		return hugeProblem(lang)
+	if bodyTooLarge(ctx) {
+		return hugeProblem(langOf(ctx))
 	}
+	return humaProblem(langOf(ctx), status, msg, errs...)
+}
+
+// humaProblem is the apperr problem, in lang, of an error huma raises.
+func humaProblem(lang string, status int, msg string, errs ...error) huma.StatusError {
 	var details []*huma.ErrorDetail
 	parts := []string{msg}
 	jsonErr := ""
@@ -237,14 +241,13 @@ var installOnce sync.Once
 func installErrors() {
 	installOnce.Do(func() {
 		huma.NewError = func(status int, msg string, errs ...error) huma.StatusError {
-			return newHumaError(nil, status, msg, errs...)
+			return humaProblem(i18n.En, status, msg, errs...) // no request, so no language of its own
 		}
 		huma.NewErrorWithContext = func(hctx huma.Context, status int, msg string, errs ...error) huma.StatusError {
-			var ctx context.Context
-			if hctx != nil {
-				ctx = hctx.Context()
+			if hctx == nil {
+				return humaProblem(i18n.En, status, msg, errs...)
 			}
-			return newHumaError(ctx, status, msg, errs...)
+			return newHumaError(hctx.Context(), status, msg, errs...)
 		}
 	})
 }

@@ -39,8 +39,8 @@ func newPathRedactor(roots ...pathRoot) pathRedactor {
 			continue
 		}
 		add(r.dir, r.name)
-		if real, err := filepath.EvalSymlinks(r.dir); err == nil {
-			add(real, r.name)
+		if resolved, err := filepath.EvalSymlinks(r.dir); err == nil {
+			add(resolved, r.name)
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return len(out[i].dir) > len(out[j].dir) })

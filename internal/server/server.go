@@ -179,7 +179,7 @@ func (s *Server) Handler() http.Handler {
 		}
 		return MaxJSONBody
 	}
-	var h http.Handler = exactRoot(s.mux)
+	h := exactRoot(s.mux)
 	h = withJSONDefault(h)
 	h = withBodyLimit(limit, h)
 	h = withToken(s.opts.Token, h)

@@ -14,7 +14,7 @@ func TestLazyTablesBuild(t *testing.T) {
 		"reSentEndJa": reSentEndJa, "reSentEndEn": reSentEndEn, "reEnWord": reEnWord,
 	}
 	for name, re := range res {
-		if re() == nil || re() != re() {
+		if first, again := re(), re(); first == nil || first != again {
 			t.Errorf("%s: not compiled once", name)
 		}
 	}

@@ -153,7 +153,9 @@ func facets(in ai.ClarifyInput) []facet {
 	if len(years.order) >= 2 {
 		for _, y := range years.top(maxChoices) {
 			var yi int
-			fmt.Sscanf(y, "%d", &yi)
+			if _, err := fmt.Sscanf(y, "%d", &yi); err != nil {
+				continue // not a date: no period to offer
+			}
 			l := y
 			if ja {
 				l = y + "年"
@@ -165,7 +167,9 @@ func facets(in ai.ClarifyInput) []facet {
 	} else {
 		for _, m := range months.top(maxChoices) {
 			var yi, mi int
-			fmt.Sscanf(m, "%d-%d", &yi, &mi)
+			if _, err := fmt.Sscanf(m, "%d-%d", &yi, &mi); err != nil {
+				continue // not a date: no period to offer
+			}
 			l := m
 			if ja {
 				l = fmt.Sprintf("%d年%d月", yi, mi)

@@ -32,13 +32,13 @@ func (p *Provider) Name() string { return Name }
 func input[T any](req ai.Request) (T, error) {
 	var zero T
 	switch v := req.Input.(type) {
-	case T:
-		return v, nil
 	case *T:
 		if v == nil {
 			return zero, fmt.Errorf("offline %s: nil %T input: %w", req.Task, v, ai.ErrInputType)
 		}
 		return *v, nil
+	case T:
+		return v, nil
 	}
 	return zero, fmt.Errorf("offline %s: input is %T, want %T: %w", req.Task, req.Input, zero, ai.ErrInputType)
 }

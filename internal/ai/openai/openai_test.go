@@ -471,9 +471,9 @@ func TestKeyNeverPrinted(t *testing.T) {
 
 func TestConnectionRefused(t *testing.T) {
 	srv := openaitest.Start()
-	url := srv.URL
+	base := srv.URL
 	srv.Close()
-	p, err := openai.New(openai.Config{BaseURL: url, MaxRetries: -1})
+	p, err := openai.New(openai.Config{BaseURL: base, MaxRetries: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -534,9 +534,9 @@ func TestOfficialAPIUsesBase64Embeddings(t *testing.T) {
 // language); other failures keep their kind's hint.
 func TestUnreachableHintNamesOffline(t *testing.T) {
 	srv := openaitest.Start()
-	url := srv.URL
+	base := srv.URL
 	srv.Close()
-	p, err := openai.New(openai.Config{APIKey: testKey, BaseURL: url, MaxRetries: -1})
+	p, err := openai.New(openai.Config{APIKey: testKey, BaseURL: base, MaxRetries: -1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -132,7 +132,10 @@ type concurrency struct {
 func (c *concurrency) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	n := c.now.Add(1)
 	defer c.now.Add(-1)
-	for p := c.peak.Load(); n > p && !c.peak.CompareAndSwap(p, n); p = c.peak.Load() {
+	for p := c.peak.Load(); n > p; p = c.peak.Load() {
+		if c.peak.CompareAndSwap(p, n) {
+			break
+		}
 	}
 	c.h.ServeHTTP(w, r)
 }

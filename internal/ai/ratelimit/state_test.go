@@ -126,7 +126,7 @@ func TestAdmitPacesTokens(t *testing.T) {
 func TestAdmitWindowPauseAndQuota(t *testing.T) {
 	cfg := Config{Initial: 2}
 	s := NewState(cfg)
-	if !s.Admit(cfg, 1, t0).OK || !s.Admit(cfg, 1, t0).OK {
+	if first, second := s.Admit(cfg, 1, t0), s.Admit(cfg, 1, t0); !first.OK || !second.OK {
 		t.Fatal("the first two calls must start")
 	}
 	if d := s.Admit(cfg, 1, t0); d.OK || d.Wait != 0 || d.Err != nil {

@@ -31,7 +31,7 @@ type Counter interface {
 	Count(text string) int
 	// Truncate returns the longest prefix of text that is at most max
 	// tokens and valid UTF-8 (text itself when it fits).
-	Truncate(text string, max int) string
+	Truncate(text string, limit int) string
 }
 
 // O200k is the Counter of the o200k_base encoding; Count and Truncate use it.
@@ -42,7 +42,7 @@ func Count(text string) int { return O200k.Count(text) }
 
 // Truncate returns the longest prefix of text of at most max o200k_base
 // tokens, cut at a token boundary and never inside a character.
-func Truncate(text string, max int) string { return O200k.Truncate(text, max) }
+func Truncate(text string, limit int) string { return O200k.Truncate(text, limit) }
 
 var o200kCodec = sync.OnceValue(codec.NewO200kBase)
 
@@ -61,28 +61,28 @@ func (o200k) Count(text string) int {
 	return n
 }
 
-func (c o200k) Truncate(text string, max int) string {
-	if max <= 0 {
+func (c o200k) Truncate(text string, limit int) string {
+	if limit <= 0 {
 		return ""
 	}
-	if len(text) <= max {
+	if len(text) <= limit {
 		return text // a token is at least one byte
 	}
 	_, pieces, err := o200kCodec().Encode(text)
 	if err != nil {
-		return validPrefix(text[:max])
+		return validPrefix(text[:limit])
 	}
-	if len(pieces) <= max {
+	if len(pieces) <= limit {
 		return text
 	}
 	end := 0
-	for _, p := range pieces[:max] {
+	for _, p := range pieces[:limit] {
 		end += len(p)
 	}
 	out := validPrefix(text[:end])
 	// Re-encoding a prefix may split its end differently; drop characters
 	// until it fits.
-	for out != "" && c.Count(out) > max {
+	for out != "" && c.Count(out) > limit {
 		_, size := utf8.DecodeLastRuneInString(out)
 		out = out[:len(out)-size]
 	}

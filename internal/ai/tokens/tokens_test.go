@@ -52,16 +52,16 @@ func TestTruncateStaysValidAndWithinBudget(t *testing.T) {
 		t.Fatal("no token boundary falls inside a character: the test text does not exercise the cut")
 	}
 	prev := ""
-	for max := 0; max <= total+1; max++ {
-		got := Truncate(text, max)
+	for limit := 0; limit <= total+1; limit++ {
+		got := Truncate(text, limit)
 		if !utf8.ValidString(got) || !strings.HasPrefix(text, got) {
-			t.Fatalf("Truncate(%d) = %q: not a valid prefix", max, got)
+			t.Fatalf("Truncate(%d) = %q: not a valid prefix", limit, got)
 		}
-		if n := Count(got); n > max {
-			t.Fatalf("Truncate(%d) = %q has %d tokens", max, got, n)
+		if n := Count(got); n > limit {
+			t.Fatalf("Truncate(%d) = %q has %d tokens", limit, got, n)
 		}
 		if len(got) < len(prev) {
-			t.Fatalf("Truncate(%d) = %q is shorter than with a smaller budget (%q)", max, got, prev)
+			t.Fatalf("Truncate(%d) = %q is shorter than with a smaller budget (%q)", limit, got, prev)
 		}
 		prev = got
 	}

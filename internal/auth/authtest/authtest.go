@@ -211,7 +211,7 @@ func (s *Server) clientOK(r *http.Request) bool {
 func oauthError(w http.ResponseWriter, status int, code, desc string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	json.NewEncoder(w).Encode(map[string]string{"error": code, "error_description": desc})
+	_ = json.NewEncoder(w).Encode(map[string]string{"error": code, "error_description": desc}) // the client went away
 }
 
 func (s *Server) token(w http.ResponseWriter, r *http.Request) {
@@ -275,7 +275,7 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 		resp["refresh_token"] = refresh
 	}
 	w.Header().Set("Content-Type", "application/json")
-	json.NewEncoder(w).Encode(resp)
+	_ = json.NewEncoder(w).Encode(resp) // the client went away
 }
 
 func (s *Server) revoke(w http.ResponseWriter, r *http.Request) {

@@ -93,9 +93,9 @@ func New(t *testing.T) *Fixture {
 }
 
 // Instant is a retry policy that never really sleeps.
-func Instant(max int) drive.RetryPolicy {
+func Instant(attempts int) drive.RetryPolicy {
 	return drive.RetryPolicy{
-		MaxAttempts: max,
+		MaxAttempts: attempts,
 		Sleep:       func(ctx context.Context, _ time.Duration) error { return ctx.Err() },
 	}
 }

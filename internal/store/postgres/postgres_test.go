@@ -35,13 +35,6 @@ func testURL(t *testing.T) string {
 	return ""
 }
 
-func sep(url string) string {
-	if strings.Contains(url, "?") {
-		return "&"
-	}
-	return "?"
-}
-
 func openTest(t testing.TB, url, schema string) *Store {
 	t.Helper()
 	s, err := Open(context.Background(), url, WithSchema(schema))

@@ -108,9 +108,9 @@ func TestReadOnlyRefusesWrites(t *testing.T) {
 	if err != nil || len(res.Hits) != 1 {
 		t.Errorf("KeywordSearch on a read-only store = %+v, %v; want the one file", res, err)
 	}
-	fs, err := rw.GetFiles(ctx, []string{"a", "b"})
-	if err != nil || len(fs) != 1 || fs[0].ID != "a" {
-		t.Errorf("after refused writes the index holds %v, %v; want just a", fs, err)
+	files, err := rw.GetFiles(ctx, []string{"a", "b"})
+	if err != nil || len(files) != 1 || files[0].ID != "a" {
+		t.Errorf("after refused writes the index holds %v, %v; want just a", files, err)
 	}
 }
 

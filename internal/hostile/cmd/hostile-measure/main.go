@@ -73,7 +73,10 @@ func measure(f hostile.File, timeout, baseline time.Duration) {
 		r = pr
 	} else {
 		var b bytes.Buffer
-		f.Write(&b)
+		if err := f.Write(&b); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
 		r = &b
 	}
 	runtime.GC()
