@@ -416,14 +416,14 @@ func TestBrowserUI(t *testing.T) {
 		chromedp.Click(chromedp.CSS("#search-submit")),
 		until(`document.querySelector('#search-notices .corrected button.instead') !== null`),
 	)
-	if shown := value[string](b, ctx, "corrected", `document.querySelector('#search-notices .corrected').textContent`); !strings.Contains(shown, "agents") || !strings.Contains(shown, `"agnets"`) {
+	if shown := value[string](ctx, b, "corrected", `document.querySelector('#search-notices .corrected').textContent`); !strings.Contains(shown, "agents") || !strings.Contains(shown, `"agnets"`) {
 		t.Fatalf("corrected notice %q", shown)
 	}
 	b.step(ctx, "search instead",
 		chromedp.Click(chromedp.CSS("#search-notices .corrected button.instead")),
 		until(`document.querySelector('#search-notices .corrected') === null && document.querySelector('#search-notices .notice') !== null`),
 	)
-	if shown := value[string](b, ctx, "unmatched", `document.querySelector('#search-notices .notice').textContent`); !strings.Contains(shown, "agnets") {
+	if shown := value[string](ctx, b, "unmatched", `document.querySelector('#search-notices .notice').textContent`); !strings.Contains(shown, "agnets") {
 		t.Fatalf("the way back's notice %q", shown)
 	}
 
