@@ -101,3 +101,34 @@ func TestPDFRightToLeftLogicalOrder(t *testing.T) {
 		t.Errorf("logical-order Hebrew: %q, want \"מרחש מ\"", got)
 	}
 }
+
+// TestPDFStandardFontWidths: a standard font without /Widths (old
+// pdfTeX, Ghostscript) is measured with its real advances, so a word
+// placed one space after the previous one is a new word: "like hyperref",
+// not "likehyperref" (with one average width for every letter "like"
+// would end 5 points too far right).
+func TestPDFStandardFontWidths(t *testing.T) {
+	times := "<< /Type /Font /Subtype /Type1 /BaseFont /Times-Roman >>"
+	courier := "<< /Type /Font /Subtype /Type1 /BaseFont /Courier >>"
+	// "like" in Times at 10 pt is 15 pt wide (l 278, i 278, k 500, e 444);
+	// a space is 2.5 pt.
+	content := "BT /F2 10 Tf 50 50 Td (like) Tj ET BT /F3 10 Tf 67.5 50 Td (hyperref) Tj ET " +
+		"BT /F2 10 Tf 50 30 Td (see) Tj ET BT /F2 10 Tf 64.8 30 Td (section) Tj ET"
+	_, text := extractPDFText(t, onePage(t, content, "/Font << /F1 5 0 R /F2 6 0 R /F3 7 0 R >>", times, courier))
+	if text != "like hyperref\nsee section" {
+		t.Errorf("%q, want \"like hyperref\\nsee section\"", text)
+	}
+}
+
+// TestPDFAccentOverLetter: TeX's \accent draws the accent, then the
+// letter under it (old OT1 fonts have no accented letters): the two are
+// one letter, "Fleischerfachgeschäft" rather than "Fleischerfachgesch¨aft".
+// An accent over nothing stays as it is.
+func TestPDFAccentOverLetter(t *testing.T) {
+	times := "<< /Type /Font /Subtype /Type1 /BaseFont /Times-Roman /Encoding << /Differences [127 /dieresis 128 /acute] >> >>"
+	content := "BT /F2 10 Tf 50 50 Td [(Fleischerfachgesch\\177)361(aft.)-250(Caf)(e\\200)] TJ 0 -14 Td [(x)-600(\\177)-600(y)] TJ ET"
+	_, text := extractPDFText(t, onePage(t, content, "/Font << /F1 5 0 R /F2 6 0 R >>", times))
+	if text != "Fleischerfachgeschäft. Cafe´\nx ¨ y" {
+		t.Errorf("%q", text)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf16"
 
 	"github.com/ledongthuc/pdf"
@@ -56,6 +57,8 @@ type pdfFont struct {
 
 	firstChar int
 	widths    []float64          // simple fonts
+	stdWidths map[rune]float64   // a standard font without Widths
+	stdFixed  float64            // Courier without Widths: 600
 	cidW      map[uint32]float64 // CID fonts
 	dw        float64
 }
@@ -93,10 +96,66 @@ func newPDFFont(v pdf.Value, budget *pdfBudget) *pdfFont {
 	}
 	f.dw = v.Key("FontDescriptor").Key("MissingWidth").Float64()
 	if f.dw == 0 {
-		f.dw = 500 // standard 14 fonts carry no widths; an average Latin advance
+		f.dw = 500 // an average Latin advance
+	}
+	if len(f.widths) == 0 {
+		// The standard 14 fonts may come without widths: theirs are
+		// known, and word spaces are judged from them.
+		f.stdWidths, f.stdFixed = core14Metrics(v.Key("BaseFont").Name())
 	}
 	return f
 }
+
+// core14Metrics returns the advances by character of a standard font
+// named base (Times, Helvetica and their Windows names, Courier's fixed
+// 600), or nil.
+func core14Metrics(base string) (map[rune]float64, float64) {
+	if i := strings.IndexByte(base, '+'); i == 6 {
+		base = base[i+1:] // a subset prefix
+	}
+	b := strings.ToLower(strings.NewReplacer(",", "-", " ", "").Replace(base))
+	bold := strings.Contains(b, "bold")
+	italic := strings.Contains(b, "italic") || strings.Contains(b, "oblique")
+	switch {
+	case strings.HasPrefix(b, "courier"):
+		return nil, 600
+	case strings.HasPrefix(b, "helvetica"), strings.HasPrefix(b, "arial"):
+		if bold {
+			return core14Tables()["Helvetica-Bold"], 0
+		}
+		return core14Tables()["Helvetica"], 0
+	case strings.HasPrefix(b, "times"):
+		switch {
+		case bold && italic:
+			return core14Tables()["Times-BoldItalic"], 0
+		case bold:
+			return core14Tables()["Times-Bold"], 0
+		case italic:
+			return core14Tables()["Times-Italic"], 0
+		}
+		return core14Tables()["Times-Roman"], 0
+	}
+	return nil, 0
+}
+
+// core14Tables decodes core14Widths on first use.
+var core14Tables = sync.OnceValue(func() map[string]map[rune]float64 {
+	out := map[string]map[rune]float64{}
+	for font, w := range core14Widths {
+		m := make(map[rune]float64, len(core14GlyphNames))
+		for i, name := range core14GlyphNames {
+			if 2*i+1 >= len(w) {
+				break
+			}
+			adv := float64(int(w[2*i])<<8 | int(w[2*i+1]))
+			if r := glyphRune(name, 0); r != 0 && adv > 0 {
+				m[r] = adv
+			}
+		}
+		out[font] = m
+	}
+	return out
+})
 
 func (f *pdfFont) initType0(v pdf.Value, budget *pdfBudget) {
 	desc := v.Key("DescendantFonts").Index(0)
@@ -278,6 +337,14 @@ func (f *pdfFont) advance(c uint32) float64 {
 	i := int(c) - f.firstChar
 	if i >= 0 && i < len(f.widths) && f.widths[i] > 0 {
 		return f.widths[i]
+	}
+	if f.stdFixed > 0 {
+		return f.stdFixed
+	}
+	if f.stdWidths != nil && f.simple != nil {
+		if w, ok := f.stdWidths[f.simple[c&0xff]]; ok {
+			return w
+		}
 	}
 	return f.dw
 }

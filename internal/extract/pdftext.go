@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ledongthuc/pdf"
+	"golang.org/x/text/unicode/norm"
 )
 
 // matrix is a PDF transformation matrix [a b c d e f].
@@ -499,6 +500,8 @@ type layouter struct {
 	lineStart         int
 	rtlRight, rtlLeft int
 	visual            [][2]int // byte ranges of lines in visual order
+	accent            placed   // a spacing accent waiting for its letter (hasAccent)
+	hasAccent         bool
 }
 
 // endLine closes the current line at the end of what is written.
@@ -512,6 +515,7 @@ func (l *layouter) endLine() {
 // text returns what was written, with the lines laid out visually put in
 // logical order (same bytes, reordered).
 func (l *layouter) text() string {
+	l.flush()
 	l.endLine()
 	l.lineStart = l.w.Len()
 	s := l.w.String()
@@ -526,7 +530,68 @@ func (l *layouter) text() string {
 	return string(b)
 }
 
+// add lays out glyph g. A spacing accent is held until the next glyph:
+// TeX's \accent draws the accent, then the letter under it (Fleischerfachgesch¨aft
+// in OT1-encoded fonts); the two become one accented letter.
 func (l *layouter) add(g placed) {
+	if l.hasAccent {
+		a := l.accent
+		l.hasAccent = false
+		if c, ok := accented(&a, &g); ok {
+			g.text = c
+			l.place(g)
+			return
+		}
+		l.place(a)
+	}
+	if _, ok := combiningOf(g.text); ok {
+		l.accent, l.hasAccent = g, true
+		return
+	}
+	l.place(g)
+}
+
+// flush places a held accent.
+func (l *layouter) flush() {
+	if l.hasAccent {
+		l.hasAccent = false
+		l.place(l.accent)
+	}
+}
+
+// spacingAccents maps spacing accents to their combining marks.
+var spacingAccents = map[string]rune{
+	"\u00a8": '\u0308', "\u00b4": '\u0301', "`": '\u0300', "\u02c6": '\u0302', "\u02dc": '\u0303',
+	"\u00b8": '\u0327', "\u02da": '\u030a', "\u02c7": '\u030c', "\u00af": '\u0304', "\u02d8": '\u0306',
+	"\u02d9": '\u0307', "\u02dd": '\u030b', "\u02db": '\u0328',
+}
+
+func combiningOf(s string) (rune, bool) {
+	r, ok := spacingAccents[s]
+	return r, ok
+}
+
+// accented returns the letter of g with accent a when a sits over (or
+// under) it: their advances overlap on one line.
+func accented(a, g *placed) (string, bool) {
+	mark, _ := combiningOf(a.text)
+	first, n := utf8.DecodeRuneInString(g.text)
+	if !unicode.IsLetter(first) || a.vertical || g.vertical {
+		return "", false
+	}
+	size := math.Max(math.Max(a.size, g.size), 1)
+	// positions along g's baseline
+	along := func(x, y float64) float64 { return (x-g.x)*g.dx + (y-g.y)*g.dy }
+	across := -(a.x-g.x)*g.dy + (a.y-g.y)*g.dx
+	as, ae, ge := along(a.x, a.y), along(a.ex, a.ey), along(g.ex, g.ey)
+	if math.Abs(across) > size || ae <= 0.05*size || as >= ge-0.05*size {
+		return "", false
+	}
+	return norm.NFC.String(string(first)+string(mark)) + g.text[n:], true
+}
+
+// place writes glyph g after what was laid out before it.
+func (l *layouter) place(g placed) {
 	if l.hasPrev {
 		brk, sp := gapBetween(&l.prev, &g)
 		first, _ := utf8.DecodeRuneInString(g.text)
