@@ -2,6 +2,7 @@ package main
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -73,5 +74,16 @@ func TestQuantile(t *testing.T) {
 	}
 	if q := quantile(xs, 0.1); q != 1 {
 		t.Errorf("p10 %v", q)
+	}
+}
+
+func TestDropOverlap(t *testing.T) {
+	if got := dropOverlap("one two three", "two three four"); got != " four" {
+		t.Errorf("%q", got)
+	}
+	// A text repeating itself loses no more than the overlap.
+	rep := strings.Repeat("Dit is een test. ", 100)
+	if got := dropOverlap(rep, rep); len([]rune(rep))-len([]rune(got)) > 200 {
+		t.Errorf("dropped %d characters", len(rep)-len(got))
 	}
 }

@@ -22,6 +22,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/gds-cli/gds/internal/crawl"
 	"github.com/gds-cli/gds/internal/store/sqlite"
 )
 
@@ -501,9 +502,18 @@ func rcMeasure(ctx context.Context, home, refDir string, items []rcItem) ([]rcFi
 }
 
 // dropOverlap removes from next the text it repeats from the end of prev
-// (chunks overlap by up to 200 characters).
+// (chunks overlap by at most crawl.ChunkOverlap characters; no more is
+// taken, or a document repeating itself would lose text).
 func dropOverlap(prev, next string) string {
-	for k := min(len(prev), len(next), 1200); k > 0; k-- {
+	limit, n := len(next), 0
+	for i := range next {
+		if n == crawl.ChunkOverlap {
+			limit = i
+			break
+		}
+		n++
+	}
+	for k := min(len(prev), limit); k > 0; k-- {
 		if strings.HasSuffix(prev, next[:k]) {
 			return next[k:]
 		}
