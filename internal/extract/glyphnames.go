@@ -31,7 +31,7 @@ var glyphNames = sync.OnceValue(func() map[string]rune {
 		"divide": '÷', "degree": '°', "copyright": '©', "registered": '®', "trademark": '™',
 		"plusminus": '±', "mu": 'µ', "AE": 'Æ', "ae": 'æ', "OE": 'Œ', "oe": 'œ', "Oslash": 'Ø',
 		"oslash": 'ø', "germandbls": 'ß', "dotlessi": 'ı', "Lslash": 'Ł', "lslash": 'ł', "Eth": 'Ð',
-		"eth": 'ð', "Thorn": 'Þ', "thorn": 'þ', "ordfeminine": 'ª', "ordmasculine": 'º',
+		"eth": 'ð', "dcroat": 'đ', "Dcroat": 'Đ', "Thorn": 'Þ', "thorn": 'þ', "ordfeminine": 'ª', "ordmasculine": 'º',
 		"onehalf": '½', "onequarter": '¼', "threequarters": '¾', "nbspace": '\u00a0', "logicalnot": '¬',
 		"brokenbar": '¦', "dieresis": '¨', "macron": '¯', "acute": '´', "cedilla": '¸', "circumflex": 'ˆ',
 		"tilde": '˜', "fraction": '⁄', "arrowright": '→', "arrowleft": '←', "infinity": '∞',
@@ -63,7 +63,7 @@ var accentMarks = []struct {
 	{"acute", '\u0301'}, {"grave", '\u0300'}, {"circumflex", '\u0302'}, {"dieresis", '\u0308'},
 	{"tilde", '\u0303'}, {"ring", '\u030a'}, {"cedilla", '\u0327'}, {"caron", '\u030c'},
 	{"macron", '\u0304'}, {"breve", '\u0306'}, {"ogonek", '\u0328'}, {"dotaccent", '\u0307'},
-	{"hungarumlaut", '\u030b'},
+	{"hungarumlaut", '\u030b'}, {"horn", '\u031b'}, {"dotbelow", '\u0323'}, {"hookabove", '\u0309'},
 }
 
 // glyphRune returns the character of a glyph name: single letters, AGL
@@ -88,13 +88,30 @@ func glyphRune(name string, def rune) rune {
 			return rune(v)
 		}
 	}
-	for _, a := range accentMarks {
-		if base, ok := strings.CutSuffix(name, a.suffix); ok && len(base) == 1 {
-			s := norm.NFC.String(base + string(a.mark))
-			if r, n := utf8.DecodeRuneInString(s); n == len(s) {
-				return r
-			}
+	if s := accentedName(name, 0); s != "" {
+		if r, n := utf8.DecodeRuneInString(s); n == len(s) {
+			return r
 		}
 	}
 	return def
+}
+
+// accentedName composes a letter with accents named after it, one or
+// two of them as Vietnamese needs ("eacute" é, "ecircumflexacute" ế,
+// "ohorndotbelow" ợ), or returns "".
+func accentedName(name string, depth int) string {
+	if len(name) == 1 {
+		return name
+	}
+	if depth == 2 {
+		return ""
+	}
+	for _, a := range accentMarks {
+		if base, ok := strings.CutSuffix(name, a.suffix); ok && base != "" {
+			if b := accentedName(base, depth+1); b != "" {
+				return norm.NFC.String(b + string(a.mark))
+			}
+		}
+	}
+	return ""
 }

@@ -132,3 +132,15 @@ func TestPDFAccentOverLetter(t *testing.T) {
 		t.Errorf("%q", text)
 	}
 }
+
+func TestGlyphRuneAccents(t *testing.T) {
+	tests := map[string]rune{
+		"eacute": 'é', "Aring": 'Å', "ecircumflexacute": 'ế', "ohorndotbelow": 'ợ', "uhorn": 'ư',
+		"ahookabove": 'ả', "dcroat": 'đ', "Gamma": 'Γ', "alef": 'א', "uni0416": 'Ж', "notaglyph": 0,
+	}
+	for name, want := range tests {
+		if got := glyphRune(name, 0); got != want {
+			t.Errorf("glyphRune(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
