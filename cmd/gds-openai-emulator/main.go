@@ -18,13 +18,16 @@
 // It enforces OpenAI's rate limits when given them, per model, embeddings
 // separately, with the x-ratelimit-* headers on every response and 429
 // rate_limit_exceeded (retry-after-ms, Retry-After) over a limit; latency
-// may be a spread; --quota-exhausted answers insufficient_quota:
+// may be a spread; --quota-exhausted answers insufficient_quota; -images
+// FILE answers images sent to the model (OCR) from a JSON map of image
+// SHA-256 to text:
 //
 //	go run ./cmd/gds-openai-emulator -rpm 600 -tpm 200000 -embed-rpm 3000 -latency 1s±300ms
 package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -76,6 +79,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	period := fs.Duration("enforce-period", openaitest.DefaultEnforcementPeriod, msg("period over which the per-minute limits are enforced",
 		"毎分の上限を適用する期間"))
 	quota := fs.Bool("quota-exhausted", false, msg("answer every model request with 429 insufficient_quota", "すべてのモデルリクエストに 429 insufficient_quota で応答する"))
+	images := fs.String("images", "", msg("a JSON file mapping the hex SHA-256 of an image to its text: what the emulated model reads in images sent to it (OCR through the model)",
+		"画像の SHA-256（16 進）からその本文への JSON ファイル: モデルに送られた画像から読み取る内容（モデルによる OCR）"))
 	quiet := fs.Bool("quiet", false, msg("do not log requests", "リクエストをログに出さない"))
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -107,6 +112,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		openaitest.WithEnforcementPeriod(*period))
 	if *quota {
 		opts = append(opts, openaitest.WithQuotaExhausted())
+	}
+	if *images != "" {
+		b, err := os.ReadFile(*images)
+		if err != nil {
+			return err
+		}
+		var texts map[string]string
+		if err := json.Unmarshal(b, &texts); err != nil {
+			return fmt.Errorf("-images %s: %w", *images, err)
+		}
+		opts = append(opts, openaitest.WithImageTexts(texts))
 	}
 	if *keyEnv != "" {
 		key := os.Getenv(*keyEnv)

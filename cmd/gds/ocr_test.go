@@ -2,17 +2,22 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"image"
 	"image/draw"
 	"image/jpeg"
 	_ "image/png"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/gds-cli/gds/internal/ai/openaitest"
+	"github.com/gds-cli/gds/internal/ai/openaitest/gdsmodel"
+	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/ocr"
 )
 
@@ -154,5 +159,81 @@ func TestOCRMissingE2E(t *testing.T) {
 	const want = "スキャン画像です。読み取るには tesseract をインストールするか、モデルを使ってください"
 	if photo == nil || !photo.NameOnly || photo.SkipReason != want || photo.OCR != "" {
 		t.Errorf("memo-photo.png = %+v; want name-only with the reason %q", photo, want)
+	}
+}
+
+// With the openai provider a scan is read by the model's vision input: one
+// chat request per page image (a photo; a scanned PDF's page rendered by
+// pdftoppm), answered by the emulator from a fixture keyed by the image's
+// hash; results say the model read the text; a full re-crawl of the
+// unchanged files sends no image again.
+func TestOCRByTheModelE2E(t *testing.T) {
+	t.Parallel() // own GDS_HOME and emulator, no t.Setenv
+	pop, ok := ocr.FindPoppler(ocr.Limits{})
+	if !ok {
+		if os.Getenv("CI") != "" {
+			t.Fatal("pdftoppm missing (scripts/test.sh installs it with scripts/ocr.sh)")
+		}
+		t.Skip("pdftoppm missing; install it with `bash scripts/ocr.sh`")
+	}
+	dir := scanFolder(t)
+	png, err := os.ReadFile(filepath.Join(dir, "memo-photo.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pdf, err := os.ReadFile(filepath.Join(dir, "memo-scan.pdf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages, err := pop.Render(context.Background(), pdf, ocr.DefaultMaxPages)
+	if err != nil || len(pages) != 1 {
+		t.Fatalf("render the scan: %d pages, %v", len(pages), err)
+	}
+	const photoText = "May 5, 2023\nTo Whom it May Concern:\nThere were 20,000 bottles of water delivered."
+	const scanText = "To Whom it May Concern:\n10,000 blankets and 200 laptops were delivered."
+	oai := openaitest.NewServer(t, append(gdsmodel.Options(), openaitest.WithAPIKey("sk-test"),
+		openaitest.WithImageTexts(map[string]string{openaitest.ImageHash(png): photoText, openaitest.ImageHash(pages[0]): scanText}))...)
+	h := newHarness(t)
+	h.env[config.EnvAIProvider] = config.ProviderOpenAI
+	h.env[config.EnvOpenAIAPIKey] = "sk-test"
+	h.env[config.EnvOpenAIBaseURL] = oai.URL
+	imageCalls := func() (n int) {
+		for _, r := range oai.Requests() {
+			if len(r.Images) > 0 {
+				n++
+				if len(r.Images) != 1 || r.Status != http.StatusOK {
+					t.Errorf("an image request with %d images answered %d; want one image, 200", len(r.Images), r.Status)
+				}
+			}
+		}
+		return n
+	}
+	if code := h.run("crawl", "--source", "local:"+dir); code != exitOK {
+		t.Fatalf("crawl: exit %d\n%s", code, h.stderr.String())
+	}
+	requestsOK(t, oai, "crawl")
+	if n := imageCalls(); n != 2 {
+		t.Errorf("crawl sent %d image requests, want 2 (the photo, the scan's one page)", n)
+	}
+	for q, want := range map[string]string{"bottles of water": "memo-photo.png", "blankets laptops": "memo-scan.pdf"} {
+		if code := h.run("search", "--json", q); code != exitOK {
+			t.Fatalf("search %q: exit %d\n%s", q, code, h.stderr.String())
+		}
+		var doc struct {
+			Results []ocrResult `json:"results"`
+		}
+		if err := json.Unmarshal(h.stdout.Bytes(), &doc); err != nil {
+			t.Fatal(err)
+		}
+		if len(doc.Results) == 0 || doc.Results[0].Name != want || doc.Results[0].OCR != "model gpt-4o-mini" {
+			t.Errorf("search %q = %+v; want %s first, its text read by model gpt-4o-mini", q, doc.Results, want)
+		}
+	}
+	oai.Reset()
+	if code := h.run("crawl", "--full", "--source", "local:"+dir); code != exitOK {
+		t.Fatalf("crawl --full: exit %d\n%s", code, h.stderr.String())
+	}
+	if n := imageCalls(); n != 0 {
+		t.Errorf("a full re-crawl of unchanged scans sent %d image requests, want 0", n)
 	}
 }

@@ -235,7 +235,7 @@ func (d *Deps) crawlOne(ctx context.Context, cfg *config.Config, target config.C
 		DryRun:           req.DryRun,
 		Progress:         req.Progress,
 		Now:              d.Now,
-		Extractor:        d.fileReader(cfg),
+		Extractor:        d.fileReader(cfg, prov),
 	})
 	if errors.Is(err, ai.ErrQuotaExhausted) {
 		// The provider's error stays the cause, so its hint (check the

@@ -225,7 +225,7 @@ func (d *Deps) UploadDocument(ctx context.Context, req UploadRequest) (Document,
 	defer cancel()
 	res, err := crawl.IndexFile(ictx, crawl.FileOptions{
 		Index: st, Provider: prov, SummaryMaxLength: cfg.SummaryMaxLength, MaxFileBytes: req.MaxBytes,
-		Source: store.SourceUpload, Now: func() time.Time { return now }, Extractor: d.fileReader(cfg),
+		Source: store.SourceUpload, Now: func() time.Time { return now }, Extractor: d.fileReader(cfg, prov),
 		Extra: strings.Join(append([]string{strings.TrimSpace(req.Title)}, tags...), "\n"),
 	}, entry, fh)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/gds-cli/gds/internal/ai"
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/crawl"
 	"github.com/gds-cli/gds/internal/extract"
@@ -42,11 +43,13 @@ func (inProcess) Extract(ctx context.Context, mimeType string, r io.Reader, maxB
 }
 
 // fileReader is the extractor of crawled and uploaded files: d.Extractor,
-// with OCR in front of it unless GDS_OCR=off. A scan or photo is read by
-// tesseract when it is installed (PDF pages rendered by pdftoppm), the text
-// kept in the gds home's OCR cache; without tesseract it is indexed by name
-// only with the reason in the user's language.
-func (d *Deps) fileReader(cfg *config.Config) crawl.Extractor {
+// with OCR in front of it unless GDS_OCR=off. A scan or photo (PDF pages
+// rendered by pdftoppm) is read by prov's chat model when it has vision
+// (the openai provider; GDS_OCR auto or model), else by tesseract when it
+// is installed (auto or tesseract); the text is kept in the gds home's OCR
+// cache. Without a reader it is indexed by name only with the reason in
+// the user's language.
+func (d *Deps) fileReader(cfg *config.Config, prov ai.Provider) crawl.Extractor {
 	if cfg == nil || cfg.OCR == config.OCROff {
 		return d.Extractor
 	}
@@ -55,9 +58,13 @@ func (d *Deps) fileReader(cfg *config.Config) crawl.Extractor {
 		next = d.Extractor
 	}
 	t := findOCRTools()
-	x := &ocr.Extractor{Next: next, Lang: d.Lang, Sem: t.sem}
-	if t.reader != nil {
-		x.Reader, x.Render = t.reader, t.render
+	x := &ocr.Extractor{Next: next, Lang: d.Lang, Sem: t.sem, Render: t.render}
+	if m, ok := prov.(ocr.ImageModel); ok && (cfg.OCR == config.OCRModel || cfg.OCR == config.OCRAuto) {
+		x.Reader = ocr.Model{M: m}
+	} else if t.reader != nil && cfg.OCR != config.OCRModel {
+		x.Reader = t.reader
+	}
+	if x.Reader != nil {
 		x.Cache = ocr.DirCache{Dir: filepath.Join(cfg.Home, ocr.DirName)}
 	}
 	return x

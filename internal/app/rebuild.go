@@ -338,7 +338,7 @@ func (d *Deps) reindexUpload(ctx context.Context, cfg *config.Config, st store.S
 	created := u.Meta.CreatedAt
 	if _, err := crawl.IndexFile(ctx, crawl.FileOptions{
 		Index: st, Provider: prov, SummaryMaxLength: cfg.SummaryMaxLength, MaxFileBytes: limit,
-		Source: store.SourceUpload, Now: func() time.Time { return created }, Extractor: d.fileReader(cfg),
+		Source: store.SourceUpload, Now: func() time.Time { return created }, Extractor: d.fileReader(cfg, prov),
 	}, entry, fh); err != nil {
 		return err
 	}

@@ -58,8 +58,10 @@ const (
 
 // OCR choices (GDS_OCR).
 const (
-	OCRAuto = "auto" // tesseract when installed
-	OCROff  = "off"  // scans and photos are indexed by name only
+	OCRAuto      = "auto"      // the model with the openai provider, else tesseract when installed
+	OCRTesseract = "tesseract" // tesseract when installed, whatever the provider
+	OCRModel     = "model"     // the chat model's vision input (openai provider)
+	OCROff       = "off"       // scans and photos are indexed by name only
 )
 
 // AI provider choices (GDS_AI_PROVIDER).
@@ -282,8 +284,9 @@ type Config struct {
 	// GDS_SOURCES); prefer Sources.
 	Source           CrawlSource
 	CrawlConcurrency int
-	// OCR is GDS_OCR: OCRAuto (read scans and photos with tesseract when
-	// it is installed) or OCROff.
+	// OCR is GDS_OCR: who reads scans and photos — OCRAuto (the chat
+	// model with the openai provider, else tesseract when installed),
+	// OCRTesseract, OCRModel or OCROff.
 	OCR           string
 	DriveEndpoint string // "" for the real Drive API
 
@@ -511,7 +514,7 @@ func (c *Config) fill(val func(name, def string) string, workDir, homeDir string
 	}
 
 	switch c.OCR = strings.ToLower(strings.TrimSpace(val(EnvOCR, DefaultOCR))); c.OCR {
-	case OCRAuto, OCROff:
+	case OCRAuto, OCRTesseract, OCRModel, OCROff:
 	default:
 		if e := (&Error{Var: EnvOCR, Value: c.OCR, Problem: "config.problem.bad_ocr", Fix: "config.fix.ocr"}); stop(e) {
 			return e

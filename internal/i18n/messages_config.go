@@ -28,7 +28,7 @@ func init() {
 			"config.fix.source":               {En: "use \"drive\" or \"local:PATH\" (for example local:~/Documents)", Ja: "\"drive\" または \"local:PATH\"（例: local:~/Documents）を指定してください"},
 			"config.fix.range":                {En: "use a whole number from %d to %d", Ja: "%d 以上 %d 以下の整数を指定してください"},
 			"config.fix.provider":             {En: "use auto, openai or offline", Ja: "auto、openai、offline のいずれかを指定してください"},
-			"config.fix.ocr":                  {En: "use auto or off", Ja: "auto または off を指定してください"},
+			"config.fix.ocr":                  {En: "use auto, tesseract, model or off", Ja: "auto、tesseract、model、off のいずれかを指定してください"},
 			"config.fix.db_url":               {En: "use a URL like postgresql://USER:PASSWORD@HOST:5432/DB, or unset DATABASE_URL and SUPABASE_DB_URL to use the embedded store", Ja: "postgresql://USER:PASSWORD@HOST:5432/DB の形式で指定するか、DATABASE_URL と SUPABASE_DB_URL を未設定にして内蔵ストアを使ってください"},
 			"config.fix.http_url":             {En: "use a URL like https://host/path, or leave it empty", Ja: "https://host/path の形式で指定するか、空にしてください"},
 			"config.fix.folder_ids":           {En: "set GOOGLE_DRIVE_TARGET_FOLDER_IDS to comma-separated folder IDs (the part after /folders/ in the folder's Drive URL)", Ja: "GOOGLE_DRIVE_TARGET_FOLDER_IDS にフォルダ ID（Drive の URL の /folders/ の後ろの部分）をカンマ区切りで設定してください"},

@@ -285,3 +285,35 @@ func TestDirCache(t *testing.T) {
 		t.Error("a damaged entry is a hit")
 	}
 }
+
+type fakeModel struct {
+	text  string
+	err   error
+	mimes []string
+}
+
+func (f *fakeModel) ChatModel() string { return "gpt-test" }
+func (f *fakeModel) ReadImage(_ context.Context, _ []byte, mimeType string) (string, error) {
+	f.mimes = append(f.mimes, mimeType)
+	return f.text, f.err
+}
+
+// The model reads PNG, JPEG, GIF and WebP (named by their type), refuses
+// TIFF as unsupported, and its failures are failures to read (tried again
+// by the next crawl), not the image's fault.
+func TestModelReader(t *testing.T) {
+	ctx := context.Background()
+	png := []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDRpng")
+	m := &fakeModel{text: "わ た く し\n"}
+	r := Model{M: m}
+	if got, err := r.Read(ctx, png); err != nil || got != "わたくし" || m.mimes[0] != "image/png" || r.ID() != "model gpt-test" {
+		t.Errorf("Read = %q, %v (sent as %v, ID %q)", got, err, m.mimes, r.ID())
+	}
+	if _, err := r.Read(ctx, []byte("II*\x00\x08\x00\x00\x00")); !errors.Is(err, extract.ErrUnsupported) || len(m.mimes) != 1 {
+		t.Errorf("TIFF: %v after %d calls; want unsupported without a call", err, len(m.mimes))
+	}
+	m.err = errors.New("429 quota")
+	if _, err := r.Read(ctx, png); !errors.Is(err, extract.ErrRead) || errors.Is(err, extract.ErrMalformed) {
+		t.Errorf("a failed call: %v; want ErrRead", err)
+	}
+}

@@ -291,9 +291,21 @@ func (h *Handler) serveChat(x *exchange, c *chatRequest, reply Reply, scripted b
 		finish = reply.FinishReason
 	}
 
+	images, err := c.lastUserImages()
+	if err != nil {
+		x.badRequest(err.Error(), "messages")
+		return
+	}
 	var content string
 	var deltas []string
 	switch {
+	case len(images) > 0 && !scripted:
+		text, err := h.imageAnswer(images)
+		if err != nil {
+			x.badRequest(err.Error(), "messages")
+			return
+		}
+		content, deltas = text, split(text)
 	case len(calls) > 0:
 		content, deltas = reply.Content, reply.Deltas
 		if deltas == nil {

@@ -17,7 +17,11 @@
 // is an ai.ToolCaller plays a tool-using model: a request offering tools
 // gets its calls (numbered by the server) or its text, and the next
 // request must echo the calls unchanged (internal/ai/openaitest/gdsmodel
-// is the model gds's tests play). Tests may instead
+// is the model gds's tests play). A chat whose last user message holds
+// images (image_url parts with data: URLs, as gds's OCR through the model
+// sends them) is answered from WithImageTexts, a fixture keyed by each
+// image's SHA-256 (ImageHash); an image without an entry is a 400. Tests
+// may instead
 // script replies (per task, per path, or in order) and inject faults: HTTP
 // status sequences with Retry-After headers, latency, malformed JSON,
 // truncated streams and dropped connections. A scripted reply may call

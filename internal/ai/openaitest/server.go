@@ -133,7 +133,9 @@ type Recorded struct {
 	// joined into Content), the tools offered, tool_choice ("auto", "none",
 	// "required", a forced function's name, or "" when absent),
 	// parallel_tool_calls (nil when absent) and stream_options.include_usage.
-	Messages          []ai.Message
+	Messages []ai.Message
+	// Images are the hex SHA-256 of each image of the last user message.
+	Images            []string
 	Tools             []ai.Tool
 	ToolChoice        string
 	ParallelToolCalls *bool
@@ -176,7 +178,8 @@ type Handler struct {
 	embLimit          RateLimit
 	period            time.Duration
 
-	tasks map[string]taskCodec // json_schema name → task
+	tasks      map[string]taskCodec // json_schema name → task
+	imageTexts map[string]string    // image SHA-256 → its text (WithImageTexts)
 
 	mu       sync.Mutex
 	issued   map[string]ai.ToolCall // tool calls sent, by ID
@@ -399,6 +402,11 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			rec.Model, rec.Stream, rec.Task, rec.Schema, rec.Strict = chat.Model, chat.Stream, h.taskOf(chat), chat.schemaName(), chat.strict()
 			rec.Messages, rec.Tools, rec.ParallelToolCalls = chat.recordedMessages(), chat.recordedTools(), chat.ParallelToolCalls
 			rec.ToolChoice, _ = chat.toolChoice()
+			if imgs, err := chat.lastUserImages(); err == nil {
+				for _, img := range imgs {
+					rec.Images = append(rec.Images, ImageHash(img))
+				}
+			}
 			rec.IncludeUsage = chat.StreamOptions != nil && chat.StreamOptions.IncludeUsage
 		}
 	case PathEmbeddings:
