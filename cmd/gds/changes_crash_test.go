@@ -12,7 +12,7 @@ import (
 )
 
 // TestIncrementalCrawlSurvivesSIGKILL is the reduced form of the crash
-// harness of incremental crawls (issue 16, docs/RELIABILITY.md): after a
+// harness of incremental crawls (docs/RELIABILITY.md): after a
 // first crawl, the corpus is changed (files modified, moved, renamed,
 // deleted, and moved in with old modification times), then the
 // incremental crawl — the Drive changes feed, or the local listing

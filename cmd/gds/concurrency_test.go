@@ -1,6 +1,6 @@
 package main
 
-// Concurrent use of the built binary (issue 6 §3): several worker goroutines
+// Concurrent use of the built binary: several worker goroutines
 // each run `gds alfred filter QUERY` as whole processes, one after another,
 // while `gds crawl` processes rewrite the index (every file of the corpus
 // gets a new revision, round after round). Once against the embedded SQLite

@@ -113,7 +113,7 @@ func (h *damageHome) wantFound(t *testing.T, when string) {
 
 // damagePages writes random bytes (a fixed seed) into the pages of the
 // index file: 50 runs of 64 bytes at random offsets past the header page
-// (the probe of issue 28), and 64 over the start of the file list's root
+// (the damage probe), and 64 over the start of the file list's root
 // page, so that SQLite's quick_check always has something to find.
 func damagePages(t *testing.T, path string, seed uint64) {
 	t.Helper()

@@ -96,7 +96,7 @@ func TestInitNoInputThenConfigShow(t *testing.T) {
 	}
 }
 
-// TestInitThenPlainCrawl is the acceptance path of issue 16: after
+// TestInitThenPlainCrawl is the acceptance path of sources side by side: after
 // `gds init --source local:A --no-input`, a plain `gds crawl` indexes A and
 // `gds doctor` exits 0; a file moved in with an old modification time and
 // a deleted file are reflected by the next plain crawl; `gds crawl

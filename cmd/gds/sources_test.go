@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-// Sources side by side (issue 16 item 1): a configured local folder A, a
+// Sources side by side: a configured local folder A, a
 // second folder B crawled with --source, search over both or narrowed with
 // --source, a full crawl of A pruning only A, and a clean doctor for a
 // local-only setup.

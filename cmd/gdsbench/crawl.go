@@ -44,7 +44,7 @@ type crawlResult struct {
 func runCrawlBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("crawl", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	corpus := fs.String("corpus", "", "folder of .txt documents (e.g. ../shared/bench/jsquad-para/docs)")
+	corpus := fs.String("corpus", "", "folder of .txt documents (e.g. a JSQuAD paragraph corpus)")
 	files := fs.Int("files", 2000, "number of corpus files to crawl")
 	source := fs.String("source", "local", "local, or emulator (the Drive API emulator serving the files)")
 	latency := fs.Duration("latency", 50*time.Millisecond, "injected latency per emulator call")

@@ -354,7 +354,7 @@ type loopResult struct {
 	AlfredRatioP95 float64 `json:"alfred_filter_ratio_p95"`
 	SearchRatioP95 float64 `json:"search_ratio_p95,omitempty"`
 	// With --minimal: the minimal Go binary timed in the same run, and the
-	// keystroke's p50 as a multiple of its p50 (issue 15's target: ≤ 3×).
+	// keystroke's p50 as a multiple of its p50 (the target: ≤ 3×).
 	Minimal               stats   `json:"minimal_go_binary,omitempty"`
 	AlfredRatioMinimalP50 float64 `json:"alfred_filter_ratio_minimal_p50,omitempty"`
 	// With --compare: the other front binary's keystroke, interleaved.

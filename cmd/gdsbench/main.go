@@ -4,10 +4,11 @@
 // keyword search (2–3 terms drawn from the corpus, limit 100) followed by a
 // vector search restricted to its hits (k 10). As a same-run baseline it
 // times a plain GetFiles of one ID, so figures from different machines can be
-// compared as ratios.
+// compared as ratios. JSQUAD_PARA and SQUAD_PARA are folders of the
+// retrieval benchmarks (docs/BENCHMARKS.md).
 //
 //	gdsbench store --backend sqlite --files 10000 --queries 300 --dim 256 \
-//	    --corpus ../shared/bench/jsquad-para/docs --corpus ../shared/bench/squad-para/docs
+//	    --corpus JSQUAD_PARA/docs --corpus SQUAD_PARA/docs
 package main
 
 import (

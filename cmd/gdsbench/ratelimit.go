@@ -60,7 +60,7 @@ type rateResult struct {
 func runRateBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("ratelimit", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	corpus := fs.String("corpus", "", "folder of .txt documents (e.g. ../shared/bench/jsquad-para/docs)")
+	corpus := fs.String("corpus", "", "folder of .txt documents (e.g. a JSQuAD paragraph corpus)")
 	files := fs.Int("files", 1000, "number of corpus files to crawl")
 	rpms := fs.String("rpm", "600,6000", "comma-separated chat limits (requests per minute) to measure")
 	tpm := fs.Int("tpm", 10_000_000, "chat tokens per minute")

@@ -59,7 +59,7 @@ func runStore(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	if len(f.corpus) == 0 {
-		return fmt.Errorf("give at least one --corpus directory of .txt files (e.g. ../shared/bench/squad-para/docs)")
+		return fmt.Errorf("give at least one --corpus directory of .txt files (e.g. a SQuAD paragraph corpus)")
 	}
 	if f.files <= 0 || f.queries <= 0 || f.dim <= 0 || f.warmup < 0 {
 		return fmt.Errorf("--files, --queries and --dim must be positive, --warmup not negative")

@@ -1,4 +1,4 @@
-// Package agent is gds's agentic search (issue 12, seed 001): a main agent
+// Package agent is gds's agentic search: a main agent
 // that plans, lists and picks the documents of one folder, has a sub-agent
 // read a whole document (investigate_document), cross-checks with the chunk
 // retrieval of `gds ask` (search_evidence), and answers — streaming every

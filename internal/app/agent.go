@@ -32,7 +32,7 @@ func CheckMode(mode string) error {
 	return apperr.L(apperr.Usage, "agent.bad_mode", mode)
 }
 
-// AgentRequest is one agentic question (issue 12).
+// AgentRequest is one agentic question.
 type AgentRequest struct {
 	Question string
 	Folder   string // the scope; required unless the index holds one source folder

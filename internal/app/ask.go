@@ -14,7 +14,7 @@ import (
 	"github.com/gds-cli/gds/internal/tokenize"
 )
 
-// Limits of question answering (seed 004 §4).
+// Limits of question answering.
 const (
 	DefaultTopK = 5
 	MaxAskTopK  = 20  // gds ask, chat

@@ -25,7 +25,7 @@ import (
 	"github.com/gds-cli/gds/internal/store"
 )
 
-// SearchSession is the hybrid loop of seed §6 over the configured index,
+// SearchSession is the hybrid search loop over the configured index,
 // ready to run searches. Every front end (terminal, REPL, --json, Alfred,
 // and the HTTP and MCP servers) searches through one. Each search runs
 // within the session's time budget (package budget): every remote step has

@@ -169,7 +169,7 @@ type SizeLimit struct {
 	Why string
 }
 
-// SizeLimits keep the CLI thin (issue 10): cmd/gds is wiring — flags,
+// SizeLimits keep the CLI thin: cmd/gds is wiring — flags,
 // options, one call into internal/app, a renderer — so logic that grows
 // there belongs in an internal package.
 var SizeLimits = []SizeLimit{

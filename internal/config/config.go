@@ -750,7 +750,7 @@ func (c *Config) SourceOf(name string) Source {
 
 // CrawlFingerprint hashes the settings that decide what a crawl covers
 // (source, target folders, Drive endpoint). When it changes, the next crawl
-// starts over with a full scan (seed §3.4).
+// starts over with a full scan.
 func (c *Config) CrawlFingerprint() string {
 	ids := slices.Clone(c.DriveFolderIDs)
 	sort.Strings(ids)

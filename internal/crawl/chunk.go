@@ -10,7 +10,7 @@ import (
 	"github.com/gds-cli/gds/internal/textseg"
 )
 
-// Chunk sizes from seed 004: at most 1,000 characters with at most 200
+// Chunk sizes: at most 1,000 characters with at most 200
 // characters of overlap.
 const (
 	ChunkSize    = 1000

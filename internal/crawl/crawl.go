@@ -150,7 +150,7 @@ type SourceResult struct {
 }
 
 // Fingerprint of the crawl target: the source's own plus what decides what
-// is crawled. A change forces a full scan (seed §3.4). It starts with the
+// is crawled. A change forces a full scan. It starts with the
 // source kind ("drive:…", "local:…") so a search knows which keyword search
 // fits the index (store.SyncState.SourceKind).
 func fingerprint(src Source) string {

@@ -18,7 +18,7 @@ import (
 
 // damagedFolder crawls a folder of three files into a new index and then
 // writes garbage over the keywords of note-1.txt's record (the probe of
-// issue 28: a record SQLite reads but gds cannot decode).
+// a record SQLite reads but gds cannot decode).
 func damagedFolder(t *testing.T) (dir, path string, opts crawl.Options, ids []string) {
 	t.Helper()
 	ctx := context.Background()

@@ -52,7 +52,7 @@ func write(t *testing.T, path, text string, mod time.Time) {
 	}
 }
 
-// The acceptance of issue 16 for a local folder: a file moved in with an
+// The acceptance of incremental crawls for a local folder: a file moved in with an
 // old modification time, a renamed file and a deleted file are all
 // reflected by a plain incremental crawl, which reads only those files:
 // not the unchanged ones, and not the ones skipped before (a refused type

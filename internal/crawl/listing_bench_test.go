@@ -126,7 +126,7 @@ func peakHeap(fn func()) (peak, base uint64) {
 // BenchmarkListingMemoryBaseline is the baseline of
 // BenchmarkReconcileMemory, measured the same way: the peak heap of
 // holding every listed entry of the same synthetic source in a slice, as a
-// full scan does (and as every crawl did before issue 16).
+// full scan does (and as every crawl of a local folder once did).
 func BenchmarkListingMemoryBaseline(b *testing.B) {
 	n := *benchListed
 	for range b.N {

@@ -17,7 +17,7 @@ import (
 	"github.com/gds-cli/gds/internal/extract"
 )
 
-// The reference BM25 of the benchmark data (../shared/bench/README.md,
+// The reference BM25 of the benchmark data (the benchmark data's README,
 // "Reference figures"): k1 1.2, b 0.75; text NFKC-normalised and lower-cased;
 // Japanese as character bigrams, English as words minus a short stop-word
 // list. It ranks in memory over the corpus text, independent of gds's index,

@@ -13,7 +13,7 @@ import (
 )
 
 // The honest-search sets (gds eval --mode honest) are derived from a query
-// set and its corpus with a fixed seed, by the recipe of issue 29:
+// set and its corpus with a fixed seed, by this recipe:
 //
 //   - Unanswerable: the files of RemovedShare of the corpus's articles
 //     (files grouped by their first line, the article title) are left out

@@ -8,7 +8,7 @@ import (
 	"strings"
 )
 
-// Query is one line of a query set, as in ../shared/bench/*/queries-dev.jsonl.
+// Query is one line of a query set, as in the retrieval benchmarks' queries-dev.jsonl files.
 type Query struct {
 	ID    string `json:"id"`
 	Query string `json:"query"`

@@ -1,4 +1,4 @@
-// Package federate is the host side of seed 003's cross-service search:
+// Package federate is the host side of gds's cross-service search:
 // one structured LLM call (or the offline keyword rules) turns a question
 // into one query per service in that service's syntax with OR-expanded
 // synonyms; the services' MCP search tools run in parallel; the top hits
@@ -48,7 +48,7 @@ const (
 	FormatPaths        = "paths"         // one path per line
 )
 
-// Limits of seed 003 §8: 3 results per service, 9 in all.
+// Limits: 3 results per service, 9 in all.
 const (
 	PerService = 3
 	MaxTotal   = 9
@@ -167,7 +167,7 @@ type Launch struct {
 }
 
 // DecideLaunch picks the real server or its mock: all mocks with
-// forceMock; the mock when a token is missing (seed §2: a warning, then
+// forceMock; the mock when a token is missing (a warning, then
 // the mock); a server with no command and a mock is always mocked. ok is
 // false when the server cannot run (a token missing and no mock).
 func DecideLaunch(s Server, forceMock bool, lookup func(string) (string, bool)) (l Launch, ok bool) {

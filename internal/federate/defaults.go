@@ -2,7 +2,7 @@ package federate
 
 // DefaultConfigYAML is the commented servers.yaml `gds federate
 // --init-config` writes into the gds home.
-const DefaultConfigYAML = `# servers.yaml — the MCP servers gds federate searches (seed 003).
+const DefaultConfigYAML = `# servers.yaml — the MCP servers gds federate searches.
 #
 # Each server runs as a subprocess on stdio. Adding a service is an edit of
 # this file only. Tokens are NEVER written here: "env" lists the NAMES of

@@ -354,7 +354,7 @@ func TestBuildResumesAfterAFailure(t *testing.T) {
 }
 
 // A graph without entities, communities, weights or reports cannot be
-// searched globally: the error names gds graph build (seed 002 Req 3.2).
+// searched globally: the error names gds graph build.
 func TestQueryRefusesAnIncompleteGraph(t *testing.T) {
 	ctx := context.Background()
 	ent := store.GraphEntity{ID: "e1", Name: "A", ChunkIDs: []string{"f#0"}}

@@ -109,7 +109,7 @@ func pdfSimple(text string) *pdfW {
 }
 
 // pdfXrefPrevSelf: a classic table whose trailer's /Prev is the table
-// itself (the 605-byte file of issue 28).
+// itself (a 605-byte file met in the wild).
 func pdfXrefPrevSelf() []byte {
 	p := pdfSimple("Prev loop survived")
 	x := p.xrefTable(6)

@@ -1,6 +1,6 @@
 package i18n
 
-// Messages of .env files gds cannot read safely (package config, issue 28):
+// Messages of .env files gds cannot read safely (package config):
 // the line a parse stops at, the size limit, files that are not files.
 func init() {
 	register(func() map[Key]Message {

@@ -1,6 +1,6 @@
 package i18n
 
-// Messages added with the reliability work (issue 6): the GDS_DB_SCHEMA
+// Messages added with the reliability work: the GDS_DB_SCHEMA
 // setting, which lets several gds indexes share one Postgres database.
 func init() {
 	register(func() map[Key]Message {

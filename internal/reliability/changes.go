@@ -178,7 +178,7 @@ type ChangesReport struct {
 	PeakRSSMB  float64 `json:"peak_rss_mb"`
 }
 
-// RunChangesCrash is the crash harness of incremental crawls (issue 16):
+// RunChangesCrash is the crash harness of incremental crawls:
 // a first crawl indexes the corpus to the end; Mutate changes it; then the
 // incremental crawl (the Drive changes feed, or the listing compared with
 // the index for a local folder) is stopped with cfg.Signal at planned

@@ -1,6 +1,6 @@
 package reliability
 
-// In-process concurrent use of the store contract (issue 6 §3): one writer
+// In-process concurrent use of the store contract: one writer
 // goroutine rewrites every file, generation after generation, while reader
 // goroutines on the same handle and on a second handle (its own read pool
 // and vector cache, as another process would have) check after every read

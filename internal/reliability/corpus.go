@@ -49,7 +49,7 @@ type Expect struct {
 	// "" for a file that must not be indexed.
 	Hash string
 	// Chunks are the expected chunk texts in order (1,000 characters with
-	// 200 of overlap, the rule of seed 004).
+	// 200 of overlap, the chunking rule).
 	Chunks []string
 }
 

@@ -1,5 +1,5 @@
 // Package reliability is the harness behind gds's crash-safety, graceful-stop
-// and resource-bound evidence (issue 6, docs/RELIABILITY.md). It is shared by
+// and resource-bound evidence (docs/RELIABILITY.md). It is shared by
 // the reduced tests in cmd/gds (crash_test.go) and by cmd/gdsreliability,
 // which runs the full forms.
 //

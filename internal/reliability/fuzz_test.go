@@ -1,6 +1,6 @@
 package reliability
 
-// Fuzz targets of issue 6 §4 that span packages: the --json renderer, the
+// Fuzz targets that span packages: the --json renderer, the
 // Drive query of the search loop (built by internal/search, parsed by the
 // Drive emulator's independent q parser) and every extractor behind the
 // MIME routing with a memory bound. scripts/fuzz.sh runs them with every

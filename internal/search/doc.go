@@ -1,4 +1,4 @@
-// Package search runs the hybrid search loop of seed §6: keyword search,
+// Package search runs the hybrid search loop: keyword search,
 // clarifying questions, vector narrowing, rerank, relaxation and the loop
 // cap.
 //

@@ -14,7 +14,7 @@ import (
 	"github.com/gds-cli/gds/internal/store/sqlite"
 )
 
-// Issue 15's example: 150 reports, 50 each in Sales, Engineering and HR,
+// 150 reports, 50 each in Sales, Engineering and HR,
 // where every Sales report ranks below the others (long text, so a lower
 // full-text score): the top 20 hold no Sales file, yet the clarifying
 // question counts its folders over all 150 hits and offers Sales (50).

@@ -10,7 +10,7 @@ import (
 	"github.com/gds-cli/gds/internal/store"
 )
 
-// Hit-count thresholds of seed §6.4.
+// Hit-count thresholds of the loop's branches.
 const (
 	// ClarifyAt is the hit count from which a clarifying question is asked.
 	ClarifyAt = 101
@@ -46,7 +46,7 @@ func (c Conditions) Empty() bool {
 // Branch is the decision taken on a round's hit count.
 type Branch string
 
-// Branches of seed §6.4.
+// Branches of the loop.
 const (
 	BranchClarify  Branch = "clarify"   // ≥ 101: ask a question
 	BranchNarrow   Branch = "narrow"    // 11–100: vector search, keep 10
@@ -192,7 +192,7 @@ type Action struct {
 	Answer   string
 }
 
-// Next is the hybrid loop of seed §6 as a pure function: given the state
+// Next is the hybrid search loop as a pure function: given the state
 // and what just happened, it returns the new state and what to do next. It
 // performs no I/O, so every branch is tested with plain values.
 func Next(s State, ev Event) (State, Action) {
@@ -269,7 +269,7 @@ func Next(s State, ev Event) (State, Action) {
 		return search(s)
 
 	case EvNarrowed:
-		// Seed §6.4.2: the ≤ 10 candidates are the next loop's hit count.
+		// After a vector narrowing the ≤ 10 candidates are the next loop's hit count.
 		s.Loop++
 		s.Hits = slices.Clone(ev.Hits)
 		s.Rounds = append(s.Rounds, Round{Loop: s.Loop, Conditions: s.within(s.Cond), Hits: len(ev.Hits)})
@@ -298,7 +298,7 @@ func branch(s State, hits []string, total int) (State, Action) {
 	return decide(s, total)
 }
 
-// decide applies seed §6.4 to n hits, with the loop cap of §6.4.6.
+// decide picks the branch for n hits, with the loop cap.
 func decide(s State, n int) (State, Action) {
 	atCap := s.Loop >= s.MaxLoops
 	switch {
@@ -372,7 +372,7 @@ func mergeFilters(base, add ai.Filters) ai.Filters {
 	return base
 }
 
-// relaxable reports whether a zero-hit search can be loosened: seed §6.4.5
+// relaxable reports whether a zero-hit search can be loosened:
 // ends with one keyword left; gds also loosens filters before giving up.
 func relaxable(c Conditions) bool {
 	return len(c.Keywords)+len(c.Required) > 1 || !c.Filters.IsZero()

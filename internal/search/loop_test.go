@@ -235,7 +235,7 @@ func TestEmptyAnalysisFallsBackToQuery(t *testing.T) {
 	}
 }
 
-// Issue 15's compounds: a query whose only keyword is a long compound
+// Compounds: a query whose only keyword is a long compound
 // (country name + 最大都市, country + 経済, two country names run together).
 func TestSplitCompound(t *testing.T) {
 	for _, c := range []struct {

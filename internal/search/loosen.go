@@ -23,7 +23,7 @@ const (
 
 // Loosening is one condition the search loosened without being asked to:
 // a filter read from the query that matched nothing, or a keyword dropped.
-// The user is told each one (seed §6.4.5 relaxation is otherwise silent).
+// The user is told each one (the loop's relaxation is otherwise silent).
 type Loosening struct {
 	Kind LoosenKind `json:"kind"`
 	// From is the original value: the keyword, the file type, the folder,

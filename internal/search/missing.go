@@ -50,7 +50,7 @@ func MissingFrom(terms []string, holders map[string]map[string]bool, id string) 
 // its PartialTop first results must hold for the match not to be weak: a
 // term weighs its inverse document frequency, log((files+1)/(df+0.5)), so
 // a rare word counts more than a common one. Chosen on the dev splits of
-// ../shared/bench (docs/BENCHMARKS.md, "Honest search").
+// the retrieval benchmarks (docs/BENCHMARKS.md, "Honest search").
 const WeakCoverage = 0.6
 
 // Coverage is the share of the terms' weight (inverse document frequency

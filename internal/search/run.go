@@ -343,7 +343,7 @@ func (l *Loop) drive(ctx context.Context, s State, a Action) (Outcome, error) {
 // store's full-text score (when the index offers one), and vector
 // similarity. Each contributes weight/(fusionK + rank). The final order
 // fuses the reranker's order with the order it was given the same way.
-// The weights were chosen on the dev splits of ../shared/bench (see
+// The weights were chosen on the dev splits of the retrieval benchmarks (see
 // docs/BENCHMARKS.md, "Search quality"): the whole-query ranking is the
 // strongest single signal there, so it weighs most.
 const (

@@ -14,7 +14,7 @@ import (
 )
 
 // Unmatched is a word of the query that no indexed file contains. The
-// search names it to the user (seed §6 relaxation would otherwise drop it
+// search names it to the user (the loop's relaxation would otherwise drop it
 // in silence); Suggestion is the index's close term the search used in its
 // place, "" when there was none.
 type Unmatched struct {

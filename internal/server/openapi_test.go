@@ -35,7 +35,7 @@ func loadOpenAPI(t *testing.T, e *env) *openapi3.T {
 
 // /openapi.json is a valid OpenAPI 3.1 document (kin-openapi validates it
 // with the 3.1 rules and JSON Schema 2020-12), and it describes every
-// endpoint of seed 004 with its methods.
+// endpoint of the API with its methods.
 func TestOpenAPIDocumentIsValid31(t *testing.T) {
 	e := newEnv(t, false, server.Options{})
 	doc := loadOpenAPI(t, e)

@@ -10,7 +10,7 @@ import (
 )
 
 // Constants of the reciprocal rank fusion of RetrieveChunks (FuseRankings),
-// chosen on the dev splits of ../shared/bench/{jsquad,squad}-para by
+// chosen on the dev splits of the JSQuAD and SQuAD paragraph benchmarks by
 // context recall@5 (docs/BENCHMARKS.md, "Question answering"): with the
 // offline embedding the vector ranking is much weaker than the full-text
 // one (0.88 vs 0.97 ja, 0.74 vs 0.93 en), and the usual equal weights with

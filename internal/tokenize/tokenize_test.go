@@ -67,7 +67,7 @@ func TestUnique(t *testing.T) {
 	}
 }
 
-// Issue 15 item 6: accents and widths fold, at index and query time alike
+// Accents and widths fold, at index and query time alike
 // (both go through Tokens), so each pair finds the other.
 func TestFolding(t *testing.T) {
 	for _, c := range []struct{ a, b string }{

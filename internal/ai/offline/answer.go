@@ -37,7 +37,7 @@ import (
 //
 // The weights were fitted by coordinate ascent on the share of questions
 // whose best sentence holds a gold answer, on half of the dev questions
-// of ../shared/bench (squad-para, jsquad-para), and checked on the other
+// of the retrieval benchmarks (SQuAD and JSQuAD paragraphs, docs/BENCHMARKS.md), and checked on the other
 // half (docs/BENCHMARKS.md, "Question answering").
 const (
 	featCoverage = iota

@@ -40,7 +40,7 @@ import (
 // the query, the candidates and the index's frequencies alike. The
 // embedding cosine is no longer a signal: with these, any share of it
 // lowered R@1 on both dev sets. The weights were
-// fitted on the dev splits of ../shared/bench by coordinate ascent over a
+// fitted on the dev splits of the retrieval benchmarks (docs/BENCHMARKS.md) by coordinate ascent over a
 // round grid and checked by 2-fold cross-validation (docs/BENCHMARKS.md,
 // "Search quality").
 const (

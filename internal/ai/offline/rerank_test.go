@@ -155,7 +155,7 @@ func TestRerankPrefersPhrasesAndWordsTogether(t *testing.T) {
 	})
 }
 
-// The signals added for issue 15: each case is a pair of candidates where
+// The lexical signals: each case is a pair of candidates where
 // the older signals alone (term frequencies, phrases, one sentence) would
 // tie or prefer the wrong one.
 func TestRerankAnswerTypeStemsHeadingsAndKanji(t *testing.T) {

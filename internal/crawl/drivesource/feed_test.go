@@ -16,7 +16,7 @@ import (
 	"github.com/gds-cli/gds/internal/store"
 )
 
-// The Drive acceptance of issue 16, through the emulator's changes feed
+// The Drive acceptance of incremental crawls, through the emulator's changes feed
 // and both stores: after a full crawl, a file moved into a target folder
 // with an old modification time and a deleted file are both reflected by
 // a plain incremental crawl, and a file moved between the two target

@@ -314,7 +314,7 @@ func TestFilesystemServerAsFourthService(t *testing.T) {
 	}
 }
 
-// The real servers with real tokens (seed 003 §12: only when asked for
+// The real servers with real tokens (only when asked for
 // and when the tokens are there; skipped, saying so, otherwise).
 // ALLOW_REAL=1 with SLACK_MCP_XOXP_TOKEN (npx fetches slack-mcp-server)
 // and/or GITHUB_PERSONAL_ACCESS_TOKEN (github-mcp-server on PATH);

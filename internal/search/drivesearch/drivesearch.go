@@ -34,7 +34,7 @@ type IndexedFilter interface {
 // DefaultMaxProbe bounds how many Drive results one keyword search reads.
 const DefaultMaxProbe = 1000
 
-// Searcher is the keyword-search step of seed §6.3 for a Drive
+// Searcher is the keyword-search step of the loop for a Drive
 // source: Drive's `fullText contains` with the period and type filters,
 // then hits = Drive's results ∩ the index (which only holds files of the
 // target folders and their subfolders), kept to the folder filter's

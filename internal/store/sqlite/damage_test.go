@@ -108,7 +108,7 @@ func TestOpenDamagedFile(t *testing.T) {
 }
 
 // Random bytes written over the pages of a real index (a fixed seed, the
-// probe of issue 28: 50 × 64 bytes past the header page) are found: by
+// damage probe: 50 × 64 bytes past the header page) are found: by
 // opening it, by reading every file and searching, or by CheckIntegrity —
 // and whichever finds it reports a damaged index, never an unclassified
 // error.

@@ -6,7 +6,7 @@ import (
 	"github.com/gds-cli/gds/internal/store"
 )
 
-// testFolding checks accent and width folding (issue 15 item 6): text is
+// testFolding checks accent and width folding: text is
 // stored and queried through the same tokenizer, so an accented name is
 // found unaccented and the other way round, half-width katakana and
 // full-width Latin letters match their usual forms, in file keyword search

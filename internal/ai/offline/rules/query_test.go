@@ -217,7 +217,7 @@ func TestAnalyzeQueryDropsInterrogative(t *testing.T) {
 	})
 }
 
-// Issue 15: Japanese words written in hiragana alone are keywords; a
+// Japanese words written in hiragana alone are keywords; a
 // hiragana run after kanji or katakana (an inflection, a particle) and
 // hiragana function words are not; a lone prolonged sound mark is nothing.
 func TestAnalyzeQueryKeepsHiraganaWords(t *testing.T) {
@@ -234,7 +234,7 @@ func TestAnalyzeQueryKeepsHiraganaWords(t *testing.T) {
 	})
 }
 
-// Issue 15: an explicit year or month in the question's content (a
+// An explicit year or month in the question's content (a
 // sentence about 1910) stays a keyword; it becomes a file-date filter only
 // with file-date wording (作成, 更新, created, modified, …), a file type,
 // or, in Japanese, qualifying the document noun that ends the query (2024年
