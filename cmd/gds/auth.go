@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/urfave/cli/v3"
 
@@ -12,22 +11,8 @@ import (
 	"github.com/gds-cli/gds/internal/render"
 )
 
-// authLoginOptions are the flags of `gds auth login`.
-type authLoginOptions struct {
-	NoBrowser bool
-	Timeout   time.Duration
-}
-
-// authStatusOptions are the flags of `gds auth status`.
-type authStatusOptions struct {
-	JSON  bool
-	Check bool
-}
-
-// authLogoutOptions are the flags of `gds auth logout`.
-type authLogoutOptions struct{ Revoke bool }
-
 func newAuthCommand(d *app.Deps) *cli.Command {
+	account := func() cli.Flag { return &cli.StringFlag{Name: "account", Usage: d.T("flag.auth.account")} }
 	return &cli.Command{
 		Name:        "auth",
 		Usage:       d.T("cmd.auth.usage"),
@@ -37,11 +22,12 @@ func newAuthCommand(d *app.Deps) *cli.Command {
 				Name:  "login",
 				Usage: d.T("cmd.auth.login.usage"),
 				Flags: []cli.Flag{
+					account(),
 					&cli.BoolFlag{Name: "no-browser", Usage: d.T("flag.auth.no_browser")},
 					&cli.DurationFlag{Name: "timeout", Value: auth.DefaultLoginTimeout, Usage: d.T("flag.auth.timeout")},
 				},
 				Action: func(ctx context.Context, cmd *cli.Command) error {
-					return runAuthLogin(ctx, d, authLoginOptions{NoBrowser: cmd.Bool("no-browser"), Timeout: cmd.Duration("timeout")})
+					return runAuthLogin(ctx, d, app.AuthLoginRequest{Account: cmd.String("account"), NoBrowser: cmd.Bool("no-browser"), Timeout: cmd.Duration("timeout")})
 				},
 			},
 			{
@@ -49,28 +35,29 @@ func newAuthCommand(d *app.Deps) *cli.Command {
 				Usage: d.T("cmd.auth.status.usage"),
 				Flags: []cli.Flag{jsonFlag(d), &cli.BoolFlag{Name: "check", Usage: d.T("flag.auth.check")}},
 				Action: func(ctx context.Context, cmd *cli.Command) error {
-					return runAuthStatus(ctx, d, authStatusOptions{JSON: cmd.Bool("json"), Check: cmd.Bool("check")})
+					return runAuthStatus(ctx, d, cmd.Bool("json"), cmd.Bool("check"))
 				},
 			},
 			{
 				Name:  "logout",
 				Usage: d.T("cmd.auth.logout.usage"),
-				Flags: []cli.Flag{&cli.BoolFlag{Name: "revoke", Usage: d.T("flag.auth.revoke")}},
+				Flags: []cli.Flag{account(), &cli.BoolFlag{Name: "revoke", Usage: d.T("flag.auth.revoke")}},
 				Action: func(ctx context.Context, cmd *cli.Command) error {
-					return runAuthLogout(ctx, d, authLogoutOptions{Revoke: cmd.Bool("revoke")})
+					res, err := d.AuthLogout(ctx, cmd.String("account"), cmd.Bool("revoke"))
+					if err == nil {
+						render.AuthLoggedOut(d.Stdout, res.Location, res.WasStored, res.Revoked, d.Lang)
+					}
+					return err
 				},
 			},
 		},
 	}
 }
 
-func runAuthLogin(ctx context.Context, d *app.Deps, opts authLoginOptions) error {
-	loc, err := d.AuthLogin(ctx, app.AuthLoginRequest{
-		NoBrowser: opts.NoBrowser,
-		Timeout:   opts.Timeout,
-		ShowURL:   func(u string) { render.AuthLoginURL(d.Stderr, u, opts.Timeout, d.Lang) },
-		Warn:      func(err error) { fmt.Fprintln(d.Stderr, d.T("out.auth.browser_failed", err)) },
-	})
+func runAuthLogin(ctx context.Context, d *app.Deps, req app.AuthLoginRequest) error {
+	req.ShowURL = func(u string) { render.AuthLoginURL(d.Stderr, u, req.Timeout, d.Lang) }
+	req.Warn = func(err error) { fmt.Fprintln(d.Stderr, d.T("out.auth.browser_failed", err)) }
+	loc, err := d.AuthLogin(ctx, req)
 	if err != nil {
 		return err
 	}
@@ -78,27 +65,18 @@ func runAuthLogin(ctx context.Context, d *app.Deps, opts authLoginOptions) error
 	return nil
 }
 
-func runAuthStatus(ctx context.Context, d *app.Deps, opts authStatusOptions) error {
-	st, problem, err := d.AuthStatus(ctx, opts.Check)
+func runAuthStatus(ctx context.Context, d *app.Deps, asJSON, check bool) error {
+	rep, problem, err := d.AuthStatus(ctx, check)
 	if err != nil {
 		return err
 	}
-	if opts.JSON {
-		err = writeJSON(d, st)
+	if asJSON {
+		err = writeJSON(d, rep)
 	} else {
-		err = render.AuthStatusText(d.Stdout, st, d.Lang)
+		err = render.AuthStatusText(d.Stdout, rep.Accounts, d.Lang)
 	}
 	if err != nil {
 		return err
 	}
 	return problem
-}
-
-func runAuthLogout(ctx context.Context, d *app.Deps, opts authLogoutOptions) error {
-	res, err := d.AuthLogout(ctx, opts.Revoke)
-	if err != nil {
-		return err
-	}
-	render.AuthLoggedOut(d.Stdout, res.Location, res.WasStored, res.Revoked, d.Lang)
-	return nil
 }

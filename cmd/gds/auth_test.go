@@ -85,7 +85,7 @@ func (h *authHarness) run(args ...string) int {
 	})
 	d := app.New(app.Options{Config: cfg, ConfigErr: err, Stdout: &h.stdout, Stderr: &h.stderr, Lang: h.lang})
 	d.OAuthEndpoints = h.srv.Endpoints()
-	d.TokenStore = func() (auth.TokenStore, error) { return h.store, nil }
+	d.TokenStore = func(string) (auth.TokenStore, error) { return h.store, nil }
 	d.OpenBrowser = func(_ context.Context, u string) error {
 		if !h.browser {
 			return errors.New("no browser in this test")

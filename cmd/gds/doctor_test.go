@@ -156,7 +156,7 @@ func TestDoctorAuthInspector(t *testing.T) {
 		}
 		d := app.New(app.Options{Config: cfg, Lang: i18n.En})
 		d.OAuthEndpoints = h.srv.Endpoints()
-		d.TokenStore = func() (auth.TokenStore, error) { return h.store, nil }
+		d.TokenStore = func(string) (auth.TokenStore, error) { return h.store, nil }
 		return d
 	}
 	ctx := context.Background()

@@ -227,8 +227,8 @@ func newOAuthCrawlWith(t *testing.T, files int, configure func(*oauthCrawl)) *oa
 	return o
 }
 
-// run runs gds in-process. GoogleHTTPClient is the production one except
-// for its base transport, which reaches the emulator for googleapis.com.
+// run runs gds in-process. GoogleHTTPClient is the production one; its
+// base transport (GoogleBaseClient) reaches the emulator for googleapis.com.
 func (o *oauthCrawl) run(args ...string) int {
 	o.t.Helper()
 	o.stdout.Reset()
@@ -240,19 +240,11 @@ func (o *oauthCrawl) run(args ...string) int {
 	})
 	d := app.New(app.Options{Config: cfg, ConfigErr: err, Stdout: &o.stdout, Stderr: &o.stderr})
 	d.OAuthEndpoints = o.endpoints
-	d.TokenStore = func() (auth.TokenStore, error) { return o.store, nil }
+	d.TokenStore = func(string) (auth.TokenStore, error) { return o.store, nil }
 	d.OpenBrowser = func(_ context.Context, u string) error { _, err := authtest.Visit(u); return err }
-	if cfg != nil {
-		d.GoogleHTTPClient = func(ctx context.Context) (*http.Client, error) {
-			return auth.HTTPClient(ctx, auth.SessionOptions{
-				Client:     auth.Client{ID: cfg.OAuthClientID, Secret: cfg.OAuthClientSecret},
-				Endpoints:  o.endpoints,
-				Store:      o.store,
-				HTTPClient: &http.Client{Transport: googleAPIs{emulator: o.emulator}},
-				Warn:       func(err error) { fmt.Fprintln(d.Stderr, d.T("auth.warning", err.Error())) },
-			})
-		}
-	}
+	// The production GoogleHTTPClient, its requests to googleapis.com
+	// sent to the emulator.
+	d.GoogleBaseClient = &http.Client{Transport: googleAPIs{emulator: o.emulator}}
 	if o.runHook != nil {
 		o.runHook(d)
 	}

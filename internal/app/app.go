@@ -82,13 +82,19 @@ type Deps struct {
 	// once and shared).
 	Provider func() (ai.Provider, error)
 	// GoogleHTTPClient returns an HTTP client authorised for the Google
-	// Drive API with the user's stored OAuth token (refreshed and saved
-	// back as needed). Errors match auth.ErrNoClient, auth.ErrNotLoggedIn
-	// or auth.ErrReauthRequired and say to run `gds auth login`.
-	GoogleHTTPClient func(ctx context.Context) (*http.Client, error)
-	// TokenStore returns where the OAuth token is kept: the macOS
-	// Keychain, or a 0600 file in the gds home on other systems.
-	TokenStore func() (auth.TokenStore, error)
+	// Drive API with the stored OAuth token of a Google account ("" is the
+	// default account; refreshed and saved back as needed). Errors match
+	// auth.ErrNoClient, auth.ErrNotLoggedIn or auth.ErrReauthRequired and
+	// say to run `gds auth login` (`--account NAME` for a named account).
+	GoogleHTTPClient func(ctx context.Context, account string) (*http.Client, error)
+	// TokenStore returns where the OAuth token of a Google account is kept
+	// ("" is the default account): the macOS Keychain, or a 0600 file in
+	// the gds home on other systems.
+	TokenStore func(account string) (auth.TokenStore, error)
+	// GoogleBaseClient, when set, carries the OAuth token requests and the
+	// authorised Drive requests (nil: http.DefaultClient). Tests point it
+	// at the OAuth fake and the Drive emulator.
+	GoogleBaseClient *http.Client
 	// OAuthEndpoints are the OAuth server's URLs; zero means Google's.
 	// Tests point them at a fake server (internal/auth/authtest).
 	OAuthEndpoints auth.Endpoints
@@ -178,29 +184,31 @@ func New(o Options) *Deps {
 		})
 		return prov, perr
 	}
-	d.TokenStore = func() (auth.TokenStore, error) {
+	d.TokenStore = func(account string) (auth.TokenStore, error) {
 		cfg, err := d.RequireConfig()
 		if err != nil {
 			return nil, err
 		}
-		return auth.DefaultStore(cfg.DataDir), nil
+		return auth.AccountStore(cfg.DataDir, account), nil
 	}
 	d.OpenBrowser = auth.BrowserOpener(runtime.GOOS, nil)
-	d.GoogleHTTPClient = func(ctx context.Context) (*http.Client, error) {
+	d.GoogleHTTPClient = func(ctx context.Context, account string) (*http.Client, error) {
 		cfg, err := d.RequireConfig()
 		if err != nil {
 			return nil, err
 		}
-		ts, err := d.TokenStore()
+		ts, err := d.TokenStore(account)
 		if err != nil {
 			return nil, err
 		}
 		return auth.HTTPClient(ctx, auth.SessionOptions{
-			Client:    auth.Client{ID: cfg.OAuthClientID, Secret: cfg.OAuthClientSecret},
-			Endpoints: d.OAuthEndpoints,
-			Store:     ts,
-			Warn:      func(err error) { fmt.Fprintln(d.Stderr, d.T("auth.warning", err.Error())) },
-			Now:       d.Now,
+			Client:     auth.Client{ID: cfg.OAuthClientID, Secret: cfg.OAuthClientSecret},
+			Endpoints:  d.OAuthEndpoints,
+			Store:      ts,
+			Account:    account,
+			HTTPClient: d.GoogleBaseClient,
+			Warn:       func(err error) { fmt.Fprintln(d.Stderr, d.T("auth.warning", err.Error())) },
+			Now:        d.Now,
 		})
 	}
 	return d

@@ -206,7 +206,7 @@ func (d *Deps) crawlOne(ctx context.Context, cfg *config.Config, target config.C
 	case config.SourceLocal:
 		src, err = crawl.NewLocalSource(target.Path)
 	default:
-		src, err = d.driveSource(ctx, target.FolderID)
+		src, err = d.driveSource(ctx, target)
 	}
 	if err != nil {
 		return sum, false, err
@@ -256,24 +256,26 @@ func (aiUnreachable) Hint(lang string) string { return i18n.T(lang, "ai.hint_unr
 // target folders, so a missing, non-folder or forbidden ID stops the crawl
 // before the index is opened or any file is listed.
 func (d *Deps) DriveSource(ctx context.Context) (*drivesource.Source, error) {
-	return d.driveSource(ctx, "")
+	return d.driveSource(ctx, config.CrawlSource{Kind: config.SourceDrive})
 }
 
-// driveSource is DriveSource of one folder ("drive:FOLDER_ID"), or of
-// GOOGLE_DRIVE_TARGET_FOLDER_IDS when folderID is "".
-func (d *Deps) driveSource(ctx context.Context, folderID string) (*drivesource.Source, error) {
+// driveSource is DriveSource of one Drive source: its account's Drive,
+// one folder ("drive:FOLDER_ID", "drive@NAME:FOLDER_ID") or
+// GOOGLE_DRIVE_TARGET_FOLDER_IDS when it names none. A named account
+// whose sign-in fails fails this source only, naming its fix.
+func (d *Deps) driveSource(ctx context.Context, target config.CrawlSource) (*drivesource.Source, error) {
 	cfg, err := d.RequireConfig()
 	if err != nil {
 		return nil, err
 	}
-	ids := []string{folderID}
-	if folderID == "" {
+	ids := []string{target.FolderID}
+	if target.FolderID == "" {
 		if err := cfg.RequireDriveFolders(); err != nil {
 			return nil, err
 		}
 		ids = cfg.DriveFolderIDs
 	}
-	c, err := d.DriveClient(ctx)
+	c, err := d.DriveClient(ctx, target.Account)
 	if err != nil {
 		return nil, err
 	}

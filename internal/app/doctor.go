@@ -131,7 +131,7 @@ type authInspector struct {
 
 // InspectToken implements doctor.TokenInspector.
 func (a authInspector) InspectToken(ctx context.Context) (doctor.TokenState, error) {
-	ts, err := a.d.TokenStore()
+	ts, err := a.d.TokenStore("")
 	if err != nil {
 		return doctor.TokenState{}, err
 	}

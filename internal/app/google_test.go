@@ -24,7 +24,7 @@ func TestGoogleHTTPClient(t *testing.T) {
 
 	// No OAuth client configured.
 	d := New(Options{Config: loadConfig(t, nil), Stderr: &stderr})
-	if _, err := d.GoogleHTTPClient(ctx); !errors.Is(err, auth.ErrNoClient) {
+	if _, err := d.GoogleHTTPClient(ctx, ""); !errors.Is(err, auth.ErrNoClient) {
 		t.Fatalf("no client: %v", err)
 	}
 
@@ -32,19 +32,19 @@ func TestGoogleHTTPClient(t *testing.T) {
 	d = New(Options{Config: cfg, Stderr: &stderr})
 	d.OAuthEndpoints = srv.Endpoints()
 	if runtime.GOOS != "darwin" {
-		ts, _ := d.TokenStore()
+		ts, _ := d.TokenStore("")
 		if fs, ok := ts.(auth.FileStore); !ok || fs.Path != auth.TokenFilePath(cfg.DataDir) {
 			t.Errorf("default token store %#v, want the file in the gds home", ts)
 		}
 	} else {
 		// Never touch the developer's real Keychain from a test.
-		d.TokenStore = func() (auth.TokenStore, error) { return auth.NewFileStore(cfg.DataDir), nil }
+		d.TokenStore = func(string) (auth.TokenStore, error) { return auth.NewFileStore(cfg.DataDir), nil }
 	}
-	if _, err := d.GoogleHTTPClient(ctx); !errors.Is(err, auth.ErrNotLoggedIn) {
+	if _, err := d.GoogleHTTPClient(ctx, ""); !errors.Is(err, auth.ErrNotLoggedIn) {
 		t.Fatalf("no token: %v", err)
 	}
 
-	ts, _ := d.TokenStore()
+	ts, _ := d.TokenStore("")
 	rec, err := auth.Login(ctx, auth.LoginOptions{
 		Client: srv.Client(), Endpoints: srv.Endpoints(), Store: ts,
 		OpenBrowser: func(_ context.Context, u string) error { _, err := authtest.Visit(u); return err },
@@ -52,7 +52,7 @@ func TestGoogleHTTPClient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hc, err := d.GoogleHTTPClient(ctx)
+	hc, err := d.GoogleHTTPClient(ctx, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +71,7 @@ func TestGoogleHTTPClient(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv.RevokeAllRefreshTokens()
-	hc, err = d.GoogleHTTPClient(ctx)
+	hc, err = d.GoogleHTTPClient(ctx, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,8 +102,8 @@ func TestDoctorInspectsTheTestingExpiry(t *testing.T) {
 		cfg := loadConfig(t, map[string]string{config.EnvOAuthClientID: srv.ClientID, config.EnvOAuthClientSecret: srv.ClientSecret})
 		d := New(Options{Config: cfg, Stderr: &bytes.Buffer{}, Now: clock})
 		d.OAuthEndpoints = srv.Endpoints()
-		d.TokenStore = func() (auth.TokenStore, error) { return auth.NewFileStore(cfg.DataDir), nil }
-		ts, _ := d.TokenStore()
+		d.TokenStore = func(string) (auth.TokenStore, error) { return auth.NewFileStore(cfg.DataDir), nil }
+		ts, _ := d.TokenStore("")
 		ctx := context.Background()
 		if _, err := auth.Login(ctx, auth.LoginOptions{Client: srv.Client(), Endpoints: srv.Endpoints(), Store: ts, Now: clock,
 			OpenBrowser: func(_ context.Context, u string) error { _, err := authtest.Visit(u); return err }}); err != nil {

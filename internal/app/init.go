@@ -277,7 +277,7 @@ func (d *Deps) InitWizard(ctx context.Context, req InitWizardRequest) (InitResul
 			return dc, nil
 		}
 		var err error
-		dc, err = d.DriveClient(ctx)
+		dc, err = d.DriveClient(ctx, "")
 		return dc, err
 	}
 

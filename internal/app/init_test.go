@@ -298,7 +298,7 @@ func TestInitOffersTheDriveForDesktopFolder(t *testing.T) {
 func TestInitWizardSignInFailure(t *testing.T) {
 	local := t.TempDir()
 	d, envPath, out := initDeps(t, "", nil, "1\n2\n1\n"+local+"\n\n1\nn\nn\n")
-	d.TokenStore = func() (auth.TokenStore, error) { return auth.NewFileStore(t.TempDir()), nil }
+	d.TokenStore = func(string) (auth.TokenStore, error) { return auth.NewFileStore(t.TempDir()), nil }
 	_, err := d.InitWizard(context.Background(), InitWizardRequest{UI: &render.InitPrompter{In: render.NewLines(d.Stdin), Out: out, Lang: i18n.En}})
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)

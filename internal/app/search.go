@@ -48,12 +48,16 @@ type SearchSession struct {
 
 	store    store.Store
 	local    search.KeywordSearcher
-	drive    drivesearch.Finder // nil when keyword search stays local
-	notices  []budget.Notice    // degradations found while opening (Drive sign-in)
-	where    string             // the masked database location, for errors
-	remoteDB bool               // the index is a Postgres server
-	maxLoops int
-	d        *Deps
+	drive    drivesearch.Finder          // nil when keyword search stays local
+	accounts []drivesearch.AccountFinder // the Drive of each indexed account that could be opened
+	// mergeLocal adds the local full-text hits to Drive's: the index holds
+	// files Drive's search cannot find (local folders, another account's).
+	mergeLocal bool
+	notices    []budget.Notice // degradations found while opening (Drive sign-in)
+	where      string          // the masked database location, for errors
+	remoteDB   bool            // the index is a Postgres server
+	maxLoops   int
+	d          *Deps
 }
 
 // OpenSearch opens the index and the AI provider and builds the loop with
@@ -89,21 +93,35 @@ func (d *Deps) OpenSearch(ctx context.Context, asker search.Asker) (*SearchSessi
 		return nil, d.emptyIndex()
 	}
 	ss := &SearchSession{Budget: pol, store: st, where: where, remoteDB: cfg.UsesPostgres(), maxLoops: cfg.SearchMaxLoopCount, d: d}
-	if store.AnyKind(stats.Syncs, config.SourceDrive) && !pol.Local {
-		c, err := d.interactiveDriveClient(ctx, cfg, pol)
-		switch {
-		case err == nil:
-			ss.drive, ss.Drive = c, true
-		default:
-			// Drive cannot be asked (no sign-in): the local index answers.
-			cause := resilient.Classify(ctx, err)
-			dec := budget.Decide(budget.Drive, cause)
-			if !dec.Degrade() {
-				st.Close()
-				return nil, err
+	accounts := driveAccounts(stats.Syncs)
+	if len(accounts) > 0 && !pol.Local {
+		for _, account := range accounts {
+			c, err := d.interactiveDriveClient(ctx, cfg, pol, account)
+			if err != nil {
+				// This account's Drive cannot be asked (no sign-in): the
+				// local index answers for its files.
+				cause := resilient.Classify(ctx, err)
+				dec := budget.Decide(budget.Drive, cause)
+				if !dec.Degrade() {
+					st.Close()
+					return nil, err
+				}
+				n := budget.Notice{Service: budget.Drive, Reason: cause, Fallback: dec.Fallback}
+				if len(accounts) > 1 {
+					n.Account = config.AccountLabel(account)
+				}
+				ss.notices = append(ss.notices, n)
+				continue
 			}
-			ss.notices = append(ss.notices, budget.Notice{Service: budget.Drive, Reason: cause, Fallback: dec.Fallback})
+			ss.accounts = append(ss.accounts, drivesearch.AccountFinder{Account: account, Finder: c})
 		}
+		switch {
+		case len(accounts) == 1 && len(ss.accounts) == 1:
+			ss.drive = ss.accounts[0].Finder
+		case len(ss.accounts) > 0:
+			ss.drive = drivesearch.Accounts{Finders: ss.accounts}
+		}
+		ss.Drive = ss.drive != nil
 	}
 	if asker == nil {
 		asker = search.Deferred{}
@@ -112,10 +130,11 @@ func (d *Deps) OpenSearch(ctx context.Context, asker search.Asker) (*SearchSessi
 	ss.local = local
 	var keywords search.KeywordSearcher = local
 	if ss.drive != nil {
-		// Files of other sources (local folders) are not in Drive: the
-		// index's own full-text search is merged in for them.
-		mixed := slices.ContainsFunc(stats.Syncs, func(s store.SyncState) bool { return s.SourceKind() != config.SourceDrive })
-		keywords = drivesearch.Searcher{Drive: ss.drive, Index: st, Local: local, MergeLocal: mixed}
+		// Files of other sources (local folders) are not in Drive, and the
+		// files of an account whose Drive cannot be asked are not in the
+		// others': the index's own full-text search is merged in for them.
+		ss.mergeLocal = len(accounts) > 1 || slices.ContainsFunc(stats.Syncs, func(s store.SyncState) bool { return s.SourceKind() != config.SourceDrive })
+		keywords = drivesearch.Searcher{Drive: ss.drive, Index: st, Local: local, MergeLocal: ss.mergeLocal}
 	}
 	ss.Loop = &search.Loop{Keywords: keywords, Index: st, AI: prov, Asker: asker}
 	return ss, nil
@@ -167,11 +186,11 @@ func dbLocation(raw string) string {
 // interactiveDriveClient is DriveClient with the interactive retry
 // policy: few, short retries, a Retry-After longer than the Drive step is
 // not waited out, and each try bounded by the step's limit.
-func (d *Deps) interactiveDriveClient(ctx context.Context, cfg *config.Config, pol budget.Policy) (*drive.Client, error) {
+func (d *Deps) interactiveDriveClient(ctx context.Context, cfg *config.Config, pol budget.Policy, account string) (*drive.Client, error) {
 	var hc *http.Client
 	var err error
 	if cfg.DriveEndpoint == "" {
-		if hc, err = d.GoogleHTTPClient(ctx); err != nil {
+		if hc, err = d.GoogleHTTPClient(ctx, account); err != nil {
 			return nil, err
 		}
 	}
@@ -205,7 +224,17 @@ func (s *SearchSession) run(ctx context.Context, fn func(l *search.Loop) (search
 	local := search.StoreSearcher{Index: ix}
 	rs := resilient.Searcher{Local: local, Run: r}
 	if s.drive != nil {
-		rs.Drive = drivesearch.Searcher{Drive: s.drive, Index: ix, Local: local}
+		finder := s.drive
+		if _, several := s.drive.(drivesearch.Accounts); several {
+			// An account whose search fails is noted and skipped; its
+			// files come from the local index (mergeLocal).
+			finder = drivesearch.Accounts{Finders: s.accounts, OnFail: func(account string, err error) {
+				cause := resilient.Classify(ctx, err)
+				dec := budget.Decide(budget.Drive, cause)
+				r.Degraded(budget.Notice{Service: budget.Drive, Reason: cause, Fallback: dec.Fallback, Account: config.AccountLabel(account)}, dec)
+			}}
+		}
+		rs.Drive = drivesearch.Searcher{Drive: finder, Index: ix, Local: local, MergeLocal: s.mergeLocal}
 	}
 	l.Keywords = rs
 	if s.Loop.AI.Name() != offline.Name {
@@ -224,21 +253,37 @@ func (s *SearchSession) run(ctx context.Context, fn func(l *search.Loop) (search
 	return out, err
 }
 
-// DriveClient returns a Drive API client: against GDS_DRIVE_ENDPOINT
-// without OAuth when it is set (the Drive emulator), else with the stored
-// OAuth token.
-func (d *Deps) DriveClient(ctx context.Context) (*drive.Client, error) {
+// DriveClient returns a Drive API client of a Google account ("" is the
+// default account): against GDS_DRIVE_ENDPOINT without OAuth when it is
+// set (the Drive emulator), else with the account's stored OAuth token.
+func (d *Deps) DriveClient(ctx context.Context, account string) (*drive.Client, error) {
 	cfg, err := d.RequireConfig()
 	if err != nil {
 		return nil, err
 	}
 	var hc *http.Client
 	if cfg.DriveEndpoint == "" {
-		if hc, err = d.GoogleHTTPClient(ctx); err != nil {
+		if hc, err = d.GoogleHTTPClient(ctx, account); err != nil {
 			return nil, err
 		}
 	}
 	return drive.New(ctx, drive.Options{Endpoint: cfg.DriveEndpoint, HTTPClient: hc})
+}
+
+// driveAccounts lists the Google accounts of the indexed Drive sources
+// ("" is the default account), the default first, then by name.
+func driveAccounts(syncs []store.SyncState) []string {
+	var out []string
+	for _, s := range syncs {
+		if s.SourceKind() != config.SourceDrive {
+			continue
+		}
+		if a := store.SourceAccountOf(s.Source); !slices.Contains(out, a) {
+			out = append(out, a)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // NewState starts a search for query, limited to the session's Scope and

@@ -103,3 +103,9 @@ func keychainError(op, service string, err error) error {
 func DefaultStore(dataDir string) TokenStore {
 	return KeychainStore{Service: KeychainService, Account: KeychainAccount}
 }
+
+// AccountStore returns the token store of a Google account ("" is the
+// default account, the same item as DefaultStore).
+func AccountStore(dataDir, account string) TokenStore {
+	return KeychainStore{Service: KeychainService, Account: KeychainAccountFor(account)}
+}

@@ -41,6 +41,10 @@ type LoginOptions struct {
 	HTTPClient *http.Client
 	// Now is the clock for Record.ObtainedAt; nil means time.Now.
 	Now func() time.Time
+	// SelectAccount asks Google to show its account chooser before the
+	// consent (prompt=select_account consent), so a second Google account
+	// can be picked in a browser already signed in to the first.
+	SelectAccount bool
 }
 
 // Login runs the installed-app OAuth flow and saves the record in
@@ -76,7 +80,11 @@ func Login(ctx context.Context, opts LoginOptions) (*Record, error) {
 		return nil, err
 	}
 	verifier := oauth2.GenerateVerifier()
-	authURL := conf.AuthCodeURL(state, oauth2.AccessTypeOffline, oauth2.ApprovalForce, oauth2.S256ChallengeOption(verifier))
+	prompt := oauth2.ApprovalForce // prompt=consent
+	if opts.SelectAccount {
+		prompt = oauth2.SetAuthURLParam("prompt", "select_account consent")
+	}
+	authURL := conf.AuthCodeURL(state, oauth2.AccessTypeOffline, prompt, oauth2.S256ChallengeOption(verifier))
 
 	results := make(chan callbackResult, 1)
 	srv := &http.Server{Handler: callbackHandler(state, results), ReadHeaderTimeout: 10 * time.Second}

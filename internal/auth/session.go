@@ -18,6 +18,10 @@ type SessionOptions struct {
 	Client    Client
 	Endpoints Endpoints // zero: Google
 	Store     TokenStore
+	// Account is the Google account whose sign-in Store holds ("" for the
+	// default account): failures of a named account name it and its fix
+	// (ForAccount).
+	Account string
 	// HTTPClient makes token refresh requests and is the base transport of
 	// Session.HTTPClient; nil means http.DefaultClient.
 	HTTPClient *http.Client
@@ -40,6 +44,11 @@ type Session struct {
 // opts.Client and grants Drive access. ctx is used for token refreshes
 // for the life of the session.
 func OpenSession(ctx context.Context, opts SessionOptions) (*Session, error) {
+	s, err := openSession(ctx, opts)
+	return s, ForAccount(err, opts.Account)
+}
+
+func openSession(ctx context.Context, opts SessionOptions) (*Session, error) {
 	if err := opts.Client.check(); err != nil {
 		return nil, err
 	}
@@ -65,12 +74,14 @@ func OpenSession(ctx context.Context, opts SessionOptions) (*Session, error) {
 		now = time.Now
 	}
 	src := &persistingSource{
-		now:   now,
-		base:  conf.TokenSource(ctx, rec.Token),
-		store: opts.Store,
-		ctx:   ctx,
-		rec:   *rec,
-		warn:  opts.Warn,
+		now:     now,
+		conf:    conf,
+		base:    conf.TokenSource(ctx, rec.Token),
+		store:   opts.Store,
+		ctx:     ctx,
+		rec:     *rec,
+		warn:    opts.Warn,
+		account: opts.Account,
 	}
 	return &Session{rec: rec, src: src, ctx: ctx}, nil
 }
@@ -83,12 +94,73 @@ func (s *Session) Record() Record { return *s.rec }
 // ErrReauthRequired.
 func (s *Session) TokenSource() oauth2.TokenSource { return s.src }
 
-// HTTPClient returns a client that sends the session's bearer token.
-func (s *Session) HTTPClient() *http.Client { return oauth2.NewClient(s.ctx, s.src) }
+// HTTPClient returns a client that sends the session's bearer token. A
+// request the API refuses with 401 while the token has not expired (the
+// grant was revoked: the user removed gds's access, or changed the
+// password) is sent once more after a forced refresh, so a revoked
+// sign-in surfaces as ErrReauthRequired naming its fix, not as an API
+// error.
+func (s *Session) HTTPClient() *http.Client {
+	base := http.DefaultTransport
+	if hc, ok := s.ctx.Value(oauth2.HTTPClient).(*http.Client); ok && hc != nil && hc.Transport != nil {
+		base = hc.Transport
+	}
+	return &http.Client{Transport: &bearer{src: s.src, base: base}}
+}
 
-// Verify obtains a valid access token, refreshing it if needed: nil means
-// the sign-in works.
+// bearer authorises requests with the session's token (as
+// oauth2.Transport does) and retries a 401 once after a refresh.
+type bearer struct {
+	src  *persistingSource
+	base http.RoundTripper
+}
+
+func (t *bearer) RoundTrip(req *http.Request) (*http.Response, error) {
+	tok, err := t.src.Token()
+	if err != nil {
+		if req.Body != nil {
+			req.Body.Close()
+		}
+		return nil, err
+	}
+	resp, err := t.base.RoundTrip(withToken(req, tok))
+	if err != nil || resp.StatusCode != http.StatusUnauthorized {
+		return resp, err
+	}
+	if req.Body != nil && req.GetBody == nil || !t.src.invalidate(tok.AccessToken) {
+		return resp, nil // cannot be sent again, or nothing to refresh with
+	}
+	fresh, err := t.src.Token()
+	if err != nil {
+		resp.Body.Close()
+		return nil, err
+	}
+	again := withToken(req, fresh)
+	if req.GetBody != nil {
+		if again.Body, err = req.GetBody(); err != nil {
+			return resp, nil
+		}
+	}
+	resp.Body.Close()
+	return t.base.RoundTrip(again)
+}
+
+// withToken is a copy of req carrying tok.
+func withToken(req *http.Request, tok *oauth2.Token) *http.Request {
+	r := req.Clone(req.Context())
+	tok.SetAuthHeader(r)
+	return r
+}
+
+// Verify refreshes the access token against Google (or, without a
+// refresh token, checks the one stored is still valid): nil means the
+// sign-in works. A refresh is what proves a grant was not revoked: an
+// access token revoked before its expiry still looks valid here.
 func (s *Session) Verify() error {
+	s.src.mu.Lock()
+	access := s.src.rec.Token.AccessToken
+	s.src.mu.Unlock()
+	s.src.invalidate(access)
 	_, err := s.src.Token()
 	return err
 }
@@ -106,14 +178,34 @@ func HTTPClient(ctx context.Context, opts SessionOptions) (*http.Client, error) 
 // persistingSource wraps oauth2's refreshing source and saves a token
 // whose access token changed.
 type persistingSource struct {
+	conf  *oauth2.Config
 	base  oauth2.TokenSource
 	store TokenStore
 	ctx   context.Context
 	warn  func(error)
 	now   func() time.Time
+	// account names a named account's failures (ForAccount).
+	account string
 
 	mu  sync.Mutex
 	rec Record
+}
+
+// invalidate makes the next Token refresh when access is still the
+// current access token (a request refused it); false when there is no
+// refresh token to refresh with.
+func (p *persistingSource) invalidate(access string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.rec.Token.RefreshToken == "" || p.conf == nil {
+		return false
+	}
+	if p.rec.Token.AccessToken == access {
+		t := *p.rec.Token
+		t.Expiry = time.Unix(1, 0) // expired: the next Token refreshes
+		p.base = p.conf.TokenSource(p.ctx, &t)
+	}
+	return true
 }
 
 func (p *persistingSource) Token() (*oauth2.Token, error) {
@@ -121,7 +213,7 @@ func (p *persistingSource) Token() (*oauth2.Token, error) {
 	defer p.mu.Unlock()
 	tok, err := p.base.Token()
 	if err != nil {
-		return nil, tokenError(err, p.rec.Token.RefreshToken != "", TestingRisk(p.rec.ObtainedAt, p.rec.RefreshedAt, p.now()))
+		return nil, ForAccount(tokenError(err, p.rec.Token.RefreshToken != "", TestingRisk(p.rec.ObtainedAt, p.rec.RefreshedAt, p.now())), p.account)
 	}
 	if tok.AccessToken != p.rec.Token.AccessToken {
 		next := p.rec

@@ -27,6 +27,13 @@ type Status struct {
 	Problem string `json:"problem,omitempty"`
 }
 
+// AccountStatus is the sign-in of one Google account (never a secret).
+type AccountStatus struct {
+	// Account is "default" or the account's name.
+	Account string `json:"account"`
+	Status
+}
+
 // Inspect reports the stored sign-in without contacting Google. A missing
 // record is LoggedIn false, not an error.
 func Inspect(ctx context.Context, store TokenStore, clientID string) (Status, error) {

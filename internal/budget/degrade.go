@@ -69,12 +69,15 @@ const StepEmbed = "embed"
 // Notice tells the user a step was degraded. It is plain data (it goes
 // into --json as "degraded").
 type Notice struct {
-	Service  Service       `json:"service"`
-	Reason   Cause         `json:"reason"`
-	Fallback Fallback      `json:"fallback"`
-	Step     string        `json:"step,omitempty"` // the loop step, for AI calls
-	Limit    time.Duration `json:"-"`              // the step's limit, for CauseTimeout
-	Message  string        `json:"message"`        // set by Localize
+	Service  Service  `json:"service"`
+	Reason   Cause    `json:"reason"`
+	Fallback Fallback `json:"fallback"`
+	Step     string   `json:"step,omitempty"` // the loop step, for AI calls
+	// Account is the Google account whose Drive was not searched, when
+	// the index holds several ("default" or the account's name).
+	Account string        `json:"account,omitempty"`
+	Limit   time.Duration `json:"-"`       // the step's limit, for CauseTimeout
+	Message string        `json:"message"` // set by Localize
 }
 
 // Text is the one-line notice in lang.
@@ -82,6 +85,12 @@ func (n Notice) Text(lang string) string {
 	limit := FormatDuration(n.Limit)
 	switch n.Service {
 	case Drive:
+		if n.Account != "" {
+			if n.Reason == CauseAuth {
+				return i18n.T(lang, "budget.notice.drive_account_auth", n.Account)
+			}
+			return i18n.T(lang, "budget.notice.drive_account", n.Account, string(n.Reason))
+		}
 		return i18n.T(lang, i18n.Key("budget.notice.drive."+string(n.Reason)), limit)
 	case AI:
 		if n.Step == StepEmbed {

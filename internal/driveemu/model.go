@@ -129,6 +129,9 @@ type Emulator struct {
 
 	// log is the changes feed (changes.go), appended by every mutation.
 	log changeLog
+	// salt makes the IDs of one user's Drive differ from another's
+	// (Users): Drive IDs are unique across users.
+	salt string
 }
 
 // New returns an empty emulator: a My Drive root and nothing else.
@@ -196,7 +199,7 @@ func (e *Emulator) nextTime() time.Time {
 func (e *Emulator) newID(prefix, name string) string {
 	for {
 		e.seq++
-		sum := sha256.Sum256([]byte(fmt.Sprintf("%s/%s/%d", prefix, name, e.seq)))
+		sum := sha256.Sum256([]byte(fmt.Sprintf("%s%s/%s/%d", e.salt, prefix, name, e.seq)))
 		id := "1" + base64.RawURLEncoding.EncodeToString(sum[:])[:32]
 		if _, ok := e.files[id]; !ok {
 			return id

@@ -11,8 +11,23 @@ import (
 	"github.com/gds-cli/gds/internal/i18n"
 )
 
-// AuthStatusText writes `gds auth status` as an aligned table.
-func AuthStatusText(w io.Writer, st auth.Status, lang string) error {
+// AuthStatusText writes `gds auth status`: the sign-in of each Google
+// account as an aligned table, a blank line between accounts; with only
+// the default account, its table alone.
+func AuthStatusText(w io.Writer, accounts []auth.AccountStatus, lang string) error {
+	for i, a := range accounts {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		if err := authStatusTable(w, a, len(accounts) > 1, lang); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func authStatusTable(w io.Writer, a auth.AccountStatus, named bool, lang string) error {
+	st := a.Status
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	row := func(k i18n.Key, v string) { fmt.Fprintf(tw, "%s:\t%s\n", i18n.T(lang, k), v) }
 	yesNo := func(b bool) string {
@@ -20,6 +35,9 @@ func AuthStatusText(w io.Writer, st auth.Status, lang string) error {
 			return i18n.T(lang, "out.auth.status.yes")
 		}
 		return i18n.T(lang, "out.auth.status.no")
+	}
+	if named {
+		row("out.auth.status.account", a.Account)
 	}
 	if !st.LoggedIn {
 		row("out.auth.status.state", i18n.T(lang, "out.auth.status.out"))

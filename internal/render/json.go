@@ -102,7 +102,10 @@ type JSONDegraded struct {
 	Reason   string `json:"reason"`         // timeout, unreachable, rate_limited, unavailable, auth, budget, error
 	Fallback string `json:"fallback"`       // local_index, offline, or "" (embeddings skipped)
 	Step     string `json:"step,omitempty"` // the AI task, for the ai service
-	Message  string `json:"message"`        // the one-line notice, in the user's language
+	// Account is the Google account whose Drive was not searched, when
+	// the index holds several ("default" or the account's name).
+	Account string `json:"account,omitempty"`
+	Message string `json:"message"` // the one-line notice, in the user's language
 }
 
 // JSONResult is one file found.
@@ -194,7 +197,7 @@ func NewSearchDoc(out search.Outcome, token string, limit int, lang string) Sear
 	}
 	for _, n := range out.Degraded {
 		doc.Degraded = append(doc.Degraded, JSONDegraded{Service: string(n.Service), Reason: string(n.Reason),
-			Fallback: string(n.Fallback), Step: n.Step, Message: n.Text(lang)})
+			Fallback: string(n.Fallback), Step: n.Step, Account: n.Account, Message: n.Text(lang)})
 	}
 	for _, l := range s.Loosened {
 		doc.Loosened = append(doc.Loosened, JSONLoosened{Kind: string(l.Kind), From: l.From, To: l.To, FileType: l.FileType,

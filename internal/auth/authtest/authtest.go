@@ -19,6 +19,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -52,6 +53,8 @@ type Server struct {
 	Now             func() time.Time
 
 	mu        sync.Mutex
+	user      string            // who the browser signs in as (SignInAs)
+	subject   map[string]string // refresh or access token → user
 	n         int
 	codes     map[string]pending
 	refresh   map[string]bool      // refresh token → live
@@ -66,6 +69,7 @@ type pending struct {
 	challenge string
 	redirect  string
 	scope     string
+	user      string
 }
 
 // New starts a fake server; it is closed when the test ends.
@@ -77,6 +81,8 @@ func New(t testing.TB) *Server {
 		refresh:      map[string]bool{},
 		issued:       map[string]time.Time{},
 		access:       map[string]bool{},
+		subject:      map[string]string{},
+		user:         DefaultUser,
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /auth", s.authorize)
@@ -93,6 +99,44 @@ func (s *Server) now() time.Time {
 		return s.Now()
 	}
 	return time.Now()
+}
+
+// DefaultUser is the Google user the browser signs in as until SignInAs
+// picks another.
+const DefaultUser = "user"
+
+// SignInAs makes the following sign-ins those of Google user name (the
+// account the user picks in Google's account chooser); every token they
+// issue belongs to that user (UserOf).
+func (s *Server) SignInAs(name string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.user = name
+}
+
+// UserOf returns the user of a live access token: what a Google API
+// checks (driveemu.Users.Auth). A revoked or unknown token is ok false.
+func (s *Server) UserOf(accessToken string) (user string, ok bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.access[accessToken] {
+		return "", false
+	}
+	return s.subject[accessToken], true
+}
+
+// RevokeUser ends every grant of user: their refresh and access tokens
+// stop working (as when they remove the app's access in their Google
+// account), while other users' tokens keep working.
+func (s *Server) RevokeUser(user string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for tok, u := range s.subject {
+		if u == user {
+			s.refresh[tok] = false
+			s.access[tok] = false
+		}
+	}
 }
 
 // Endpoints returns the server's endpoints.
@@ -165,8 +209,8 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 	case q.Get("access_type") != "offline":
 		fail("access_type must be offline")
 		return
-	case q.Get("prompt") != "consent":
-		fail("prompt must be consent")
+	case !slices.Contains(strings.Fields(q.Get("prompt")), "consent"):
+		fail("prompt must include consent")
 		return
 	case q.Get("state") == "":
 		fail("state missing")
@@ -183,7 +227,7 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	code := s.next("code")
-	s.codes[code] = pending{challenge: q.Get("code_challenge"), redirect: q.Get("redirect_uri"), scope: q.Get("scope")}
+	s.codes[code] = pending{challenge: q.Get("code_challenge"), redirect: q.Get("redirect_uri"), scope: q.Get("scope"), user: s.user}
 	s.mu.Unlock()
 	state := q.Get("state")
 	if s.StateOverride != "" {
@@ -226,7 +270,7 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 		oauthError(w, http.StatusUnauthorized, "invalid_client", "The OAuth client was not found.")
 		return
 	}
-	var scope, refresh string
+	var scope, refresh, user string
 	switch r.PostForm.Get("grant_type") {
 	case "authorization_code":
 		code := r.PostForm.Get("code")
@@ -245,9 +289,10 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 			oauthError(w, http.StatusBadRequest, "invalid_grant", "Invalid code verifier.")
 			return
 		}
-		scope = p.scope
+		scope, user = p.scope, p.user
 		refresh = s.next("refresh")
 		s.refresh[refresh] = true
+		s.subject[refresh] = user
 		s.issued[refresh] = s.now()
 	case "refresh_token":
 		rt := r.PostForm.Get("refresh_token")
@@ -257,6 +302,7 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		scope = "https://www.googleapis.com/auth/drive.readonly"
+		user = s.subject[rt]
 	default:
 		oauthError(w, http.StatusBadRequest, "unsupported_grant_type", "")
 		return
@@ -270,6 +316,7 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 	}
 	at := s.next("access")
 	s.access[at] = true
+	s.subject[at] = user
 	resp := map[string]any{"access_token": at, "token_type": "Bearer", "expires_in": exp, "scope": scope}
 	if refresh != "" {
 		resp["refresh_token"] = refresh
