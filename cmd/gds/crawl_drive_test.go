@@ -25,6 +25,9 @@ func driveHarness(t *testing.T) (*harness, string) {
 	h.env[config.EnvDriveEndpoint] = srv.URL
 	h.env[config.EnvDriveFolderIDs] = top
 	h.env[config.EnvAIProvider] = "offline"
+	// The image stays refused whether tesseract is installed or not
+	// (TestOCRDriveE2E reads Drive's images).
+	h.env[config.EnvOCR] = config.OCROff
 	return h, top
 }
 

@@ -9,6 +9,7 @@ import (
 	"image/jpeg"
 	_ "image/png"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,6 +19,7 @@ import (
 	"github.com/gds-cli/gds/internal/ai/openaitest"
 	"github.com/gds-cli/gds/internal/ai/openaitest/gdsmodel"
 	"github.com/gds-cli/gds/internal/config"
+	"github.com/gds-cli/gds/internal/driveemu"
 	"github.com/gds-cli/gds/internal/ocr"
 )
 
@@ -235,5 +237,45 @@ func TestOCRByTheModelE2E(t *testing.T) {
 	}
 	if n := imageCalls(); n != 0 {
 		t.Errorf("a full re-crawl of unchanged scans sent %d image requests, want 0", n)
+	}
+}
+
+// A photo of a page in Google Drive is downloaded and read by tesseract
+// when it is installed (offline provider), and found by its words.
+func TestOCRDriveE2E(t *testing.T) {
+	if _, err := exec.LookPath("tesseract"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("tesseract missing (scripts/test.sh installs it with scripts/ocr.sh)")
+		}
+		t.Skip("tesseract missing; install it with `bash scripts/ocr.sh`")
+	}
+	png, err := os.ReadFile(filepath.Join(scanFolder(t), "memo-photo.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := driveemu.New()
+	top := e.AddFolder("root", "Scans")
+	e.AddBlob(top, "memo-photo.png", "image/png", png)
+	e.AddBlob(top, "clip.mp4", "video/mp4", []byte("not read"))
+	srv := httptest.NewServer(e)
+	t.Cleanup(srv.Close)
+	h := newHarness(t)
+	h.env[config.EnvDriveEndpoint] = srv.URL
+	h.env[config.EnvDriveFolderIDs] = top
+	h.env[config.EnvAIProvider] = config.ProviderOffline
+	if code := h.run("crawl"); code != exitOK || !strings.Contains(h.stdout.String(), "1 new") {
+		t.Fatalf("crawl: exit %d\n%s%s", code, h.stdout.String(), h.stderr.String())
+	}
+	if code := h.run("search", "--json", "bottles of water"); code != exitOK {
+		t.Fatalf("search: exit %d\n%s", code, h.stderr.String())
+	}
+	var doc struct {
+		Results []ocrResult `json:"results"`
+	}
+	if err := json.Unmarshal(h.stdout.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Results) == 0 || doc.Results[0].Name != "memo-photo.png" || !strings.Contains(doc.Results[0].OCR, "tesseract") {
+		t.Errorf("search = %+v; want the Drive photo, read by tesseract", doc.Results)
 	}
 }

@@ -224,6 +224,11 @@ func (d *Deps) crawlOne(ctx context.Context, cfg *config.Config, target config.C
 	if concurrency <= 0 {
 		concurrency = cfg.CrawlConcurrency
 	}
+	x := d.fileReader(cfg, prov)
+	if ds, ok := src.(*drivesource.Source); ok {
+		// Photos and scans in Drive are downloaded when OCR can read them.
+		ds.SetReadImages(readsImages(x))
+	}
 	sum, err = crawl.Run(ctx, crawl.Options{
 		Source:           src,
 		Key:              target.Key(),
@@ -235,7 +240,7 @@ func (d *Deps) crawlOne(ctx context.Context, cfg *config.Config, target config.C
 		DryRun:           req.DryRun,
 		Progress:         req.Progress,
 		Now:              d.Now,
-		Extractor:        d.fileReader(cfg, prov),
+		Extractor:        x,
 	})
 	if errors.Is(err, ai.ErrQuotaExhausted) {
 		// The provider's error stays the cause, so its hint (check the

@@ -35,6 +35,12 @@ var findOCRTools = sync.OnceValue(func() ocrTools {
 	return t
 })
 
+// readsImages reports whether x reads images by OCR.
+func readsImages(x crawl.Extractor) bool {
+	o, ok := x.(*ocr.Extractor)
+	return ok && o.Reader != nil
+}
+
 // inProcess is extract.Extract as a crawl.Extractor (Deps.Extractor nil).
 type inProcess struct{}
 

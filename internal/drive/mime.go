@@ -30,6 +30,16 @@ var (
 	}
 )
 
+// ScanImage reports whether mimeType is an image OCR reads (package ocr):
+// a photo or scan of a page worth downloading when an OCR reader is there.
+func ScanImage(mimeType string) bool {
+	switch mimeType {
+	case "image/png", "image/jpeg", "image/tiff", "image/webp", "image/gif", "image/bmp":
+		return true
+	}
+	return false
+}
+
 // IsNative reports whether mimeType is a Google-native type
 // (application/vnd.google-apps.*): Docs, Sheets, Slides, Forms, Drawings...
 func IsNative(mimeType string) bool { return strings.HasPrefix(mimeType, googleApps) }

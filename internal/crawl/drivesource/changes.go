@@ -56,7 +56,7 @@ func (s *Source) Changes(ctx context.Context, token string, fn func(crawl.Change
 			return nil // each file under it is reported trashed
 		case it.Folder:
 			return &rescanError{reason: i18n.T(s.lang, "changes.folder_moved", it.Name)}
-		case it.Trashed, drive.Refused(it.MimeType) && it.MimeType != drive.MimeShortcut:
+		case it.Trashed, s.refused(it.MimeType) && it.MimeType != drive.MimeShortcut:
 			return fn(crawl.Change{ID: it.ID, Gone: true})
 		}
 		in, path, err := anc.locate(ctx, it.Parents)
@@ -131,7 +131,7 @@ func (s *Source) shortcutTarget(ctx context.Context, sc drive.Item) (drive.Item,
 	if err != nil {
 		return drive.Item{}, false, err
 	}
-	if t.Folder || t.Trashed || t.MimeType == drive.MimeShortcut || drive.Refused(t.MimeType) {
+	if t.Folder || t.Trashed || t.MimeType == drive.MimeShortcut || s.refused(t.MimeType) {
 		return drive.Item{}, false, nil
 	}
 	return t, true, nil

@@ -8,7 +8,9 @@
 //     (*drive.FolderError) stops the crawl before any file is touched.
 //   - Files that can never be indexed (drive.Refused: images, video, audio,
 //     fonts, archives, executables, Google Forms/Drawings/...) are dropped
-//     at list time without a request and counted in drive.WalkStats.Refused.
+//     at list time without a request and counted in drive.WalkStats.Refused;
+//     but for the images OCR reads (drive.ScanImage) when the crawl reads
+//     images (Source.SetReadImages), which are downloaded like any file.
 //   - Google Docs and Slides are exported as text/plain and Sheets as
 //     text/csv; the Entry keeps the native MIME type, which package extract
 //     maps. Files over the size limit, exports over Drive's 10 MB limit and

@@ -38,6 +38,7 @@ type Source struct {
 	ids  []string
 	max  int64
 	lang string
+	imgs bool // SetReadImages
 
 	mu    sync.Mutex
 	roots []drive.Folder    // resolved target folders, nil until resolved
@@ -59,6 +60,12 @@ func New(c *drive.Client, o Options) *Source {
 	return &Source{c: c, ids: slices.Clone(o.FolderIDs), max: o.MaxFileBytes, lang: o.Lang, md5s: map[string]string{}}
 }
 
+// SetReadImages makes the source offer the images OCR reads
+// (drive.ScanImage: photos and scans of pages) to the crawl instead of
+// refusing them: for a crawl whose extractor has an OCR reader. Call it
+// before the crawl.
+func (s *Source) SetReadImages(on bool) { s.imgs = on }
+
 // Kind implements crawl.Source.
 func (s *Source) Kind() string { return "drive" }
 
@@ -69,7 +76,19 @@ func (s *Source) Fingerprint() string {
 	ids := slices.Clone(s.ids)
 	slices.Sort(ids)
 	ids = slices.Compact(ids)
-	return "drive-v1\x00endpoint=" + s.c.Endpoint() + "\x00folders=" + strings.Join(ids, ",")
+	fp := "drive-v1\x00endpoint=" + s.c.Endpoint() + "\x00folders=" + strings.Join(ids, ",")
+	if s.imgs {
+		// Images start being offered: a full scan finds those listed
+		// before, which the changes feed would never report again.
+		fp += "\x00images"
+	}
+	return fp
+}
+
+// refused reports whether files of mimeType are never downloaded: what
+// drive.Refused says, but for the images OCR reads when s reads images.
+func (s *Source) refused(mimeType string) bool {
+	return drive.Refused(mimeType) && !(s.imgs && drive.ScanImage(mimeType))
 }
 
 // Resolve checks the target folders once (see drive.Client.ResolveFolders); List
@@ -114,7 +133,7 @@ func (s *Source) List(ctx context.Context, since time.Time, fn func(crawl.Entry)
 	}
 	refused := 0
 	st, err := s.c.Walk(ctx, roots, since, func(f drive.File) error {
-		if drive.Refused(f.MimeType) {
+		if s.refused(f.MimeType) {
 			refused++
 			return nil
 		}
@@ -184,7 +203,7 @@ func (s *Source) skipReason(e crawl.Entry) string {
 	switch {
 	case drive.IsNative(e.MimeType) && drive.ExportMimeType(e.MimeType) == "":
 		return i18n.T(s.lang, "drive.skip.native", e.MimeType)
-	case drive.Refused(e.MimeType):
+	case s.refused(e.MimeType):
 		return i18n.T(s.lang, "drive.skip.type", e.MimeType)
 	case e.Size > s.max:
 		return i18n.T(s.lang, "drive.skip.too_large", formatBytes(s.max))

@@ -380,3 +380,36 @@ func TestHungListingIsAbandonedAndRetried(t *testing.T) {
 		t.Fatalf("every try hung: error %v, want one naming the call timeout", err)
 	}
 }
+
+// A crawl that reads images by OCR is offered Drive's photos and scans
+// (image/png here), downloaded like any file; other refused types stay
+// refused; the fingerprint changes, so the next crawl is a full scan that
+// finds the images listed before.
+func TestReadImagesOffersImages(t *testing.T) {
+	f := drivetest.New(t)
+	plain := source(t, f)
+	src := source(t, f)
+	src.SetReadImages(true)
+	if plain.Fingerprint() == src.Fingerprint() {
+		t.Error("reading images kept the fingerprint")
+	}
+	got := listAll(t, src, time.Time{})
+	e, ok := got["logo.png"]
+	if !ok || e.MimeType != "image/png" {
+		t.Fatalf("logo.png not listed (%v)", names(got))
+	}
+	if st := src.Stats(); st.Refused != 3 {
+		t.Errorf("stats %+v: want 3 refused (zip, mp4, form)", st)
+	}
+	rc, err := src.Open(context.Background(), e)
+	if err != nil {
+		t.Fatalf("open logo.png: %v", err)
+	}
+	defer rc.Close()
+	if b, _ := io.ReadAll(rc); !strings.HasPrefix(string(b), "\x89PNG") {
+		t.Errorf("logo.png downloaded as %q", b)
+	}
+	if _, err := src.Open(context.Background(), crawl.Entry{ID: "x", Name: "a.mp4", MimeType: "video/mp4"}); !errors.Is(err, crawl.ErrSkip) {
+		t.Errorf("mp4: %v, want a skip", err)
+	}
+}
