@@ -616,8 +616,14 @@ func simpleEncoding(v pdf.Value, budget *pdfBudget) *[256]rune {
 				t['A'+i] = r
 			}
 		}
-		for code, name := range type1Encoding(v.Key("FontDescriptor").Key("FontFile"), budget) {
+		desc := v.Key("FontDescriptor")
+		for code, name := range type1Encoding(desc.Key("FontFile"), budget) {
 			t[code] = glyphRune(name, t[code])
+		}
+		if ff := desc.Key("FontFile3"); ff.Key("Subtype").Name() == "Type1C" {
+			for code, name := range cffEncoding(readFontProgram(ff, budget, maxCFFBytes)) {
+				t[code] = glyphRune(name, t[code])
+			}
 		}
 	}
 	if d := enc.Key("Differences"); d.Kind() == pdf.Array {
@@ -652,10 +658,14 @@ var symbolGreek = [...]rune{
 // encoding, which is in the clear-text part before the encrypted one.
 const maxType1Header = 64 << 10
 
-// type1Encoding reads the built-in encoding of an embedded Type 1 font
-// program (FontFile): the "dup CODE /name put" entries of its clear-text
-// part. Nil when there is none or it is StandardEncoding.
-func type1Encoding(ff pdf.Value, budget *pdfBudget) map[int]string {
+// maxCFFBytes bounds the bytes of a CFF font program read for its
+// encoding (a subset font is a few kilobytes).
+const maxCFFBytes = 2 << 20
+
+// readFontProgram returns the first limit bytes of a font program
+// stream, charged to the budget; nil when it is not a stream or cannot be
+// read.
+func readFontProgram(ff pdf.Value, budget *pdfBudget, limit int64) []byte {
 	if ff.Kind() != pdf.Stream {
 		return nil
 	}
@@ -664,17 +674,25 @@ func type1Encoding(ff pdf.Value, budget *pdfBudget) map[int]string {
 	if err := safely(func() {
 		rc := ff.Reader()
 		defer rc.Close()
-		n := int64(maxType1Header)
-		if l1 := ff.Key("Length1").Int64(); l1 > 0 && l1 < n {
-			n = l1
-		}
-		data, _ = io.ReadAll(io.LimitReader(budgetReader{rc, budget}, n))
+		data, _ = io.ReadAll(io.LimitReader(budgetReader{rc, budget}, limit))
 	}); err != nil {
 		if errors.Is(err, errPDFBudget) || budget.ctx.Err() != nil {
 			panic(err)
 		}
 		return nil
 	}
+	return data
+}
+
+// type1Encoding reads the built-in encoding of an embedded Type 1 font
+// program (FontFile): the "dup CODE /name put" entries of its clear-text
+// part. Nil when there is none or it is StandardEncoding.
+func type1Encoding(ff pdf.Value, budget *pdfBudget) map[int]string {
+	n := int64(maxType1Header)
+	if l1 := ff.Key("Length1").Int64(); l1 > 0 && l1 < n {
+		n = l1
+	}
+	data := readFontProgram(ff, budget, n)
 	if i := strings.Index(string(data), "eexec"); i >= 0 {
 		data = data[:i]
 	}
