@@ -30,7 +30,9 @@ type EvalRequest struct {
 	Seed uint64
 	// Capture writes every reranked search's search.RankTrace (JSON
 	// Lines) to this file, for replaying the final ranking offline
-	// (internal/ai/offline/replay_test.go). The hybrid loop only.
+	// (internal/ai/offline/replay_test.go; the hybrid loop only); in
+	// EvalModeAnswer, every answer's input (eval.AnswerCapture), for
+	// replaying the offline answer (answer_replay_test.go).
 	Capture string
 
 	IndexProgress crawl.Progress        // indexing the corpus (may be nil)
@@ -190,7 +192,21 @@ func (d *Deps) EvalAnswers(ctx context.Context, req EvalRequest) (eval.AnswerRep
 			return vecs[0], nil
 		},
 	}
+	var capture *eval.TraceWriter
+	if req.Capture != "" {
+		if capture, err = eval.NewTraceWriter(req.Capture); err != nil {
+			return eval.AnswerReport{}, apperr.Mark(err, apperr.Usage)
+		}
+		a := answerer(ev.prov, d.Lang, st)
+		a.Capture = func(c eval.AnswerCapture) { capture.Write(c) }
+		setup.Answerer = a
+	}
 	rep, results, err := eval.RunAnswers(ctx, setup, ev.queries, eval.Options{Workers: req.Workers, Progress: req.Progress})
+	if capture != nil {
+		if cerr := capture.Close(); err == nil && cerr != nil {
+			err = cerr
+		}
+	}
 	if err != nil {
 		return eval.AnswerReport{}, err
 	}

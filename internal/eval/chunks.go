@@ -105,6 +105,20 @@ type ProviderAnswerer struct {
 	// DocFreq, when set, counts the index's files holding each token of the
 	// question, as gds ask passes them (ai.AnswerInput.DocFreq).
 	DocFreq func(ctx context.Context, terms []string) (map[string]int, int, error)
+	// Capture, when set, receives every answer's input before the answer is
+	// written (AnswerCapture), for replaying the offline answer with other
+	// weights (internal/ai/offline/answer_replay_test.go).
+	Capture func(AnswerCapture)
+}
+
+// AnswerCapture is one answer's input as the provider gets it, with the
+// parts ai.AnswerInput keeps out of its JSON.
+type AnswerCapture struct {
+	Question string             `json:"question"`
+	Lang     string             `json:"lang"`
+	Contexts []ai.AnswerContext `json:"contexts"`
+	DocFreq  map[string]int     `json:"docfreq,omitempty"`
+	Docs     int                `json:"docs,omitempty"`
 }
 
 // Provider implements Answerer.
@@ -122,6 +136,9 @@ func (a ProviderAnswerer) Answer(ctx context.Context, question string, passages 
 	}
 	for i, p := range passages {
 		in.Contexts = append(in.Contexts, ai.AnswerContext{Ref: i + 1, FileName: p.File, Page: p.Page, Text: p.Text})
+	}
+	if a.Capture != nil {
+		a.Capture(AnswerCapture{Question: in.Question, Lang: in.Lang, Contexts: in.Contexts, DocFreq: in.DocFreq, Docs: in.Docs})
 	}
 	var b strings.Builder
 	err := ai.Answer(ctx, a.AI, in, func(piece string) error {

@@ -16,7 +16,7 @@ func init() {
 			"flag.eval.limit":    {En: "evaluate only the first N queries (0: all)", Ja: "先頭 N 件のクエリだけを評価（0: すべて）"},
 			"flag.eval.home":     {En: "folder of the evaluation indexes (default: GDS_HOME/eval)", Ja: "評価用インデックスのフォルダ（既定: GDS_HOME/eval）"},
 			"flag.eval.provider": {En: "AI provider for indexing and the loop: offline or openai", Ja: "インデックス作成とループの AI プロバイダー: offline または openai"},
-			"flag.eval.capture":  {En: "write every reranked search's ranking inputs (candidates, retrieval order, full-text ranking) to FILE as JSON Lines, for replaying the reranker", Ja: "リランクした各検索の順位付けの入力（候補・検索順・全文検索順）を JSON Lines で FILE に書き出す（リランカーの再評価用）"},
+			"flag.eval.capture":  {En: "write every reranked search's ranking inputs (candidates, retrieval order, full-text ranking) to FILE as JSON Lines, for replaying the reranker; with --mode answer, every answer's input (question, passages, word counts), for replaying the offline answer", Ja: "リランクした各検索の順位付けの入力（候補・検索順・全文検索順）を JSON Lines で FILE に書き出す（リランカーの再評価用）。--mode answer では各回答の入力（質問・パッセージ・語の出現数）を書き出す（オフライン回答の再評価用）"},
 			"flag.eval.details":  {En: "write every query's result (rank, files, rounds) to FILE as JSON Lines", Ja: "各クエリの結果（順位・ファイル・ラウンド）を JSON Lines で FILE に書き出す"},
 			"flag.eval.workers":  {En: "queries run concurrently (latency figures assume 1)", Ja: "同時に実行するクエリ数（レイテンシは 1 を前提）"},
 
