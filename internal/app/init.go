@@ -46,6 +46,18 @@ type InitResult struct {
 	Cancelled          bool // the wizard was left before writing
 }
 
+// OfferAccount reports whether `gds init` should offer a second Google
+// account: the sources read the default account's Drive and no other
+// account's.
+func (r InitResult) OfferAccount() bool {
+	drive, other := false, false
+	for _, s := range r.Sources {
+		drive = drive || s.Kind == setup.KindDrive && s.Account == ""
+		other = other || s.Kind == setup.KindDrive && s.Account != ""
+	}
+	return drive && !other && !r.Cancelled
+}
+
 // initConfig is the configuration init edits: the loaded one, or, when a
 // bad value keeps it from loading, everything readable (init is how such
 // a setup gets repaired).
@@ -88,7 +100,7 @@ func sourceOf(cs config.CrawlSource) setup.Source {
 	if cs.Kind == config.SourceLocal {
 		return setup.Source{Kind: setup.KindLocal, Path: cs.Path}
 	}
-	return setup.Source{Kind: setup.KindDrive, FolderID: cs.FolderID}
+	return setup.Source{Kind: setup.KindDrive, FolderID: cs.FolderID, Account: cs.Account}
 }
 
 func homeDirOf() string {
@@ -102,7 +114,10 @@ func parseSpecs(value, workDir, homeDir string) ([]setup.Source, error) {
 	css, err := config.ParseSources(value, workDir, homeDir)
 	if err != nil {
 		var se *config.SourceError
+		var ae *config.AccountError
 		switch {
+		case errors.As(err, &ae):
+			return nil, apperr.Mark(err, apperr.Usage)
 		case errors.As(err, &se) && se.Suggest != "":
 			return nil, apperr.L(apperr.Usage, "init.source_path", se.Value, se.Suggest).Wrap(err)
 		case errors.As(err, &se) && strings.HasPrefix(se.Value, config.SourceDrive+":"):

@@ -124,13 +124,19 @@ func TestInitRejectsBadInputAndWritesNothing(t *testing.T) {
 // TestSpecsRoundTrip: what setup writes is what config reads.
 func TestSpecsRoundTrip(t *testing.T) {
 	a := t.TempDir()
-	in := []setup.Source{{Kind: setup.KindDrive}, {Kind: setup.KindDrive, FolderID: "1AbC-_x"}, {Kind: setup.KindLocal, Path: filepath.Join(a, "My Drive")}}
+	in := []setup.Source{{Kind: setup.KindDrive}, {Kind: setup.KindDrive, FolderID: "1AbC-_x"}, {Kind: setup.KindLocal, Path: filepath.Join(a, "My Drive")},
+		{Kind: setup.KindDrive, Account: "work"}, {Kind: setup.KindDrive, Account: "work", FolderID: "2XyZ"}}
 	css, err := config.ParseSources(setup.FormatSpecs(in), "/", "/")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := config.FormatSources(css); got != setup.FormatSpecs(in) {
 		t.Errorf("config reads %q back as %q", setup.FormatSpecs(in), got)
+	}
+	for i, cs := range css {
+		if sourceOf(cs) != in[i] {
+			t.Errorf("sourceOf(%+v) = %+v, want %+v", cs, sourceOf(cs), in[i])
+		}
 	}
 	if d, _, _ := initDeps(t, "", nil, ""); len(currentSetup(d.Config).Sources) != 0 {
 		t.Errorf("a fresh home has configured sources: %+v", currentSetup(d.Config).Sources)

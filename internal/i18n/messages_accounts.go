@@ -19,11 +19,16 @@ func init() {
 			"auth.hint.account":                {En: "sign in again with `%[1]s`; the other accounts' sources are not affected (`gds auth status` lists every account)", Ja: "`%[1]s` でもう一度サインインしてください。ほかのアカウントのソースには影響しません（`gds auth status` ですべてのアカウントを確認できます）"},
 			"budget.notice.drive_account_auth": {En: "the sign-in of Google account %[1]s failed, so its files were searched in the local index: run `gds auth login --account %[1]s`", Ja: "Google アカウント %[1]s のサインインに失敗したため、そのファイルはローカルのインデックスで検索しました。`gds auth login --account %[1]s` を実行してください"},
 			"budget.notice.drive_account":      {En: "the Drive of Google account %s could not be searched (%s), so its files were searched in the local index", Ja: "Google アカウント %s のドライブを検索できなかったため（%s）、そのファイルはローカルのインデックスで検索しました"},
+			"out.auth.status.out_account":      {En: "Not signed in (run `gds auth login --account %s`)", Ja: "サインインしていません（`gds auth login --account %s` を実行してください）"},
 			"out.auth.status.account":          {En: "Account", Ja: "アカウント"},
 			"flag.auth.account":                {En: "the Google account: a name of your choice for a second account (lowercase letters, digits, - and _), used by sources drive@NAME and drive@NAME:FOLDER_ID; default: the default account", Ja: "Google アカウント: 2 つ目のアカウントに付ける名前（英小文字・数字・-・_）。ソース drive@NAME、drive@NAME:FOLDER_ID で使います。既定: 既定のアカウント"},
-			"serve.source.drive_account":       {En: "Google Drive (%s)", Ja: "Google ドライブ（%s）"},
-			"config.problem.bad_account":       {En: "bad account name in a drive@ACCOUNT source", Ja: "drive@ACCOUNT ソースのアカウント名が正しくありません"},
-			"config.fix.account":               {En: "use lowercase letters, digits, \"-\" or \"_\" after \"drive@\" (for example drive@work or drive@work:FOLDER_ID)", Ja: "\"drive@\" の後は英小文字・数字・\"-\"・\"_\" にしてください（例: drive@work、drive@work:FOLDER_ID）"},
+			"init.out.second_account": {
+				En: "Another Google account too (say work)? Run `gds auth login --account work`, then add drive@work:FOLDER_ID to GDS_SOURCES in the .env above (see \"Several Google accounts\" in docs/google-drive.md).",
+				Ja: "別の Google アカウント（例: work）も検索しますか？ `gds auth login --account work` を実行し、上の .env の GDS_SOURCES に drive@work:フォルダID を追加してください（docs/google-drive.md の「Several Google accounts」参照）。",
+			},
+			"serve.source.drive_account": {En: "Google Drive (%s)", Ja: "Google ドライブ（%s）"},
+			"config.problem.bad_account": {En: "bad account name in a drive@ACCOUNT source", Ja: "drive@ACCOUNT ソースのアカウント名が正しくありません"},
+			"config.fix.account":         {En: "use lowercase letters, digits, \"-\" or \"_\" after \"drive@\" (for example drive@work or drive@work:FOLDER_ID)", Ja: "\"drive@\" の後は英小文字・数字・\"-\"・\"_\" にしてください（例: drive@work、drive@work:FOLDER_ID）"},
 		}
 	})
 }

@@ -40,7 +40,11 @@ func authStatusTable(w io.Writer, a auth.AccountStatus, named bool, lang string)
 		row("out.auth.status.account", a.Account)
 	}
 	if !st.LoggedIn {
-		row("out.auth.status.state", i18n.T(lang, "out.auth.status.out"))
+		state := i18n.T(lang, "out.auth.status.out")
+		if a.Account != "" && a.Account != "default" {
+			state = i18n.T(lang, "out.auth.status.out_account", a.Account)
+		}
+		row("out.auth.status.state", state)
 		row("out.auth.status.store", st.Store)
 		return tw.Flush()
 	}

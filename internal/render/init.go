@@ -27,6 +27,9 @@ type InitSummary struct {
 	Changed    bool
 	Crawled    bool
 	Cancelled  bool
+	// OfferAccount adds how to add a second Google account (the sources
+	// read one account's Drive).
+	OfferAccount bool
 }
 
 // InitResult prints what `gds init` wrote and the next step; warnings go
@@ -60,6 +63,9 @@ func InitResult(w, errw io.Writer, r InitSummary, lang string) {
 		fmt.Fprintln(w, t("init.out.next_search"))
 	} else {
 		fmt.Fprintln(w, t("init.out.next_crawl"))
+	}
+	if r.OfferAccount {
+		fmt.Fprintln(w, t("init.out.second_account"))
 	}
 }
 

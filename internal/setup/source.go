@@ -18,17 +18,25 @@ type Source struct {
 	FolderID string // the Drive folder (KindDrive); "" means the whole Drive
 	Name     string // the folder's name, for display only (never written)
 	Path     string // the absolute folder path (KindLocal)
+	// Account is the Google account of a Drive source ("drive@ACCOUNT…");
+	// "" for the default account. The wizard picks the default account's
+	// folders and keeps the other accounts' sources as they are.
+	Account string
 }
 
 // Spec is the source as written in GDS_SOURCES.
 func (s Source) Spec() string {
-	switch {
-	case s.Kind == KindLocal:
+	if s.Kind == KindLocal {
 		return KindLocal + ":" + s.Path
-	case s.FolderID != "":
-		return KindDrive + ":" + s.FolderID
 	}
-	return KindDrive
+	spec := KindDrive
+	if s.Account != "" {
+		spec += "@" + s.Account
+	}
+	if s.FolderID != "" {
+		spec += ":" + s.FolderID
+	}
+	return spec
 }
 
 // Label is the source for people: the spec, with the Drive folder's name
@@ -54,11 +62,23 @@ func FormatSpecs(ss []Source) string {
 // sameSource reports whether a and b name the same place.
 func sameSource(a, b Source) bool { return a.Spec() == b.Spec() }
 
-// ofKind returns the sources of kind k, in order.
+// ofKind returns the sources of kind k, in order; for KindDrive, those of
+// the default account only.
 func ofKind(ss []Source, k string) []Source {
 	var out []Source
 	for _, s := range ss {
-		if s.Kind == k {
+		if s.Kind == k && s.Account == "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// otherAccounts returns the Drive sources of named accounts, in order.
+func otherAccounts(ss []Source) []Source {
+	var out []Source
+	for _, s := range ss {
+		if s.Kind == KindDrive && s.Account != "" {
 			out = append(out, s)
 		}
 	}

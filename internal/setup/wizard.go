@@ -148,7 +148,10 @@ type State struct {
 
 	UseDrive, UseLocal, UseMirror bool
 	Drive                         []Source // chosen Drive folders
-	Local                         []Source // chosen local folders (the mirror included)
+	// Accounts are the Drive sources of named Google accounts
+	// (drive@NAME…): kept as configured, after the chosen Drive folders.
+	Accounts []Source
+	Local    []Source // chosen local folders (the mirror included)
 
 	Path      []Folder // the folders opened in the picker; empty: the top level
 	Listing   []Folder // what the picker shows
@@ -175,6 +178,7 @@ type State struct {
 func Start(cur Current) (State, Action) {
 	s := State{Step: StepSources, Cur: cur}
 	s.Drive = ofKind(cur.Sources, KindDrive)
+	s.Accounts = otherAccounts(cur.Sources)
 	s.Local = ofKind(cur.Sources, KindLocal)
 	s.UseDrive = len(s.Drive) > 0
 	for _, l := range s.Local {
@@ -498,9 +502,10 @@ func (s State) write() (State, Action) {
 	return s, Action{Kind: WriteEnv, Plan: s.Plan()}
 }
 
-// Sources are the chosen sources: Drive folders, then local folders.
+// Sources are the chosen sources: Drive folders, the other Google
+// accounts' sources, then local folders.
 func (s State) Sources() []Source {
-	return append(slices.Clone(s.Drive), s.Local...)
+	return slices.Concat(s.Drive, s.Accounts, s.Local)
 }
 
 // Plan is the edit of the home .env the answers call for.

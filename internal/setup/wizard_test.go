@@ -329,9 +329,27 @@ func TestPlanKeepsFolderIDsForBareDrive(t *testing.T) {
 	}
 }
 
+// The other Google accounts' sources are kept as configured while the
+// wizard picks the default account's folders.
+func TestWizardKeepsOtherAccounts(t *testing.T) {
+	cur := Current{SignedIn: true, Provider: ProviderOffline, Sources: []Source{
+		{Kind: KindDrive, FolderID: "F1"}, {Kind: KindDrive, Account: "work", FolderID: "W1"}, {Kind: KindLocal, Path: "/n"},
+	}}
+	s, _ := Start(cur)
+	s, _ = Next(s, Event{Kind: EvToggle, Folder: Folder{ID: "F2", Name: "Two"}})
+	if got := FormatSpecs(s.Sources()); got != "drive:F1,drive@work:W1,local:/n" && got != "drive:F1,drive:F2,drive@work:W1,local:/n" {
+		t.Errorf("sources = %q", got)
+	}
+	s.Drive = nil
+	if got := FormatSpecs(s.Sources()); got != "drive@work:W1,local:/n" {
+		t.Errorf("without the default account's folders: %q", got)
+	}
+}
+
 func TestSpecs(t *testing.T) {
-	ss := []Source{{Kind: KindDrive}, {Kind: KindDrive, FolderID: "abc", Name: "Team"}, {Kind: KindLocal, Path: "/a b/c"}}
-	if got := FormatSpecs(ss); got != "drive,drive:abc,local:/a b/c" {
+	ss := []Source{{Kind: KindDrive}, {Kind: KindDrive, FolderID: "abc", Name: "Team"}, {Kind: KindLocal, Path: "/a b/c"},
+		{Kind: KindDrive, Account: "work"}, {Kind: KindDrive, Account: "work", FolderID: "w1"}}
+	if got := FormatSpecs(ss); got != "drive,drive:abc,local:/a b/c,drive@work,drive@work:w1" {
 		t.Errorf("FormatSpecs = %q", got)
 	}
 	if got := ss[1].Label(); got != "drive:abc (Team)" {
