@@ -4,7 +4,10 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 )
 
 // System answers one query with a ranked list of file names.
@@ -69,57 +72,38 @@ func Run(ctx context.Context, sys System, queries []Query, opts Options) (Report
 // means 1), calling progress (serialised) after each success. The first
 // error, named after its query, stops the run; so does ctx.
 func forEachQuery(ctx context.Context, queries []Query, workers int, progress func(done, total int), fn func(ctx context.Context, i int) error) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(max(workers, 1))
 	var (
-		mu       sync.Mutex
-		done     int
-		firstErr error
-		wg       sync.WaitGroup
+		done       atomic.Int64
+		progressMu sync.Mutex // progress reports arrive one at a time, in order
 	)
-	next := make(chan int)
-	for range max(workers, 1) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				if ctx.Err() != nil {
-					continue // stopped: drain without searching
-				}
-				err := fn(ctx, i)
-				mu.Lock()
-				if err != nil {
-					if firstErr == nil {
-						q := queries[i]
-						firstErr = fmt.Errorf("query %s (%q): %w", q.ID, q.Query, err)
-						cancel()
-					}
-					mu.Unlock()
-					continue
-				}
-				done++
-				if progress != nil {
-					progress(done, len(queries))
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-feed:
 	for i := range queries {
-		select {
-		case next <- i:
-		case <-ctx.Done():
-			break feed
+		if gctx.Err() != nil {
+			break // stopped: the rest are not searched
 		}
+		g.Go(func() error {
+			if gctx.Err() != nil {
+				return nil // stopped while waiting for a worker
+			}
+			if err := fn(gctx, i); err != nil {
+				q := queries[i]
+				return fmt.Errorf("query %s (%q): %w", q.ID, q.Query, err)
+			}
+			progressMu.Lock()
+			defer progressMu.Unlock()
+			n := int(done.Add(1))
+			if progress != nil {
+				progress(n, len(queries))
+			}
+			return nil
+		})
 	}
-	close(next)
-	wg.Wait()
-	if firstErr != nil {
-		return firstErr
+	if err := g.Wait(); err != nil {
+		return err
 	}
 	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("evaluation stopped after %d of %d queries: %w", done, len(queries), err)
+		return fmt.Errorf("evaluation stopped after %d of %d queries: %w", done.Load(), len(queries), err)
 	}
 	return nil
 }

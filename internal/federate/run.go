@@ -9,6 +9,8 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/gds-cli/gds/internal/ai"
 	"github.com/gds-cli/gds/internal/ai/offline"
 	"github.com/gds-cli/gds/internal/i18n"
@@ -241,8 +243,10 @@ func (r *Runner) fetchAll(ctx context.Context, order []string, sel map[string][]
 	for _, e := range r.Endpoints {
 		byName[e.Server.Name] = e
 	}
-	sem := make(chan struct{}, or(r.Parallel, 4))
-	var wg sync.WaitGroup
+	// A fetch that fails warns on its hit and the others go on: no error
+	// stops the group, so it needs no context of its own.
+	var g errgroup.Group
+	g.SetLimit(or(r.Parallel, 4))
 	for _, name := range order {
 		e := byName[name]
 		hits := sel[name]
@@ -255,16 +259,11 @@ func (r *Runner) fetchAll(ctx context.Context, order []string, sel map[string][]
 				hits[i].BodyWarning = r.t("federate.w.no_fetch", hits[i].Kind)
 				continue
 			}
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				select {
-				case sem <- struct{}{}:
-				case <-ctx.Done():
-					hits[i].BodyWarning = r.t("federate.w.not_read", ctx.Err().Error())
-					return
+			g.Go(func() error {
+				if err := ctx.Err(); err != nil {
+					hits[i].BodyWarning = r.t("federate.w.not_read", err.Error())
+					return nil
 				}
-				defer func() { <-sem }()
 				fctx, cancel := context.WithTimeout(ctx, or(e.Server.Timeout, or(r.FetchTimeout, 20*time.Second)))
 				defer cancel()
 				out, err := e.Service.Fetch(fctx, call)
@@ -277,10 +276,11 @@ func (r *Runner) fetchAll(ctx context.Context, order []string, sel map[string][]
 				default:
 					hits[i].Body = body
 				}
-			}()
+				return nil
+			})
 		}
 	}
-	wg.Wait()
+	_ = g.Wait() // every fetch reports on its own hit
 }
 
 func (r *Runner) failText(st Status, err error) string {

@@ -8,7 +8,10 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/gds-cli/gds/internal/ai"
 	"github.com/gds-cli/gds/internal/ai/ratelimit"
@@ -105,52 +108,71 @@ func (b *Builder) limit() func() int {
 
 // forEach runs f on 0..n-1, as many at once as limit says, reporting
 // progress after each; the first error cancels the rest and is returned.
+// The limit is read again as calls finish (a rate limiter's window grows
+// and shrinks), so a window admits the calls instead of errgroup's SetLimit,
+// which is fixed for a group's life.
 func (b *Builder) forEach(ctx context.Context, phase string, n int, f func(ctx context.Context, i int) error) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	limit := b.limit()
+	g, gctx := errgroup.WithContext(ctx)
+	w := newWindow(b.limit())
 	var (
-		mu       sync.Mutex
-		done     int
-		inFlight int
-		first    error
-		wg       sync.WaitGroup
+		done       atomic.Int64
+		progressMu sync.Mutex // progress reports arrive one at a time, in order
 	)
-	cond := sync.NewCond(&mu)
 	for i := range n {
-		mu.Lock()
-		for inFlight >= max(1, limit()) && first == nil {
-			cond.Wait()
-		}
-		if first != nil || ctx.Err() != nil {
-			mu.Unlock()
+		if !w.enter(gctx) {
 			break
 		}
-		inFlight++
-		mu.Unlock()
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			err := f(ctx, i)
-			mu.Lock()
-			defer mu.Unlock()
-			inFlight--
-			cond.Broadcast()
-			if err != nil && first == nil {
-				first = err
-				cancel()
+		g.Go(func() error {
+			defer w.leave()
+			if err := f(gctx, i); err != nil {
+				return err
 			}
-			if err == nil {
-				done++
-				b.progress(Progress{Phase: phase, Done: done, Total: n})
-			}
-		}()
+			progressMu.Lock()
+			defer progressMu.Unlock()
+			b.progress(Progress{Phase: phase, Done: int(done.Add(1)), Total: n})
+			return nil
+		})
 	}
-	wg.Wait()
-	if first != nil {
-		return first
+	if err := g.Wait(); err != nil {
+		return err
 	}
 	return ctx.Err()
+}
+
+// window admits calls while fewer than limit() are in flight.
+type window struct {
+	limit    func() int
+	mu       sync.Mutex
+	cond     *sync.Cond
+	inFlight int
+}
+
+func newWindow(limit func() int) *window {
+	w := &window{limit: limit}
+	w.cond = sync.NewCond(&w.mu)
+	return w
+}
+
+// enter waits for room and takes it; false when ctx ended first. A wait
+// always ends: a full window has calls in flight, and each leaves.
+func (w *window) enter(ctx context.Context) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for w.inFlight >= max(1, w.limit()) && ctx.Err() == nil {
+		w.cond.Wait()
+	}
+	if ctx.Err() != nil {
+		return false
+	}
+	w.inFlight++
+	return true
+}
+
+func (w *window) leave() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.inFlight--
+	w.cond.Broadcast()
 }
 
 // ChunkID names a chunk as the graph records do: "fileID#ordinal".

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/gds-cli/gds/internal/ai"
 	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/store"
@@ -314,24 +316,19 @@ func (s *Searcher) global(ctx context.Context, l *loaded, q Query, res *Result) 
 	if workers <= 0 {
 		workers = DefaultConcurrency
 	}
-	sem := make(chan struct{}, workers)
-	var wg sync.WaitGroup
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var first error
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(workers)
 	for i, b := range batches {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			select {
-			case sem <- struct{}{}:
-			case <-ctx.Done():
-				return
+		if gctx.Err() != nil {
+			break
+		}
+		g.Go(func() error {
+			if gctx.Err() != nil {
+				return nil // stopped while waiting for a worker
 			}
-			defer func() { <-sem }()
 			in := ai.GraphMapInput{Question: q.Question, Context: b.Context, Lang: s.Lang, Reports: l.reportTexts(b.Reports)}
 			user, _ := json.Marshal(in)
-			raw, err := ai.GraphMapRaw(ctx, s.Provider, in)
+			raw, err := ai.GraphMapRaw(gctx, s.Provider, in)
 			mu.Lock()
 			defer mu.Unlock()
 			res.Calls.Map++
@@ -340,22 +337,18 @@ func (s *Searcher) global(ctx context.Context, l *loaded, q Query, res *Result) 
 				raw, err = nil, nil // parsed below as a failure: one point scored 0
 			}
 			if err != nil {
-				if first == nil {
-					first = err
-					cancel()
-				}
-				return
+				return err
 			}
 			ps, ok := ParseMapPoints(raw, i+1)
 			if !ok {
 				res.Calls.MapParseFailures++
 			}
 			points[i] = ps
-		}()
+			return nil
+		})
 	}
-	wg.Wait()
-	if first != nil {
-		return first
+	if err := g.Wait(); err != nil {
+		return err
 	}
 	if err := ctx.Err(); err != nil {
 		return err
