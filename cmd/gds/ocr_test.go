@@ -162,6 +162,22 @@ func TestOCRMissingE2E(t *testing.T) {
 	if photo == nil || !photo.NameOnly || photo.SkipReason != want || photo.OCR != "" {
 		t.Errorf("memo-photo.png = %+v; want name-only with the reason %q", photo, want)
 	}
+	// Tesseract installed: the next plain crawl reads the scans indexed
+	// by name only (a full scan, as a reader appeared).
+	if _, err := exec.LookPath("tesseract"); err != nil {
+		return
+	}
+	env = gdsEnv(home, "DATABASE_URL=", "SUPABASE_DB_URL=")
+	if out, errOut, code := runGds(t, env, "crawl", "--source", "local:"+dir); code != 0 || !strings.Contains(out, "2 updated") {
+		t.Errorf("crawl with tesseract: exit %d\n%s\n%s; want the photo and the scan updated", code, out, errOut)
+	}
+	found := false
+	for _, r := range searchResults(t, env, "bottles of water blankets") {
+		found = found || r.Name == "memo-photo.png" && !r.NameOnly && r.OCR != ""
+	}
+	if !found {
+		t.Error("after tesseract was installed, a plain crawl did not read the photo")
+	}
 }
 
 // With the openai provider a scan is read by the model's vision input: one

@@ -225,9 +225,10 @@ func (d *Deps) crawlOne(ctx context.Context, cfg *config.Config, target config.C
 		concurrency = cfg.CrawlConcurrency
 	}
 	x := d.fileReader(cfg, prov)
-	if ds, ok := src.(*drivesource.Source); ok {
-		// Photos and scans in Drive are downloaded when OCR can read them.
-		ds.SetReadImages(readsImages(x))
+	if s, ok := src.(interface{ SetReadImages(bool) }); ok {
+		// Photos and scans in Drive are downloaded when OCR can read them;
+		// a reader appearing makes the next crawl of a source a full scan.
+		s.SetReadImages(readsImages(x))
 	}
 	sum, err = crawl.Run(ctx, crawl.Options{
 		Source:           src,

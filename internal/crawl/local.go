@@ -19,6 +19,7 @@ import (
 // LocalSource crawls a folder tree on disk.
 type LocalSource struct {
 	root string // absolute, cleaned
+	imgs bool   // SetReadImages
 }
 
 // NewLocalSource returns a source for the folder at root.
@@ -41,7 +42,19 @@ func NewLocalSource(root string) (*LocalSource, error) {
 func (s *LocalSource) Kind() string { return "local" }
 
 // Fingerprint implements Source.
-func (s *LocalSource) Fingerprint() string { return "local:" + s.root }
+func (s *LocalSource) Fingerprint() string {
+	if s.imgs {
+		return "local:" + s.root + "\x00images"
+	}
+	return "local:" + s.root
+}
+
+// SetReadImages tells the source that the crawl reads images by OCR. The
+// folder's files are listed alike, but the fingerprint changes, so the
+// first crawl after a reader appears (or goes) is a full scan: scans and
+// photos indexed by name only are read (files whose text is unchanged
+// cost no model call).
+func (s *LocalSource) SetReadImages(on bool) { s.imgs = on }
 
 // LocalID returns the stable file ID of a path relative to root: the same
 // file keeps its ID across crawls and processes.
