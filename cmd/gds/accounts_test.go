@@ -227,6 +227,14 @@ func TestTwoAccountsSideBySideOneRevoked(t *testing.T) {
 	if !st.LoggedIn || len(st.Accounts) != 2 || st.Accounts[1].LoggedIn {
 		t.Errorf("after logout --account work: %s", o.stdout.String())
 	}
+	// Signed out, work's files are still found (the local index), and the
+	// search says how to sign it in again.
+	o.mustRun("search", "--json", "--source", "drive@work", "Kyoto")
+	doc = decodeDoc(t, o.stdout.String())
+	if len(doc.Results) != 2 || len(doc.Degraded) != 1 || doc.Degraded[0].Account != "work" ||
+		!strings.Contains(doc.Degraded[0].Message, "gds auth login --account work") {
+		t.Errorf("search of a signed-out account: %+v %+v", doc.Results, doc.Degraded)
+	}
 }
 
 // A bad account name is a usage error in both languages, before anything

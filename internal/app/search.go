@@ -107,7 +107,7 @@ func (d *Deps) OpenSearch(ctx context.Context, asker search.Asker) (*SearchSessi
 					return nil, err
 				}
 				n := budget.Notice{Service: budget.Drive, Reason: cause, Fallback: dec.Fallback}
-				if len(accounts) > 1 {
+				if account != "" || len(accounts) > 1 {
 					n.Account = config.AccountLabel(account)
 				}
 				ss.notices = append(ss.notices, n)

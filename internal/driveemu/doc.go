@@ -15,6 +15,10 @@
 // (changes.getStartPageToken, changes.list: see changeLog), with errors shaped like Drive's so
 // they surface as *googleapi.Error with Code and Errors[0].Reason.
 //
+// [Users] serves several Google users behind one endpoint: the bearer token
+// of each request picks the user's own Emulator (files, Shared drives,
+// about.get), and a token it does not accept gets Drive's 401 authError.
+//
 // Faults (latency, 429, 403 rate limits, 5xx, dropped connections, truncated
 // bodies) are injected with [Emulator.Faults]; [Emulator.Stats] counts calls
 // per endpoint and injected faults.
