@@ -50,12 +50,12 @@ type InitResult struct {
 // account: the sources read the default account's Drive and no other
 // account's.
 func (r InitResult) OfferAccount() bool {
-	drive, other := false, false
+	defaultDrive, other := false, false
 	for _, s := range r.Sources {
-		drive = drive || s.Kind == setup.KindDrive && s.Account == ""
+		defaultDrive = defaultDrive || s.Kind == setup.KindDrive && s.Account == ""
 		other = other || s.Kind == setup.KindDrive && s.Account != ""
 	}
-	return drive && !other && !r.Cancelled
+	return defaultDrive && !other && !r.Cancelled
 }
 
 // initConfig is the configuration init edits: the loaded one, or, when a
