@@ -12,7 +12,8 @@ func init() {
 				En: "scanned PDF; install poppler (pdftoppm) to render its pages for OCR",
 				Ja: "スキャンされた PDF です。OCR でページを読むには poppler（pdftoppm）をインストールしてください",
 			},
-			"result.ocr": {En: "text read by OCR (%s)", Ja: "OCR で読み取った本文（%s）"},
+			"result.ocr":     {En: "text read by OCR (%s)", Ja: "OCR で読み取った本文（%s）"},
+			"alfred.ocr.sub": {En: "OCR · %s", Ja: "OCR・%s"},
 		}
 	})
 }

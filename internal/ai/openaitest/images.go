@@ -27,6 +27,11 @@ func WithImageTexts(texts map[string]string) Option {
 	}
 }
 
+// imageTokens is what one image counts against a TPM limit: a page at
+// detail "high" is six 512 px tiles, 85 + 6 × 170 tokens (the gpt-4o
+// family's vision pricing; gds's scheduler estimates the same).
+const imageTokens = 85 + 6*170
+
 // ImageHash is the fixture key of an image: the hex SHA-256 of its bytes.
 func ImageHash(image []byte) string {
 	s := sha256.Sum256(image)

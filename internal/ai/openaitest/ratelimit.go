@@ -281,6 +281,9 @@ func chatTokens(c *chatRequest) int {
 	for _, m := range c.recordedMessages() {
 		n += ratelimit.EstimateTokens(m.Content) + 4 // OpenAI's per-message overhead
 	}
+	if imgs, err := c.lastUserImages(); err == nil {
+		n += len(imgs) * imageTokens
+	}
 	switch {
 	case c.MaxCompletionTokens != nil:
 		n += *c.MaxCompletionTokens

@@ -384,6 +384,9 @@ func alfredFile(f store.File, o Options) Item {
 	if f.NameOnly() {
 		sub = i18n.T(o.Lang, "alfred.name_only.sub", sub)
 	}
+	if f.OCR != "" {
+		sub = i18n.T(o.Lang, "alfred.ocr.sub", sub)
+	}
 	large := summary
 	if large == "" {
 		large = name

@@ -332,6 +332,16 @@ func TestNameOnlySubtitle(t *testing.T) {
 	}
 }
 
+// A file whose text was read by OCR says so in its subtitle.
+func TestOCRSubtitle(t *testing.T) {
+	scan := store.File{ID: "s", Name: "memo.pdf", Summary: "a memo about water", WebLink: "file:///s", OCR: "tesseract 5.3.0 jpn+eng"}
+	for lang, want := range map[string]string{"en": "OCR · a memo about water", "ja": "OCR・a memo about water"} {
+		if it := alfredFile(scan, Options{Lang: lang}); it.Subtitle != want {
+			t.Errorf("%s: subtitle %q, want %q", lang, it.Subtitle, want)
+		}
+	}
+}
+
 // A corrected search with partial results: each file says the words it
 // lacks in its subtitle and apart (MissingVar), the search's notices in
 // NoticeVar; the last item is the way back, carrying the query as typed
