@@ -30,7 +30,7 @@ var findOCRTools = sync.OnceValue(func() ocrTools {
 	if p, ok := ocr.FindPoppler(ocr.Limits{}); ok {
 		t.render = p
 	}
-	// One image per processor at once, whatever the crawl's concurrency.
+	// One file per processor read at once, whatever the crawl's concurrency.
 	t.sem = make(chan struct{}, max(1, runtime.NumCPU()))
 	return t
 })

@@ -40,7 +40,9 @@ type Extractor struct {
 	MaxPages int
 	// Lang is the language of the reason a scan is not read.
 	Lang string
-	// Sem bounds the images read at once across files (nil: no bound).
+	// Sem bounds the files read by OCR at once (nil: no bound). A file
+	// holds its place from its first page to its last, so the files in
+	// flight finish instead of all advancing a page at a time.
 	Sem chan struct{}
 
 	calls atomic.Int64
@@ -138,6 +140,14 @@ func (x *Extractor) ocr(ctx context.Context, k kind, data []byte, pages int) (ex
 			return doc, nil
 		}
 	}
+	if x.Sem != nil {
+		select {
+		case x.Sem <- struct{}{}:
+			defer func() { <-x.Sem }()
+		case <-ctx.Done():
+			return extract.Doc{}, ctx.Err()
+		}
+	}
 	maxPages := x.MaxPages
 	if maxPages <= 0 {
 		maxPages = DefaultMaxPages
@@ -179,14 +189,6 @@ func (x *Extractor) ocr(ctx context.Context, k kind, data []byte, pages int) (ex
 }
 
 func (x *Extractor) read(ctx context.Context, img []byte) (string, error) {
-	if x.Sem != nil {
-		select {
-		case x.Sem <- struct{}{}:
-			defer func() { <-x.Sem }()
-		case <-ctx.Done():
-			return "", ctx.Err()
-		}
-	}
 	x.calls.Add(1)
 	return x.Reader.Read(ctx, img)
 }

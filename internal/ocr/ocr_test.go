@@ -317,3 +317,22 @@ func TestModelReader(t *testing.T) {
 		t.Errorf("a failed call: %v; want ErrRead", err)
 	}
 }
+
+// A file waits for its place (Sem) before any page is read, and gives up
+// with the caller's context.
+func TestExtractorWaitsForItsPlace(t *testing.T) {
+	png := []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDRpng")
+	r := &fakeReader{}
+	sem := make(chan struct{}, 1)
+	sem <- struct{}{} // another file holds the only place
+	x := &Extractor{Next: &fakeNext{}, Reader: r, Sem: sem}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := x.Extract(ctx, "image/png", bytes.NewReader(png), 0); !errors.Is(err, context.Canceled) || r.calls != 0 {
+		t.Errorf("Extract while the place is taken: %v after %d calls; want the context's error, no call", err, r.calls)
+	}
+	<-sem
+	if doc, err := x.Extract(context.Background(), "image/png", bytes.NewReader(png), 0); err != nil || doc.Text() != "text of png" || len(sem) != 0 {
+		t.Errorf("Extract = %q, %v (%d places held after); want the text and the place given back", doc.Text(), err, len(sem))
+	}
+}
