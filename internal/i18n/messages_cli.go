@@ -90,7 +90,7 @@ func init() {
 					"  gds crawl --full --concurrency 8\n" +
 					"  gds crawl --dry-run",
 			},
-			"flag.crawl.source":      {En: "crawl only these sources (repeatable, or comma-separated): drive, drive:FOLDER_ID, local:PATH (default: every source of GDS_SOURCES); other sources' files are kept", Ja: "このソースだけをクロールします（複数指定またはカンマ区切り）: drive、drive:FOLDER_ID、local:PATH（既定: GDS_SOURCES のすべてのソース）。ほかのソースのファイルは残ります"},
+			"flag.crawl.source":      {En: "crawl only these sources (repeatable, or comma-separated): drive, drive:FOLDER_ID, drive@ACCOUNT[:FOLDER_ID], local:PATH (default: every source of GDS_SOURCES); other sources' files are kept", Ja: "このソースだけをクロールします（複数指定またはカンマ区切り）: drive、drive:FOLDER_ID、drive@ACCOUNT[:FOLDER_ID]、local:PATH（既定: GDS_SOURCES のすべてのソース）。ほかのソースのファイルは残ります"},
 			"flag.crawl.full":        {En: "read every file again and remove files no longer in the crawled folders (needed after changing the embedding model, which also rebuilds the index); files indexed under older chunking rules are indexed again", Ja: "すべてのファイルを確認し直し、対象フォルダに無いファイルを削除します（埋め込みモデル変更後に必要。その場合はインデックスを作り直します）。古いチャンク分割規則で索引されたファイルは索引し直します"},
 			"flag.crawl.dry_run":     {En: "list what would be indexed without calling the AI provider or writing", Ja: "AI プロバイダーの呼び出しや書き込みをせず、インデックス予定を一覧表示します"},
 			"flag.max_rpm":           {En: "model requests per minute to stay under, below the account's limit (default: GDS_AI_MAX_RPM, else the limit OpenAI reports)", Ja: "超えないようにする毎分のモデルリクエスト数。アカウントの上限より低く抑えるとき（既定: GDS_AI_MAX_RPM、なければ OpenAI が返す上限）"},
