@@ -30,6 +30,7 @@ import (
 	"github.com/gds-cli/gds/internal/graph"
 	"github.com/gds-cli/gds/internal/i18n"
 	"github.com/gds-cli/gds/internal/render"
+	"github.com/gds-cli/gds/internal/store"
 )
 
 // Backend is what the tools call: the application layer (*app.Deps).
@@ -101,6 +102,7 @@ type FileOutput struct {
 	Path         string   `json:"path" jsonschema:"the folder the file is in"`
 	Size         int64    `json:"size"`
 	Source       string   `json:"source" jsonschema:"drive or local (or upload)"`
+	Account      string   `json:"account,omitempty" jsonschema:"a Google Drive file's Google account: default, or the NAME of gds auth login --account NAME"`
 	Text         string   `json:"text" jsonschema:"the indexed text of the file"`
 	Truncated    bool     `json:"truncated" jsonschema:"true when text was cut at max_chars"`
 	Chunks       int      `json:"chunks"`
@@ -248,7 +250,7 @@ func (h handlers) getFile(ctx context.Context, _ *mcp.CallToolRequest, in GetFil
 		mod = f.ModifiedAt.UTC().Format(time.RFC3339)
 	}
 	return nil, FileOutput{ID: f.ID, Name: f.Name, Summary: f.Summary, Keywords: kw, Link: f.WebLink, MimeType: f.MimeType,
-		ModifiedTime: mod, Path: f.Path, Size: f.Size, Source: f.Source, Text: fd.Text, Truncated: fd.Truncated, Chunks: fd.Chunks}, nil
+		ModifiedTime: mod, Path: f.Path, Size: f.Size, Source: f.Source, Account: store.DriveAccount(f.Source), Text: fd.Text, Truncated: fd.Truncated, Chunks: fd.Chunks}, nil
 }
 
 func (h handlers) graphQuery(ctx context.Context, _ *mcp.CallToolRequest, in GraphQueryInput) (*mcp.CallToolResult, graph.Result, error) {
