@@ -30,7 +30,7 @@ export interface GdsOptions {
   gdsHome?: string;
   /** Only this folder and its subfolders (`--folder`). */
   folder?: string;
-  /** Only these sources (the Alfred workflow's `source` variable: drive, drive:ID, local:PATH, comma-separated). */
+  /** Only these sources (the Alfred workflow's `source` variable: drive, drive:ID, drive@ACCOUNT, local:PATH, comma-separated). */
   sources?: string;
   /** The user's locale ("ja-JP", "en-US"): gds writes Japanese when it starts with ja. */
   locale?: string;
