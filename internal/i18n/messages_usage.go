@@ -29,6 +29,10 @@ func init() {
 				En: "the OpenAI account has no quota left (insufficient_quota): check the plan and billing at platform.openai.com, then run the command again; waiting does not help",
 				Ja: "OpenAI アカウントの利用枠が残っていません（insufficient_quota）。platform.openai.com でプランと支払い設定を確認してから、もう一度実行してください。待っても解消しません",
 			},
+			"ai.no_api_key": {
+				En: "OPENAI_API_KEY is not set: set it, or set OPENAI_BASE_URL to an OpenAI-compatible server, or use GDS_AI_PROVIDER=offline",
+				Ja: "OPENAI_API_KEY が設定されていません。設定するか、OPENAI_BASE_URL に OpenAI 互換サーバーを指定するか、GDS_AI_PROVIDER=offline を使ってください",
+			},
 			"ai.hint_unreachable": {
 				En: "the AI provider cannot be reached; check the network and OPENAI_BASE_URL, or work without network with GDS_AI_PROVIDER=offline",
 				Ja: "AI プロバイダーに接続できません。ネットワークと OPENAI_BASE_URL を確認するか、GDS_AI_PROVIDER=offline でネットワークなしで使ってください",

@@ -25,7 +25,10 @@ import (
 
 // Kinds of failure, for errors.Is on the errors the Provider returns.
 var (
-	ErrNoAPIKey                = errors.New(msg("OPENAI_API_KEY is not set: set it, or set OPENAI_BASE_URL to an OpenAI-compatible server, or use GDS_AI_PROVIDER=offline", "OPENAI_API_KEY が設定されていません。設定するか、OPENAI_BASE_URL に OpenAI 互換サーバーを指定するか、GDS_AI_PROVIDER=offline を使ってください"))
+	// ErrNoAPIKey: api.openai.com without a key, a configuration problem.
+	// Its message is said in the reader's language where it is shown
+	// (apperr.Message), not in the one of whoever started the process.
+	ErrNoAPIKey          error = apperr.L(apperr.Config, "ai.no_api_key")
 	ErrUnauthorized            = errors.New("unauthorized")
 	ErrRateLimited             = apperr.Mark(errors.New("rate limited"), apperr.RateLimited)
 	ErrServer                  = apperr.Mark(errors.New("server error"), apperr.Unavailable)
@@ -51,8 +54,9 @@ type malformedResponse struct{}
 func (malformedResponse) Error() string        { return "malformed response" }
 func (malformedResponse) Is(target error) bool { return target == ai.ErrMalformedOutput }
 
-// ja reports whether messages should be in Japanese.
-func ja() bool { return strings.HasPrefix(os.Getenv("LANG"), "ja") }
+// ja reports whether messages should be in Japanese: the process's locale
+// (LC_ALL, LC_MESSAGES, LANG), read when a message is made.
+func ja() bool { return i18n.Detect(os.LookupEnv) == i18n.Ja }
 
 // msg picks the message for the user's locale.
 func msg(en, jp string) string {

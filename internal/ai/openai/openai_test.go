@@ -192,7 +192,7 @@ func TestEmbedBatchesInOrder(t *testing.T) {
 	if !slices.Equal(sizes, []int{4, 4, 2}) {
 		t.Errorf("batch sizes = %v, want [4 4 2]", sizes)
 	}
-	if m := p.EmbeddingModel(); m != (ai.EmbeddingModel{Name: openai.DefaultEmbeddingModel, Dim: 1536}) {
+	if m := p.EmbeddingModel(context.Background()); m != (ai.EmbeddingModel{Name: openai.DefaultEmbeddingModel, Dim: 1536}) {
 		t.Errorf("embedding model = %+v", m)
 	}
 }
@@ -203,8 +203,8 @@ func TestEmbedRequestsReducedDimensions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(v[0]) != 256 || p.EmbeddingModel().Dim != 256 {
-		t.Errorf("got %d dims, model %+v", len(v[0]), p.EmbeddingModel())
+	if len(v[0]) != 256 || p.EmbeddingModel(context.Background()).Dim != 256 {
+		t.Errorf("got %d dims, model %+v", len(v[0]), p.EmbeddingModel(context.Background()))
 	}
 	if r := srv.RequestsTo(openaitest.PathEmbeddings); len(r) != 1 || r[0].Dimensions != 256 {
 		t.Errorf("requests = %+v", r)
@@ -214,7 +214,7 @@ func TestEmbedRequestsReducedDimensions(t *testing.T) {
 func TestUnknownModelDimensionIsProbedOnce(t *testing.T) {
 	srv, p := newPair(t, openai.Config{EmbeddingModel: "openaitest-hash"})
 	for range 3 {
-		if m := p.EmbeddingModel(); m.Dim != openaitest.DefaultSimpleDim {
+		if m := p.EmbeddingModel(context.Background()); m.Dim != openaitest.DefaultSimpleDim {
 			t.Fatalf("embedding model = %+v, want dim %d", m, openaitest.DefaultSimpleDim)
 		}
 	}
@@ -409,6 +409,21 @@ func TestModelNotFound(t *testing.T) {
 	_, err := ai.AnalyzeQuery(context.Background(), p, ai.QueryInput{Query: "x"})
 	if !errors.Is(err, openai.ErrModelNotFound) || !strings.Contains(err.Error(), "no-such-model") {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// The missing key is said in the reader's language, whatever the process's
+// locale was when the package loaded.
+func TestNoAPIKeyIsSaidInTheReadersLanguage(t *testing.T) {
+	t.Setenv("LANG", "ja_JP.UTF-8")
+	_, err := openai.New(openai.Config{})
+	if !errors.Is(err, apperr.Config) {
+		t.Errorf("err %v is not a configuration error", err)
+	}
+	for lang, want := range map[string]string{i18n.En: "OPENAI_API_KEY is not set", i18n.Ja: "OPENAI_API_KEY が設定されていません"} {
+		if got := apperr.Message(err, lang); !strings.Contains(got, want) {
+			t.Errorf("message in %s = %q, want it to contain %q", lang, got, want)
+		}
 	}
 }
 
