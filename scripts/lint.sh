@@ -34,7 +34,7 @@ fi
 
 if [ "${1:-}" = fmt ]; then
 	shift
-	exec "$bin" fmt --allow-serial-runners "$@"
+	exec "$bin" fmt "$@"
 fi
 # Several checkouts on one machine lint one after another instead of failing
 # ("parallel golangci-lint is running").

@@ -40,7 +40,7 @@ func newDoctorCommand(d *app.Deps) *cli.Command {
 }
 
 func runDoctor(ctx context.Context, d *app.Deps, opts doctorOptions, env scheduleEnv) error {
-	r := doctor.Run(ctx, d.DoctorInputs(opts.Offline, env))
+	r := doctor.Run(ctx, d.DoctorInputs(ctx, opts.Offline, env))
 	var err error
 	if opts.JSON {
 		err = doctor.WriteJSON(d.Stdout, r)

@@ -189,14 +189,15 @@ func steady(t []time.Time) float64 {
 	return float64(hi-lo) / dt
 }
 
-func newBenchProvider(srv *openaitest.Server, be ai.Provider) (*openai.Provider, error) {
-	return openai.New(openai.Config{BaseURL: srv.URL, EmbeddingModel: be.EmbeddingModel().Name, EmbeddingDim: be.EmbeddingModel().Dim,
+func newBenchProvider(ctx context.Context, srv *openaitest.Server, be ai.Provider) (*openai.Provider, error) {
+	em := be.EmbeddingModel(ctx)
+	return openai.New(openai.Config{BaseURL: srv.URL, EmbeddingModel: em.Name, EmbeddingDim: em.Dim,
 		Timeout: 2 * time.Minute})
 }
 
 func benchCrawl(ctx context.Context, srv *openaitest.Server, corpus, dbPath string, unpaced bool, be ai.Provider) (rateResult, *sqlite.Store, error) {
 	r := rateResult{Job: "crawl"}
-	p, err := newBenchProvider(srv, be)
+	p, err := newBenchProvider(ctx, srv, be)
 	if err != nil {
 		return r, nil, err
 	}
@@ -269,7 +270,7 @@ func requestStats(srv *openaitest.Server, r *rateResult) {
 // model-bound phases (extraction and reports).
 func benchGraph(ctx context.Context, srv *openaitest.Server, idx *sqlite.Store, folder string, be ai.Provider) (rateResult, error) {
 	r := rateResult{Job: "graph-build"}
-	p, err := newBenchProvider(srv, be)
+	p, err := newBenchProvider(ctx, srv, be)
 	if err != nil {
 		return r, err
 	}

@@ -89,10 +89,11 @@ type Provider interface {
 	// StreamText is the helper for callers that only want the text.
 	Stream(ctx context.Context, req Request) iter.Seq2[Event, error]
 	// Embed returns one embedding per text, in order, each of
-	// EmbeddingModel().Dim dimensions. Providers batch large inputs.
+	// EmbeddingModel(ctx).Dim dimensions. Providers batch large inputs.
 	Embed(ctx context.Context, texts []string) ([][]float32, error)
-	// EmbeddingModel reports the embedding model in use.
-	EmbeddingModel() EmbeddingModel
+	// EmbeddingModel reports the embedding model in use. A provider that
+	// must ask its server for the dimension does so under ctx.
+	EmbeddingModel(ctx context.Context) EmbeddingModel
 }
 
 // ErrUnsupportedTask is returned by a provider that cannot perform a task.

@@ -18,7 +18,7 @@ func (s scripted) Stream(context.Context, Request) iter.Seq2[Event, error] {
 	return func(func(Event, error) bool) {}
 }
 func (s scripted) Embed(context.Context, []string) ([][]float32, error) { return nil, nil }
-func (s scripted) EmbeddingModel() EmbeddingModel                       { return EmbeddingModel{} }
+func (s scripted) EmbeddingModel(context.Context) EmbeddingModel        { return EmbeddingModel{} }
 
 func TestTaskOutputsAreSanitised(t *testing.T) {
 	ctx := context.Background()

@@ -569,7 +569,7 @@ func TestAgentNeedsAFolderOfSeveral(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	em := prov.EmbeddingModel()
+	em := prov.EmbeddingModel(context.Background())
 	if err := st.EnsureEmbeddingSpace(ctx, store.EmbeddingSpace{Model: em.Name, Dim: em.Dim}); err != nil {
 		t.Fatal(err)
 	}

@@ -228,7 +228,7 @@ func retrieve(ctx context.Context, st store.Store, prov ai.Provider, req Retriev
 		f.IDs = req.FileIDs
 	}
 	var vec []float32
-	if len(vecs) == 1 && stats.Space.Model == prov.EmbeddingModel().Name {
+	if len(vecs) == 1 && stats.Space.Model == prov.EmbeddingModel(ctx).Name {
 		vec = vecs[0] // an index embedded by another model is searched by full text only
 	}
 	hits, err := store.RetrieveChunks(ctx, st, store.Retrieval{Query: req.Query, Vector: vec, Filter: f, TopK: req.TopK, ScoreThreshold: req.ScoreThreshold})

@@ -33,7 +33,7 @@ const IntegrityLimit = 3 * time.Second
 
 // DoctorInputs gathers what `gds doctor` checks look at, from Deps and the
 // OS. offline skips checks that need the network.
-func (d *Deps) DoctorInputs(offline bool, env schedule.Env) doctor.Inputs {
+func (d *Deps) DoctorInputs(ctx context.Context, offline bool, env schedule.Env) doctor.Inputs {
 	in := doctor.Inputs{
 		Lang: d.Lang, Now: d.Now(), Config: d.Config, ConfigErr: d.ConfigErr, Offline: offline, NoSource: d.NeedsInit(),
 		ProgramExists: func(p string) bool { fi, err := os.Stat(p); return err == nil && !fi.IsDir() },
@@ -100,7 +100,7 @@ func (d *Deps) DoctorInputs(offline bool, env schedule.Env) doctor.Inputs {
 	if prov, err := d.Provider(); err != nil {
 		in.ProviderErr = err
 	} else {
-		em := prov.EmbeddingModel()
+		em := prov.EmbeddingModel(ctx)
 		in.EmbeddingModel = store.EmbeddingSpace{Model: em.Name, Dim: em.Dim}
 	}
 	if cfg.AIProvider == config.ProviderOpenAI {

@@ -207,7 +207,7 @@ func (d *Deps) UploadDocument(ctx context.Context, req UploadRequest) (Document,
 		return Document{}, err
 	}
 	defer st.Close()
-	em := prov.EmbeddingModel()
+	em := prov.EmbeddingModel(ctx)
 	if err := st.EnsureEmbeddingSpace(ctx, store.EmbeddingSpace{Model: em.Name, Dim: em.Dim}); err != nil {
 		return Document{}, err
 	}

@@ -24,6 +24,8 @@ type ocrTools struct {
 
 var findOCRTools = sync.OnceValue(func() ocrTools {
 	var t ocrTools
+	// Looked up once for the process, not for the first caller: a cancelled
+	// first crawl must not leave later ones without OCR. ocr.Limits bound it.
 	if tess, err := ocr.FindTesseract(context.Background(), ocr.Limits{}); err == nil {
 		t.reader = tess
 	}

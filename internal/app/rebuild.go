@@ -258,7 +258,7 @@ func (d *Deps) reindexUploads(ctx context.Context, cfg *config.Config, asides []
 		return err
 	}
 	defer st.Close()
-	em := prov.EmbeddingModel()
+	em := prov.EmbeddingModel(ctx)
 	if err := st.EnsureEmbeddingSpace(ctx, store.EmbeddingSpace{Model: em.Name, Dim: em.Dim}); err != nil {
 		return err
 	}

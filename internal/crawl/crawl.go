@@ -190,7 +190,7 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 	sum.Full = opts.Full || state.Fingerprint != fp
 	sum.Checkpoint = state.ModifiedAt
 	if !opts.DryRun {
-		em := opts.Provider.EmbeddingModel()
+		em := opts.Provider.EmbeddingModel(ctx)
 		space := store.EmbeddingSpace{Model: em.Name, Dim: em.Dim}
 		err := opts.Index.EnsureEmbeddingSpace(ctx, space)
 		if errors.Is(err, store.ErrEmbeddingMismatch) && opts.Full {

@@ -168,7 +168,7 @@ func TestIndexFileRechunksAnOldIndex(t *testing.T) {
 	}
 	defer st.Close()
 	p := offline.New()
-	if err := st.EnsureEmbeddingSpace(ctx, store.EmbeddingSpace{Model: p.EmbeddingModel().Name, Dim: p.EmbeddingModel().Dim}); err != nil {
+	if err := st.EnsureEmbeddingSpace(ctx, store.EmbeddingSpace{Model: p.EmbeddingModel(ctx).Name, Dim: p.EmbeddingModel(ctx).Dim}); err != nil {
 		t.Fatal(err)
 	}
 	text := strings.Repeat("The Normans settled in Normandy in the tenth century. ", 40)

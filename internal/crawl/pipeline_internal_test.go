@@ -50,7 +50,7 @@ func TestFailedBatchLosesNoFile(t *testing.T) {
 	}
 	defer st.Close()
 	prov := &batchFailer{Provider: openaitest.NewSimpleBackend(8)}
-	if err := st.EnsureEmbeddingSpace(ctx, store.EmbeddingSpace{Model: prov.EmbeddingModel().Name, Dim: prov.EmbeddingModel().Dim}); err != nil {
+	if err := st.EnsureEmbeddingSpace(ctx, store.EmbeddingSpace{Model: prov.EmbeddingModel(ctx).Name, Dim: prov.EmbeddingModel(ctx).Dim}); err != nil {
 		t.Fatal(err)
 	}
 	o := FileOptions{Index: st, Provider: prov, SummaryMaxLength: 50, Source: "local"}

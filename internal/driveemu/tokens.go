@@ -183,7 +183,8 @@ func searchText(f *File) string {
 	case len(f.Content) > 0:
 		// PDF and Office blobs: Drive indexes their text, so the emulator
 		// extracts it with gds's own extractors (a file they cannot read
-		// is matched by name and IndexText only).
+		// is matched by name and IndexText only). Indexing happens as a file
+		// is stored, for no request: the emulator's own context.
 		if doc, err := extract.Extract(context.Background(), f.MimeType, bytes.NewReader(f.Content), 0); err == nil {
 			b.WriteString("\n")
 			b.WriteString(doc.Text())

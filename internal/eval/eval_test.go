@@ -84,7 +84,7 @@ func TestOpenIndexReuse(t *testing.T) {
 	if ix = openIndex(t, corpus, dir); !ix.Reused {
 		t.Error("a hidden file forced a rebuild")
 	}
-	if _, err := Fingerprint(t.TempDir(), offline.New()); err == nil {
+	if _, err := Fingerprint(context.Background(), t.TempDir(), offline.New()); err == nil {
 		t.Error("Fingerprint of an empty folder: no error")
 	}
 }

@@ -57,13 +57,13 @@ const fingerprintFile = "corpus.fingerprint"
 // the local source would list (hidden ones skipped), its relative path,
 // size and modification time; plus the provider and its embedding model,
 // and the chunking rules (crawl.ChunkVersion).
-func Fingerprint(corpus string, p ai.Provider) (string, error) {
+func Fingerprint(ctx context.Context, corpus string, p ai.Provider) (string, error) {
 	root, err := filepath.Abs(corpus)
 	if err != nil {
 		return "", fmt.Errorf("corpus %q: %w", corpus, err)
 	}
 	h := sha256.New()
-	em := p.EmbeddingModel()
+	em := p.EmbeddingModel(ctx)
 	fmt.Fprintf(h, "gds-eval-v1\x00%s\x00%s\x00%s\x00%d\x00chunks-v%d\x00", root, p.Name(), em.Name, em.Dim, crawl.ChunkVersion)
 	n := 0
 	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
@@ -111,7 +111,7 @@ func IndexDir(dir, corpus string) (string, error) {
 // recorded fingerprint matches the corpus, else rebuilding it from scratch
 // with a full crawl of the local source. The caller closes Index.Store.
 func OpenIndex(ctx context.Context, o IndexOptions) (*Index, error) {
-	fp, err := Fingerprint(o.Corpus, o.Provider)
+	fp, err := Fingerprint(ctx, o.Corpus, o.Provider)
 	if err != nil {
 		return nil, err
 	}

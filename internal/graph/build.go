@@ -362,7 +362,7 @@ func (b *Builder) embedEntities(ctx context.Context, ents []store.GraphEntity, s
 	if err != nil {
 		return err
 	}
-	dim := b.Provider.EmbeddingModel().Dim
+	dim := b.Provider.EmbeddingModel(ctx).Dim
 	prev := map[string]store.GraphEntity{}
 	for _, e := range old.Entities {
 		prev[e.ID] = e

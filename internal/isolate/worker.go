@@ -74,6 +74,8 @@ func ServeWith(in io.Reader, out io.Writer, fn ExtractFunc) int {
 			return exitProtocol
 		}
 		wd.begin(req.CPU)
+		// The worker process is this request's whole life: its parent bounds
+		// it by killing the process, and the watchdog by exiting.
 		doc, err := fn(context.Background(), req.MimeType, bytes.NewReader(data), req.MaxBytes)
 		wd.end()
 		data = nil

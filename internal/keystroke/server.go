@@ -422,11 +422,7 @@ func (s *keyServer) loadResident() {
 	s.updates.Add(1)
 	go func() {
 		defer s.updates.Done()
-		ctx := s.ctx
-		if ctx == nil {
-			ctx = context.Background()
-		}
-		r, err := st.LoadResident(ctx, limit)
+		r, err := st.LoadResident(s.ctx, limit)
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		s.loading = false

@@ -169,7 +169,9 @@ type Provider struct {
 func (p Provider) Name() string { return p.Primary.Name() }
 
 // EmbeddingModel is the primary's.
-func (p Provider) EmbeddingModel() ai.EmbeddingModel { return p.Primary.EmbeddingModel() }
+func (p Provider) EmbeddingModel(ctx context.Context) ai.EmbeddingModel {
+	return p.Primary.EmbeddingModel(ctx)
+}
 
 // Stream passes through to the primary.
 func (p Provider) Stream(ctx context.Context, req ai.Request) iter.Seq2[ai.Event, error] {

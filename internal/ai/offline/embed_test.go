@@ -79,7 +79,7 @@ func TestEmbeddingRanksMatchingParagraphFirst(t *testing.T) {
 
 func TestEmbeddingIsNormalisedAndDeterministic(t *testing.T) {
 	p := New()
-	if m := p.EmbeddingModel(); m.Name != EmbeddingModelName || m.Dim != EmbeddingDim {
+	if m := p.EmbeddingModel(context.Background()); m.Name != EmbeddingModelName || m.Dim != EmbeddingDim {
 		t.Fatalf("model = %+v", m)
 	}
 	texts := []string{"", "   ", "議事録", "Quarterly roadmap", "の", strings.Repeat("a b c ", 1000)}

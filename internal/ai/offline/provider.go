@@ -182,6 +182,6 @@ func (p *Provider) Embed(ctx context.Context, texts []string) ([][]float32, erro
 }
 
 // EmbeddingModel reports EmbeddingModelName and EmbeddingDim.
-func (p *Provider) EmbeddingModel() ai.EmbeddingModel {
+func (p *Provider) EmbeddingModel(context.Context) ai.EmbeddingModel {
 	return ai.EmbeddingModel{Name: EmbeddingModelName, Dim: EmbeddingDim}
 }

@@ -260,12 +260,12 @@ func (p *Provider) String() string {
 func (p *Provider) GoString() string { return p.String() }
 
 // EmbeddingModel implements ai.Provider. For a model of unknown dimension
-// it probes the server once (bounded by the timeout); Dim is 0 if that
-// fails. Use ProbeEmbeddingDim to see the error.
-func (p *Provider) EmbeddingModel() ai.EmbeddingModel {
+// it probes the server once under ctx (bounded by the timeout); Dim is 0 if
+// that fails. Use ProbeEmbeddingDim to see the error.
+func (p *Provider) EmbeddingModel(ctx context.Context) ai.EmbeddingModel {
 	dim := p.knownDim()
 	if dim == 0 {
-		ctx, cancel := context.WithTimeout(context.Background(), p.timeout)
+		ctx, cancel := context.WithTimeout(ctx, p.timeout)
 		defer cancel()
 		dim, _ = p.ProbeEmbeddingDim(ctx)
 	}

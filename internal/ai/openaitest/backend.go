@@ -39,7 +39,7 @@ func NewSimpleBackend(dim int) *SimpleBackend {
 func (b *SimpleBackend) Name() string { return "openaitest" }
 
 // EmbeddingModel implements ai.Provider.
-func (b *SimpleBackend) EmbeddingModel() ai.EmbeddingModel {
+func (b *SimpleBackend) EmbeddingModel(context.Context) ai.EmbeddingModel {
 	return ai.EmbeddingModel{Name: "openaitest-hash", Dim: b.dim}
 }
 

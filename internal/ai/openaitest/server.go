@@ -212,7 +212,9 @@ func NewHandler(opts ...Option) *Handler {
 	}
 	if h.models == nil {
 		h.models = slices.Clone(DefaultModels)
-		if n := h.backend.EmbeddingModel().Name; n != "" && !slices.Contains(h.models, n) {
+		// The backend answers in process (no I/O), so naming its model
+		// needs no caller's context.
+		if n := h.backend.EmbeddingModel(context.Background()).Name; n != "" && !slices.Contains(h.models, n) {
 			h.models = append(h.models, n)
 		}
 	}

@@ -110,7 +110,7 @@ func (f *Fixture) Client(t *testing.T, o drive.Options) *drive.Client {
 	if o.Retry.MaxAttempts == 0 {
 		o.Retry = Instant(8)
 	}
-	c, err := drive.New(context.Background(), o)
+	c, err := drive.New(context.Background(), o) // a test fixture: the client lives as long as the test
 	if err != nil {
 		t.Fatal(err)
 	}

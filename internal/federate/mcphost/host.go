@@ -240,6 +240,8 @@ func (p *Proc) watch(cs *mcp.ClientSession, dead chan struct{}) {
 	if tr := p.host.opts.Trace; tr != nil {
 		tr.Trace("restart", map[string]any{"server": p.Name(), "restarts": p.restarts})
 	}
+	// A restart belongs to no caller (the server died on its own); the
+	// process it starts lives until Close.
 	p.startErr = p.startLocked(context.Background())
 }
 

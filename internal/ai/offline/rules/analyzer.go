@@ -74,4 +74,4 @@ func (Analyzer) Embed(context.Context, []string) ([][]float32, error) {
 }
 
 // EmbeddingModel is the zero model.
-func (Analyzer) EmbeddingModel() ai.EmbeddingModel { return ai.EmbeddingModel{} }
+func (Analyzer) EmbeddingModel(context.Context) ai.EmbeddingModel { return ai.EmbeddingModel{} }
