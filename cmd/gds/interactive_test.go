@@ -22,8 +22,6 @@ import (
 	"github.com/gds-cli/gds/internal/sysopen"
 )
 
-// ---- end to end: the built gds on a pseudo-terminal ----
-
 // budgetCorpus writes 130 small reports in three folders, modified over
 // three years, so that "budget report" matches more than 100 files and
 // the loop asks a clarifying question.

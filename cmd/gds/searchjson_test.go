@@ -235,8 +235,6 @@ func TestSearchJSONErrorsE2E(t *testing.T) {
 	}
 }
 
-// ---- Alfred ----
-
 var (
 	e2eSchemaOnce sync.Once
 	e2eSchema     *jsonschema.Schema

@@ -188,8 +188,6 @@ func runStore(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return nil
 }
 
-// ---------------------------------------------------------------- corpus
-
 type doc struct {
 	title string
 	text  string
@@ -269,8 +267,6 @@ func candidateTerms(text string) []string {
 	}
 	return out
 }
-
-// ---------------------------------------------------------------- index
 
 var mimeTypes = []string{
 	"application/pdf",
@@ -370,8 +366,6 @@ func buildIndex(ctx context.Context, s store.Store, f storeFlags, docs []doc, fp
 	return s.SetSyncState(ctx, store.SyncState{Source: "gdsbench", ModifiedAt: time.Now(), Fingerprint: fp})
 }
 
-// ---------------------------------------------------------------- queries
-
 type query struct {
 	terms []string
 	vec   []float32
@@ -395,8 +389,6 @@ func makeQueries(rng *rand.Rand, docs []doc, n, dim int) []query {
 	}
 	return out
 }
-
-// ---------------------------------------------------------------- report
 
 // stats are latencies in milliseconds.
 type stats struct {

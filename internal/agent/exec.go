@@ -14,8 +14,6 @@ import (
 	"github.com/gds-cli/gds/internal/store"
 )
 
-// ---------------------------------------------------------------- tool calls
-
 // toolOut is the outcome of one call.
 type toolOut struct {
 	content  string // what the model reads (JSON, or an error text)

@@ -239,8 +239,6 @@ func (r *runner) finish(stop Stop, msg string) (Result, error) {
 	return res, r.o.Emit(res.Done)
 }
 
-// ---------------------------------------------------------------- drivers
-
 // driver is who chooses the tools: the model, or the offline Plan.
 type driver interface {
 	// turn returns the calls of the next turn (none: the answer was written

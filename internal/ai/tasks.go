@@ -263,8 +263,6 @@ type AnswerInput struct {
 	Docs    int            `json:"-"`
 }
 
-// ---- schemas ----
-
 func str() map[string]any    { return map[string]any{"type": "string"} }
 func strArr() map[string]any { return map[string]any{"type": "array", "items": str()} }
 func object(props map[string]any) map[string]any {
@@ -311,8 +309,6 @@ var (
 	SchemaRerank = sync.OnceValue(func() *Schema { return &Schema{Name: "rerank", Schema: object(map[string]any{"order": strArr()})} })
 )
 
-// ---- prompts ----
-
 const promptAnalyze = `You turn a search request for files in Google Drive into search conditions.
 Return 1 to 5 keywords that will appear in the wanted files, most important first: proper nouns,
 project names and distinctive terms first, then formats and topics. Keep Japanese compound nouns
@@ -343,8 +339,6 @@ best first. Return every candidate id exactly once.`
 
 const promptAnswer = `Answer the question using only the numbered passages. Cite passages as [n] after the
 sentences they support. If the passages do not contain the answer, say so. Answer in the language of lang.`
-
-// ---- calls ----
 
 func structured[T any](ctx context.Context, p Provider, task Task, system string, schema *Schema, input any) (T, error) {
 	var out T

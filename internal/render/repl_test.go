@@ -18,8 +18,6 @@ import (
 	"github.com/gds-cli/gds/internal/i18n"
 )
 
-// ---- the REPL's prompt loop, with plain values ----
-
 // chanLines is a LineReader fed by a test through a channel; a closed
 // channel is the end of input (Ctrl-D). reading gets a value each time the
 // REPL waits at its prompt.

@@ -354,8 +354,7 @@ const (
 	// weightRetrieval is the weight of the retrieval order (narrowing or
 	// keyword search) next to the reranker's order (weight 1): a tenth, so
 	// the reranker decides and the retrieval order only breaks its ties
-	// (0.25 before the offline reranker's passage BM25 and stemming;
-	// 0 and 0.1 give the same dev figures, 0.1 keeps a tie-break for
+	// (0 and 0.1 give the same dev figures; 0.1 keeps a tie-break for
 	// other providers' rerankers).
 	weightRetrieval = 0.1
 )

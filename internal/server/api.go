@@ -16,8 +16,6 @@ import (
 	"github.com/gds-cli/gds/internal/search"
 )
 
-// ---------------------------------------------------------------- types
-
 // RootBody is GET /.
 type RootBody struct {
 	Message string `json:"message"`
@@ -170,8 +168,6 @@ type healthOut struct {
 
 type chatIn struct{ Body ChatRequest }
 
-// ---------------------------------------------------------------- routes
-
 var errorStatuses = []int{http.StatusBadRequest, http.StatusUnauthorized, http.StatusUnprocessableEntity, http.StatusInternalServerError}
 
 func (s *Server) register() {
@@ -212,8 +208,6 @@ func (s *Server) register() {
 	s.registerDocuments(secured)
 	s.registerFolders(secured)
 }
-
-// ---------------------------------------------------------------- handlers
 
 func (s *Server) health(ctx context.Context, _ *struct{}) (*healthOut, error) {
 	out := &healthOut{Status: http.StatusOK, Body: HealthBody{Status: "healthy", Components: map[string]string{}}}

@@ -171,8 +171,6 @@ func limitOf(n, def int) int {
 	return n
 }
 
-// ---- Drive, in the shape of gds mcp ----
-
 type driveSearchIn struct {
 	Query       string `json:"query"`
 	Limit       int    `json:"limit,omitempty"`
@@ -256,8 +254,6 @@ func addDrive(s *mcp.Server, f faulter) {
 	})
 }
 
-// ---- Slack, in the shape of slack-mcp-server ----
-
 type slackSearchIn struct {
 	SearchQuery string `json:"search_query"`
 	Limit       int    `json:"limit,omitempty"`
@@ -312,8 +308,6 @@ func addSlack(s *mcp.Server, f faulter) {
 		return textResult(strings.Join(lines, "\n"), false), nil, nil
 	})
 }
-
-// ---- GitHub, in the shape of github-mcp-server ----
 
 type ghSearchIn struct {
 	Query   string `json:"query"`

@@ -22,8 +22,6 @@ import (
 	"github.com/gds-cli/gds/internal/store"
 )
 
-// ---- Alfred Script Filter JSON ----
-
 // The Script Filter types and the query grammar live in package
 // scriptfilter (which the front binary links without the search); these
 // names are the same types and values.
@@ -104,7 +102,6 @@ const (
 	ActionLargeType = "largetype"
 )
 
-// ---- the query grammar ----
 //
 // Alfred re-runs a Script Filter with an item's autocomplete text when a
 // valid:false item is actioned, so everything beyond a plain keystroke
@@ -118,8 +115,6 @@ const (
 //
 // A query that does not start with the marker is always a keystroke search,
 // whatever it contains.
-
-// ---- builders ----
 
 // Options are what the builders need besides the data.
 type Options struct {

@@ -63,8 +63,6 @@ type Mod struct {
 	Variables map[string]string `json:"variables,omitempty"`
 }
 
-// ---- the query grammar (see internal/render/alfred) ----
-
 // Marker starts every query text gds writes into Alfred's box.
 const Marker = "⌕"
 

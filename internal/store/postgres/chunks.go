@@ -12,8 +12,6 @@ import (
 	"github.com/gds-cli/gds/internal/store"
 )
 
-// ---------------------------------------------------------------- backfill
-
 const metaChunkBackfill = "chunk_fts_backfill"
 
 // backfillBatch is the number of chunks tokenised per transaction.
@@ -116,8 +114,6 @@ func parsePosition(pos string) (store.ChunkCursor, error) {
 	}
 	return c, nil
 }
-
-// ---------------------------------------------------------------- reads
 
 // ChunkTextSearch runs a full-text query over the chunks' text, ranked by
 // ts_rank_cd with length normalisation.

@@ -33,8 +33,6 @@ const (
 		WHERE f.file_id IN (SELECT value FROM json_each(?)))`
 )
 
-// ---------------------------------------------------------------- backfill
-
 const metaChunkBackfill = "chunk_fts_backfill"
 
 // backfillBatch is the number of chunks tokenised per write transaction:
@@ -127,8 +125,6 @@ func (s *Store) backfillChunkFTS(ctx context.Context) error {
 		}
 	}
 }
-
-// ---------------------------------------------------------------- reads
 
 // ChunkTextSearch runs a full-text query over the chunks' text, ranked by
 // bm25. As in KeywordSearch, the FTS5 table is queried on its own and the

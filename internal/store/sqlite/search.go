@@ -568,8 +568,6 @@ func docIDs(ctx context.Context, tx *sql.Tx, where string, args []any) (map[int6
 	return out, rows.Err()
 }
 
-// ---------------------------------------------------------------- vectors
-
 // normalize returns v scaled to unit length (all zeros for a zero vector).
 func normalize(v []float32) []float32 {
 	var n float64

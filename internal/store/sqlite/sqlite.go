@@ -182,8 +182,6 @@ func (s *Store) refuseWrite(op string) error {
 	return nil
 }
 
-// ---------------------------------------------------------------- migrations
-
 // latestVersion is the schema version this build of gds writes.
 func latestVersion() (int, error) {
 	ms, err := migrations.SQLite()
@@ -348,8 +346,6 @@ func (e notInitialised) Error() string {
 }
 
 func (notInitialised) Is(target error) bool { return target == fs.ErrNotExist }
-
-// ---------------------------------------------------------------- helpers
 
 // querier is what *sql.DB, *sql.Tx and *sql.Conn share.
 type querier interface {

@@ -76,8 +76,6 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 	}
 }
 
-// ---------------------------------------------------------------- helpers
-
 var (
 	t0  = time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC)
 	jst = time.FixedZone("JST", 9*3600)
@@ -205,8 +203,6 @@ func sameInstantUTC(t *testing.T, what string, got, want time.Time) {
 }
 
 func near(a, b float64) bool { return math.Abs(a-b) < 1e-4 }
-
-// ---------------------------------------------------------------- files
 
 func testUpsertAndGetFiles(t *testing.T, newStore func(t *testing.T) store.Store) {
 	ctx, s := open(t, newStore)
@@ -430,8 +426,6 @@ func testDeleteFiles(t *testing.T, newStore func(t *testing.T) store.Store) {
 		t.Errorf("Stats after delete = %+v, %v; want 1 file, 1 chunk", st, err)
 	}
 }
-
-// ---------------------------------------------------------------- keyword
 
 func testKeywordFields(t *testing.T, newStore func(t *testing.T) store.Store) {
 	ctx, s := open(t, newStore)
@@ -724,8 +718,6 @@ func testKeywordSyntax(t *testing.T, newStore func(t *testing.T) store.Store) {
 	}
 }
 
-// ---------------------------------------------------------------- vectors
-
 func testVectorSearch(t *testing.T, newStore func(t *testing.T) store.Store) {
 	ctx, s := open(t, newStore)
 	mk := func(id string, v []float32) {
@@ -1007,8 +999,6 @@ func testFolderFilter(t *testing.T, newStore func(t *testing.T) store.Store) {
 	check(store.Filter{Folder: "Reports-old"})
 }
 
-// ---------------------------------------------------------------- state
-
 func testSyncState(t *testing.T, newStore func(t *testing.T) store.Store) {
 	ctx := context.Background()
 	s := newStore(t)
@@ -1223,8 +1213,6 @@ func testTimeZones(t *testing.T, newStore func(t *testing.T) store.Store) {
 		}
 	}
 }
-
-// ---------------------------------------------------------------- concurrency
 
 func testConcurrency(t *testing.T, newStore func(t *testing.T) store.Store) {
 	ctx, s := open(t, newStore)
