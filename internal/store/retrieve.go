@@ -100,15 +100,6 @@ type Ranking struct {
 	Weight float64
 }
 
-// FuseChunks is FuseRankings of rankings of equal weight.
-func FuseChunks(rankings ...[]ChunkHit) []ChunkHit {
-	rs := make([]Ranking, len(rankings))
-	for i, r := range rankings {
-		rs[i] = Ranking{Hits: r, Weight: 1}
-	}
-	return FuseRankings(rs...)
-}
-
 // FuseRankings merges weighted rankings of chunks (each best first; a
 // chunk is its FileID and Ordinal) by reciprocal rank fusion, normalised
 // to 0–1:

@@ -11,6 +11,15 @@ func ch(file string, ord int) ChunkHit {
 	return ChunkHit{FileID: file, Chunk: Chunk{Ordinal: ord, Text: file + "#" + string(rune('0'+ord)), Embedding: []float32{1}}}
 }
 
+// FuseChunks is FuseRankings of rankings of equal weight.
+func FuseChunks(rankings ...[]ChunkHit) []ChunkHit {
+	rs := make([]Ranking, len(rankings))
+	for i, r := range rankings {
+		rs[i] = Ranking{Hits: r, Weight: 1}
+	}
+	return FuseRankings(rs...)
+}
+
 // rrf is the normalised fused score of a chunk with these 1-based ranks
 // among n rankings.
 func rrf(n int, ranks ...int) float64 {

@@ -3,7 +3,7 @@
 // Postgres + pgvector) satisfy. Consumers (crawl, search) declare the narrow
 // interfaces they need; Store is the full contract the back ends implement and
 // the contract test suite (storetest) checks. RetrieveChunks (hybrid chunk
-// retrieval for question answering) and its fusion rule FuseChunks are
+// retrieval for question answering) and its fusion rule FuseRankings are
 // written once here, over the ChunkRetriever part of the contract.
 //
 // The contract covers upserting files with their chunks; keyword and vector
