@@ -22,7 +22,7 @@ type japanese struct {
 
 func (j *japanese) tokenizer() (*tokenizer.Tokenizer, error) {
 	j.once.Do(func() {
-		j.tok, j.err = tokenizer.New(ipa.Dict(), tokenizer.OmitBosEos())
+		j.tok, j.err = tokenizer.New(ipa.DictShrink(), tokenizer.OmitBosEos())
 		if j.err != nil {
 			j.err = fmt.Errorf("load Japanese dictionary: %w", j.err)
 		}
