@@ -268,8 +268,74 @@ func Edged(s string) bool {
 
 // IndexJoin returns IndexTokens(s) joined by single spaces: the form stored
 // in the back ends' full-text columns.
+//
+// It streams: it holds one run of s at a time rather than s's runs and
+// tokens (about seventeen bytes a character), since the index stores the
+// whole text of every crawled file this way (TestIndexJoinIsJoinedTokens
+// keeps it equal to strings.Join(IndexTokens(s), " ")).
 func IndexJoin(s string) string {
-	return strings.Join(IndexTokens(s), " ")
+	var b strings.Builder
+	n := 0
+	emit := func(t string) {
+		if n > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(t)
+		n++
+	}
+	// pend is the last complete run, written once the run after it is
+	// known (a CJK run's edge character depends on it); cur is the run
+	// being read.
+	var pend, cur []rune
+	pendCJK, pendAfterWord := false, false
+	curClass, adjacent := sep, false // adjacent: cur touches pend
+	have := false
+	write := func(beforeWord bool) {
+		switch {
+		case !pendCJK:
+			emit(Stem(string(pend)))
+		case len(pend) == 1:
+			emit(string(pend))
+		default:
+			if pendAfterWord {
+				emit(string(pend[0]))
+			}
+			for k := 0; k+1 < len(pend); k++ {
+				emit(string(pend[k : k+2]))
+			}
+			if beforeWord {
+				emit(string(pend[len(pend)-1]))
+			}
+		}
+	}
+	end := func() { // cur is complete
+		if curClass == sep {
+			return
+		}
+		isCJK := curClass == cjk
+		afterWord := false
+		if have {
+			write(adjacent && !isCJK)
+			afterWord = adjacent && !pendCJK
+		}
+		pend, cur = cur, pend[:0]
+		pendCJK, pendAfterWord, have = isCJK, afterWord, true
+	}
+	for _, r := range Normalize(s) {
+		c := classify(r)
+		if c != curClass {
+			end()
+			// The new run touches pend when no separator came between.
+			adjacent = curClass != sep
+			cur, curClass = cur[:0], c
+		}
+		cur = append(cur, r)
+	}
+	end()
+	if have {
+		write(false)
+	}
+	return b.String()
 }
 
 // Join returns Tokens(s) joined by single spaces.

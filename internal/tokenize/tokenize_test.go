@@ -1,6 +1,7 @@
 package tokenize
 
 import (
+	"math/rand/v2"
 	"reflect"
 	"slices"
 	"strings"
@@ -279,6 +280,32 @@ func TestIndexTokensSubstringProperty(t *testing.T) {
 					t.Errorf("%q: the index tokens of %q (%q) are not contiguous in %q", doc, piece, p, hay)
 				}
 			}
+		}
+	}
+}
+
+// IndexJoin streams the tokens IndexTokens returns; it must write exactly
+// their join, on texts mixing every class of character and the boundaries
+// between them (edge characters, separators, NFKC and case folding,
+// invalid UTF-8).
+func TestIndexJoinIsJoinedTokens(t *testing.T) {
+	pieces := []string{
+		"a", "Z", "9", "45", "word", "Running", "ﬁle", "Ｆｕｌｌ", "①", "ß", "İ", "é", "e\u0301",
+		"第", "回", "議事録", "東京都", "ひらがな", "カタカナ", "ｶﾀｶﾅ", "한국어", "中",
+		" ", "  ", "\n", "、", "。", "-", "・", "ー", ".", "'", "\xff", "\u200b", "\t",
+	}
+	rng := rand.New(rand.NewPCG(31, 5))
+	cases := []string{"", " ", "第45回", "の第45回衆議院", "abc", "漢", "a漢", "漢a", "漢字a漢字", "a 漢字 b", "x漢字\xffy"}
+	for range 20000 {
+		var b strings.Builder
+		for range rng.IntN(12) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		cases = append(cases, b.String())
+	}
+	for _, s := range cases {
+		if got, want := IndexJoin(s), strings.Join(IndexTokens(s), " "); got != want {
+			t.Fatalf("IndexJoin(%q) = %q, want %q", s, got, want)
 		}
 	}
 }
