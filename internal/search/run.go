@@ -135,7 +135,7 @@ type Outcome struct {
 // Run starts a search from a fresh state.
 func (l *Loop) Run(ctx context.Context, s State) (Outcome, error) {
 	s, a := Next(s, Event{Kind: EvStart})
-	return l.drive(ctx, s, a)
+	return l.execute(ctx, s, a)
 }
 
 // Resume continues a search whose question is pending with the answer.
@@ -144,7 +144,7 @@ func (l *Loop) Resume(ctx context.Context, s State, ans Answer) (Outcome, error)
 		return Outcome{State: s, Provider: l.AI.Name()}, errors.New("the search is not waiting for an answer")
 	}
 	s, a := Next(s, Event{Kind: EvAnswered, Answer: ans})
-	return l.drive(ctx, s, a)
+	return l.execute(ctx, s, a)
 }
 
 func (l *Loop) step(st Step, s State) {
@@ -153,189 +153,270 @@ func (l *Loop) step(st Step, s State) {
 	}
 }
 
-func (l *Loop) drive(ctx context.Context, s State, a Action) (Outcome, error) {
-	out := Outcome{Provider: l.AI.Name(), snippets: map[string]string{}}
-	scores := map[string]float64{}
-	var trace *RankTrace       // the last rerank, when OnRanked is set
-	var checked map[string]int // the word check's counts, when this run made it
-	var checkedFiles int       // and the indexed files it counted
+// execution is what one run of the loop collects as it performs the
+// actions Next asks for.
+type execution struct {
+	out          Outcome
+	scores       map[string]float64
+	trace        *RankTrace     // the last rerank, when OnRanked is set
+	checked      map[string]int // the word check's counts, when this run made it
+	checkedFiles int            // and the indexed files it counted
+}
+
+// execute performs the actions Next asks for, from s and a, until the loop
+// stops or waits for an answer the asker defers.
+func (l *Loop) execute(ctx context.Context, s State, a Action) (Outcome, error) {
+	x := &execution{out: Outcome{Provider: l.AI.Name(), snippets: map[string]string{}}, scores: map[string]float64{}}
 	for {
 		if err := ctx.Err(); err != nil {
-			out.State = s
-			return out, err
+			x.out.State = s
+			return x.out, err
 		}
-		var ev Event
-		switch a.Kind {
-		case ActStop:
-			if s.End == EndResults && s.LastBranch() == BranchRerank {
-				ids, whole, err := l.complement(ctx, s, s.Results)
-				if err != nil {
-					return out, err
-				}
-				s.Results = ids
-				if trace != nil {
-					trace.Whole, trace.Final = whole, ids
-					l.OnRanked(*trace)
-				}
-			}
-			if s.End == EndNotFound && !s.NothingMatched() {
-				ids, err := l.wholeQuery(ctx, s, s.within(Conditions{}).Filters)
-				if err != nil {
-					return out, err
-				}
-				s = s.FallBackToFullText(ids)
-			}
-			out.State = s
-			if s.End == EndResults {
-				res, err := l.results(ctx, s.Results, scores)
-				if err != nil {
-					return out, err
-				}
-				w, err := markMissing(ctx, l.Index, s, res, checked, checkedFiles)
-				if err != nil {
-					return out, err
-				}
-				out.Partial, out.Weakness = w.Partial, w
-				out.Results = res
-			}
-			return out, nil
-
-		case ActAnalyze:
-			l.step(StepAnalyze, s)
-			qa, err := ai.AnalyzeQuery(ctx, l.AI, ai.QueryInput{Query: s.Query, Now: s.Now, Lang: s.Lang})
-			if err != nil {
-				return out, err
-			}
-			ev = Event{Kind: EvAnalyzed, Analysis: qa}
-			check, err := CheckWords(ctx, l.Index, s.Query, qa.Keywords, false)
-			if err != nil {
-				return out, err
-			}
-			if check.Corrections, err = Correct(ctx, l.Index, s.Query, check); err != nil {
-				return out, err
-			}
-			if check.DocFreq != nil {
-				ev.Check = &check
-				checked, checkedFiles = check.DocFreq, check.Files
-			}
-
-		case ActSearch:
-			l.step(StepSearch, s)
-			hits, total, err := l.Keywords.SearchKeywords(ctx, a.Cond, NoAnswerKeep)
-			if err != nil {
-				return out, fmt.Errorf("keyword search: %w", err)
-			}
-			for i, id := range hits {
-				scores[id] = 1 / float64(i+1)
-			}
-			ev = Event{Kind: EvSearched, Hits: hits, Total: total}
-
-		case ActClarify:
-			l.step(StepClarify, s)
-			top, err := l.hitInfos(ctx, a.IDs[:min(len(a.IDs), 20)])
-			if err != nil {
-				return out, err
-			}
-			in := ai.ClarifyInput{Query: s.SearchQuery(), Keywords: allKeywords(s.Cond),
-				Filters: s.Cond.Filters, Total: s.Rounds[len(s.Rounds)-1].Hits, Hits: top, Lang: s.Lang}
-			// Type, period and folder choices are counted over every hit
-			// when the index can count them, not over the top 20.
-			if fc, ok := l.Keywords.(FacetCounter); ok {
-				facets, counted, err := fc.CountFacets(ctx, s.Cond)
-				if err != nil {
-					return out, fmt.Errorf("count the hits by folder, type and month: %w", err)
-				}
-				if counted {
-					in.Facets = facets
-				}
-			}
-			q, err := ai.Clarify(ctx, l.AI, in)
-			if err != nil {
-				return out, err
-			}
-			ev = Event{Kind: EvClarified, Question: q}
-
-		case ActAsk:
-			l.step(StepAsk, s)
-			ans, err := l.Asker.Ask(ctx, *a.Question, s)
-			switch {
-			case errors.Is(err, ErrDeferred):
-				out.State, out.Pending = s, s.Question
-				return out, nil
-			case errors.Is(err, ErrNoAnswer):
-				ev = Event{Kind: EvNoAnswer}
-			case err != nil:
-				return out, err
-			default:
-				ev = Event{Kind: EvAnswered, Answer: ans}
-			}
-
-		case ActRefine:
-			l.step(StepRefine, s)
-			r, err := ai.Refine(ctx, l.AI, ai.RefineInput{Query: s.SearchQuery(), Keywords: allKeywords(s.Cond), Filters: s.Cond.Filters,
-				Question: s.Question.Question, Answer: a.Answer, Now: s.Now, Lang: s.Lang})
-			if err != nil {
-				return out, err
-			}
-			ev = Event{Kind: EvRefined, Refinement: r}
-
-		case ActNarrow:
-			l.step(StepNarrow, s)
-			ids := a.IDs
-			if s.LastBranch() == BranchNoAnswer {
-				// The no-answer policy's 100 are chosen by the fusion of the
-				// keyword order and the whole question's ranking, not by the
-				// keyword order alone.
-				whole, err := l.wholeQueryN(ctx, s, Scoped(s.Cond, s.Scope).Filters, NoAnswerKeep)
-				if err != nil {
-					return out, err
-				}
-				if len(whole) > 0 {
-					ids = FuseKeep(a.IDs, whole, weightQuery, NoAnswerKeep)
-				}
-			}
-			top, err := l.narrow(ctx, s, ids, scores, out.snippets)
-			if err != nil {
-				return out, err
-			}
-			ev = Event{Kind: EvNarrowed, Hits: top}
-
-		case ActRerank:
-			l.step(StepRerank, s)
-			cands, err := l.hitInfos(ctx, a.IDs)
-			if err != nil {
-				return out, err
-			}
-			if err := l.fillSnippets(ctx, s, a.IDs, out.snippets); err != nil {
-				return out, err
-			}
-			for i := range cands {
-				cands[i].Snippet = out.snippets[cands[i].ID]
-			}
-			in := ai.RerankInput{Query: s.SearchQuery(), Keywords: allKeywords(s.Cond), Candidates: cands}
-			if in.DocFreq, in.Docs, err = l.docFreqs(ctx, s.SearchQuery()+" "+strings.Join(in.Keywords, " ")); err != nil {
-				return out, err
-			}
-			order, err := ai.Rerank(ctx, l.AI, in)
-			if err != nil {
-				return out, err
-			}
-			ev = Event{Kind: EvReranked, Hits: FuseOrders(order, a.IDs, weightRetrieval)}
-			if l.OnRanked != nil {
-				trace = &RankTrace{Query: in.Query, Keywords: in.Keywords, Candidates: in.Candidates, DocFreq: in.DocFreq,
-					Docs: in.Docs, Retrieval: a.IDs, Order: order}
-			}
-
-		case ActRelax:
-			l.step(StepRelax, s)
-			r, err := ai.Relax(ctx, l.AI, ai.RelaxInput{Query: s.SearchQuery(), Keywords: a.Cond.Keywords, Filters: a.Cond.Filters, Lang: s.Lang})
-			if err != nil {
-				return out, err
-			}
-			ev = Event{Kind: EvRelaxed, Relaxation: UsefulRelaxation(a.Cond, r)}
+		if a.Kind == ActStop {
+			return l.stopAction(ctx, x, s)
+		}
+		ev, waiting, err := l.perform(ctx, x, s, a)
+		if err != nil || waiting {
+			return x.out, err
 		}
 		s, a = Next(s, ev)
 	}
+}
+
+// perform performs one action other than ActStop and returns the event it
+// led to; waiting when the search waits for a deferred answer.
+func (l *Loop) perform(ctx context.Context, x *execution, s State, a Action) (Event, bool, error) {
+	switch a.Kind {
+	case ActAnalyze:
+		ev, err := l.analyzeAction(ctx, x, s)
+		return ev, false, err
+	case ActSearch:
+		ev, err := l.searchAction(ctx, x, s, a)
+		return ev, false, err
+	case ActClarify:
+		ev, err := l.clarifyAction(ctx, x, s, a)
+		return ev, false, err
+	case ActAsk:
+		return l.askAction(ctx, x, s, a)
+	case ActRefine:
+		ev, err := l.refineAction(ctx, x, s, a)
+		return ev, false, err
+	case ActNarrow:
+		ev, err := l.narrowAction(ctx, x, s, a)
+		return ev, false, err
+	case ActRerank:
+		ev, err := l.rerankAction(ctx, x, s, a)
+		return ev, false, err
+	case ActRelax:
+		ev, err := l.relaxAction(ctx, x, s, a)
+		return ev, false, err
+	}
+	return Event{}, false, nil
+}
+
+// stopAction performs ActStop: the final order, the full-text fallback, and
+// the results with what each misses.
+func (l *Loop) stopAction(ctx context.Context, x *execution, s State) (Outcome, error) {
+	if s.End == EndResults && s.LastBranch() == BranchRerank {
+		ids, whole, err := l.complement(ctx, s, s.Results)
+		if err != nil {
+			return x.out, err
+		}
+		s.Results = ids
+		if x.trace != nil {
+			x.trace.Whole, x.trace.Final = whole, ids
+			l.OnRanked(*x.trace)
+		}
+	}
+	if s.End == EndNotFound && !s.NothingMatched() {
+		ids, err := l.wholeQuery(ctx, s, s.within(Conditions{}).Filters)
+		if err != nil {
+			return x.out, err
+		}
+		s = s.FallBackToFullText(ids)
+	}
+	x.out.State = s
+	if s.End == EndResults {
+		res, err := l.results(ctx, s.Results, x.scores)
+		if err != nil {
+			return x.out, err
+		}
+		w, err := markMissing(ctx, l.Index, s, res, x.checked, x.checkedFiles)
+		if err != nil {
+			return x.out, err
+		}
+		x.out.Partial, x.out.Weakness = w.Partial, w
+		x.out.Results = res
+	}
+	return x.out, nil
+}
+
+// askAction performs ActAsk: the question put to the user; true when the
+// asker defers the answer (the search waits).
+func (l *Loop) askAction(ctx context.Context, x *execution, s State, a Action) (Event, bool, error) {
+	var ev Event
+	l.step(StepAsk, s)
+	ans, err := l.Asker.Ask(ctx, *a.Question, s)
+	switch {
+	case errors.Is(err, ErrDeferred):
+		x.out.State, x.out.Pending = s, s.Question
+		return Event{}, true, nil
+	case errors.Is(err, ErrNoAnswer):
+		ev = Event{Kind: EvNoAnswer}
+	case err != nil:
+		return Event{}, false, err
+	default:
+		ev = Event{Kind: EvAnswered, Answer: ans}
+	}
+	return ev, false, nil
+}
+
+// analyzeAction performs ActAnalyze: the query's keywords and filters,
+// and which of its words the index holds.
+func (l *Loop) analyzeAction(ctx context.Context, x *execution, s State) (Event, error) {
+	var ev Event
+	l.step(StepAnalyze, s)
+	qa, err := ai.AnalyzeQuery(ctx, l.AI, ai.QueryInput{Query: s.Query, Now: s.Now, Lang: s.Lang})
+	if err != nil {
+		return Event{}, err
+	}
+	ev = Event{Kind: EvAnalyzed, Analysis: qa}
+	check, err := CheckWords(ctx, l.Index, s.Query, qa.Keywords, false)
+	if err != nil {
+		return Event{}, err
+	}
+	if check.Corrections, err = Correct(ctx, l.Index, s.Query, check); err != nil {
+		return Event{}, err
+	}
+	if check.DocFreq != nil {
+		ev.Check = &check
+		x.checked, x.checkedFiles = check.DocFreq, check.Files
+	}
+	return ev, nil
+}
+
+// searchAction performs ActSearch: the keyword search.
+func (l *Loop) searchAction(ctx context.Context, x *execution, s State, a Action) (Event, error) {
+	var ev Event
+	l.step(StepSearch, s)
+	hits, total, err := l.Keywords.SearchKeywords(ctx, a.Cond, NoAnswerKeep)
+	if err != nil {
+		return Event{}, fmt.Errorf("keyword search: %w", err)
+	}
+	for i, id := range hits {
+		x.scores[id] = 1 / float64(i+1)
+	}
+	ev = Event{Kind: EvSearched, Hits: hits, Total: total}
+	return ev, nil
+}
+
+// clarifyAction performs ActClarify: a clarifying question over the hits.
+func (l *Loop) clarifyAction(ctx context.Context, x *execution, s State, a Action) (Event, error) {
+	var ev Event
+	l.step(StepClarify, s)
+	top, err := l.hitInfos(ctx, a.IDs[:min(len(a.IDs), 20)])
+	if err != nil {
+		return Event{}, err
+	}
+	in := ai.ClarifyInput{Query: s.SearchQuery(), Keywords: allKeywords(s.Cond),
+		Filters: s.Cond.Filters, Total: s.Rounds[len(s.Rounds)-1].Hits, Hits: top, Lang: s.Lang}
+	// Type, period and folder choices are counted over every hit
+	// when the index can count them, not over the top 20.
+	if fc, ok := l.Keywords.(FacetCounter); ok {
+		facets, counted, err := fc.CountFacets(ctx, s.Cond)
+		if err != nil {
+			return Event{}, fmt.Errorf("count the hits by folder, type and month: %w", err)
+		}
+		if counted {
+			in.Facets = facets
+		}
+	}
+	q, err := ai.Clarify(ctx, l.AI, in)
+	if err != nil {
+		return Event{}, err
+	}
+	ev = Event{Kind: EvClarified, Question: q}
+	return ev, nil
+}
+
+// refineAction performs ActRefine: the conditions refined by the answer.
+func (l *Loop) refineAction(ctx context.Context, x *execution, s State, a Action) (Event, error) {
+	var ev Event
+	l.step(StepRefine, s)
+	r, err := ai.Refine(ctx, l.AI, ai.RefineInput{Query: s.SearchQuery(), Keywords: allKeywords(s.Cond), Filters: s.Cond.Filters,
+		Question: s.Question.Question, Answer: a.Answer, Now: s.Now, Lang: s.Lang})
+	if err != nil {
+		return Event{}, err
+	}
+	ev = Event{Kind: EvRefined, Refinement: r}
+	return ev, nil
+}
+
+// narrowAction performs ActNarrow: the hits narrowed to the best few.
+func (l *Loop) narrowAction(ctx context.Context, x *execution, s State, a Action) (Event, error) {
+	var ev Event
+	l.step(StepNarrow, s)
+	ids := a.IDs
+	if s.LastBranch() == BranchNoAnswer {
+		// The no-answer policy's 100 are chosen by the fusion of the
+		// keyword order and the whole question's ranking, not by the
+		// keyword order alone.
+		whole, err := l.wholeQueryN(ctx, s, Scoped(s.Cond, s.Scope).Filters, NoAnswerKeep)
+		if err != nil {
+			return Event{}, err
+		}
+		if len(whole) > 0 {
+			ids = FuseKeep(a.IDs, whole, weightQuery, NoAnswerKeep)
+		}
+	}
+	top, err := l.narrow(ctx, s, ids, x.scores, x.out.snippets)
+	if err != nil {
+		return Event{}, err
+	}
+	ev = Event{Kind: EvNarrowed, Hits: top}
+	return ev, nil
+}
+
+// rerankAction performs ActRerank: the candidates ordered by intent.
+func (l *Loop) rerankAction(ctx context.Context, x *execution, s State, a Action) (Event, error) {
+	var ev Event
+	l.step(StepRerank, s)
+	cands, err := l.hitInfos(ctx, a.IDs)
+	if err != nil {
+		return Event{}, err
+	}
+	if err := l.fillSnippets(ctx, s, a.IDs, x.out.snippets); err != nil {
+		return Event{}, err
+	}
+	for i := range cands {
+		cands[i].Snippet = x.out.snippets[cands[i].ID]
+	}
+	in := ai.RerankInput{Query: s.SearchQuery(), Keywords: allKeywords(s.Cond), Candidates: cands}
+	if in.DocFreq, in.Docs, err = l.docFreqs(ctx, s.SearchQuery()+" "+strings.Join(in.Keywords, " ")); err != nil {
+		return Event{}, err
+	}
+	order, err := ai.Rerank(ctx, l.AI, in)
+	if err != nil {
+		return Event{}, err
+	}
+	ev = Event{Kind: EvReranked, Hits: FuseOrders(order, a.IDs, weightRetrieval)}
+	if l.OnRanked != nil {
+		x.trace = &RankTrace{Query: in.Query, Keywords: in.Keywords, Candidates: in.Candidates, DocFreq: in.DocFreq,
+			Docs: in.Docs, Retrieval: a.IDs, Order: order}
+	}
+	return ev, nil
+}
+
+// relaxAction performs ActRelax: a zero-hit search loosened.
+func (l *Loop) relaxAction(ctx context.Context, x *execution, s State, a Action) (Event, error) {
+	var ev Event
+	l.step(StepRelax, s)
+	r, err := ai.Relax(ctx, l.AI, ai.RelaxInput{Query: s.SearchQuery(), Keywords: a.Cond.Keywords, Filters: a.Cond.Filters, Lang: s.Lang})
+	if err != nil {
+		return Event{}, err
+	}
+	ev = Event{Kind: EvRelaxed, Relaxation: UsefulRelaxation(a.Cond, r)}
+	return ev, nil
 }
 
 // Narrowing fuses three rankings of the hits by reciprocal rank fusion
