@@ -14,7 +14,7 @@ import (
 )
 
 // dbOptions are the flags of `gds db migrate` and `gds db status`.
-type dbOptions struct{ JSON bool }
+type dbOptions struct{ JSON, Coverage bool }
 
 func newDBCommand(d *app.Deps) *cli.Command {
 	return &cli.Command{
@@ -43,9 +43,9 @@ func newDBCommand(d *app.Deps) *cli.Command {
 			{
 				Name:  "status",
 				Usage: d.T("cmd.db.status.usage"),
-				Flags: []cli.Flag{jsonFlag(d)},
+				Flags: []cli.Flag{jsonFlag(d), &cli.BoolFlag{Name: "coverage", Usage: d.T("flag.db.status.coverage")}},
 				Action: func(ctx context.Context, cmd *cli.Command) error {
-					return runDBStatus(ctx, d, dbOptions{JSON: cmd.Bool("json")})
+					return runDBStatus(ctx, d, dbOptions{JSON: cmd.Bool("json"), Coverage: cmd.Bool("coverage")})
 				},
 			},
 		},
@@ -69,9 +69,16 @@ func runDBStatus(ctx context.Context, d *app.Deps, opts dbOptions) error {
 	if err != nil {
 		return err
 	}
+	doc := render.NewIndexStatusDoc(st)
+	if opts.Coverage {
+		if doc.Coverage, err = d.Coverage(ctx, app.CoverageRequest{}); err != nil {
+			return err
+		}
+	}
 	if opts.JSON {
-		return writeJSON(d, render.NewIndexStatusDoc(st))
+		return writeJSON(d, doc)
 	}
 	render.IndexStatus(d.Stdout, st, d.Lang)
+	render.Coverage(d.Stdout, doc.Coverage, d.Lang)
 	return nil
 }

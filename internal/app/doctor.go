@@ -107,6 +107,7 @@ func (d *Deps) DoctorInputs(ctx context.Context, offline bool, env schedule.Env)
 		in.Prober = doctor.HTTPModelsProbe{BaseURL: cfg.OpenAIBaseURL, APIKey: cfg.OpenAIAPIKey}
 	}
 	in.Token = authInspector{d: d, offline: offline}
+	in.Coverage = d.DoctorCoverage(offline, nil)
 	return in
 }
 

@@ -796,3 +796,8 @@ func (f *fileText) commit(ctx context.Context, vecs [][]float32) (Indexed, error
 	}
 	return Indexed{Status: st, Chunks: len(f.chunks), Truncated: f.doc.Truncated}, nil
 }
+
+// LegacyKey is the bare kind under which an index from before sources had
+// keys may still hold the files of the source with this key ("" when
+// there is none); a crawl claims them as it lists them.
+func LegacyKey(key string) string { return legacyKey(key) }

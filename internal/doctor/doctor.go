@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gds-cli/gds/internal/config"
+	"github.com/gds-cli/gds/internal/coverage"
 	"github.com/gds-cli/gds/internal/schedule"
 	"github.com/gds-cli/gds/internal/store"
 )
@@ -35,6 +36,9 @@ type Check struct {
 	Title  string `json:"title"`
 	Detail string `json:"detail"`
 	Fix    string `json:"fix,omitempty"`
+	// Coverage is the comparison behind a "coverage" check: the source's
+	// listing against the index, by reason.
+	Coverage *coverage.Source `json:"coverage,omitempty"`
 }
 
 // Report is the whole result.
@@ -143,6 +147,9 @@ type Inputs struct {
 	// KeyServer probes the Alfred keystroke server of the index; nil: no
 	// keystroke server on this system (Alfred runs on macOS only).
 	KeyServer func() KeyServerState
+	// Coverage compares each configured source's listing with the index
+	// (app.Deps.Coverage); nil skips the check.
+	Coverage func(ctx context.Context) ([]coverage.Source, error)
 }
 
 // KeyServerState is what doctor knows of the keystroke server.
@@ -162,6 +169,7 @@ func Run(ctx context.Context, in Inputs) Report {
 	checks = append(checks, c.source()...)
 	idx := c.index(ctx)
 	checks = append(checks, idx...)
+	checks = append(checks, c.coverage(ctx)...)
 	checks = append(checks, c.auth(ctx), c.ai(ctx), c.schedule(ctx), c.alfred(), c.keyServer())
 	r := Report{Healthy: true, Checks: checks}
 	for _, ch := range checks {

@@ -6,8 +6,10 @@ import (
 	"time"
 
 	"github.com/gds-cli/gds/internal/config"
+	"github.com/gds-cli/gds/internal/coverage"
 	"github.com/gds-cli/gds/internal/i18n"
 	"github.com/gds-cli/gds/internal/store"
+	"github.com/gds-cli/gds/internal/termsafe"
 )
 
 // IndexStatusDoc is the --json form of the index status (`gds db status`,
@@ -22,6 +24,35 @@ type IndexStatusDoc struct {
 	EmbeddingDim   int        `json:"embedding_dim,omitempty"`
 	LastSync       *time.Time `json:"last_sync,omitempty"`   // when the last crawl committed
 	NewestFile     *time.Time `json:"newest_file,omitempty"` // newest modification time among indexed files
+	// Coverage compares each source's listing with the index (gds db
+	// status --coverage); absent without the flag.
+	Coverage []coverage.Source `json:"coverage,omitempty"`
+}
+
+// Coverage prints the coverage of each source under a heading: one line
+// per source, and its fix indented under it. Nothing without sources.
+func Coverage(w io.Writer, srcs []coverage.Source, lang string) {
+	if len(srcs) == 0 {
+		return
+	}
+	fmt.Fprintln(w, i18n.T(lang, "out.db.status.coverage"))
+	for _, s := range srcs {
+		var line string
+		switch {
+		case s.Skipped:
+			line = i18n.T(lang, "doctor.coverage.offline", s.Source)
+		case s.Error != "":
+			line = i18n.T(lang, "doctor.coverage.error", s.Source, s.Error)
+		case len(s.Groups) == 0:
+			line = i18n.T(lang, "doctor.coverage.ok", s.Source, s.Listed)
+		default:
+			line = i18n.T(lang, "doctor.coverage.diff", s.Source, s.Complete, s.Listed, coverage.Describe(s.Result, lang))
+		}
+		fmt.Fprintf(w, "  %s\n", termsafe.String(line))
+		if s.Fix != "" {
+			fmt.Fprintf(w, "    %s %s\n", i18n.T(lang, "doctor.fix"), termsafe.String(s.Fix))
+		}
+	}
 }
 
 // NewIndexStatusDoc describes st; a database URL's password is masked.

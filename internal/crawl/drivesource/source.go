@@ -45,6 +45,9 @@ type Source struct {
 	md5s  map[string]string // file ID → md5Checksum seen by List
 	stats drive.WalkStats   // of the last List
 	anc   *ancestry         // folder places of the last Changes
+	// onRefused is told each file of a refused type List does not offer
+	// (SetOnRefused).
+	onRefused func(crawl.Entry)
 }
 
 var _ crawl.Source = (*Source)(nil)
@@ -113,6 +116,11 @@ func (s *Source) Resolve(ctx context.Context) ([]drive.Folder, error) {
 	return roots, nil
 }
 
+// SetOnRefused makes List call fn with each file of a refused type it
+// does not offer (gds doctor's coverage check names them). Call it before
+// List.
+func (s *Source) SetOnRefused(fn func(crawl.Entry)) { s.onRefused = fn }
+
 // Stats returns the request counts of the last List.
 func (s *Source) Stats() drive.WalkStats {
 	s.mu.Lock()
@@ -135,6 +143,9 @@ func (s *Source) List(ctx context.Context, since time.Time, fn func(crawl.Entry)
 	st, err := s.c.Walk(ctx, roots, since, func(f drive.File) error {
 		if s.refused(f.MimeType) {
 			refused++
+			if s.onRefused != nil {
+				s.onRefused(crawl.Entry{ID: f.ID, Name: f.Name, MimeType: f.MimeType, ModifiedAt: f.ModifiedAt, Size: f.Size, Path: f.Path})
+			}
 			return nil
 		}
 		if f.MD5 != "" {
