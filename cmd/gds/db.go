@@ -71,7 +71,7 @@ func runDBStatus(ctx context.Context, d *app.Deps, opts dbOptions) error {
 	}
 	doc := render.NewIndexStatusDoc(st)
 	if opts.Coverage {
-		if doc.Coverage, err = d.Coverage(ctx, app.CoverageRequest{}); err != nil {
+		if doc.Coverage, err = d.Coverage(ctx, app.CoverageRequest{Progress: true}); err != nil {
 			return err
 		}
 	}

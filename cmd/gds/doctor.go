@@ -40,14 +40,7 @@ func newDoctorCommand(d *app.Deps) *cli.Command {
 }
 
 func runDoctor(ctx context.Context, d *app.Deps, opts doctorOptions, env scheduleEnv) error {
-	in, done := d.DoctorInputs(ctx, opts.Offline, env), func() {}
-	if in.Coverage != nil && isTerminal(d.Stderr) { // listing a large Drive takes a while
-		var progress func(string, int)
-		progress, done = app.ListingProgress(d.Stderr, d.Lang)
-		in.Coverage = d.DoctorCoverage(opts.Offline, progress)
-	}
-	r := doctor.Run(ctx, in)
-	done()
+	r := doctor.Run(ctx, d.DoctorInputs(ctx, opts.Offline, env))
 	var err error
 	if opts.JSON {
 		err = doctor.WriteJSON(d.Stdout, r)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
@@ -16,15 +17,17 @@ import (
 	"github.com/gds-cli/gds/internal/i18n"
 	"github.com/gds-cli/gds/internal/store"
 	"github.com/gds-cli/gds/internal/termsafe"
+	"golang.org/x/term"
 )
 
 // CoverageRequest configures Deps.Coverage.
 type CoverageRequest struct {
 	// Offline skips the Drive sources (listing them needs the network).
 	Offline bool
-	// Progress, when set, is told the files listed so far of a source,
-	// every ListProgressEvery files.
-	Progress func(source string, listed int)
+	// Progress shows on Deps.Stderr, when it is a terminal, the count of
+	// files listed so far (every ListProgressEvery files), cleared before
+	// Coverage returns: listing a large Drive takes a while.
+	Progress bool
 }
 
 // ListProgressEvery is how often (in files listed) CoverageRequest.Progress
@@ -66,6 +69,12 @@ func (d *Deps) Coverage(ctx context.Context, req CoverageRequest) ([]coverage.So
 		readImages = readsImages(d.fileReader(cfg, prov))
 	}
 	rules := CoverageRules(readImages)
+	var progress func(string, int)
+	if req.Progress && isTTY(d.Stderr) {
+		var done func()
+		progress, done = ListingProgress(d.Stderr, d.Lang)
+		defer done()
+	}
 	var out []coverage.Source
 	for _, target := range cfg.Sources {
 		key := target.Key()
@@ -75,7 +84,7 @@ func (d *Deps) Coverage(ctx context.Context, req CoverageRequest) ([]coverage.So
 			out = append(out, sc)
 			continue
 		}
-		res, err := d.sourceCoverage(ctx, st, target, rules, req.Progress)
+		res, err := d.sourceCoverage(ctx, st, target, rules, progress)
 		if err != nil {
 			if ctx.Err() != nil {
 				return out, ctx.Err()
@@ -162,13 +171,10 @@ func (d *Deps) sourceCoverage(ctx context.Context, idx coverageIndex, target con
 	return coverage.Compare(listed, refused, indexed, rules), nil
 }
 
-// DoctorCoverage is the coverage check of `gds doctor` (doctor.Inputs.Coverage):
-// Coverage of every configured source, Drive sources skipped when offline;
-// progress may be nil.
-func (d *Deps) DoctorCoverage(offline bool, progress func(source string, listed int)) func(ctx context.Context) ([]coverage.Source, error) {
-	return func(ctx context.Context) ([]coverage.Source, error) {
-		return d.Coverage(ctx, CoverageRequest{Offline: offline, Progress: progress})
-	}
+// isTTY reports whether w is a terminal.
+func isTTY(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // ListingProgress shows on a terminal w how many files of a source were

@@ -13,6 +13,7 @@ import (
 	"github.com/gds-cli/gds/internal/auth"
 	"github.com/gds-cli/gds/internal/budget"
 	"github.com/gds-cli/gds/internal/config"
+	"github.com/gds-cli/gds/internal/coverage"
 	"github.com/gds-cli/gds/internal/doctor"
 	"github.com/gds-cli/gds/internal/launcher"
 	"github.com/gds-cli/gds/internal/schedule"
@@ -107,7 +108,9 @@ func (d *Deps) DoctorInputs(ctx context.Context, offline bool, env schedule.Env)
 		in.Prober = doctor.HTTPModelsProbe{BaseURL: cfg.OpenAIBaseURL, APIKey: cfg.OpenAIAPIKey}
 	}
 	in.Token = authInspector{d: d, offline: offline}
-	in.Coverage = d.DoctorCoverage(offline, nil)
+	in.Coverage = func(ctx context.Context) ([]coverage.Source, error) {
+		return d.Coverage(ctx, CoverageRequest{Offline: offline, Progress: true})
+	}
 	return in
 }
 
