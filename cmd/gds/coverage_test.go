@@ -208,3 +208,47 @@ func TestCoverageDrive(t *testing.T) {
 		t.Errorf("doctor --offline listed Drive: %+v", got)
 	}
 }
+
+// Coverage of drive@NAME sources: each account's Drive is listed with its
+// own sign-in; a file added to one account's folder is named for that
+// source only, and a revoked account makes its sources' comparison fail
+// alone, naming the login to run, while the other account's is still
+// compared.
+func TestCoverageTwoAccounts(t *testing.T) {
+	o := newTwoAccounts(t)
+	o.mustRun("crawl")
+	o.home.AddBlob(o.homeFolder, "packing list.txt", "text/plain", []byte("Passport, charger, umbrella."))
+	o.mustRun("db", "status", "--json", "--coverage")
+	out := o.stdout.String()
+	home := coverageOf(t, out, "drive:"+o.homeFolder)
+	wantGroups(t, home, map[coverage.Reason]string{coverage.NotCrawled: "packing list.txt"})
+	if home.Fix != "gds crawl --source drive:"+o.homeFolder {
+		t.Errorf("home fix %q", home.Fix)
+	}
+	var doc struct {
+		Coverage []coverage.Source `json:"coverage"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || len(doc.Coverage) != 3 {
+		t.Fatalf("want 3 sources: %v\n%s", err, out)
+	}
+	for _, s := range doc.Coverage[1:] {
+		if !strings.HasPrefix(s.Source, "drive@work:") || s.Error != "" || len(s.Groups) != 0 || s.Listed == 0 || s.Complete != s.Listed {
+			t.Errorf("work source %+v: want every listed file complete", s)
+		}
+	}
+
+	o.srv.RevokeUser("alice@work")
+	o.mustRun("db", "status", "--json", "--coverage")
+	out = o.stdout.String()
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || len(doc.Coverage) != 3 {
+		t.Fatalf("want 3 sources: %v\n%s", err, out)
+	}
+	if got := doc.Coverage[0]; got.Error != "" || got.Count(coverage.NotCrawled) != 1 {
+		t.Errorf("home with work revoked: %+v", got)
+	}
+	for _, s := range doc.Coverage[1:] {
+		if !strings.Contains(s.Error, "gds auth login --account work") {
+			t.Errorf("revoked %s: error %q does not name the login", s.Source, s.Error)
+		}
+	}
+}

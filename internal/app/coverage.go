@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gds-cli/gds/internal/ai"
+	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/coverage"
 	"github.com/gds-cli/gds/internal/crawl"
@@ -89,7 +90,7 @@ func (d *Deps) Coverage(ctx context.Context, req CoverageRequest) ([]coverage.So
 			if ctx.Err() != nil {
 				return out, ctx.Err()
 			}
-			sc.Err, sc.Error = err, err.Error()
+			sc.Err, sc.Error = err, apperr.Message(err, d.Lang)
 		} else {
 			sc.Result, sc.Fix = res, coverage.Fix(key, res)
 		}
