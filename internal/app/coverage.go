@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/term"
+
 	"github.com/gds-cli/gds/internal/ai"
 	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/config"
@@ -18,7 +20,6 @@ import (
 	"github.com/gds-cli/gds/internal/i18n"
 	"github.com/gds-cli/gds/internal/store"
 	"github.com/gds-cli/gds/internal/termsafe"
-	"golang.org/x/term"
 )
 
 // CoverageRequest configures Deps.Coverage.
