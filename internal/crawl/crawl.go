@@ -170,18 +170,7 @@ func fingerprint(src Source) string {
 // what is gone. See the package comment, "How a crawl flows".
 func Run(ctx context.Context, opts Options) (Summary, error) {
 	var sum Summary
-	if opts.Concurrency <= 0 {
-		opts.Concurrency = 4
-	}
-	if opts.FileTimeout <= 0 {
-		opts.FileTimeout = 2 * time.Minute
-	}
-	if opts.Now == nil {
-		opts.Now = time.Now
-	}
-	if opts.Key == "" {
-		opts.Key = opts.Source.Kind()
-	}
+	opts = withDefaults(opts)
 	state, err := opts.Index.SyncState(ctx, opts.Key)
 	if err != nil {
 		return sum, fmt.Errorf("read sync state: %w", err)
@@ -190,84 +179,24 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 	sum.Full = opts.Full || state.Fingerprint != fp
 	sum.Checkpoint = state.ModifiedAt
 	if !opts.DryRun {
-		em := opts.Provider.EmbeddingModel(ctx)
-		space := store.EmbeddingSpace{Model: em.Name, Dim: em.Dim}
-		err := opts.Index.EnsureEmbeddingSpace(ctx, space)
-		if errors.Is(err, store.ErrEmbeddingMismatch) && opts.Full {
-			if err = opts.Index.Reset(ctx); err == nil {
-				err = opts.Index.EnsureEmbeddingSpace(ctx, space)
-			}
-		}
-		if err != nil {
+		if err := ensureSpace(ctx, opts); err != nil {
 			return sum, err
 		}
 	}
-	feedSrc, hasFeed := opts.Source.(ChangeSource)
-	m := chooseMode(sum.Full, hasFeed, pageToken(state))
-
-	// What to process, what to remove, and the page token to commit at
-	// the end ("" for a source without a feed).
-	var (
-		todo      []work
-		removed   []string
-		seen      idSet // modeFull, modeReconcile: every listed ID
-		nextToken string
-		// midToken is the page token every sync state written before the
-		// end carries: the old one while replaying the feed (a crash
-		// replays from it), none while listing (a crash before the end
-		// must list again, since the listing's token covers only what
-		// the listing finished).
-		midToken string
-	)
-	records := recordReader{dryRun: opts.DryRun, forget: opts.Index.DeleteFiles}
-	if m == modeFeed {
-		res, err := readFeed(ctx, feedSrc, opts.Index, pageToken(state), records)
-		switch {
-		case errors.Is(err, ErrRescan):
-			sum.Notice = err.Error()
-			m = modeReconcile
-		case err != nil:
-			return sum, fmt.Errorf("read changes: %w", err)
-		default:
-			todo, removed, nextToken, midToken = res.work, res.removed, res.token, pageToken(state)
-			sum.Listed, sum.Unreadable = res.changes, res.unreadable
-		}
+	p, err := planWork(ctx, opts, state, &sum)
+	if err != nil {
+		return sum, err
 	}
-	if m != modeFeed {
-		if hasFeed {
-			// Before the listing: whatever changes while it runs is
-			// read from the feed next time.
-			// Without a position the crawl still lists; the next one
-			// lists again instead of reading the feed.
-			if nextToken, err = feedSrc.StartToken(ctx); err != nil {
-				if ctx.Err() != nil {
-					return sum, err
-				}
-				nextToken, sum.Notice = "", err.Error()
-			}
-		}
-		l := &listing{all: m == modeFull, seen: idSet{}, records: records, claim: func(ctx context.Context, ids []string) error {
-			return claimLegacy(ctx, opts, ids)
-		}}
-		if err := opts.Source.List(ctx, time.Time{}, func(e Entry) error { return l.add(ctx, opts.Index, e) }); err != nil {
-			return sum, fmt.Errorf("list files: %w", err)
-		}
-		if err := l.flush(ctx, opts.Index); err != nil {
-			return sum, err
-		}
-		todo, seen, sum.Listed, sum.Unchanged = l.work, l.seen, l.listed, l.same
-		sum.Unreadable = append(sum.Unreadable, l.unreadable...)
-	}
-	sum.Mode = m.String()
+	sum.Mode = p.mode.String()
 
-	entries := make([]Entry, len(todo))
-	how := make(map[string]work, len(todo))
-	for i, w := range todo {
+	entries := make([]Entry, len(p.todo))
+	how := make(map[string]work, len(p.todo))
+	for i, w := range p.todo {
 		entries[i] = w.Entry
 		how[w.ID] = w
 	}
 	sum.Processed = len(entries)
-	wm := newWatermark(entries)
+	wm := newWatermark(entries) // sorts entries: before the pipeline reads them
 	if opts.Progress != nil {
 		opts.Progress.Begin(len(entries), sum.Full)
 	}
@@ -282,28 +211,126 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 	pl := newPipeline(ctx, feedCtx, stopFeed, opts, results)
 	go pl.run(entries, how)
 
+	if err := collect(ctx, opts, state, fp, p.midToken, entries, how, wm, results, &sum); err != nil {
+		return sum, err
+	}
+	if err := pl.err(); err != nil {
+		return sum, err
+	}
+	if err := stopper.err(); err != nil {
+		return sum, err
+	}
+	if err := ctx.Err(); err != nil {
+		return sum, err
+	}
+	return sum, finish(ctx, opts, p, fp, &sum)
+}
+
+// withDefaults fills the options a caller left zero.
+func withDefaults(opts Options) Options {
+	if opts.Concurrency <= 0 {
+		opts.Concurrency = 4
+	}
+	if opts.FileTimeout <= 0 {
+		opts.FileTimeout = 2 * time.Minute
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Key == "" {
+		opts.Key = opts.Source.Kind()
+	}
+	return opts
+}
+
+// ensureSpace records the provider's embedding space in the index; a full
+// crawl into an index of another space starts it over.
+func ensureSpace(ctx context.Context, opts Options) error {
+	em := opts.Provider.EmbeddingModel(ctx)
+	space := store.EmbeddingSpace{Model: em.Name, Dim: em.Dim}
+	err := opts.Index.EnsureEmbeddingSpace(ctx, space)
+	if errors.Is(err, store.ErrEmbeddingMismatch) && opts.Full {
+		if err = opts.Index.Reset(ctx); err == nil {
+			err = opts.Index.EnsureEmbeddingSpace(ctx, space)
+		}
+	}
+	return err
+}
+
+// crawlPlan is what a crawl processes, what it removes, and the page
+// tokens it commits.
+type crawlPlan struct {
+	mode    mode
+	todo    []work
+	removed []string // modeFeed: the IDs the feed says are gone
+	seen    idSet    // modeFull, modeReconcile: every listed ID
+	// nextToken is the page token to commit at the end ("" for a source
+	// without a feed).
+	nextToken string
+	// midToken is the page token every sync state written before the
+	// end carries: the old one while replaying the feed (a crash replays
+	// from it), none while listing (a crash before the end must list
+	// again, since the listing's token covers only what the listing
+	// finished).
+	midToken string
+}
+
+// planWork reads the changes feed (modeFeed) or lists the source
+// (modeFull, modeReconcile), counting what it found into sum.
+func planWork(ctx context.Context, opts Options, state store.SyncState, sum *Summary) (crawlPlan, error) {
+	feedSrc, hasFeed := opts.Source.(ChangeSource)
+	p := crawlPlan{mode: chooseMode(sum.Full, hasFeed, pageToken(state))}
+	records := recordReader{dryRun: opts.DryRun, forget: opts.Index.DeleteFiles}
+	if p.mode == modeFeed {
+		res, err := readFeed(ctx, feedSrc, opts.Index, pageToken(state), records)
+		switch {
+		case errors.Is(err, ErrRescan):
+			sum.Notice = err.Error()
+			p.mode = modeReconcile
+		case err != nil:
+			return p, fmt.Errorf("read changes: %w", err)
+		default:
+			p.todo, p.removed, p.nextToken, p.midToken = res.work, res.removed, res.token, pageToken(state)
+			sum.Listed, sum.Unreadable = res.changes, res.unreadable
+		}
+	}
+	if p.mode == modeFeed {
+		return p, nil
+	}
+	if hasFeed {
+		// Before the listing: whatever changes while it runs is read from
+		// the feed next time. Without a position the crawl still lists;
+		// the next one lists again instead of reading the feed.
+		var err error
+		if p.nextToken, err = feedSrc.StartToken(ctx); err != nil {
+			if ctx.Err() != nil {
+				return p, err
+			}
+			p.nextToken, sum.Notice = "", err.Error()
+		}
+	}
+	l := &listing{all: p.mode == modeFull, seen: idSet{}, records: records, claim: func(ctx context.Context, ids []string) error {
+		return claimLegacy(ctx, opts, ids)
+	}}
+	if err := opts.Source.List(ctx, time.Time{}, func(e Entry) error { return l.add(ctx, opts.Index, e) }); err != nil {
+		return p, fmt.Errorf("list files: %w", err)
+	}
+	if err := l.flush(ctx, opts.Index); err != nil {
+		return p, err
+	}
+	p.todo, p.seen, sum.Listed, sum.Unchanged = l.work, l.seen, l.listed, l.same
+	sum.Unreadable = append(sum.Unreadable, l.unreadable...)
+	return p, nil
+}
+
+// collect tallies the pipeline's results into sum and moves the checkpoint
+// as files finish; the first failure to save it is returned once the
+// pipeline is done.
+func collect(ctx context.Context, opts Options, state store.SyncState, fp, midToken string, entries []Entry, how map[string]work, wm *watermark, results <-chan result, sum *Summary) error {
 	var stateErr error
 	for r := range results {
 		e := entries[r.i]
-		switch {
-		case how[e.ID].moved && (r.status == StatusUpdated || r.status == StatusUnchanged):
-			sum.Moved++
-		case r.status == StatusNew:
-			sum.New++
-		case r.status == StatusUpdated:
-			sum.Updated++
-		case r.status == StatusUnchanged:
-			sum.Unchanged++
-		case r.status == StatusPlanned:
-			sum.Planned++
-		case r.status == StatusSkipped:
-			sum.Skipped = append(sum.Skipped, Problem{e.Name, e.Path, r.detail})
-		case r.status == StatusFailed:
-			sum.Failed = append(sum.Failed, Problem{e.Name, e.Path, r.detail})
-		}
-		if (r.status == StatusNew || r.status == StatusUpdated) && r.detail != "" {
-			sum.Truncated = append(sum.Truncated, Problem{e.Name, e.Path, r.detail})
-		}
+		tally(sum, e, how[e.ID].moved, r)
 		if opts.Progress != nil {
 			opts.Progress.File(e, r.status, r.detail)
 		}
@@ -327,37 +354,54 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 			sum.Checkpoint, sum.CheckpointSaved = t, true
 		}
 	}
-	if stateErr != nil {
-		return sum, stateErr
+	return stateErr
+}
+
+// tally counts one file's result into sum.
+func tally(sum *Summary, e Entry, moved bool, r result) {
+	switch {
+	case moved && (r.status == StatusUpdated || r.status == StatusUnchanged):
+		sum.Moved++
+	case r.status == StatusNew:
+		sum.New++
+	case r.status == StatusUpdated:
+		sum.Updated++
+	case r.status == StatusUnchanged:
+		sum.Unchanged++
+	case r.status == StatusPlanned:
+		sum.Planned++
+	case r.status == StatusSkipped:
+		sum.Skipped = append(sum.Skipped, Problem{e.Name, e.Path, r.detail})
+	case r.status == StatusFailed:
+		sum.Failed = append(sum.Failed, Problem{e.Name, e.Path, r.detail})
 	}
-	if err := pl.err(); err != nil {
-		return sum, err
+	if (r.status == StatusNew || r.status == StatusUpdated) && r.detail != "" {
+		sum.Truncated = append(sum.Truncated, Problem{e.Name, e.Path, r.detail})
 	}
-	if err := stopper.err(); err != nil {
-		return sum, err
-	}
-	if err := ctx.Err(); err != nil {
-		return sum, err
-	}
-	if m == modeFeed {
-		if err := remove(ctx, opts, removed, &sum); err != nil {
-			return sum, err
+}
+
+// finish removes what is gone and commits the final sync state, unless
+// the run was a dry run or a file failed.
+func finish(ctx context.Context, opts Options, p crawlPlan, fp string, sum *Summary) error {
+	if p.mode == modeFeed {
+		if err := remove(ctx, opts, p.removed, sum); err != nil {
+			return err
 		}
-	} else if err := prune(ctx, opts, seen, sum.Listed, &sum); err != nil {
-		return sum, err
+	} else if err := prune(ctx, opts, p.seen, sum.Listed, sum); err != nil {
+		return err
 	}
 	if opts.DryRun || len(sum.Failed) > 0 {
 		// A failed file keeps the old page token: the next crawl reads
 		// its change again (or lists again) and retries it.
-		return sum, nil
+		return nil
 	}
 	final := store.SyncState{Source: opts.Key, ModifiedAt: sum.Checkpoint, Fingerprint: fp, UpdatedAt: opts.Now().UTC()}
-	setPageToken(&final, nextToken)
+	setPageToken(&final, p.nextToken)
 	if err := opts.Index.SetSyncState(context.WithoutCancel(ctx), final); err != nil {
-		return sum, fmt.Errorf("save sync state: %w", err)
+		return fmt.Errorf("save sync state: %w", err)
 	}
 	sum.CheckpointSaved = true
-	return sum, nil
+	return nil
 }
 
 // remove deletes the files the changes feed reported gone.
