@@ -328,7 +328,14 @@ func Spans(r []rune, size, overlap int) []Span {
 		}
 		end := windowEnd(lv, start, size)
 		add(start, end)
-		start = windowStart(lv, start, end, overlap)
+		// The next piece starts after this piece's first non-space rune:
+		// a start that lands on white space must not let the next piece,
+		// once trimmed, begin where this one did.
+		first := start
+		for first < end && unicode.IsSpace(r[first]) {
+			first++
+		}
+		start = windowStart(lv, first, end, overlap)
 	}
 	return out
 }
