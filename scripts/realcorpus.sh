@@ -18,7 +18,7 @@
 #
 # WORK defaults to .realcorpus (git-ignored). Examples:
 #   bash scripts/realcorpus.sh
-#   bash scripts/realcorpus.sh /tmp/rc --pdfs 300 --json
+#   bash scripts/realcorpus.sh "$HOME/realcorpus" --pdfs 300 --json
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
