@@ -50,6 +50,28 @@ var ErrMalformed = errors.New("malformed file")
 // wrapping error names the limit that was reached.
 var ErrTooComplex = fmt.Errorf("%w: too complex to read safely", ErrMalformed)
 
+// TooComplex is a limit that reading a file went past (time, memory,
+// output), given as reason: it matches ErrTooComplex, and
+// context.DeadlineExceeded when deadline is set (the wall-time limit), so
+// a crawl treats it as it treats a slow parse: a file already indexed
+// with text keeps it.
+func TooComplex(reason string, deadline bool) error {
+	return &tooComplexError{reason: reason, deadline: deadline}
+}
+
+type tooComplexError struct {
+	reason   string
+	deadline bool
+}
+
+func (e *tooComplexError) Error() string { return ErrTooComplex.Error() + ": " + e.reason }
+func (e *tooComplexError) Unwrap() []error {
+	if e.deadline {
+		return []error{ErrTooComplex, context.DeadlineExceeded}
+	}
+	return []error{ErrTooComplex}
+}
+
 // ErrRead means the input could not be read to its end (a stalled or
 // broken download, an I/O error): the file itself may be fine, so the
 // crawler tries it again rather than skipping it for good.

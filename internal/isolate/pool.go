@@ -97,9 +97,9 @@ func (p *Pool) Extract(ctx context.Context, mimeType string, r io.Reader, maxByt
 		b := classify(end, p.o.Limits.Memory)
 		reason := b.reason(p.o.Limits, end.detail)
 		if b == breachWall {
-			return extract.Doc{}, &tooComplex{reason: reason, deadline: true}
+			return extract.Doc{}, extract.TooComplex(reason, true)
 		}
-		return extract.Doc{}, &tooComplex{reason: reason}
+		return extract.Doc{}, extract.TooComplex(reason, false)
 	}
 	w.requests++
 	if w.requests >= p.o.MaxRequests || resp.HeapBytes > uint64(p.o.Limits.Memory/4) {
@@ -111,23 +111,6 @@ func (p *Pool) Extract(ctx context.Context, mimeType string, r io.Reader, maxByt
 		return extract.Doc{}, errorOf(resp.ErrKind, resp.Err)
 	}
 	return extract.Doc{Pages: resp.Pages, Truncated: resp.Truncated}, nil
-}
-
-// tooComplex is a breach: it matches extract.ErrTooComplex, and
-// context.DeadlineExceeded when the wall-time limit was reached (so a
-// crawl treats it as it treats a slow parse: a file already indexed with
-// text keeps it).
-type tooComplex struct {
-	reason   string
-	deadline bool
-}
-
-func (e *tooComplex) Error() string { return extract.ErrTooComplex.Error() + ": " + e.reason }
-func (e *tooComplex) Unwrap() []error {
-	if e.deadline {
-		return []error{extract.ErrTooComplex, context.DeadlineExceeded}
-	}
-	return []error{extract.ErrTooComplex}
 }
 
 // Close ends the idle workers; a worker busy with a request ends when the

@@ -72,22 +72,6 @@ func limitScript(l Limits) string {
 	return fmt.Sprintf(`ulimit -t %d || exit 126; ulimit -v %d 2>/dev/null; exec "$0" "$@"`, cpu, l.Memory>>10)
 }
 
-// errBreach is a limit a tool went past; it matches extract.ErrTooComplex
-// (so a crawl indexes the file by name only with the reason) and, for the
-// wall limit, context.DeadlineExceeded.
-type errBreach struct {
-	reason   string
-	deadline bool
-}
-
-func (e *errBreach) Error() string { return extract.ErrTooComplex.Error() + ": " + e.reason }
-func (e *errBreach) Unwrap() []error {
-	if e.deadline {
-		return []error{extract.ErrTooComplex, context.DeadlineExceeded}
-	}
-	return []error{extract.ErrTooComplex}
-}
-
 // ending is how a tool's run ended, as the parent saw it.
 type ending struct {
 	killedAtWall bool
@@ -103,19 +87,19 @@ type ending struct {
 func judge(tool string, e ending, l Limits) error {
 	switch {
 	case e.killedAtWall:
-		return &errBreach{reason: fmt.Sprintf("%s took longer than %s", tool, l.Wall), deadline: true}
+		return extract.TooComplex(fmt.Sprintf("%s took longer than %s", tool, l.Wall), true)
 	case e.overOutput:
-		return &errBreach{reason: fmt.Sprintf("%s wrote more than %d bytes", tool, l.Output)}
+		return extract.TooComplex(fmt.Sprintf("%s wrote more than %d bytes", tool, l.Output), false)
 	case e.signal == syscall.SIGXCPU:
-		return &errBreach{reason: fmt.Sprintf("%s needed more than %s of processor time", tool, l.CPU)}
+		return extract.TooComplex(fmt.Sprintf("%s needed more than %s of processor time", tool, l.CPU), false)
 	case e.signal == syscall.SIGKILL:
 		// Not killed by gds (that is killedAtWall): the kernel's hard
 		// processor limit or its out-of-memory killer.
-		return &errBreach{reason: fmt.Sprintf("%s was killed by the system (over its processor or memory limit)", tool)}
+		return extract.TooComplex(fmt.Sprintf("%s was killed by the system (over its processor or memory limit)", tool), false)
 	case e.signal == syscall.SIGSEGV || e.signal == syscall.SIGABRT || e.signal == syscall.SIGBUS:
 		// An allocation refused under RLIMIT_AS ends most C++ programs
 		// with std::bad_alloc (abort) or a crash.
-		return &errBreach{reason: fmt.Sprintf("%s stopped (%s), most likely over its %d MiB memory limit", tool, e.signal, l.Memory>>20)}
+		return extract.TooComplex(fmt.Sprintf("%s stopped (%s), most likely over its %d MiB memory limit", tool, e.signal, l.Memory>>20), false)
 	case e.signal != 0:
 		return fmt.Errorf("%w: %s stopped (%s)", extract.ErrMalformed, tool, e.signal)
 	case e.exitCode != 0:
