@@ -29,7 +29,7 @@ func CrawlProgress(w io.Writer, tty bool, lang string) crawl.Progress {
 // a count line every tenth of the files (at most every 100).
 func CrawlProgressRates(w io.Writer, tty bool, lang string, calls Calls) crawl.Progress {
 	if tty {
-		return &barProgress{w: w, lang: lang, rates: newRates(calls), now: time.Now}
+		return &barProgress{w: &lockedWriter{w: w}, lang: lang, rates: newRates(calls), now: time.Now}
 	}
 	return &lineProgress{w: w, lang: lang, now: time.Now, rates: newRates(calls)}
 }
@@ -119,6 +119,21 @@ func (p *lineProgress) File(e crawl.Entry, s crawl.Status, detail string) {
 			fmt.Fprintf(p.w, "%s %s · %s\n", now.Format(time.RFC3339), i18n.T(p.lang, "crawl.progress.count", p.done, p.total), r)
 		}
 	}
+}
+
+// lockedWriter serialises writes: a pterm progress bar redraws from its
+// own ticker goroutine while the crawl's progress writes lines and
+// increments the bar, and the destination need not be safe for
+// concurrent writes (a buffer, a pipe wrapper).
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(b)
 }
 
 type barProgress struct {
