@@ -263,3 +263,80 @@ func TestAccountNameUsage(t *testing.T) {
 		}
 	}
 }
+
+// gds doctor checks the sign-in of every account the sources use, each
+// named with its own fix, and compares each account's sources with the
+// index: a revoked work account fails its own line and its sources'
+// coverage names its login, while the default account stays OK.
+func TestDoctorChecksEveryAccount(t *testing.T) {
+	o := newTwoAccounts(t)
+	o.mustRun("crawl")
+	type check struct {
+		ID, Status, Account, Title, Detail, Fix string
+		Coverage                                *struct{ Source string }
+	}
+	doctorChecks := func() (int, []check) {
+		code := o.run("doctor", "--json")
+		var rep struct{ Checks []check }
+		if err := json.Unmarshal(o.stdout.Bytes(), &rep); err != nil {
+			t.Fatalf("%v\n%s", err, o.stdout.String())
+		}
+		return code, rep.Checks
+	}
+	byAccount := func(checks []check) map[string]check {
+		out := map[string]check{}
+		for _, c := range checks {
+			if c.ID == "auth" {
+				out[c.Account] = c
+			}
+		}
+		return out
+	}
+	coverageFix := func(checks []check) map[string]string {
+		out := map[string]string{}
+		for _, c := range checks {
+			if c.ID == "coverage" && c.Coverage != nil {
+				out[c.Coverage.Source] = c.Status + " " + c.Fix
+			}
+		}
+		return out
+	}
+	_, checks := doctorChecks()
+	auths := byAccount(checks)
+	if len(auths) != 2 || auths["default"].Status != "ok" || auths["work"].Status != "ok" || !strings.Contains(auths["work"].Title, "work") {
+		t.Fatalf("doctor before the revocation: %+v", auths)
+	}
+	if cov := coverageFix(checks); len(cov) != 3 {
+		t.Errorf("coverage of the three sources: %v", cov)
+	}
+
+	o.srv.RevokeUser("alice@work")
+	code, checks := doctorChecks()
+	if code == exitOK {
+		t.Errorf("doctor with work revoked: exit 0")
+	}
+	auths = byAccount(checks)
+	if auths["default"].Status != "ok" || auths["work"].Status != "fail" || auths["work"].Fix != "gds auth login --account work" {
+		t.Errorf("doctor with work revoked: %+v", auths)
+	}
+	cov := coverageFix(checks)
+	for src, fix := range cov {
+		isWork := strings.HasPrefix(src, "drive@work:")
+		if named := strings.Contains(fix, "gds auth login --account work"); named != isWork {
+			t.Errorf("coverage of %s: %q", src, fix)
+		}
+	}
+	// The text report, in Japanese too, names the account and its fix.
+	for _, lang := range []string{i18n.En, i18n.Ja} {
+		o.env["LANG"] = lang
+		o.run("doctor")
+		out := o.stdout.String()
+		title := "Google sign-in (work)"
+		if lang == i18n.Ja {
+			title = "Google ログイン（work）"
+		}
+		if !strings.Contains(out, title) || !strings.Contains(out, "gds auth login --account work") || strings.Contains(out, authtest.TokenMarker) {
+			t.Errorf("%s: doctor does not name work's sign-in and fix:\n%s", lang, out)
+		}
+	}
+}

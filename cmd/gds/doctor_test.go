@@ -160,19 +160,19 @@ func TestDoctorAuthInspector(t *testing.T) {
 		return d
 	}
 	ctx := context.Background()
-	ts, err := deps().DoctorInputs(ctx, false, scheduleEnv{}).Token.InspectToken(ctx)
+	ts, err := deps().DoctorInputs(ctx, false, scheduleEnv{}).Token.InspectToken(ctx, "")
 	if err != nil || ts.LoggedIn {
 		t.Fatalf("before login: %+v %v", ts, err)
 	}
 	if code := h.run("auth", "login"); code != exitOK {
 		t.Fatalf("login: exit %d %s", code, h.stderr.String())
 	}
-	ts, err = deps().DoctorInputs(ctx, false, scheduleEnv{}).Token.InspectToken(ctx)
+	ts, err = deps().DoctorInputs(ctx, false, scheduleEnv{}).Token.InspectToken(ctx, "")
 	if err != nil || !ts.LoggedIn || ts.Problem != "" || ts.Store != h.store.Path {
 		t.Errorf("after login: %+v %v", ts, err)
 	}
 	h.env[config.EnvOAuthClientID] = "another-client.apps.googleusercontent.com"
-	ts, _ = deps().DoctorInputs(ctx, true, scheduleEnv{}).Token.InspectToken(ctx)
+	ts, _ = deps().DoctorInputs(ctx, true, scheduleEnv{}).Token.InspectToken(ctx, "")
 	if !strings.Contains(ts.Problem, "another OAuth client") {
 		t.Errorf("other client: %+v", ts)
 	}

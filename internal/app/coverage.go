@@ -16,6 +16,7 @@ import (
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/coverage"
 	"github.com/gds-cli/gds/internal/crawl"
+	"github.com/gds-cli/gds/internal/doctor"
 	"github.com/gds-cli/gds/internal/extract"
 	"github.com/gds-cli/gds/internal/i18n"
 	"github.com/gds-cli/gds/internal/store"
@@ -92,6 +93,10 @@ func (d *Deps) Coverage(ctx context.Context, req CoverageRequest) ([]coverage.So
 				return out, ctx.Err()
 			}
 			sc.Err, sc.Error = err, apperr.Message(err, d.Lang)
+			if target.Kind == config.SourceDrive && errors.Is(err, apperr.Auth) {
+				// The listing needs the account's sign-in first.
+				sc.Fix = doctor.LoginCommand(target.Account)
+			}
 		} else {
 			sc.Result, sc.Fix = res, coverage.Fix(key, res)
 		}

@@ -134,8 +134,8 @@ type authInspector struct {
 }
 
 // InspectToken implements doctor.TokenInspector.
-func (a authInspector) InspectToken(ctx context.Context) (doctor.TokenState, error) {
-	ts, err := a.d.TokenStore("")
+func (a authInspector) InspectToken(ctx context.Context, account string) (doctor.TokenState, error) {
+	ts, err := a.d.TokenStore(account)
 	if err != nil {
 		return doctor.TokenState{}, err
 	}
@@ -155,12 +155,13 @@ func (a authInspector) InspectToken(ctx context.Context) (doctor.TokenState, err
 		client := auth.Client{ID: a.d.Config.OAuthClientID, Secret: a.d.Config.OAuthClientSecret}
 		vctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 		defer cancel()
-		s, err := auth.OpenSession(vctx, auth.SessionOptions{Client: client, Endpoints: a.d.OAuthEndpoints, Store: ts, Now: a.d.Now})
+		s, err := auth.OpenSession(vctx, auth.SessionOptions{Client: client, Endpoints: a.d.OAuthEndpoints, Store: ts,
+			Account: account, HTTPClient: a.d.GoogleBaseClient, Now: a.d.Now})
 		if err == nil {
 			err = s.Verify()
 		}
 		if err != nil {
-			out.Problem = apperr.Message(err, a.d.Lang)
+			out.Problem = apperr.Message(auth.ForAccount(err, account), a.d.Lang)
 			return out, nil
 		}
 		// The verify may have refreshed (and proven the app published).

@@ -119,7 +119,7 @@ func TestDoctorInspectsTheTestingExpiry(t *testing.T) {
 			if err := ts.Save(ctx, rec); err != nil {
 				t.Fatal(err)
 			}
-			st, err := authInspector{d: d}.InspectToken(ctx)
+			st, err := authInspector{d: d}.InspectToken(ctx, "")
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -202,7 +202,9 @@ type Source struct {
 	Source string `json:"source"` // the source key (config.CrawlSource.Key)
 	Result
 	// Fix is the command that brings the index up to the source ("" when
-	// a crawl would change nothing).
+	// a crawl would change nothing), or, when the source could not be
+	// listed because its Google account's sign-in failed, that account's
+	// login.
 	Fix string `json:"fix,omitempty"`
 	// Skipped is set when the source was not listed (a Drive source under
 	// --offline).

@@ -251,29 +251,59 @@ func ageString(d time.Duration) string {
 	}
 }
 
-func (c *checker) auth(ctx context.Context) Check {
+// auth checks the sign-in of every Google account the Drive sources use
+// (config.Accounts): one line per account, each failure with that
+// account's own login command, so a revoked work account does not hide
+// behind a healthy default one.
+func (c *checker) auth(ctx context.Context) []Check {
 	cfg := c.in.Config
 	switch {
 	case cfg == nil:
-		return c.skipped("auth")
+		return []Check{c.skipped("auth")}
 	case c.in.NoSource:
-		return c.check("auth", Skip, c.t("doctor.auth.no_source"), "")
+		return []Check{c.check("auth", Skip, c.t("doctor.auth.no_source"), "")}
 	case !config.HasKind(cfg.Sources, config.SourceDrive):
-		return c.check("auth", Skip, c.t("doctor.auth.not_needed"), "")
+		return []Check{c.check("auth", Skip, c.t("doctor.auth.not_needed"), "")}
 	case c.in.Token == nil:
-		return c.check("auth", Warn, c.t("doctor.auth.unavailable"), "")
+		return []Check{c.check("auth", Warn, c.t("doctor.auth.unavailable"), "")}
 	}
-	ts, err := c.in.Token.InspectToken(ctx)
+	accounts := config.Accounts(cfg.Sources)
+	named := len(accounts) > 1 || accounts[0] != ""
+	out := make([]Check, 0, len(accounts))
+	for _, a := range accounts {
+		ch := c.accountAuth(ctx, a)
+		if named {
+			ch.Account = config.AccountLabel(a)
+			ch.Title = c.t("doctor.auth.title_account", ch.Account)
+		}
+		out = append(out, ch)
+	}
+	return out
+}
+
+// LoginCommand is the command that signs account ("" is the default
+// account) in again.
+func LoginCommand(account string) string {
+	if account == "" {
+		return "gds auth login"
+	}
+	return "gds auth login --account " + account
+}
+
+// accountAuth is the "auth" check of one account.
+func (c *checker) accountAuth(ctx context.Context, account string) Check {
+	fix := LoginCommand(account)
+	ts, err := c.in.Token.InspectToken(ctx, account)
 	switch {
 	case err != nil:
-		return c.check("auth", Fail, c.t("doctor.auth.error", err), "gds auth login")
+		return c.check("auth", Fail, c.t("doctor.auth.error", err), fix)
 	case !ts.LoggedIn:
-		return c.check("auth", Fail, c.t("doctor.auth.none"), "gds auth login")
+		return c.check("auth", Fail, c.t("doctor.auth.none"), fix)
 	case ts.Problem != "":
-		return c.check("auth", Fail, c.t("doctor.auth.problem", ts.Problem), "gds auth login")
+		return c.check("auth", Fail, c.t("doctor.auth.problem", ts.Problem), fix)
 	case !ts.TestingExpiry.IsZero():
 		when := ts.TestingExpiry.In(c.in.Now.Location()).Format("2006-01-02 15:04")
-		return c.check("auth", Warn, c.t("doctor.auth.testing_soon", ts.AgeDays, when), c.t("doctor.auth.testing_fix"))
+		return c.check("auth", Warn, c.t("doctor.auth.testing_soon", ts.AgeDays, when), c.t("doctor.auth.testing_fix", fix))
 	}
 	return c.check("auth", OK, c.t("doctor.auth.ok", ts.Store), "")
 }

@@ -31,7 +31,7 @@ func (c *checker) coverage(ctx context.Context) []Check {
 		case s.Skipped:
 			ch = c.check("coverage", Skip, c.t("doctor.coverage.offline", s.Source), "")
 		case s.Error != "":
-			ch = c.check("coverage", Warn, c.t("doctor.coverage.error", s.Source, s.Error), "")
+			ch = c.check("coverage", Warn, c.t("doctor.coverage.error", s.Source, s.Error), s.Fix)
 		case len(s.Groups) == 0:
 			ch = c.check("coverage", OK, c.t("doctor.coverage.ok", s.Source, s.Listed), "")
 		default:

@@ -36,6 +36,9 @@ type Check struct {
 	Title  string `json:"title"`
 	Detail string `json:"detail"`
 	Fix    string `json:"fix,omitempty"`
+	// Account names the Google account of an "auth" check ("default" for
+	// the default account) when the sources use several or a named one.
+	Account string `json:"account,omitempty"`
 	// Coverage is the comparison behind a "coverage" check: the source's
 	// listing against the index, by reason.
 	Coverage *coverage.Source `json:"coverage,omitempty"`
@@ -85,9 +88,10 @@ type TokenState struct {
 	AgeDays       int
 }
 
-// TokenInspector reports the stored sign-in without printing any token.
+// TokenInspector reports the stored sign-in of a Google account ("" is
+// the default account) without printing any token.
 type TokenInspector interface {
-	InspectToken(ctx context.Context) (TokenState, error)
+	InspectToken(ctx context.Context, account string) (TokenState, error)
 }
 
 // ModelsProber checks that an OpenAI-compatible server answers (a cheap
@@ -170,7 +174,8 @@ func Run(ctx context.Context, in Inputs) Report {
 	idx := c.index(ctx)
 	checks = append(checks, idx...)
 	checks = append(checks, c.coverage(ctx)...)
-	checks = append(checks, c.auth(ctx), c.ai(ctx), c.schedule(ctx), c.alfred(), c.keyServer())
+	checks = append(checks, c.auth(ctx)...)
+	checks = append(checks, c.ai(ctx), c.schedule(ctx), c.alfred(), c.keyServer())
 	r := Report{Healthy: true, Checks: checks}
 	for _, ch := range checks {
 		if ch.Level == Fail {

@@ -47,7 +47,19 @@ type fakeToken struct {
 	err error
 }
 
-func (f fakeToken) InspectToken(context.Context) (TokenState, error) { return f.st, f.err }
+func (f fakeToken) InspectToken(context.Context, string) (TokenState, error) { return f.st, f.err }
+
+// accountTokens answers each account's sign-in from a map ("" is the
+// default account) and records the accounts asked.
+type accountTokens struct {
+	st    map[string]TokenState
+	asked *[]string
+}
+
+func (a accountTokens) InspectToken(_ context.Context, account string) (TokenState, error) {
+	*a.asked = append(*a.asked, account)
+	return a.st[account], nil
+}
 
 type fakeSchedule struct {
 	st  schedule.Status
@@ -225,6 +237,48 @@ func TestAuthStates(t *testing.T) {
 		c := byID(Run(context.Background(), Inputs{Lang: i18n.En, Now: now, Config: cfg, Token: tc.tok}))["auth"]
 		if c.Level != tc.level || (tc.level == Fail && c.Fix != "gds auth login") {
 			t.Errorf("%s: %+v", name, c)
+		}
+	}
+}
+
+// Every account the Drive sources use gets its own sign-in line, named,
+// with its own login command; an account no source uses is not asked.
+func TestAuthChecksEveryAccount(t *testing.T) {
+	fine := TokenState{LoggedIn: true, Store: "file"}
+	for name, tc := range map[string]struct {
+		sources string
+		st      map[string]TokenState
+		want    []Check // ID, Level, Account, Fix
+	}{
+		"default only": {"drive:F1", map[string]TokenState{"": fine},
+			[]Check{{Level: OK}}},
+		"work revoked": {"drive:F1,drive@work:F2,drive@work:F3", map[string]TokenState{"": fine, "work": {LoggedIn: true, Problem: "revoked"}},
+			[]Check{{Level: OK, Account: "default"}, {Level: Fail, Account: "work", Fix: "gds auth login --account work"}}},
+		"default signed out": {"drive@work:F2,drive:F1", map[string]TokenState{"work": fine},
+			[]Check{{Level: OK, Account: "work"}, {Level: Fail, Account: "default", Fix: "gds auth login"}}},
+		"named only": {"drive@home,local:/data", map[string]TokenState{},
+			[]Check{{Level: Fail, Account: "home", Fix: "gds auth login --account home"}}},
+	} {
+		cfg := loadConfig(t, map[string]string{"GDS_SOURCES": tc.sources, config.EnvOAuthClientID: "id", config.EnvOAuthClientSecret: "s"})
+		var asked []string
+		r := Run(context.Background(), Inputs{Lang: i18n.En, Now: now, Config: cfg, Token: accountTokens{st: tc.st, asked: &asked}})
+		var got []Check
+		for _, c := range r.Checks {
+			if c.ID == "auth" {
+				got = append(got, c)
+			}
+		}
+		if len(got) != len(tc.want) || len(asked) != len(tc.want) {
+			t.Fatalf("%s: %d auth checks, %d accounts asked (%v), want %d", name, len(got), len(asked), asked, len(tc.want))
+		}
+		for i, w := range tc.want {
+			g := got[i]
+			if g.Level != w.Level || g.Account != w.Account || g.Fix != w.Fix {
+				t.Errorf("%s: check %d = %+v, want level %s account %q fix %q", name, i, g, w.Level, w.Account, w.Fix)
+			}
+			if w.Account != "" && !strings.Contains(g.Title, "("+w.Account+")") {
+				t.Errorf("%s: title %q does not name %s", name, g.Title, w.Account)
+			}
 		}
 	}
 }
