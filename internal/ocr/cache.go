@@ -10,8 +10,9 @@ import (
 )
 
 // Cache keeps the text OCR read from a file, by the file's content hash
-// and the engine: a re-crawl or re-index of unchanged content never reads
-// its images again.
+// and the engine, and from each rendered page of a PDF, by the page
+// image's hash and the engine (a Doc of one page): a re-crawl or re-index
+// of unchanged content never reads its images again.
 type Cache interface {
 	Get(key string) (extract.Doc, bool)
 	Put(key string, doc extract.Doc) error

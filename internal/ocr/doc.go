@@ -10,7 +10,9 @@
 // (extract.Doc.OCR), which the crawl stores with the file, so results can
 // say the text came from OCR. What was read is kept in Cache (DirCache, in
 // the gds home) under the file's content hash and the engine: a re-crawl
-// of an unchanged file reads no image. Without an engine a scan is refused
+// of an unchanged file reads no image; each rendered page of a PDF is also
+// kept under its image's hash, so a scan changed in part, or whose reading
+// was interrupted, costs only the pages not read before. Without an engine a scan is refused
 // with ErrScanned (it matches extract.ErrUnsupported), whose text, in the
 // user's language, says to install tesseract or use a model; the crawl
 // indexes the file by name only with it.

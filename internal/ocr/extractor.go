@@ -126,7 +126,8 @@ func (x *Extractor) Extract(ctx context.Context, mimeType string, r io.Reader, m
 }
 
 // ocr reads the file's images, or takes what was read before from the
-// cache.
+// cache: the whole file's text by the file's hash, else each page's by
+// its image's hash (page).
 func (x *Extractor) ocr(ctx context.Context, k kind, data []byte, pages int) (extract.Doc, error) {
 	if x.Reader == nil {
 		return extract.Doc{}, &scannedError{msg: i18n.T(x.Lang, "ocr.scanned")}
@@ -162,7 +163,11 @@ func (x *Extractor) ocr(ctx context.Context, k kind, data []byte, pages int) (ex
 	doc := extract.Doc{OCR: x.Reader.ID(), Truncated: k == kindPDF && pages > maxPages}
 	budget := extract.MaxTextBytes
 	for i, img := range images {
-		text, err := x.read(ctx, img)
+		read := x.read
+		if k == kindPDF {
+			read = x.page
+		}
+		text, err := read(ctx, img)
 		if err != nil {
 			return extract.Doc{}, fmt.Errorf("OCR: %w", err)
 		}
@@ -186,6 +191,27 @@ func (x *Extractor) ocr(ctx context.Context, k kind, data []byte, pages int) (ex
 		_ = x.Cache.Put(key, doc)
 	}
 	return doc, nil
+}
+
+// page reads one rendered page of a PDF, or takes its text from the cache
+// by the page image's hash, and caches it as soon as it is read: a re-crawl
+// of a scan that changed in part (a page added or replaced), or whose
+// reading was interrupted, reads only the pages not read before. Page
+// entries hold the whole text read; the file's entry, its budgeted pages.
+func (x *Extractor) page(ctx context.Context, img []byte) (string, error) {
+	if x.Cache == nil {
+		return x.read(ctx, img)
+	}
+	key := CacheKey(img, x.Reader.ID())
+	if doc, ok := x.Cache.Get(key); ok && len(doc.Pages) == 1 {
+		return doc.Pages[0].Text, nil
+	}
+	text, err := x.read(ctx, img)
+	if err != nil {
+		return "", err
+	}
+	_ = x.Cache.Put(key, extract.Doc{OCR: x.Reader.ID(), Pages: []extract.Page{{Text: text}}})
+	return text, nil
 }
 
 func (x *Extractor) read(ctx context.Context, img []byte) (string, error) {

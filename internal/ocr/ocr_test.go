@@ -336,3 +336,60 @@ func TestExtractorWaitsForItsPlace(t *testing.T) {
 		t.Errorf("Extract = %q, %v (%d places held after); want the text and the place given back", doc.Text(), err, len(sem))
 	}
 }
+
+// flakyReader is fakeReader failing on the page image ending in failOn.
+type flakyReader struct {
+	*fakeReader
+	failOn string
+}
+
+func (f flakyReader) Read(ctx context.Context, img []byte) (string, error) {
+	if strings.HasSuffix(string(img), f.failOn) {
+		return "", fmt.Errorf("%w: the model could not read the image", extract.ErrRead)
+	}
+	return f.fakeReader.Read(ctx, img)
+}
+
+// Each rendered page is cached by its image: a scan with a page added pays
+// for that page only, and a reading interrupted on a page resumes there.
+func TestExtractorCachesPages(t *testing.T) {
+	ctx := context.Background()
+	cache := mapCache{}
+	r := &fakeReader{}
+	extractScan := func(scan string, pages int, reader Reader) (extract.Doc, error) {
+		x := &Extractor{Next: &fakeNext{}, Reader: reader, Render: fakeRender{pages: pages}, Cache: cache}
+		return x.Extract(ctx, "application/pdf", strings.NewReader("%PDF-1.4\nscanned "+scan), 0)
+	}
+	steps := []struct {
+		name      string
+		scan      string
+		pages     int
+		failOn    string
+		wantCalls int // the reader's calls so far
+		wantErr   bool
+		wantLast  string
+	}{
+		{"first reading", "v1", 3, "", 3, false, "text of p03"},
+		{"the same scan", "v1", 3, "", 3, false, "text of p03"},
+		{"a page added", "v2", 4, "", 4, false, "text of p04"},
+		{"two more, interrupted on the second", "v3", 6, "p06", 5, true, ""},
+		{"resumed", "v3", 6, "", 6, false, "text of p06"},
+		{"resumed again", "v3", 6, "", 6, false, "text of p06"},
+	}
+	for _, s := range steps {
+		var reader Reader = r
+		if s.failOn != "" {
+			reader = flakyReader{fakeReader: r, failOn: s.failOn}
+		}
+		doc, err := extractScan(s.scan, s.pages, reader)
+		if (err != nil) != s.wantErr || r.calls != s.wantCalls {
+			t.Fatalf("%s: %v after %d reader calls; want error %v, %d calls", s.name, err, r.calls, s.wantErr, s.wantCalls)
+		}
+		if err != nil {
+			continue
+		}
+		if len(doc.Pages) != s.pages || doc.Pages[s.pages-1].Text != s.wantLast || doc.Pages[s.pages-1].Number != s.pages || doc.OCR != "fake 1" {
+			t.Errorf("%s: pages %+v", s.name, doc.Pages)
+		}
+	}
+}
