@@ -152,7 +152,7 @@ func (s *Store) GetFiles(ctx context.Context, ids []string) (_ []store.File, err
 		return nil, fmt.Errorf("postgres: reading %d files: %w", len(ids), err)
 	}
 	defer rows.Close()
-	byID := make(map[string]store.File, len(ids))
+	var files []store.File
 	for rows.Next() {
 		var (
 			f   store.File
@@ -167,18 +167,12 @@ func (s *Store) GetFiles(ctx context.Context, ids []string) (_ []store.File, err
 		}
 		f.ModifiedAt = f.ModifiedAt.UTC()
 		f.IndexedAt = f.IndexedAt.UTC()
-		byID[f.ID] = f
+		files = append(files, f)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("postgres: reading files: %w", err)
 	}
-	out := make([]store.File, 0, len(byID))
-	for _, id := range ids {
-		if f, ok := byID[id]; ok {
-			out = append(out, f)
-		}
-	}
-	return out, nil
+	return store.InOrder(ids, files), nil
 }
 
 // ContentHashes returns file ID → content hash for the IDs that are indexed.

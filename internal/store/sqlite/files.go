@@ -220,24 +220,18 @@ func (s *Store) GetFiles(ctx context.Context, ids []string) (_ []store.File, err
 		return nil, fmt.Errorf("get %d files from %s: %w", len(ids), s.path, err)
 	}
 	defer rows.Close()
-	byID := make(map[string]store.File, len(ids))
+	var files []store.File
 	for rows.Next() {
 		f, err := scanFile(rows)
 		if err != nil {
 			return nil, fmt.Errorf("get files from %s: %w", s.path, err)
 		}
-		byID[f.ID] = f
+		files = append(files, f)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("get files from %s: %w", s.path, err)
 	}
-	out := make([]store.File, 0, len(byID))
-	for _, id := range ids {
-		if f, ok := byID[id]; ok {
-			out = append(out, f)
-		}
-	}
-	return out, nil
+	return store.InOrder(ids, files), nil
 }
 
 // ContentHashes returns file ID → content hash for the indexed ids.

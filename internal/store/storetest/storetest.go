@@ -29,6 +29,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		fn   func(t *testing.T, newStore func(t *testing.T) store.Store)
 	}{
 		{"UpsertAndGetFiles", testUpsertAndGetFiles},
+		{"GetFilesOrder", testGetFilesOrder},
 		{"UpsertReplacesFileAndChunks", testUpsertReplaces},
 		{"ContentHashes", testContentHashes},
 		{"FilterIndexed", testFilterIndexed},
@@ -264,6 +265,31 @@ func testUpsertAndGetFiles(t *testing.T, newStore func(t *testing.T) store.Store
 		fs, err := s.GetFiles(ctx, ids)
 		if err != nil || len(fs) != 0 {
 			t.Errorf("GetFiles(%q) = %v, %v; want no files and no error", ids, fileIDs(fs), err)
+		}
+	}
+}
+
+// testGetFilesOrder: GetFiles returns the files in the order of the IDs
+// asked for, whatever the order they were written in or their IDs sort
+// in, and skips the IDs that are not indexed wherever they stand.
+func testGetFilesOrder(t *testing.T, newStore func(t *testing.T) store.Store) {
+	ctx, s := open(t, newStore)
+	for _, id := range []string{"m", "c", "x", "a", "q", "f"} {
+		upsert(t, ctx, s, file(id, id+".txt", "text of "+id))
+	}
+	for _, c := range []struct{ ids, want []string }{
+		{[]string{"a", "c", "f", "m", "q", "x"}, []string{"a", "c", "f", "m", "q", "x"}},
+		{[]string{"x", "q", "m", "f", "c", "a"}, []string{"x", "q", "m", "f", "c", "a"}},
+		{[]string{"q", "a", "x", "c", "m", "f"}, []string{"q", "a", "x", "c", "m", "f"}},
+		{[]string{"gone", "f", "a", "lost", "x", "missing"}, []string{"f", "a", "x"}},
+		{[]string{"gone", "lost"}, []string{}},
+	} {
+		got, err := s.GetFiles(ctx, c.ids)
+		if err != nil {
+			t.Fatalf("GetFiles(%q): %v", c.ids, err)
+		}
+		if ids := fileIDs(got); !slices.Equal(ids, c.want) {
+			t.Errorf("GetFiles(%q) = %q, want %q", c.ids, ids, c.want)
 		}
 	}
 }
