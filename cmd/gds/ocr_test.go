@@ -16,10 +16,14 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/image/bmp"
+	"golang.org/x/image/tiff"
+
 	"github.com/gds-cli/gds/internal/ai/openaitest"
 	"github.com/gds-cli/gds/internal/ai/openaitest/gdsmodel"
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/driveemu"
+	"github.com/gds-cli/gds/internal/extract"
 	"github.com/gds-cli/gds/internal/ocr"
 )
 
@@ -293,5 +297,73 @@ func TestOCRDriveE2E(t *testing.T) {
 	}
 	if len(doc.Results) == 0 || doc.Results[0].Name != "memo-photo.png" || !strings.Contains(doc.Results[0].OCR, "tesseract") {
 		t.Errorf("search = %+v; want the Drive photo, read by tesseract", doc.Results)
+	}
+}
+
+// Models read neither TIFF nor BMP: a scan in either format is sent to the
+// model as PNG (extract.ToPNG, bounded in pixels), one request each,
+// answered by the emulator from the PNG's hash, and found by its words.
+func TestOCRTIFFAndBMPByTheModelE2E(t *testing.T) {
+	t.Parallel() // own GDS_HOME and emulator, no t.Setenv
+	png, err := os.ReadFile("../../testdata/scans/unstructured-fake-memo-p1.png")
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, _, err := image.Decode(bytes.NewReader(png))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gray := image.NewGray(img.Bounds())
+	draw.Draw(gray, gray.Bounds(), img, img.Bounds().Min, draw.Src)
+	var tb, bb bytes.Buffer
+	if err := tiff.Encode(&tb, gray, &tiff.Options{Compression: tiff.Deflate}); err != nil {
+		t.Fatal(err)
+	}
+	if err := bmp.Encode(&bb, gray); err != nil {
+		t.Fatal(err)
+	}
+	texts := map[string]string{}
+	dir := t.TempDir()
+	for name, data := range map[string][]byte{
+		"memo-scan.tiff": tb.Bytes(), "memo-scan.bmp": bb.Bytes(),
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		sent, err := extract.ToPNG(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		texts[openaitest.ImageHash(sent)] = "Delivery note read from " + name + ": " + filepath.Ext(name)[1:] + "-parcels arrived."
+	}
+	oai := openaitest.NewServer(t, append(gdsmodel.Options(), openaitest.WithAPIKey("sk-test"), openaitest.WithImageTexts(texts))...)
+	h := newHarness(t)
+	h.env[config.EnvAIProvider] = config.ProviderOpenAI
+	h.env[config.EnvOpenAIAPIKey] = "sk-test"
+	h.env[config.EnvOpenAIBaseURL] = oai.URL
+	if code := h.run("crawl", "--source", "local:"+dir); code != exitOK {
+		t.Fatalf("crawl: exit %d\n%s", code, h.stderr.String())
+	}
+	requestsOK(t, oai, "crawl")
+	n := 0
+	for _, r := range oai.Requests() {
+		n += len(r.Images)
+	}
+	if n != 2 {
+		t.Errorf("crawl sent %d images, want 2 (the TIFF and the BMP, as PNG)", n)
+	}
+	for q, want := range map[string]string{"tiff-parcels": "memo-scan.tiff", "bmp-parcels": "memo-scan.bmp"} {
+		if code := h.run("search", "--json", q); code != exitOK {
+			t.Fatalf("search %q: exit %d\n%s", q, code, h.stderr.String())
+		}
+		var doc struct {
+			Results []ocrResult `json:"results"`
+		}
+		if err := json.Unmarshal(h.stdout.Bytes(), &doc); err != nil {
+			t.Fatal(err)
+		}
+		if len(doc.Results) == 0 || doc.Results[0].Name != want || doc.Results[0].OCR != "model gpt-4o-mini" || doc.Results[0].NameOnly {
+			t.Errorf("search %q = %+v; want %s first, its text read by model gpt-4o-mini", q, doc.Results, want)
+		}
 	}
 }

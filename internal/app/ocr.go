@@ -43,8 +43,11 @@ func readsImages(x crawl.Extractor) bool {
 	return ok && o.Reader != nil
 }
 
-// inProcess is extract.Extract as a crawl.Extractor (Deps.Extractor nil).
+// inProcess is extract.Extract as a crawl.Extractor, and extract.ToPNG as
+// an ocr.PNGConverter, in this process (Deps.Extractor nil or not a pool).
 type inProcess struct{}
+
+func (inProcess) ToPNG(_ context.Context, image []byte) ([]byte, error) { return extract.ToPNG(image) }
 
 func (inProcess) Extract(ctx context.Context, mimeType string, r io.Reader, maxBytes int64) (extract.Doc, error) {
 	return extract.Extract(ctx, mimeType, r, maxBytes)
@@ -68,7 +71,12 @@ func (d *Deps) fileReader(cfg *config.Config, prov ai.Provider) crawl.Extractor 
 	t := findOCRTools()
 	x := &ocr.Extractor{Next: next, Lang: d.Lang, Sem: t.sem, Render: t.render}
 	if m, ok := prov.(ocr.ImageModel); ok && (cfg.OCR == config.OCRModel || cfg.OCR == config.OCRAuto) {
-		x.Reader = ocr.Model{M: m}
+		// TIFF and BMP go to the model as PNG, decoded in a parse worker.
+		var conv ocr.PNGConverter = inProcess{}
+		if c, ok := d.Extractor.(ocr.PNGConverter); ok {
+			conv = c
+		}
+		x.Reader = ocr.Model{M: m, Convert: conv}
 	} else if t.reader != nil && cfg.OCR != config.OCRModel {
 		x.Reader = t.reader
 	}

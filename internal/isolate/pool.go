@@ -76,30 +76,52 @@ func (p *Pool) Extract(ctx context.Context, mimeType string, r io.Reader, maxByt
 	if err := ctx.Err(); err != nil {
 		return extract.Doc{}, err
 	}
+	resp, err := p.do(ctx, request{MimeType: mimeType, MaxBytes: maxBytes, CPU: p.o.Limits.CPU}, data)
+	if err != nil {
+		return extract.Doc{}, err
+	}
+	return extract.Doc{Pages: resp.Pages, Truncated: resp.Truncated}, nil
+}
+
+// ToPNG converts a TIFF or BMP image to PNG (extract.ToPNG) in a worker
+// process, under the pool's limits, with Extract's errors; a PNG over
+// MaxPNGBytes is refused as too complex.
+func (p *Pool) ToPNG(ctx context.Context, image []byte) ([]byte, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	resp, err := p.do(ctx, request{Op: opPNG, CPU: p.o.Limits.CPU}, image)
+	if err != nil {
+		return nil, err
+	}
+	return resp.Image, nil
+}
+
+// do runs one request in a worker, waiting for a place in the pool.
+func (p *Pool) do(ctx context.Context, req request, data []byte) (response, error) {
 	select {
 	case p.sem <- struct{}{}:
 	case <-ctx.Done():
-		return extract.Doc{}, ctx.Err()
+		return response{}, ctx.Err()
 	}
 	defer func() { <-p.sem }()
 
 	w, err := p.get()
 	if err != nil {
-		return extract.Doc{}, err
+		return response{}, err
 	}
-	req := request{MimeType: mimeType, MaxBytes: maxBytes, CPU: p.o.Limits.CPU}
 	resp, end, err := w.do(ctx, req, data, p.o.Limits.Wall)
 	switch {
 	case err != nil && ctx.Err() != nil:
 		// The caller gave up (Ctrl-C, its own deadline): w is stopped.
-		return extract.Doc{}, fmt.Errorf("extract: %w", ctx.Err())
+		return response{}, fmt.Errorf("extract: %w", ctx.Err())
 	case err != nil:
 		b := classify(end, p.o.Limits.Memory)
 		reason := b.reason(p.o.Limits, end.detail)
 		if b == breachWall {
-			return extract.Doc{}, extract.TooComplex(reason, true)
+			return response{}, extract.TooComplex(reason, true)
 		}
-		return extract.Doc{}, extract.TooComplex(reason, false)
+		return response{}, extract.TooComplex(reason, false)
 	}
 	w.requests++
 	if w.requests >= p.o.MaxRequests || resp.HeapBytes > uint64(p.o.Limits.Memory/4) {
@@ -108,9 +130,9 @@ func (p *Pool) Extract(ctx context.Context, mimeType string, r io.Reader, maxByt
 		p.put(w)
 	}
 	if resp.Err != "" {
-		return extract.Doc{}, errorOf(resp.ErrKind, resp.Err)
+		return response{}, errorOf(resp.ErrKind, resp.Err)
 	}
-	return extract.Doc{Pages: resp.Pages, Truncated: resp.Truncated}, nil
+	return resp, nil
 }
 
 // Close ends the idle workers; a worker busy with a request ends when the
@@ -265,7 +287,11 @@ func (w *worker) do(ctx context.Context, req request, data []byte, wall time.Dur
 		var res result
 		if res.err = writeRequest(w.bw, req, data); res.err == nil {
 			var b []byte
-			if b, res.err = readFrame(w.br, maxResponseBytes); res.err == nil {
+			limit := int64(maxResponseBytes)
+			if req.Op == opPNG {
+				limit = maxPNGResponseBytes
+			}
+			if b, res.err = readFrame(w.br, limit); res.err == nil {
 				res.err = decode(b, &res.resp)
 			}
 		}

@@ -23,11 +23,25 @@ type request struct {
 	MimeType string
 	MaxBytes int64
 	CPU      time.Duration // processor time this request may use
+	// Op is what to do with the file: "" extracts its text (opExtract),
+	// opPNG converts an image to PNG (extract.ToPNG).
+	Op string
 }
+
+// The requests' operations.
+const (
+	opExtract = ""
+	opPNG     = "png"
+)
+
+// MaxPNGBytes bounds the PNG an opPNG request answers with; a larger one
+// is refused as too complex.
+const MaxPNGBytes = 64 << 20
 
 // response is a worker's answer. Err is empty on success; otherwise
 // ErrKind says which extract sentinel the error matched.
 type response struct {
+	Image     []byte // opPNG's PNG
 	Pages     []extract.Page
 	Truncated bool
 	ErrKind   string
@@ -50,6 +64,9 @@ const maxHeaderBytes = 64 << 10
 // maxResponseBytes bounds a response frame: the text cap, with room for
 // page structure and the error text.
 const maxResponseBytes = 2*extract.MaxTextBytes + 1<<20
+
+// maxPNGResponseBytes bounds an opPNG response frame.
+const maxPNGResponseBytes = MaxPNGBytes + 1<<20
 
 // errFrameTooLarge is a frame whose declared length is over its bound.
 var errFrameTooLarge = errors.New("frame larger than its limit")

@@ -84,10 +84,17 @@ func ServeWith(in io.Reader, out io.Writer, fn ExtractFunc) int {
 		wd.begin(req.CPU)
 		// The worker process is this request's whole life: its parent bounds
 		// it by killing the process, and the watchdog by exiting.
-		doc, err := fn(context.Background(), req.MimeType, bytes.NewReader(data), req.MaxBytes)
+		var resp response
+		if req.Op == opPNG {
+			resp.Image, err = toPNG(data)
+		} else {
+			var doc extract.Doc
+			doc, err = fn(context.Background(), req.MimeType, bytes.NewReader(data), req.MaxBytes)
+			resp.Pages, resp.Truncated = doc.Pages, doc.Truncated
+		}
 		wd.end()
 		data = nil
-		resp := response{Pages: doc.Pages, Truncated: doc.Truncated, HeapBytes: heapInUse()}
+		resp.HeapBytes = heapInUse()
 		if err != nil {
 			resp = response{ErrKind: kindOf(err), Err: err.Error(), HeapBytes: resp.HeapBytes}
 		}
@@ -103,6 +110,16 @@ func ServeWith(in io.Reader, out io.Writer, fn ExtractFunc) int {
 			return exitProtocol
 		}
 	}
+}
+
+// toPNG is an opPNG request: extract.ToPNG, its answer bounded by
+// MaxPNGBytes.
+func toPNG(data []byte) ([]byte, error) {
+	b, err := extract.ToPNG(data)
+	if err == nil && len(b) > MaxPNGBytes {
+		return nil, extract.TooComplex(fmt.Sprintf("the image is %d MiB as PNG, over %d MiB", len(b)>>20, MaxPNGBytes>>20), false)
+	}
+	return b, err
 }
 
 // watchdog ends the worker when the running request goes past its

@@ -318,6 +318,41 @@ func TestModelReader(t *testing.T) {
 	}
 }
 
+// fakeConverter answers every image with png, or err, and counts calls.
+type fakeConverter struct {
+	png   []byte
+	err   error
+	calls int
+}
+
+func (f *fakeConverter) ToPNG(context.Context, []byte) ([]byte, error) {
+	f.calls++
+	return f.png, f.err
+}
+
+// With a converter, TIFF and BMP go to the model as PNG; one the converter
+// refuses (too many pixels) is the image's fault, and no call is made.
+func TestModelReaderConverts(t *testing.T) {
+	ctx := context.Background()
+	png := []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDRpng")
+	for _, img := range [][]byte{[]byte("II*\x00\x08\x00\x00\x00"), []byte("MM\x00*\x00\x00\x00\x08"), []byte("BM6\x00\x00\x00")} {
+		m := &fakeModel{text: "memo"}
+		conv := &fakeConverter{png: png}
+		if got, err := (Model{M: m, Convert: conv}).Read(ctx, img); err != nil || got != "memo" || conv.calls != 1 || len(m.mimes) != 1 || m.mimes[0] != "image/png" {
+			t.Errorf("%q: %q, %v (%d conversions, sent as %v); want the text, sent as one PNG", img[:4], got, err, conv.calls, m.mimes)
+		}
+	}
+	m := &fakeModel{text: "memo"}
+	conv := &fakeConverter{png: png}
+	if _, err := (Model{M: m, Convert: conv}).Read(ctx, png); err != nil || conv.calls != 0 {
+		t.Errorf("a PNG: %v, %d conversions; want none", err, conv.calls)
+	}
+	conv = &fakeConverter{err: extract.TooComplex("the image is 100000×100000 pixels", false)}
+	if _, err := (Model{M: m, Convert: conv}).Read(ctx, []byte("BM6\x00\x00\x00")); !errors.Is(err, extract.ErrTooComplex) || len(m.mimes) != 1 {
+		t.Errorf("a refused conversion: %v after %d calls; want too complex, no new call", err, len(m.mimes))
+	}
+}
+
 // A file waits for its place (Sem) before any page is read, and gives up
 // with the caller's context.
 func TestExtractorWaitsForItsPlace(t *testing.T) {
