@@ -9,6 +9,13 @@
 // as uploaded files). fullText search covers the text of PDF and Office
 // files, as Drive's does. -latency and the -fault-* flags inject delays and
 // errors into every request.
+//
+// Several users, each with a Drive of their own (files, Shared drives) and
+// a bearer token that picks it, as driveemu.Users serves them in tests:
+//
+//	go run ./cmd/gds-drive-emulator -user home:tok-home=default -user work:tok-work=dir:./work
+//
+// A request without a token, or with another, is refused with Drive's 401.
 package main
 
 import (
@@ -65,6 +72,28 @@ type options struct {
 	seed          uint64
 	maxPageSize   int
 	quiet         bool
+	users         []userSpec // -user, in order
+}
+
+// userSpec is one -user NAME:TOKEN=FIXTURE.
+type userSpec struct{ name, token, fixture string }
+
+// parseUser parses a -user value, refusing a name or token given before.
+func parseUser(v string, seen []userSpec) (userSpec, error) {
+	who, fixture, ok := strings.Cut(v, "=")
+	name, token, ok2 := strings.Cut(who, ":")
+	name, token, fixture = strings.TrimSpace(name), strings.TrimSpace(token), strings.TrimSpace(fixture)
+	if !ok || !ok2 || name == "" || token == "" || fixture == "" {
+		return userSpec{}, fmt.Errorf("%s", msg(fmt.Sprintf("-user %q: use NAME:TOKEN=FIXTURE (e.g. work:tok-work=dir:./work)", v),
+			fmt.Sprintf("-user %q: NAME:TOKEN=FIXTURE の形で指定してください（例: work:tok-work=dir:./work）", v)))
+	}
+	for _, u := range seen {
+		if u.name == name || u.token == token {
+			return userSpec{}, fmt.Errorf("%s", msg(fmt.Sprintf("-user %q: each user needs its own name and token", v),
+				fmt.Sprintf("-user %q: ユーザーごとに別の名前とトークンが必要です", v)))
+		}
+	}
+	return userSpec{name: name, token: token, fixture: fixture}, nil
 }
 
 func parseFlags(args []string, stderr io.Writer) (*options, error) {
@@ -84,6 +113,14 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.Uint64Var(&o.seed, "seed", 1, msg("seed of the fault random source", "障害の乱数シード"))
 	fs.IntVar(&o.maxPageSize, "max-page-size", driveemu.DefaultMaxPageSize, msg("files.list page size cap", "files.list のページサイズ上限"))
 	fs.BoolVar(&o.quiet, "quiet", false, msg("do not log requests", "リクエストをログに出さない"))
+	fs.Func("user", msg("a user NAME:TOKEN=FIXTURE with a Drive of their own (repeat for several; instead of -fixture)",
+		"独自の Drive を持つユーザー NAME:TOKEN=FIXTURE（複数なら繰り返す。-fixture の代わり）"), func(v string) error {
+		u, err := parseUser(v, o.users)
+		if err == nil {
+			o.users = append(o.users, u)
+		}
+		return err
+	})
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), usageText())
 		fs.PrintDefaults()
@@ -93,6 +130,11 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	}
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("%s", msg("unexpected arguments: "+strings.Join(fs.Args(), " "), "余分な引数: "+strings.Join(fs.Args(), " ")))
+	}
+	fixtureSet := false
+	fs.Visit(func(f *flag.Flag) { fixtureSet = fixtureSet || f.Name == "fixture" })
+	if fixtureSet && len(o.users) > 0 {
+		return nil, fmt.Errorf("%s", msg("-fixture and -user exclude each other: give each user its fixture", "-fixture と -user は同時に使えません。各ユーザーにフィクスチャを指定してください"))
 	}
 	if o.faultRate < 0 || o.faultRate > 1 {
 		return nil, fmt.Errorf("%s", msg("-fault-rate must be between 0 and 1", "-fault-rate は 0〜1 で指定してください"))
@@ -111,6 +153,13 @@ GOOGLE_DRIVE_TARGET_FOLDER_IDS); set them and run gds crawl / gds search.
   -fixture dir:PATH   serve a local folder tree as uploaded files
   -fixture default    the built-in demo Drive; -fixture FILE.json a manifest
 
+Several users, each with their own Drive (files, Shared drives from a
+manifest) and token: repeat -user NAME:TOKEN=FIXTURE instead of -fixture, e.g.
+  -user home:tok-home=default -user work:tok-work=dir:./work
+Each request's "Authorization: Bearer TOKEN" picks the user's Drive; no
+token or another is refused with Drive's 401 (authError). It prints each
+user's token and target folders.
+
 Search ("fullText contains") matches, as Drive does, the name, the
 description, the export text of Google Docs/Sheets/Slides, text files and the
 text extracted from PDF, Word (.docx), Excel (.xlsx) and PowerPoint (.pptx)
@@ -127,6 +176,13 @@ Google Drive API v3 のエミュレーターをローカルのアドレスで提
   -fixture dir:PATH   ローカルのフォルダーをアップロード済みファイルとして提供
   -fixture default    組み込みのデモ用 Drive。-fixture FILE.json はマニフェスト
 
+複数ユーザー（それぞれ独自の Drive: ファイル、マニフェストの共有ドライブ、トークン）:
+-fixture の代わりに -user NAME:TOKEN=FIXTURE を繰り返します。例:
+  -user home:tok-home=default -user work:tok-work=dir:./work
+リクエストの「Authorization: Bearer TOKEN」でユーザーの Drive が決まり、トークンが
+ない・違う場合は Drive と同じ 401（authError）で拒否します。各ユーザーのトークンと
+対象フォルダーを表示します。
+
 検索（fullText contains）は Drive と同じく、名前、説明、Google ドキュメント/
 スプレッドシート/スライドの書き出しテキスト、テキストファイル、PDF・Word（.docx）・
 Excel（.xlsx）・PowerPoint（.pptx）から抽出したテキスト（gds の抽出器を使用）に一致
@@ -137,13 +193,14 @@ Excel（.xlsx）・PowerPoint（.pptx）から抽出したテキスト（gds の
 `)
 }
 
-// loadFixture resolves -fixture.
-func loadFixture(spec string) (*driveemu.Fixture, error) {
+// loadFixture resolves -fixture, or a -user's fixture (key: the user's
+// name, so that folders laid out alike get IDs of their own).
+func loadFixture(spec, key string) (*driveemu.Fixture, error) {
 	switch {
 	case spec == "default":
 		return driveemu.DefaultFixture(), nil
 	case strings.HasPrefix(spec, "dir:"):
-		return driveemu.FromDir(strings.TrimPrefix(spec, "dir:"))
+		return driveemu.FromDirKeyed(strings.TrimPrefix(spec, "dir:"), key)
 	case strings.HasSuffix(spec, ".json"):
 		return driveemu.LoadManifest(spec)
 	}
@@ -196,26 +253,48 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 	if err != nil {
 		return err
 	}
-	fx, err := loadFixture(o.fixture)
-	if err != nil {
-		return err
-	}
-	emu := fx.Emu
-	emu.SetMaxPageSize(o.maxPageSize)
-	emu.Faults().Seed(o.seed)
-	if o.latency > 0 {
-		emu.Faults().Add(driveemu.Latency(o.latency))
-	}
+	var rules []driveemu.Rule
 	if o.faultRate > 0 {
-		rules, err := faultRules(o.faultKinds, o.faultRate, o.retryAfter)
-		if err != nil {
+		if rules, err = faultRules(o.faultKinds, o.faultRate, o.retryAfter); err != nil {
 			return err
+		}
+	}
+	setUp := func(emu *driveemu.Emulator) {
+		emu.SetMaxPageSize(o.maxPageSize)
+		emu.Faults().Seed(o.seed)
+		if o.latency > 0 {
+			emu.Faults().Add(driveemu.Latency(o.latency))
 		}
 		for _, r := range rules {
 			emu.Faults().Add(r)
 		}
 	}
-	var h http.Handler = emu
+	var h http.Handler
+	var drives []*driveemu.Emulator
+	var banner func(base string) string
+	if len(o.users) > 0 {
+		var users *driveemu.Users
+		users, drives, banner, err = serveUsers(o.users, setUp)
+		if err != nil {
+			return err
+		}
+		h = users
+	} else {
+		fx, err := loadFixture(o.fixture, "")
+		if err != nil {
+			return err
+		}
+		setUp(fx.Emu)
+		h, drives = fx.Emu, []*driveemu.Emulator{fx.Emu}
+		n, ids := len(fx.Emu.IDs()), strings.Join(fx.Targets, ",")
+		banner = func(base string) string {
+			return msg(
+				fmt.Sprintf("Drive API emulator (%d items) at %s/drive/v3/\n  GDS_DRIVE_ENDPOINT=%s\n  GOOGLE_DRIVE_TARGET_FOLDER_IDS=%s\nStop with Ctrl-C.",
+					n, base, base, ids),
+				fmt.Sprintf("Drive API エミュレーター（%d 項目）: %s/drive/v3/\n  GDS_DRIVE_ENDPOINT=%s\n  GOOGLE_DRIVE_TARGET_FOLDER_IDS=%s\nCtrl-C で停止します。",
+					n, base, base, ids))
+		}
+	}
 	if !o.quiet {
 		h = logRequests(h, log.New(stderr, "", log.LstdFlags))
 	}
@@ -224,12 +303,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 		return fmt.Errorf("listen on %s: %w", o.addr, err)
 	}
 	base := "http://" + ln.Addr().String()
-	ids := strings.Join(fx.Targets, ",")
-	fmt.Fprintln(stdout, msg(
-		fmt.Sprintf("Drive API emulator (%d items) at %s/drive/v3/\n  GDS_DRIVE_ENDPOINT=%s\n  GOOGLE_DRIVE_TARGET_FOLDER_IDS=%s\nStop with Ctrl-C.",
-			len(emu.IDs()), base, base, ids),
-		fmt.Sprintf("Drive API エミュレーター（%d 項目）: %s/drive/v3/\n  GDS_DRIVE_ENDPOINT=%s\n  GOOGLE_DRIVE_TARGET_FOLDER_IDS=%s\nCtrl-C で停止します。",
-			len(emu.IDs()), base, base, ids)))
+	fmt.Fprintln(stdout, banner(base))
 	if ready != nil {
 		ready <- base
 	}
@@ -247,10 +321,47 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 	if err := srv.Shutdown(shutdown); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return fmt.Errorf("shut down: %w", err)
 	}
-	st := emu.Stats()
-	fmt.Fprintln(stderr, msg(fmt.Sprintf("served %d requests, injected faults: %v", st.Total(), st.Faults),
-		fmt.Sprintf("%d 件のリクエストを処理、注入した障害: %v", st.Total(), st.Faults)))
+	total, faults := 0, map[driveemu.FaultKind]int{}
+	for _, emu := range drives {
+		st := emu.Stats()
+		total += st.Total()
+		for k, n := range st.Faults {
+			faults[k] += n
+		}
+	}
+	fmt.Fprintln(stderr, msg(fmt.Sprintf("served %d requests, injected faults: %v", total, faults),
+		fmt.Sprintf("%d 件のリクエストを処理、注入した障害: %v", total, faults)))
 	return nil
+}
+
+// serveUsers builds the Drive of each -user behind one endpoint, each set
+// up by setUp, and the banner that names each user's token and targets.
+func serveUsers(specs []userSpec, setUp func(*driveemu.Emulator)) (*driveemu.Users, []*driveemu.Emulator, func(string) string, error) {
+	tokens := map[string]string{}
+	users := driveemu.NewUsers(driveemu.StaticTokens(tokens))
+	var drives []*driveemu.Emulator
+	var b strings.Builder
+	head := func(base string) string {
+		return msg(fmt.Sprintf("Drive API emulator for %d users at %s/drive/v3/: the bearer token picks the user's Drive\n", len(specs), base),
+			fmt.Sprintf("Drive API エミュレーター（%d ユーザー）: %s/drive/v3/（Bearer トークンでユーザーの Drive が決まります）\n", len(specs), base))
+	}
+	for _, u := range specs {
+		fx, err := loadFixture(u.fixture, u.name+"/")
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("-user %s: %w", u.name, err)
+		}
+		if !strings.HasSuffix(u.fixture, ".json") { // a manifest names its own user
+			fx.Emu.SetUser(driveemu.User{DisplayName: u.name, EmailAddress: u.name + "@example.com", PermissionID: driveemu.StableID("user/" + u.name)})
+		}
+		setUp(fx.Emu)
+		tokens[u.token] = u.name
+		users.Put(u.name, fx.Emu)
+		drives = append(drives, fx.Emu)
+		fmt.Fprintf(&b, msg("  %s: token %s, %d items, target folders %s\n", "  %s: トークン %s、%d 項目、対象フォルダー %s\n"),
+			u.name, u.token, len(fx.Emu.IDs()), strings.Join(fx.Targets, ","))
+	}
+	b.WriteString(msg("Stop with Ctrl-C.", "Ctrl-C で停止します。"))
+	return users, drives, func(base string) string { return head(base) + b.String() }, nil
 }
 
 // statusWriter remembers the status of a response; it passes Hijack

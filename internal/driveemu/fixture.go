@@ -208,7 +208,12 @@ func MimeByName(name string, content []byte) string {
 // regular file an uploaded file with its content, modification time and a
 // MIME type from its extension. Hidden entries (".name") are skipped. IDs
 // derive from relative paths, so they are stable.
-func FromDir(dir string) (*Fixture, error) {
+func FromDir(dir string) (*Fixture, error) { return FromDirKeyed(dir, "") }
+
+// FromDirKeyed is FromDir with IDs derived from key and the relative
+// paths, so the Drives of several users (Users.Put) built from folders
+// laid out alike have IDs of their own.
+func FromDirKeyed(dir, key string) (*Fixture, error) {
 	info, err := os.Stat(dir)
 	if err != nil {
 		return nil, fmt.Errorf("fixture folder: %w", err)
@@ -218,7 +223,7 @@ func FromDir(dir string) (*Fixture, error) {
 	}
 	e := New()
 	fx := &Fixture{Emu: e, IDs: map[string]string{}, NotIndexed: map[string]string{}}
-	top := e.AddFile(File{ID: StableID("dir:."), Name: filepath.Base(filepath.Clean(dir)), MimeType: MimeFolder,
+	top := e.AddFile(File{ID: StableID(key + "dir:."), Name: filepath.Base(filepath.Clean(dir)), MimeType: MimeFolder,
 		Parents: []string{RootAlias}, ModifiedTime: info.ModTime()})
 	fx.IDs["."] = top
 	fx.Targets = []string{top}
@@ -244,14 +249,14 @@ func FromDir(dir string) (*Fixture, error) {
 		}
 		switch {
 		case d.IsDir():
-			fx.IDs[rel] = e.AddFile(File{ID: StableID("dir:" + rel), Name: d.Name(), MimeType: MimeFolder,
+			fx.IDs[rel] = e.AddFile(File{ID: StableID(key + "dir:" + rel), Name: d.Name(), MimeType: MimeFolder,
 				Parents: []string{parent}, ModifiedTime: fi.ModTime()})
 		case d.Type().IsRegular():
 			b, err := os.ReadFile(p)
 			if err != nil {
 				return err
 			}
-			fx.IDs[rel] = e.AddFile(File{ID: StableID("dir:" + rel), Name: d.Name(), MimeType: MimeByName(d.Name(), b),
+			fx.IDs[rel] = e.AddFile(File{ID: StableID(key + "dir:" + rel), Name: d.Name(), MimeType: MimeByName(d.Name(), b),
 				Parents: []string{parent}, ModifiedTime: fi.ModTime(), CreatedTime: fi.ModTime(), Content: b})
 		}
 		return nil

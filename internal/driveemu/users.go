@@ -2,6 +2,7 @@ package driveemu
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -61,6 +62,26 @@ func (u *Users) Add(name string, user User) *Emulator {
 	e.files[e.rootID] = root
 	u.users[name] = e
 	return e
+}
+
+// Put makes e user name's Drive, replacing any: a Drive built elsewhere
+// (a fixture), whose IDs, unlike Add's, are kept as they are.
+func (u *Users) Put(name string, e *Emulator) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.users[name] = e
+}
+
+// Names returns the users' names, sorted.
+func (u *Users) Names() []string {
+	u.mu.RLock()
+	defer u.mu.RUnlock()
+	out := make([]string, 0, len(u.users))
+	for n := range u.users {
+		out = append(out, n)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // Drive returns user name's Emulator, nil when there is none.
