@@ -180,7 +180,7 @@ func New(o Options) *Deps {
 				perr = err
 				return
 			}
-			prov, perr = NewProvider(cfg)
+			prov, perr = NewProvider(cfg, d.Lang)
 		})
 		return prov, perr
 	}
@@ -325,8 +325,9 @@ func isReadOnly(err error) bool {
 	return err != nil && (errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS))
 }
 
-// NewProvider returns the AI provider cfg.AIProvider names.
-func NewProvider(cfg *config.Config) (ai.Provider, error) {
+// NewProvider returns the AI provider cfg.AIProvider names; its errors
+// speak lang.
+func NewProvider(cfg *config.Config, lang string) (ai.Provider, error) {
 	switch cfg.AIProvider {
 	case config.ProviderOffline:
 		return offline.New(), nil
@@ -340,6 +341,7 @@ func NewProvider(cfg *config.Config) (ai.Provider, error) {
 			Timeout:        OpenAITimeout,
 			MaxRetries:     OpenAIMaxRetries,
 			RateLimits:     ratelimit.Config{MaxRPM: cfg.AIMaxRPM},
+			Lang:           lang,
 		})
 		if err != nil {
 			return nil, fmt.Errorf("set up the OpenAI provider: %w", err)

@@ -242,7 +242,7 @@ func (d *Deps) openEval(ctx context.Context, req EvalRequest) (*openedEval, erro
 	if err != nil {
 		return nil, err
 	}
-	prov, err := ProviderNamed(cfg, req.Provider)
+	prov, err := ProviderNamed(cfg, req.Provider, d.Lang)
 	if err != nil {
 		return nil, apperr.Mark(err, apperr.Usage)
 	}
@@ -274,8 +274,9 @@ func (d *Deps) openEval(ctx context.Context, req EvalRequest) (*openedEval, erro
 }
 
 // ProviderNamed builds the named provider ("offline" or "openai") with the
-// configuration's settings (model names, keys) for everything else.
-func ProviderNamed(cfg *config.Config, name string) (ai.Provider, error) {
+// configuration's settings (model names, keys) for everything else; its
+// errors speak lang.
+func ProviderNamed(cfg *config.Config, name, lang string) (ai.Provider, error) {
 	switch name {
 	case config.ProviderOffline, config.ProviderOpenAI:
 	default:
@@ -283,7 +284,7 @@ func ProviderNamed(cfg *config.Config, name string) (ai.Provider, error) {
 	}
 	c := *cfg
 	c.AIProvider = name
-	return NewProvider(&c)
+	return NewProvider(&c, lang)
 }
 
 // answerer answers as gds ask does: with the index's document

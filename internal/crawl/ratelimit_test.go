@@ -52,7 +52,6 @@ func openIndex(t *testing.T) *sqlite.Store {
 
 func emulated(t *testing.T, opts ...openaitest.Option) (*openaitest.Server, *openai.Provider) {
 	t.Helper()
-	t.Setenv("LANG", "C")
 	srv := openaitest.NewServer(t, opts...)
 	p, err := openai.New(openai.Config{BaseURL: srv.URL, EmbeddingDim: openaitest.DefaultSimpleDim, EmbeddingModel: "text-embedding-3-small"})
 	if err != nil {

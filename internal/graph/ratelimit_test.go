@@ -19,7 +19,6 @@ import (
 // when the headers show room, within the limit, and fails nothing.
 func TestBuildFollowsTheRateLimit(t *testing.T) {
 	ctx := context.Background()
-	t.Setenv("LANG", "C")
 	const rpm = 3000
 	srv := openaitest.NewServer(t, openaitest.WithLatency(100*time.Millisecond),
 		openaitest.WithRateLimits(openaitest.RateLimit{RPM: rpm, TPM: 10_000_000}, openaitest.RateLimit{RPM: 3000}))

@@ -9,7 +9,6 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"os"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -54,13 +53,9 @@ type malformedResponse struct{}
 func (malformedResponse) Error() string        { return "malformed response" }
 func (malformedResponse) Is(target error) bool { return target == ai.ErrMalformedOutput }
 
-// ja reports whether messages should be in Japanese: the process's locale
-// (LC_ALL, LC_MESSAGES, LANG), read when a message is made.
-func ja() bool { return i18n.Detect(os.LookupEnv) == i18n.Ja }
-
-// msg picks the message for the user's locale.
-func msg(en, jp string) string {
-	if ja() {
+// msg picks the message for lang (i18n.Ja: jp; else en).
+func msg(lang, en, jp string) string {
+	if lang == i18n.Ja {
 		return jp
 	}
 	return en
@@ -70,6 +65,7 @@ func msg(en, jp string) string {
 // (host only), the HTTP status and the number of attempts, never the key.
 type Error struct {
 	Op       string // "chat completion", "chat stream" or "embeddings"
+	Lang     string // the language of the text (Config.Lang; "": English)
 	Host     string // server host[:port]
 	Status   int    // HTTP status; 0 when no response arrived
 	Code     string // OpenAI error code, e.g. "invalid_api_key"
@@ -82,7 +78,7 @@ type Error struct {
 // Error implements error.
 func (e *Error) Error() string {
 	var b strings.Builder
-	if ja() {
+	if e.Lang == i18n.Ja {
 		fmt.Fprintf(&b, "openai: %s の %s が失敗しました", e.Host, e.Op)
 		if e.Attempts > 1 {
 			fmt.Fprintf(&b, "（%d 回試行）", e.Attempts)
@@ -114,17 +110,17 @@ func (e *Error) Error() string {
 func (e *Error) hint() string {
 	switch {
 	case e.Kind == ErrUnauthorized:
-		return msg("the API key was rejected: check OPENAI_API_KEY", "API キーが拒否されました。OPENAI_API_KEY を確認してください")
+		return msg(e.Lang, "the API key was rejected: check OPENAI_API_KEY", "API キーが拒否されました。OPENAI_API_KEY を確認してください")
 	case e.Kind == ErrQuotaExhausted:
-		return msg("quota exhausted: check your OpenAI plan and billing", "利用枠を使い切りました。OpenAI のプランと支払い設定を確認してください")
+		return msg(e.Lang, "quota exhausted: check your OpenAI plan and billing", "利用枠を使い切りました。OpenAI のプランと支払い設定を確認してください")
 	case e.Kind == ErrRateLimited:
-		return msg("rate limited: wait a minute and try again", "レート制限中です。少し待ってから再実行してください")
+		return msg(e.Lang, "rate limited: wait a minute and try again", "レート制限中です。少し待ってから再実行してください")
 	case e.Kind == ErrServer:
-		return msg("the server is failing: try again later", "サーバー側のエラーです。時間をおいて再実行してください")
+		return msg(e.Lang, "the server is failing: try again later", "サーバー側のエラーです。時間をおいて再実行してください")
 	case e.Kind == ErrModelNotFound:
-		return msg("check the configured model name", "設定したモデル名を確認してください")
+		return msg(e.Lang, "check the configured model name", "設定したモデル名を確認してください")
 	case e.Kind == ErrConnection || e.Kind == ErrTimeout:
-		return msg("check the network and OPENAI_BASE_URL, or work without network with GDS_AI_PROVIDER=offline",
+		return msg(e.Lang, "check the network and OPENAI_BASE_URL, or work without network with GDS_AI_PROVIDER=offline",
 			"ネットワークと OPENAI_BASE_URL を確認するか、GDS_AI_PROVIDER=offline でネットワークなしで使ってください")
 	}
 	return ""
@@ -176,12 +172,12 @@ func withAttempts(ctx context.Context, cost int) (context.Context, *attempts) {
 }
 
 func (p *Provider) malformed(op string, n *attempts, detail string) error {
-	return &Error{Op: op, Host: p.host, Status: http.StatusOK, Attempts: n.load(), Kind: ErrMalformedResponse, Message: detail}
+	return &Error{Op: op, Host: p.host, Lang: p.lang, Status: http.StatusOK, Attempts: n.load(), Kind: ErrMalformedResponse, Message: detail}
 }
 
 // fail turns an SDK error into an *Error (or the caller's context error).
 func (p *Provider) fail(ctx context.Context, op string, n *attempts, err error) error {
-	e := &Error{Op: op, Host: p.host, Attempts: n.load()}
+	e := &Error{Op: op, Host: p.host, Lang: p.lang, Attempts: n.load()}
 	var apiErr *sdk.Error
 	switch {
 	case ctx.Err() != nil:
@@ -194,7 +190,7 @@ func (p *Provider) fail(ctx context.Context, op string, n *attempts, err error) 
 		e.Kind, e.Err = ErrConnection, err
 	case errors.Is(err, ratelimit.ErrQuota):
 		e.Status, e.Code, e.Kind = http.StatusTooManyRequests, ratelimit.CodeQuota, ErrQuotaExhausted
-		e.Message = msg("not sent: the account's quota was found exhausted moments ago", "送信していません: 直前にアカウントの利用枠の超過が確認されました")
+		e.Message = msg(p.lang, "not sent: the account's quota was found exhausted moments ago", "送信していません: 直前にアカウントの利用枠の超過が確認されました")
 	case errors.As(err, &apiErr):
 		e.Status, e.Code = apiErr.StatusCode, apiErr.Code
 		e.Message = p.redact(ai.Truncate(apiErr.Message, 300))
@@ -214,7 +210,7 @@ func (p *Provider) fail(ctx context.Context, op string, n *attempts, err error) 
 		}
 	case errors.Is(err, context.DeadlineExceeded):
 		e.Kind = ErrTimeout
-		e.Message = msg(fmt.Sprintf("no answer within %s", p.timeout), fmt.Sprintf("%s 以内に応答がありません", p.timeout))
+		e.Message = msg(p.lang, fmt.Sprintf("no answer within %s", p.timeout), fmt.Sprintf("%s 以内に応答がありません", p.timeout))
 	case isDecode(err):
 		e.Kind, e.Message = ErrMalformedResponse, p.redact(ai.Truncate(err.Error(), 300))
 	case isTransport(err):
@@ -250,7 +246,7 @@ func (p *Provider) unreachable(op string) error {
 		return nil
 	}
 	ago := now.Sub(p.downSince).Round(time.Second)
-	return &Error{Op: op, Host: p.host, Kind: ErrConnection, Message: msg(
+	return &Error{Op: op, Host: p.host, Lang: p.lang, Kind: ErrConnection, Message: msg(p.lang,
 		fmt.Sprintf("not tried again: the server could not be reached %s ago", ago),
 		fmt.Sprintf("再試行しません: %s 前にサーバーに接続できませんでした", ago))}
 }

@@ -78,6 +78,9 @@ type Config struct {
 	BatchSize int
 	// HTTPClient replaces the default HTTP client.
 	HTTPClient *http.Client
+	// Lang is the language of the errors' text (i18n.En or i18n.Ja; "":
+	// English): the user's, passed down from main.
+	Lang string
 	// UnreachableFor is how long, after a call found the server
 	// unreachable (no connection, retries spent), later
 	// calls fail at once with the same hint instead of retrying again: one
@@ -120,6 +123,7 @@ type Provider struct {
 	sendDims  int // "dimensions" sent with embeddings requests, 0: none
 	batchSize int
 	timeout   time.Duration
+	lang      string // Config.Lang
 
 	mu  sync.Mutex // guards dim and downUntil
 	dim int        // 0 until known
@@ -150,7 +154,7 @@ func New(cfg Config) (*Provider, error) {
 	}
 	u, err := url.Parse(base)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("openai: %s", msg(
+		return nil, fmt.Errorf("openai: %s", msg(cfg.Lang,
 			fmt.Sprintf("base URL %q is not an http(s) URL; set OPENAI_BASE_URL to e.g. http://localhost:11434/v1", redactURL(base)),
 			fmt.Sprintf("ベース URL %q が http(s) の URL ではありません。OPENAI_BASE_URL に http://localhost:11434/v1 のような値を設定してください", redactURL(base))))
 	}
@@ -165,6 +169,7 @@ func New(cfg Config) (*Provider, error) {
 		embModel:  cmp(cfg.EmbeddingModel, DefaultEmbeddingModel),
 		batchSize: cfg.BatchSize,
 		timeout:   cfg.Timeout,
+		lang:      cfg.Lang,
 		downFor:   cfg.UnreachableFor,
 		now:       cfg.Now,
 	}
@@ -390,11 +395,11 @@ func (p *Provider) Structured(ctx context.Context, req ai.Request) (json.RawMess
 	}
 	c := resp.Choices[0]
 	if c.Message.Refusal != "" {
-		return nil, &Error{Op: op, Host: p.host, Status: http.StatusOK, Attempts: n.load(), Kind: ErrRefused,
+		return nil, &Error{Op: op, Host: p.host, Lang: p.lang, Status: http.StatusOK, Attempts: n.load(), Kind: ErrRefused,
 			Message: p.redact(ai.Truncate(c.Message.Refusal, 200))}
 	}
 	if c.FinishReason == "length" {
-		return nil, &Error{Op: op, Host: p.host, Status: http.StatusOK, Attempts: n.load(), Kind: ErrTruncated,
+		return nil, &Error{Op: op, Host: p.host, Lang: p.lang, Status: http.StatusOK, Attempts: n.load(), Kind: ErrTruncated,
 			Message: "the reply was cut at the token limit"}
 	}
 	content := stripFence(c.Message.Content)
@@ -472,7 +477,7 @@ func (p *Provider) Stream(ctx context.Context, req ai.Request) iter.Seq2[ai.Even
 			return
 		}
 		if finish == "" {
-			yield(ai.Event{}, &Error{Op: op, Host: p.host, Status: http.StatusOK, Attempts: n.load(), Kind: ErrTruncated,
+			yield(ai.Event{}, &Error{Op: op, Host: p.host, Lang: p.lang, Status: http.StatusOK, Attempts: n.load(), Kind: ErrTruncated,
 				Message: "the stream ended before the model finished"})
 			return
 		}
@@ -515,7 +520,7 @@ func (p *Provider) CallTools(ctx context.Context, req ai.Request) (ai.Reply, err
 	}
 	c := resp.Choices[0]
 	if c.Message.Refusal != "" {
-		return ai.Reply{}, &Error{Op: op, Host: p.host, Status: http.StatusOK, Attempts: n.load(), Kind: ErrRefused,
+		return ai.Reply{}, &Error{Op: op, Host: p.host, Lang: p.lang, Status: http.StatusOK, Attempts: n.load(), Kind: ErrRefused,
 			Message: p.redact(ai.Truncate(c.Message.Refusal, 200))}
 	}
 	return ai.Reply{
@@ -627,8 +632,8 @@ func (p *Provider) embedBatch(ctx context.Context, texts []string) ([][]float32,
 	}
 	for _, v := range out {
 		if len(v) != want || want == 0 {
-			return nil, &Error{Op: op, Host: p.host, Status: http.StatusOK, Attempts: n.load(), Kind: ErrDimension,
-				Message: msg(
+			return nil, &Error{Op: op, Host: p.host, Lang: p.lang, Status: http.StatusOK, Attempts: n.load(), Kind: ErrDimension,
+				Message: msg(p.lang,
 					fmt.Sprintf("model %s returned %d-dimensional embeddings, expected %d; check the embedding model and dimension settings", p.embModel, len(v), want),
 					fmt.Sprintf("モデル %s の埋め込みは %d 次元で、期待した %d 次元と異なります。埋め込みモデルと次元の設定を確認してください", p.embModel, len(v), want))}
 		}

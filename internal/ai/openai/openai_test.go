@@ -26,7 +26,6 @@ const testKey = "sk-test-0123456789abcdefSECRET"
 // newPair starts a server requiring testKey and a provider pointed at it.
 func newPair(t *testing.T, cfg openai.Config, opts ...openaitest.Option) (*openaitest.Server, *openai.Provider) {
 	t.Helper()
-	t.Setenv("LANG", "C")
 	srv := openaitest.NewServer(t, append([]openaitest.Option{openaitest.WithAPIKey(testKey)}, opts...)...)
 	if cfg.APIKey == "" {
 		cfg.APIKey = testKey
@@ -316,17 +315,16 @@ func TestMixedFaultsThenSuccess(t *testing.T) {
 }
 
 func TestWrongKeyTellsUserToCheckKey(t *testing.T) {
-	for _, lang := range []string{"C", "ja_JP.UTF-8"} {
+	for _, lang := range []string{i18n.En, i18n.Ja} {
 		t.Run(lang, func(t *testing.T) {
-			srv, p := newPair(t, openai.Config{APIKey: "sk-wrong-key-987654321"})
-			t.Setenv("LANG", lang)
+			srv, p := newPair(t, openai.Config{APIKey: "sk-wrong-key-987654321", Lang: lang})
 			_, err := ai.AnalyzeQuery(context.Background(), p, ai.QueryInput{Query: "x"})
 			if !errors.Is(err, openai.ErrUnauthorized) {
 				t.Fatalf("err = %v", err)
 			}
 			msg := err.Error()
 			want := "check OPENAI_API_KEY"
-			if lang != "C" {
+			if lang == i18n.Ja {
 				want = "OPENAI_API_KEY を確認してください"
 			}
 			if !strings.Contains(msg, want) || !strings.Contains(msg, "401") {
@@ -412,11 +410,10 @@ func TestModelNotFound(t *testing.T) {
 	}
 }
 
-// The missing key is said in the reader's language, whatever the process's
-// locale was when the package loaded.
+// The missing key is said in the reader's language, whatever the
+// provider's language.
 func TestNoAPIKeyIsSaidInTheReadersLanguage(t *testing.T) {
-	t.Setenv("LANG", "ja_JP.UTF-8")
-	_, err := openai.New(openai.Config{})
+	_, err := openai.New(openai.Config{Lang: i18n.Ja})
 	if !errors.Is(err, apperr.Config) {
 		t.Errorf("err %v is not a configuration error", err)
 	}
@@ -511,7 +508,6 @@ func (t toServer) RoundTrip(r *http.Request) (*http.Response, error) {
 
 func officialPair(t *testing.T, cfg openai.Config) (*openaitest.Server, *openai.Provider) {
 	t.Helper()
-	t.Setenv("LANG", "C")
 	srv := openaitest.NewServer(t, openaitest.WithAPIKey(testKey))
 	u, _ := url.Parse(srv.URL)
 	cfg.APIKey, cfg.HTTPClient = testKey, &http.Client{Transport: toServer{u}}

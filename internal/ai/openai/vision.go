@@ -61,11 +61,11 @@ func (p *Provider) ReadImage(ctx context.Context, image []byte, mimeType string)
 	}
 	c := resp.Choices[0]
 	if c.Message.Refusal != "" {
-		return "", &Error{Op: op, Host: p.host, Status: http.StatusOK, Attempts: n.load(), Kind: ErrRefused,
+		return "", &Error{Op: op, Host: p.host, Lang: p.lang, Status: http.StatusOK, Attempts: n.load(), Kind: ErrRefused,
 			Message: p.redact(ai.Truncate(c.Message.Refusal, 200))}
 	}
 	if c.FinishReason == "length" {
-		return "", &Error{Op: op, Host: p.host, Status: http.StatusOK, Attempts: n.load(), Kind: ErrTruncated,
+		return "", &Error{Op: op, Host: p.host, Lang: p.lang, Status: http.StatusOK, Attempts: n.load(), Kind: ErrTruncated,
 			Message: "the transcription was cut at the token limit"}
 	}
 	return strings.TrimSpace(c.Message.Content), nil
