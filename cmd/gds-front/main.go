@@ -24,10 +24,9 @@ import (
 	"os"
 	"time"
 
-	"golang.org/x/term"
-
 	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/iostreams"
 	"github.com/gds-cli/gds/internal/launcher"
 	"github.com/gds-cli/gds/internal/render/scriptfilter"
 	"github.com/gds-cli/gds/internal/termsafe"
@@ -45,7 +44,8 @@ func main() {
 }
 
 func run(args []string) int {
-	lang := i18n.Detect(os.LookupEnv)
+	streams := iostreams.System()
+	lang := streams.Lang
 	act, typed := launcher.Route(args)
 	switch act {
 	case launcher.Version, launcher.VersionJSON:
@@ -55,7 +55,7 @@ func run(args []string) int {
 		}
 		return apperr.ExitOK
 	case launcher.Served:
-		if code, ok := runServed(args); ok {
+		if code, ok := runServed(streams, args); ok {
 			return code
 		}
 	case launcher.Keystroke:
@@ -138,8 +138,8 @@ func typing(lang string, typed launcher.Typed) launcher.Typing {
 // terminal (Alfred, pipes, scripts): on a terminal the full CLI asks its
 // clarifying questions and draws spinners. ok is false — the caller hands
 // the command over — when no server runs it.
-func runServed(args []string) (code int, ok bool) {
-	if term.IsTerminal(int(os.Stdin.Fd())) || term.IsTerminal(int(os.Stdout.Fd())) || launcher.KeyServerOff(os.LookupEnv) {
+func runServed(streams iostreams.IOStreams, args []string) (code int, ok bool) {
+	if streams.StdinTTY || streams.StdoutTTY || launcher.KeyServerOff(os.LookupEnv) {
 		return 0, false
 	}
 	wd, err := os.Getwd()

@@ -17,6 +17,7 @@ import (
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/driveemu"
 	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/iostreams"
 )
 
 // twoAccounts is gds with two Google accounts: the default one signed in
@@ -82,7 +83,7 @@ func (o *twoAccounts) run(args ...string) int {
 		WorkDir:   o.t.TempDir(),
 		GOOS:      "linux",
 	})
-	d := app.New(app.Options{Config: cfg, ConfigErr: err, Stdout: &o.stdout, Stderr: &o.stderr, Lang: o.env["LANG"]})
+	d := app.New(app.Options{Config: cfg, ConfigErr: err, IO: iostreams.IOStreams{Stdout: &o.stdout, Stderr: &o.stderr, Lang: o.env["LANG"]}})
 	d.OAuthEndpoints = o.srv.Endpoints()
 	d.TokenStore = func(account string) (auth.TokenStore, error) {
 		return auth.NewAccountFileStore(o.env[config.EnvHome], account), nil

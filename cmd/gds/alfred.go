@@ -10,6 +10,7 @@ import (
 
 	"github.com/gds-cli/gds/internal/alfredpkg"
 	"github.com/gds-cli/gds/internal/app"
+	"github.com/gds-cli/gds/internal/iostreams"
 	"github.com/gds-cli/gds/internal/launcher"
 	"github.com/gds-cli/gds/internal/sysopen"
 )
@@ -116,6 +117,6 @@ func newAlfredCommand(d *app.Deps, info buildInfo) *cli.Command {
 // dependencies writing to stdout and stderr.
 func servedRun(info buildInfo) func(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return func(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-		return run(ctx, app.FromOSWith(stdout, stderr), append([]string{"gds"}, args...), info)
+		return run(ctx, app.FromOS(iostreams.Captured(stdout, stderr)), append([]string{"gds"}, args...), info)
 	}
 }

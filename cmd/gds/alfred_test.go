@@ -16,6 +16,7 @@ import (
 	"github.com/gds-cli/gds/alfred"
 	"github.com/gds-cli/gds/internal/app"
 	"github.com/gds-cli/gds/internal/config"
+	"github.com/gds-cli/gds/internal/iostreams"
 )
 
 // findCommand walks the CLI tree along path.
@@ -145,5 +146,5 @@ func harnessDeps(t *testing.T, h *harness) *app.Deps {
 		WorkDir:   h.work,
 		GOOS:      "linux",
 	})
-	return app.New(app.Options{Config: cfg, ConfigErr: err, Stdout: &h.stdout, Stderr: &h.stderr, Lang: h.lang})
+	return app.New(app.Options{Config: cfg, ConfigErr: err, IO: iostreams.IOStreams{Stdout: &h.stdout, Stderr: &h.stderr, Lang: h.lang}})
 }

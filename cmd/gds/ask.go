@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/urfave/cli/v3"
@@ -89,7 +88,7 @@ func runAsk(ctx context.Context, d *app.Deps, opts askOptions) error {
 		_, err := askOnce(ctx, d, req(opts.Question))
 		return err
 	}
-	if !isTerminal(d.Stdin) {
+	if !d.StdinTTY {
 		return usageError{err: errors.New(d.T("ask.no_question"))}
 	}
 	prov, err := d.Provider()
@@ -126,7 +125,7 @@ func askOnce(ctx context.Context, d *app.Deps, req app.AskRequest) (app.AskResul
 	if err != nil {
 		return res, err
 	}
-	render.AskSources(d.Stdout, askSources(res.Shown()), res.NoAnswer, render.TerminalWidth(d.Stdout), render.HyperlinksSupported(os.LookupEnv, d.StdoutTTY), d.Lang)
+	render.AskSources(d.Stdout, askSources(res.Shown()), res.NoAnswer, d.Width, d.Hyperlinks, d.Lang)
 	return res, nil
 }
 
@@ -155,8 +154,7 @@ func runAgentic(ctx context.Context, d *app.Deps, opts askOptions) error {
 	if err != nil {
 		return err
 	}
-	v := &render.AgentView{W: d.Stdout, Lang: d.Lang, Width: render.TerminalWidth(d.Stdout),
-		Hyperlinks: render.HyperlinksSupported(os.LookupEnv, d.StdoutTTY), Offline: prov.Name() == "offline"}
+	v := &render.AgentView{W: d.Stdout, Lang: d.Lang, Width: d.Width, Hyperlinks: d.Hyperlinks, Offline: prov.Name() == "offline"}
 	req.Emit = v.Event
 	_, err = d.Agent(ctx, req)
 	return err

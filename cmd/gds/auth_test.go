@@ -17,6 +17,7 @@ import (
 	"github.com/gds-cli/gds/internal/auth/authtest"
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/iostreams"
 )
 
 // lockedBuffer is a bytes.Buffer shared with the login goroutines.
@@ -83,7 +84,7 @@ func (h *authHarness) run(args ...string) int {
 		WorkDir:   h.t.TempDir(),
 		GOOS:      "linux",
 	})
-	d := app.New(app.Options{Config: cfg, ConfigErr: err, Stdout: &h.stdout, Stderr: &h.stderr, Lang: h.lang})
+	d := app.New(app.Options{Config: cfg, ConfigErr: err, IO: iostreams.IOStreams{Stdout: &h.stdout, Stderr: &h.stderr, Lang: h.lang}})
 	d.OAuthEndpoints = h.srv.Endpoints()
 	d.TokenStore = func(string) (auth.TokenStore, error) { return h.store, nil }
 	d.OpenBrowser = func(_ context.Context, u string) error {

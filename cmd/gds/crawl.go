@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/urfave/cli/v3"
-	"golang.org/x/term"
 
 	"github.com/gds-cli/gds/internal/app"
 	"github.com/gds-cli/gds/internal/cliflag"
@@ -60,16 +59,10 @@ func crawlGC(lookup func(string) (string, bool)) {
 // summary, also when files failed (the crawl then fails, so schedulers see
 // the problem).
 func runCrawl(ctx context.Context, d *app.Deps, req app.CrawlRequest) error {
-	req.Progress = render.CrawlProgressRates(d.Stderr, isTerminal(d.Stderr), d.Lang, d.PaceModelCalls(req.MaxRPM))
+	req.Progress = render.CrawlProgressRates(d.Stderr, d.StderrTTY, d.Lang, d.PaceModelCalls(req.MaxRPM))
 	rep, err := d.Crawl(ctx, req)
 	if rep != nil {
 		render.CrawlReport(d.Stdout, rep.Sources, req.DryRun, d.Lang)
 	}
 	return err
-}
-
-// isTerminal reports whether w is a terminal.
-func isTerminal(w any) bool {
-	f, ok := w.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
 }

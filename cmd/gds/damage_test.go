@@ -17,6 +17,7 @@ import (
 	"github.com/gds-cli/gds/internal/app"
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/iostreams"
 	"github.com/gds-cli/gds/internal/store/sqlite"
 )
 
@@ -49,7 +50,7 @@ func newDamageHome(t *testing.T) *damageHome {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := app.New(app.Options{Config: cfg, Lang: i18n.En})
+	d := app.New(app.Options{Config: cfg, IO: iostreams.IOStreams{Lang: i18n.En}})
 	doc, err := d.UploadDocument(context.Background(), app.UploadRequest{Filename: "zebra-census.txt",
 		Body: strings.NewReader("The zebra census of the northern plains counted foals and mares."), Title: "Zebra census", Tags: []string{"wildlife", "census"}})
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/doctor"
 	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/iostreams"
 )
 
 // doctorDeps builds Deps over a fresh GDS_HOME with extra settings, and a
@@ -37,7 +38,7 @@ func doctorDeps(t *testing.T, goos string, settings map[string]string) (*app.Dep
 		t.Fatal(err)
 	}
 	out := &strings.Builder{}
-	d := app.New(app.Options{Config: cfg, Stdout: out, Stderr: out, Lang: i18n.En})
+	d := app.New(app.Options{Config: cfg, IO: iostreams.IOStreams{Stdout: out, Stderr: out, Lang: i18n.En}})
 	user := t.TempDir()
 	bin := fakeBinary(t, filepath.Join(user, "bin", "gds"))
 	env := scheduleEnv{GOOS: goos, UserHome: user, ConfigHome: filepath.Join(user, ".config"), UID: 501, Runner: &recRunner{},
@@ -154,7 +155,7 @@ func TestDoctorAuthInspector(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		d := app.New(app.Options{Config: cfg, Lang: i18n.En})
+		d := app.New(app.Options{Config: cfg, IO: iostreams.IOStreams{Lang: i18n.En}})
 		d.OAuthEndpoints = h.srv.Endpoints()
 		d.TokenStore = func(string) (auth.TokenStore, error) { return h.store, nil }
 		return d

@@ -77,7 +77,7 @@ func runEval(ctx context.Context, d *app.Deps, opts evalOptions) error {
 		opts.Mode != app.EvalModeHonest {
 		return apperr.L(apperr.Usage, "eval.bad_mode", opts.Mode)
 	}
-	tty := isTerminal(d.Stderr)
+	tty := d.StderrTTY
 	idxProgress := render.CountProgress(d.Stderr, d.Lang) // a benchmark folder has thousands of files
 	if tty {
 		idxProgress = render.CrawlProgress(d.Stderr, true, d.Lang)

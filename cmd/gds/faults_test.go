@@ -21,6 +21,7 @@ import (
 	"github.com/gds-cli/gds/internal/auth/authtest"
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/driveemu"
+	"github.com/gds-cli/gds/internal/iostreams"
 	"github.com/gds-cli/gds/internal/store"
 	"github.com/gds-cli/gds/internal/store/sqlite"
 )
@@ -238,7 +239,7 @@ func (o *oauthCrawl) run(args ...string) int {
 		WorkDir:   o.t.TempDir(),
 		GOOS:      "linux",
 	})
-	d := app.New(app.Options{Config: cfg, ConfigErr: err, Stdout: &o.stdout, Stderr: &o.stderr})
+	d := app.New(app.Options{Config: cfg, ConfigErr: err, IO: iostreams.IOStreams{Stdout: &o.stdout, Stderr: &o.stderr}})
 	d.OAuthEndpoints = o.endpoints
 	d.TokenStore = func(string) (auth.TokenStore, error) { return o.store, nil }
 	d.OpenBrowser = func(_ context.Context, u string) error { _, err := authtest.Visit(u); return err }

@@ -72,7 +72,7 @@ func runFederate(ctx context.Context, d *app.Deps, o federateOptions) error {
 		fmt.Fprintln(d.Stderr, d.T("federate.config_written", p))
 		return nil
 	}
-	if o.Question == "" && (o.JSON || !isTerminal(d.Stdin)) {
+	if o.Question == "" && (o.JSON || !d.StdinTTY) {
 		return usageError{err: errors.New(d.T("federate.no_question"))}
 	}
 	out := d.Stdout

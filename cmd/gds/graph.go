@@ -80,7 +80,7 @@ func newGraphCommand(d *app.Deps) *cli.Command {
 // runGraphBuild builds the graph with progress on stderr and prints the
 // summary.
 func runGraphBuild(ctx context.Context, d *app.Deps, req app.GraphBuildRequest, asJSON bool) error {
-	req.OnProgress = render.GraphProgressRates(d.Stderr, isTerminal(d.Stderr), d.Lang, d.PaceModelCalls(req.MaxRPM))
+	req.OnProgress = render.GraphProgressRates(d.Stderr, d.StderrTTY, d.Lang, d.PaceModelCalls(req.MaxRPM))
 	stats, err := d.GraphBuild(ctx, req)
 	if err != nil {
 		if asJSON {

@@ -26,7 +26,7 @@ func newInitCommand(d *app.Deps) *cli.Command {
 			}
 			// Flags say what to write: no questions then, as without a terminal.
 			flags := cmd.IsSet("source") || cmd.IsSet("provider")
-			if !flags && !cmd.Bool("no-input") && isTerminal(d.Stdin) && isTerminal(d.Stdout) {
+			if !flags && !cmd.Bool("no-input") && d.StdinTTY && d.StdoutTTY {
 				return runInitWizard(ctx, d, render.NewLines(d.Stdin))
 			}
 			res, err := d.Init(ctx, app.InitRequest{Sources: cmd.StringSlice("source"), Provider: cmd.String("provider")})

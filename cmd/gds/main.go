@@ -32,6 +32,7 @@ import (
 	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/i18n"
 	"github.com/gds-cli/gds/internal/interrupt"
+	"github.com/gds-cli/gds/internal/iostreams"
 	"github.com/gds-cli/gds/internal/isolate"
 )
 
@@ -58,7 +59,7 @@ func main() {
 		os.Exit(apperr.ExitInterrupted)
 	})
 	ctx = interrupt.NewContext(ctx, wd)
-	d := app.FromOS()
+	d := app.FromOS(iostreams.System())
 	forced.Store(ptr(forcedMessage(d.Lang)))
 	code := run(ctx, d, os.Args, buildInfo{Version: version, Commit: commit, Date: date})
 	stopWatch()

@@ -14,6 +14,7 @@ import (
 	"github.com/gds-cli/gds/internal/app"
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/iostreams"
 	"github.com/gds-cli/gds/internal/render"
 	"github.com/gds-cli/gds/internal/schedule"
 )
@@ -48,8 +49,8 @@ func (h *harness) run(args ...string) int {
 		GOOS:      "linux",
 	}
 	cfg, err := config.Load(lo)
-	d := app.New(app.Options{Config: cfg, ConfigErr: err, Stdout: &h.stdout, Stderr: &h.stderr, Lang: h.lang,
-		LoadAllConfig: func() (*config.Config, []error) { return config.LoadAll(lo) }})
+	d := app.New(app.Options{Config: cfg, ConfigErr: err, LoadAllConfig: func() (*config.Config, []error) { return config.LoadAll(lo) },
+		IO: iostreams.IOStreams{Stdout: &h.stdout, Stderr: &h.stderr, Lang: h.lang}})
 	return run(context.Background(), d, append([]string{"gds"}, args...), buildInfo{Version: "1.2.3", Commit: "abc1234", Date: "2025-01-02"})
 }
 
@@ -148,7 +149,7 @@ func TestNotImplementedError(t *testing.T) {
 		i18n.Ja: "エラー: gds frob はこのビルドではまだ実装されていません",
 	} {
 		var stderr bytes.Buffer
-		d := app.New(app.Options{Stderr: &stderr, Lang: lang})
+		d := app.New(app.Options{IO: iostreams.IOStreams{Stderr: &stderr, Lang: lang}})
 		err := notImplementedError{command: "gds frob"}
 		if code := exitCode(fmt.Errorf("wrapped: %w", err)); code != exitNotImplemented {
 			t.Errorf("exit %d, want %d", code, exitNotImplemented)

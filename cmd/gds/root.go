@@ -75,7 +75,7 @@ func newRootCommand(d *app.Deps, info buildInfo) *cli.Command {
 			if cmd.Args().Present() {
 				return cliflag.UnknownCommand(cmd, cmd.Args().First())
 			}
-			if d.NeedsInit() && isTerminal(d.Stdin) && isTerminal(d.Stdout) {
+			if d.NeedsInit() && d.StdinTTY && d.StdoutTTY {
 				in := render.NewLines(d.Stdin)
 				if yes, err := render.OfferInit(ctx, in, d.Stdout, d.Lang); err != nil {
 					return err

@@ -13,6 +13,7 @@ import (
 
 	"github.com/gds-cli/gds/internal/app"
 	"github.com/gds-cli/gds/internal/config"
+	"github.com/gds-cli/gds/internal/iostreams"
 	"github.com/gds-cli/gds/internal/schedule"
 )
 
@@ -54,7 +55,7 @@ func scheduleDeps(t *testing.T, goos string) (*app.Deps, scheduleEnv, *recRunner
 		t.Fatal(err)
 	}
 	out := &strings.Builder{}
-	d := app.New(app.Options{Config: cfg, Stdout: out, Stderr: out})
+	d := app.New(app.Options{Config: cfg, IO: iostreams.IOStreams{Stdout: out, Stderr: out}})
 	r := &recRunner{}
 	user := t.TempDir()
 	bin := fakeBinary(t, filepath.Join(user, "bin", "gds"))

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"os"
 	"strings"
 	"time"
 
@@ -115,13 +114,12 @@ func runSearch(ctx context.Context, d *app.Deps, opts searchOptions) error {
 // (pipes, scripts) there are no spinners or colours, the no-answer policy
 // applies (keep the 100 best keyword hits) and results are plain text.
 func runSearchText(ctx context.Context, d *app.Deps, opts searchOptions) error {
-	stdinTTY := isTerminal(d.Stdin)
-	if opts.Query == "" && !stdinTTY {
+	if opts.Query == "" && !d.StdinTTY {
 		return usageError{err: errors.New(d.T("search.no_query"))}
 	}
 	r := newInteractive(d, opts)
 	var asker search.Asker = search.NoAnswer{}
-	if stdinTTY {
+	if d.StdinTTY {
 		asker = r
 	}
 	ss, err := d.OpenSearch(ctx, asker)
@@ -147,21 +145,14 @@ func runSearchText(ctx context.Context, d *app.Deps, opts searchOptions) error {
 }
 
 // newInteractive builds the terminal renderer: colours, hyperlinks and the
-// wrap width follow stdout, spinners need stderr to be a terminal.
+// wrap width follow stdout (d.IOStreams), spinners need stderr to be a
+// terminal.
 func newInteractive(d *app.Deps, opts searchOptions) *render.Interactive {
-	r := &render.Interactive{
-		Out:        d.Stdout,
-		Err:        d.Stderr,
-		Lines:      render.NewLines(d.Stdin),
-		Lang:       d.Lang,
-		Verbose:    opts.Verbose,
-		Hyperlinks: render.HyperlinksSupported(os.LookupEnv, d.StdoutTTY),
-	}
+	r := &render.Interactive{Out: d.Stdout, Err: d.Stderr, Lines: render.NewLines(d.Stdin), Lang: d.Lang, Verbose: opts.Verbose,
+		Hyperlinks: d.Hyperlinks, Color: d.Color}
 	if d.StdoutTTY {
-		_, noColor := os.LookupEnv("NO_COLOR")
-		r.Color = !noColor
-		r.Width = render.TerminalWidth(d.Stdout)
-		if isTerminal(d.Stderr) {
+		r.Width = d.Width
+		if d.StderrTTY {
 			r.StartSpinner = render.PtermSpinner
 		}
 	}

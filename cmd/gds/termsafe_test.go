@@ -11,6 +11,7 @@ import (
 
 	"github.com/gds-cli/gds/internal/app"
 	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/iostreams"
 )
 
 // TestHostileFileNameIsSafeOnTheTerminal crawls a folder holding a file
@@ -99,7 +100,7 @@ func TestHostileFileNameIsSafeOnTheTerminal(t *testing.T) {
 // An error that quotes a file's name is printed terminal-safe.
 func TestPrintErrorIsTerminalSafe(t *testing.T) {
 	var stderr strings.Builder
-	d := app.New(app.Options{Stderr: &stderr, Lang: i18n.En})
+	d := app.New(app.Options{IO: iostreams.IOStreams{Stderr: &stderr, Lang: i18n.En}})
 	printError(d, fmt.Errorf("read %s: %w", "/docs/evil\x1b]0;PWNED\x07.txt", fs.ErrPermission))
 	if got := stderr.String(); strings.ContainsAny(got, "\x1b\x07") || !strings.Contains(got, `evil\e]0;PWNED\x07.txt`) {
 		t.Errorf("stderr %q", got)

@@ -18,6 +18,7 @@ import (
 	"github.com/gds-cli/gds/internal/cliflag"
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/iostreams"
 	"github.com/gds-cli/gds/internal/render"
 )
 
@@ -293,7 +294,7 @@ func TestUsageNumberFlagRanges(t *testing.T) {
 	for _, c := range cases {
 		want = append(want, "gds "+strings.Join(c.path, " ")+" "+c.flag)
 	}
-	root := newRootCommand(app.New(app.Options{Lang: i18n.En}), buildInfo{})
+	root := newRootCommand(app.New(app.Options{IO: iostreams.IOStreams{Lang: i18n.En}}), buildInfo{})
 	var walk func(path string, c *cli.Command)
 	walk = func(path string, c *cli.Command) {
 		for _, f := range cliflag.Flags(c) {
@@ -351,7 +352,7 @@ func TestUsageNumberFlagRanges(t *testing.T) {
 func TestUsageCommandsWithoutArgumentsRefuseThem(t *testing.T) {
 	h := newHarness(t)
 	for _, path := range commandPaths {
-		root := newRootCommand(app.New(app.Options{Lang: i18n.En}), buildInfo{})
+		root := newRootCommand(app.New(app.Options{IO: iostreams.IOStreams{Lang: i18n.En}}), buildInfo{})
 		c := root
 		for _, name := range path {
 			c = c.Command(name)

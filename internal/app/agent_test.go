@@ -20,6 +20,7 @@ import (
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/crawl"
 	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/iostreams"
 	"github.com/gds-cli/gds/internal/search"
 	"github.com/gds-cli/gds/internal/store"
 	"github.com/gds-cli/gds/internal/store/storetest"
@@ -72,7 +73,7 @@ func newAgentEnv(t *testing.T, pg, llm bool) *agentEnv {
 		env[config.EnvDatabaseURL] = url
 		env[config.EnvDatabaseSchema] = storetest.FreshSchema(t, url, "agent")
 	}
-	e.d = New(Options{Config: loadConfig(t, env), Lang: i18n.En})
+	e.d = New(Options{Config: loadConfig(t, env), IO: iostreams.IOStreams{Lang: i18n.En}})
 	ctx := context.Background()
 	if _, err := e.d.Crawl(ctx, CrawlRequest{Source: "local:" + root}); err != nil {
 		t.Fatalf("crawl: %v", err)
@@ -559,7 +560,7 @@ func crawlID(t *testing.T, root, rel string) string {
 // Without --folder, an index of several Drive target folders is a usage
 // error naming them; one folder of it works.
 func TestAgentNeedsAFolderOfSeveral(t *testing.T) {
-	d := New(Options{Config: loadConfig(t, map[string]string{config.EnvAIProvider: config.ProviderOffline, config.EnvDriveFolderIDs: "f1,f2"}), Lang: i18n.En})
+	d := New(Options{Config: loadConfig(t, map[string]string{config.EnvAIProvider: config.ProviderOffline, config.EnvDriveFolderIDs: "f1,f2"}), IO: iostreams.IOStreams{Lang: i18n.En}})
 	ctx := context.Background()
 	prov, err := d.Provider()
 	if err != nil {

@@ -31,8 +31,6 @@ import (
 	"syscall"
 	"time"
 
-	"golang.org/x/term"
-
 	"github.com/gds-cli/gds/internal/ai"
 	"github.com/gds-cli/gds/internal/ai/offline"
 	"github.com/gds-cli/gds/internal/ai/openai"
@@ -43,6 +41,7 @@ import (
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/crawl"
 	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/iostreams"
 	"github.com/gds-cli/gds/internal/isolate"
 	"github.com/gds-cli/gds/internal/store"
 	"github.com/gds-cli/gds/internal/store/postgres"
@@ -63,12 +62,11 @@ type Deps struct {
 	// ConfigErr is the configuration error, if any.
 	ConfigErr error
 
-	Stdin     io.Reader
-	Stdout    io.Writer
-	Stderr    io.Writer
-	StdoutTTY bool   // stdout is a terminal (colours, spinners, prompts)
-	Lang      string // i18n.En or i18n.Ja
-	Now       func() time.Time
+	// IOStreams are the standard streams, what the terminal supports and
+	// the user's language (Lang: i18n.En or i18n.Ja; WithLang changes it
+	// for one HTTP request), decided once by main (iostreams.System).
+	iostreams.IOStreams
+	Now func() time.Time
 
 	// OpenStore opens (and migrates) the index: Postgres when a database URL
 	// is configured, else the embedded SQLite store in the gds home. The
@@ -122,12 +120,10 @@ type Options struct {
 	ConfigErr error
 	// LoadAllConfig becomes Deps.LoadAllConfig.
 	LoadAllConfig func() (*config.Config, []error)
-	Stdin         io.Reader
-	Stdout        io.Writer
-	Stderr        io.Writer
-	StdoutTTY     bool
-	Lang          string
-	Now           func() time.Time // nil: time.Now
+	// IO becomes Deps.IOStreams; nil streams read nothing and write
+	// nowhere, an empty Lang is English.
+	IO  iostreams.IOStreams
+	Now func() time.Time // nil: time.Now
 }
 
 // New builds Deps whose OpenStore and Provider follow o.Config.
@@ -136,11 +132,7 @@ func New(o Options) *Deps {
 		Config:        o.Config,
 		ConfigErr:     o.ConfigErr,
 		LoadAllConfig: o.LoadAllConfig,
-		Stdin:         o.Stdin,
-		Stdout:        o.Stdout,
-		Stderr:        o.Stderr,
-		StdoutTTY:     o.StdoutTTY,
-		Lang:          o.Lang,
+		IOStreams:     o.IO,
 		Now:           o.Now,
 	}
 	if d.Stdin == nil {
@@ -215,22 +207,11 @@ func New(o Options) *Deps {
 }
 
 // FromOS builds Deps for the real process: configuration from the
-// environment, the current directory and the gds home; the process's
-// standard streams; the language from the locale variables. A
+// environment, the current directory and the gds home; the streams, the
+// terminal and the language main decided (iostreams.System). A
 // configuration error is kept in ConfigErr so that help and `gds version`
 // still work.
-func FromOS() *Deps {
-	return fromOS(os.Stdin, os.Stdout, os.Stderr, term.IsTerminal(int(os.Stdout.Fd())))
-}
-
-// FromOSWith is FromOS writing to stdout and stderr, which are not
-// terminals, with nothing on stdin: how the keystroke server runs a Served
-// command line (the configuration is read again for each one).
-func FromOSWith(stdout, stderr io.Writer) *Deps {
-	return fromOS(nil, stdout, stderr, false)
-}
-
-func fromOS(stdin io.Reader, stdout, stderr io.Writer, stdoutTTY bool) *Deps {
+func FromOS(streams iostreams.IOStreams) *Deps {
 	cfg, err := config.Load(config.OSOptions())
 	pol, perr := budget.FromEnv(os.LookupEnv)
 	if perr != nil && err == nil {
@@ -240,11 +221,7 @@ func fromOS(stdin io.Reader, stdout, stderr io.Writer, stdoutTTY bool) *Deps {
 		Config:        cfg,
 		ConfigErr:     err,
 		LoadAllConfig: func() (*config.Config, []error) { return config.LoadAll(config.OSOptions()) },
-		Stdin:         stdin,
-		Stdout:        stdout,
-		Stderr:        stderr,
-		StdoutTTY:     stdoutTTY,
-		Lang:          i18n.Detect(os.LookupEnv),
+		IO:            streams,
 	})
 	d.Budget = pol
 	size := 4

@@ -5,11 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
-
-	"golang.org/x/term"
 
 	"github.com/gds-cli/gds/internal/ai"
 	"github.com/gds-cli/gds/internal/apperr"
@@ -73,7 +70,7 @@ func (d *Deps) Coverage(ctx context.Context, req CoverageRequest) ([]coverage.So
 	}
 	rules := CoverageRules(readImages)
 	var progress func(string, int)
-	if req.Progress && isTTY(d.Stderr) {
+	if req.Progress && d.StderrTTY {
 		var done func()
 		progress, done = ListingProgress(d.Stderr, d.Lang)
 		defer done()
@@ -176,12 +173,6 @@ func (d *Deps) sourceCoverage(ctx context.Context, idx coverageIndex, target con
 		}
 	}
 	return coverage.Compare(listed, refused, indexed, rules), nil
-}
-
-// isTTY reports whether w is a terminal.
-func isTTY(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // ListingProgress shows on a terminal w how many files of a source were

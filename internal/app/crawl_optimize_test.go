@@ -10,6 +10,7 @@ import (
 
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/iostreams"
 )
 
 // ftsSegments counts the segments of the file full-text index of the
@@ -40,7 +41,7 @@ func TestCrawlThatChangedFilesMergesTextIndex(t *testing.T) {
 		}
 	}
 	cfg := loadConfig(t, map[string]string{config.EnvAIProvider: config.ProviderOffline})
-	d := New(Options{Config: cfg, Lang: i18n.En})
+	d := New(Options{Config: cfg, IO: iostreams.IOStreams{Lang: i18n.En}})
 	ctx := context.Background()
 	if _, err := d.Crawl(ctx, CrawlRequest{Source: "local:" + root, Concurrency: 1}); err != nil {
 		t.Fatalf("crawl: %v", err)

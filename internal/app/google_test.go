@@ -15,6 +15,7 @@ import (
 	"github.com/gds-cli/gds/internal/auth/authtest"
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/doctor"
+	"github.com/gds-cli/gds/internal/iostreams"
 )
 
 func TestGoogleHTTPClient(t *testing.T) {
@@ -23,13 +24,13 @@ func TestGoogleHTTPClient(t *testing.T) {
 	var stderr bytes.Buffer
 
 	// No OAuth client configured.
-	d := New(Options{Config: loadConfig(t, nil), Stderr: &stderr})
+	d := New(Options{Config: loadConfig(t, nil), IO: iostreams.IOStreams{Stderr: &stderr}})
 	if _, err := d.GoogleHTTPClient(ctx, ""); !errors.Is(err, auth.ErrNoClient) {
 		t.Fatalf("no client: %v", err)
 	}
 
 	cfg := loadConfig(t, map[string]string{config.EnvOAuthClientID: srv.ClientID, config.EnvOAuthClientSecret: srv.ClientSecret})
-	d = New(Options{Config: cfg, Stderr: &stderr})
+	d = New(Options{Config: cfg, IO: iostreams.IOStreams{Stderr: &stderr}})
 	d.OAuthEndpoints = srv.Endpoints()
 	if runtime.GOOS != "darwin" {
 		ts, _ := d.TokenStore("")
@@ -100,7 +101,7 @@ func TestDoctorInspectsTheTestingExpiry(t *testing.T) {
 			srv.RefreshLifetime = auth.TestingRefreshLifetime
 		}
 		cfg := loadConfig(t, map[string]string{config.EnvOAuthClientID: srv.ClientID, config.EnvOAuthClientSecret: srv.ClientSecret})
-		d := New(Options{Config: cfg, Stderr: &bytes.Buffer{}, Now: clock})
+		d := New(Options{Config: cfg, Now: clock, IO: iostreams.IOStreams{Stderr: &bytes.Buffer{}}})
 		d.OAuthEndpoints = srv.Endpoints()
 		d.TokenStore = func(string) (auth.TokenStore, error) { return auth.NewFileStore(cfg.DataDir), nil }
 		ts, _ := d.TokenStore("")

@@ -18,6 +18,7 @@ import (
 	"github.com/gds-cli/gds/internal/drive/drivetest"
 	"github.com/gds-cli/gds/internal/driveemu"
 	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/iostreams"
 	"github.com/gds-cli/gds/internal/render"
 	"github.com/gds-cli/gds/internal/setup"
 )
@@ -44,7 +45,7 @@ func initDeps(t *testing.T, envFile string, env map[string]string, stdin string)
 	cfg, err := config.Load(opts)
 	out := &bytes.Buffer{}
 	d := New(Options{Config: cfg, ConfigErr: err, LoadAllConfig: func() (*config.Config, []error) { return config.LoadAll(opts) },
-		Stdin: strings.NewReader(stdin), Stdout: out, Stderr: out, Lang: i18n.En})
+		IO: iostreams.IOStreams{Stdin: strings.NewReader(stdin), Stdout: out, Stderr: out, Lang: i18n.En}})
 	return d, filepath.Join(home, ".env"), out
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/iostreams"
 )
 
 // TestCrawlStopsOnInsufficientQuota: a crawl against an account without
@@ -30,7 +31,7 @@ func TestCrawlStopsOnInsufficientQuota(t *testing.T) {
 	}
 	oai := openaitest.NewServer(t, openaitest.WithAPIKey("sk-test"), openaitest.WithQuotaExhausted())
 	env := map[string]string{config.EnvAIProvider: config.ProviderOpenAI, config.EnvOpenAIAPIKey: "sk-test", config.EnvOpenAIBaseURL: oai.URL}
-	d := New(Options{Config: loadConfig(t, env), Lang: i18n.En})
+	d := New(Options{Config: loadConfig(t, env), IO: iostreams.IOStreams{Lang: i18n.En}})
 	rep, err := d.Crawl(context.Background(), CrawlRequest{Source: "local:" + root, Concurrency: 1})
 	if !errors.Is(err, ai.ErrQuotaExhausted) {
 		t.Fatalf("crawl = %v, want the quota error", err)
@@ -60,17 +61,17 @@ func TestMaxRPMReachesTheLanes(t *testing.T) {
 	oai := openaitest.NewServer(t, openaitest.WithAPIKey("sk-test"))
 	env := map[string]string{config.EnvAIProvider: config.ProviderOpenAI, config.EnvOpenAIAPIKey: "sk-test", config.EnvOpenAIBaseURL: oai.URL,
 		config.EnvAIMaxRPM: "300"}
-	d := New(Options{Config: loadConfig(t, env), Lang: i18n.En})
+	d := New(Options{Config: loadConfig(t, env), IO: iostreams.IOStreams{Lang: i18n.En}})
 	d.SetMaxRPM(120)
 	calls := d.ModelCalls()
 	if calls == nil || calls().RPM != 120 {
 		t.Fatal("no lane stats, or not capped at 120")
 	}
-	d2 := New(Options{Config: loadConfig(t, env), Lang: i18n.En})
+	d2 := New(Options{Config: loadConfig(t, env), IO: iostreams.IOStreams{Lang: i18n.En}})
 	if got := d2.ModelCalls()().RPM; got != 300 {
 		t.Errorf("GDS_AI_MAX_RPM: lane RPM %d, want 300", got)
 	}
-	off := New(Options{Config: loadConfig(t, map[string]string{config.EnvAIProvider: config.ProviderOffline}), Lang: i18n.En})
+	off := New(Options{Config: loadConfig(t, map[string]string{config.EnvAIProvider: config.ProviderOffline}), IO: iostreams.IOStreams{Lang: i18n.En}})
 	if off.ModelCalls() != nil {
 		t.Error("the offline provider reports model calls")
 	}

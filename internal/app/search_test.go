@@ -10,6 +10,7 @@ import (
 	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/iostreams"
 )
 
 // sampleDeps is Deps over a fresh gds home, offline provider, whose index
@@ -17,7 +18,7 @@ import (
 func sampleDeps(t *testing.T) *Deps {
 	t.Helper()
 	cfg := loadConfig(t, map[string]string{config.EnvAIProvider: config.ProviderOffline})
-	d := New(Options{Config: cfg, Lang: i18n.En})
+	d := New(Options{Config: cfg, IO: iostreams.IOStreams{Lang: i18n.En}})
 	src, err := filepath.Abs(filepath.Join("..", "..", "testdata", "sample", "docs"))
 	if err != nil {
 		t.Fatal(err)

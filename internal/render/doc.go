@@ -1,7 +1,7 @@
 // Package render turns results into output. Each output mode has one place:
 //
 //   - text.go: search results as text for terminals and logs, with OSC 8
-//     links when the terminal supports them (HyperlinksSupported);
+//     links when the terminal supports them (iostreams.HyperlinksSupported);
 //   - interactive.go: the interactive terminal — pterm spinners for the
 //     loop's steps, the numbered question prompt, line wrapping by display
 //     width (package render/textwidth);

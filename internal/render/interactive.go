@@ -412,39 +412,3 @@ func Wrap(s string, width int) []string {
 	flush()
 	return lines
 }
-
-// HyperlinksSupported decides whether to write OSC 8 hyperlinks to stdout.
-// GDS_HYPERLINKS=1 or 0 decides outright; otherwise never when stdout is
-// not a terminal, and yes only in terminals known to support them (iTerm2,
-// WezTerm, VS Code, Ghostty, Windows Terminal, kitty, foot, GNOME Terminal
-// and other VTE ≥ 0.50, Konsole ≥ 20.12). lookup is os.LookupEnv.
-func HyperlinksSupported(lookup func(string) (string, bool), stdoutTTY bool) bool {
-	get := func(k string) string { v, _ := lookup(k); return strings.TrimSpace(v) }
-	switch strings.ToLower(get("GDS_HYPERLINKS")) {
-	case "1", "true", "yes", "on":
-		return true
-	case "0", "false", "no", "off":
-		return false
-	}
-	if !stdoutTTY || get("TERM") == "dumb" {
-		return false
-	}
-	switch get("TERM_PROGRAM") {
-	case "iTerm.app", "WezTerm", "vscode", "ghostty":
-		return true
-	}
-	switch get("TERM") {
-	case "xterm-kitty", "xterm-ghostty", "wezterm", "foot", "foot-extra":
-		return true
-	}
-	if get("WT_SESSION") != "" || get("KITTY_WINDOW_ID") != "" {
-		return true
-	}
-	if v, err := strconv.Atoi(get("VTE_VERSION")); err == nil && v >= 5000 {
-		return true
-	}
-	if v, err := strconv.Atoi(get("KONSOLE_VERSION")); err == nil && v >= 201200 {
-		return true
-	}
-	return false
-}

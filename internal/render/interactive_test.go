@@ -324,40 +324,6 @@ func TestWrapRespectsDisplayWidth(t *testing.T) {
 	}
 }
 
-func TestHyperlinksSupported(t *testing.T) {
-	for _, tc := range []struct {
-		env  map[string]string
-		tty  bool
-		want bool
-	}{
-		{map[string]string{"TERM_PROGRAM": "iTerm.app"}, true, true},
-		{map[string]string{"TERM_PROGRAM": "iTerm.app"}, false, false},
-		{map[string]string{"TERM_PROGRAM": "WezTerm"}, true, true},
-		{map[string]string{"TERM_PROGRAM": "vscode"}, true, true},
-		{map[string]string{"TERM_PROGRAM": "Apple_Terminal"}, true, false},
-		{map[string]string{"TERM_PROGRAM": "tmux"}, true, false},
-		{map[string]string{"VTE_VERSION": "6003"}, true, true},
-		{map[string]string{"VTE_VERSION": "4205"}, true, false},
-		{map[string]string{"VTE_VERSION": "x"}, true, false},
-		{map[string]string{"WT_SESSION": "5d3c…"}, true, true},
-		{map[string]string{"KITTY_WINDOW_ID": "1"}, true, true},
-		{map[string]string{"TERM": "xterm-kitty"}, true, true},
-		{map[string]string{"KONSOLE_VERSION": "230805"}, true, true},
-		{map[string]string{"KONSOLE_VERSION": "190800"}, true, false},
-		{map[string]string{"TERM": "dumb", "TERM_PROGRAM": "vscode"}, true, false},
-		{map[string]string{}, true, false},
-		{map[string]string{"GDS_HYPERLINKS": "0", "TERM_PROGRAM": "iTerm.app"}, true, false},
-		{map[string]string{"GDS_HYPERLINKS": "1"}, true, true},
-		{map[string]string{"GDS_HYPERLINKS": "1"}, false, true},
-		{map[string]string{"GDS_HYPERLINKS": "", "WT_SESSION": "x"}, true, true},
-	} {
-		lookup := func(k string) (string, bool) { v, ok := tc.env[k]; return v, ok }
-		if got := HyperlinksSupported(lookup, tc.tty); got != tc.want {
-			t.Errorf("%v tty=%v: %v, want %v", tc.env, tc.tty, got, tc.want)
-		}
-	}
-}
-
 func TestPtermSpinnerWritesToItsTerminal(t *testing.T) {
 	var term termBuf
 	sp := PtermSpinner(&term, "Analysing the query…")

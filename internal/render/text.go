@@ -3,11 +3,7 @@ package render
 import (
 	"fmt"
 	"io"
-	"os"
-	"strconv"
 	"strings"
-
-	"golang.org/x/term"
 
 	"github.com/gds-cli/gds/internal/budget"
 	"github.com/gds-cli/gds/internal/i18n"
@@ -93,19 +89,6 @@ func DegradedText(w io.Writer, notices []budget.Notice, lang string) {
 	for _, n := range notices {
 		fmt.Fprintln(w, i18n.T(lang, "budget.notice_prefix")+n.Text(lang))
 	}
-}
-
-// TerminalWidth is the width of the terminal w, else COLUMNS, else 80.
-func TerminalWidth(w any) int {
-	if f, ok := w.(*os.File); ok {
-		if cols, _, err := term.GetSize(int(f.Fd())); err == nil && cols > 0 {
-			return cols
-		}
-	}
-	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n > 0 {
-		return n
-	}
-	return 80
 }
 
 // ResultNotices are the lines said above a search's results, in order: the
