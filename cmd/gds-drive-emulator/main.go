@@ -34,16 +34,12 @@ import (
 	"time"
 
 	"github.com/gds-cli/gds/internal/driveemu"
+	"github.com/gds-cli/gds/internal/i18n"
 )
 
-func ja() bool {
-	for _, k := range []string{"LC_ALL", "LC_MESSAGES", "LANG"} {
-		if v := os.Getenv(k); v != "" {
-			return strings.HasPrefix(v, "ja")
-		}
-	}
-	return false
-}
+// ja reports whether messages are in Japanese, by gds's locale rules
+// (i18n.Detect), read for each message.
+func ja() bool { return i18n.Detect(os.LookupEnv) == i18n.Ja }
 
 func msg(en, jp string) string {
 	if ja() {

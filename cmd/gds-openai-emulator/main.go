@@ -37,16 +37,18 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 	"time"
 
 	"github.com/gds-cli/gds/internal/ai"
 	"github.com/gds-cli/gds/internal/ai/openaitest"
 	"github.com/gds-cli/gds/internal/ai/openaitest/gdsmodel"
+	"github.com/gds-cli/gds/internal/i18n"
 )
 
-func ja() bool { return strings.HasPrefix(os.Getenv("LANG"), "ja") }
+// ja reports whether messages are in Japanese, by gds's locale rules
+// (i18n.Detect), read for each message.
+func ja() bool { return i18n.Detect(os.LookupEnv) == i18n.Ja }
 
 func msg(en, jp string) string {
 	if ja() {

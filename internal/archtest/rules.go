@@ -175,3 +175,25 @@ type SizeLimit struct {
 var SizeLimits = []SizeLimit{
 	{Dir: "cmd/gds", Max: 2000, Why: "cmd/gds is wiring only; move logic into internal/app, internal/render or a domain package"},
 }
+
+// SourceRules keep reads in one place by what the source says (see
+// SourceRule).
+var SourceRules = []SourceRule{
+	{
+		Name: "one terminal-and-locale object",
+		Why: "colour, width, terminals and the language are decided once, in main, by internal/iostreams (through internal/i18n's locale rules) " +
+			"and passed down through app.Deps; a package that read them itself could disagree with the rest, and its tests would need the process's environment",
+		Strings: []string{"NO_COLOR", "CLICOLOR", "CLICOLOR_FORCE", "COLUMNS", "TERM", "TERM_PROGRAM", "GDS_HYPERLINKS",
+			"LANG", "LC_ALL", "LC_MESSAGES"},
+		Calls: []string{"golang.org/x/term.IsTerminal", "golang.org/x/term.GetSize", "github.com/mattn/go-isatty.*", "./internal/i18n.Detect"},
+		// i18n states the locale rules; archtest states this rule.
+		Owners: []string{"./internal/iostreams", "./internal/i18n", "./internal/archtest"},
+		Allow: map[string]string{
+			"internal/federate/mcphost/host.go": "passes the locale variables on to the MCP servers it starts; it reads none",
+			"internal/reliability/child.go":     "takes the locale variables out of a child gds's environment; it reads none",
+			"cmd/gdsbench/realcorpus.go":        "takes the locale variables out of a child gds's environment; it reads none",
+			"cmd/gds-drive-emulator/main.go":    "a development server's own messages, in the locale of each call (its tests switch it)",
+			"cmd/gds-openai-emulator/main.go":   "a development server's own messages, in the locale of each call (its tests switch it)",
+		},
+	},
+}
