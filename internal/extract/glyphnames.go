@@ -78,6 +78,12 @@ func glyphRune(name string, def rune) rune {
 	if r, ok := glyphNames()[name]; ok {
 		return r
 	}
+	if r, ok := moreGlyphNames()[name]; ok {
+		return r
+	}
+	if r := cyrillicGlyph(name); r != 0 {
+		return r
+	}
 	if strings.HasPrefix(name, "uni") && len(name) >= 7 {
 		if v, err := strconv.ParseUint(name[3:7], 16, 32); err == nil {
 			return rune(v)
@@ -114,4 +120,59 @@ func accentedName(name string, depth int) string {
 		}
 	}
 	return ""
+}
+
+// moreGlyphNames are further Adobe Glyph List names found in the fonts of
+// real documents: accents TeX draws over letters (caron, ring), math
+// symbols, Cyrillic (afii100xx, by rule in glyphRune) and Hebrew points.
+// TeX's own names for its math symbols (angbracketleft) are not in the
+// list; like pdftotext, gds then keeps the base encoding's character.
+var moreGlyphNames = sync.OnceValue(func() map[string]rune {
+	return map[string]rune{
+		"angleleft": '〈', "angleright": '〉', "asteriskmath": '∗', "caron": 'ˇ', "ring": '˚', "dotaccent": '˙',
+		"breve": '˘', "hungarumlaut": '˝', "ogonek": '˛', "Euro": '€', "onesuperior": '¹', "twosuperior": '²',
+		"threesuperior": '³', "prime": '′', "element": '∈', "similar": '∼', "approxequal": '≈', "arrowdblright": '⇒',
+		"arrowdblleft": '⇐', "arrowdblboth": '⇔', "arrowdblup": '⇑', "arrowdbldown": '⇓', "arrowup": '↑',
+		"arrowdown": '↓', "arrowboth": '↔', "perpendicular": '⊥', "logicaland": '∧', "logicalor": '∨',
+		"equivalence": '≡', "circlemultiply": '⊗', "circleplus": '⊕', "openbullet": '◦', "union": '∪',
+		"intersection": '∩', "propersubset": '⊂', "propersuperset": '⊃', "reflexsubset": '⊆', "reflexsuperset": '⊇',
+		"universal": '∀', "existential": '∃', "emptyset": '∅', "gradient": '∇', "aleph": 'ℵ', "weierstrass": '℘',
+		"Rfractur": 'ℜ', "Ifractur": 'ℑ', "lscript": 'ℓ', "proportional": '∝', "minusplus": '∓', "heart": '♥',
+		"club": '♣', "spade": '♠', "diamond": '♦', "lozenge": '◊', "therefore": '∴', "angle": '∠', "suchthat": '∋',
+		"parallel": '∥', "longs": 'ſ', "ij": 'ĳ', "IJ": 'Ĳ', "eng": 'ŋ', "Eng": 'Ŋ', "scommaaccent": 'ș',
+		"Scommaaccent": 'Ș', "sfthyphen": '\u00ad', "centigrade": '℃', "referencemark": '※',
+		"betdagesh": '\ufb31', "pedagesh": '\ufb44', "vavdagesh": '\ufb35', "shinshindot": '\ufb2a',
+		"shinsindot": '\ufb2b', "shinshindotdagesh": '\ufb2c', "vavholam": '\ufb4b', "patah": '\u05b7',
+		"qamats": '\u05b8', "hiriq": '\u05b4', "holam": '\u05b9', "segol": '\u05b6', "sheva": '\u05b0',
+		"tsere": '\u05b5', "qubuts": '\u05bb', "hatafpatah": '\u05b2', "hatafqamats": '\u05b3', "hatafsegol": '\u05b1',
+		"sofpasuq": '\u05c3',
+	}
+})
+
+// cyrillicGlyph reads the Adobe names of Cyrillic letters (afii10017 А
+// to afii10097 я); 0 for other names.
+func cyrillicGlyph(name string) rune {
+	n, ok := strings.CutPrefix(name, "afii")
+	if !ok {
+		return 0
+	}
+	v, err := strconv.Atoi(n)
+	if err != nil {
+		return 0
+	}
+	switch {
+	case v == 10023:
+		return 'Ё'
+	case v == 10071:
+		return 'ё'
+	case v >= 10017 && v <= 10022:
+		return rune(0x410 + v - 10017)
+	case v >= 10024 && v <= 10049:
+		return rune(0x416 + v - 10024)
+	case v >= 10065 && v <= 10070:
+		return rune(0x430 + v - 10065)
+	case v >= 10072 && v <= 10097:
+		return rune(0x436 + v - 10072)
+	}
+	return 0
 }

@@ -144,3 +144,50 @@ func TestGlyphRuneAccents(t *testing.T) {
 		}
 	}
 }
+
+// TestPDFDehyphenation: a word a typesetter broke across lines is stored
+// whole ("transmitted", as pdftotext gives it); a hyphen before a capital
+// or a digit, or after no letter, stays.
+func TestPDFDehyphenation(t *testing.T) {
+	content := "BT /F1 10 Tf 50 100 Td (data are trans-) Tj 0 -12 Td (mitted at once; Anglo-) Tj 0 -12 Td (Saxon and 1990-) Tj 0 -12 Td (2000 or --) Tj 0 -12 Td (verbose) Tj ET"
+	_, text := extractPDFText(t, onePage(t, content, ""))
+	want := "data are transmitted at once; Anglo-\nSaxon and 1990-\n2000 or --\nverbose"
+	if text != want {
+		t.Errorf("%q, want %q", text, want)
+	}
+}
+
+// TestPDFWordSpaceThresholds: words a tenth of an em apart are two words
+// (tight justified lines), a kern of a few hundredths is not; where the
+// size or the baseline changes — a raised footnote mark, a large heading
+// letter followed by small text — a gap of 3% of an em already separates
+// words ("1 There", not "1There"), as pdftotext reads it.
+func TestPDFWordSpaceThresholds(t *testing.T) {
+	// Helvetica: "word" is 10 * (722+556+333+556)/1000 = 21.67 pt wide at 10 pt.
+	content := "BT /F1 10 Tf 50 100 Td [(word)-120(next)-50(kern)] TJ ET " +
+		// a footnote mark: "1" at 6 pt raised 3 pt, "There" 0.5 pt (0.05 em) after it
+		"BT /F1 6 Tf 50 80 Td (1) Tj /F1 10 Tf 3.836 -3 Td (There) Tj ET " +
+		// a 40 pt "AB" then 10 pt text 5 pt (0.125 em of 40 pt) after it
+		"BT /F1 40 Tf 50 40 Td (AB) Tj /F1 10 Tf 58.36 0 Td (Filling) Tj ET"
+	_, text := extractPDFText(t, onePage(t, content, ""))
+	want := "word nextkern\n1 There\nAB Filling"
+	if text != want {
+		t.Errorf("%q, want %q", text, want)
+	}
+}
+
+// TestPDFAdobeGlyphNames: glyphs named in /Differences by the Adobe Glyph
+// List come out as what they are: TeX's caron drawn over "c" is "č"
+// (Czech text), the angle brackets of syntax descriptions are brackets
+// (not the letters h and i their codes have in WinAnsi), afii names are
+// Cyrillic.
+func TestPDFAdobeGlyphNames(t *testing.T) {
+	font := "<< /Type /Font /Subtype /Type1 /BaseFont /Times-Roman /Encoding << /BaseEncoding /WinAnsiEncoding " +
+		"/Differences [20 /caron 104 /angleleft /angleright 200 /afii10071 /afii10049 /afii10017] >> " +
+		"/FirstChar 0 /LastChar 255 /Widths [" + strings.Repeat("500 ", 256) + "] >>"
+	content := "BT /F2 10 Tf 50 50 Td [(\\024)500(cesk\\341) ( \\310\\311\\312) ( hkeyi)] TJ ET"
+	_, text := extractPDFText(t, onePage(t, content, "/Font << /F1 5 0 R /F2 6 0 R >>", font))
+	if want := "česká ёЯА 〈key〉"; text != want {
+		t.Errorf("%q, want %q", text, want)
+	}
+}

@@ -61,6 +61,7 @@ type pdfFont struct {
 	stdFixed  float64            // Courier without Widths: 600
 	cidW      map[uint32]float64 // CID fonts
 	dw        float64
+	dwSet     bool // dw is the font's MissingWidth (simple fonts), not a guess
 }
 
 // glyph is one decoded character code.
@@ -68,6 +69,9 @@ type glyph struct {
 	text  string
 	width float64 // advance in glyph space units (horizontal) or 1000 (vertical)
 	space bool    // single-byte code 32: word spacing applies
+	// measured: width is the font's own advance for the glyph (its
+	// Widths, W or DW, or a standard font's metrics), not a guess
+	measured bool
 }
 
 // newPDFFont reads a font dictionary. It never fails: unknown encodings
@@ -95,6 +99,7 @@ func newPDFFont(v pdf.Value, budget *pdfBudget) *pdfFont {
 		f.widths = append(f.widths, w.Index(i).Float64())
 	}
 	f.dw = v.Key("FontDescriptor").Key("MissingWidth").Float64()
+	f.dwSet = f.dw > 0
 	if f.dw == 0 {
 		f.dw = 500 // an average Latin advance
 	}
@@ -285,7 +290,7 @@ func (f *pdfFont) decode(raw string, out []glyph) []glyph {
 		} else {
 			g.text = f.fallback(code, c)
 		}
-		g.width = f.advance(c)
+		g.width, g.measured = f.advance(c)
 		out = append(out, g)
 	}
 	return out
@@ -321,32 +326,32 @@ func (f *pdfFont) fallback(code string, c uint32) string {
 }
 
 // advance returns the glyph's advance in glyph space (1000 = 1 em for
-// non-Type3 fonts).
-func (f *pdfFont) advance(c uint32) float64 {
+// non-Type3 fonts), and whether it is the font's own rather than a guess.
+func (f *pdfFont) advance(c uint32) (float64, bool) {
 	if f.vertical {
-		return 1000
+		return 1000, true
 	}
 	if f.type0 {
 		if f.aj1 || f.legacy == nil && !f.utf16 { // Identity: code == CID
 			if w, ok := f.cidW[c]; ok {
-				return w
+				return w, true
 			}
 		}
-		return f.dw
+		return f.dw, true
 	}
 	i := int(c) - f.firstChar
 	if i >= 0 && i < len(f.widths) && f.widths[i] > 0 {
-		return f.widths[i]
+		return f.widths[i], true
 	}
 	if f.stdFixed > 0 {
-		return f.stdFixed
+		return f.stdFixed, true
 	}
 	if f.stdWidths != nil && f.simple != nil {
 		if w, ok := f.stdWidths[f.simple[c&0xff]]; ok {
-			return w
+			return w, true
 		}
 	}
-	return f.dw
+	return f.dw, f.dwSet
 }
 
 // readCIDWidths reads a CIDFont's W array: [c [w1 w2 ...]] and [c1 c2 w].

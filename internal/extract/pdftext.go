@@ -37,6 +37,8 @@ type placed struct {
 	dx, dy         float64 // unit vector of the baseline in device space
 	vertical       bool
 	wordSpaceGlyph bool
+	font           *pdfFont // the font it is drawn with
+	measured       bool     // its advance is the font's own (not a guess)
 }
 
 // maxFormDepth bounds nested Form XObjects (they may reference each other).
@@ -112,7 +114,35 @@ func newPageText(doc *pdfDoc) *pageText {
 }
 
 // text returns the page's text laid out so far.
-func (p *pageText) text() string { return cleanLines(p.lay.text()) }
+func (p *pageText) text() string { return cleanLines(dehyphenate(p.lay.text())) }
+
+// dehyphenate joins the words a typesetter broke across lines: a letter,
+// a hyphen ending the line, and a lower-case letter starting the next
+// ("trans-\nmitted" becomes "transmitted", as pdftotext and readers do),
+// so the word is found whole. A hyphen before a capital or a digit, or
+// not after a letter, stays ("Anglo-\nSaxon", "--\nverbose").
+func dehyphenate(s string) string {
+	if !strings.Contains(s, "-\n") && !strings.Contains(s, "\u2010\n") && !strings.Contains(s, "\u00ad\n") {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	last := rune(0) // the last rune written
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if (r == '-' || r == '\u2010' || r == '\u00ad') && strings.HasPrefix(s[i+n:], "\n") && unicode.IsLetter(last) && !isCJK(last) {
+			next, _ := utf8.DecodeRuneInString(s[i+n+1:])
+			if unicode.IsLower(next) {
+				i += n + 1
+				continue
+			}
+		}
+		b.WriteString(s[i : i+n])
+		last = r
+		i += n
+	}
+	return b.String()
+}
 
 // gstate is the part of the graphics and text state the layout needs.
 type gstate struct {
@@ -461,7 +491,8 @@ func (in *interp) show(s string) {
 			dx, dy = trm[0]/n, trm[1]/n
 		}
 		if g.text != "" {
-			p.lay.add(placed{text: g.text, x: x, y: y, ex: ex, ey: ey, size: size, dx: dx, dy: dy, vertical: st.font.vertical, wordSpaceGlyph: g.space})
+			p.lay.add(placed{text: g.text, x: x, y: y, ex: ex, ey: ey, size: size, dx: dx, dy: dy, vertical: st.font.vertical, wordSpaceGlyph: g.space,
+				font: st.font, measured: g.measured})
 			if p.doc.budget.text.full() {
 				p.doc.budget.stop("text size")
 			}
@@ -479,7 +510,8 @@ func isCJK(r rune) bool {
 // layouter joins glyphs into text as they come. Glyphs stay in
 // content-stream order (which follows the reading order for most
 // producers, columns included); a jump to another line or column becomes a
-// line break, a horizontal gap wider than 15% of the font size a space. A
+// line break, a horizontal gap wider than a tenth of the font size a space
+// (3% where the size or the baseline changes, see sizeOrBaselineChange). A
 // line break between two CJK characters is dropped: Japanese wraps lines
 // without spaces, and keeping the break would split words for search.
 //
@@ -661,7 +693,21 @@ func gapBetween(p, g *placed) (lineBreak, space bool) {
 		back := (p.x-g.ex)*p.dx + (p.y-g.ey)*p.dy
 		return false, back > 0.15*size && along > -40*size
 	}
-	return false, along > 0.15*size || along < -2*size
+	if sizeOrBaselineChange(p, g, across) {
+		return false, along > 0.03*size || along < -2*size
+	}
+	return false, along > 0.1*size || along < -2*size
+}
+
+// sizeOrBaselineChange reports whether g is drawn at another size than p
+// or off p's baseline (a footnote mark, a superscript, a heading's large
+// letters followed by text), both with their fonts' own advances. There
+// the slightest gap is a word space, as pdftotext reads it: no letter of
+// a word changes size, while "¹There" or "2ε" set apart by 0.06 em are
+// two words.
+func sizeOrBaselineChange(p, g *placed, across float64) bool {
+	size := math.Max(p.size, g.size)
+	return p.measured && g.measured && (math.Abs(p.size-g.size) > 0.05*size || math.Abs(across) > 0.05*size)
 }
 
 // isRTL reports whether r is a letter of a right-to-left script.
