@@ -18,6 +18,7 @@ import (
 	"github.com/gds-cli/gds/internal/driveemu"
 	"github.com/gds-cli/gds/internal/i18n"
 	"github.com/gds-cli/gds/internal/iostreams"
+	"github.com/gds-cli/gds/internal/render"
 )
 
 // twoAccounts is gds with two Google accounts: the default one signed in
@@ -37,9 +38,21 @@ type twoAccounts struct {
 	homeDoc, workDoc, teamDoc string
 	home                      *driveemu.Emulator // alice@home's Drive
 	homeFolder                string
+	workFolder, teamDrive     string
 }
 
 func newTwoAccounts(t *testing.T) *twoAccounts {
+	t.Helper()
+	o := newTwoAccountsSignedOut(t)
+	o.srv.SignInAs("alice@home")
+	o.mustRun("auth", "login")
+	o.srv.SignInAs("alice@work")
+	o.mustRun("auth", "login", "--account", "work")
+	return o
+}
+
+// newTwoAccountsSignedOut is twoAccounts before either sign-in.
+func newTwoAccountsSignedOut(t *testing.T) *twoAccounts {
 	t.Helper()
 	o := &twoAccounts{t: t, srv: authtest.New(t)}
 	users := driveemu.NewUsers(o.srv.UserOf)
@@ -54,6 +67,7 @@ func newTwoAccounts(t *testing.T) *twoAccounts {
 	work.AddDoc(wf, "Roadmap", "Quarterly roadmap of the search product.")
 	team := work.AddSharedDrive("Team")
 	o.teamDoc = work.AddDoc(team, "Kyoto offsite", "Team offsite in Kyoto: agenda and travel.")
+	o.workFolder, o.teamDrive = wf, team
 	drv := httptest.NewServer(users)
 	t.Cleanup(drv.Close)
 	o.emulator, _ = url.Parse(drv.URL)
@@ -64,10 +78,6 @@ func newTwoAccounts(t *testing.T) *twoAccounts {
 		config.EnvSources:           "drive:" + hf + ",drive@work:" + wf + ",drive@work:" + team,
 		config.EnvAIProvider:        "offline",
 	}
-	o.srv.SignInAs("alice@home")
-	o.mustRun("auth", "login")
-	o.srv.SignInAs("alice@work")
-	o.mustRun("auth", "login", "--account", "work")
 	return o
 }
 
@@ -78,19 +88,26 @@ func (o *twoAccounts) run(args ...string) int {
 	o.t.Helper()
 	o.stdout.Reset()
 	o.stderr.Reset()
-	cfg, err := config.Load(config.LoadOptions{
+	return run(context.Background(), o.deps(""), append([]string{"gds"}, args...), buildInfo{Version: "1.2.3"})
+}
+
+// deps are the Deps of one run, reading stdin.
+func (o *twoAccounts) deps(stdin string) *app.Deps {
+	opts := config.LoadOptions{
 		LookupEnv: func(k string) (string, bool) { v, ok := o.env[k]; return v, ok },
 		WorkDir:   o.t.TempDir(),
 		GOOS:      "linux",
-	})
-	d := app.New(app.Options{Config: cfg, ConfigErr: err, IO: iostreams.IOStreams{Stdout: &o.stdout, Stderr: &o.stderr, Lang: o.env["LANG"]}})
+	}
+	cfg, err := config.Load(opts)
+	d := app.New(app.Options{Config: cfg, ConfigErr: err, LoadAllConfig: func() (*config.Config, []error) { return config.LoadAll(opts) },
+		IO: iostreams.IOStreams{Stdin: strings.NewReader(stdin), Stdout: &o.stdout, Stderr: &o.stderr, Lang: o.env["LANG"]}})
 	d.OAuthEndpoints = o.srv.Endpoints()
 	d.TokenStore = func(account string) (auth.TokenStore, error) {
 		return auth.NewAccountFileStore(o.env[config.EnvHome], account), nil
 	}
 	d.OpenBrowser = func(_ context.Context, u string) error { _, err := authtest.Visit(u); return err }
 	d.GoogleBaseClient = &http.Client{Transport: googleAPIs{emulator: o.emulator}}
-	return run(context.Background(), d, append([]string{"gds"}, args...), buildInfo{Version: "1.2.3"})
+	return d
 }
 
 func (o *twoAccounts) mustRun(args ...string) {
@@ -338,6 +355,81 @@ func TestDoctorChecksEveryAccount(t *testing.T) {
 		}
 		if !strings.Contains(out, title) || !strings.Contains(out, "gds auth login --account work") || strings.Contains(out, authtest.TokenMarker) {
 			t.Errorf("%s: doctor does not name work's sign-in and fix:\n%s", lang, out)
+		}
+	}
+}
+
+// gds init's wizard offers another Google account after the default
+// account's folders: its name signs it in (Google's account chooser) and
+// opens its Drive, whose picks — a folder and a Shared drive — are written
+// as drive@NAME sources; the crawl then indexes both accounts.
+func TestInitWizardAddsASecondAccount(t *testing.T) {
+	o := newTwoAccountsSignedOut(t)
+	delete(o.env, config.EnvSources) // init writes them to the home .env
+	script := strings.Join([]string{
+		"1",         // sources: Google Drive → signs in the default account
+		"1",         // top: open My Drive
+		"2",         // My Drive: open Personal
+		"1",         // use Personal
+		"4",         // done
+		"Work Mail", // another account: a bad name…
+		"work",      // …then work → signs in with the account chooser
+		"2",         // work's top: open the Team Shared drive
+		"1",         // use Team
+		"3",         // back to the top
+		"1",         // open work's My Drive
+		"2",         // open Projects
+		"1",         // use Projects
+		"4",         // done
+		"",          // no third account
+		"1",         // offline provider
+		"n", "n",    // no crawl, no schedule
+	}, "\n") + "\n"
+	d := o.deps(script)
+	var out bytes.Buffer
+	signedIn := []string{}
+	d.OpenBrowser = func(_ context.Context, u string) error {
+		// Each sign-in picks its Google user: the chooser (prompt
+		// select_account) is the second account's.
+		who := "alice@home"
+		if strings.Contains(u, "select_account") {
+			who = "alice@work"
+		}
+		o.srv.SignInAs(who)
+		signedIn = append(signedIn, who)
+		_, err := authtest.Visit(u)
+		return err
+	}
+	res, err := d.InitWizard(context.Background(), app.InitWizardRequest{
+		UI: &render.InitPrompter{In: render.NewLines(d.Stdin), Out: &out, Lang: i18n.En},
+	})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	transcript := out.String()
+	for _, want := range []string{"Add another Google account?", "lowercase letters", "Google account work: its folders become drive@work:FOLDER_ID sources", "▸ Team (Shared drive)"} {
+		if !strings.Contains(transcript, want) {
+			t.Errorf("transcript lacks %q:\n%s", want, transcript)
+		}
+	}
+	if strings.Join(signedIn, ",") != "alice@home,alice@work" || res.OfferAccount() {
+		t.Errorf("sign-ins %v, offer printed after the wizard %v", signedIn, res.OfferAccount())
+	}
+	want := "drive:" + o.homeFolder + ",drive@work:" + o.teamDrive + ",drive@work:" + o.workFolder
+	var sources string
+	for _, st := range res.Set {
+		if st.Name == config.EnvSources {
+			sources = st.Value
+		}
+	}
+	if sources != want {
+		t.Fatalf("GDS_SOURCES=%s, want %s\n%s", sources, want, transcript)
+	}
+	o.mustRun("crawl")
+	got := o.search("Kyoto")
+	for id, account := range map[string]string{o.homeDoc: "default", o.workDoc: "work", o.teamDoc: "work"} {
+		if got[id] != account {
+			t.Errorf("after init and crawl: %s has account %q, want %q (%v)", id, got[id], account, got)
 		}
 	}
 }

@@ -83,14 +83,15 @@ func TestInitWizardOnATerminal(t *testing.T) {
 }
 
 // TestInitWizardPicksADriveFolderOnATerminal picks a Drive folder from the
-// tree on a pseudo-terminal, against the Drive emulator.
+// tree on a pseudo-terminal, against the Drive emulator, then a second
+// Google account's Shared drive (the emulator needs no sign-in).
 func TestInitWizardPicksADriveFolderOnATerminal(t *testing.T) {
 	bin := gdsBinary(t)
 	home := filepath.Join(t.TempDir(), "home")
 	e := driveemu.New()
 	projects := e.AddFolder("root", "Projects")
 	e.AddFolder(projects, "Alpha")
-	e.AddSharedDrive("Team")
+	team := e.AddSharedDrive("Team")
 	srv := httptest.NewServer(e)
 	t.Cleanup(srv.Close)
 
@@ -113,6 +114,21 @@ func TestInitWizardPicksADriveFolderOnATerminal(t *testing.T) {
 	s.expect(`chosen: drive:` + projects + ` \(Projects\)`)
 	s.expect(`Done \(1 folder chosen\)`)
 	s.sendKeys("\r") // the default is now Done
+	s.expect(`Add another Google account\?`)
+	s.sendKeys("work")
+	s.expect(`Enter for no: work`) // echoed: the prompt holds it before Enter
+	s.sendKeys("\r")
+	s.expect(`Google account work: its folders become drive@work`)
+	s.expect(`Team \(Shared drive\)`)
+	s.sendKeys("\x1b[B") // down to Team
+	s.expect(`❯ 2\) ▸ Team`)
+	s.sendKeys("\r")
+	s.expect(`Drive: Team`)
+	s.sendKeys("\r") // "Use this folder (Team)"
+	s.expect(`chosen: drive@work:` + team + ` \(Team\)`)
+	s.sendKeys("\r") // Done, the default
+	s.expect(`Add another Google account\?`)
+	s.sendKeys("\r") // no
 	s.expect(`AI provider`)
 	s.sendKeys("\r")
 	s.expect(`Crawl the sources now\?`)
@@ -127,7 +143,7 @@ func TestInitWizardPicksADriveFolderOnATerminal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "GDS_SOURCES=drive:" + projects + "\nGDS_AI_PROVIDER=offline\n"; string(data) != want {
+	if want := "GDS_SOURCES=drive:" + projects + ",drive@work:" + team + "\nGDS_AI_PROVIDER=offline\n"; string(data) != want {
 		t.Errorf(".env = %q, want %q", data, want)
 	}
 }

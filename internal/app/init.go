@@ -44,12 +44,17 @@ type InitResult struct {
 	Problem            string
 	Crawled, Scheduled bool
 	Cancelled          bool // the wizard was left before writing
+	// AccountOffered: the wizard offered another Google account already.
+	AccountOffered bool
 }
 
-// OfferAccount reports whether `gds init` should offer a second Google
-// account: the sources read the default account's Drive and no other
-// account's.
+// OfferAccount reports whether `gds init` should say how to add a second
+// Google account: the sources read the default account's Drive and no
+// other account's, and the wizard did not offer one.
 func (r InitResult) OfferAccount() bool {
+	if r.AccountOffered {
+		return false
+	}
 	defaultDrive, other := false, false
 	for _, s := range r.Sources {
 		defaultDrive = defaultDrive || s.Kind == setup.KindDrive && s.Account == ""
@@ -276,9 +281,14 @@ func (d *Deps) InitWizard(ctx context.Context, req InitWizardRequest) (InitResul
 	cur := currentSetup(cfg)
 	cur.Mirror = findMirror(req.GOOS, req.UserHome)
 	if cfg.DriveEndpoint != "" {
-		cur.SignedIn = true // an emulator or proxy needs no Google sign-in
+		cur.SignedIn, cur.NoSignIn = true, true // an emulator or proxy needs no Google sign-in
 	} else if st, _, err := d.AuthStatus(ctx, false); err == nil {
 		cur.SignedIn = st.LoggedIn
+		for _, a := range st.Accounts {
+			if a.LoggedIn && a.Account != config.DefaultAccount {
+				cur.Accounts = append(cur.Accounts, a.Account)
+			}
+		}
 	}
 	probe := req.ProbeKey
 	if probe == nil {
@@ -286,14 +296,16 @@ func (d *Deps) InitWizard(ctx context.Context, req InitWizardRequest) (InitResul
 			return doctor.HTTPModelsProbe{BaseURL: cfg.OpenAIBaseURL, APIKey: key}.ProbeModels(ctx)
 		}
 	}
-	var dc *drive.Client
-	driveClient := func(ctx context.Context) (*drive.Client, error) {
-		if dc != nil {
-			return dc, nil
+	clients := map[string]*drive.Client{} // by Google account
+	driveClient := func(ctx context.Context, account string) (*drive.Client, error) {
+		if c := clients[account]; c != nil {
+			return c, nil
 		}
-		var err error
-		dc, err = d.DriveClient(ctx, "")
-		return dc, err
+		c, err := d.DriveClient(ctx, account)
+		if err == nil {
+			clients[account] = c
+		}
+		return c, err
 	}
 
 	var res InitResult
@@ -305,7 +317,7 @@ func (d *Deps) InitWizard(ctx context.Context, req InitWizardRequest) (InitResul
 		var ev setup.Event
 		switch act.Kind {
 		case setup.SignIn:
-			_, err := d.AuthLogin(ctx, AuthLoginRequest{Timeout: SignInTimeout, ShowURL: req.ShowURL})
+			_, err := d.AuthLogin(ctx, AuthLoginRequest{Account: act.Account, Timeout: SignInTimeout, ShowURL: req.ShowURL})
 			if err != nil && ctx.Err() == nil {
 				err = errors.New(apperr.Message(err, d.Lang))
 			}
@@ -342,6 +354,12 @@ func (d *Deps) InitWizard(ctx context.Context, req InitWizardRequest) (InitResul
 			if ev, err = req.UI.Ask(ctx, s, act); err != nil {
 				return InitResult{}, err
 			}
+			if ev.Kind == setup.EvAccount && ev.Account != "" {
+				name, aerr := checkAccount(ev.Account)
+				if ev.Account = name; aerr != nil {
+					ev.Err = errors.New(apperr.Message(aerr, d.Lang))
+				}
+			}
 			if ev.Kind == setup.EvLocalPath && ev.Err == nil {
 				ev.Path, ev.Err = checkLocalFolder(ev.Path, cfg.WorkDir, homeDirOf())
 				if ev.Err != nil {
@@ -358,7 +376,7 @@ func (d *Deps) InitWizard(ctx context.Context, req InitWizardRequest) (InitResul
 		return InitResult{}, ctx.Err()
 	}
 	res.Cancelled = s.Cancelled && !s.Written
-	res.Crawled, res.Scheduled = s.Crawled, s.Scheduled
+	res.Crawled, res.Scheduled, res.AccountOffered = s.Crawled, s.Scheduled, s.AccountAsked
 	if s.Problem != "" {
 		res.Problem = d.T(s.Problem, s.ProblemArgs...)
 	}
@@ -367,8 +385,8 @@ func (d *Deps) InitWizard(ctx context.Context, req InitWizardRequest) (InitResul
 
 // listFolders performs a picker listing: the top level (My Drive and the
 // Shared drives), a folder's subfolders, or a search by name.
-func (d *Deps) listFolders(ctx context.Context, client func(context.Context) (*drive.Client, error), act setup.Action) ([]setup.Folder, error) {
-	c, err := client(ctx)
+func (d *Deps) listFolders(ctx context.Context, client func(context.Context, string) (*drive.Client, error), act setup.Action) ([]setup.Folder, error) {
+	c, err := client(ctx, act.Account)
 	if err != nil {
 		return nil, err
 	}

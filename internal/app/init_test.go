@@ -190,6 +190,7 @@ func TestInitWizardScripted(t *testing.T) {
 		"1",              // open the match
 		"1",              // use it
 		"4",              // done
+		"",               // no other Google account
 		"1",              // local: add a folder…
 		filepath.Join(local, "missing"),
 		"1", local, // add the real one

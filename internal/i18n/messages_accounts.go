@@ -26,6 +26,12 @@ func init() {
 				En: "Another Google account too (say work)? Run `gds auth login --account work`, then add drive@work:FOLDER_ID to GDS_SOURCES in the .env above (see \"Several Google accounts\" in docs/google-drive.md).",
 				Ja: "別の Google アカウント（例: work）も検索しますか？ `gds auth login --account work` を実行し、上の .env の GDS_SOURCES に drive@work:フォルダID を追加してください（docs/google-drive.md の「Several Google accounts」参照）。",
 			},
+			"init.q.account": {
+				En: "Add another Google account? Name it (e.g. work; lowercase letters, digits, - and _), or press Enter for no",
+				Ja: "別の Google アカウントも追加しますか？ 名前を入力してください（例: work。英小文字・数字・-・_）。追加しない場合は Enter",
+			},
+			"init.note.account":          {En: "Google account %s: its folders become drive@%[1]s:FOLDER_ID sources", Ja: "Google アカウント %s: 選んだフォルダーは drive@%[1]s:フォルダID のソースになります"},
+			"init.problem.account":       {En: "%s", Ja: "%s"},
 			"serve.source.drive_account": {En: "Google Drive (%s)", Ja: "Google ドライブ（%s）"},
 			"config.problem.bad_account": {En: "bad account name in a drive@ACCOUNT source", Ja: "drive@ACCOUNT ソースのアカウント名が正しくありません"},
 			"config.fix.account":         {En: "use lowercase letters, digits, \"-\" or \"_\" after \"drive@\" (for example drive@work or drive@work:FOLDER_ID)", Ja: "\"drive@\" の後は英小文字・数字・\"-\"・\"_\" にしてください（例: drive@work、drive@work:FOLDER_ID）"},

@@ -160,9 +160,13 @@ func initQuestionFor(s setup.State, a setup.Action, lang string) initQuestion {
 			}
 			q.Title = t("init.q.folder_in", strings.Join(names, " / "))
 		}
-		if len(s.Drive) > 0 {
-			labels := make([]string, len(s.Drive))
-			for i, d := range s.Drive {
+		if s.Account != "" {
+			q.Notes = append(q.Notes, t("init.note.account", s.Account))
+		}
+		picked := s.Picked()
+		if len(picked) > 0 {
+			labels := make([]string, len(picked))
+			for i, d := range picked {
 				labels[i] = termsafe.String(d.Label())
 			}
 			q.Notes = append(q.Notes, t("init.note.chosen", strings.Join(labels, ", ")))
@@ -188,10 +192,13 @@ func initQuestionFor(s setup.State, a setup.Action, lang string) initQuestion {
 		if s.Here() != nil || s.Searching != "" {
 			q.Options = append(q.Options, initOption{Label: t("init.opt.up"), Event: setup.Event{Kind: setup.EvUp}})
 		}
-		q.Options = append(q.Options, initOption{Label: i18n.N(lang, "init.opt.folders_done", len(s.Drive)), Event: setup.Event{Kind: setup.EvFoldersDone}})
-		if len(s.Drive) > 0 {
+		q.Options = append(q.Options, initOption{Label: i18n.N(lang, "init.opt.folders_done", len(picked)), Event: setup.Event{Kind: setup.EvFoldersDone}})
+		if len(picked) > 0 {
 			q.Default = []int{len(q.Options) - 1}
 		}
+	case setup.AskAccount:
+		q.Kind, q.Title = qText, t("init.q.account")
+		q.OnText = func(v string) setup.Event { return setup.Event{Kind: setup.EvAccount, Account: strings.TrimSpace(v)} }
 	case setup.AskLocal:
 		q.Kind, q.Title = qChoose, t("init.q.local")
 		q.Options = []initOption{{Label: t("init.opt.add_local"), Event: setup.Event{Kind: setup.EvLocalPath}, Text: t("init.q.local_path")}}

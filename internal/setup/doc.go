@@ -9,7 +9,8 @@
 // Start(Current) and Next(State, Event) (State, Action) are the wizard:
 // sources → Google sign-in when a Drive source is chosen and there is no
 // token → Drive folder picking (open, back, "use this folder", search by
-// name) → local folders → AI provider → OpenAI key check → write the .env →
+// name) → "add another Google account?" (a name signs that account in and
+// picks its folders as drive@NAME:FOLDER_ID, then asks again) → local folders → AI provider → OpenAI key check → write the .env →
 // offer the first crawl → offer gds schedule install. PlanFor is the .env
 // edit: GDS_SOURCES, GDS_AI_PROVIDER and a newly typed OPENAI_API_KEY, with
 // the legacy GDS_SOURCE and GOOGLE_DRIVE_TARGET_FOLDER_IDS commented out.

@@ -30,6 +30,11 @@ type Current struct {
 	Provider string // as configured: "", auto, openai or offline
 	HasKey   bool   // an OpenAI API key is configured
 	SignedIn bool   // a Google token is stored
+	// Accounts are the named Google accounts signed in (auth login
+	// --account NAME); NoSignIn: the Drive endpoint needs no sign-in (an
+	// emulator or proxy).
+	Accounts []string
+	NoSignIn bool
 	// Mirror is the Google Drive for desktop folder found on this machine
 	// (macOS), "" when none.
 	Mirror string
@@ -50,6 +55,7 @@ const (
 	StepSources  Step = "sources"  // choose the kinds of source
 	StepSignIn   Step = "sign_in"  // sign in to Google
 	StepBrowse   Step = "browse"   // pick Drive folders
+	StepAccount  Step = "account"  // offer another Google account
 	StepLocal    Step = "local"    // add local folders
 	StepProvider Step = "provider" // choose the AI provider
 	StepKey      Step = "key"      // enter and check the OpenAI key
@@ -70,6 +76,7 @@ const (
 	ListFolders ActionKind = "list_folders" // Action.Parent (nil: My Drive and Shared drives) → EvListed
 	FindFolders ActionKind = "find_folders" // Action.Query → EvListed
 	AskFolder   ActionKind = "ask_folder"   // → EvOpen, EvUp, EvToggle, EvSearch, EvFoldersDone
+	AskAccount  ActionKind = "ask_account"  // → EvAccount
 	AskLocal    ActionKind = "ask_local"    // → EvLocalPath, EvLocalRemove, EvLocalDone
 	AskProvider ActionKind = "ask_provider" // → EvProvider
 	AskKey      ActionKind = "ask_key"      // → EvKey
@@ -84,11 +91,14 @@ const (
 
 // Action is the next thing the executor does.
 type Action struct {
-	Kind   ActionKind
-	Parent *Folder // ListFolders
-	Query  string  // FindFolders
-	Key    string  // CheckKey: the key typed, "" for the configured one
-	Plan   Plan    // WriteEnv
+	Kind ActionKind
+	// Account is the Google account of SignIn, ListFolders and
+	// FindFolders ("" the default account).
+	Account string
+	Parent  *Folder // ListFolders
+	Query   string  // FindFolders
+	Key     string  // CheckKey: the key typed, "" for the configured one
+	Plan    Plan    // WriteEnv
 }
 
 // EventKind is what happened.
@@ -104,6 +114,7 @@ const (
 	EvToggle      EventKind = "toggle"       // Folder
 	EvSearch      EventKind = "search"       // Query
 	EvFoldersDone EventKind = "folders_done" //
+	EvAccount     EventKind = "account"      // Account ("": no other account), Err (a bad name)
 	EvLocalPath   EventKind = "local_path"   // Path (absolute, an existing folder), Err
 	EvLocalRemove EventKind = "local_remove" // Path
 	EvLocalDone   EventKind = "local_done"   //
@@ -136,6 +147,7 @@ type Event struct {
 	Query                string
 	Path                 string
 	Provider             string
+	Account              string
 	Key                  string
 	Result               KeyResult
 	Err                  error
@@ -149,9 +161,14 @@ type State struct {
 	UseDrive, UseLocal, UseMirror bool
 	Drive                         []Source // chosen Drive folders
 	// Accounts are the Drive sources of named Google accounts
-	// (drive@NAME…): kept as configured, after the chosen Drive folders.
+	// (drive@NAME…): those configured, and the folders picked in another
+	// account's Drive, after the chosen Drive folders.
 	Accounts []Source
-	Local    []Source // chosen local folders (the mirror included)
+	// Account is the Google account whose Drive the picker browses ("":
+	// the default account); AccountAsked: another account was offered.
+	Account      string
+	AccountAsked bool
+	Local        []Source // chosen local folders (the mirror included)
 
 	Path      []Folder // the folders opened in the picker; empty: the top level
 	Listing   []Folder // what the picker shows
@@ -217,15 +234,26 @@ func Next(s State, ev Event) (State, Action) {
 		if ev.Kind != EvSignedIn {
 			break
 		}
+		if ev.Err != nil && s.Account != "" {
+			// Another account: offered again; the default one's picks stay.
+			s.Account = ""
+			return s.problem("init.problem.sign_in", ev.Err.Error()).askAccount()
+		}
 		if ev.Err != nil {
 			s.Step = StepSources
 			s.UseDrive = false
 			return s.problem("init.problem.sign_in", ev.Err.Error()), Action{Kind: AskSources}
 		}
-		s.Cur.SignedIn = true
+		if s.Account != "" {
+			s.Cur.Accounts = append(slices.Clone(s.Cur.Accounts), s.Account)
+		} else {
+			s.Cur.SignedIn = true
+		}
 		return s.browseTop()
 	case StepBrowse:
 		return s.onBrowse(ev)
+	case StepAccount:
+		return s.onAccount(ev)
 	case StepLocal:
 		return s.onLocal(ev)
 	case StepProvider:
@@ -297,9 +325,11 @@ func (s State) question() Action {
 	case StepSources:
 		return Action{Kind: AskSources}
 	case StepSignIn:
-		return Action{Kind: SignIn}
+		return Action{Kind: SignIn, Account: s.Account}
 	case StepBrowse:
 		return Action{Kind: AskFolder}
+	case StepAccount:
+		return Action{Kind: AskAccount}
 	case StepLocal:
 		return Action{Kind: AskLocal}
 	case StepProvider:
@@ -350,7 +380,7 @@ func (s State) onSources(ev Event) (State, Action) {
 // afterSources goes on with the first chosen kind.
 func (s State) afterSources() (State, Action) {
 	switch {
-	case s.UseDrive && !s.Cur.SignedIn:
+	case s.UseDrive && !s.Cur.SignedIn && !s.Cur.NoSignIn:
 		s.Step = StepSignIn
 		return s, Action{Kind: SignIn}
 	case s.UseDrive:
@@ -372,17 +402,61 @@ func (s State) afterDrive() (State, Action) {
 func (s State) browseTop() (State, Action) {
 	s.Step = StepBrowse
 	s.Path, s.Listing, s.Searching = nil, nil, ""
-	return s, Action{Kind: ListFolders}
+	return s, Action{Kind: ListFolders, Account: s.Account}
 }
 
 // list lists the folder at the top of Path (the top level when empty).
 func (s State) list() (State, Action) {
 	s.Searching, s.Listing = "", nil
 	if len(s.Path) == 0 {
-		return s, Action{Kind: ListFolders}
+		return s, Action{Kind: ListFolders, Account: s.Account}
 	}
 	p := s.Path[len(s.Path)-1]
-	return s, Action{Kind: ListFolders, Parent: &p}
+	return s, Action{Kind: ListFolders, Account: s.Account, Parent: &p}
+}
+
+// askAccount offers another Google account.
+func (s State) askAccount() (State, Action) {
+	s.Step = StepAccount
+	s.AccountAsked = true
+	s.Path, s.Listing, s.Searching = nil, nil, ""
+	return s, Action{Kind: AskAccount}
+}
+
+// onAccount takes the answer to "another Google account?": a name signs
+// it in (unless it is signed in already) and opens its Drive in the
+// picker, whose picks become drive@NAME:FOLDER_ID sources; no name goes on.
+func (s State) onAccount(ev Event) (State, Action) {
+	switch {
+	case ev.Kind != EvAccount:
+		return s, Action{Kind: AskAccount}
+	case ev.Err != nil:
+		return s.problem("init.problem.account", ev.Err.Error()), Action{Kind: AskAccount}
+	case ev.Account == "":
+		s.Account = ""
+		return s.afterDrive()
+	}
+	s.Account = ev.Account
+	if s.Cur.NoSignIn || slices.Contains(s.Cur.Accounts, s.Account) {
+		return s.browseTop()
+	}
+	s.Step = StepSignIn
+	return s, Action{Kind: SignIn, Account: s.Account}
+}
+
+// Picked returns the Drive folders chosen in the account the picker
+// browses.
+func (s State) Picked() []Source {
+	if s.Account == "" {
+		return s.Drive
+	}
+	var out []Source
+	for _, a := range s.Accounts {
+		if a.Account == s.Account {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // Here is the folder the picker has open; nil at the top level.
@@ -394,9 +468,10 @@ func (s State) Here() *Folder {
 	return &f
 }
 
-// Chosen reports whether the Drive folder id is picked.
+// Chosen reports whether the Drive folder id is picked in the account the
+// picker browses.
 func (s State) Chosen(id string) bool {
-	return slices.ContainsFunc(s.Drive, func(d Source) bool { return d.FolderID == id })
+	return slices.ContainsFunc(s.Picked(), func(d Source) bool { return d.FolderID == id })
 }
 
 func (s State) onBrowse(ev Event) (State, Action) {
@@ -423,10 +498,15 @@ func (s State) onBrowse(ev Event) (State, Action) {
 		if ev.Folder.ID == "" {
 			break
 		}
+		picked := Source{Kind: KindDrive, FolderID: ev.Folder.ID, Name: ev.Folder.Name, Account: s.Account}
+		list := &s.Drive
+		if s.Account != "" {
+			list = &s.Accounts
+		}
 		if s.Chosen(ev.Folder.ID) {
-			s.Drive = slices.DeleteFunc(slices.Clone(s.Drive), func(d Source) bool { return d.FolderID == ev.Folder.ID })
+			*list = slices.DeleteFunc(slices.Clone(*list), func(d Source) bool { return sameSource(d, picked) })
 		} else {
-			s.Drive = append(slices.Clone(s.Drive), Source{Kind: KindDrive, FolderID: ev.Folder.ID, Name: ev.Folder.Name})
+			*list = append(slices.Clone(*list), picked)
 		}
 		return s, Action{Kind: AskFolder}
 	case EvSearch:
@@ -434,12 +514,12 @@ func (s State) onBrowse(ev Event) (State, Action) {
 			return s.list()
 		}
 		s.Searching, s.Listing = ev.Query, nil
-		return s, Action{Kind: FindFolders, Query: ev.Query}
+		return s, Action{Kind: FindFolders, Account: s.Account, Query: ev.Query}
 	case EvFoldersDone:
-		if len(s.Drive) == 0 {
+		if len(s.Picked()) == 0 {
 			return s.problem("init.problem.no_folder"), Action{Kind: AskFolder}
 		}
-		return s.afterDrive()
+		return s.askAccount()
 	}
 	return s, Action{Kind: AskFolder}
 }

@@ -14,6 +14,9 @@ type step struct {
 	want ActionKind
 	// problem, when set, is the message the state must carry after ev.
 	problem i18n.Key
+	// account, when set, is the Google account the action must be for
+	// (SignIn, ListFolders, FindFolders).
+	account string
 }
 
 func TestWizardPaths(t *testing.T) {
@@ -70,7 +73,8 @@ func TestWizardPaths(t *testing.T) {
 				{ev: Event{Kind: EvSearch, Query: "Te"}, want: FindFolders},
 				{ev: Event{Kind: EvListed, Folders: []Folder{team}}, want: AskFolder},
 				{ev: Event{Kind: EvToggle, Folder: team}, want: AskFolder},
-				{ev: Event{Kind: EvFoldersDone}, want: AskProvider},
+				{ev: Event{Kind: EvFoldersDone}, want: AskAccount},
+				{ev: Event{Kind: EvAccount}, want: AskProvider},
 				{ev: Event{Kind: EvProvider, Provider: ProviderOpenAI}, want: AskKey},
 				{ev: Event{Kind: EvKey, Key: "sk-bad"}, want: CheckKey},
 				{ev: Event{Kind: EvKeyChecked, Result: KeyRejected, Err: boom}, want: AskKey, problem: "init.problem.key_rejected"},
@@ -99,6 +103,42 @@ func TestWizardPaths(t *testing.T) {
 				}
 				if !s.Crawled || !s.Scheduled {
 					t.Errorf("crawled %v scheduled %v", s.Crawled, s.Scheduled)
+				}
+			},
+		},
+		{
+			name: "another Google account: bad name, sign-in failed, then signed in, its folders picked as drive@NAME",
+			cur:  Current{SignedIn: true, Accounts: []string{"home"}},
+			steps: []step{
+				{ev: Event{Kind: EvSources, Drive: true}, want: ListFolders},
+				{ev: Event{Kind: EvListed, Folders: []Folder{projects}}, want: AskFolder},
+				{ev: Event{Kind: EvToggle, Folder: projects}, want: AskFolder},
+				{ev: Event{Kind: EvFoldersDone}, want: AskAccount},
+				{ev: Event{Kind: EvAccount, Err: boom}, want: AskAccount, problem: "init.problem.account"},
+				{ev: Event{Kind: EvAccount, Account: "work"}, want: SignIn, account: "work"},
+				{ev: Event{Kind: EvSignedIn, Err: boom}, want: AskAccount, problem: "init.problem.sign_in"},
+				{ev: Event{Kind: EvAccount, Account: "work"}, want: SignIn, account: "work"},
+				{ev: Event{Kind: EvSignedIn}, want: ListFolders, account: "work"},
+				{ev: Event{Kind: EvListed, Folders: []Folder{projects, team}}, want: AskFolder},
+				{ev: Event{Kind: EvFoldersDone}, want: AskFolder, problem: "init.problem.no_folder"},
+				{ev: Event{Kind: EvToggle, Folder: team}, want: AskFolder},
+				{ev: Event{Kind: EvSearch, Query: "Pro"}, want: FindFolders, account: "work"},
+				{ev: Event{Kind: EvListed, Folders: []Folder{projects}}, want: AskFolder},
+				{ev: Event{Kind: EvToggle, Folder: projects}, want: AskFolder},
+				{ev: Event{Kind: EvFoldersDone}, want: AskAccount},
+				{ev: Event{Kind: EvAccount, Account: "home"}, want: ListFolders, account: "home"}, // signed in already
+				{ev: Event{Kind: EvListed, Folders: []Folder{alpha}}, want: AskFolder},
+				{ev: Event{Kind: EvToggle, Folder: alpha}, want: AskFolder},
+				{ev: Event{Kind: EvFoldersDone}, want: AskAccount},
+				{ev: Event{Kind: EvAccount}, want: AskProvider},
+				{ev: Event{Kind: EvProvider, Provider: ProviderOffline}, want: WriteEnv},
+			},
+			check: func(t *testing.T, s State) {
+				if got := FormatSpecs(s.Sources()); got != "drive:F1,drive@work:D1,drive@work:F1,drive@home:F2" {
+					t.Errorf("sources = %q", got)
+				}
+				if !s.AccountAsked || s.Account != "" || !reflect.DeepEqual(s.Cur.Accounts, []string{"home", "work"}) {
+					t.Errorf("account %q asked %v signed in %v", s.Account, s.AccountAsked, s.Cur.Accounts)
 				}
 			},
 		},
@@ -232,6 +272,9 @@ func TestWizardPaths(t *testing.T) {
 				}
 				if s.Problem != st.problem {
 					t.Fatalf("step %d (%s): problem %q, want %q", i, st.ev.Kind, s.Problem, st.problem)
+				}
+				if st.account != "" && a.Account != st.account {
+					t.Fatalf("step %d (%s): %s for account %q, want %q", i, st.ev.Kind, a.Kind, a.Account, st.account)
 				}
 				if a.Kind == WriteEnv && !reflect.DeepEqual(a.Plan, s.Plan()) {
 					t.Fatalf("step %d: the action's plan is not the state's", i)
