@@ -80,3 +80,32 @@ func TestToPNG(t *testing.T) {
 		}
 	}
 }
+
+// FuzzToPNG: whatever the bytes, ToPNG answers a valid PNG or an error
+// matching one of its sentinels, and never panics.
+func FuzzToPNG(f *testing.F) {
+	src := image.NewGray(image.Rect(0, 0, 8, 6))
+	var tb, bb bytes.Buffer
+	if err := tiff.Encode(&tb, src, nil); err != nil {
+		f.Fatal(err)
+	}
+	if err := bmp.Encode(&bb, src); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(tb.Bytes())
+	f.Add(bb.Bytes())
+	f.Add(bmpHeader(100_000, 100_000))
+	f.Add([]byte("II*\x00"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		out, err := ToPNG(data)
+		if err != nil {
+			if !errors.Is(err, ErrMalformed) && !errors.Is(err, ErrUnsupported) && !errors.Is(err, ErrTooComplex) {
+				t.Fatalf("error matching no sentinel: %v", err)
+			}
+			return
+		}
+		if _, err := png.DecodeConfig(bytes.NewReader(out)); err != nil {
+			t.Fatalf("not a PNG: %v", err)
+		}
+	})
+}
