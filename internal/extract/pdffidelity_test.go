@@ -191,3 +191,16 @@ func TestPDFAdobeGlyphNames(t *testing.T) {
 		t.Errorf("%q, want %q", text, want)
 	}
 }
+
+// TestPDFMarkOverLetter: a vowel sign drawn under the letter before it
+// (Devanagari ू, moved back under क) does not end the word: "मजकूर", not
+// "मजकू र" — the next letter is measured from the end of the letter.
+func TestPDFMarkOverLetter(t *testing.T) {
+	font := "<< /Type /Font /Subtype /Type1 /BaseFont /Devanagari /FirstChar 65 /LastChar 69 /Widths [600 600 600 1 600] " +
+		"/Encoding << /Differences [65 /uni092E /uni091C /uni0915 /uni0942 /uni0930] >> >>"
+	content := "BT /F2 10 Tf 50 50 Td [(ABC)301(D)-300(E)-400(AB)] TJ ET"
+	_, text := extractPDFText(t, onePage(t, content, "/Font << /F1 5 0 R /F2 6 0 R >>", font))
+	if want := "मजकूर मज"; text != want {
+		t.Errorf("%q, want %q", text, want)
+	}
+}

@@ -654,7 +654,22 @@ func (l *layouter) place(g placed) {
 	} else {
 		l.endsBlank = true
 	}
+	if l.hasPrev && overlay(&g) {
+		// A mark set over or under a letter (Devanagari vowel signs,
+		// Hebrew points) does not move the end of the word: the next
+		// letter is measured from the end of the letter under it.
+		if (l.prev.ex-g.ex)*g.dx+(l.prev.ey-g.ey)*g.dy > 0 {
+			g.ex, g.ey = l.prev.ex, l.prev.ey
+		}
+	}
 	l.prev, l.hasPrev = g, true
+}
+
+// overlay reports whether g is drawn over another glyph rather than after
+// it: a non-spacing mark, or a glyph without advance.
+func overlay(g *placed) bool {
+	r, _ := utf8.DecodeRuneInString(g.text)
+	return unicode.In(r, unicode.Mn, unicode.Me) || (g.x == g.ex && g.y == g.ey && !g.vertical)
 }
 
 // gapBetween decides what separates glyph g from the previous glyph p:
