@@ -204,3 +204,17 @@ func TestPDFMarkOverLetter(t *testing.T) {
 		t.Errorf("%q, want %q", text, want)
 	}
 }
+
+// TestPDFMirroredGlyph: a glyph mirrored left to right (the reversed E of
+// the XeTeX logo, drawn with a reflecting matrix) stays in its word:
+// "XETeX", not "X", "E" and "TeX" on lines of their own.
+func TestPDFMirroredGlyph(t *testing.T) {
+	// X (Helvetica, 6.67 pt wide at 10 pt) ends at 56.67; the mirrored E
+	// spans 56.17 to 62.84 lowered by 2 pt; T starts 1.5 pt before its end.
+	content := "BT /F1 10 Tf 50 50 Td (X) Tj ET q -1 0 0 1 62.84 48 cm BT /F1 10 Tf 0 0 Td (E) Tj ET Q " +
+		"BT /F1 10 Tf 61.34 50 Td (TeX) Tj ET"
+	_, text := extractPDFText(t, onePage(t, content, ""))
+	if want := "XETeX"; text != want {
+		t.Errorf("%q, want %q", text, want)
+	}
+}

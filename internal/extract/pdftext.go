@@ -490,6 +490,13 @@ func (in *interp) show(s string) {
 		if n := math.Hypot(trm[0], trm[1]); n > 0 {
 			dx, dy = trm[0]/n, trm[1]/n
 		}
+		if !st.font.vertical && trm[0] < 0 && trm[0]*trm[3]-trm[1]*trm[2] < 0 {
+			// A glyph mirrored left to right (the reversed E of the
+			// XeTeX logo) spans the same place as an upright one
+			// drawn from its end: it is laid out as that.
+			x, y, ex, ey = ex, ey, x, y
+			dx, dy = -dx, -dy
+		}
 		if g.text != "" {
 			p.lay.add(placed{text: g.text, x: x, y: y, ex: ex, ey: ey, size: size, dx: dx, dy: dy, vertical: st.font.vertical, wordSpaceGlyph: g.space,
 				font: st.font, measured: g.measured})
