@@ -2,6 +2,7 @@ package main
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -84,6 +85,35 @@ func recallPrecision(ref, got []string) (recall, precision float64) {
 		precision = float64(common) / float64(len(got))
 	}
 	return recall, precision
+}
+
+// onlyIn returns the n words a holds more often than b, most frequent
+// first, as "word×count": the evidence of where two texts of a file
+// differ (reference-only words next to gds-only ones show which side
+// split or joined a word, or read a glyph otherwise).
+func onlyIn(a, b []string, n int) []string {
+	cb := counts(b)
+	type wc struct {
+		w string
+		c int
+	}
+	var diff []wc
+	for w, c := range counts(a) {
+		if d := c - cb[w]; d > 0 {
+			diff = append(diff, wc{w, d})
+		}
+	}
+	slices.SortFunc(diff, func(x, y wc) int {
+		if x.c != y.c {
+			return y.c - x.c
+		}
+		return strings.Compare(x.w, y.w)
+	})
+	out := make([]string, 0, n)
+	for _, d := range diff[:min(n, len(diff))] {
+		out = append(out, d.w+"×"+strconv.Itoa(d.c))
+	}
+	return out
 }
 
 // joinedWords measures words run together: of the reference's word

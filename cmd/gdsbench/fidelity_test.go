@@ -33,6 +33,17 @@ func TestRecallPrecision(t *testing.T) {
 	}
 }
 
+func TestOnlyIn(t *testing.T) {
+	ref := words("L AT E X and L AT E X, a TeX logo")
+	got := words("LaTeX and LaTeX, a TeX logo")
+	if r, g := onlyIn(ref, got, 3), onlyIn(got, ref, 3); !slices.Equal(r, []string{"at×2", "e×2", "l×2"}) || !slices.Equal(g, []string{"latex×2"}) {
+		t.Errorf("reference only %q, gds only %q", r, g)
+	}
+	if d := onlyIn(got, got, 3); len(d) != 0 {
+		t.Errorf("same text: %q", d)
+	}
+}
+
 func TestJoinedWords(t *testing.T) {
 	ref := "Demonstration of backgrounds by Denis Girou, June 2002"
 	tests := []struct {

@@ -53,6 +53,9 @@ type rcFile struct {
 	CutPages   int
 	Pages      int
 	RTLRev     int
+	// RefOnly and GdsOnly are the words one text holds more often than
+	// the other, most frequent first: the evidence for judging the file.
+	RefOnly, GdsOnly []string `json:",omitempty"`
 }
 
 type rcFormat struct {
@@ -481,7 +484,9 @@ func rcMeasure(ctx context.Context, home, refDir string, items []rcItem) ([]rcFi
 				prev, prevPage = c.Text, c.Page
 			}
 			text := all.String()
-			f.Recall, f.Precision = recallPrecision(words(ref), words(text))
+			refWords, gotWords := words(ref), words(text)
+			f.Recall, f.Precision = recallPrecision(refWords, gotWords)
+			f.RefOnly, f.GdsOnly = onlyIn(refWords, gotWords, 6), onlyIn(gotWords, refWords, 6)
 			f.Joined, f.Boundaries = joinedWords(ref, text)
 			f.RTLRev = reversedRTL(ref, text)
 			if it.Format == "PDF" {
@@ -588,6 +593,9 @@ func rcPrint(w io.Writer, r rcReport) {
 				lost = float64(f.Joined) / float64(f.Boundaries)
 			}
 			fmt.Fprintf(w, "  %.3f %.3f %5.1f%% %3d/%-3d %-28.28s %s\n", f.Recall, f.Precision, 100*lost, f.CutPages, f.Pages, f.Producer, f.Name)
+			if len(f.RefOnly)+len(f.GdsOnly) > 0 {
+				fmt.Fprintf(w, "        reference only: %s | gds only: %s\n", strings.Join(f.RefOnly, " "), strings.Join(f.GdsOnly, " "))
+			}
 		}
 	}
 }
