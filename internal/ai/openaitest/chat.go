@@ -11,7 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gds-cli/gds/internal/ai"
-	"github.com/gds-cli/gds/internal/tokenize"
+	"github.com/gds-cli/gds/internal/ai/tokens"
 )
 
 type chatMessage struct {
@@ -261,10 +261,47 @@ func (c *chatRequest) lastUser() (user, system string, msgs []ai.Message, err er
 	return user, system, msgs, nil
 }
 
-// usage estimates token counts the way clients display them.
-func usage(prompt, completion string) map[string]any {
-	p, c := len(tokenize.Tokens(prompt))+1, len(tokenize.Tokens(completion))+1
-	return map[string]any{"prompt_tokens": p, "completion_tokens": c, "total_tokens": p + c}
+// usage is the token counts of a reply, as OpenAI reports them: the
+// prompt is every message (images by their tiles), the json_schema and the
+// tool definitions, counted with gds's tokenizer (internal/ai/tokens, the
+// o200k_base encoding of the gpt-4o family); the completion is the reply's
+// text and tool calls.
+func usage(c *chatRequest, completion string, calls []ai.ToolCall) map[string]any {
+	p := promptTokens(c)
+	pairs := make([][2]string, len(calls))
+	for i, tc := range calls {
+		pairs[i] = [2]string{tc.Name, tc.Arguments}
+	}
+	n := tokens.Completion(completion, pairs)
+	return map[string]any{"prompt_tokens": p, "completion_tokens": n, "total_tokens": p + n}
+}
+
+// promptTokens counts the prompt of c with tokens.Prompt.
+func promptTokens(c *chatRequest) int {
+	msgs := make([]tokens.Message, 0, len(c.Messages))
+	for _, m := range c.Messages {
+		t, _ := m.text()
+		tm := tokens.Message{Role: m.Role, Content: t}
+		for _, tc := range m.ToolCalls {
+			tm.ToolCalls = append(tm.ToolCalls, [2]string{tc.Function.Name, tc.Function.Arguments})
+		}
+		imgs, _ := m.images()
+		for _, img := range imgs {
+			tm.Images += tokens.ImageTokens(imageSize(img))
+		}
+		msgs = append(msgs, tm)
+	}
+	schema := ""
+	if rf := c.ResponseFormat; rf != nil && rf.JSONSchema != nil {
+		schema = tokens.SchemaJSON(rf.JSONSchema.Name, rf.JSONSchema.Schema)
+	}
+	var tools []tokens.Tool
+	for _, t := range c.Tools {
+		if t.Function != nil {
+			tools = append(tools, tokens.Tool{Name: t.Function.Name, Description: t.Function.Description, Parameters: t.Function.Parameters})
+		}
+	}
+	return tokens.Prompt(msgs, schema, tokens.ToolsJSON(tools))
 }
 
 func (h *Handler) serveChat(x *exchange, c *chatRequest, reply Reply, scripted bool) {
@@ -383,10 +420,6 @@ func (h *Handler) serveChat(x *exchange, c *chatRequest, reply Reply, scripted b
 
 	id := h.nextID("chatcmpl")
 	created := time.Now().Unix()
-	completion := content
-	for _, tc := range calls {
-		completion += " " + tc.Name + " " + tc.Arguments
-	}
 	if !c.Stream {
 		message := map[string]any{"role": "assistant", "content": content, "refusal": nil}
 		if len(calls) > 0 {
@@ -404,7 +437,7 @@ func (h *Handler) serveChat(x *exchange, c *chatRequest, reply Reply, scripted b
 				"logprobs":      nil,
 				"finish_reason": finish,
 			}},
-			"usage": usage(user, completion),
+			"usage": usage(c, content, calls),
 		})
 		return
 	}
@@ -451,7 +484,7 @@ func (h *Handler) serveChat(x *exchange, c *chatRequest, reply Reply, scripted b
 	if c.StreamOptions != nil && c.StreamOptions.IncludeUsage {
 		b, _ := json.Marshal(map[string]any{
 			"id": id, "object": "chat.completion.chunk", "created": created, "model": c.Model,
-			"choices": []any{}, "usage": usage(user, completion),
+			"choices": []any{}, "usage": usage(c, content, calls),
 		})
 		fmt.Fprintf(x.w, "data: %s\n\n", b)
 	}

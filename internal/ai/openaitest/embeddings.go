@@ -8,9 +8,8 @@ import (
 	"fmt"
 	"math"
 	"net/http"
-	"strings"
 
-	"github.com/gds-cli/gds/internal/tokenize"
+	"github.com/gds-cli/gds/internal/ai/tokens"
 )
 
 // NativeDims are the output sizes of OpenAI's embedding models. The server
@@ -120,7 +119,7 @@ func (h *Handler) serveEmbeddings(x *exchange, e *embeddingRequest, reply Reply,
 		}
 		data[j] = map[string]any{"object": "embedding", "index": i, "embedding": emb}
 	}
-	n := len(tokenize.Tokens(strings.Join(e.texts, " "))) + len(e.texts)
+	n := tokens.Embedding(e.texts)
 	x.json(http.StatusOK, map[string]any{
 		"object": "list", "data": data, "model": e.Model,
 		"usage": map[string]any{"prompt_tokens": n, "total_tokens": n},

@@ -1,11 +1,16 @@
 package openaitest
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"image"
+	_ "image/gif"  // image sizes for usage
+	_ "image/jpeg" // image sizes for usage
+	_ "image/png"  // image sizes for usage
 	"strings"
 )
 
@@ -31,6 +36,17 @@ func WithImageTexts(texts map[string]string) Option {
 // detail "high" is six 512 px tiles, 85 + 6 × 170 tokens (the gpt-4o
 // family's vision pricing; gds's scheduler estimates the same).
 const imageTokens = 85 + 6*170
+
+// imageSize is the width and height of a PNG, JPEG or GIF image; 0, 0
+// for another (a WebP, which the standard library does not decode), which
+// tokens.ImageTokens bills as a page.
+func imageSize(b []byte) (int, int) {
+	c, _, err := image.DecodeConfig(bytes.NewReader(b))
+	if err != nil {
+		return 0, 0
+	}
+	return c.Width, c.Height
+}
 
 // ImageHash is the fixture key of an image: the hex SHA-256 of its bytes.
 func ImageHash(image []byte) string {

@@ -1,0 +1,69 @@
+package openaitest_test
+
+import (
+	"testing"
+
+	"github.com/gds-cli/gds/internal/ai/openaitest"
+	"github.com/gds-cli/gds/internal/ai/tokens"
+)
+
+type usageBody struct {
+	Choices []struct {
+		Message struct {
+			Content string `json:"content"`
+		} `json:"message"`
+	} `json:"choices"`
+	Usage struct {
+		Prompt     int `json:"prompt_tokens"`
+		Completion int `json:"completion_tokens"`
+		Total      int `json:"total_tokens"`
+	} `json:"usage"`
+}
+
+// TestUsageCountsTheWholePrompt: prompt_tokens covers every message (not
+// only the last), the tool definitions, with gds's tokenizer; the
+// completion is the reply's tokens.
+func TestUsageCountsTheWholePrompt(t *testing.T) {
+	srv := openaitest.NewServer(t, openaitest.WithAPIKey(key))
+	srv.Enqueue(openaitest.Reply{Content: "the answer is 42"}, openaitest.Reply{Content: "the answer is 42"})
+	sys := "You answer questions about documents, briefly, in the user's language. " +
+		"Cite the passages you use. Never invent a passage."
+	user := "What is the answer?"
+	var short, long usageBody
+	do(t, srv, "POST", "/v1/chat/completions", key, map[string]any{"model": "gpt-4o-mini",
+		"messages": []map[string]any{{"role": "user", "content": user}}}, &short)
+	tool := map[string]any{"type": "function", "function": map[string]any{"name": "search", "description": "Search the index.",
+		"parameters": map[string]any{"type": "object", "properties": map[string]any{"q": map[string]any{"type": "string"}}}}}
+	do(t, srv, "POST", "/v1/chat/completions", key, map[string]any{"model": "gpt-4o-mini",
+		"messages": []map[string]any{{"role": "system", "content": sys}, {"role": "user", "content": user}},
+		"tools":    []any{tool}}, &long)
+	want := tokens.Prompt([]tokens.Message{{Role: "user", Content: user}}, "", "")
+	if short.Usage.Prompt != want {
+		t.Errorf("one message: prompt_tokens %d, want %d", short.Usage.Prompt, want)
+	}
+	toolsJSON := tokens.ToolsJSON([]tokens.Tool{{Name: "search", Description: "Search the index.",
+		Parameters: map[string]any{"type": "object", "properties": map[string]any{"q": map[string]any{"type": "string"}}}}})
+	want = tokens.Prompt([]tokens.Message{{Role: "system", Content: sys}, {Role: "user", Content: user}}, "", toolsJSON)
+	if long.Usage.Prompt != want || long.Usage.Prompt-short.Usage.Prompt < tokens.Count(sys) {
+		t.Errorf("system message and tools: prompt_tokens %d, want %d (one message: %d)", long.Usage.Prompt, want, short.Usage.Prompt)
+	}
+	if c := tokens.Count("the answer is 42"); short.Usage.Completion != c || short.Usage.Total != short.Usage.Prompt+c {
+		t.Errorf("completion_tokens %d, total %d, want %d and the sum", short.Usage.Completion, short.Usage.Total, c)
+	}
+}
+
+// TestEmbeddingUsage: an embeddings request's prompt_tokens is the sum of
+// its inputs' tokens.
+func TestEmbeddingUsage(t *testing.T) {
+	srv := openaitest.NewServer(t, openaitest.WithAPIKey(key))
+	in := []string{"hello world", "東京都の2024年度予算に関する議事録"}
+	var out struct {
+		Usage struct {
+			Prompt int `json:"prompt_tokens"`
+		} `json:"usage"`
+	}
+	do(t, srv, "POST", "/v1/embeddings", key, map[string]any{"model": "text-embedding-3-small", "input": in}, &out)
+	if want := tokens.Count(in[0]) + tokens.Count(in[1]); out.Usage.Prompt != want {
+		t.Errorf("prompt_tokens %d, want %d", out.Usage.Prompt, want)
+	}
+}
