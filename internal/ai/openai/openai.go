@@ -143,6 +143,19 @@ type Provider struct {
 	// at once ("not tried again") instead of paying the retries too.
 	probe   chan struct{}
 	retries int
+	// meter adds up the calls answered and the tokens their responses
+	// report (Meter).
+	meter ai.Meter
+}
+
+// Meter implements ai.Metered: the calls this provider made that the
+// server answered, with the usage each response reported.
+func (p *Provider) Meter() *ai.Meter { return &p.meter }
+
+// KnownEmbeddingModel is EmbeddingModel without a probe: Dim is 0 when
+// the model's dimension is neither configured nor known.
+func (p *Provider) KnownEmbeddingModel() ai.EmbeddingModel {
+	return ai.EmbeddingModel{Name: p.embModel, Dim: p.knownDim()}
 }
 
 // New returns a Provider for cfg. It fails when no API key is configured
@@ -390,6 +403,7 @@ func (p *Provider) Structured(ctx context.Context, req ai.Request) (json.RawMess
 	if err != nil {
 		return nil, p.fail(ctx, op, n, err)
 	}
+	p.meter.Add(ai.CallChat, int(resp.Usage.PromptTokens), int(resp.Usage.CompletionTokens))
 	if len(resp.Choices) == 0 {
 		return nil, p.malformed(op, n, "the reply has no choices")
 	}
@@ -488,6 +502,7 @@ func (p *Provider) Stream(ctx context.Context, req ai.Request) iter.Seq2[ai.Even
 				}
 			}
 		}
+		p.meter.Add(ai.CallChat, int(acc.Usage.PromptTokens), int(acc.Usage.CompletionTokens))
 		if u := acc.Usage; u.PromptTokens > 0 || u.CompletionTokens > 0 {
 			if !yield(ai.Event{Kind: ai.EventUsage, Usage: ai.Usage{PromptTokens: int(u.PromptTokens), CompletionTokens: int(u.CompletionTokens)}}, nil) {
 				return
@@ -515,6 +530,7 @@ func (p *Provider) CallTools(ctx context.Context, req ai.Request) (ai.Reply, err
 	if err != nil {
 		return ai.Reply{}, p.fail(ctx, op, n, err)
 	}
+	p.meter.Add(ai.CallChat, int(resp.Usage.PromptTokens), int(resp.Usage.CompletionTokens))
 	if len(resp.Choices) == 0 {
 		return ai.Reply{}, p.malformed(op, n, "the reply has no choices")
 	}
@@ -602,10 +618,14 @@ func (p *Provider) embedBatch(ctx context.Context, texts []string) ([][]float32,
 			Index     *int            `json:"index"`
 			Embedding json.RawMessage `json:"embedding"`
 		} `json:"data"`
+		Usage struct {
+			PromptTokens int `json:"prompt_tokens"`
+		} `json:"usage"`
 	}
 	if err := json.Unmarshal(raw, &resp); err != nil {
 		return nil, p.malformed(op, n, fmt.Sprintf("the reply is not valid JSON: %v", err))
 	}
+	p.meter.Add(ai.CallEmbedding, resp.Usage.PromptTokens, 0)
 	if len(resp.Data) != len(in) {
 		return nil, p.malformed(op, n, fmt.Sprintf("got %d embeddings for %d inputs", len(resp.Data), len(in)))
 	}

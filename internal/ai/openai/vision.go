@@ -56,6 +56,7 @@ func (p *Provider) ReadImage(ctx context.Context, image []byte, mimeType string)
 	if err != nil {
 		return "", p.fail(ctx, op, n, err)
 	}
+	p.meter.Add(ai.CallVision, int(resp.Usage.PromptTokens), int(resp.Usage.CompletionTokens))
 	if len(resp.Choices) == 0 {
 		return "", p.malformed(op, n, "the reply has no choices")
 	}
