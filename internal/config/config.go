@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gds-cli/gds/internal/ai/pricing"
 	"github.com/gds-cli/gds/internal/envfile"
 	"github.com/gds-cli/gds/internal/gdshome"
 	"github.com/gds-cli/gds/internal/i18n"
@@ -36,6 +37,9 @@ const (
 	EnvOpenAIEmbedModel   = "OPENAI_EMBEDDING_MODEL"
 	EnvOpenAIEmbedDim     = "OPENAI_EMBEDDING_DIM"
 	EnvAIMaxRPM           = "GDS_AI_MAX_RPM"
+	EnvOpenAITier         = "GDS_OPENAI_TIER"
+	EnvAIPrices           = "GDS_AI_PRICES"
+	EnvAILimits           = "GDS_AI_LIMITS"
 	EnvSummaryMaxLength   = "SUMMARY_MAX_LENGTH"
 	EnvSearchMaxLoopCount = "SEARCH_MAX_LOOP_COUNT"
 	EnvDatabaseURL        = "DATABASE_URL"
@@ -102,7 +106,7 @@ var Names = []string{
 	EnvHome, EnvSources, EnvDriveFolderIDs, EnvSource, EnvCrawlConcurrency, EnvDriveEndpoint,
 	EnvOAuthClientID, EnvOAuthClientSecret,
 	EnvAIProvider, EnvOpenAIAPIKey, EnvOpenAIBaseURL, EnvOpenAIModel, EnvOpenAIEmbedModel, EnvOpenAIEmbedDim,
-	EnvAIMaxRPM, EnvSummaryMaxLength, EnvSearchMaxLoopCount,
+	EnvAIMaxRPM, EnvOpenAITier, EnvAIPrices, EnvAILimits, EnvSummaryMaxLength, EnvSearchMaxLoopCount,
 	EnvDatabaseURL, EnvSupabaseDBURL, EnvDatabaseSchema,
 	EnvUploadDir, EnvOCR,
 }
@@ -303,6 +307,10 @@ type Config struct {
 	// AIMaxRPM caps every model's requests per minute below the account's
 	// limit (GDS_AI_MAX_RPM, gds crawl/graph build --max-rpm); 0: none.
 	AIMaxRPM int
+	// Pricing is the price and rate-limit book of cost estimates: the
+	// embedded table at the account's usage tier (GDS_OPENAI_TIER) with
+	// the overrides of GDS_AI_PRICES and GDS_AI_LIMITS.
+	Pricing *pricing.Book
 
 	SummaryMaxLength   int
 	SearchMaxLoopCount int
@@ -544,6 +552,9 @@ func (c *Config) fill(val func(name, def string) string, workDir, homeDir string
 		if stop(err) {
 			return err
 		}
+	}
+	if err := c.fillPricing(val); err != nil && stop(err) {
+		return err
 	}
 	c.AIProviderSetting = strings.ToLower(val(EnvAIProvider, DefaultAIProvider))
 	switch c.AIProviderSetting {
@@ -795,4 +806,26 @@ func (c *Config) Settings() []Setting {
 		out = append(out, Setting{Name: n, Value: v, Source: c.SourceOf(n).String(), Secret: secretNames[n]})
 	}
 	return out
+}
+
+// fillPricing reads the usage tier and the price and limit overrides; a
+// bad one is named with its fix, and the book falls back to the table.
+func (c *Config) fillPricing(val func(name, def string) string) error {
+	tier, prices, limits := val(EnvOpenAITier, pricing.DefaultTier), val(EnvAIPrices, ""), val(EnvAILimits, "")
+	var first error
+	if _, err := pricing.New(tier, "", ""); err != nil {
+		first, tier = &Error{Var: EnvOpenAITier, Value: tier, Problem: "config.problem.bad_tier", Fix: "config.fix.tier", Err: err}, ""
+	}
+	if _, err := pricing.New("", prices, ""); err != nil && first == nil {
+		first, prices = &Error{Var: EnvAIPrices, Value: prices, Problem: "config.problem.bad_prices", Fix: "config.fix.prices", Err: err}, ""
+	} else if err != nil {
+		prices = ""
+	}
+	if _, err := pricing.New("", "", limits); err != nil && first == nil {
+		first, limits = &Error{Var: EnvAILimits, Value: limits, Problem: "config.problem.bad_limits", Fix: "config.fix.limits", Err: err}, ""
+	} else if err != nil {
+		limits = ""
+	}
+	c.Pricing, _ = pricing.New(tier, prices, limits)
+	return first
 }

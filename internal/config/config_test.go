@@ -337,6 +337,9 @@ func TestValidation(t *testing.T) {
 		{EnvDatabaseSchema, "1gds", EnvDatabaseSchema, "", "lower-case"},
 		{EnvDriveFolderIDs, "ok1,bad id", EnvDriveFolderIDs, "", "\"bad id\""},
 		{EnvDriveFolderIDs, "https://drive.google.com/drive/folders/1AbC_x-9?usp=sharing", EnvDriveFolderIDs, "", "folder ID 1AbC_x-9"},
+		{EnvOpenAITier, "gold", EnvOpenAITier, "", "free, 1, 2, 3, 4 or 5"},
+		{EnvAIPrices, "gpt-4o-mini=cheap", EnvAIPrices, "", "MODEL=INPUT/OUTPUT"},
+		{EnvAILimits, "gpt-4o-mini=500", EnvAILimits, "", "MODEL=RPM/TPM"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name+"="+tc.value, func(t *testing.T) {
@@ -493,5 +496,27 @@ func TestDatabaseSchema(t *testing.T) {
 	f.env[EnvDatabaseSchema] = "gds_run_42"
 	if c := f.mustLoad(); c.DatabaseSchema != "gds_run_42" {
 		t.Errorf("schema = %q", c.DatabaseSchema)
+	}
+}
+
+// TestPricing: the book of estimates is the table at the configured tier
+// with the overrides.
+func TestPricing(t *testing.T) {
+	f := newFixture(t)
+	if b := f.mustLoad().Pricing; b == nil || b.Tier != "1" {
+		t.Fatalf("default book %+v, want tier 1", b)
+	}
+	f.env[EnvOpenAITier] = "tier-4"
+	f.env[EnvAIPrices] = "llama3.1=0/0"
+	f.env[EnvAILimits] = "gpt-4o-mini=7/70000"
+	b := f.mustLoad().Pricing
+	if b.Tier != "4" {
+		t.Errorf("tier %q, want 4", b.Tier)
+	}
+	if p, ok := b.Price("llama3.1"); !ok || p.Input != 0 {
+		t.Errorf("llama3.1 price %+v %v, want the configured 0/0", p, ok)
+	}
+	if l, ok := b.Limit("gpt-4o-mini"); !ok || l.RPM != 7 || l.TPM != 70000 {
+		t.Errorf("gpt-4o-mini limit %+v %v, want 7/70000", l, ok)
 	}
 }

@@ -3,6 +3,7 @@ package estimate
 import (
 	"math"
 	"testing"
+	"time"
 
 	"github.com/gds-cli/gds/internal/ai"
 	"github.com/gds-cli/gds/internal/ai/pricing"
@@ -114,6 +115,29 @@ func TestDeviation(t *testing.T) {
 	} {
 		if got := Deviation(c.est, c.act); math.Abs(got-c.want) > 1e-12 && !(math.IsInf(got, 1) && math.IsInf(c.want, 1)) {
 			t.Errorf("Deviation(%d, %d) = %v, want %v", c.est, c.act, got, c.want)
+		}
+	}
+}
+
+func TestPairs(t *testing.T) {
+	t0 := time.Date(2026, 11, 27, 10, 0, 0, 0, time.UTC)
+	est := Figures{Operation: OpCrawl, Estimate: true, Scope: "local:/a", At: t0}
+	run := Figures{Operation: OpCrawl, Scope: "local:/a", At: t0.Add(time.Hour)}
+	for _, c := range []struct {
+		name string
+		est  Figures
+		run  Figures
+		want bool
+	}{
+		{"same scope, an hour later", est, run, true},
+		{"another scope", est, Figures{Operation: OpCrawl, Scope: "local:/b", At: run.At}, false},
+		{"another operation", est, Figures{Operation: OpGraphBuild, Scope: "local:/a", At: run.At}, false},
+		{"too old", est, Figures{Operation: OpCrawl, Scope: "local:/a", At: t0.Add(25 * time.Hour)}, false},
+		{"made after the run", Figures{Operation: OpCrawl, Estimate: true, Scope: "local:/a", At: run.At.Add(time.Minute)}, run, false},
+		{"two actual figures", run, run, false},
+	} {
+		if got := Pairs(c.est, c.run, 24*time.Hour); got != c.want {
+			t.Errorf("%s: Pairs = %v, want %v", c.name, got, c.want)
 		}
 	}
 }

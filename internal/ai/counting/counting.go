@@ -22,6 +22,7 @@ import (
 
 	"github.com/gds-cli/gds/internal/ai"
 	"github.com/gds-cli/gds/internal/ai/openai"
+	"github.com/gds-cli/gds/internal/ai/ratelimit"
 	"github.com/gds-cli/gds/internal/ai/tokens"
 )
 
@@ -53,7 +54,15 @@ var ModelledPage = strings.Repeat("The quick brown fox jumps over the lazy dog n
 type Provider struct {
 	cfg   Config
 	meter ai.Meter
+	sched *ratelimit.Scheduler
 }
+
+// Scheduler implements ratelimit.Paced, as the real provider does: a
+// crawl then batches the embedding inputs of the files ready together as
+// it does for the real run. Its lanes see no rate-limit headers, so files
+// arrive as fast as they are read, and the batches are as full as the
+// crawl makes them (up to 128 inputs): the fewest embeddings requests.
+func (p *Provider) Scheduler() *ratelimit.Scheduler { return p.sched }
 
 // VisionProvider is a Provider that also counts page-image reading (the
 // real provider reads images: openai).
@@ -70,7 +79,7 @@ func New(cfg Config, vision bool) ai.Provider {
 	if cfg.Embedding.Dim <= 0 {
 		cfg.Embedding.Dim = 1
 	}
-	p := &Provider{cfg: cfg}
+	p := &Provider{cfg: cfg, sched: ratelimit.NewScheduler(cfg.ChatModel, cfg.Embedding.Name, ratelimit.Config{}, nil)}
 	if vision {
 		return VisionProvider{p}
 	}
