@@ -50,6 +50,16 @@ func (m *Meter) Add(kind CallKind, input, output int) {
 	m.by[kind] = m.by[kind].Add(Tally{Calls: 1, InputTokens: input, OutputTokens: output})
 }
 
+// AddTally records t (several calls, or tokens without a call) under kind.
+func (m *Meter) AddTally(kind CallKind, t Tally) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.by == nil {
+		m.by = map[CallKind]Tally{}
+	}
+	m.by[kind] = m.by[kind].Add(t)
+}
+
 // Totals returns a copy of the tallies so far, by kind.
 func (m *Meter) Totals() map[CallKind]Tally {
 	m.mu.Lock()

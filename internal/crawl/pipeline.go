@@ -26,6 +26,13 @@ const (
 	embedLinger      = 500 * time.Millisecond
 )
 
+// EmbedBatchInputs and EmbedBatchTokens are the limits of an embedding
+// batch, for an estimate that counts the batches a crawl makes.
+const (
+	EmbedBatchInputs = embedBatchInputs
+	EmbedBatchTokens = embedBatchTokens
+)
+
 // pipeline runs a crawl's files through three stages, so the slowest
 // resource bounds the crawl and nothing waits on a file it does not need:
 //

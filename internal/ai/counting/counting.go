@@ -19,6 +19,7 @@ import (
 	_ "image/png"  // page sizes for the vision input
 	"iter"
 	"strings"
+	"sync"
 
 	"github.com/gds-cli/gds/internal/ai"
 	"github.com/gds-cli/gds/internal/ai/openai"
@@ -43,7 +44,19 @@ type Config struct {
 	// PageText is the stand-in reading of a page image (tesseract when
 	// installed); nil or failing: ModelledPage.
 	PageText func(ctx context.Context, image []byte) (string, error)
+	// Merge, when set, counts the embeddings requests of a crawl: the
+	// crawl joins the inputs of the files ready together into one batch
+	// of at most Merge.Inputs inputs and Merge.Tokens estimated tokens
+	// (ratelimit.EstimateTokens), and how many are ready together depends
+	// on how fast the model answers. The count is of the fullest batches,
+	// each Embed call (one file's inputs) joining the open batch while it
+	// fits: the fewest requests the crawl can make. Tokens do not depend
+	// on it.
+	Merge *Merge
 }
+
+// Merge are the limits of a crawl's embedding batches.
+type Merge struct{ Inputs, Tokens int }
 
 // ModelledPage is the stand-in text of a page image no local engine
 // reads: about 500 tokens, a typical page of prose.
@@ -55,6 +68,9 @@ type Provider struct {
 	cfg   Config
 	meter ai.Meter
 	sched *ratelimit.Scheduler
+
+	mu                 sync.Mutex // guards the open batch of Merge
+	openIn, openTokens int        // inputs and estimated tokens of the open batch
 }
 
 // Scheduler implements ratelimit.Paced, as the real provider does: a
@@ -89,8 +105,41 @@ func New(cfg Config, vision bool) ai.Provider {
 // Name implements ai.Provider: the real provider's name.
 func (p *Provider) Name() string { return p.cfg.Name }
 
-// Meter implements ai.Metered: the calls counted so far.
+// Meter implements ai.Metered: the calls counted so far (with Merge, the
+// open batch is not counted yet: Totals counts it).
 func (p *Provider) Meter() *ai.Meter { return &p.meter }
+
+// Totals are the calls counted, the open batch of Merge included.
+func (p *Provider) Totals() map[ai.CallKind]ai.Tally {
+	p.mu.Lock()
+	n := p.requests(p.openIn)
+	p.mu.Unlock()
+	out := p.meter.Totals()
+	if n > 0 {
+		out[ai.CallEmbedding] = out[ai.CallEmbedding].Add(ai.Tally{Calls: n})
+	}
+	return out
+}
+
+// requests is the number of embeddings requests of a batch of n inputs.
+func (p *Provider) requests(n int) int { return (n + p.cfg.BatchSize - 1) / p.cfg.BatchSize }
+
+// merge counts the inputs of one Embed call into the open batch, closing
+// it (and counting its requests) when they do not fit.
+func (p *Provider) merge(texts []string) {
+	cost := 0
+	for _, t := range texts {
+		cost += ratelimit.EstimateTokens(t)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.openIn > 0 && (p.openIn+len(texts) > p.cfg.Merge.Inputs || p.openTokens+cost > p.cfg.Merge.Tokens) {
+		p.meter.AddTally(ai.CallEmbedding, ai.Tally{Calls: p.requests(p.openIn)})
+		p.openIn, p.openTokens = 0, 0
+	}
+	p.openIn += len(texts)
+	p.openTokens += cost
+}
 
 // EmbeddingModel implements ai.Provider without asking anyone.
 func (p *Provider) EmbeddingModel(context.Context) ai.EmbeddingModel { return p.cfg.Embedding }
@@ -167,6 +216,9 @@ func (p *Provider) Stream(ctx context.Context, req ai.Request) iter.Seq2[ai.Even
 // space); the vectors are zeros.
 func (p *Provider) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	out := make([][]float32, len(texts))
+	if p.cfg.Merge != nil {
+		p.merge(texts)
+	}
 	for start := 0; start < len(texts); start += p.cfg.BatchSize {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -179,7 +231,11 @@ func (p *Provider) Embed(ctx context.Context, texts []string) ([][]float32, erro
 			}
 			in[i] = t
 		}
-		p.meter.Add(ai.CallEmbedding, tokens.Embedding(in), 0)
+		if p.cfg.Merge != nil {
+			p.meter.AddTally(ai.CallEmbedding, ai.Tally{InputTokens: tokens.Embedding(in)})
+		} else {
+			p.meter.Add(ai.CallEmbedding, tokens.Embedding(in), 0)
+		}
 		for i := range batch {
 			out[start+i] = make([]float32, p.cfg.Embedding.Dim)
 		}

@@ -75,3 +75,45 @@ func pngPage(t *testing.T, w, h int) []byte {
 	}
 	return b.Bytes()
 }
+
+// TestMergeCountsTheFullestBatches: with Merge, Embed calls (a file's
+// inputs each) join the open batch while it fits; a batch of more inputs
+// than the real provider's batch size is several requests.
+func TestMergeCountsTheFullestBatches(t *testing.T) {
+	texts := func(n int) []string {
+		out := make([]string, n)
+		for i := range out {
+			out[i] = "a few words of text"
+		}
+		return out
+	}
+	for _, c := range []struct {
+		name  string
+		merge counting.Merge
+		calls []int
+		want  int
+	}{
+		{"one file", counting.Merge{Inputs: 128, Tokens: 1 << 20}, []int{5}, 1},
+		{"files joined while they fit", counting.Merge{Inputs: 128, Tokens: 1 << 20}, []int{100, 20, 20}, 2},
+		{"a file too large for one request", counting.Merge{Inputs: 128, Tokens: 1 << 20}, []int{300}, 3},
+		{"the token limit closes a batch", counting.Merge{Inputs: 128, Tokens: 30}, []int{4, 4, 4}, 3},
+		{"nothing embedded", counting.Merge{Inputs: 128, Tokens: 1 << 20}, nil, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m := c.merge
+			p := counting.New(counting.Config{Name: "openai", ChatModel: "gpt-4o-mini", Embedding: ai.EmbeddingModel{Name: "e", Dim: 2},
+				Stand: offline.New(), Merge: &m}, false).(*counting.Provider)
+			inputs := 0
+			for _, n := range c.calls {
+				if _, err := p.Embed(context.Background(), texts(n)); err != nil {
+					t.Fatal(err)
+				}
+				inputs += n
+			}
+			got := p.Totals()[ai.CallEmbedding]
+			if got.Calls != c.want || got.InputTokens != inputs*5 {
+				t.Errorf("counted %+v, want %d requests of %d tokens", got, c.want, inputs*5)
+			}
+		})
+	}
+}
