@@ -266,13 +266,14 @@ func (c *chatRequest) lastUser() (user, system string, msgs []ai.Message, err er
 // tool definitions, counted with gds's tokenizer (internal/ai/tokens, the
 // o200k_base encoding of the gpt-4o family); the completion is the reply's
 // text and tool calls.
-func usage(c *chatRequest, completion string, calls []ai.ToolCall) map[string]any {
+func (x *exchange) chatUsage(c *chatRequest, completion string, calls []ai.ToolCall) map[string]any {
 	p := promptTokens(c)
 	pairs := make([][2]string, len(calls))
 	for i, tc := range calls {
 		pairs[i] = [2]string{tc.Name, tc.Arguments}
 	}
 	n := tokens.Completion(completion, pairs)
+	x.usage(p, n)
 	return map[string]any{"prompt_tokens": p, "completion_tokens": n, "total_tokens": p + n}
 }
 
@@ -437,7 +438,7 @@ func (h *Handler) serveChat(x *exchange, c *chatRequest, reply Reply, scripted b
 				"logprobs":      nil,
 				"finish_reason": finish,
 			}},
-			"usage": usage(c, content, calls),
+			"usage": x.chatUsage(c, content, calls),
 		})
 		return
 	}
@@ -484,7 +485,7 @@ func (h *Handler) serveChat(x *exchange, c *chatRequest, reply Reply, scripted b
 	if c.StreamOptions != nil && c.StreamOptions.IncludeUsage {
 		b, _ := json.Marshal(map[string]any{
 			"id": id, "object": "chat.completion.chunk", "created": created, "model": c.Model,
-			"choices": []any{}, "usage": usage(c, content, calls),
+			"choices": []any{}, "usage": x.chatUsage(c, content, calls),
 		})
 		fmt.Fprintf(x.w, "data: %s\n\n", b)
 	}

@@ -120,6 +120,7 @@ func (h *Handler) serveEmbeddings(x *exchange, e *embeddingRequest, reply Reply,
 		data[j] = map[string]any{"object": "embedding", "index": i, "embedding": emb}
 	}
 	n := tokens.Embedding(e.texts)
+	x.usage(n, 0)
 	x.json(http.StatusOK, map[string]any{
 		"object": "list", "data": data, "model": e.Model,
 		"usage": map[string]any{"prompt_tokens": n, "total_tokens": n},

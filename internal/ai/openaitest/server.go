@@ -128,6 +128,9 @@ type Recorded struct {
 	// Tokens is what the request counts against a TPM limit (prompt
 	// estimate plus max_tokens; inputs of an embeddings request).
 	Tokens int
+	// Usage is the usage the answer reported (prompt and completion
+	// tokens); zero for a request that was refused.
+	Usage ai.Usage
 
 	// Chat requests: the messages as sent (system included; content parts
 	// joined into Content), the tools offered, tool_choice ("auto", "none",
@@ -331,6 +334,15 @@ type exchange struct {
 }
 
 func (x *exchange) status(code int) { x.h.setStatus(x.idx, code) }
+
+// usage records the usage the answer reports.
+func (x *exchange) usage(prompt, completion int) {
+	x.h.mu.Lock()
+	defer x.h.mu.Unlock()
+	if x.idx >= 0 && x.idx < len(x.h.requests) {
+		x.h.requests[x.idx].Usage = ai.Usage{PromptTokens: prompt, CompletionTokens: completion}
+	}
+}
 
 // apiError writes OpenAI's error body.
 func (x *exchange) apiError(status int, typ, code, msg string, param string) {

@@ -50,6 +50,10 @@ func TestUsageCountsTheWholePrompt(t *testing.T) {
 	if c := tokens.Count("the answer is 42"); short.Usage.Completion != c || short.Usage.Total != short.Usage.Prompt+c {
 		t.Errorf("completion_tokens %d, total %d, want %d and the sum", short.Usage.Completion, short.Usage.Total, c)
 	}
+	// The record keeps what the answer reported.
+	if r := srv.Requests(); len(r) != 2 || r[0].Usage.PromptTokens != short.Usage.Prompt || r[1].Usage.CompletionTokens != long.Usage.Completion {
+		t.Errorf("recorded usage %+v", r)
+	}
 }
 
 // TestEmbeddingUsage: an embeddings request's prompt_tokens is the sum of
