@@ -2,8 +2,8 @@ package main
 
 import (
 	"context"
+	"errors"
 	"os"
-	"runtime/debug"
 	"time"
 
 	"github.com/urfave/cli/v3"
@@ -26,12 +26,21 @@ func newCrawlCommand(d *app.Deps) *cli.Command {
 			cliflag.IntRange(&cli.IntFlag{Name: "concurrency", Aliases: []string{"j"}, HideDefault: true, Usage: d.T("flag.crawl.concurrency")},
 				config.MinCrawlConcurrency, config.MaxCrawlConcurrency),
 			cliflag.IntRange(&cli.IntFlag{Name: "max-rpm", HideDefault: true, Usage: d.T("flag.max_rpm")}, 1, cliflag.NoMax),
+			&cli.BoolFlag{Name: "estimate", Usage: d.T("flag.crawl.estimate")},
+			&cli.BoolFlag{Name: "json", Usage: d.T("flag.crawl.json")},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
+			req := app.CrawlRequest{Sources: cmd.StringSlice("source"), Full: cmd.Bool("full"), DryRun: cmd.Bool("dry-run"),
+				Concurrency: cmd.Int("concurrency"), MaxRPM: cmd.Int("max-rpm")}
+			if cmd.Bool("json") && !cmd.Bool("estimate") {
+				return usageError{err: errors.New(d.T("crawl.json_needs_estimate"))}
+			} else if cmd.Bool("estimate") {
+				req.Progress = render.CrawlProgressRates(d.Stderr, d.StderrTTY, d.Lang, nil)
+				return render.EstimateOut(d.Stdout, cmd.Bool("json"), d.Lang)(d.EstimateCrawl(ctx, req))
+			}
 			longStop(ctx, d, crawlStopGrace)
-			crawlGC(os.LookupEnv)
-			return runCrawl(ctx, d, app.CrawlRequest{Sources: cmd.StringSlice("source"), Full: cmd.Bool("full"), DryRun: cmd.Bool("dry-run"),
-				Concurrency: cmd.Int("concurrency"), MaxRPM: cmd.Int("max-rpm")})
+			app.CrawlGC(os.LookupEnv)
+			return runCrawl(ctx, d, req)
 		},
 	}
 }
@@ -39,21 +48,6 @@ func newCrawlCommand(d *app.Deps) *cli.Command {
 // crawlStopGrace is how long a signalled crawl may take to record what it
 // committed: cancelling a Postgres query in flight can take pgx 15 s.
 const crawlStopGrace = 30 * time.Second
-
-// crawlGCPercent is the collector's target during a crawl (GOGC; Go's
-// default is 100). A crawl's heap is mostly garbage made per file (file
-// bytes, text, tokens): collecting at half the live heap instead of all
-// of it lowered gds's own peak resident size from about 250 to 215 MB on
-// the real documents of docs/BENCHMARKS.md, at no measurable cost in
-// files/s.
-const crawlGCPercent = 50
-
-// crawlGC sets the crawl's collector target unless the user set GOGC.
-func crawlGC(lookup func(string) (string, bool)) {
-	if _, set := lookup("GOGC"); !set {
-		debug.SetGCPercent(crawlGCPercent)
-	}
-}
 
 // runCrawl indexes the configured (or --source) sources and prints the
 // summary, also when files failed (the crawl then fails, so schedulers see
@@ -63,6 +57,7 @@ func runCrawl(ctx context.Context, d *app.Deps, req app.CrawlRequest) error {
 	rep, err := d.Crawl(ctx, req)
 	if rep != nil {
 		render.CrawlReport(d.Stdout, rep.Sources, req.DryRun, d.Lang)
+		render.ModelUsage(d.Stdout, rep.Usage, rep.Estimated, d.Lang)
 	}
 	return err
 }

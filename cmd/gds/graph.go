@@ -32,12 +32,16 @@ func newGraphCommand(d *app.Deps) *cli.Command {
 					&cli.BoolFlag{Name: "json", Usage: d.T("flag.graph.json")},
 					cliflag.IntRange(&cli.IntFlag{Name: "concurrency", Aliases: []string{"j"}, HideDefault: true, Usage: d.T("flag.graph.concurrency")}, 1, maxGraphConcurrency),
 					cliflag.IntRange(&cli.IntFlag{Name: "max-rpm", HideDefault: true, Usage: d.T("flag.max_rpm")}, 1, cliflag.NoMax),
+					&cli.BoolFlag{Name: "estimate", Usage: d.T("flag.graph.estimate")},
 				},
 				Action: func(ctx context.Context, cmd *cli.Command) error {
-					return runGraphBuild(ctx, d, app.GraphBuildRequest{
-						BuildOptions: graph.BuildOptions{Folder: cmd.String("folder"), Full: cmd.Bool("full")},
-						Concurrency:  cmd.Int("concurrency"), MaxRPM: cmd.Int("max-rpm"),
-					}, cmd.Bool("json"))
+					req := app.GraphBuildRequest{BuildOptions: graph.BuildOptions{Folder: cmd.String("folder"), Full: cmd.Bool("full")},
+						Concurrency: cmd.Int("concurrency"), MaxRPM: cmd.Int("max-rpm")}
+					if cmd.Bool("estimate") {
+						req.OnProgress = render.GraphProgressRates(d.Stderr, d.StderrTTY, d.Lang, nil)
+						return render.EstimateOut(d.Stdout, cmd.Bool("json"), d.Lang)(d.EstimateGraph(ctx, req))
+					}
+					return runGraphBuild(ctx, d, req, cmd.Bool("json"))
 				},
 			},
 			{
@@ -91,7 +95,8 @@ func runGraphBuild(ctx context.Context, d *app.Deps, req app.GraphBuildRequest, 
 	if asJSON {
 		return writeJSON(d, stats)
 	}
-	render.GraphBuildSummary(d.Stdout, stats, d.Lang)
+	render.GraphBuildSummary(d.Stdout, stats.BuildStats, d.Lang)
+	render.ModelUsage(d.Stdout, stats.Usage, stats.Estimated, d.Lang)
 	return nil
 }
 

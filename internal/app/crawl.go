@@ -13,6 +13,7 @@ import (
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/crawl"
 	"github.com/gds-cli/gds/internal/crawl/drivesource"
+	"github.com/gds-cli/gds/internal/estimate"
 	"github.com/gds-cli/gds/internal/i18n"
 	"github.com/gds-cli/gds/internal/schedule"
 	"github.com/gds-cli/gds/internal/store"
@@ -52,6 +53,12 @@ type SourceProgress interface {
 // CrawlReport is the outcome of a crawl of one or more sources, in order.
 type CrawlReport struct {
 	Sources []crawl.SourceResult
+	// Usage is what the crawl's model calls took (the usage the responses
+	// reported), priced; nil for the offline provider or a dry run.
+	Usage *estimate.Figures
+	// Estimated is the estimate made for this crawl (gds crawl --estimate
+	// with the same sources), when there is one.
+	Estimated *estimate.Figures
 }
 
 // Total adds up the summaries of every source.
@@ -142,12 +149,14 @@ func (d *Deps) Crawl(ctx context.Context, req CrawlRequest) (*CrawlReport, error
 		defer func() { _ = lock.Release() }()
 	}
 	rep := &CrawlReport{}
+	prov, perr := d.Provider()
+	before := meterTotals(prov)
 	var first error
 	for i, target := range targets {
 		if sp, ok := req.Progress.(SourceProgress); ok && len(targets) > 1 {
 			sp.Source(target.Key(), i+1, len(targets))
 		}
-		sum, started, err := d.crawlOne(ctx, cfg, target, req)
+		sum, started, err := d.crawlOne(ctx, cfg, target, req, nil)
 		rep.Sources = append(rep.Sources, crawl.SourceResult{Source: target.Key(), Summary: sum, Err: err, Started: started})
 		if err != nil && first == nil {
 			first = err
@@ -158,6 +167,9 @@ func (d *Deps) Crawl(ctx context.Context, req CrawlRequest) (*CrawlReport, error
 	}
 	if t := rep.Total(); !req.DryRun && t.New+t.Updated+t.Removed+t.Moved > 0 {
 		d.optimizeText(ctx)
+	}
+	if !req.DryRun && perr == nil {
+		rep.Usage, rep.Estimated = d.actualFigures(cfg, estimate.OpCrawl, crawlScope(targets, req.Full), prov, before)
 	}
 	if first != nil {
 		return rep, first
@@ -200,7 +212,10 @@ func (d *Deps) optimizeText(ctx context.Context) {
 
 // crawlOne crawls one source under its key; started is false when the
 // source, the provider or the store could not be set up.
-func (d *Deps) crawlOne(ctx context.Context, cfg *config.Config, target config.CrawlSource, req CrawlRequest) (sum crawl.Summary, started bool, err error) {
+//
+// With count (an estimate), count stands for the provider and the crawl
+// writes nothing: neither the index nor the OCR cache.
+func (d *Deps) crawlOne(ctx context.Context, cfg *config.Config, target config.CrawlSource, req CrawlRequest, count ai.Provider) (sum crawl.Summary, started bool, err error) {
 	var src crawl.Source
 	switch target.Kind {
 	case config.SourceLocal:
@@ -220,11 +235,18 @@ func (d *Deps) crawlOne(ctx context.Context, cfg *config.Config, target config.C
 		return sum, false, err
 	}
 	defer st.Close()
+	var index crawl.Index = st
+	if count != nil {
+		prov, index = count, &dryIndex{Index: st}
+	}
 	concurrency := req.Concurrency
 	if concurrency <= 0 {
 		concurrency = cfg.CrawlConcurrency
 	}
 	x := d.fileReader(cfg, prov)
+	if count != nil {
+		x = readOnlyCache(x)
+	}
 	if s, ok := src.(interface{ SetReadImages(bool) }); ok {
 		// Photos and scans in Drive are downloaded when OCR can read them;
 		// a reader appearing makes the next crawl of a source a full scan.
@@ -233,12 +255,12 @@ func (d *Deps) crawlOne(ctx context.Context, cfg *config.Config, target config.C
 	sum, err = crawl.Run(ctx, crawl.Options{
 		Source:           src,
 		Key:              target.Key(),
-		Index:            st,
+		Index:            index,
 		Provider:         prov,
 		SummaryMaxLength: cfg.SummaryMaxLength,
 		Concurrency:      concurrency,
 		Full:             req.Full,
-		DryRun:           req.DryRun,
+		DryRun:           req.DryRun && count == nil,
 		Progress:         req.Progress,
 		Now:              d.Now,
 		Extractor:        x,

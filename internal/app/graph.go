@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/gds-cli/gds/internal/ai/tokens"
+	"github.com/gds-cli/gds/internal/estimate"
 	"github.com/gds-cli/gds/internal/graph"
 	"github.com/gds-cli/gds/internal/store"
 )
@@ -31,29 +32,46 @@ func (d *Deps) graphStore(ctx context.Context) (store.Store, store.GraphStore, e
 	return st, gs, nil
 }
 
+// GraphBuildResult is what a build did, with what its model calls took.
+type GraphBuildResult struct {
+	graph.BuildStats
+	// Usage is what the build's model calls took (the usage the responses
+	// reported), priced; nil for the offline provider.
+	Usage *estimate.Figures `json:"usage,omitempty"`
+	// Estimated is the estimate made for this build (gds graph build
+	// --estimate with the same folder), when there is one.
+	Estimated *estimate.Figures `json:"estimated,omitempty"`
+}
+
 // GraphBuild builds or updates the entity graph over the indexed chunks
 // (internal/graph.Builder).
-func (d *Deps) GraphBuild(ctx context.Context, req GraphBuildRequest) (graph.BuildStats, error) {
+func (d *Deps) GraphBuild(ctx context.Context, req GraphBuildRequest) (GraphBuildResult, error) {
 	d.SetMaxRPM(req.MaxRPM)
 	prov, err := d.Provider()
 	if err != nil {
-		return graph.BuildStats{}, err
+		return GraphBuildResult{}, err
 	}
 	st, gs, err := d.graphStore(ctx)
 	if err != nil {
-		return graph.BuildStats{}, err
+		return GraphBuildResult{}, err
 	}
 	defer st.Close()
 	stats, err := st.Stats(ctx)
 	if err != nil {
-		return graph.BuildStats{}, err
+		return GraphBuildResult{}, err
 	}
 	if stats.Files == 0 {
-		return graph.BuildStats{}, d.emptyIndex()
+		return GraphBuildResult{}, d.emptyIndex()
 	}
 	b := &graph.Builder{Index: st, Graph: gs, Provider: prov, Counter: tokens.O200k, Lang: d.Lang,
 		Concurrency: req.Concurrency, Now: d.Now, OnProgress: req.OnProgress}
-	return b.Build(ctx, req.BuildOptions)
+	before := meterTotals(prov)
+	res := GraphBuildResult{}
+	res.BuildStats, err = b.Build(ctx, req.BuildOptions)
+	if err == nil && d.Config != nil {
+		res.Usage, res.Estimated = d.actualFigures(d.Config, estimate.OpGraphBuild, graphScope(req.BuildOptions), prov, before)
+	}
+	return res, err
 }
 
 // GraphQuery answers a question from the graph in q.Mode (global when

@@ -351,6 +351,13 @@ func (d *Deps) InitWizard(ctx context.Context, req InitWizardRequest) (InitResul
 		case setup.Schedule:
 			ev = setup.Event{Kind: setup.EvRan, Err: req.Run(ctx, "schedule", "install")}
 		default:
+			if act.Kind == setup.AskCrawl && s.Provider == setup.ProviderOpenAI && req.Run != nil {
+				// What the first crawl would cost, before the offer: the
+				// estimate runs with the settings just written. Best effort:
+				// a failed estimate leaves the question as it was.
+				fmt.Fprintln(d.Stdout, d.T("estimate.init_offer"))
+				_ = req.Run(ctx, "crawl", "--estimate")
+			}
 			if ev, err = req.UI.Ask(ctx, s, act); err != nil {
 				return InitResult{}, err
 			}

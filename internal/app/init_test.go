@@ -230,8 +230,12 @@ func TestInitWizardScripted(t *testing.T) {
 	if strings.Contains(transcript, "sk-right-0123456789") {
 		t.Error("the key is in the output")
 	}
-	if len(ran) != 0 || res.Crawled || res.Scheduled || !res.Changed {
+	// With a model, the estimate of the first crawl comes before the offer.
+	if strings.Join(ran, ";") != "crawl --estimate" || res.Crawled || res.Scheduled || !res.Changed {
 		t.Errorf("ran %v, result %+v", ran, res)
+	}
+	if i, j := strings.Index(transcript, "The first crawl with this model:"), strings.LastIndex(transcript, "crawl"); i < 0 || j < i {
+		t.Errorf("the estimate is not announced before the crawl offer:\n%s", transcript)
 	}
 }
 

@@ -108,7 +108,7 @@ func (d *Deps) Rebuild(ctx context.Context, req RebuildRequest) (*rebuild.Report
 		if sp, ok := req.Progress.(SourceProgress); ok && len(cfg.Sources) > 1 {
 			sp.Source(target.Key(), i+1, len(cfg.Sources))
 		}
-		sum, started, err := d.crawlOne(ctx, cfg, target, CrawlRequest{Concurrency: req.Concurrency, Progress: req.Progress})
+		sum, started, err := d.crawlOne(ctx, cfg, target, CrawlRequest{Concurrency: req.Concurrency, Progress: req.Progress}, nil)
 		rep.Sources = append(rep.Sources, crawl.SourceResult{Source: target.Key(), Summary: sum, Err: err, Started: started})
 		if err == nil && len(sum.Failed) > 0 {
 			err = apperr.L(apperr.Internal, "crawl.failed_files", len(sum.Failed))

@@ -1,0 +1,155 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gds-cli/gds/internal/ai"
+	"github.com/gds-cli/gds/internal/ai/offline"
+	"github.com/gds-cli/gds/internal/ai/openaitest"
+	"github.com/gds-cli/gds/internal/config"
+	"github.com/gds-cli/gds/internal/estimate"
+)
+
+// billed adds up what the emulator's answers reported, by kind of call.
+func billed(reqs []openaitest.Recorded) map[ai.CallKind]ai.Tally {
+	out := map[ai.CallKind]ai.Tally{}
+	for _, r := range reqs {
+		k := ai.CallChat
+		switch {
+		case r.Path == openaitest.PathEmbeddings:
+			k = ai.CallEmbedding
+		case len(r.Images) > 0:
+			k = ai.CallVision
+		}
+		out[k] = out[k].Add(ai.Tally{Calls: 1, InputTokens: r.Usage.PromptTokens, OutputTokens: r.Usage.CompletionTokens})
+	}
+	return out
+}
+
+// within checks the estimate of each figure against what the emulator
+// billed: calls of the chat model and tokens of every kind within ±20 %,
+// and the calls of all kinds together (the embeddings requests of a real
+// crawl batch the files that are ready together, which depends on timing).
+func within(t *testing.T, what string, est estimate.Figures, got map[ai.CallKind]ai.Tally) {
+	t.Helper()
+	const tol = 0.20
+	estBy := map[ai.CallKind]ai.Tally{}
+	for _, l := range est.Lines {
+		estBy[l.Kind] = l.Tally
+	}
+	var total ai.Tally
+	for _, k := range ai.CallKinds {
+		e, g := estBy[k], got[k]
+		total = total.Add(g)
+		t.Logf("%s %s: estimated %+v, billed %+v", what, k, e, g)
+		for _, f := range []struct {
+			name     string
+			est, act int
+		}{{"input tokens", e.InputTokens, g.InputTokens}, {"output tokens", e.OutputTokens, g.OutputTokens}} {
+			if d := estimate.Deviation(f.est, f.act); d > tol {
+				t.Errorf("%s %s %s: estimated %d, billed %d (%.0f %% off)", what, k, f.name, f.est, f.act, 100*d)
+			}
+		}
+	}
+	if d := estimate.Deviation(estBy[ai.CallChat].Calls, got[ai.CallChat].Calls); d > tol {
+		t.Errorf("%s chat calls: estimated %d, made %d", what, estBy[ai.CallChat].Calls, got[ai.CallChat].Calls)
+	}
+	if d := estimate.Deviation(est.Total.Calls, total.Calls); d > tol || total.Calls == 0 {
+		t.Errorf("%s calls: estimated %d, made %d", what, est.Total.Calls, total.Calls)
+	}
+}
+
+// TestEstimateAgainstTheRun: gds crawl --estimate and gds graph build
+// --estimate make no request, and their calls and tokens are within ±20 %
+// of what the same crawl and build then cost on the OpenAI emulator
+// (answered by the offline provider, the estimate's stand-in); the run's
+// summary shows its figures beside the estimate.
+func TestEstimateAgainstTheRun(t *testing.T) {
+	t.Parallel() // own GDS_HOME and emulator, no t.Setenv
+	oai := openaitest.NewServer(t, openaitest.WithAPIKey("sk-test"), openaitest.WithBackend(offline.New()))
+	h := newHarness(t)
+	h.env[config.EnvAIProvider] = config.ProviderOpenAI
+	h.env[config.EnvOpenAIBaseURL] = oai.URL
+	h.env[config.EnvOpenAIAPIKey] = "sk-test"
+	h.env[config.EnvOCR] = config.OCROff
+	docs := t.TempDir()
+	src := filepath.Join("..", "..", "testdata", "graphcorpus")
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".txt") {
+			b, err := os.ReadFile(filepath.Join(src, e.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(docs, e.Name()), b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	source := "local:" + docs
+
+	if code := h.run("crawl", "--estimate", "--json", "--source", source); code != exitOK {
+		t.Fatalf("crawl --estimate: exit %d\n%s", code, h.stderr.String())
+	}
+	var est estimate.Figures
+	if err := json.Unmarshal(h.stdout.Bytes(), &est); err != nil {
+		t.Fatalf("%v\n%s", err, h.stdout.String())
+	}
+	if n := len(oai.Requests()); n != 0 {
+		t.Fatalf("the estimate sent %d requests", n)
+	}
+	if !est.Estimate || est.CostUSD == nil || *est.CostUSD <= 0 || est.Seconds == nil || est.Models.Chat != config.DefaultOpenAIModel || len(est.Prices) != 2 {
+		t.Errorf("estimate %+v: want priced and timed figures of the default models", est)
+	}
+	if code := h.run("crawl", "--source", source); code != exitOK {
+		t.Fatalf("crawl: exit %d\n%s", code, h.stderr.String())
+	}
+	within(t, "crawl", est, billed(oai.Requests()))
+	if out := h.stdout.String(); !strings.Contains(out, "Model calls (the usage the responses reported):") || !strings.Contains(out, "(estimated: ") {
+		t.Errorf("the crawl summary lacks its figures beside the estimate:\n%s", out)
+	}
+
+	n := len(oai.Requests())
+	if code := h.run("graph", "build", "--estimate", "--json"); code != exitOK {
+		t.Fatalf("graph build --estimate: exit %d\n%s", code, h.stderr.String())
+	}
+	var gest estimate.Figures
+	if err := json.Unmarshal(h.stdout.Bytes(), &gest); err != nil {
+		t.Fatalf("%v\n%s", err, h.stdout.String())
+	}
+	if len(oai.Requests()) != n {
+		t.Fatalf("the graph estimate sent %d requests", len(oai.Requests())-n)
+	}
+	if code := h.run("graph", "build", "--json"); code != exitOK {
+		t.Fatalf("graph build: exit %d\n%s", code, h.stderr.String())
+	}
+	var built struct {
+		Usage, Estimated *estimate.Figures
+	}
+	if err := json.Unmarshal(h.stdout.Bytes(), &built); err != nil || built.Usage == nil || built.Estimated == nil {
+		t.Fatalf("graph build --json: %v, want usage and the estimate\n%s", err, h.stdout.String())
+	}
+	got := billed(oai.Requests()[n:])
+	within(t, "graph build", gest, got)
+	for _, l := range built.Usage.Lines {
+		if l.Tally != got[l.Kind] {
+			t.Errorf("graph build reports %s %+v, the emulator billed %+v", l.Kind, l.Tally, got[l.Kind])
+		}
+	}
+
+	// Estimated again, nothing is left to do: no call, nothing to pay.
+	if code := h.run("crawl", "--estimate", "--json", "--source", source); code != exitOK {
+		t.Fatalf("second estimate: exit %d\n%s", code, h.stderr.String())
+	}
+	var again estimate.Figures
+	if err := json.Unmarshal(h.stdout.Bytes(), &again); err != nil || again.Total.Calls != 0 {
+		t.Errorf("an estimate of an indexed folder: %+v (%v), want no call", again, err)
+	}
+}
