@@ -37,7 +37,7 @@ var UserGuides = []string{
 	"docs/install.md", "docs/google-drive.md", "docs/search.md", "docs/alfred.md", "docs/raycast.md",
 	"docs/ask.md", "docs/serve.md", "docs/agentic.md", "docs/graph.md", "docs/federate.md", "docs/mcp.md",
 	"docs/schedule.md", "docs/configuration.md", "docs/troubleshooting.md", "docs/development.md",
-	"docs/ocr.md",
+	"docs/ocr.md", "docs/estimate.md",
 }
 
 // internalTerms are words users cannot decode: the project's requirement,
