@@ -71,6 +71,7 @@ func (r *CrawlReport) Total() crawl.Summary {
 		t.New += m.New
 		t.Updated += m.Updated
 		t.Unchanged += m.Unchanged
+		t.Reextracted += m.Reextracted
 		t.Planned += m.Planned
 		t.Skipped = append(t.Skipped, m.Skipped...)
 		t.Failed = append(t.Failed, m.Failed...)

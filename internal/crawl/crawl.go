@@ -77,8 +77,12 @@ type Options struct {
 	// reads in worker processes under limits. nil: extract.Extract in
 	// this process (benchmarks and tests over known files).
 	Extractor Extractor
-	Progress  Progress // may be nil
-	Now       func() time.Time
+	// ExtractVersion is recorded with every file read and compared with
+	// the version recorded with each indexed file: one read by an older
+	// version is read again. <= 0: extract.Version (tests set another).
+	ExtractVersion int
+	Progress       Progress // may be nil
+	Now            func() time.Time
 }
 
 // Problem is a skipped or failed file with its reason.
@@ -119,6 +123,10 @@ type Summary struct {
 	// reconciling listing were found unchanged from their record (counted
 	// in Unchanged without being read).
 	Processed int
+	// Reextracted counts the unchanged files read again because an older
+	// version of the text extraction had read them (Options.ExtractVersion);
+	// their text is indexed again only where it differs.
+	Reextracted int
 	// Moved counts files indexed before that were renamed or moved (within
 	// or into the targets) and re-indexed under their new name or path;
 	// they are not counted in Updated.
@@ -188,6 +196,7 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 		return sum, err
 	}
 	sum.Mode = p.mode.String()
+	sum.Reextracted = countStale(p.todo)
 
 	entries := make([]Entry, len(p.todo))
 	how := make(map[string]work, len(p.todo))
@@ -240,6 +249,9 @@ func withDefaults(opts Options) Options {
 	if opts.Key == "" {
 		opts.Key = opts.Source.Kind()
 	}
+	if opts.ExtractVersion <= 0 {
+		opts.ExtractVersion = extract.Version
+	}
 	return opts
 }
 
@@ -280,9 +292,14 @@ type crawlPlan struct {
 func planWork(ctx context.Context, opts Options, state store.SyncState, sum *Summary) (crawlPlan, error) {
 	feedSrc, hasFeed := opts.Source.(ChangeSource)
 	p := crawlPlan{mode: chooseMode(sum.Full, hasFeed, pageToken(state))}
+	if p.mode == modeFeed && state.ExtractVersion < opts.ExtractVersion {
+		// The feed names changed files only: the files an older
+		// extraction read are found by listing.
+		p.mode = modeReconcile
+	}
 	records := recordReader{dryRun: opts.DryRun, forget: opts.Index.DeleteFiles}
 	if p.mode == modeFeed {
-		res, err := readFeed(ctx, feedSrc, opts.Index, pageToken(state), records)
+		res, err := readFeed(ctx, feedSrc, opts.Index, pageToken(state), records, opts.ExtractVersion)
 		switch {
 		case errors.Is(err, ErrRescan):
 			sum.Notice = err.Error()
@@ -309,7 +326,7 @@ func planWork(ctx context.Context, opts Options, state store.SyncState, sum *Sum
 			p.nextToken, sum.Notice = "", err.Error()
 		}
 	}
-	l := &listing{all: p.mode == modeFull, seen: idSet{}, records: records, claim: func(ctx context.Context, ids []string) error {
+	l := &listing{all: p.mode == modeFull, version: opts.ExtractVersion, seen: idSet{}, records: records, claim: func(ctx context.Context, ids []string) error {
 		return claimLegacy(ctx, opts, ids)
 	}}
 	if err := opts.Source.List(ctx, time.Time{}, func(e Entry) error { return l.add(ctx, opts.Index, e) }); err != nil {
@@ -345,7 +362,11 @@ func collect(ctx context.Context, opts Options, state store.SyncState, fp, midTo
 			if !sum.Full && t.Before(state.ModifiedAt) {
 				continue
 			}
-			next := store.SyncState{Source: opts.Key, ModifiedAt: t, Fingerprint: fp, UpdatedAt: opts.Now().UTC()}
+			// It keeps the version of the last complete crawl: one
+			// that stops before the end has not re-read every file an
+			// older extraction read.
+			next := store.SyncState{Source: opts.Key, ModifiedAt: t, Fingerprint: fp, UpdatedAt: opts.Now().UTC(),
+				ExtractVersion: state.ExtractVersion}
 			setPageToken(&next, midToken)
 			if err := opts.Index.SetSyncState(context.WithoutCancel(ctx), next); err != nil {
 				stateErr = fmt.Errorf("save sync state: %w", err)
@@ -395,7 +416,8 @@ func finish(ctx context.Context, opts Options, p crawlPlan, fp string, sum *Summ
 		// its change again (or lists again) and retries it.
 		return nil
 	}
-	final := store.SyncState{Source: opts.Key, ModifiedAt: sum.Checkpoint, Fingerprint: fp, UpdatedAt: opts.Now().UTC()}
+	final := store.SyncState{Source: opts.Key, ModifiedAt: sum.Checkpoint, Fingerprint: fp, UpdatedAt: opts.Now().UTC(),
+		ExtractVersion: opts.ExtractVersion}
 	setPageToken(&final, p.nextToken)
 	if err := opts.Index.SetSyncState(context.WithoutCancel(ctx), final); err != nil {
 		return fmt.Errorf("save sync state: %w", err)
@@ -523,8 +545,9 @@ func readFile(ctx context.Context, opts Options, w work) (*fileText, Status, str
 	fctx, cancel := context.WithTimeout(ctx, opts.FileTimeout)
 	defer cancel()
 	rc, err := opts.Source.Open(fctx, e)
+	stale := w.diff == diffStale
 	if errors.Is(err, ErrSkip) && !errors.Is(err, ErrGone) {
-		st, d := nameOnly(ctx, opts, e, err.Error())
+		st, d := nameOnly(ctx, opts, e, err.Error(), stale)
 		return nil, st, d
 	}
 	if errors.Is(err, ErrSkip) {
@@ -536,7 +559,7 @@ func readFile(ctx context.Context, opts Options, w work) (*fileText, Status, str
 	f, res, err := readText(fctx, FileOptions{
 		Index: opts.Index, Provider: opts.Provider, SummaryMaxLength: opts.SummaryMaxLength,
 		MaxFileBytes: opts.MaxFileBytes, Source: opts.Key, Now: opts.Now, Refresh: w.renamed,
-		UpdateMeta: w.diff != diffNew, Extractor: opts.Extractor,
+		UpdateMeta: w.diff != diffNew, Extractor: opts.Extractor, ExtractVersion: opts.ExtractVersion,
 	}, e, rc)
 	rc.Close()
 	switch {
@@ -561,7 +584,7 @@ func readFile(ctx context.Context, opts Options, w work) (*fileText, Status, str
 		// busy machine must not replace it), and the file is tried again.
 		reason := skipDetail(err)
 		if hashes, herr := opts.Index.ContentHashes(ctx, []string{e.ID}); herr == nil && hashes[e.ID] == "" {
-			if _, nerr := IndexNameOnly(ctx, FileOptions{Index: opts.Index, Source: opts.Key, Now: opts.Now}, e, reason); nerr == nil {
+			if _, nerr := IndexNameOnly(ctx, FileOptions{Index: opts.Index, Source: opts.Key, Now: opts.Now, ExtractVersion: opts.ExtractVersion}, e, reason); nerr == nil {
 				return nil, StatusSkipped, reason + NameOnlySuffix
 			}
 		}
@@ -570,15 +593,18 @@ func readFile(ctx context.Context, opts Options, w work) (*fileText, Status, str
 		// Unsupported, too large, malformed, or no text: the content is
 		// skipped until the file changes, and the file is indexed by name
 		// only (found by name, type and dates; the reason kept).
-		st, d := nameOnly(ctx, opts, e, skipDetail(err))
+		st, d := nameOnly(ctx, opts, e, skipDetail(err), stale)
 		return nil, st, d
 	}
 	return nil, StatusFailed, err.Error()
 }
 
-// nameOnly indexes a skipped file by name only with the reason.
-func nameOnly(ctx context.Context, opts Options, e Entry, reason string) (Status, string) {
-	res, err := IndexNameOnly(ctx, FileOptions{Index: opts.Index, Source: opts.Key, Now: opts.Now}, e, reason)
+// nameOnly indexes a skipped file by name only with the reason; stale: its
+// record was written by an older extraction (an unchanged entry gets the
+// current version).
+func nameOnly(ctx context.Context, opts Options, e Entry, reason string, stale bool) (Status, string) {
+	res, err := IndexNameOnly(ctx, FileOptions{Index: opts.Index, Source: opts.Key, Now: opts.Now,
+		ExtractVersion: opts.ExtractVersion, UpdateMeta: stale}, e, reason)
 	switch {
 	case err != nil:
 		return StatusFailed, fmt.Sprintf("%s; indexing by name failed: %v", reason, err)
@@ -614,13 +640,13 @@ func IndexNameOnly(ctx context.Context, o FileOptions, e Entry, reason string) (
 		return Indexed{}, err
 	}
 	old, existed := hashes[e.ID]
-	if existed && old == hash {
-		return Indexed{Status: StatusUnchanged}, nil
-	}
 	f := store.File{
 		ID: e.ID, Name: e.Name, ModifiedAt: e.ModifiedAt, MimeType: e.MimeType, WebLink: e.WebLink,
 		Parents: e.Parents, Path: e.Path, Size: e.Size, ContentHash: hash, Source: o.Source,
-		IndexedAt: o.Now().UTC(), SkipReason: reason,
+		IndexedAt: o.Now().UTC(), SkipReason: reason, ExtractVersion: o.extractVersion(),
+	}
+	if existed && old == hash {
+		return Indexed{Status: StatusUnchanged}, o.updateMeta(ctx, f)
 	}
 	if err := o.Index.UpsertFile(context.WithoutCancel(ctx), f, nil); err != nil {
 		return Indexed{}, err
@@ -692,10 +718,30 @@ type FileOptions struct {
 	// summary.
 	Extra string
 	// UpdateMeta rewrites the stored metadata (modified time, size, path,
-	// parents, link) when the text is unchanged, through the index's
-	// UpdateFileMeta when it has one: a file touched or moved keeps its
-	// summary and embeddings but not a stale path or time.
+	// parents, link, extraction version) when the text is unchanged,
+	// through the index's UpdateFileMeta when it has one: a file touched or
+	// moved keeps its summary and embeddings but not a stale path or time.
 	UpdateMeta bool
+	// ExtractVersion is recorded with the file (store.File.ExtractVersion);
+	// <= 0: extract.Version.
+	ExtractVersion int
+}
+
+func (o FileOptions) extractVersion() int {
+	if o.ExtractVersion > 0 {
+		return o.ExtractVersion
+	}
+	return extract.Version
+}
+
+// updateMeta writes f's metadata when asked (UpdateMeta) and the index
+// can.
+func (o FileOptions) updateMeta(ctx context.Context, f store.File) error {
+	mu, ok := o.Index.(metaUpdater)
+	if !ok || !o.UpdateMeta {
+		return nil
+	}
+	return mu.UpdateFileMeta(context.WithoutCancel(ctx), f)
 }
 
 // metaUpdater is the index method behind FileOptions.UpdateMeta (the
@@ -781,12 +827,11 @@ func readText(ctx context.Context, o FileOptions, e Entry, r io.Reader) (*fileTe
 	}
 	old, existed := hashes[e.ID]
 	if existed && old == hash && !o.Refresh {
-		if mu, ok := o.Index.(metaUpdater); ok && o.UpdateMeta {
-			f := store.File{ID: e.ID, ModifiedAt: e.ModifiedAt, MimeType: e.MimeType, WebLink: e.WebLink,
-				Parents: e.Parents, Path: e.Path, Size: e.Size, Source: o.Source, IndexedAt: o.Now().UTC()}
-			if err := mu.UpdateFileMeta(context.WithoutCancel(ctx), f); err != nil {
-				return nil, Indexed{}, err
-			}
+		f := store.File{ID: e.ID, ModifiedAt: e.ModifiedAt, MimeType: e.MimeType, WebLink: e.WebLink,
+			Parents: e.Parents, Path: e.Path, Size: e.Size, Source: o.Source, IndexedAt: o.Now().UTC(),
+			ExtractVersion: o.extractVersion()}
+		if err := o.updateMeta(ctx, f); err != nil {
+			return nil, Indexed{}, err
 		}
 		return nil, Indexed{Status: StatusUnchanged}, nil
 	}
@@ -828,7 +873,7 @@ func (f *fileText) commit(ctx context.Context, vecs [][]float32) (Indexed, error
 		ID: e.ID, Name: e.Name, Summary: f.sum.Summary, Keywords: f.sum.Keywords, Embedding: vecs[0],
 		ModifiedAt: e.ModifiedAt, MimeType: e.MimeType, WebLink: e.WebLink, Parents: e.Parents, Path: e.Path,
 		Size: e.Size, ContentHash: f.hash, Source: o.Source, Provider: o.Provider.Name(),
-		IndexedAt: o.Now().UTC(), Text: f.indexed, OCR: f.doc.OCR,
+		IndexedAt: o.Now().UTC(), Text: f.indexed, OCR: f.doc.OCR, ExtractVersion: o.extractVersion(),
 	}
 	// Commit even if the caller is being interrupted: the work is done.
 	if err := o.Index.UpsertFile(context.WithoutCancel(ctx), rec, f.chunks); err != nil {

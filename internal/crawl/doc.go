@@ -32,7 +32,11 @@
 //   - reconcile — any other incremental crawl (a local folder; Drive without
 //     a token): the listing is streamed and compared, 256 at a time, with the
 //     indexed records (modified time, size, type → changed; name, path,
-//     parents, link → moved); only new, changed and moved files are read.
+//     parents, link → moved); only new, changed and moved files are read,
+//     and the unchanged ones an older text extraction read (the record's
+//     ExtractVersion below extract.Version: Summary.Reextracted). A feed
+//     crawl whose sync state has an older ExtractVersion reconciles instead,
+//     since the feed names only changed files.
 //     Memory grows with the changes plus 8 bytes per listed ID, not with the
 //     listing (incremental.go: compareEntry, decideChange).
 //

@@ -93,6 +93,7 @@ const (
 	diffNew                 // not indexed (or skipped last time without a record)
 	diffChanged             // modified time, size or type differ: content may differ
 	diffMoved               // same content metadata, another name, folder or link
+	diffStale               // unchanged, but read by an older text extraction
 )
 
 // sameTime compares modification times at the precision every back end
@@ -102,8 +103,8 @@ func sameTime(a, b time.Time) bool {
 }
 
 // compareEntry decides what a reconciling listing does with e given its
-// indexed record (nil when none).
-func compareEntry(e Entry, f *store.File) diff {
+// indexed record (nil when none) and the running extraction's version.
+func compareEntry(e Entry, f *store.File, version int) diff {
 	switch {
 	case f == nil:
 		return diffNew
@@ -111,8 +112,22 @@ func compareEntry(e Entry, f *store.File) diff {
 		return diffChanged
 	case e.Name != f.Name || e.Path != f.Path || e.WebLink != f.WebLink || !slices.Equal(e.Parents, f.Parents):
 		return diffMoved
+	case f.ExtractVersion < version:
+		return diffStale
 	}
 	return diffSame
+}
+
+// countStale counts the files to read again only because an older
+// extraction read them.
+func countStale(ws []work) int {
+	n := 0
+	for _, w := range ws {
+		if w.diff == diffStale {
+			n++
+		}
+	}
+	return n
 }
 
 // action is what a crawl does with one file of the changes feed.
@@ -189,6 +204,7 @@ func (s idSet) has(id string) bool { _, ok := s[idKey(id)]; return ok }
 // listed ID.
 type listing struct {
 	all     bool
+	version int // the running extraction's (compareEntry)
 	work    []work
 	seen    idSet
 	listed  int
@@ -239,7 +255,7 @@ func (l *listing) flush(ctx context.Context, idx Index) error {
 			l.unreadable = append(l.unreadable, Problem{e.Name, e.Path, reason})
 		}
 		rec := byID[e.ID]
-		d := compareEntry(e, rec)
+		d := compareEntry(e, rec, l.version)
 		switch {
 		case d == diffSame && l.all:
 			// A full scan reads every file (its text hash decides).
@@ -305,7 +321,7 @@ type feedResult struct {
 
 // readFeed reads src's changes from token and decides every change
 // against the index.
-func readFeed(ctx context.Context, src ChangeSource, idx Index, token string, records recordReader) (feedResult, error) {
+func readFeed(ctx context.Context, src ChangeSource, idx Index, token string, records recordReader, version int) (feedResult, error) {
 	var res feedResult
 	order := []string{}
 	last := map[string]Change{}
@@ -351,7 +367,7 @@ func readFeed(ctx context.Context, src ChangeSource, idx Index, token string, re
 			case actRemove:
 				res.removed = append(res.removed, id)
 			case actUpsert:
-				d := compareEntry(e, stored)
+				d := compareEntry(e, stored, version)
 				if d == diffSame {
 					continue // a change that does not touch what is indexed (sharing, starring)
 				}

@@ -29,7 +29,9 @@ func TestChooseMode(t *testing.T) {
 func TestCompareEntry(t *testing.T) {
 	t0 := time.Date(2020, 5, 1, 10, 0, 0, 123456789, time.UTC)
 	rec := store.File{ID: "x", Name: "a.txt", Path: "A", ModifiedAt: t0.Truncate(time.Microsecond), Size: 10,
-		MimeType: "text/plain", WebLink: "file:///A/a.txt", Parents: []string{"p"}}
+		MimeType: "text/plain", WebLink: "file:///A/a.txt", Parents: []string{"p"}, ExtractVersion: 3}
+	old := rec
+	old.ExtractVersion = 2
 	base := Entry{ID: "x", Name: "a.txt", Path: "A", ModifiedAt: t0, Size: 10, MimeType: "text/plain",
 		WebLink: "file:///A/a.txt", Parents: []string{"p"}}
 	with := func(f func(*Entry)) Entry { e := base; f(&e); return e }
@@ -49,8 +51,13 @@ func TestCompareEntry(t *testing.T) {
 		{"moved to another folder", with(func(e *Entry) { e.Path = "B"; e.Parents = []string{"q"} }), &rec, diffMoved},
 		{"new link", with(func(e *Entry) { e.WebLink = "x" }), &rec, diffMoved},
 		{"moved and changed", with(func(e *Entry) { e.Path = "B"; e.Size = 3 }), &rec, diffChanged},
+		{"read by an older extraction", base, &old, diffStale},
+		{"older extraction, and changed", with(func(e *Entry) { e.Size = 11 }), &old, diffChanged},
+		{"older extraction, and renamed", with(func(e *Entry) { e.Name = "b.txt" }), &old, diffMoved},
+		{"read by a newer extraction (gds downgraded)", base, &store.File{ID: "x", Name: "a.txt", Path: "A",
+			ModifiedAt: rec.ModifiedAt, Size: 10, MimeType: "text/plain", WebLink: rec.WebLink, Parents: rec.Parents, ExtractVersion: 4}, diffSame},
 	} {
-		if got := compareEntry(c.e, c.rec); got != c.want {
+		if got := compareEntry(c.e, c.rec, 3); got != c.want {
 			t.Errorf("%s: %v, want %v", c.name, got, c.want)
 		}
 	}

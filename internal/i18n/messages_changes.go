@@ -10,6 +10,10 @@ func init() {
 			"changes.no_position":   {En: "Google Drive did not give the changes feed position, so the next crawl lists the target folders again", Ja: "Google Drive から変更フィードの位置を取得できなかったため、次回のクロールでも対象フォルダを一覧します"},
 			"crawl.summary.moved":   {En: "Moved or renamed: %d files (re-indexed under their new path)", Ja: "移動・名前変更: %d 件（新しい場所でインデックスし直しました）"},
 			"crawl.notice":          {En: "Note: %s", Ja: "お知らせ: %s"},
+			"crawl.summary.reextracted": {En: "Read again with the newer text extraction: %d unchanged files (re-indexed where their text differs)",
+				Ja: "新しいテキスト抽出で読み直し: 変更のないファイル %d 件（テキストが変わったものだけインデックスし直しました）"},
+			"crawl.summary.would_reextract": {En: "Would read again with the newer text extraction: %d unchanged files",
+				Ja: "新しいテキスト抽出で読み直す予定: 変更のないファイル %d 件"},
 		}
 	})
 }

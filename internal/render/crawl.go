@@ -263,6 +263,12 @@ func CrawlSummary(w io.Writer, sum crawl.Summary, dryRun bool, lang string) {
 		fmt.Fprintln(w, i18n.T(lang, "crawl.summary.moved", sum.Moved))
 	}
 	switch {
+	case sum.Reextracted > 0 && dryRun:
+		fmt.Fprintln(w, i18n.T(lang, "crawl.summary.would_reextract", sum.Reextracted))
+	case sum.Reextracted > 0:
+		fmt.Fprintln(w, i18n.T(lang, "crawl.summary.reextracted", sum.Reextracted))
+	}
+	switch {
 	case sum.Removed > 0 && dryRun:
 		fmt.Fprintln(w, i18n.T(lang, "crawl.summary.would_remove", sum.Removed))
 	case sum.Removed > 0:

@@ -12,10 +12,10 @@ import (
 // The summary of an incremental crawl names the moved files and why the
 // changes feed was not used, in English and Japanese.
 func TestCrawlSummaryMovedAndNotice(t *testing.T) {
-	sum := crawl.Summary{New: 1, Moved: 2, Removed: 3, Notice: "the folder “Q3” was created, moved or renamed"}
+	sum := crawl.Summary{New: 1, Moved: 2, Removed: 3, Reextracted: 4, Notice: "the folder “Q3” was created, moved or renamed"}
 	for lang, want := range map[string][]string{
-		i18n.En: {"Moved or renamed: 2 files", "Note: the folder “Q3”", "Removed 3 files"},
-		i18n.Ja: {"移動・名前変更: 2 件", "お知らせ: the folder", "3 件をインデックスから削除"},
+		i18n.En: {"Moved or renamed: 2 files", "Note: the folder “Q3”", "Removed 3 files", "newer text extraction: 4 unchanged files"},
+		i18n.Ja: {"移動・名前変更: 2 件", "お知らせ: the folder", "3 件をインデックスから削除", "新しいテキスト抽出で読み直し: 変更のないファイル 4 件"},
 	} {
 		var b bytes.Buffer
 		CrawlSummary(&b, sum, false, lang)
@@ -27,7 +27,7 @@ func TestCrawlSummaryMovedAndNotice(t *testing.T) {
 	}
 	var b bytes.Buffer
 	CrawlSummary(&b, crawl.Summary{New: 1}, false, i18n.En)
-	if strings.Contains(b.String(), "Moved") || strings.Contains(b.String(), "Note:") {
-		t.Errorf("a crawl with no move and no notice mentions them:\n%s", b.String())
+	if strings.Contains(b.String(), "Moved") || strings.Contains(b.String(), "Note:") || strings.Contains(b.String(), "extraction") {
+		t.Errorf("a crawl with no move, no notice and nothing read again mentions them:\n%s", b.String())
 	}
 }

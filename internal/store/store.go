@@ -115,6 +115,10 @@ type File struct {
 	// scan, a photo): "tesseract 5.3.0 jpn+eng", or a model. "" when the
 	// text was extracted from the file itself.
 	OCR string
+	// ExtractVersion is the extract.Version of the text extraction that
+	// read the file (0: read before versions were recorded). A crawl reads
+	// a file again when it is older than the running one.
+	ExtractVersion int
 	// Text is the extracted text used by keyword search. It is written by
 	// UpsertFile and is not returned by GetFiles.
 	Text string
@@ -322,6 +326,10 @@ type SyncState struct {
 	Fingerprint string    // hash of the settings that decide what is crawled
 	PageToken   string    // Drive changes-feed page token; "" when none
 	UpdatedAt   time.Time // when the crawl committed ("last crawl")
+	// ExtractVersion is the extract.Version of the last crawl that read
+	// every file of the source older than it (0: none yet): a crawl with
+	// a newer one lists the source instead of reading the changes feed.
+	ExtractVersion int
 }
 
 // SourceKind returns the source kind ("drive" or "local") of the state: the

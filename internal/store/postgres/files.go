@@ -54,18 +54,19 @@ func (s *Store) UpsertFile(ctx context.Context, f store.File, chunks []store.Chu
 		}
 		_, err = tx.Exec(ctx, s.q(`INSERT INTO {schema}.drive_file_index (
 				file_id, file_name, summary, keywords, embedding, drive_modified_at, mime_type,
-				web_link, parents, path, size, content_hash, source, provider, indexed_at, search_tsv, skip_reason, ocr)
-			VALUES ($1, $2, $3, $4, $5::vector, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16::tsvector, $17, $18)
+				web_link, parents, path, size, content_hash, source, provider, indexed_at, search_tsv, skip_reason, ocr, extract_version)
+			VALUES ($1, $2, $3, $4, $5::vector, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16::tsvector, $17, $18, $19)
 			ON CONFLICT (file_id) DO UPDATE SET
 				file_name = EXCLUDED.file_name, summary = EXCLUDED.summary, keywords = EXCLUDED.keywords,
 				embedding = EXCLUDED.embedding, drive_modified_at = EXCLUDED.drive_modified_at,
 				mime_type = EXCLUDED.mime_type, web_link = EXCLUDED.web_link, parents = EXCLUDED.parents,
 				path = EXCLUDED.path, size = EXCLUDED.size, content_hash = EXCLUDED.content_hash,
 				source = EXCLUDED.source, provider = EXCLUDED.provider, indexed_at = EXCLUDED.indexed_at,
-				search_tsv = EXCLUDED.search_tsv, skip_reason = EXCLUDED.skip_reason, ocr = EXCLUDED.ocr`),
+				search_tsv = EXCLUDED.search_tsv, skip_reason = EXCLUDED.skip_reason, ocr = EXCLUDED.ocr,
+				extract_version = EXCLUDED.extract_version`),
 			f.ID, f.Name, f.Summary, textArray(f.Keywords), fileVector(f.Embedding, sp.Dim),
 			f.ModifiedAt.UTC(), f.MimeType, f.WebLink, textArray(f.Parents), f.Path, f.Size, f.ContentHash,
-			f.Source, f.Provider, indexedAt(f.IndexedAt), tsv, f.SkipReason, f.OCR)
+			f.Source, f.Provider, indexedAt(f.IndexedAt), tsv, f.SkipReason, f.OCR, f.ExtractVersion)
 		if err != nil {
 			return fmt.Errorf("writing the file row: %w", err)
 		}
@@ -146,7 +147,7 @@ func (s *Store) GetFiles(ctx context.Context, ids []string) (_ []store.File, err
 		return nil, nil
 	}
 	rows, err := s.pool.Query(ctx, s.q(`SELECT file_id, file_name, summary, keywords, embedding, drive_modified_at,
-			mime_type, web_link, parents, path, size, content_hash, source, provider, indexed_at, skip_reason, ocr
+			mime_type, web_link, parents, path, size, content_hash, source, provider, indexed_at, skip_reason, ocr, extract_version
 		FROM {schema}.drive_file_index WHERE file_id = ANY($1::text[])`), ids)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: reading %d files: %w", len(ids), err)
@@ -159,7 +160,7 @@ func (s *Store) GetFiles(ctx context.Context, ids []string) (_ []store.File, err
 			emb pgvector.Vector
 		)
 		if err := rows.Scan(&f.ID, &f.Name, &f.Summary, &f.Keywords, &emb, &f.ModifiedAt, &f.MimeType,
-			&f.WebLink, &f.Parents, &f.Path, &f.Size, &f.ContentHash, &f.Source, &f.Provider, &f.IndexedAt, &f.SkipReason, &f.OCR); err != nil {
+			&f.WebLink, &f.Parents, &f.Path, &f.Size, &f.ContentHash, &f.Source, &f.Provider, &f.IndexedAt, &f.SkipReason, &f.OCR, &f.ExtractVersion); err != nil {
 			return nil, fmt.Errorf("postgres: reading a file row: %w", err)
 		}
 		if !f.NameOnly() {

@@ -140,12 +140,12 @@ func (s *Store) EnsureEmbeddingSpace(ctx context.Context, want store.EmbeddingSp
 // syncSelect reads the sync states: drive_sync_state keeps the seed's two
 // columns, gds_sync_state the rest (a row without one reads as zero).
 const syncSelect = `SELECT d.id, d.drive_modified_at, COALESCE(g.fingerprint, ''), COALESCE(g.page_token, ''),
-	COALESCE(g.updated_at, 'epoch'::timestamptz)
+	COALESCE(g.updated_at, 'epoch'::timestamptz), COALESCE(g.extract_version, 0)
 	FROM {schema}.drive_sync_state d LEFT JOIN {schema}.gds_sync_state g ON g.source = d.id`
 
 func scanSyncState(sc pgx.Row) (store.SyncState, error) {
 	var st store.SyncState
-	if err := sc.Scan(&st.Source, &st.ModifiedAt, &st.Fingerprint, &st.PageToken, &st.UpdatedAt); err != nil {
+	if err := sc.Scan(&st.Source, &st.ModifiedAt, &st.Fingerprint, &st.PageToken, &st.UpdatedAt, &st.ExtractVersion); err != nil {
 		return st, err
 	}
 	st.ModifiedAt, st.UpdatedAt = st.ModifiedAt.UTC(), st.UpdatedAt.UTC()
@@ -221,10 +221,11 @@ func (s *Store) SetSyncState(ctx context.Context, st store.SyncState) (err error
 			st.Source, ceilMicro(st.ModifiedAt).UTC()); err != nil {
 			return err
 		}
-		_, err := tx.Exec(ctx, s.q(`INSERT INTO {schema}.gds_sync_state (source, fingerprint, page_token, updated_at) VALUES ($1, $2, $3, $4)
+		_, err := tx.Exec(ctx, s.q(`INSERT INTO {schema}.gds_sync_state (source, fingerprint, page_token, updated_at, extract_version)
+			VALUES ($1, $2, $3, $4, $5)
 			ON CONFLICT (source) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, page_token = EXCLUDED.page_token,
-				updated_at = EXCLUDED.updated_at`),
-			st.Source, st.Fingerprint, st.PageToken, upd.UTC())
+				updated_at = EXCLUDED.updated_at, extract_version = EXCLUDED.extract_version`),
+			st.Source, st.Fingerprint, st.PageToken, upd.UTC(), st.ExtractVersion)
 		return err
 	})
 	if err != nil {

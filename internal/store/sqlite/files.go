@@ -112,15 +112,16 @@ func (s *Store) UpsertFile(ctx context.Context, f store.File, chunks []store.Chu
 			}
 		}
 		_, err = tx.ExecContext(ctx, `INSERT INTO drive_file_index (file_id, file_name, summary, keywords, embedding,
-				drive_modified_at, mime_type, doc_id, web_link, parents, path, size, content_hash, source, provider, indexed_at, skip_reason, ocr)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+				drive_modified_at, mime_type, doc_id, web_link, parents, path, size, content_hash, source, provider, indexed_at, skip_reason, ocr, extract_version)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT (file_id) DO UPDATE SET file_name = excluded.file_name, summary = excluded.summary,
 				keywords = excluded.keywords, embedding = excluded.embedding, drive_modified_at = excluded.drive_modified_at,
 				mime_type = excluded.mime_type, web_link = excluded.web_link, parents = excluded.parents, path = excluded.path,
 				size = excluded.size, content_hash = excluded.content_hash, source = excluded.source,
-				provider = excluded.provider, indexed_at = excluded.indexed_at, skip_reason = excluded.skip_reason, ocr = excluded.ocr`,
+				provider = excluded.provider, indexed_at = excluded.indexed_at, skip_reason = excluded.skip_reason, ocr = excluded.ocr,
+				extract_version = excluded.extract_version`,
 			f.ID, f.Name, f.Summary, jsonList(f.Keywords), emb, formatTime(f.ModifiedAt), f.MimeType, docID,
-			f.WebLink, jsonList(f.Parents), f.Path, f.Size, f.ContentHash, f.Source, f.Provider, formatTime(f.IndexedAt), f.SkipReason, f.OCR)
+			f.WebLink, jsonList(f.Parents), f.Path, f.Size, f.ContentHash, f.Source, f.Provider, formatTime(f.IndexedAt), f.SkipReason, f.OCR, f.ExtractVersion)
 		if err != nil {
 			return fmt.Errorf("write drive_file_index row: %w", err)
 		}
@@ -179,14 +180,14 @@ func (s *Store) DeleteFiles(ctx context.Context, ids []string) (err error) {
 }
 
 const fileColumns = `file_id, file_name, summary, keywords, embedding, drive_modified_at, mime_type,
-	web_link, parents, path, size, content_hash, source, provider, indexed_at, skip_reason, ocr`
+	web_link, parents, path, size, content_hash, source, provider, indexed_at, skip_reason, ocr, extract_version`
 
 func scanFile(rows *sql.Rows) (store.File, error) {
 	var f store.File
 	var kw, parents, mod, idx string
 	var emb []byte
 	if err := rows.Scan(&f.ID, &f.Name, &f.Summary, &kw, &emb, &mod, &f.MimeType,
-		&f.WebLink, &parents, &f.Path, &f.Size, &f.ContentHash, &f.Source, &f.Provider, &idx, &f.SkipReason, &f.OCR); err != nil {
+		&f.WebLink, &parents, &f.Path, &f.Size, &f.ContentHash, &f.Source, &f.Provider, &idx, &f.SkipReason, &f.OCR, &f.ExtractVersion); err != nil {
 		return f, err
 	}
 	var err error

@@ -16,9 +16,9 @@ func (s *Store) UpdateFileMeta(ctx context.Context, f store.File) (err error) {
 	defer s.classify(&err)
 	return s.inWriteTx(ctx, "update file "+f.ID, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE drive_file_index SET drive_modified_at = ?, mime_type = ?, web_link = ?,
-				parents = ?, path = ?, size = ?, source = ?, indexed_at = ? WHERE file_id = ?`,
+				parents = ?, path = ?, size = ?, source = ?, indexed_at = ?, extract_version = ? WHERE file_id = ?`,
 			formatTime(f.ModifiedAt), f.MimeType, f.WebLink, jsonList(f.Parents), f.Path, f.Size, f.Source,
-			formatTime(f.IndexedAt), f.ID)
+			formatTime(f.IndexedAt), f.ExtractVersion, f.ID)
 		if err != nil {
 			return err
 		}

@@ -418,6 +418,7 @@ var undoMigration = map[int][]string{
 	6:  {`ALTER TABLE drive_file_index DROP COLUMN skip_reason`},
 	7:  {`DROP INDEX drive_file_index_source`, `ALTER TABLE drive_sync_state DROP COLUMN page_token`},
 	12: {`ALTER TABLE drive_file_index DROP COLUMN ocr`},
+	13: {`ALTER TABLE drive_file_index DROP COLUMN extract_version`, `ALTER TABLE drive_sync_state DROP COLUMN extract_version`},
 }
 
 // asVersion2 turns the index back into schema version 2 (before chunk full
@@ -432,7 +433,7 @@ func asVersion2(t *testing.T, s *Store) {
 			t.Fatalf("%s: %v", q, err)
 		}
 	}
-	for _, v := range []int{12, 7, 6} {
+	for _, v := range []int{13, 12, 7, 6} {
 		for _, q := range undoMigration[v] {
 			if _, err := s.write.Exec(q); err != nil {
 				t.Fatalf("%s: %v", q, err)
@@ -459,7 +460,7 @@ func TestLegacySyncStateIsKeyed(t *testing.T) {
 		if err := s.UpsertFile(ctx, f, nil); err != nil {
 			t.Fatal(err)
 		}
-		for _, q := range append(append(undoMigration[12], undoMigration[7]...),
+		for _, q := range append(append(append(undoMigration[13], undoMigration[12]...), undoMigration[7]...),
 			`DELETE FROM gds_schema_migrations WHERE version >= 7`,
 			`INSERT INTO drive_sync_state (id, drive_modified_at, fingerprint, updated_at)
 				VALUES ('global', '2024-05-01T00:00:00.000000000Z', '`+tc.fingerprint+`', '2024-06-01T00:00:00.000000000Z')`) {

@@ -129,12 +129,12 @@ func (s *Store) inWriteTx(ctx context.Context, op string, fn func(tx *sql.Tx) er
 	return nil
 }
 
-const syncColumns = `id, drive_modified_at, fingerprint, page_token, updated_at`
+const syncColumns = `id, drive_modified_at, fingerprint, page_token, updated_at, extract_version`
 
 func scanSyncState(sc interface{ Scan(...any) error }) (store.SyncState, error) {
 	var st store.SyncState
 	var mod, upd string
-	if err := sc.Scan(&st.Source, &mod, &st.Fingerprint, &st.PageToken, &upd); err != nil {
+	if err := sc.Scan(&st.Source, &mod, &st.Fingerprint, &st.PageToken, &upd, &st.ExtractVersion); err != nil {
 		return st, err
 	}
 	var err error
@@ -203,11 +203,11 @@ func (s *Store) SetSyncState(ctx context.Context, st store.SyncState) (err error
 	}
 	return s.inWriteTx(ctx, "store the sync state", func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO drive_sync_state (`+syncColumns+`)
-			VALUES (?, ?, ?, ?, ?)
+			VALUES (?, ?, ?, ?, ?, ?)
 			ON CONFLICT (id) DO UPDATE SET drive_modified_at = excluded.drive_modified_at,
 				fingerprint = excluded.fingerprint, page_token = excluded.page_token,
-				updated_at = excluded.updated_at`,
-			st.Source, formatTime(st.ModifiedAt), st.Fingerprint, st.PageToken, formatTime(st.UpdatedAt))
+				updated_at = excluded.updated_at, extract_version = excluded.extract_version`,
+			st.Source, formatTime(st.ModifiedAt), st.Fingerprint, st.PageToken, formatTime(st.UpdatedAt), st.ExtractVersion)
 		return err
 	})
 }

@@ -53,6 +53,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"VectorSearch", testVectorSearch},
 		{"VectorSearchFilters", testVectorFilters},
 		{"NameOnlyEntries", testNameOnly},
+		{"ExtractVersion", testExtractVersion},
 		{"KeywordFacets", testKeywordFacets},
 		{"ChunkSearch", testChunkSearch},
 		{"ChunkTextSearch", testChunkTextSearch},
