@@ -82,7 +82,9 @@ func TestPDFRightToLeftLogicalOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := doc.Text()
-	for _, want := range []string{"اختبار دعم اللغة العربية", "٢٩ تشرين الثاني ٢٠٢٢"} {
+	// میشود: the zero-width non-joiner between its parts is a space
+	// glyph drawn back, not a word space.
+	for _, want := range []string{"اختبار دعم اللغة العربية", "٢٩ تشرين الثاني ٢٠٢٢", "میشود"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("lacks %q:\n%s", want, firstRunes(text, 300))
 		}
@@ -215,6 +217,18 @@ func TestPDFMirroredGlyph(t *testing.T) {
 		"BT /F1 10 Tf 61.34 50 Td (TeX) Tj ET"
 	_, text := extractPDFText(t, onePage(t, content, ""))
 	if want := "XETeX"; text != want {
+		t.Errorf("%q, want %q", text, want)
+	}
+}
+
+// TestPDFSpaceDrawnBack: a space glyph whose advance the next glyph takes
+// back is no word space (XeTeX draws the Persian zero-width non-joiner of
+// "می‌شود" as such a glyph); a space glyph followed where it ends is one.
+func TestPDFSpaceDrawnBack(t *testing.T) {
+	// Helvetica's space is 2.78 pt wide at 10 pt.
+	content := "BT /F1 10 Tf 50 50 Td [(ab)( )278(cd)] TJ 0 -14 Td [(ab)( )(cd)] TJ 0 -14 Td 5 Tw [(ab)( )(cd)] TJ ET"
+	_, text := extractPDFText(t, onePage(t, content, ""))
+	if want := "abcd\nab cd\nab cd"; text != want {
 		t.Errorf("%q, want %q", text, want)
 	}
 }

@@ -541,6 +541,8 @@ type layouter struct {
 	visual            [][2]int // byte ranges of lines in visual order
 	accent            placed   // a spacing accent waiting for its letter (hasAccent)
 	hasAccent         bool
+	space             placed // a space glyph waiting for the next glyph (hasSpace)
+	hasSpace          bool
 }
 
 // endLine closes the current line at the end of what is written.
@@ -569,10 +571,38 @@ func (l *layouter) text() string {
 	return string(b)
 }
 
-// add lays out glyph g. A spacing accent is held until the next glyph:
+// add lays out glyph g. A space glyph is held until the next glyph: when
+// that one is drawn back over the space's advance, the space was no
+// word space (XeTeX draws a Persian zero-width non-joiner so, "می‌شود"
+// is one word) and is dropped, as pdftotext, which reads word spaces from
+// positions only, drops it.
+func (l *layouter) add(g placed) {
+	if l.hasSpace {
+		l.hasSpace = false
+		if !drawnBack(&l.space, &g) {
+			l.addGlyph(l.space)
+		}
+	}
+	if strings.TrimSpace(g.text) == "" && !g.vertical {
+		l.space, l.hasSpace = g, true
+		return
+	}
+	l.addGlyph(g)
+}
+
+// drawnBack reports whether g starts less than half of space's advance
+// after space's start, on its line.
+func drawnBack(space, g *placed) bool {
+	adv := (space.ex-space.x)*space.dx + (space.ey-space.y)*space.dy
+	along := (g.x-space.x)*space.dx + (g.y-space.y)*space.dy
+	across := -(g.x-space.x)*space.dy + (g.y-space.y)*space.dx
+	return adv > 0 && along < 0.5*adv && along > -adv && math.Abs(across) < 0.3*math.Max(space.size, g.size)
+}
+
+// addGlyph lays out glyph g. A spacing accent is held until the next glyph:
 // TeX's \accent draws the accent, then the letter under it (Fleischerfachgesch¨aft
 // in OT1-encoded fonts); the two become one accented letter.
-func (l *layouter) add(g placed) {
+func (l *layouter) addGlyph(g placed) {
 	if l.hasAccent {
 		a := l.accent
 		l.hasAccent = false
@@ -590,8 +620,12 @@ func (l *layouter) add(g placed) {
 	l.place(g)
 }
 
-// flush places a held accent.
+// flush places a held space and accent.
 func (l *layouter) flush() {
+	if l.hasSpace {
+		l.hasSpace = false
+		l.addGlyph(l.space)
+	}
 	if l.hasAccent {
 		l.hasAccent = false
 		l.place(l.accent)
