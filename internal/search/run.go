@@ -422,13 +422,12 @@ func (l *Loop) relaxAction(ctx context.Context, x *execution, s State, a Action)
 // Narrowing fuses three rankings of the hits by reciprocal rank fusion
 // (RRF): the keyword search's order, the whole query's words ranked by the
 // store's full-text score (when the index offers one), and vector
-// similarity. Each contributes weight/(fusionK + rank). The final order
+// similarity. Each contributes weight/(store.FusionK + rank). The final order
 // fuses the reranker's order with the order it was given the same way.
 // The weights were chosen on the dev splits of the retrieval benchmarks (see
 // docs/BENCHMARKS.md, "Search quality"): the whole-query ranking is the
 // strongest single signal there, so it weighs most.
 const (
-	fusionK       = 10.0
 	weightKeyword = 1.0
 	weightQuery   = 5.0
 	weightVector  = 1.0
@@ -497,9 +496,7 @@ func (l *Loop) narrow(ctx context.Context, s State, ids []string, scores map[str
 		}
 		return kwRank[vecOrder[i]] < kwRank[vecOrder[j]]
 	})
-	fused := map[string]float64{}
-	addRanks(fused, ids, weightKeyword)
-	addRanks(fused, vecOrder, weightVector)
+	orders := []store.Order[string]{{Keys: ids, Weight: weightKeyword}, {Keys: vecOrder, Weight: weightVector}}
 	if ki, ok := l.Index.(KeywordIndex); ok {
 		if terms := QueryTerms(s.SearchQuery()); len(terms) > 0 {
 			r, err := ki.KeywordSearch(ctx, store.KeywordQuery{Terms: terms, Match: store.MatchAny, Filter: f, Limit: len(ids)})
@@ -510,33 +507,18 @@ func (l *Loop) narrow(ctx context.Context, s State, ids []string, scores map[str
 			for i, h := range r.Hits {
 				q[i] = h.ID
 			}
-			addRanks(fused, q, weightQuery)
+			orders = append(orders, store.Order[string]{Keys: q, Weight: weightQuery})
 		}
 	}
-	out := make([]string, 0, len(fused))
-	for id := range fused {
-		if _, known := kwRank[id]; known {
-			out = append(out, id)
+	// Fuse breaks ties in the keyword order (ids come first).
+	out := make([]string, 0, min(len(ids), Keep))
+	for _, h := range store.Fuse(orders...) {
+		if _, known := kwRank[h.Key]; known && len(out) < Keep {
+			out = append(out, h.Key)
+			scores[h.Key] = h.Score
 		}
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if fused[out[i]] != fused[out[j]] {
-			return fused[out[i]] > fused[out[j]]
-		}
-		return kwRank[out[i]] < kwRank[out[j]]
-	})
-	out = out[:min(len(out), Keep)]
-	for _, id := range out {
-		scores[id] = fused[id]
 	}
 	return out, nil
-}
-
-// addRanks adds w/(fusionK+rank) to each ID's fused score (rank from 1).
-func addRanks(fused map[string]float64, order []string, w float64) {
-	for i, id := range order {
-		fused[id] += w / (fusionK + float64(i+1))
-	}
 }
 
 // FuseOrders merges the reranker's order with the retrieval order (weight
@@ -545,18 +527,16 @@ func addRanks(fused map[string]float64, order []string, w float64) {
 // buried by one weak judgement. Ties keep the reranker's order; IDs only
 // in retrieval are dropped (the reranker may not add files).
 func FuseOrders(reranked, retrieval []string, w float64) []string {
-	fused := map[string]float64{}
-	addRanks(fused, reranked, 1)
-	addRanks(fused, retrieval, w)
-	out := make([]string, 0, len(reranked))
-	seen := map[string]bool{}
+	inReranked := make(map[string]bool, len(reranked))
 	for _, id := range reranked {
-		if !seen[id] {
-			seen[id] = true
-			out = append(out, id)
+		inReranked[id] = true
+	}
+	out := make([]string, 0, len(reranked))
+	for _, h := range store.Fuse(store.Order[string]{Keys: reranked, Weight: 1}, store.Order[string]{Keys: retrieval, Weight: w}) {
+		if inReranked[h.Key] {
+			out = append(out, h.Key)
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return fused[out[i]] > fused[out[j]] })
 	return out
 }
 
@@ -640,19 +620,12 @@ func (l *Loop) wholeQueryN(ctx context.Context, s State, filters ai.Filters, n i
 // second w) and keeps the best n; ties keep the first ranking's order,
 // then the second's.
 func FuseKeep(first, second []string, w float64, n int) []string {
-	fused := map[string]float64{}
-	addRanks(fused, first, 1)
-	addRanks(fused, second, w)
-	out := make([]string, 0, len(first)+len(second))
-	seen := map[string]bool{}
-	for _, id := range append(append([]string{}, first...), second...) {
-		if !seen[id] {
-			seen[id] = true
-			out = append(out, id)
-		}
+	fused := store.Fuse(store.Order[string]{Keys: first, Weight: 1}, store.Order[string]{Keys: second, Weight: w})
+	out := make([]string, 0, min(len(fused), n))
+	for _, h := range fused[:min(len(fused), n)] {
+		out = append(out, h.Key)
 	}
-	sort.SliceStable(out, func(i, j int) bool { return fused[out[i]] > fused[out[j]] })
-	return out[:min(len(out), n)]
+	return out
 }
 
 // queryStopWords are English words too common to rank by when the whole

@@ -9,21 +9,18 @@ import (
 	"github.com/gds-cli/gds/internal/tokenize"
 )
 
-// Constants of the reciprocal rank fusion of RetrieveChunks (FuseRankings),
-// chosen on the dev splits of the JSQuAD and SQuAD paragraph benchmarks by
-// context recall@5 (docs/BENCHMARKS.md, "Question answering"): with the
-// offline embedding the vector ranking is much weaker than the full-text
-// one (0.88 vs 0.97 ja, 0.74 vs 0.93 en), and the usual equal weights with
-// k 60 let it push full-text hits out of the top 5 (0.94 / 0.89). With the
-// full text weighted 8 : 1 and k 10, the vector ranking reorders full-text
-// hits it agrees with and fills in when the full text finds too few.
+// The weights of the chunk rankings fused by RetrieveChunks
+// (fuseRankings), chosen on the dev splits of the JSQuAD and SQuAD
+// paragraph benchmarks by context recall@5 (docs/BENCHMARKS.md, "Question
+// answering"): with the offline embedding the vector ranking is much
+// weaker than the full-text one (0.88 vs 0.97 ja, 0.74 vs 0.93 en), and
+// the usual equal weights with k 60 let it push full-text hits out of the
+// top 5 (0.94 / 0.89). With the full text weighted 8 : 1 and k 10
+// (FusionK), the vector ranking reorders full-text hits it agrees with and
+// fills in when the full text finds too few.
 const (
-	// RRFK is the rank constant: a chunk's weight in a ranking is
-	// w/(RRFK + rank).
-	RRFK = 10
-	// TextWeight and VectorWeight weigh the full-text and vector rankings.
-	TextWeight   = 8
-	VectorWeight = 1
+	textWeight   = 8
+	vectorWeight = 1
 )
 
 // ChunkRetriever is what RetrieveChunks needs of an index; every Store has it.
@@ -54,8 +51,8 @@ func candidates(topK int) int { return max(4*topK, 40) }
 
 // RetrieveChunks runs the vector ranking (when q.Vector is set) and the
 // full-text ranking (when q.Query has a token) of the chunks passing
-// q.Filter, fuses them with FuseRankings (weights VectorWeight and
-// TextWeight) and returns the best q.TopK with a
+// q.Filter, fuses them with fuseRankings (weights vectorWeight and
+// textWeight) and returns the best q.TopK with a
 // score of at least q.ScoreThreshold, best first. Embeddings are not set.
 // With neither ranking it returns no chunk.
 func RetrieveChunks(ctx context.Context, r ChunkRetriever, q Retrieval) ([]ChunkHit, error) {
@@ -66,22 +63,22 @@ func RetrieveChunks(ctx context.Context, r ChunkRetriever, q Retrieval) ([]Chunk
 		return nil, fmt.Errorf("retrieve chunks: score threshold %v is not between 0 and 1", q.ScoreThreshold)
 	}
 	n := candidates(q.TopK)
-	var rankings []Ranking
+	var rankings []ranking
 	if q.Vector != nil {
 		hits, err := r.ChunkSearch(ctx, q.Vector, q.Filter, n)
 		if err != nil {
 			return nil, fmt.Errorf("retrieve chunks: vector ranking: %w", err)
 		}
-		rankings = append(rankings, Ranking{Hits: hits, Weight: VectorWeight})
+		rankings = append(rankings, ranking{hits: hits, weight: vectorWeight})
 	}
 	if terms := tokenize.Unique(q.Query); len(terms) > 0 {
 		hits, err := r.ChunkTextSearch(ctx, KeywordQuery{Terms: terms, Match: MatchAny, Filter: q.Filter, Limit: n})
 		if err != nil {
 			return nil, fmt.Errorf("retrieve chunks: full-text ranking: %w", err)
 		}
-		rankings = append(rankings, Ranking{Hits: hits, Weight: TextWeight})
+		rankings = append(rankings, ranking{hits: hits, weight: textWeight})
 	}
-	out := FuseRankings(rankings...)
+	out := fuseRankings(rankings...)
 	kept := out[:0]
 	for _, h := range out {
 		if len(kept) == q.TopK {
@@ -94,17 +91,17 @@ func RetrieveChunks(ctx context.Context, r ChunkRetriever, q Retrieval) ([]Chunk
 	return kept, nil
 }
 
-// Ranking is one ranking of chunks to fuse, best first, and its weight (> 0).
-type Ranking struct {
-	Hits   []ChunkHit
-	Weight float64
+// ranking is one ranking of chunks to fuse, best first, and its weight (> 0).
+type ranking struct {
+	hits   []ChunkHit
+	weight float64
 }
 
-// FuseRankings merges weighted rankings of chunks (each best first; a
-// chunk is its FileID and Ordinal) by reciprocal rank fusion, normalised
-// to 0–1:
+// fuseRankings merges weighted rankings of chunks (each best first; a
+// chunk is its FileID and Ordinal) by reciprocal rank fusion (Fuse),
+// normalised to 0–1:
 //
-//	score(c) = Σ over rankings r holding c of w_r/(RRFK + rank) ÷ Σ over all rankings of w_r/(RRFK + 1)
+//	score(c) = Σ over rankings r holding c of w_r/(FusionK + rank) ÷ Σ over all rankings of w_r/(FusionK + 1)
 //
 // with rank counted from 1. A chunk ranked first by every ranking scores 1;
 // with two rankings of equal weight, one ranked first by one and absent
@@ -114,60 +111,47 @@ type Ranking struct {
 // score, then by the best rank the chunk has in any ranking, then by
 // FileID and Ordinal; each hit keeps the text and page of its first
 // occurrence, without the embedding.
-func FuseRankings(rankings ...Ranking) []ChunkHit {
+func fuseRankings(rankings ...ranking) []ChunkHit {
 	type key struct {
 		file string
 		ord  int
 	}
-	type acc struct {
-		hit  ChunkHit
-		sum  float64
-		best int
-	}
-	byKey := map[key]*acc{}
-	var order []*acc
+	first := map[key]ChunkHit{}
+	orders := make([]Order[key], len(rankings))
 	var top float64
-	for _, ranking := range rankings {
-		top += ranking.Weight / float64(RRFK+1)
-		seen := map[key]bool{}
-		rank := 0
-		for _, h := range ranking.Hits {
-			k := key{h.FileID, h.Ordinal}
-			if seen[k] {
-				continue
-			}
-			seen[k] = true
-			rank++
-			a := byKey[k]
-			if a == nil {
+	for i, r := range rankings {
+		top += r.weight / float64(FusionK+1)
+		keys := make([]key, len(r.hits))
+		for j, h := range r.hits {
+			keys[j] = key{h.FileID, h.Ordinal}
+			if _, ok := first[keys[j]]; !ok {
 				h.Embedding = nil
-				a = &acc{hit: h, best: rank}
-				byKey[k] = a
-				order = append(order, a)
+				first[keys[j]] = h
 			}
-			a.sum += ranking.Weight / float64(RRFK+rank)
-			a.best = min(a.best, rank)
 		}
+		orders[i] = Order[key]{Keys: keys, Weight: r.weight}
 	}
-	for _, a := range order {
-		a.hit.Score = math.Min(1, a.sum/top)
+	fused := Fuse(orders...)
+	for i := range fused {
+		fused[i].Score = math.Min(1, fused[i].Score/top)
 	}
-	sort.Slice(order, func(i, j int) bool {
-		a, b := order[i], order[j]
-		if a.hit.Score != b.hit.Score {
-			return a.hit.Score > b.hit.Score
+	sort.Slice(fused, func(i, j int) bool {
+		a, b := fused[i], fused[j]
+		if a.Score != b.Score {
+			return a.Score > b.Score
 		}
-		if a.best != b.best {
-			return a.best < b.best
+		if a.Best != b.Best {
+			return a.Best < b.Best
 		}
-		if a.hit.FileID != b.hit.FileID {
-			return a.hit.FileID < b.hit.FileID
+		if a.Key.file != b.Key.file {
+			return a.Key.file < b.Key.file
 		}
-		return a.hit.Ordinal < b.hit.Ordinal
+		return a.Key.ord < b.Key.ord
 	})
-	out := make([]ChunkHit, len(order))
-	for i, a := range order {
-		out[i] = a.hit
+	out := make([]ChunkHit, len(fused))
+	for i, f := range fused {
+		out[i] = first[f.Key]
+		out[i].Score = f.Score
 	}
 	return out
 }

@@ -11,13 +11,13 @@ func ch(file string, ord int) ChunkHit {
 	return ChunkHit{FileID: file, Chunk: Chunk{Ordinal: ord, Text: file + "#" + string(rune('0'+ord)), Embedding: []float32{1}}}
 }
 
-// FuseChunks is FuseRankings of rankings of equal weight.
+// FuseChunks is fuseRankings of rankings of equal weight.
 func FuseChunks(rankings ...[]ChunkHit) []ChunkHit {
-	rs := make([]Ranking, len(rankings))
+	rs := make([]ranking, len(rankings))
 	for i, r := range rankings {
-		rs[i] = Ranking{Hits: r, Weight: 1}
+		rs[i] = ranking{hits: r, weight: 1}
 	}
-	return FuseRankings(rs...)
+	return fuseRankings(rs...)
 }
 
 // rrf is the normalised fused score of a chunk with these 1-based ranks
@@ -25,9 +25,9 @@ func FuseChunks(rankings ...[]ChunkHit) []ChunkHit {
 func rrf(n int, ranks ...int) float64 {
 	var s float64
 	for _, r := range ranks {
-		s += 1 / float64(RRFK+r)
+		s += 1 / float64(FusionK+r)
 	}
-	return s / (float64(n) / float64(RRFK+1))
+	return s / (float64(n) / float64(FusionK+1))
 }
 
 func TestFuseChunks(t *testing.T) {
@@ -111,21 +111,21 @@ func (f *fakeRetriever) ChunkTextSearch(_ context.Context, q KeywordQuery) ([]Ch
 func TestFuseRankingsWeights(t *testing.T) {
 	// Weights 3 : 1. x: first of the heavy ranking only; y: first of the
 	// light one only; z: second in both.
-	got := FuseRankings(
-		Ranking{Hits: []ChunkHit{ch("x", 0), ch("z", 0)}, Weight: 3},
-		Ranking{Hits: []ChunkHit{ch("y", 0), ch("z", 0)}, Weight: 1},
+	got := fuseRankings(
+		ranking{hits: []ChunkHit{ch("x", 0), ch("z", 0)}, weight: 3},
+		ranking{hits: []ChunkHit{ch("y", 0), ch("z", 0)}, weight: 1},
 	)
-	top := 4 / float64(RRFK+1)
+	top := 4 / float64(FusionK+1)
 	want := []struct {
 		file  string
 		score float64
 	}{
-		{"z", 4 / float64(RRFK+2) / top}, // agreement still wins
-		{"x", 3 / float64(RRFK+1) / top}, // 0.75
-		{"y", 1 / float64(RRFK+1) / top}, // 0.25
+		{"z", 4 / float64(FusionK+2) / top}, // agreement still wins
+		{"x", 3 / float64(FusionK+1) / top}, // 0.75
+		{"y", 1 / float64(FusionK+1) / top}, // 0.25
 	}
 	if len(got) != 3 {
-		t.Fatalf("FuseRankings = %+v", got)
+		t.Fatalf("fuseRankings = %+v", got)
 	}
 	for i, w := range want {
 		if got[i].FileID != w.file || math.Abs(got[i].Score-w.score) > 1e-12 {
@@ -133,7 +133,7 @@ func TestFuseRankingsWeights(t *testing.T) {
 		}
 	}
 	// Equal weights are FuseChunks.
-	a := FuseRankings(Ranking{Hits: []ChunkHit{ch("a", 0)}, Weight: 2}, Ranking{Hits: []ChunkHit{ch("b", 0), ch("a", 0)}, Weight: 2})
+	a := fuseRankings(ranking{hits: []ChunkHit{ch("a", 0)}, weight: 2}, ranking{hits: []ChunkHit{ch("b", 0), ch("a", 0)}, weight: 2})
 	b := FuseChunks([]ChunkHit{ch("a", 0)}, []ChunkHit{ch("b", 0), ch("a", 0)})
 	for i := range b {
 		if a[i].FileID != b[i].FileID || math.Abs(a[i].Score-b[i].Score) > 1e-12 {
@@ -154,8 +154,8 @@ func TestRetrieveChunks(t *testing.T) {
 	if len(got) != 2 || got[0].FileID != "b" || got[1].FileID != "d" {
 		t.Errorf("RetrieveChunks = %+v, want b (in both) then d", got)
 	}
-	top := (TextWeight + VectorWeight) / float64(RRFK+1)
-	if want := (VectorWeight/float64(RRFK+2) + TextWeight/float64(RRFK+1)) / top; math.Abs(got[0].Score-want) > 1e-12 {
+	top := (textWeight + vectorWeight) / float64(FusionK+1)
+	if want := (vectorWeight/float64(FusionK+2) + textWeight/float64(FusionK+1)) / top; math.Abs(got[0].Score-want) > 1e-12 {
 		t.Errorf("score of b = %v, want %v", got[0].Score, want)
 	}
 	if r.vecK != 40 || r.textQ == nil || r.textQ.Limit != 40 || r.textQ.Match != MatchAny || r.textQ.Filter.Folder != "F" {

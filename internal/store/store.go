@@ -3,7 +3,7 @@
 // Postgres + pgvector) satisfy. Consumers (crawl, search) declare the narrow
 // interfaces they need; Store is the full contract the back ends implement and
 // the contract test suite (storetest) checks. RetrieveChunks (hybrid chunk
-// retrieval for question answering) and its fusion rule FuseRankings are
+// retrieval for question answering) and its fusion rule (Fuse) are
 // written once here, over the ChunkRetriever part of the contract.
 //
 // The contract covers upserting files with their chunks; keyword and vector
@@ -19,7 +19,7 @@
 // no embedding and are never vector hits.
 //
 // RetrieveChunks fuses the chunk rankings by weighted, normalised reciprocal
-// rank fusion (FuseRankings: full text 8 : vector 1, k 10, chosen by context
+// rank fusion (Fuse: full text 8 : vector 1, k 10, chosen by context
 // recall@5 on the benchmark's dev splits). Back ends: store/sqlite
 // (embedded, pure Go, FTS5), store/postgres (pgx + pgvector, HNSW,
 // tsvector), and store/storetest, the one contract suite both run. Schemas

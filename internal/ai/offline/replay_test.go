@@ -144,7 +144,7 @@ func loadReplay(t *testing.T, dir, set string) replaySet {
 }
 
 // replayKnobs are the weights replayed: the rerank signals', and
-// run.go's weightRetrieval, weightWholeQuery, fusionK and KeepFirst.
+// run.go's weightRetrieval, weightWholeQuery, store.FusionK and KeepFirst.
 type replayKnobs struct {
 	w             [nsig]float64
 	wRet, wWhole  float64
