@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"iter"
 	"regexp"
 	"strconv"
 	"strings"
@@ -284,32 +285,9 @@ func (d *llmDriver) final(ctx context.Context, stop Stop, chunk func(string) err
 // silent), and charges its tokens, which it returns: the provider's usage
 // when reported, else the Counter's count of the request and the reply.
 func (r *runner) modelTurn(ctx context.Context, tc ai.ToolCaller, req ai.Request, onText func(string) error) (ai.Reply, int, error) {
-	var rep ai.Reply
-	var text strings.Builder
-	ended := false
-	for ev, err := range tc.StreamTools(ctx, req) {
-		if err != nil {
-			return rep, 0, err
-		}
-		switch ev.Kind {
-		case ai.EventText:
-			text.WriteString(ev.Text)
-			if onText != nil {
-				if err := onText(ev.Text); err != nil {
-					return rep, 0, err
-				}
-			}
-		case ai.EventToolCall:
-			rep.ToolCalls = append(rep.ToolCalls, ev.ToolCall)
-		case ai.EventUsage:
-			rep.Usage = ev.Usage
-		case ai.EventEnd:
-			rep.FinishReason, ended = ev.FinishReason, true
-		}
-	}
-	rep.Text = text.String()
-	if !ended {
-		return rep, 0, ai.ErrIncompleteStream
+	rep, err := ai.Collect(tapText(tc.StreamTools(ctx, req), onText))
+	if err != nil {
+		return rep, 0, err
 	}
 	n := rep.Usage.PromptTokens + rep.Usage.CompletionTokens
 	if n == 0 {
@@ -322,6 +300,24 @@ func (r *runner) modelTurn(ctx context.Context, tc ai.ToolCaller, req ai.Request
 	r.b.Spend(n)
 	r.mu.Unlock()
 	return rep, n, nil
+}
+
+// tapText hands the text of each text event to onText (nil: none) as it
+// passes; an error of onText ends the stream with that error.
+func tapText(events iter.Seq2[ai.Event, error], onText func(string) error) iter.Seq2[ai.Event, error] {
+	return func(yield func(ai.Event, error) bool) {
+		for ev, err := range events {
+			if err == nil && ev.Kind == ai.EventText && onText != nil {
+				if err := onText(ev.Text); err != nil {
+					yield(ai.Event{}, err)
+					return
+				}
+			}
+			if !yield(ev, err) {
+				return
+			}
+		}
+	}
 }
 
 func (r *runner) countRequest(req ai.Request) int {

@@ -98,11 +98,6 @@ func Folds(s string) bool {
 	return strings.IndexFunc(norm.NFKC.String(s), foldable) >= 0
 }
 
-// Retokenizes reports whether IndexTokens(s) differs from the tokens of
-// Version 1 (before accent folding, stemming and edge characters):
-// RetokenizesSince(s, 1).
-func Retokenizes(s string) bool { return RetokenizesSince(s, 1) }
-
 // RetokenizesSince reports whether IndexTokens(s) differs from the tokens
 // tokenisation Version since made: whether s holds a character Fold
 // changes (since < 2), a word Stem changes (since < 3) or a CJK run with

@@ -138,6 +138,7 @@ func TestStemming(t *testing.T) {
 	}
 }
 
+// Since version 1 (before accent folding, stemming and edge characters).
 func TestRetokenizes(t *testing.T) {
 	for s, want := range map[string]bool{
 		"Temür":          true,  // folded
@@ -149,8 +150,8 @@ func TestRetokenizes(t *testing.T) {
 		"の第45回衆議院":       true,  // edge characters
 		"2011年3月11日":     false, // runs of one character only
 	} {
-		if got := Retokenizes(s); got != want {
-			t.Errorf("Retokenizes(%q) = %v, want %v", s, got, want)
+		if got := RetokenizesSince(s, 1); got != want {
+			t.Errorf("RetokenizesSince(%q, 1) = %v, want %v", s, got, want)
 		}
 	}
 }
