@@ -25,8 +25,9 @@
 // tsvector), and store/storetest, the one contract suite both run. Schemas
 // live in migrations/, read and validated by one loader for the stores and
 // gds doctor; after a migration that changes the search tokens, the stores
-// re-tokenise the stored texts that change, in resumable batches
-// (JoinChunkTexts rebuilds a file's text from its chunks).
+// re-tokenise the stored texts that change, in resumable batches, by one
+// pass written here (Retokenize over a back end's Retokenizer; JoinChunkTexts
+// rebuilds a file's text from its chunks).
 package store
 
 import (

@@ -6,185 +6,135 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 
 	"github.com/gds-cli/gds/internal/store"
 	"github.com/gds-cli/gds/internal/tokenize"
 )
 
-// metaRetokenize is the gds_meta key of the re-tokenising backfill the
-// accent-folding and stemming migrations start; its value is the last
-// file_id done.
-const metaRetokenize = "retokenize_backfill"
-
-// metaRetokenizeFrom is the gds_meta key of the tokenisation version
-// (tokenize.Version) the stored tokens were made with when the pending
-// pass was queued; the pass rewrites only the texts whose tokens changed
-// since (tokenize.RetokenizesSince). Absent: version 1. A migration sets
-// it only when no pass is pending, so a pending pass keeps the oldest.
-const metaRetokenizeFrom = "retokenize_from"
-
 // retokenizeBatch is the number of files examined per write transaction.
 var retokenizeBatch = 200
 
-// retokenize rewrites the full-text rows (file and chunks) of the files
-// whose tokens changed since the tokenisation version the pass starts from
-// (metaRetokenizeFrom; tokenize.RetokenizesSince: accents, English words,
-// CJK runs next to a word), after the migration that changed the
-// tokenisation queued it. The other files' tokens are unchanged and are
-// not touched.
-// The file's text is rebuilt from its chunks (store.JoinChunkTexts). It
-// runs in batches of retokenizeBatch files, one write transaction each,
-// keeping the position in gds_meta, so an interrupted run resumes.
+// retokenize runs the re-tokenising pass a migration queued
+// (store.Retokenize): the full-text rows of files and chunks rewritten,
+// in batches of retokenizeBatch files, one write transaction each.
 func (s *Store) retokenize(ctx context.Context) error {
-	var pending int
-	if err := s.write.QueryRowContext(ctx, `SELECT count(*) FROM gds_meta WHERE key = ?`, metaRetokenize).Scan(&pending); err != nil {
-		return fmt.Errorf("sqlite index %s: read the re-tokenising position: %w", s.path, err)
+	if err := store.Retokenize(ctx, retokenizer{s}, retokenizeBatch, s.backfill); err != nil {
+		return fmt.Errorf("sqlite index %s: %w", s.path, err)
 	}
-	if pending == 0 {
-		return nil
-	}
-	from := 1
+	return nil
+}
+
+// retokenizer is the store as store.Retokenize needs it.
+type retokenizer struct{ s *Store }
+
+func (r retokenizer) Meta(ctx context.Context, key string) (string, bool, error) {
+	return metaValue(r.s.write.QueryRowContext(ctx, `SELECT value FROM gds_meta WHERE key = ?`, key))
+}
+
+// metaValue is the value of a gds_meta row read by row.
+func metaValue(row *sql.Row) (string, bool, error) {
 	var v string
-	switch err := s.write.QueryRowContext(ctx, `SELECT value FROM gds_meta WHERE key = ?`, metaRetokenizeFrom).Scan(&v); {
-	case err == nil:
-		if n, perr := strconv.Atoi(v); perr == nil && n > 1 {
-			from = n
-		}
-	case !errors.Is(err, sql.ErrNoRows):
-		return fmt.Errorf("sqlite index %s: read the tokenisation version to re-tokenise from: %w", s.path, err)
+	switch err := row.Scan(&v); {
+	case errors.Is(err, sql.ErrNoRows):
+		return "", false, nil
+	case err != nil:
+		return "", false, err
 	}
-	progress, err := s.backfillProgress(ctx)
-	if err != nil {
-		return err
-	}
-	for {
-		done, examined := false, 0
-		err := s.inWriteTx(ctx, "re-tokenise stored text", func(tx *sql.Tx) error {
-			var after string
-			err := tx.QueryRowContext(ctx, `SELECT value FROM gds_meta WHERE key = ?`, metaRetokenize).Scan(&after)
-			if errors.Is(err, sql.ErrNoRows) {
-				done = true
-				return nil
-			}
-			if err != nil {
-				return fmt.Errorf("read the re-tokenising position: %w", err)
-			}
-			type file struct {
-				id, name, keywords, summary string
-				doc                         int64
-			}
-			rows, err := tx.QueryContext(ctx, `SELECT file_id, file_name, keywords, summary, doc_id FROM drive_file_index
-				WHERE file_id > ? ORDER BY file_id LIMIT ?`, after, retokenizeBatch)
-			if err != nil {
-				return fmt.Errorf("read files: %w", err)
-			}
-			var files []file
-			for rows.Next() {
-				var f file
-				if err := rows.Scan(&f.id, &f.name, &f.keywords, &f.summary, &f.doc); err != nil {
-					rows.Close()
-					return fmt.Errorf("read files: %w", err)
-				}
-				files = append(files, f)
-			}
-			if err := rows.Close(); err != nil {
-				return fmt.Errorf("read files: %w", err)
-			}
-			examined = len(files)
-			for _, f := range files {
-				if err := retokenizeFile(ctx, tx, f.id, f.name, f.keywords, f.summary, f.doc, from); err != nil {
-					return fmt.Errorf("file %q: %w", f.id, err)
-				}
-			}
-			if len(files) < retokenizeBatch {
-				done = true
-				_, err = tx.ExecContext(ctx, `DELETE FROM gds_meta WHERE key IN (?, ?)`, metaRetokenize, metaRetokenizeFrom)
-				return err
-			}
-			_, err = tx.ExecContext(ctx, `UPDATE gds_meta SET value = ? WHERE key = ?`, files[len(files)-1].id, metaRetokenize)
-			return err
-		})
-		if err != nil {
-			return err
-		}
-		progress(examined, done)
-		if done {
-			return nil
-		}
-	}
+	return v, true, nil
 }
 
-// backfillProgress returns what the re-tokenising pass calls after each
-// batch (store.BackfillProgress with this store's counts).
-func (s *Store) backfillProgress(ctx context.Context) (func(examined int, last bool), error) {
-	count := func() (done, total int, err error) {
-		err = s.write.QueryRowContext(ctx, `SELECT
-			(SELECT count(*) FROM drive_file_index WHERE file_id <= ifnull((SELECT value FROM gds_meta WHERE key = ?), '')),
-			(SELECT count(*) FROM drive_file_index)`, metaRetokenize).Scan(&done, &total)
-		if err != nil {
-			err = fmt.Errorf("sqlite index %s: count the files to re-tokenise: %w", s.path, err)
-		}
-		return done, total, err
-	}
-	return store.BackfillProgress(s.backfill, count)
+func (r retokenizer) CountRetokenized(ctx context.Context) (done, total int, err error) {
+	err = r.s.write.QueryRowContext(ctx, `SELECT
+		(SELECT count(*) FROM drive_file_index WHERE file_id <= ifnull((SELECT value FROM gds_meta WHERE key = ?), '')),
+		(SELECT count(*) FROM drive_file_index)`, store.MetaRetokenize).Scan(&done, &total)
+	return done, total, err
 }
 
-// retokenizeFile rewrites one file's full-text rows when their tokens
-// changed since tokenisation version from (tokenize.RetokenizesSince).
-func retokenizeFile(ctx context.Context, tx *sql.Tx, id, name, keywordsJSON, summary string, doc int64, from int) error {
-	var keywords []string
-	if err := json.Unmarshal([]byte(keywordsJSON), &keywords); err != nil {
-		return fmt.Errorf("keywords %q: %w", keywordsJSON, err)
-	}
-	rows, err := tx.QueryContext(ctx, `SELECT ordinal, page, text FROM drive_file_chunk WHERE file_id = ? ORDER BY ordinal`, id)
+func (r retokenizer) InRetokenizeTx(ctx context.Context, fn func(store.RetokenizeTx) error) error {
+	return r.s.inWriteTx(ctx, "re-tokenise stored text", func(tx *sql.Tx) error {
+		return fn(&retokenizeTx{tx: tx, docs: map[string]int64{}})
+	})
+}
+
+// retokenizeTx is one batch's write transaction as store.Retokenize needs
+// it; docs holds the doc_id (full-text row) of each file Files returned.
+type retokenizeTx struct {
+	tx   *sql.Tx
+	docs map[string]int64
+}
+
+func (t *retokenizeTx) Meta(ctx context.Context, key string) (string, bool, error) {
+	return metaValue(t.tx.QueryRowContext(ctx, `SELECT value FROM gds_meta WHERE key = ?`, key))
+}
+
+func (t *retokenizeTx) SetMeta(ctx context.Context, key, value string) error {
+	_, err := t.tx.ExecContext(ctx, `UPDATE gds_meta SET value = ? WHERE key = ?`, value, key)
+	return err
+}
+
+func (t *retokenizeTx) DeleteMeta(ctx context.Context, keys ...string) error {
+	_, err := t.tx.ExecContext(ctx, `DELETE FROM gds_meta WHERE key IN (SELECT value FROM json_each(?))`, jsonIDs(keys))
+	return err
+}
+
+func (t *retokenizeTx) Files(ctx context.Context, after string, limit int) ([]store.File, error) {
+	rows, err := t.tx.QueryContext(ctx, `SELECT file_id, file_name, keywords, summary, doc_id FROM drive_file_index
+		WHERE file_id > ? ORDER BY file_id LIMIT ?`, after, limit)
 	if err != nil {
-		return fmt.Errorf("read chunks: %w", err)
+		return nil, err
 	}
-	var (
-		ordinals, pages []int
-		texts           []string
-	)
+	defer rows.Close()
+	var files []store.File
 	for rows.Next() {
-		var o, p int
-		var t string
-		if err := rows.Scan(&o, &p, &t); err != nil {
-			rows.Close()
-			return fmt.Errorf("read chunks: %w", err)
+		var f store.File
+		var keywords string
+		var doc int64
+		if err := rows.Scan(&f.ID, &f.Name, &keywords, &f.Summary, &doc); err != nil {
+			return nil, err
 		}
-		ordinals, pages, texts = append(ordinals, o), append(pages, p), append(texts, t)
+		if err := json.Unmarshal([]byte(keywords), &f.Keywords); err != nil {
+			return nil, fmt.Errorf("file %q: keywords %q: %w", f.ID, keywords, err)
+		}
+		t.docs[f.ID] = doc
+		files = append(files, f)
 	}
-	if err := rows.Close(); err != nil {
-		return fmt.Errorf("read chunks: %w", err)
+	return files, rows.Close()
+}
+
+func (t *retokenizeTx) Chunks(ctx context.Context, f store.File) ([]store.Chunk, error) {
+	rows, err := t.tx.QueryContext(ctx, `SELECT ordinal, page, text FROM drive_file_chunk WHERE file_id = ? ORDER BY ordinal`, f.ID)
+	if err != nil {
+		return nil, err
 	}
-	kwText := jsonKeywordsText(keywords)
-	retok := func(s string) bool { return tokenize.RetokenizesSince(s, from) }
-	changed := retok(name) || retok(kwText) || retok(summary)
-	for _, t := range texts {
-		changed = changed || retok(t)
+	defer rows.Close()
+	var chunks []store.Chunk
+	for rows.Next() {
+		var c store.Chunk
+		if err := rows.Scan(&c.Ordinal, &c.Page, &c.Text); err != nil {
+			return nil, err
+		}
+		chunks = append(chunks, c)
 	}
-	if !changed {
-		return nil
+	return chunks, rows.Close()
+}
+
+func (t *retokenizeTx) Rewrite(ctx context.Context, f store.File, text string, chunks []store.Chunk) error {
+	doc, ok := t.docs[f.ID]
+	if !ok {
+		return fmt.Errorf("file %q was not read in this batch", f.ID)
 	}
-	body := store.JoinChunkTexts(texts, pages)
-	if _, err := tx.ExecContext(ctx, `DELETE FROM drive_file_fts WHERE rowid = ?`, doc); err != nil {
+	if _, err := t.tx.ExecContext(ctx, `DELETE FROM drive_file_fts WHERE rowid = ?`, doc); err != nil {
 		return fmt.Errorf("delete the full-text row: %w", err)
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO drive_file_fts (rowid, name, keywords, summary, body) VALUES (?, ?, ?, ?, ?)`,
-		doc, tokenize.IndexJoin(name), tokenize.IndexJoin(kwText), tokenize.IndexJoin(summary), tokenize.IndexJoin(body)); err != nil {
+	if _, err := t.tx.ExecContext(ctx, `INSERT INTO drive_file_fts (rowid, name, keywords, summary, body) VALUES (?, ?, ?, ?, ?)`,
+		doc, tokenize.IndexJoin(f.Name), tokenize.IndexJoin(jsonKeywordsText(f.Keywords)), tokenize.IndexJoin(f.Summary), tokenize.IndexJoin(text)); err != nil {
 		return fmt.Errorf("write the full-text row: %w", err)
 	}
-	for i, t := range texts {
-		if !retok(t) {
-			continue
-		}
-		if _, err := tx.ExecContext(ctx, insertChunkFTS, chunkRowID(doc, ordinals[i]), tokenize.IndexJoin(t)); err != nil {
-			return fmt.Errorf("write chunk %d's full-text row: %w", ordinals[i], err)
+	for _, c := range chunks {
+		if _, err := t.tx.ExecContext(ctx, insertChunkFTS, chunkRowID(doc, c.Ordinal), tokenize.IndexJoin(c.Text)); err != nil {
+			return fmt.Errorf("write chunk %d's full-text row: %w", c.Ordinal, err)
 		}
 	}
 	// The full-text rankings cached by KeywordSearch are of the old tokens.
-	if err := bumpGeneration(ctx, tx); err != nil {
-		return err
-	}
-	return nil
+	return bumpGeneration(ctx, t.tx)
 }
