@@ -126,14 +126,16 @@ func filterSQL(f store.Filter, a string) (where string, args []any, none bool) {
 // The FTS5 table is queried on its own (every match with its bm25 score) and
 // the filter is applied afterwards by doc_id: SQLite may otherwise drive a
 // join or an IN restriction from the file table and re-run MATCH per row,
-// which is orders of magnitude slower.
+// which is orders of magnitude slower. A query without terms is a filter
+// search (filterSearch); a TopOnly query reads no more than it returns
+// where it can (topMatches without a filter, topFilteredMatches with one);
+// any other ranks every match (allMatches).
 func (s *Store) KeywordSearch(ctx context.Context, q store.KeywordQuery) (_ store.KeywordResult, err error) {
 	defer s.classify(&err)
-	res := store.KeywordResult{Hits: []store.Hit{}}
 	match := ftsQuery(q.Terms, q.Match)
 	where, args, none := filterSQL(q.Filter, "f")
 	if none || match == "" && !filterOnly(q.Filter) {
-		return res, nil
+		return store.KeywordResult{Hits: []store.Hit{}}, nil
 	}
 	limit := q.Limit
 	if limit <= 0 {
@@ -144,85 +146,138 @@ func (s *Store) KeywordSearch(ctx context.Context, q store.KeywordQuery) (_ stor
 	}
 	tx, err := s.read.BeginTx(ctx, nil)
 	if err != nil {
-		return res, fmt.Errorf("keyword search in %s: begin: %w", s.path, err)
+		return store.KeywordResult{Hits: []store.Hit{}}, fmt.Errorf("keyword search in %s: begin: %w", s.path, err)
 	}
 	defer tx.Rollback()
-	if q.TopOnly && where == "" && q.Match == store.MatchAny {
+	var res store.KeywordResult
+	switch {
+	case q.TopOnly && where == "":
+		res, err = s.topMatches(ctx, tx, q, match, limit)
+	case q.TopOnly:
+		res, err = s.topFilteredMatches(ctx, tx, match, where, args, limit)
+	default:
+		res, err = s.allMatches(ctx, tx, match, where, args, limit)
+	}
+	if err != nil {
+		return store.KeywordResult{Hits: []store.Hit{}}, fmt.Errorf("keyword search in %s: %w", s.path, err)
+	}
+	return res, nil
+}
+
+// matchQuery selects every full-text match of a MATCH expression with its
+// weighted bm25 score.
+const matchQuery = `SELECT rowid, bm25(drive_file_fts, ` + bm25Weights + `)
+		FROM drive_file_fts WHERE drive_file_fts MATCH ?`
+
+// topMatches answers a TopOnly query without a filter: the best limit
+// matches, found by topAny for alternatives where it can, else by SQLite's
+// sorter, which keeps the top limit instead of every match crossing into
+// Go (same order as rankMatches: rank, then doc). Nothing is cached.
+func (s *Store) topMatches(ctx context.Context, tx *sql.Tx, q store.KeywordQuery, match string, limit int) (store.KeywordResult, error) {
+	if q.Match == store.MatchAny {
 		cands, ok, err := topAny(ctx, tx, ftsPhrases(q.Terms), limit)
 		if err != nil {
-			return res, fmt.Errorf("keyword search in %s: %w", s.path, err)
+			return store.KeywordResult{}, err
 		}
 		if ok {
 			return s.resolveTop(ctx, tx, cands, limit)
 		}
 	}
-	query, qargs := `SELECT rowid, bm25(drive_file_fts, `+bm25Weights+`)
-		FROM drive_file_fts WHERE drive_file_fts MATCH ?`, []any{match}
-	if q.TopOnly && where == "" {
-		// Only the best limit rows leave SQLite: its sorter keeps the top
-		// limit instead of every match crossing into Go (same order as the
-		// sort below: rank, then doc).
-		query += ` ORDER BY 2, 1 LIMIT ?`
-		qargs = append(qargs, limit)
+	cands, err := rankMatches(ctx, tx, matchQuery+` ORDER BY 2, 1 LIMIT ?`, []any{match, limit})
+	if err != nil {
+		return store.KeywordResult{}, err
 	}
-	var cands []cand
-	full := !(q.TopOnly && where == "") // every match is ranked: the ranking may be reused
-	var gen int64
-	if full {
-		if gen, err = readGeneration(ctx, tx); err != nil {
-			return res, fmt.Errorf("keyword search in %s: %w", s.path, err)
-		}
-		cands = s.ranked.get(match, gen)
-	}
-	if cands == nil {
-		if cands, err = rankMatches(ctx, tx, query, qargs); err != nil {
-			return res, fmt.Errorf("keyword search in %s: %w", s.path, err)
-		}
-		if full {
-			s.ranked.put(match, gen, cands)
-		}
-	}
-	if len(cands) == 0 {
-		return res, nil
-	}
+	return resolveHits(ctx, tx, cands, limit)
+}
 
-	if q.TopOnly && where != "" && len(cands) > resolveByList {
-		return s.topFiltered(ctx, tx, cands, where, args, limit)
+// topFilteredMatches answers a TopOnly query with a filter: over every
+// match (rankedMatches), the filter is checked a batch at a time in rank
+// order when there are many (topFiltered), else at once.
+func (s *Store) topFilteredMatches(ctx context.Context, tx *sql.Tx, match, where string, args []any, limit int) (store.KeywordResult, error) {
+	cands, err := s.rankedMatches(ctx, tx, match)
+	if err != nil || len(cands) == 0 {
+		return store.KeywordResult{Hits: []store.Hit{}}, err
 	}
+	if len(cands) > resolveByList {
+		return topFiltered(ctx, tx, cands, where, args, limit)
+	}
+	return filteredHits(ctx, tx, cands, where, args, limit)
+}
+
+// allMatches answers a query that counts every match (Total): over every
+// match (rankedMatches), the filter if any, then the best limit.
+func (s *Store) allMatches(ctx context.Context, tx *sql.Tx, match, where string, args []any, limit int) (store.KeywordResult, error) {
+	cands, err := s.rankedMatches(ctx, tx, match)
+	if err != nil || len(cands) == 0 {
+		return store.KeywordResult{Hits: []store.Hit{}}, err
+	}
+	if where == "" {
+		return resolveHits(ctx, tx, cands, limit)
+	}
+	return filteredHits(ctx, tx, cands, where, args, limit)
+}
+
+// rankedMatches is every match of match, ranked (rankMatches), from the
+// cache of rankings when this generation of the index ranked it already.
+func (s *Store) rankedMatches(ctx context.Context, tx *sql.Tx, match string) ([]cand, error) {
+	gen, err := readGeneration(ctx, tx)
+	if err != nil {
+		return nil, err
+	}
+	if cands := s.ranked.get(match, gen); cands != nil {
+		return cands, nil
+	}
+	cands, err := rankMatches(ctx, tx, matchQuery, []any{match})
+	if err != nil {
+		return nil, err
+	}
+	s.ranked.put(match, gen, cands)
+	return cands, nil
+}
+
+// filteredHits keeps the ranked matches cands that pass the filter where
+// and returns the best limit, Total counting them all. Up to
+// resolveByList matches, the matches are looked up with the filter;
+// above, the files passing the filter are read (an index range or ID
+// lookups) and intersected: restricting that query by the matched doc_ids
+// makes SQLite's plans far slower.
+func filteredHits(ctx context.Context, tx *sql.Tx, cands []cand, where string, args []any, limit int) (store.KeywordResult, error) {
 	var ids map[int64]string
-	if where != "" && len(cands) <= resolveByList {
-		if ids, err = docIDs(ctx, tx, " AND f.doc_id IN (SELECT value FROM json_each(?))"+where,
-			append([]any{docList(cands)}, args...)); err != nil {
-			return res, fmt.Errorf("keyword search in %s: apply filter: %w", s.path, err)
-		}
-		kept := cands[:0]
-		for _, c := range cands {
-			if _, ok := ids[c.doc]; ok {
-				kept = append(kept, c)
-			}
-		}
-		cands = kept
-	} else if where != "" {
-		// Every match is checked against the filter to count them: read the
-		// files passing the filter (an index range or ID lookups) and
-		// intersect. Restricting this query by the matched doc_ids instead
-		// makes SQLite's plans far slower.
-		if ids, err = docIDs(ctx, tx, where, args); err != nil {
-			return res, fmt.Errorf("keyword search in %s: apply filter: %w", s.path, err)
-		}
-		kept := cands[:0]
-		for _, c := range cands {
-			if _, ok := ids[c.doc]; ok {
-				kept = append(kept, c)
-			}
-		}
-		cands = kept
+	var err error
+	if len(cands) <= resolveByList {
+		ids, err = docIDs(ctx, tx, " AND f.doc_id IN (SELECT value FROM json_each(?))"+where, append([]any{docList(cands)}, args...))
 	} else {
-		if ids, err = docIDs(ctx, tx, " AND f.doc_id IN (SELECT value FROM json_each(?))", []any{docList(cands[:min(limit, len(cands))])}); err != nil {
-			return res, fmt.Errorf("keyword search in %s: resolve file IDs: %w", s.path, err)
+		ids, err = docIDs(ctx, tx, where, args)
+	}
+	if err != nil {
+		return store.KeywordResult{}, fmt.Errorf("apply filter: %w", err)
+	}
+	kept := cands[:0]
+	for _, c := range cands {
+		if _, ok := ids[c.doc]; ok {
+			kept = append(kept, c)
 		}
 	}
-	res.Total = len(cands)
+	return hits(kept, ids, limit), nil
+}
+
+// resolveHits returns the best limit of the ranked matches cands with
+// their file IDs, looked up at once; Total is the number of matches.
+func resolveHits(ctx context.Context, tx *sql.Tx, cands []cand, limit int) (store.KeywordResult, error) {
+	if len(cands) == 0 {
+		return store.KeywordResult{Hits: []store.Hit{}}, nil
+	}
+	ids, err := docIDs(ctx, tx, " AND f.doc_id IN (SELECT value FROM json_each(?))", []any{docList(cands[:min(limit, len(cands))])})
+	if err != nil {
+		return store.KeywordResult{}, fmt.Errorf("resolve file IDs: %w", err)
+	}
+	return hits(cands, ids, limit), nil
+}
+
+// hits is the result of the ranked matches cands whose file IDs ids
+// holds: the best limit, Total counting every match.
+func hits(cands []cand, ids map[int64]string, limit int) store.KeywordResult {
+	res := store.KeywordResult{Hits: []store.Hit{}, Total: len(cands)}
 	for _, c := range cands[:min(limit, len(cands))] {
 		id, ok := ids[c.doc]
 		if !ok {
@@ -230,7 +285,7 @@ func (s *Store) KeywordSearch(ctx context.Context, q store.KeywordQuery) (_ stor
 		}
 		res.Hits = append(res.Hits, store.Hit{ID: id, Score: -c.rank})
 	}
-	return res, nil
+	return res
 }
 
 // rankMatches runs a full-text query of (rowid, bm25) rows and returns
@@ -411,7 +466,7 @@ func (s *Store) resolveTop(ctx context.Context, tx *sql.Tx, cands []cand, limit 
 	cands = cands[:min(limit, len(cands))]
 	ids, err := docIDs(ctx, tx, " AND f.doc_id IN (SELECT value FROM json_each(?))", []any{docList(cands)})
 	if err != nil {
-		return res, fmt.Errorf("keyword search in %s: resolve file IDs: %w", s.path, err)
+		return res, fmt.Errorf("resolve file IDs: %w", err)
 	}
 	for _, c := range cands {
 		if id, ok := ids[c.doc]; ok {
@@ -506,14 +561,14 @@ func (s *Store) filterSearch(ctx context.Context, where string, args []any, limi
 // the filter where, checking them in rank order a batch at a time: a
 // TopOnly query (the keystroke) reads neither every file passing the filter
 // nor every match's file. Total is the number of hits.
-func (s *Store) topFiltered(ctx context.Context, tx *sql.Tx, cands []cand, where string, args []any, limit int) (store.KeywordResult, error) {
+func topFiltered(ctx context.Context, tx *sql.Tx, cands []cand, where string, args []any, limit int) (store.KeywordResult, error) {
 	res := store.KeywordResult{Hits: []store.Hit{}}
 	batch := max(4*limit, 64)
 	for start := 0; start < len(cands) && len(res.Hits) < limit; start += batch {
 		part := cands[start:min(start+batch, len(cands))]
 		ids, err := docIDs(ctx, tx, " AND f.doc_id IN (SELECT value FROM json_each(?))"+where, append([]any{docList(part)}, args...))
 		if err != nil {
-			return res, fmt.Errorf("keyword search in %s: apply filter: %w", s.path, err)
+			return res, fmt.Errorf("apply filter: %w", err)
 		}
 		for _, c := range part {
 			if id, ok := ids[c.doc]; ok && len(res.Hits) < limit {
