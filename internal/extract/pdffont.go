@@ -400,9 +400,19 @@ const (
 // Malformed entries are skipped. Its bytes and mappings are charged to the
 // document's budget (a range maps up to 65,536 codes).
 func readToUnicode(s pdf.Value, budget *pdfBudget) (map[uint32]string, []codeRange) {
-	m := map[uint32]string{}
-	var space []codeRange
-	var data []byte
+	data, ok := readCMap(s, budget)
+	if !ok {
+		return map[uint32]string{}, nil
+	}
+	p := cmapParser{toks: cmapTokens(data), m: map[uint32]string{}, budget: budget}
+	p.parse()
+	return p.m, p.space
+}
+
+// readCMap reads a CMap stream, at most maxCMapBytes, charging its bytes
+// to the budget; ok false when the stream cannot be read. Running out of
+// budget or a cancelled document panics (the document's reader recovers).
+func readCMap(s pdf.Value, budget *pdfBudget) (data []byte, ok bool) {
 	budget.open()
 	if err := safely(func() {
 		rc := s.Reader()
@@ -412,73 +422,120 @@ func readToUnicode(s pdf.Value, budget *pdfBudget) (map[uint32]string, []codeRan
 		if errors.Is(err, errPDFBudget) || budget.ctx.Err() != nil {
 			panic(err)
 		}
-		return m, nil
+		return nil, false
 	}
-	toks := cmapTokens(data)
-	mapped := 0
-	for i := 0; i < len(toks); i++ {
-		switch toks[i].kw {
+	return data, true
+}
+
+// cmapParser reads the tokens of a CMap into its code → text mappings (m)
+// and its codespace ranges; mapped counts the codes its ranges mapped.
+type cmapParser struct {
+	toks   []cmapToken
+	m      map[uint32]string
+	space  []codeRange
+	mapped int
+	budget *pdfBudget
+}
+
+// parse reads every codespacerange, bfchar and bfrange list, and stops
+// once the ranges mapped more than maxCMapCodes codes.
+func (p *cmapParser) parse() {
+	for i := 0; i < len(p.toks); i++ {
+		switch p.toks[i].kw {
 		case "begincodespacerange":
-			for i++; i+1 < len(toks) && toks[i].kw == "" && toks[i+1].kw == ""; i += 2 {
-				lo, hi := toks[i].str, toks[i+1].str
-				if len(lo) > 0 && len(lo) == len(hi) && len(lo) <= 4 {
-					space = append(space, codeRange{len(lo), codeValue(lo), codeValue(hi)})
-				}
-			}
+			i = p.codespaceRanges(i + 1)
 		case "beginbfchar":
-			for i++; i+1 < len(toks) && toks[i].kw == "" && toks[i+1].kw == ""; i += 2 {
-				if src := toks[i].str; len(src) <= 4 {
-					m[codeValue(src)] = utf16String(toks[i+1].str)
-				}
-			}
+			i = p.bfChars(i + 1)
 		case "beginbfrange":
-			for i++; i+2 < len(toks) && toks[i].kw == "" && toks[i+1].kw == ""; i += 3 {
-				loS, hiS := toks[i].str, toks[i+1].str
-				dst := toks[i+2]
-				var arr []string
-				if dst.kw == "[" {
-					for i++; i+2 < len(toks) && toks[i+2].kw == ""; i++ {
-						arr = append(arr, toks[i+2].str)
-					}
-					// toks[i+2] is now "]"
-				} else if dst.kw != "" {
-					break
-				}
-				if len(loS) > 4 || len(hiS) > 4 {
-					continue
-				}
-				lo, hi := codeValue(loS), codeValue(hiS)
-				if hi < lo || hi-lo > 1<<16 {
-					continue
-				}
-				// A range maps up to 65,536 codes: a CMap of many ranges
-				// is cut at maxCMapCodes, and what it maps is charged.
-				if mapped += int(hi-lo) + 1; mapped > maxCMapCodes {
-					return m, space
-				}
-				budget.charge(int64(hi-lo) + 1)
-				if arr != nil {
-					for j := 0; j < len(arr) && lo+uint32(j) <= hi; j++ {
-						m[lo+uint32(j)] = utf16String(arr[j])
-					}
-					continue
-				}
-				base := []byte(dst.str)
-				if len(base) < 2 {
-					continue
-				}
-				for c := lo; c <= hi; c++ {
-					b := append([]byte(nil), base...)
-					// Increment the last UTF-16 code unit.
-					u := (uint32(b[len(b)-2])<<8 | uint32(b[len(b)-1])) + (c - lo)
-					b[len(b)-2], b[len(b)-1] = byte(u>>8), byte(u)
-					m[c] = utf16String(string(b))
-				}
+			var full bool
+			if i, full = p.bfRanges(i + 1); full {
+				return
 			}
 			i-- // let the loop see the token that ended the list
 		}
 	}
-	return m, space
+}
+
+// codespaceRanges reads the pairs of codes from toks[i] on and returns
+// the index of the token that ended the list.
+func (p *cmapParser) codespaceRanges(i int) int {
+	for ; i+1 < len(p.toks) && p.toks[i].kw == "" && p.toks[i+1].kw == ""; i += 2 {
+		lo, hi := p.toks[i].str, p.toks[i+1].str
+		if len(lo) > 0 && len(lo) == len(hi) && len(lo) <= 4 {
+			p.space = append(p.space, codeRange{len(lo), codeValue(lo), codeValue(hi)})
+		}
+	}
+	return i
+}
+
+// bfChars reads the code → text pairs from toks[i] on and returns the
+// index of the token that ended the list.
+func (p *cmapParser) bfChars(i int) int {
+	for ; i+1 < len(p.toks) && p.toks[i].kw == "" && p.toks[i+1].kw == ""; i += 2 {
+		if src := p.toks[i].str; len(src) <= 4 {
+			p.m[codeValue(src)] = utf16String(p.toks[i+1].str)
+		}
+	}
+	return i
+}
+
+// bfRanges reads the ranges from toks[i] on — low code, high code, then
+// the text of the low code (incremented along the range) or an array of
+// texts — and returns the index of the token that ended the list; full:
+// the CMap mapped more than maxCMapCodes codes and is cut there.
+func (p *cmapParser) bfRanges(i int) (end int, full bool) {
+	for ; i+2 < len(p.toks) && p.toks[i].kw == "" && p.toks[i+1].kw == ""; i += 3 {
+		lo, hi, dst := p.toks[i].str, p.toks[i+1].str, p.toks[i+2]
+		var arr []string
+		if dst.kw == "[" {
+			for i++; i+2 < len(p.toks) && p.toks[i+2].kw == ""; i++ {
+				arr = append(arr, p.toks[i+2].str)
+			}
+			// toks[i+2] is now "]"
+		} else if dst.kw != "" {
+			break
+		}
+		if !p.bfRange(lo, hi, dst.str, arr) {
+			return i, true
+		}
+	}
+	return i, false
+}
+
+// bfRange maps the codes loS–hiS to the texts of arr in order or, without
+// arr, to base with its last UTF-16 code unit incremented along the range.
+// A range maps up to 65,536 codes: a CMap of many ranges is cut at
+// maxCMapCodes (false), and what it maps is charged. Malformed ranges are
+// skipped.
+func (p *cmapParser) bfRange(loS, hiS, base string, arr []string) bool {
+	if len(loS) > 4 || len(hiS) > 4 {
+		return true
+	}
+	lo, hi := codeValue(loS), codeValue(hiS)
+	if hi < lo || hi-lo > 1<<16 {
+		return true
+	}
+	if p.mapped += int(hi-lo) + 1; p.mapped > maxCMapCodes {
+		return false
+	}
+	p.budget.charge(int64(hi-lo) + 1)
+	if arr != nil {
+		for j := 0; j < len(arr) && lo+uint32(j) <= hi; j++ {
+			p.m[lo+uint32(j)] = utf16String(arr[j])
+		}
+		return true
+	}
+	if len(base) < 2 {
+		return true
+	}
+	for c := lo; c <= hi; c++ {
+		b := []byte(base)
+		// Increment the last UTF-16 code unit.
+		u := (uint32(b[len(b)-2])<<8 | uint32(b[len(b)-1])) + (c - lo)
+		b[len(b)-2], b[len(b)-1] = byte(u>>8), byte(u)
+		p.m[c] = utf16String(string(b))
+	}
+	return true
 }
 
 // cmapToken is a string operand (kw == "") or a keyword / delimiter.
