@@ -90,18 +90,7 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	rctx, cancel := context.WithTimeout(ctx, r.b.Limits.MaxWall)
 	defer cancel()
 
-	var d driver
-	if tc, ok := o.Provider.(ai.ToolCaller); ok {
-		d = &llmDriver{r: r, tc: tc, msgs: []ai.Message{{Role: ai.RoleUser, Content: userPrompt(o.Question, o.Folder)}}}
-	} else {
-		kw := []string{o.Question}
-		if qa, err := ai.AnalyzeQuery(rctx, o.Provider, ai.QueryInput{Query: o.Question, Now: o.Now(), Lang: o.Lang}); err == nil && len(qa.Keywords) > 0 {
-			kw = qa.Keywords
-		}
-		d = &planDriver{r: r, plan: &Plan{Question: o.Question, Folder: o.Folder, Keywords: kw, Attachments: len(o.Tags) > 0}}
-		r.extract = true
-	}
-
+	d := r.newDriver(rctx)
 	stop := StopNone
 	answered := false
 	for !answered {
@@ -300,6 +289,21 @@ func (r *runner) modelTurn(ctx context.Context, tc ai.ToolCaller, req ai.Request
 	r.b.Spend(n)
 	r.mu.Unlock()
 	return rep, n, nil
+}
+
+// newDriver is the model's tool loop when the provider calls tools, else
+// the fixed plan over the question's keywords (its text extracted).
+func (r *runner) newDriver(ctx context.Context) driver {
+	o := r.o
+	if tc, ok := o.Provider.(ai.ToolCaller); ok {
+		return &llmDriver{r: r, tc: tc, msgs: []ai.Message{{Role: ai.RoleUser, Content: userPrompt(o.Question, o.Folder)}}}
+	}
+	kw := []string{o.Question}
+	if qa, err := ai.AnalyzeQuery(ctx, o.Provider, ai.QueryInput{Query: o.Question, Now: o.Now(), Lang: o.Lang}); err == nil && len(qa.Keywords) > 0 {
+		kw = qa.Keywords
+	}
+	r.extract = true
+	return &planDriver{r: r, plan: &Plan{Question: o.Question, Folder: o.Folder, Keywords: kw, Attachments: len(o.Tags) > 0}}
 }
 
 // tapText hands the text of each text event to onText (nil: none) as it
