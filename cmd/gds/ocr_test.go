@@ -19,10 +19,12 @@ import (
 	"golang.org/x/image/bmp"
 	"golang.org/x/image/tiff"
 
+	"github.com/gds-cli/gds/internal/ai"
 	"github.com/gds-cli/gds/internal/ai/openaitest"
 	"github.com/gds-cli/gds/internal/ai/openaitest/gdsmodel"
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/driveemu"
+	"github.com/gds-cli/gds/internal/estimate"
 	"github.com/gds-cli/gds/internal/extract"
 	"github.com/gds-cli/gds/internal/ocr"
 )
@@ -230,12 +232,40 @@ func TestOCRByTheModelE2E(t *testing.T) {
 		}
 		return n
 	}
+	// The estimate counts the two readings without a request, and keeps
+	// nothing in the OCR cache: the crawl then reads both.
+	vision := func() ai.Tally {
+		t.Helper()
+		if code := h.run("crawl", "--estimate", "--json", "--full", "--source", "local:"+dir); code != exitOK {
+			t.Fatalf("crawl --estimate: exit %d\n%s", code, h.stderr.String())
+		}
+		var est estimate.Figures
+		if err := json.Unmarshal(h.stdout.Bytes(), &est); err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range est.Lines {
+			if l.Kind == ai.CallVision {
+				return l.Tally
+			}
+		}
+		return ai.Tally{}
+	}
+	est := vision()
+	if len(oai.Requests()) != 0 || est.Calls != 2 {
+		t.Errorf("the estimate sent %d requests and counted %+v; want none sent, 2 image readings", len(oai.Requests()), est)
+	}
 	if code := h.run("crawl", "--source", "local:"+dir); code != exitOK {
 		t.Fatalf("crawl: exit %d\n%s", code, h.stderr.String())
 	}
 	requestsOK(t, oai, "crawl")
 	if n := imageCalls(); n != 2 {
 		t.Errorf("crawl sent %d image requests, want 2 (the photo, the scan's one page)", n)
+	}
+	if b := billed(oai.Requests())[ai.CallVision]; b.InputTokens != est.InputTokens {
+		t.Errorf("image readings: estimated %d input tokens, billed %d", est.InputTokens, b.InputTokens)
+	}
+	if again := vision(); again.Calls != 0 {
+		t.Errorf("an estimate after the crawl counts %+v; the OCR cache holds both readings", again)
 	}
 	for q, want := range map[string]string{"bottles of water": "memo-photo.png", "blankets laptops": "memo-scan.pdf"} {
 		if code := h.run("search", "--json", q); code != exitOK {
