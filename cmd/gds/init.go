@@ -56,5 +56,5 @@ func runInitWizard(ctx context.Context, d *app.Deps, in *render.Lines) error {
 
 func printInitResult(d *app.Deps, res app.InitResult) {
 	render.InitResult(d.Stdout, d.Stderr, render.InitSummary{EnvFile: res.EnvFile, Set: res.Set, Overridden: res.Overridden,
-		Problem: res.Problem, Changed: res.Changed, Crawled: res.Crawled, Cancelled: res.Cancelled, OfferAccount: res.OfferAccount()}, d.Lang)
+		Problem: res.Problem, Changed: res.Changed, Crawled: res.Crawled, Cancelled: res.Cancelled, OfferAccount: res.OfferAccount(), Model: res.Model}, d.Lang)
 }

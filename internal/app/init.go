@@ -46,6 +46,10 @@ type InitResult struct {
 	Cancelled          bool // the wizard was left before writing
 	// AccountOffered: the wizard offered another Google account already.
 	AccountOffered bool
+	// Model: the configuration written calls a model (the openai
+	// provider), so a crawl costs money: the next step names
+	// `gds crawl --estimate`.
+	Model bool
 }
 
 // OfferAccount reports whether `gds init` should say how to add a second
@@ -220,9 +224,13 @@ func containsSource(ss []setup.Source, s setup.Source) bool {
 // writePlan applies plan to the home .env.
 func (d *Deps) writePlan(cfg *config.Config, sources []setup.Source, plan setup.Plan) (InitResult, error) {
 	res := InitResult{EnvFile: cfg.EnvFilePath(), Sources: sources, Commented: plan.Comment, Overridden: map[string]string{}}
+	res.Model = cfg.AIProvider == config.ProviderOpenAI
 	edit := envfile.Edit{Comment: plan.Comment, Note: d.T("init.env_note")}
 	for _, st := range plan.Set {
 		edit.Set = append(edit.Set, envfile.KV{Key: st.Name, Value: st.Value})
+		if st.Name == config.EnvAIProvider {
+			res.Model = st.Value == config.ProviderOpenAI
+		}
 		shown := st
 		if st.Secret {
 			shown.Value = config.MaskSecret(st.Value)

@@ -157,6 +157,9 @@ func TestInitRerunKeepsSources(t *testing.T) {
 	if vals["GDS_SOURCES"] != "local:"+a+",drive:XYZ" || vals["GDS_AI_PROVIDER"] != "openai" || vals["OPENAI_API_KEY"] != "sk-test-0123456789abcdef" {
 		t.Errorf(".env values %q", vals)
 	}
+	if !res.Model {
+		t.Error("an openai configuration: InitResult.Model false, want the next step to be the estimate")
+	}
 	for _, st := range res.Set {
 		if strings.Contains(st.Value, "0123456789abcdef") {
 			t.Errorf("the key is shown: %+v", st)

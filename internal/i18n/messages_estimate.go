@@ -22,6 +22,7 @@ func init() {
 			"estimate.output_note":      {En: "Input tokens are counted on what would be sent; output tokens are modelled (docs/estimate.md).", Ja: "入力トークンは送信内容を数えた値、出力トークンはモデルによる推定値です（docs/estimate.md）。"},
 			"estimate.actual_heading":   {En: "Model calls (the usage the responses reported):", Ja: "モデルの呼び出し（応答が報告した使用量）:"},
 			"estimate.beside":           {En: "(estimated: %s)", Ja: "（見積もり: %s）"},
+			"init.out.next_estimate":    {En: "Next: gds crawl --estimate   (what the model calls will cost), then gds crawl", Ja: "次に: gds crawl --estimate   （モデル呼び出しの費用）、その後 gds crawl"},
 			"estimate.init_offer":       {En: "The first crawl with this model:", Ja: "このモデルでの最初のクロール:"},
 			"flag.crawl.estimate":       {En: "print the model calls, tokens, price and time the crawl would take, without calling the model or writing anything", Ja: "クロールにかかるモデルの呼び出し回数・トークン数・費用・時間を、モデルを呼ばず何も書き込まずに表示します"},
 			"flag.graph.estimate":       {En: "print the model calls, tokens, price and time the build would take, without calling the model or writing anything", Ja: "構築にかかるモデルの呼び出し回数・トークン数・費用・時間を、モデルを呼ばず何も書き込まずに表示します"},

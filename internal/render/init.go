@@ -30,6 +30,9 @@ type InitSummary struct {
 	// OfferAccount adds how to add a second Google account (the sources
 	// read one account's Drive).
 	OfferAccount bool
+	// Model: a model is configured; the next step estimates the crawl's
+	// cost first.
+	Model bool
 }
 
 // InitResult prints what `gds init` wrote and the next step; warnings go
@@ -59,9 +62,12 @@ func InitResult(w, errw io.Writer, r InitSummary, lang string) {
 	for _, n := range names {
 		fmt.Fprintln(errw, t("init.out.overridden", n, r.Overridden[n]))
 	}
-	if r.Crawled {
+	switch {
+	case r.Crawled:
 		fmt.Fprintln(w, t("init.out.next_search"))
-	} else {
+	case r.Model:
+		fmt.Fprintln(w, t("init.out.next_estimate"))
+	default:
 		fmt.Fprintln(w, t("init.out.next_crawl"))
 	}
 	if r.OfferAccount {
