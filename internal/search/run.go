@@ -512,7 +512,7 @@ func (l *Loop) narrow(ctx context.Context, s State, ids []string, scores map[str
 	}
 	// Fuse breaks ties in the keyword order (ids come first).
 	out := make([]string, 0, min(len(ids), Keep))
-	for _, h := range store.Fuse(orders...) {
+	for _, h := range store.Fuse(store.FusionK, orders...) {
 		if _, known := kwRank[h.Key]; known && len(out) < Keep {
 			out = append(out, h.Key)
 			scores[h.Key] = h.Score
@@ -532,7 +532,7 @@ func FuseOrders(reranked, retrieval []string, w float64) []string {
 		inReranked[id] = true
 	}
 	out := make([]string, 0, len(reranked))
-	for _, h := range store.Fuse(store.Order[string]{Keys: reranked, Weight: 1}, store.Order[string]{Keys: retrieval, Weight: w}) {
+	for _, h := range store.Fuse(store.FusionK, store.Order[string]{Keys: reranked, Weight: 1}, store.Order[string]{Keys: retrieval, Weight: w}) {
 		if inReranked[h.Key] {
 			out = append(out, h.Key)
 		}
@@ -620,7 +620,7 @@ func (l *Loop) wholeQueryN(ctx context.Context, s State, filters ai.Filters, n i
 // second w) and keeps the best n; ties keep the first ranking's order,
 // then the second's.
 func FuseKeep(first, second []string, w float64, n int) []string {
-	fused := store.Fuse(store.Order[string]{Keys: first, Weight: 1}, store.Order[string]{Keys: second, Weight: w})
+	fused := store.Fuse(store.FusionK, store.Order[string]{Keys: first, Weight: 1}, store.Order[string]{Keys: second, Weight: w})
 	out := make([]string, 0, min(len(fused), n))
 	for _, h := range fused[:min(len(fused), n)] {
 		out = append(out, h.Key)

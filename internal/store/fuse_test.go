@@ -38,9 +38,31 @@ func TestFuse(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := Fuse(tc.orders...); !slices.Equal(got, tc.want) {
+			if got := Fuse(FusionK, tc.orders...); !slices.Equal(got, tc.want) {
 				t.Errorf("Fuse = %v, want %v", got, tc.want)
 			}
 		})
+	}
+}
+
+// The rank constant decides how much first places count against
+// agreement: with k = 0 two first places beat a key both rankings hold
+// second and third; with FusionK the agreement wins.
+func TestFuseRankConstant(t *testing.T) {
+	orders := []Order[string]{{[]string{"x", "a", "b"}, 1}, {[]string{"y", "b", "a"}, 1}}
+	for _, tc := range []struct {
+		k    float64
+		want []string
+	}{
+		{0, []string{"x", "y", "a", "b"}},
+		{FusionK, []string{"a", "b", "x", "y"}},
+	} {
+		var got []string
+		for _, h := range Fuse(tc.k, orders...) {
+			got = append(got, h.Key)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("Fuse(k = %v) = %v, want %v", tc.k, got, tc.want)
+		}
 	}
 }

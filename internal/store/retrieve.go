@@ -131,7 +131,7 @@ func fuseRankings(rankings ...ranking) []ChunkHit {
 		}
 		orders[i] = Order[key]{Keys: keys, Weight: r.weight}
 	}
-	fused := Fuse(orders...)
+	fused := Fuse(FusionK, orders...)
 	for i := range fused {
 		fused[i].Score = math.Min(1, fused[i].Score/top)
 	}

@@ -25,11 +25,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 
 	"github.com/gds-cli/gds/internal/ai"
+	"github.com/gds-cli/gds/internal/store"
 )
 
 // capRec is one line of a capture (search.RankTrace).
@@ -74,25 +74,19 @@ func readJSONL[T any](t *testing.T, path string) []T {
 }
 
 // rrf is search.FuseOrders (keep 0: the first list's IDs only) and
-// search.FuseKeep (keep n: both lists' IDs, the best n).
+// search.FuseKeep (keep n: both lists' IDs, the best n) with rank
+// constant k: store.Fuse, as they call it with store.FusionK.
 func rrf(k float64, first, second []string, w float64, keep int) []string {
-	fused := map[string]float64{}
+	inFirst := make(map[string]bool, len(first))
+	for _, id := range first {
+		inFirst[id] = true
+	}
 	var out []string
-	seen := map[string]bool{}
-	for li, l := range [][]string{first, second} {
-		wl := 1.0
-		if li == 1 {
-			wl = w
-		}
-		for i, id := range l {
-			fused[id] += wl / (k + float64(i+1))
-			if !seen[id] && (li == 0 || keep > 0) {
-				seen[id] = true
-				out = append(out, id)
-			}
+	for _, h := range store.Fuse(k, store.Order[string]{Keys: first, Weight: 1}, store.Order[string]{Keys: second, Weight: w}) {
+		if keep > 0 || inFirst[h.Key] {
+			out = append(out, h.Key)
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return fused[out[i]] > fused[out[j]] })
 	if keep > 0 && len(out) > keep {
 		out = out[:keep]
 	}
@@ -153,7 +147,7 @@ type replayKnobs struct {
 }
 
 // shipped are the weights in the code.
-var shipped = replayKnobs{w: rerankWeights, wRet: 0.1, wWhole: 0.3, k: 10, keepWholeBest: true}
+var shipped = replayKnobs{w: rerankWeights, wRet: 0.1, wWhole: 0.3, k: store.FusionK, keepWholeBest: true}
 
 // ranks returns every query's rank of its first relevant file in the top
 // 10 (0 = not there); queries that were not reranked keep the details'.
