@@ -35,7 +35,9 @@ func newCrawlCommand(d *app.Deps) *cli.Command {
 			if cmd.Bool("json") && !cmd.Bool("estimate") {
 				return usageError{err: errors.New(d.T("crawl.json_needs_estimate"))}
 			} else if cmd.Bool("estimate") {
-				req.Progress = render.CrawlProgressRates(d.Stderr, d.StderrTTY, d.Lang, nil)
+				if d.StderrTTY { // a bar, not lines that would say "indexed" of files an estimate only reads
+					req.Progress = render.CrawlProgressRates(d.Stderr, true, d.Lang, nil)
+				}
 				return render.EstimateOut(d.Stdout, cmd.Bool("json"), d.Lang)(d.EstimateCrawl(ctx, req))
 			}
 			longStop(ctx, d, crawlStopGrace)

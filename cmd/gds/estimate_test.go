@@ -144,6 +144,20 @@ func TestEstimateAgainstTheRun(t *testing.T) {
 		}
 	}
 
+	// The estimate of a --full build counts it all again, and resets
+	// nothing: the build after it has nothing to do.
+	if code := h.run("graph", "build", "--estimate", "--full", "--json"); code != exitOK {
+		t.Fatalf("graph build --estimate --full: exit %d\n%s", code, h.stderr.String())
+	}
+	var full estimate.Figures
+	if err := json.Unmarshal(h.stdout.Bytes(), &full); err != nil || full.Total != gest.Total {
+		t.Errorf("--full estimate %+v (%v), want the first build's %+v", full.Total, err, gest.Total)
+	}
+	n = len(oai.Requests())
+	if code := h.run("graph", "build"); code != exitOK || len(oai.Requests()) != n {
+		t.Errorf("the build after the --full estimate: exit %d, %d requests; want 0", code, len(oai.Requests())-n)
+	}
+
 	// Estimated again, nothing is left to do: no call, nothing to pay.
 	if code := h.run("crawl", "--estimate", "--json", "--source", source); code != exitOK {
 		t.Fatalf("second estimate: exit %d\n%s", code, h.stderr.String())

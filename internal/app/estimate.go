@@ -80,7 +80,7 @@ func (d *Deps) EstimateCrawl(ctx context.Context, req CrawlRequest) (*estimate.F
 		}
 	}
 	f := estimate.Make(estimate.OpCrawl, true, prov.Name(), models, scope, d.now(),
-		count.(totaler).Totals(), cfg.Pricing, cfg.AIMaxRPM)
+		count.(totaler).Totals(), book(cfg), cfg.AIMaxRPM)
 	d.keepEstimate(cfg, f)
 	return &f, nil
 }
@@ -121,7 +121,7 @@ func (d *Deps) EstimateGraph(ctx context.Context, req GraphBuildRequest) (*estim
 		return nil, err
 	}
 	f := estimate.Make(estimate.OpGraphBuild, true, prov.Name(), models, scope, d.now(),
-		count.(totaler).Totals(), cfg.Pricing, cfg.AIMaxRPM)
+		count.(totaler).Totals(), book(cfg), cfg.AIMaxRPM)
 	d.keepEstimate(cfg, f)
 	return &f, nil
 }
@@ -158,14 +158,20 @@ func (d *Deps) counter(cfg *config.Config, prov ai.Provider, merge *counting.Mer
 // offlineFigures are the figures of a run of the offline provider: no
 // model call.
 func (d *Deps) offlineFigures(op string, prov ai.Provider, scope string) *estimate.Figures {
-	cfg := d.Config
-	book := cfg.Pricing
-	if book == nil {
-		book, _ = pricing.New("", "", "")
-	}
-	f := estimate.Make(op, true, prov.Name(), estimate.Models{}, scope, d.now(), nil, book, 0)
+	f := estimate.Make(op, true, prov.Name(), estimate.Models{}, scope, d.now(), nil, book(d.Config), 0)
 	f.Offline = true
 	return &f
+}
+
+// book is the configuration's price and limit book, or the embedded
+// table's at the default tier when the configuration was not loaded from
+// settings (config.Load always sets it).
+func book(cfg *config.Config) *pricing.Book {
+	if cfg != nil && cfg.Pricing != nil {
+		return cfg.Pricing
+	}
+	b, _ := pricing.New("", "", "")
+	return b
 }
 
 // crawlScope names the sources of a crawl and whether it is full.
@@ -211,7 +217,7 @@ func (d *Deps) actualFigures(cfg *config.Config, op, scope string, prov ai.Provi
 		return nil, nil
 	}
 	models := estimate.Models{Chat: op2.ChatModel(), Embedding: op2.KnownEmbeddingModel().Name}
-	f := estimate.Make(op, false, prov.Name(), models, scope, d.now(), m.Meter().Since(before), cfg.Pricing, cfg.AIMaxRPM)
+	f := estimate.Make(op, false, prov.Name(), models, scope, d.now(), m.Meter().Since(before), book(cfg), cfg.AIMaxRPM)
 	actual = &f
 	path := estimateFile(cfg, op)
 	b, err := os.ReadFile(path)

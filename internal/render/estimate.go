@@ -72,9 +72,10 @@ func Estimate(w io.Writer, f estimate.Figures, lang string) {
 }
 
 // ModelUsage prints what a run's model calls took, beside the estimate
-// made for it when there is one.
+// made for it when there is one; nothing for a run without a model call
+// and without an estimate (an hourly crawl that found no change).
 func ModelUsage(w io.Writer, actual, est *estimate.Figures, lang string) {
-	if actual == nil {
+	if actual == nil || (actual.Total.Calls == 0 && est == nil) {
 		return
 	}
 	fmt.Fprintln(w, i18n.T(lang, "estimate.actual_heading"))

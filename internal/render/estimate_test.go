@@ -63,8 +63,10 @@ func TestEstimateText(t *testing.T) {
 	}
 	b.Reset()
 	ModelUsage(&b, nil, nil, i18n.En)
+	idle := estimate.Make(estimate.OpCrawl, false, "openai", m, "", testTime, nil, book, 0)
+	ModelUsage(&b, &idle, nil, i18n.En)
 	if b.Len() != 0 {
-		t.Errorf("no usage (offline) printed %q", b.String())
+		t.Errorf("no usage (offline) or no call and no estimate printed %q", b.String())
 	}
 	b.Reset()
 	InitResult(&b, &b, InitSummary{EnvFile: "x/.env", Changed: true, Model: true}, i18n.En)
