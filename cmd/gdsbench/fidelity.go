@@ -197,11 +197,12 @@ func cutOff(refPage, gotPage string) bool {
 	return head >= 0.8 && tail < 0.5
 }
 
-// reversedRTL counts the reference's right-to-left words (Hebrew, Arabic,
-// at least two letters) that got holds only reversed.
-func reversedRTL(ref, got string) int {
+// reversedRTL returns the reference's right-to-left words (Hebrew,
+// Arabic, at least two letters) that got holds only reversed, in the
+// reference's order.
+func reversedRTL(ref, got string) []string {
 	have := counts(words(got))
-	n := 0
+	var out []string
 	for _, w := range words(ref) {
 		rs := []rune(w)
 		if len(rs) < 2 || !unicode.In(rs[0], unicode.Hebrew, unicode.Arabic) {
@@ -210,10 +211,10 @@ func reversedRTL(ref, got string) int {
 		rev := slices.Clone(rs)
 		slices.Reverse(rev)
 		if string(rev) != w && have[w] == 0 && have[string(rev)] > 0 {
-			n++
+			out = append(out, w)
 		}
 	}
-	return n
+	return out
 }
 
 // quantile returns the q-quantile (0..1) of xs by the nearest-rank method.

@@ -73,8 +73,8 @@ func TestCutOffAndRTL(t *testing.T) {
 	if cutOff(page, page) || cutOff("too short", "") {
 		t.Error("a whole page, or a short one, is not cut off")
 	}
-	if n := reversedRTL("שלום מרחשון", "םולש מרחשון"); n != 1 {
-		t.Errorf("reversed RTL words %d, want 1", n)
+	if rev := reversedRTL("שלום מרחשון", "םולש מרחשון"); !slices.Equal(rev, []string{"שלום"}) {
+		t.Errorf("reversed RTL words %q, want [שלום]", rev)
 	}
 }
 

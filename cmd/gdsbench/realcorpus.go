@@ -53,6 +53,7 @@ type rcFile struct {
 	CutPages   int
 	Pages      int
 	RTLRev     int
+	RTLWords   []string `json:",omitempty"` // the first reference words stored reversed
 	// RefOnly and GdsOnly are the words one text holds more often than
 	// the other, most frequent first: the evidence for judging the file.
 	RefOnly, GdsOnly []string `json:",omitempty"`
@@ -78,6 +79,7 @@ type rcReport struct {
 	Formats        []*rcFormat
 	Worst          []rcFile
 	RunTogether    []rcFile // files with more than 2 % of word spaces lost
+	RTLReversed    []rcFile // files with right-to-left words stored reversed
 	NoReference    int
 	CrawlExitError string `json:",omitempty"`
 }
@@ -145,6 +147,9 @@ func runRealCorpus(ctx context.Context, args []string, stdout, stderr io.Writer)
 	for _, f := range files {
 		if f.Status == "indexed" && f.Boundaries > 0 && float64(f.Joined) > 0.02*float64(f.Boundaries) {
 			rep.RunTogether = append(rep.RunTogether, f)
+		}
+		if f.RTLRev > 0 {
+			rep.RTLReversed = append(rep.RTLReversed, f)
 		}
 	}
 	if *asJSON {
@@ -488,7 +493,8 @@ func rcMeasure(ctx context.Context, home, refDir string, items []rcItem) ([]rcFi
 			f.Recall, f.Precision = recallPrecision(refWords, gotWords)
 			f.RefOnly, f.GdsOnly = onlyIn(refWords, gotWords, 6), onlyIn(gotWords, refWords, 6)
 			f.Joined, f.Boundaries = joinedWords(ref, text)
-			f.RTLRev = reversedRTL(ref, text)
+			rev := reversedRTL(ref, text)
+			f.RTLRev, f.RTLWords = len(rev), rev[:min(len(rev), 6)]
 			if it.Format == "PDF" {
 				for n, p := range strings.Split(ref, "\f") {
 					if strings.TrimSpace(p) == "" {
@@ -596,6 +602,12 @@ func rcPrint(w io.Writer, r rcReport) {
 			if len(f.RefOnly)+len(f.GdsOnly) > 0 {
 				fmt.Fprintf(w, "        reference only: %s | gds only: %s\n", strings.Join(f.RefOnly, " "), strings.Join(f.GdsOnly, " "))
 			}
+		}
+	}
+	if len(r.RTLReversed) > 0 {
+		fmt.Fprintf(w, "\nright-to-left words stored reversed (count, file: the reference's words):\n")
+		for _, f := range r.RTLReversed {
+			fmt.Fprintf(w, "  %d %s: %s\n", f.RTLRev, f.Name, strings.Join(f.RTLWords, " "))
 		}
 	}
 }
