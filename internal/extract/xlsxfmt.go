@@ -16,9 +16,10 @@ import (
 // as its cell's number format says. The text keeps what a reader sees for
 // the formats that change the words: dates and times (as ISO 8601, so
 // "1993-08-16" is found rather than the serial 34197), percentages, and
-// fixed decimals (which also hide binary rounding such as 0.30000000000000004).
-// Other formats (General, thousands separators, scientific, fractions,
-// currency) keep the stored number.
+// fixed decimals (which also hide binary rounding such as 0.30000000000000004),
+// and scientific notation ("4.00E+28" for the 4E28 a CSV import made of the
+// code point 4E28). Other formats (General, thousands separators,
+// fractions, currency) keep the stored number.
 
 // numFmtKind is what a number format does to a number.
 type numFmtKind uint8
@@ -29,13 +30,16 @@ const (
 	fmtTime               // time of day only
 	fmtElapsed            // [h]:mm:ss, a duration in hours
 	fmtPercent
-	fmtFixed // a fixed number of decimals
+	fmtFixed      // a fixed number of decimals
+	fmtScientific // mantissa with decimals, E, exponent
 )
 
 // numFmt is the part of a number format that gds renders.
 type numFmt struct {
 	kind     numFmtKind
-	decimals int  // fmtPercent, fmtFixed
+	decimals int  // fmtPercent, fmtFixed, fmtScientific (of the mantissa)
+	exponent int  // fmtScientific: the least digits of the exponent
+	minus    bool // fmtScientific: E- (a sign only for negative exponents)
 	seconds  bool // fmtDate, fmtTime, fmtElapsed: the format shows seconds
 	clock    bool // fmtDate: the format shows a time of day too
 }
@@ -53,6 +57,10 @@ func builtinNumFmt(id int) numFmt {
 		return numFmt{kind: fmtFixed}
 	case id == 9:
 		return numFmt{kind: fmtPercent}
+	case id == 11:
+		return numFmt{kind: fmtScientific, decimals: 2, exponent: 2}
+	case id == 48:
+		return numFmt{kind: fmtScientific, decimals: 1, exponent: 1}
 	case id == 10:
 		return numFmt{kind: fmtPercent, decimals: 2}
 	case id >= 14 && id <= 17, id >= 27 && id <= 31, id == 36, id >= 50 && id <= 58:
@@ -131,8 +139,12 @@ func parseNumFmt(code string) numFmt {
 	switch {
 	case strings.Contains(p, "%"):
 		return numFmt{kind: fmtPercent, decimals: decimals}
-	case strings.ContainsAny(p, "eE/"):
-		return numFmt{} // scientific or fraction: the stored number
+	case strings.Contains(p, "e+") || strings.Contains(p, "e-"):
+		_, exp, _ := strings.Cut(strings.ReplaceAll(p, "e-", "e+"), "e+")
+		return numFmt{kind: fmtScientific, decimals: decimals, exponent: len(exp) - len(strings.TrimLeft(exp, "0#?")),
+			minus: !strings.Contains(p, "e+")}
+	case strings.ContainsAny(p, "e/"):
+		return numFmt{} // a fraction: the stored number
 	case decimals > 0 || strings.Contains(p, "0"):
 		return numFmt{kind: fmtFixed, decimals: decimals}
 	}
@@ -162,6 +174,13 @@ func (f numFmt) render(v string, date1904 bool) string {
 			return v
 		}
 		return strconv.FormatFloat(x, 'f', min(f.decimals, 15), 64)
+	case fmtScientific:
+		mant, exp, _ := strings.Cut(strconv.FormatFloat(x, 'E', min(f.decimals, 15), 64), "E")
+		sign, digits := exp[:1], strings.TrimLeft(exp[1:], "0")
+		if sign == "+" && f.minus {
+			sign = ""
+		}
+		return mant + "E" + sign + strings.Repeat("0", max(max(f.exponent, 1)-len(digits), 0)) + digits
 	case fmtElapsed:
 		if x < 0 || x > maxSerial {
 			return v

@@ -36,7 +36,9 @@ func TestParseNumFmt(t *testing.T) {
 		{`0.00" days"`, numFmt{kind: fmtFixed, decimals: 2}},
 		{`"Day "0`, numFmt{kind: fmtFixed}},
 		{"[Red]0.0", numFmt{kind: fmtFixed, decimals: 1}},
-		{"0.00E+00", numFmt{}},
+		{"0.00E+00", numFmt{kind: fmtScientific, decimals: 2, exponent: 2}},
+		{"##0.0E+0", numFmt{kind: fmtScientific, decimals: 1, exponent: 1}},
+		{"0E-00", numFmt{kind: fmtScientific, exponent: 2, minus: true}},
 		{"# ?/?", numFmt{}},
 	}
 	for _, tt := range tests {
@@ -72,6 +74,11 @@ func TestNumFmtRender(t *testing.T) {
 		{"percent decimals", numFmt{kind: fmtPercent, decimals: 2}, "0.12345", false, "12.35%"},
 		{"fixed", numFmt{kind: fmtFixed, decimals: 2}, "0.30000000000000004", false, "0.30"},
 		{"general", numFmt{}, "12345", false, "12345"},
+		{"scientific (a code point a CSV import read as 4E28)", numFmt{kind: fmtScientific, decimals: 2, exponent: 2}, "4E+28", false, "4.00E+28"},
+		{"scientific, exponent 0", numFmt{kind: fmtScientific, decimals: 2, exponent: 2}, "4", false, "4.00E+00"},
+		{"scientific, negative exponent", numFmt{kind: fmtScientific, decimals: 1, exponent: 1}, "0.000123", false, "1.2E-4"},
+		{"scientific, long exponent", numFmt{kind: fmtScientific, decimals: 2, exponent: 2}, "-1.5e300", false, "-1.50E+300"},
+		{"scientific E-, positive exponent", numFmt{kind: fmtScientific, exponent: 2, minus: true}, "12345", false, "1E04"},
 		{"negative date kept", date, "-3", false, "-3"},
 		{"date beyond 9999 kept", date, "3000000", false, "3000000"},
 		{"not a number kept", date, "#N/A", false, "#N/A"},
