@@ -67,9 +67,11 @@ benchmarks:
           model's context (IDs, rows, escapes, scores, markup) or repeat a sentence
   realcorpus
           text fidelity on real documents (scripts/realcorpus.sh): a stratified
-          sample of unpacked Debian documentation packages crawled by gds, its
-          stored text against pdftotext / w3m / iconv; recall, precision, words
-          run together, pages cut off, RTL words reversed, files/s, peak RSS
+          sample of unpacked Debian documentation packages and of DOCX, XLSX and
+          PPTX that LibreOffice made from real sources, crawled by gds; its stored
+          text against pdftotext / w3m / iconv / LibreOffice's own export; recall,
+          precision, words run together, pages cut off, RTL words reversed,
+          files/s, peak RSS
   ocr-recall
           after gds crawled page images rendered from PDFs (scripts/ocrbench.sh):
           the OCR text gds kept against each PDF page's own text; word recall

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"archive/zip"
 	"bytes"
 	"context"
 	"encoding/json"
+	"encoding/xml"
 	"errors"
 	"flag"
 	"fmt"
@@ -12,8 +14,10 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -30,7 +34,9 @@ import (
 // no one here wrote (scripts/realcorpus.sh unpacks Debian documentation
 // packages into --root): a sample stratified by package and PDF producer,
 // a reference text per file from another extractor (pdftotext for PDF,
-// w3m -dump for HTML, iconv for text), one `gds crawl` of the sample with
+// w3m -dump for HTML, iconv for text; for the DOCX, XLSX and PPTX that
+// LibreOffice made, LibreOffice's own reading of them, exported by the
+// script into --office-ref: officeRef), one `gds crawl` of the sample with
 // the offline provider into a fresh home, then per format: files indexed,
 // name-only (with reasons) and lost; word recall and precision of the
 // stored text against the reference (median, 10th percentile); files with
@@ -40,6 +46,9 @@ import (
 
 type rcItem struct {
 	Name, Src, Format, Pkg, Producer string
+	// Ref is, for an office file, the path of LibreOffice's exports of
+	// it without their extension (officeRef).
+	Ref string `json:",omitempty"`
 }
 
 type rcFile struct {
@@ -93,6 +102,8 @@ func runRealCorpus(ctx context.Context, args []string, stdout, stderr io.Writer)
 	nPDF := fl.Int("pdfs", 200, "PDFs in the sample")
 	nHTML := fl.Int("html", 20, "HTML files in the sample")
 	nText := fl.Int("text", 30, "text files in the sample")
+	officeRef := fl.String("office-ref", "", "folder of LibreOffice's exports of the office files under --root (scripts/realcorpus.sh); none: no DOCX, XLSX or PPTX")
+	nOffice := fl.Int("office", 60, "DOCX, XLSX and PPTX files each in the sample (with --office-ref)")
 	include := fl.String("include", "microtype.pdf,microtype-code.pdf,lscape.pdf,pdflscape.pdf,pazotest.pdf,psnfss2e.pdf,cjhebrew.pdf,hebrew.pdf,example-arabic.pdf",
 		"comma-separated PDF names always in the sample")
 	concurrency := fl.Int("concurrency", 0, "gds crawl --concurrency (0: gds's default)")
@@ -119,7 +130,7 @@ func runRealCorpus(ctx context.Context, args []string, stdout, stderr io.Writer)
 		}
 	}
 	fmt.Fprintf(stderr, "realcorpus: choosing the sample in %s...\n", *root)
-	items, err := rcSelect(ctx, *root, *nPDF, *nHTML, *nText, strings.Split(*include, ","))
+	items, err := rcSelect(ctx, *root, *officeRef, rcCounts{PDF: *nPDF, HTML: *nHTML, Text: *nText, Office: *nOffice}, strings.Split(*include, ","))
 	if err != nil {
 		return err
 	}
@@ -161,10 +172,16 @@ func runRealCorpus(ctx context.Context, args []string, stdout, stderr io.Writer)
 
 var producerFamily = regexp.MustCompile(`^[^0-9(]*`)
 
+// rcCounts is how many files of each format the sample takes (Office: of
+// each of DOCX, XLSX and PPTX).
+type rcCounts struct{ PDF, HTML, Text, Office int }
+
 // rcSelect walks root (one subfolder per package) and returns the sample:
 // the PDFs named in include, then PDFs taken in turn from each (package,
-// producer) group, HTML files and text files in turn from each package.
-func rcSelect(ctx context.Context, root string, nPDF, nHTML, nText int, include []string) ([]rcItem, error) {
+// producer) group, HTML files and text files in turn from each package,
+// and, when officeRef is set, the DOCX, XLSX and PPTX files of
+// root/office-*/usr/share/doc/SOURCE in turn from each source package.
+func rcSelect(ctx context.Context, root, officeRef string, n rcCounts, include []string) ([]rcItem, error) {
 	groups := map[string][]rcItem{}
 	must := map[string]bool{}
 	for _, n := range include {
@@ -188,6 +205,15 @@ func rcSelect(ctx context.Context, root string, nPDF, nHTML, nText int, include 
 		}
 		base := strings.ToLower(d.Name())
 		it := rcItem{Src: p, Pkg: pkg, Name: pkg + "__" + strings.ReplaceAll(strings.TrimPrefix(rel, pkg+"/usr/share/doc/"), "/", "_")}
+		if f, ok := officeFormats[path.Ext(base)]; ok && strings.HasPrefix(pkg, "office-") {
+			if officeRef == "" {
+				return nil
+			}
+			it.Format, it.Ref = f, filepath.Join(officeRef, strings.TrimSuffix(rel, filepath.Ext(rel)))
+			src, _, _ := strings.Cut(strings.TrimPrefix(rel, pkg+"/usr/share/doc/"), "/")
+			groups[f+"\x00"+src] = append(groups[f+"\x00"+src], it)
+			return nil
+		}
 		switch {
 		case strings.HasSuffix(base, ".pdf"):
 			it.Format = "PDF"
@@ -258,11 +284,17 @@ func rcSelect(ctx context.Context, root string, nPDF, nHTML, nText int, include 
 			}
 		}
 	}
-	take("PDF", nPDF)
-	take("HTML", nHTML)
-	take("text", nText)
+	take("PDF", n.PDF)
+	take("HTML", n.HTML)
+	take("text", n.Text)
+	for _, f := range []string{"DOCX", "XLSX", "PPTX"} {
+		take(f, n.Office)
+	}
 	return picked, nil
 }
+
+// officeFormats are the formats LibreOffice made, by extension.
+var officeFormats = map[string]string{".docx": "DOCX", ".xlsx": "XLSX", ".pptx": "PPTX"}
 
 // rcReferences copies each file into filesDir and writes its reference
 // text into refDir (pages separated by form feeds); files without a
@@ -304,6 +336,8 @@ func rcReference(ctx context.Context, it rcItem, filesDir, refDir string) error 
 		text, err = exec.CommandContext(ctx, "pdftotext", "-q", "-enc", "UTF-8", it.Src, "-").Output()
 	case "HTML":
 		text, err = exec.CommandContext(ctx, "w3m", "-dump", "-T", "text/html", "-O", "UTF-8", "-cols", "200", it.Src).Output()
+	case "DOCX", "XLSX", "PPTX":
+		text, err = officeRefText(it)
 	default:
 		if bytes.IndexByte(data, 0) >= 0 {
 			return errors.New("binary")
@@ -608,6 +642,100 @@ func rcPrint(w io.Writer, r rcReport) {
 		fmt.Fprintf(w, "\nright-to-left words stored reversed (count, file: the reference's words):\n")
 		for _, f := range r.RTLReversed {
 			fmt.Fprintf(w, "  %d %s: %s\n", f.RTLRev, f.Name, strings.Join(f.RTLWords, " "))
+		}
+	}
+}
+
+// officeRefText is LibreOffice's own text of an office file, from the
+// exports scripts/realcorpus.sh made next to it.Ref: the text export of a
+// DOCX (REF.txt), the CSV export of each sheet of an XLSX (REF-SHEET.csv,
+// tab-separated), and for a PPTX, which Impress cannot export as text, its
+// ODP conversion (REF.odp), whose paragraphs are taken slide by slide.
+func officeRefText(it rcItem) ([]byte, error) {
+	switch it.Format {
+	case "DOCX":
+		b, err := os.ReadFile(it.Ref + ".txt")
+		return bytes.TrimPrefix(b, []byte("\ufeff")), err
+	case "XLSX":
+		sheets, err := filepath.Glob(it.Ref + "-*.csv")
+		if err != nil || len(sheets) == 0 {
+			return nil, fmt.Errorf("no CSV export of %s: %v", it.Src, err)
+		}
+		// Postp-col.xlsx's sheets match Postp-*.csv too: a sheet is of the
+		// workbook with the longest name it starts with.
+		others, _ := filepath.Glob(filepath.Join(filepath.Dir(it.Src), filepath.Base(it.Ref)+"-*.xlsx"))
+		var out []byte
+		for _, s := range sheets {
+			if slices.ContainsFunc(others, func(o string) bool {
+				return strings.HasPrefix(filepath.Base(s), strings.TrimSuffix(filepath.Base(o), ".xlsx")+"-")
+			}) {
+				continue
+			}
+			b, err := os.ReadFile(s)
+			if err != nil {
+				return nil, err
+			}
+			out = append(append(out, b...), '\n')
+		}
+		return out, nil
+	}
+	return odpText(it.Ref + ".odp")
+}
+
+// odpText is the text of an OpenDocument presentation: the paragraphs and
+// headings of each slide (draw:page; speaker notes left out), one a line,
+// slides separated by form feeds.
+func odpText(name string) ([]byte, error) {
+	zr, err := zip.OpenReader(name)
+	if err != nil {
+		return nil, err
+	}
+	defer zr.Close()
+	rc, err := zr.Open("content.xml")
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	const textNS = "urn:oasis:names:tc:opendocument:xmlns:text:1.0"
+	var out bytes.Buffer
+	dec := xml.NewDecoder(rc)
+	notes, para := 0, 0
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return out.Bytes(), nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			switch {
+			case t.Name.Local == "notes":
+				notes++
+			case t.Name.Space == textNS && (t.Name.Local == "p" || t.Name.Local == "h"):
+				para++
+			case t.Name.Space == textNS && t.Name.Local == "s" && notes == 0:
+				out.WriteByte(' ')
+			case t.Name.Space == textNS && (t.Name.Local == "tab" || t.Name.Local == "line-break") && notes == 0:
+				out.WriteByte('\n')
+			}
+		case xml.EndElement:
+			switch {
+			case t.Name.Local == "notes":
+				notes--
+			case t.Name.Space == textNS && (t.Name.Local == "p" || t.Name.Local == "h"):
+				para--
+				if notes == 0 {
+					out.WriteByte('\n')
+				}
+			case t.Name.Local == "page":
+				out.WriteByte('\f')
+			}
+		case xml.CharData:
+			if para > 0 && notes == 0 {
+				out.Write(t)
+			}
 		}
 	}
 }

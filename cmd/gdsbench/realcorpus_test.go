@@ -1,0 +1,76 @@
+package main
+
+import (
+	"archive/zip"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// The PPTX reference is the text of each slide of LibreOffice's ODP
+// conversion: paragraphs one a line, spaces and line breaks kept, speaker
+// notes left out, slides separated by form feeds.
+func TestODPText(t *testing.T) {
+	content := `<?xml version="1.0" encoding="UTF-8"?>
+<office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0"
+ xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0"
+ xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"
+ xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0">
+<office:body><office:presentation>
+<draw:page draw:name="1"><draw:frame><draw:text-box>
+<text:p>日本語<text:s/>with<text:line-break/>bxcjkjatype</text:p><text:h>Conclusion</text:h>
+</draw:text-box></draw:frame>
+<presentation:notes><draw:frame><draw:text-box><text:p>speaker notes</text:p></draw:text-box></draw:frame></presentation:notes>
+</draw:page>
+<draw:page draw:name="2"><draw:frame><draw:text-box><text:p><text:span>First</text:span> slide two</text:p></draw:text-box></draw:frame></draw:page>
+</office:presentation></office:body></office:document-content>`
+	name := filepath.Join(t.TempDir(), "deck.odp")
+	f, err := os.Create(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw := zip.NewWriter(f)
+	w, err := zw.Create("content.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Write([]byte(content)); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	got, err := odpText(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "日本語 with\nbxcjkjatype\nConclusion\n\fFirst slide two\n\f"; string(got) != want {
+		t.Errorf("odpText = %q, want %q", got, want)
+	}
+}
+
+// An XLSX reference joins the CSV export of each of its sheets, and only
+// its own: Postp-col.xlsx's sheets also match Postp-*.csv.
+func TestOfficeRefTextSheets(t *testing.T) {
+	root, ref := t.TempDir(), t.TempDir()
+	for name, body := range map[string]string{
+		filepath.Join(root, "Postp.xlsx"):               "",
+		filepath.Join(root, "Postp-col.xlsx"):           "",
+		filepath.Join(ref, "Postp-Postp.csv"):           "より\t助詞\n",
+		filepath.Join(ref, "Postp-Sheet2.csv"):          "second sheet\n",
+		filepath.Join(ref, "Postp-col-Postp-col.csv"):   "にとり\t連語\n",
+		filepath.Join(ref, "Postp-col-Postp-col-2.csv"): "also not\n",
+	} {
+		if err := os.WriteFile(name, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := officeRefText(rcItem{Format: "XLSX", Src: filepath.Join(root, "Postp.xlsx"), Ref: filepath.Join(ref, "Postp")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "より\t助詞\n\nsecond sheet\n\n"; string(got) != want {
+		t.Errorf("officeRefText(Postp.xlsx) = %q, want %q", got, want)
+	}
+}
