@@ -232,3 +232,18 @@ func TestPDFSpaceDrawnBack(t *testing.T) {
 		t.Errorf("%q, want %q", text, want)
 	}
 }
+
+// TestPDFControlGlyphs: a glyph whose Unicode mapping is a control
+// character (a form feed, a line feed, Ctrl-X from Type 3 and math fonts)
+// is no text: it neither shows nor breaks the line (its advance still
+// parts the letters around it).
+func TestPDFControlGlyphs(t *testing.T) {
+	cmap := "/CIDInit /ProcSet findresource begin 12 dict begin begincmap 1 begincodespacerange <00> <FF> endcodespacerange " +
+		"4 beginbfchar <0C> <000C> <0A> <000A> <18> <0018> <41> <0041> endbfchar endcmap end end"
+	font := "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /ToUnicode 7 0 R >>"
+	content := "BT /F2 10 Tf 50 50 Td (A\\014A\\012A\\030A) Tj ET"
+	_, text := extractPDFText(t, onePage(t, content, "/Font << /F1 5 0 R /F2 6 0 R >>", font, streamObj("", cmap)))
+	if want := "A A A A"; text != want {
+		t.Errorf("%q, want %q", text, want)
+	}
+}

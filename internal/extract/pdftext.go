@@ -497,7 +497,7 @@ func (in *interp) show(s string) {
 			x, y, ex, ey = ex, ey, x, y
 			dx, dy = -dx, -dy
 		}
-		if g.text != "" {
+		if g.text != "" && !controlOnly(g.text) {
 			p.lay.add(placed{text: g.text, x: x, y: y, ex: ex, ey: ey, size: size, dx: dx, dy: dy, vertical: st.font.vertical, wordSpaceGlyph: g.space,
 				font: st.font, measured: g.measured})
 			if p.doc.budget.text.full() {
@@ -505,6 +505,19 @@ func (in *interp) show(s string) {
 			}
 		}
 	}
+}
+
+// controlOnly reports whether s holds only control characters: a glyph
+// of a font without a Unicode mapping whose code fell below the space
+// (Type 3 and math fonts) is no text, and a form feed or line feed from it
+// would break the page's lines.
+func controlOnly(s string) bool {
+	for _, r := range s {
+		if !unicode.IsControl(r) {
+			return false
+		}
+	}
+	return true
 }
 
 // isCJK reports whether r belongs to a script written without spaces
