@@ -2,8 +2,6 @@ package postgres
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"strconv"
 
@@ -12,107 +10,69 @@ import (
 	"github.com/gds-cli/gds/internal/store"
 )
 
-const metaChunkBackfill = "chunk_fts_backfill"
-
 // backfillBatch is the number of chunks tokenised per transaction.
 var backfillBatch = 500
 
 // backfillChunkFTS fills search_tsv of the chunks stored before migration
-// 0002, in batches of backfillBatch chunks in (file_id COLLATE "C",
-// ordinal) order, one transaction each holding the gds_meta row of the
-// position (so concurrent processes take turns and never redo a batch). An
-// interrupted backfill resumes at the stored position; the row is removed
-// when done (and never exists for an index created at 0002 or later).
+// 0002 (store.BackfillChunkFTS), in batches of backfillBatch chunks in
+// (file_id COLLATE "C", ordinal) order, one transaction each holding the
+// gds_meta row of the position.
 func (s *Store) backfillChunkFTS(ctx context.Context) error {
-	for {
-		done := false
-		err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-			var pos string
-			err := tx.QueryRow(ctx, s.q("SELECT value FROM {schema}.gds_meta WHERE key = $1 FOR UPDATE"), metaChunkBackfill).Scan(&pos)
-			if errors.Is(err, pgx.ErrNoRows) {
-				done = true
-				return nil
-			}
-			if err != nil {
-				return fmt.Errorf("reading the backfill position: %w", err)
-			}
-			cond, args := "TRUE", []any{}
-			if pos != "" {
-				after, err := parsePosition(pos)
-				if err != nil {
-					return err
-				}
-				cond = `(c.file_id COLLATE "C", c.ordinal) > ($1 COLLATE "C", $2)`
-				args = append(args, after.FileID, after.Ordinal)
-			}
-			args = append(args, backfillBatch)
-			rows, err := tx.Query(ctx, s.q(`SELECT c.file_id, c.ordinal, c.content, c.search_tsv IS NULL
-				FROM {schema}.drive_file_chunks c WHERE `+cond+`
-				ORDER BY c.file_id COLLATE "C", c.ordinal LIMIT $`+strconv.Itoa(len(args))), args...)
-			if err != nil {
-				return fmt.Errorf("reading chunks: %w", err)
-			}
-			var ids, tsvs []string
-			var ords []int32
-			var last store.ChunkCursor
-			n := 0
-			for rows.Next() {
-				var text string
-				var missing bool
-				if err := rows.Scan(&last.FileID, &last.Ordinal, &text, &missing); err != nil {
-					rows.Close()
-					return fmt.Errorf("reading chunks: %w", err)
-				}
-				n++
-				if missing {
-					ids = append(ids, last.FileID)
-					ords = append(ords, int32(last.Ordinal))
-					tsvs = append(tsvs, buildChunkTSVector(text))
-				}
-			}
-			rows.Close()
-			if err := rows.Err(); err != nil {
-				return fmt.Errorf("reading chunks: %w", err)
-			}
-			if len(ids) > 0 {
-				if _, err := tx.Exec(ctx, s.q(`UPDATE {schema}.drive_file_chunks c SET search_tsv = u.tsv::tsvector
-					FROM unnest($1::text[], $2::int4[], $3::text[]) AS u(file_id, ordinal, tsv)
-					WHERE c.file_id = u.file_id AND c.ordinal = u.ordinal AND c.search_tsv IS NULL`), ids, ords, tsvs); err != nil {
-					return fmt.Errorf("writing %d chunks' search tokens: %w", len(ids), err)
-				}
-			}
-			if n < backfillBatch {
-				done = true
-				_, err = tx.Exec(ctx, s.q("DELETE FROM {schema}.gds_meta WHERE key = $1"), metaChunkBackfill)
-				return err
-			}
-			b, _ := json.Marshal([]any{last.FileID, last.Ordinal}) // a string and an int always marshal
-			_, err = tx.Exec(ctx, s.q("UPDATE {schema}.gds_meta SET value = $1 WHERE key = $2"), string(b), metaChunkBackfill)
-			return err
-		})
-		if err != nil {
-			return fmt.Errorf("postgres: indexing stored chunks for full-text search in %s: %w", s.location, err)
-		}
-		if done {
-			return nil
-		}
+	if err := store.BackfillChunkFTS(ctx, passes{s}, backfillBatch); err != nil {
+		return fmt.Errorf("postgres: %s: %w", s.location, err)
 	}
+	return nil
 }
 
-// parsePosition reads a backfill position, JSON [file_id, ordinal].
-func parsePosition(pos string) (store.ChunkCursor, error) {
-	var c store.ChunkCursor
-	var p [2]json.RawMessage
-	if err := json.Unmarshal([]byte(pos), &p); err != nil {
-		return c, fmt.Errorf("backfill position %q: %w", pos, err)
+func (r passes) InChunkBackfillTx(ctx context.Context, fn func(store.ChunkBackfillTx) error) error {
+	return pgx.BeginFunc(ctx, r.s.pool, func(tx pgx.Tx) error { return fn(passTx{r.s, tx}) })
+}
+
+// IndexChunks fills search_tsv of those of at most limit chunks after
+// after that have none.
+func (t passTx) IndexChunks(ctx context.Context, after *store.ChunkCursor, limit int) (int, store.ChunkCursor, error) {
+	var last store.ChunkCursor
+	cond, args := "TRUE", []any{}
+	if after != nil {
+		cond = `(c.file_id COLLATE "C", c.ordinal) > ($1 COLLATE "C", $2)`
+		args = append(args, after.FileID, after.Ordinal)
 	}
-	if err := json.Unmarshal(p[0], &c.FileID); err != nil {
-		return c, fmt.Errorf("backfill position %q: %w", pos, err)
+	args = append(args, limit)
+	rows, err := t.tx.Query(ctx, t.s.q(`SELECT c.file_id, c.ordinal, c.content, c.search_tsv IS NULL
+		FROM {schema}.drive_file_chunks c WHERE `+cond+`
+		ORDER BY c.file_id COLLATE "C", c.ordinal LIMIT $`+strconv.Itoa(len(args))), args...)
+	if err != nil {
+		return 0, last, fmt.Errorf("reading chunks: %w", err)
 	}
-	if err := json.Unmarshal(p[1], &c.Ordinal); err != nil {
-		return c, fmt.Errorf("backfill position %q: %w", pos, err)
+	var ids, tsvs []string
+	var ords []int32
+	n := 0
+	for rows.Next() {
+		var text string
+		var missing bool
+		if err := rows.Scan(&last.FileID, &last.Ordinal, &text, &missing); err != nil {
+			rows.Close()
+			return 0, last, fmt.Errorf("reading chunks: %w", err)
+		}
+		n++
+		if missing {
+			ids = append(ids, last.FileID)
+			ords = append(ords, int32(last.Ordinal))
+			tsvs = append(tsvs, buildChunkTSVector(text))
+		}
 	}
-	return c, nil
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, last, fmt.Errorf("reading chunks: %w", err)
+	}
+	if len(ids) > 0 {
+		if _, err := t.tx.Exec(ctx, t.s.q(`UPDATE {schema}.drive_file_chunks c SET search_tsv = u.tsv::tsvector
+			FROM unnest($1::text[], $2::int4[], $3::text[]) AS u(file_id, ordinal, tsv)
+			WHERE c.file_id = u.file_id AND c.ordinal = u.ordinal AND c.search_tsv IS NULL`), ids, ords, tsvs); err != nil {
+			return 0, last, fmt.Errorf("writing %d chunks' search tokens: %w", len(ids), err)
+		}
+	}
+	return n, last, nil
 }
 
 // ChunkTextSearch runs a full-text query over the chunks' text, ranked by

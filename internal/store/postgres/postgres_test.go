@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -300,105 +299,12 @@ func TestStatsLocationHidesPassword(t *testing.T) {
 	}
 }
 
-// writeChunked writes files a, b and c with 3 chunks each, every chunk
-// saying "common" and its own word "w<file><ordinal>".
-func writeChunked(t *testing.T, s *Store) {
-	t.Helper()
-	ctx := context.Background()
-	if err := s.EnsureEmbeddingSpace(ctx, storetest.Space); err != nil {
-		t.Fatal(err)
-	}
-	emb := make([]float32, storetest.Dim)
-	emb[0] = 1
-	for _, id := range []string{"a", "b", "c"} {
-		var cs []store.Chunk
-		for i := range 3 {
-			cs = append(cs, store.Chunk{Ordinal: i, Text: fmt.Sprintf("common w%s%d", id, i), Embedding: emb})
-		}
-		f := store.File{ID: id, Name: id + ".txt", Embedding: emb, MimeType: "text/plain", ModifiedAt: time.Now()}
-		if err := s.UpsertFile(ctx, f, cs); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
-func chunkTextIDs(t *testing.T, s *Store, term string) []string {
-	t.Helper()
-	hits, err := s.ChunkTextSearch(context.Background(), store.KeywordQuery{Terms: []string{term}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, h := range hits {
-		out = append(out, fmt.Sprintf("%s#%d", h.FileID, h.Ordinal))
-	}
-	sort.Strings(out)
-	return out
-}
-
 func execAll(t *testing.T, s *Store, qs ...string) {
 	t.Helper()
 	for _, q := range qs {
 		if _, err := s.pool.Exec(context.Background(), s.q(q)); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}
-	}
-}
-
-// An index from before chunk full text (schema version 1, chunks without
-// search tokens) is upgraded on open: every stored chunk becomes
-// searchable, in several batches, and the position is removed when done.
-func TestChunkFTSBackfill(t *testing.T) {
-	saved := backfillBatch
-	backfillBatch = 2
-	t.Cleanup(func() { backfillBatch = saved })
-	url := testURL(t)
-	schema := storetest.FreshSchema(t, url, "gds_test_")
-	s := openTest(t, url, schema)
-	writeChunked(t, s)
-	execAll(t, s,
-		"DROP INDEX {schema}.drive_file_chunks_search_tsv_gin",
-		"DROP INDEX {schema}.drive_file_chunks_scan_idx",
-		"ALTER TABLE {schema}.drive_file_chunks DROP COLUMN search_tsv",
-		"DELETE FROM {schema}.gds_schema_migrations WHERE version >= 2")
-	s.Close()
-
-	s = openTest(t, url, schema)
-	if got := chunkTextIDs(t, s, "common"); len(got) != 9 {
-		t.Errorf("after the upgrade ChunkTextSearch(common) = %v, want all 9 chunks", got)
-	}
-	if got := chunkTextIDs(t, s, "wb2"); !slices.Equal(got, []string{"b#2"}) {
-		t.Errorf("ChunkTextSearch(wb2) = %v, want [b#2]", got)
-	}
-	var pending, left int
-	if err := s.pool.QueryRow(context.Background(), s.q(`SELECT
-		(SELECT count(*) FROM {schema}.drive_file_chunks WHERE search_tsv IS NULL),
-		(SELECT count(*) FROM {schema}.gds_meta WHERE key = 'chunk_fts_backfill')`)).Scan(&pending, &left); err != nil {
-		t.Fatal(err)
-	}
-	if pending != 0 || left != 0 {
-		t.Errorf("after the backfill %d chunks lack search tokens and %d position rows remain; want 0, 0", pending, left)
-	}
-}
-
-// An interrupted backfill resumes at the stored position.
-func TestChunkFTSBackfillResumes(t *testing.T) {
-	saved := backfillBatch
-	backfillBatch = 2
-	t.Cleanup(func() { backfillBatch = saved })
-	url := testURL(t)
-	schema := storetest.FreshSchema(t, url, "gds_test_")
-	s := openTest(t, url, schema)
-	writeChunked(t, s)
-	// Interrupted after b#0 (and, to see that those are not read again,
-	// nothing before it indexed either).
-	execAll(t, s,
-		"UPDATE {schema}.drive_file_chunks SET search_tsv = NULL",
-		`INSERT INTO {schema}.gds_meta (key, value) VALUES ('chunk_fts_backfill', '["b",0]')`)
-	s.Close()
-	s = openTest(t, url, schema)
-	if got, want := chunkTextIDs(t, s, "common"), []string{"b#1", "b#2", "c#0", "c#1", "c#2"}; !slices.Equal(got, want) {
-		t.Errorf("after resuming ChunkTextSearch(common) = %v, want %v", got, want)
 	}
 }
 

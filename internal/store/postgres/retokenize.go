@@ -18,16 +18,17 @@ var retokenizeBatch = 200
 // in file_id COLLATE "C" order, one transaction each holding the gds_meta
 // row of the position (so concurrent processes take turns).
 func (s *Store) retokenize(ctx context.Context) error {
-	if err := store.Retokenize(ctx, retokenizer{s}, retokenizeBatch, s.backfill); err != nil {
+	if err := store.Retokenize(ctx, passes{s}, retokenizeBatch, s.backfill); err != nil {
 		return fmt.Errorf("postgres: %s: %w", s.location, err)
 	}
 	return nil
 }
 
-// retokenizer is the store as store.Retokenize needs it.
-type retokenizer struct{ s *Store }
+// passes is the store as its data passes (store.Retokenize,
+// store.BackfillChunkFTS) need it.
+type passes struct{ s *Store }
 
-func (r retokenizer) Meta(ctx context.Context, key string) (string, bool, error) {
+func (r passes) Meta(ctx context.Context, key string) (string, bool, error) {
 	return metaValue(r.s.pool.QueryRow(ctx, r.s.q("SELECT value FROM {schema}.gds_meta WHERE key = $1"), key))
 }
 
@@ -43,38 +44,38 @@ func metaValue(row pgx.Row) (string, bool, error) {
 	return v, true, nil
 }
 
-func (r retokenizer) CountRetokenized(ctx context.Context) (done, total int, err error) {
+func (r passes) CountRetokenized(ctx context.Context) (done, total int, err error) {
 	err = r.s.pool.QueryRow(ctx, r.s.q(`SELECT
 		(SELECT count(*) FROM {schema}.drive_file_index WHERE file_id COLLATE "C" <= COALESCE((SELECT value FROM {schema}.gds_meta WHERE key = $1), '') COLLATE "C"),
 		(SELECT count(*) FROM {schema}.drive_file_index)`), store.MetaRetokenize).Scan(&done, &total)
 	return done, total, err
 }
 
-func (r retokenizer) InRetokenizeTx(ctx context.Context, fn func(store.RetokenizeTx) error) error {
-	return pgx.BeginFunc(ctx, r.s.pool, func(tx pgx.Tx) error { return fn(retokenizeTx{r.s, tx}) })
+func (r passes) InRetokenizeTx(ctx context.Context, fn func(store.RetokenizeTx) error) error {
+	return pgx.BeginFunc(ctx, r.s.pool, func(tx pgx.Tx) error { return fn(passTx{r.s, tx}) })
 }
 
-// retokenizeTx is one batch's transaction as store.Retokenize needs it.
-type retokenizeTx struct {
+// passTx is one batch's transaction as store.Retokenize needs it.
+type passTx struct {
 	s  *Store
 	tx pgx.Tx
 }
 
-func (t retokenizeTx) Meta(ctx context.Context, key string) (string, bool, error) {
+func (t passTx) Meta(ctx context.Context, key string) (string, bool, error) {
 	return metaValue(t.tx.QueryRow(ctx, t.s.q("SELECT value FROM {schema}.gds_meta WHERE key = $1 FOR UPDATE"), key))
 }
 
-func (t retokenizeTx) SetMeta(ctx context.Context, key, value string) error {
+func (t passTx) SetMeta(ctx context.Context, key, value string) error {
 	_, err := t.tx.Exec(ctx, t.s.q("UPDATE {schema}.gds_meta SET value = $1 WHERE key = $2"), value, key)
 	return err
 }
 
-func (t retokenizeTx) DeleteMeta(ctx context.Context, keys ...string) error {
+func (t passTx) DeleteMeta(ctx context.Context, keys ...string) error {
 	_, err := t.tx.Exec(ctx, t.s.q("DELETE FROM {schema}.gds_meta WHERE key = ANY($1::text[])"), keys)
 	return err
 }
 
-func (t retokenizeTx) Files(ctx context.Context, after string, limit int) ([]store.File, error) {
+func (t passTx) Files(ctx context.Context, after string, limit int) ([]store.File, error) {
 	rows, err := t.tx.Query(ctx, t.s.q(`SELECT file_id, file_name, COALESCE(keywords, '{}'), summary
 		FROM {schema}.drive_file_index WHERE file_id COLLATE "C" > $1 COLLATE "C"
 		ORDER BY file_id COLLATE "C" LIMIT $2`), after, limit)
@@ -88,7 +89,7 @@ func (t retokenizeTx) Files(ctx context.Context, after string, limit int) ([]sto
 	})
 }
 
-func (t retokenizeTx) Chunks(ctx context.Context, f store.File) ([]store.Chunk, error) {
+func (t passTx) Chunks(ctx context.Context, f store.File) ([]store.Chunk, error) {
 	rows, err := t.tx.Query(ctx, t.s.q(`SELECT ordinal, page, content FROM {schema}.drive_file_chunks WHERE file_id = $1 ORDER BY ordinal`), f.ID)
 	if err != nil {
 		return nil, err
@@ -102,7 +103,7 @@ func (t retokenizeTx) Chunks(ctx context.Context, f store.File) ([]store.Chunk, 
 	})
 }
 
-func (t retokenizeTx) Rewrite(ctx context.Context, f store.File, text string, chunks []store.Chunk) error {
+func (t passTx) Rewrite(ctx context.Context, f store.File, text string, chunks []store.Chunk) error {
 	f.Text = text
 	if _, err := t.tx.Exec(ctx, t.s.q(`UPDATE {schema}.drive_file_index SET search_tsv = $2::tsvector WHERE file_id = $1`), f.ID, buildTSVector(f)); err != nil {
 		return fmt.Errorf("writing the search tokens: %w", err)

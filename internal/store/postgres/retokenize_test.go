@@ -55,7 +55,7 @@ func TestRetokenize(t *testing.T) {
 		},
 		Meta: func(t *testing.T, st store.Store, key string) bool {
 			s := st.(*Store)
-			_, ok, err := retokenizer{s}.Meta(context.Background(), key)
+			_, ok, err := passes{s}.Meta(context.Background(), key)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -3,7 +3,6 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -33,97 +32,66 @@ const (
 		WHERE f.file_id IN (SELECT value FROM json_each(?)))`
 )
 
-const metaChunkBackfill = "chunk_fts_backfill"
-
 // backfillBatch is the number of chunks tokenised per write transaction:
 // small enough that a crawl or another writer waits only briefly.
 var backfillBatch = 500
 
 // backfillChunkFTS indexes the chunks stored before migration 0003 in the
-// chunk full-text table, in batches of backfillBatch chunks in (file_id,
-// ordinal) order, one write transaction each. The position reached is kept
-// in gds_meta, so an interrupted backfill resumes where it stopped; the key
-// is removed when it is done (and is absent for an index created at 0003 or
-// later, which writes every chunk's row in UpsertFile).
+// chunk full-text table (store.BackfillChunkFTS), in batches of
+// backfillBatch chunks in (file_id, ordinal) order, one write transaction
+// each. An index created at 0003 or later writes every chunk's row in
+// UpsertFile.
 func (s *Store) backfillChunkFTS(ctx context.Context) error {
-	// Nearly always there is nothing to do: find out without the write lock.
-	var pending int
-	if err := s.write.QueryRowContext(ctx, `SELECT count(*) FROM gds_meta WHERE key = ?`, metaChunkBackfill).Scan(&pending); err != nil {
-		return fmt.Errorf("sqlite index %s: read the chunk full-text backfill position: %w", s.path, err)
+	if err := store.BackfillChunkFTS(ctx, passes{s}, backfillBatch); err != nil {
+		return fmt.Errorf("sqlite index %s: %w", s.path, err)
 	}
-	if pending == 0 {
-		return nil
+	return nil
+}
+
+func (r passes) InChunkBackfillTx(ctx context.Context, fn func(store.ChunkBackfillTx) error) error {
+	return r.s.inWriteTx(ctx, "index stored chunks for full-text search", func(tx *sql.Tx) error {
+		return fn(&passTx{tx: tx})
+	})
+}
+
+// IndexChunks writes the full-text rows of at most limit chunks after
+// after (all of them: INSERT OR REPLACE makes a row already there harmless).
+func (t *passTx) IndexChunks(ctx context.Context, after *store.ChunkCursor, limit int) (int, store.ChunkCursor, error) {
+	var last store.ChunkCursor
+	cond, args := "", []any{}
+	if after != nil {
+		cond = ` WHERE (c.file_id, c.ordinal) > (?, ?)`
+		args = append(args, after.FileID, after.Ordinal)
 	}
-	for {
-		done := false
-		err := s.inWriteTx(ctx, "index stored chunks for full-text search", func(tx *sql.Tx) error {
-			var pos string
-			err := tx.QueryRowContext(ctx, `SELECT value FROM gds_meta WHERE key = ?`, metaChunkBackfill).Scan(&pos)
-			if errors.Is(err, sql.ErrNoRows) {
-				done = true
-				return nil
-			}
-			if err != nil {
-				return fmt.Errorf("read the backfill position: %w", err)
-			}
-			var after store.ChunkCursor
-			cond := ""
-			args := []any{}
-			if pos != "" {
-				var p [2]json.RawMessage
-				if err := json.Unmarshal([]byte(pos), &p); err != nil {
-					return fmt.Errorf("backfill position %q: %w", pos, err)
-				}
-				if err := json.Unmarshal(p[0], &after.FileID); err != nil {
-					return fmt.Errorf("backfill position %q: %w", pos, err)
-				}
-				if err := json.Unmarshal(p[1], &after.Ordinal); err != nil {
-					return fmt.Errorf("backfill position %q: %w", pos, err)
-				}
-				cond = ` WHERE (c.file_id, c.ordinal) > (?, ?)`
-				args = append(args, after.FileID, after.Ordinal)
-			}
-			rows, err := tx.QueryContext(ctx, `SELECT c.file_id, c.ordinal, f.doc_id, c.text
-				FROM drive_file_chunk c JOIN drive_file_index f ON f.file_id = c.file_id`+cond+`
-				ORDER BY c.file_id, c.ordinal LIMIT ?`, append(args, backfillBatch)...)
-			if err != nil {
-				return fmt.Errorf("read chunks: %w", err)
-			}
-			type row struct {
-				id   int64
-				body string
-			}
-			var batch []row
-			for rows.Next() {
-				var doc int64
-				var text string
-				if err := rows.Scan(&after.FileID, &after.Ordinal, &doc, &text); err != nil {
-					rows.Close()
-					return fmt.Errorf("read chunks: %w", err)
-				}
-				batch = append(batch, row{chunkRowID(doc, after.Ordinal), tokenize.IndexJoin(text)})
-			}
-			if err := rows.Close(); err != nil {
-				return fmt.Errorf("read chunks: %w", err)
-			}
-			for _, r := range batch {
-				if _, err := tx.ExecContext(ctx, insertChunkFTS, r.id, r.body); err != nil {
-					return fmt.Errorf("write a chunk's full-text row: %w", err)
-				}
-			}
-			if len(batch) < backfillBatch {
-				done = true
-				_, err = tx.ExecContext(ctx, `DELETE FROM gds_meta WHERE key = ?`, metaChunkBackfill)
-				return err
-			}
-			b, _ := json.Marshal([]any{after.FileID, after.Ordinal}) // a string and an int always marshal
-			_, err = tx.ExecContext(ctx, `UPDATE gds_meta SET value = ? WHERE key = ?`, string(b), metaChunkBackfill)
-			return err
-		})
-		if err != nil || done {
-			return err
+	rows, err := t.tx.QueryContext(ctx, `SELECT c.file_id, c.ordinal, f.doc_id, c.text
+		FROM drive_file_chunk c JOIN drive_file_index f ON f.file_id = c.file_id`+cond+`
+		ORDER BY c.file_id, c.ordinal LIMIT ?`, append(args, limit)...)
+	if err != nil {
+		return 0, last, fmt.Errorf("read chunks: %w", err)
+	}
+	type row struct {
+		id   int64
+		body string
+	}
+	var batch []row
+	for rows.Next() {
+		var doc int64
+		var text string
+		if err := rows.Scan(&last.FileID, &last.Ordinal, &doc, &text); err != nil {
+			rows.Close()
+			return 0, last, fmt.Errorf("read chunks: %w", err)
+		}
+		batch = append(batch, row{chunkRowID(doc, last.Ordinal), tokenize.IndexJoin(text)})
+	}
+	if err := rows.Close(); err != nil {
+		return 0, last, fmt.Errorf("read chunks: %w", err)
+	}
+	for _, r := range batch {
+		if _, err := t.tx.ExecContext(ctx, insertChunkFTS, r.id, r.body); err != nil {
+			return 0, last, fmt.Errorf("write a chunk's full-text row: %w", err)
 		}
 	}
+	return len(batch), last, nil
 }
 
 // ChunkTextSearch runs a full-text query over the chunks' text, ranked by

@@ -18,16 +18,17 @@ var retokenizeBatch = 200
 // (store.Retokenize): the full-text rows of files and chunks rewritten,
 // in batches of retokenizeBatch files, one write transaction each.
 func (s *Store) retokenize(ctx context.Context) error {
-	if err := store.Retokenize(ctx, retokenizer{s}, retokenizeBatch, s.backfill); err != nil {
+	if err := store.Retokenize(ctx, passes{s}, retokenizeBatch, s.backfill); err != nil {
 		return fmt.Errorf("sqlite index %s: %w", s.path, err)
 	}
 	return nil
 }
 
-// retokenizer is the store as store.Retokenize needs it.
-type retokenizer struct{ s *Store }
+// passes is the store as its data passes (store.Retokenize,
+// store.BackfillChunkFTS) need it.
+type passes struct{ s *Store }
 
-func (r retokenizer) Meta(ctx context.Context, key string) (string, bool, error) {
+func (r passes) Meta(ctx context.Context, key string) (string, bool, error) {
 	return metaValue(r.s.write.QueryRowContext(ctx, `SELECT value FROM gds_meta WHERE key = ?`, key))
 }
 
@@ -43,41 +44,41 @@ func metaValue(row *sql.Row) (string, bool, error) {
 	return v, true, nil
 }
 
-func (r retokenizer) CountRetokenized(ctx context.Context) (done, total int, err error) {
+func (r passes) CountRetokenized(ctx context.Context) (done, total int, err error) {
 	err = r.s.write.QueryRowContext(ctx, `SELECT
 		(SELECT count(*) FROM drive_file_index WHERE file_id <= ifnull((SELECT value FROM gds_meta WHERE key = ?), '')),
 		(SELECT count(*) FROM drive_file_index)`, store.MetaRetokenize).Scan(&done, &total)
 	return done, total, err
 }
 
-func (r retokenizer) InRetokenizeTx(ctx context.Context, fn func(store.RetokenizeTx) error) error {
+func (r passes) InRetokenizeTx(ctx context.Context, fn func(store.RetokenizeTx) error) error {
 	return r.s.inWriteTx(ctx, "re-tokenise stored text", func(tx *sql.Tx) error {
-		return fn(&retokenizeTx{tx: tx, docs: map[string]int64{}})
+		return fn(&passTx{tx: tx, docs: map[string]int64{}})
 	})
 }
 
-// retokenizeTx is one batch's write transaction as store.Retokenize needs
+// passTx is one batch's write transaction as store.Retokenize needs
 // it; docs holds the doc_id (full-text row) of each file Files returned.
-type retokenizeTx struct {
+type passTx struct {
 	tx   *sql.Tx
 	docs map[string]int64
 }
 
-func (t *retokenizeTx) Meta(ctx context.Context, key string) (string, bool, error) {
+func (t *passTx) Meta(ctx context.Context, key string) (string, bool, error) {
 	return metaValue(t.tx.QueryRowContext(ctx, `SELECT value FROM gds_meta WHERE key = ?`, key))
 }
 
-func (t *retokenizeTx) SetMeta(ctx context.Context, key, value string) error {
+func (t *passTx) SetMeta(ctx context.Context, key, value string) error {
 	_, err := t.tx.ExecContext(ctx, `UPDATE gds_meta SET value = ? WHERE key = ?`, value, key)
 	return err
 }
 
-func (t *retokenizeTx) DeleteMeta(ctx context.Context, keys ...string) error {
+func (t *passTx) DeleteMeta(ctx context.Context, keys ...string) error {
 	_, err := t.tx.ExecContext(ctx, `DELETE FROM gds_meta WHERE key IN (SELECT value FROM json_each(?))`, jsonIDs(keys))
 	return err
 }
 
-func (t *retokenizeTx) Files(ctx context.Context, after string, limit int) ([]store.File, error) {
+func (t *passTx) Files(ctx context.Context, after string, limit int) ([]store.File, error) {
 	rows, err := t.tx.QueryContext(ctx, `SELECT file_id, file_name, keywords, summary, doc_id FROM drive_file_index
 		WHERE file_id > ? ORDER BY file_id LIMIT ?`, after, limit)
 	if err != nil {
@@ -101,7 +102,7 @@ func (t *retokenizeTx) Files(ctx context.Context, after string, limit int) ([]st
 	return files, rows.Close()
 }
 
-func (t *retokenizeTx) Chunks(ctx context.Context, f store.File) ([]store.Chunk, error) {
+func (t *passTx) Chunks(ctx context.Context, f store.File) ([]store.Chunk, error) {
 	rows, err := t.tx.QueryContext(ctx, `SELECT ordinal, page, text FROM drive_file_chunk WHERE file_id = ? ORDER BY ordinal`, f.ID)
 	if err != nil {
 		return nil, err
@@ -118,7 +119,7 @@ func (t *retokenizeTx) Chunks(ctx context.Context, f store.File) ([]store.Chunk,
 	return chunks, rows.Close()
 }
 
-func (t *retokenizeTx) Rewrite(ctx context.Context, f store.File, text string, chunks []store.Chunk) error {
+func (t *passTx) Rewrite(ctx context.Context, f store.File, text string, chunks []store.Chunk) error {
 	doc, ok := t.docs[f.ID]
 	if !ok {
 		return fmt.Errorf("file %q was not read in this batch", f.ID)

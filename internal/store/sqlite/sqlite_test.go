@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -378,20 +377,6 @@ func chunkFTSRows(t *testing.T, s *Store) int {
 	return n
 }
 
-func chunkTextIDs(t *testing.T, s *Store, term string) []string {
-	t.Helper()
-	hits, err := s.ChunkTextSearch(context.Background(), store.KeywordQuery{Terms: []string{term}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, h := range hits {
-		out = append(out, fmt.Sprintf("%s#%d", h.FileID, h.Ordinal))
-	}
-	sort.Strings(out)
-	return out
-}
-
 // writeChunked writes files a, b and c with 3 chunks each, every chunk
 // saying "common" and its own word "w<file><ordinal>".
 func writeChunked(t *testing.T, s *Store) {
@@ -483,73 +468,6 @@ func TestLegacySyncStateIsKeyed(t *testing.T) {
 		if ids, err := s2.SourceIDs(ctx, tc.kind); err != nil || !slices.Equal(ids, []string{"a"}) {
 			t.Errorf("fingerprint %q: SourceIDs(%s) after the upgrade = %q, %v; want [a]", tc.fingerprint, tc.kind, ids, err)
 		}
-	}
-}
-
-// An index from before chunk full text is upgraded on a read-write open:
-// every stored chunk becomes searchable, in several batches.
-func TestChunkFTSBackfill(t *testing.T) {
-	saved := backfillBatch
-	backfillBatch = 2
-	t.Cleanup(func() { backfillBatch = saved })
-	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "index.db")
-	s := mustOpen(t, path, Options{})
-	writeChunked(t, s)
-	asVersion2(t, s)
-	s.Close()
-
-	s = mustOpen(t, path, Options{})
-	if got := chunkTextIDs(t, s, "common"); len(got) != 9 {
-		t.Errorf("after the upgrade ChunkTextSearch(common) = %v, want all 9 chunks", got)
-	}
-	if got := chunkTextIDs(t, s, "wb2"); !slices.Equal(got, []string{"b#2"}) {
-		t.Errorf("ChunkTextSearch(wb2) = %v, want [b#2]", got)
-	}
-	if n := chunkFTSRows(t, s); n != 9 {
-		t.Errorf("chunk full-text rows = %d, want 9", n)
-	}
-	m, err := readMeta(ctx, s.read)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var left int
-	s.read.QueryRow(`SELECT count(*) FROM gds_meta WHERE key = ?`, metaChunkBackfill).Scan(&left)
-	if left != 0 {
-		t.Errorf("the backfill position is still stored after the backfill (meta %+v)", m)
-	}
-	// Another open has nothing to do; a file written now is indexed once.
-	s.Close()
-	s = mustOpen(t, path, Options{})
-	if n := chunkFTSRows(t, s); n != 9 {
-		t.Errorf("after a second open chunk full-text rows = %d, want 9", n)
-	}
-}
-
-// An interrupted backfill resumes at the stored position: chunks up to it
-// are not read again, the ones after it are indexed.
-func TestChunkFTSBackfillResumes(t *testing.T) {
-	saved := backfillBatch
-	backfillBatch = 2
-	t.Cleanup(func() { backfillBatch = saved })
-	path := filepath.Join(t.TempDir(), "index.db")
-	s := mustOpen(t, path, Options{})
-	writeChunked(t, s)
-	// State of an upgrade interrupted after b#0: the table exists, nothing
-	// after b#0 is indexed yet (and here nothing before either, to see
-	// that those chunks are not read again).
-	for _, q := range []string{
-		`INSERT INTO drive_chunk_fts (drive_chunk_fts) VALUES ('delete-all')`,
-		`INSERT INTO gds_meta (key, value) VALUES ('chunk_fts_backfill', '["b",0]')`,
-	} {
-		if _, err := s.write.Exec(q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
-	s.Close()
-	s = mustOpen(t, path, Options{})
-	if got, want := chunkTextIDs(t, s, "common"), []string{"b#1", "b#2", "c#0", "c#1", "c#2"}; !slices.Equal(got, want) {
-		t.Errorf("after resuming ChunkTextSearch(common) = %v, want %v", got, want)
 	}
 }
 

@@ -222,7 +222,7 @@ func (s *Store) Reset(ctx context.Context) (err error) {
 			`DELETE FROM gds_document`,
 			`INSERT INTO drive_file_fts (drive_file_fts) VALUES ('delete-all')`,
 			`INSERT INTO drive_chunk_fts (drive_chunk_fts) VALUES ('delete-all')`,
-			`DELETE FROM gds_meta WHERE key = '` + metaChunkBackfill + `'`,
+			`DELETE FROM gds_meta WHERE key = '` + store.MetaChunkBackfill + `'`,
 			`DELETE FROM drive_sync_state`,
 			`DELETE FROM gds_meta WHERE key IN ('embedding_model', 'embedding_dim')`,
 		} {
