@@ -36,7 +36,7 @@ func newCrawlCommand(d *app.Deps) *cli.Command {
 				return usageError{err: errors.New(d.T("crawl.json_needs_estimate"))}
 			} else if cmd.Bool("estimate") {
 				if d.StderrTTY { // a bar, not lines that would say "indexed" of files an estimate only reads
-					req.Progress = render.CrawlProgressRates(d.Stderr, true, d.Lang, nil)
+					req.Progress = render.CrawlProgressRates(d.IOStreams, nil)
 				}
 				return render.EstimateOut(d.Stdout, cmd.Bool("json"), d.Lang)(d.EstimateCrawl(ctx, req))
 			}
@@ -55,7 +55,7 @@ const crawlStopGrace = 30 * time.Second
 // summary, also when files failed (the crawl then fails, so schedulers see
 // the problem).
 func runCrawl(ctx context.Context, d *app.Deps, req app.CrawlRequest) error {
-	req.Progress = render.CrawlProgressRates(d.Stderr, d.StderrTTY, d.Lang, d.PaceModelCalls(req.MaxRPM))
+	req.Progress = render.CrawlProgressRates(d.IOStreams, d.PaceModelCalls(req.MaxRPM))
 	rep, err := d.Crawl(ctx, req)
 	if rep != nil {
 		render.CrawlReport(d.Stdout, rep.Sources, req.DryRun, d.Lang)

@@ -36,7 +36,7 @@ func newDBCommand(d *app.Deps) *cli.Command {
 					Usage: d.T("flag.crawl.concurrency")}, config.MinCrawlConcurrency, config.MaxCrawlConcurrency)},
 				Action: func(ctx context.Context, cmd *cli.Command) error { // progress on stderr; the summary or the --json report on stdout
 					rep, err := d.Rebuild(ctx, app.RebuildRequest{Concurrency: cmd.Int("concurrency"), KeySocket: launcher.OSKeySocket(),
-						Progress: render.CrawlProgress(d.Stderr, d.StderrTTY, d.Lang), Steps: render.RebuildSteps(d.Stderr, d.Lang)})
+						Progress: render.CrawlProgress(d.IOStreams), Steps: render.RebuildSteps(d.IOStreams)})
 					return render.RebuildResult(d.Stdout, rep, err, cmd.Bool("json"), d.Lang)
 				},
 			},

@@ -77,16 +77,15 @@ func runEval(ctx context.Context, d *app.Deps, opts evalOptions) error {
 		opts.Mode != app.EvalModeHonest {
 		return apperr.L(apperr.Usage, "eval.bad_mode", opts.Mode)
 	}
-	tty := d.StderrTTY
-	idxProgress := render.CountProgress(d.Stderr, d.Lang) // a benchmark folder has thousands of files
-	if tty {
-		idxProgress = render.CrawlProgress(d.Stderr, true, d.Lang)
+	idxProgress := render.CountProgress(d.IOStreams) // a benchmark folder has thousands of files
+	if d.StderrTTY {
+		idxProgress = render.CrawlProgress(d.IOStreams)
 	}
 	req := app.EvalRequest{
 		Corpus: opts.Corpus, Queries: opts.Queries, Baseline: opts.Baseline, Limit: opts.Limit, Home: opts.Home,
 		Provider: opts.Provider, Workers: opts.Workers, Details: opts.Details, Capture: opts.Capture, Seed: uint64(opts.Seed),
 		IndexProgress: idxProgress,
-		Progress:      render.EvalProgress(d.Stderr, tty, d.Lang),
+		Progress:      render.EvalProgress(d.IOStreams),
 		OnIndex:       render.EvalIndexNote(d.Stderr, d.Lang),
 	}
 	corpus := filepath.Base(filepath.Clean(opts.Corpus))

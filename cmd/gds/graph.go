@@ -38,7 +38,7 @@ func newGraphCommand(d *app.Deps) *cli.Command {
 					req := app.GraphBuildRequest{BuildOptions: graph.BuildOptions{Folder: cmd.String("folder"), Full: cmd.Bool("full")},
 						Concurrency: cmd.Int("concurrency"), MaxRPM: cmd.Int("max-rpm")}
 					if cmd.Bool("estimate") {
-						req.OnProgress = render.GraphProgressRates(d.Stderr, d.StderrTTY, d.Lang, nil)
+						req.OnProgress = render.GraphProgressRates(d.IOStreams, nil)
 						return render.EstimateOut(d.Stdout, cmd.Bool("json"), d.Lang)(d.EstimateGraph(ctx, req))
 					}
 					return runGraphBuild(ctx, d, req, cmd.Bool("json"))
@@ -84,7 +84,7 @@ func newGraphCommand(d *app.Deps) *cli.Command {
 // runGraphBuild builds the graph with progress on stderr and prints the
 // summary.
 func runGraphBuild(ctx context.Context, d *app.Deps, req app.GraphBuildRequest, asJSON bool) error {
-	req.OnProgress = render.GraphProgressRates(d.Stderr, d.StderrTTY, d.Lang, d.PaceModelCalls(req.MaxRPM))
+	req.OnProgress = render.GraphProgressRates(d.IOStreams, d.PaceModelCalls(req.MaxRPM))
 	stats, err := d.GraphBuild(ctx, req)
 	if err != nil {
 		if asJSON {

@@ -24,7 +24,7 @@ type buildInfo = launcher.BuildInfo
 // process exit code. Errors are printed here and nowhere else.
 func run(ctx context.Context, d *app.Deps, args []string, info buildInfo) int {
 	if d.Backfill == nil {
-		d.Backfill = render.BackfillProgress(d.Stderr, d.Lang)
+		d.Backfill = render.BackfillProgress(d.IOStreams)
 	}
 	root := newRootCommand(d, info)
 	if len(args) > 0 {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"time"
 
@@ -16,6 +15,7 @@ import (
 	"github.com/gds-cli/gds/internal/doctor"
 	"github.com/gds-cli/gds/internal/extract"
 	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/iostreams"
 	"github.com/gds-cli/gds/internal/store"
 	"github.com/gds-cli/gds/internal/termsafe"
 )
@@ -72,7 +72,7 @@ func (d *Deps) Coverage(ctx context.Context, req CoverageRequest) ([]coverage.So
 	var progress func(string, int)
 	if req.Progress && d.StderrTTY {
 		var done func()
-		progress, done = ListingProgress(d.Stderr, d.Lang)
+		progress, done = ListingProgress(d.IOStreams)
 		defer done()
 	}
 	var out []coverage.Source
@@ -175,9 +175,10 @@ func (d *Deps) sourceCoverage(ctx context.Context, idx coverageIndex, target con
 	return coverage.Compare(listed, refused, indexed, rules), nil
 }
 
-// ListingProgress shows on a terminal w how many files of a source were
-// listed so far, rewriting one line; done clears it.
-func ListingProgress(w io.Writer, lang string) (progress func(source string, listed int), done func()) {
+// ListingProgress shows on ios.Stderr, a terminal, how many files of a
+// source were listed so far, rewriting one line; done clears it.
+func ListingProgress(ios iostreams.IOStreams) (progress func(source string, listed int), done func()) {
+	w, lang := ios.Stderr, ios.Lang
 	shown := false
 	progress = func(source string, listed int) {
 		shown = true

@@ -12,11 +12,12 @@ import (
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/driveemu"
 	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/iostreams"
 )
 
 func TestListingProgress(t *testing.T) {
 	var w bytes.Buffer
-	progress, done := ListingProgress(&w, i18n.En)
+	progress, done := ListingProgress(iostreams.IOStreams{Stderr: &w, Lang: i18n.En})
 	done()
 	if w.Len() != 0 {
 		t.Fatalf("done without progress wrote %q", w.String())

@@ -12,34 +12,36 @@ import (
 	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/crawl"
 	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/iostreams"
 	"github.com/gds-cli/gds/internal/redact"
 	"github.com/gds-cli/gds/internal/store"
 	"github.com/gds-cli/gds/internal/termsafe"
 )
 
-// CrawlProgress returns a crawl.Progress: a progress bar when w is a
-// terminal, otherwise one plain, timestamped line per file (launchd, cron).
-func CrawlProgress(w io.Writer, tty bool, lang string) crawl.Progress {
-	return CrawlProgressRates(w, tty, lang, nil)
+// CrawlProgress returns a crawl.Progress on ios.Stderr, in ios.Lang: a
+// progress bar when stderr is a terminal, otherwise one plain, timestamped
+// line per file (launchd, cron).
+func CrawlProgress(ios iostreams.IOStreams) crawl.Progress {
+	return CrawlProgressRates(ios, nil)
 }
 
 // CrawlProgressRates is CrawlProgress that also says the files per second,
 // the ETA and, when calls is not nil, the model calls per second against
 // the limit they run under: in the bar's title on a terminal, otherwise on
 // a count line every tenth of the files (at most every 100).
-func CrawlProgressRates(w io.Writer, tty bool, lang string, calls Calls) crawl.Progress {
-	if tty {
-		return &barProgress{w: &lockedWriter{w: w}, lang: lang, rates: newRates(calls), now: time.Now}
+func CrawlProgressRates(ios iostreams.IOStreams, calls Calls) crawl.Progress {
+	if ios.StderrTTY {
+		return &barProgress{w: &lockedWriter{w: ios.Stderr}, lang: ios.Lang, rates: newRates(calls), now: time.Now}
 	}
-	return &lineProgress{w: w, lang: lang, now: time.Now, rates: newRates(calls)}
+	return &lineProgress{w: ios.Stderr, lang: ios.Lang, now: time.Now, rates: newRates(calls)}
 }
 
-// CountProgress reports a crawl without a line per file, for callers whose
+// CountProgress reports a crawl on ios.Stderr without a line per file, for callers whose
 // output is not a crawl log (gds eval indexing a benchmark folder when
 // stderr is not a terminal): the begin line, a count at every tenth of the
 // files, and every skipped or failed file with its reason.
-func CountProgress(w io.Writer, lang string) crawl.Progress {
-	return &countProgress{w: w, lang: lang}
+func CountProgress(ios iostreams.IOStreams) crawl.Progress {
+	return &countProgress{w: ios.Stderr, lang: ios.Lang}
 }
 
 type countProgress struct {
@@ -308,13 +310,15 @@ func unreadableKey(dryRun bool) i18n.Key {
 	return "crawl.summary.unreadable"
 }
 
-// BackfillProgress returns the hook that reports an index update on w —
+// BackfillProgress returns the hook that reports an index update on
+// ios.Stderr —
 // the data pass a migration starts when a command opens an index made by
 // an older gds (seconds at 10,000 files, minutes at 100,000): a line when
 // it starts, the count at every tenth of the files, and a line when it is
 // done with the time it took. A pass with nothing left to do prints
 // nothing.
-func BackfillProgress(w io.Writer, lang string) func(store.Backfill) {
+func BackfillProgress(ios iostreams.IOStreams) func(store.Backfill) {
+	w, lang := ios.Stderr, ios.Lang
 	var (
 		started time.Time
 		step    int

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gds-cli/gds/internal/crawl"
 	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/iostreams"
 	"github.com/gds-cli/gds/internal/store"
 )
 
@@ -15,7 +16,7 @@ import (
 // problem file with its reason, never a line per indexed file.
 func TestCountProgress(t *testing.T) {
 	var b bytes.Buffer
-	p := CountProgress(&b, i18n.En)
+	p := CountProgress(iostreams.IOStreams{Stderr: &b, Lang: i18n.En})
 	p.Begin(25, true)
 	for i := range 25 {
 		s, detail := crawl.StatusNew, ""
@@ -46,7 +47,7 @@ func TestCountProgress(t *testing.T) {
 // a pass resumed halfway counts from where it stopped.
 func TestBackfillProgress(t *testing.T) {
 	var b bytes.Buffer
-	p := BackfillProgress(&b, i18n.En)
+	p := BackfillProgress(iostreams.IOStreams{Stderr: &b, Lang: i18n.En})
 	for done := 0; done < 1000; done += 50 {
 		p(store.Backfill{Done: done, Total: 1000})
 	}
@@ -60,7 +61,7 @@ func TestBackfillProgress(t *testing.T) {
 	}
 
 	b.Reset()
-	p = BackfillProgress(&b, i18n.Ja)
+	p = BackfillProgress(iostreams.IOStreams{Stderr: &b, Lang: i18n.Ja})
 	p(store.Backfill{Done: 500, Total: 1000})
 	p(store.Backfill{Done: 550, Total: 1000})
 	p(store.Backfill{Done: 600, Total: 1000})
@@ -71,7 +72,7 @@ func TestBackfillProgress(t *testing.T) {
 	}
 
 	b.Reset()
-	p = BackfillProgress(&b, i18n.En)
+	p = BackfillProgress(iostreams.IOStreams{Stderr: &b, Lang: i18n.En})
 	p(store.Backfill{Done: 0, Total: 0}) // an empty index: nothing to say
 	if b.Len() != 0 {
 		t.Errorf("empty index: %q", b.String())

@@ -8,12 +8,14 @@ import (
 
 	"github.com/gds-cli/gds/internal/eval"
 	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/iostreams"
 	"github.com/gds-cli/gds/internal/render/textwidth"
 )
 
-// EvalProgress reports query progress: a rewritten line on a terminal,
-// else a line at every tenth of the set.
-func EvalProgress(w io.Writer, tty bool, lang string) func(done, total int) {
+// EvalProgress reports query progress on ios.Stderr: a rewritten line on
+// a terminal, else a line at every tenth of the set.
+func EvalProgress(ios iostreams.IOStreams) func(done, total int) {
+	w, tty, lang := ios.Stderr, ios.StderrTTY, ios.Lang
 	step := 0
 	return func(done, total int) {
 		switch {

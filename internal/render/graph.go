@@ -12,24 +12,21 @@ import (
 
 	"github.com/gds-cli/gds/internal/graph"
 	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/iostreams"
 	"github.com/gds-cli/gds/internal/termsafe"
 )
-
-// GraphProgress reports a graph build on w: a progress bar per phase on a
-// terminal, otherwise one line when a phase starts and one when a counted
-// phase ends.
-func GraphProgress(w io.Writer, tty bool, lang string) func(graph.Progress) {
-	return GraphProgressRates(w, tty, lang, nil)
-}
 
 // graphUnits are the units whose rate the model-bound phases show.
 var graphUnits = map[string]i18n.Key{graph.PhaseExtract: "progress.unit.chunks", graph.PhaseReport: "progress.unit.reports"}
 
-// GraphProgressRates is GraphProgress that also says, in the model-bound
+// GraphProgressRates reports a graph build on ios.Stderr: a progress bar
+// per phase when stderr is a terminal, otherwise one line when a phase
+// starts and one when a counted phase ends. It also says, in the model-bound
 // phases (extraction, reports), the rate, the ETA and, when calls is not
 // nil, the model calls per second against their limit: in the bar's title
 // on a terminal, otherwise on a line every tenth of the phase.
-func GraphProgressRates(w io.Writer, tty bool, lang string, calls Calls) func(graph.Progress) {
+func GraphProgressRates(ios iostreams.IOStreams, calls Calls) func(graph.Progress) {
+	w, tty, lang := ios.Stderr, ios.StderrTTY, ios.Lang
 	var (
 		mu    sync.Mutex
 		phase string

@@ -7,12 +7,15 @@ import (
 
 	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/iostreams"
 	"github.com/gds-cli/gds/internal/rebuild"
 )
 
-// RebuildSteps prints a rebuild's own steps on w, a line each (the crawls
-// print theirs through CrawlProgress).
-func RebuildSteps(w io.Writer, lang string) rebuild.Progress { return &rebuildSteps{w: w, lang: lang} }
+// RebuildSteps prints a rebuild's own steps on ios.Stderr, a line each
+// (the crawls print theirs through CrawlProgress).
+func RebuildSteps(ios iostreams.IOStreams) rebuild.Progress {
+	return &rebuildSteps{w: ios.Stderr, lang: ios.Lang}
+}
 
 type rebuildSteps struct {
 	mu   sync.Mutex

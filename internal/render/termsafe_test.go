@@ -11,6 +11,7 @@ import (
 	"github.com/gds-cli/gds/internal/federate"
 	"github.com/gds-cli/gds/internal/graph"
 	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/iostreams"
 	"github.com/gds-cli/gds/internal/search"
 	"github.com/gds-cli/gds/internal/store"
 )
@@ -52,17 +53,17 @@ func TestTextSurfacesAreTerminalSafe(t *testing.T) {
 			(&Interactive{Out: w, Err: w, Lang: i18n.En, Color: true, Hyperlinks: true, Verbose: true}).Finish(outcome, 0)
 		},
 		"crawl lines": func(w *bytes.Buffer) {
-			p := CrawlProgress(w, false, i18n.En)
+			p := CrawlProgress(iostreams.IOStreams{Stderr: w, Lang: i18n.En})
 			p.Begin(1, true)
 			p.File(entry, crawl.StatusFailed, hostile)
 		},
 		"crawl count": func(w *bytes.Buffer) {
-			p := CountProgress(w, i18n.En)
+			p := CountProgress(iostreams.IOStreams{Stderr: w, Lang: i18n.En})
 			p.Begin(1, true)
 			p.File(entry, crawl.StatusSkipped, hostile)
 		},
 		"crawl bar (terminal)": func(w *bytes.Buffer) {
-			p := CrawlProgress(w, true, i18n.En)
+			p := CrawlProgress(iostreams.IOStreams{Stderr: w, StderrTTY: true, Lang: i18n.En})
 			p.Begin(1, true) // the file ends the bar: its redraws stop before w is read
 			p.File(entry, crawl.StatusFailed, hostile)
 		},
