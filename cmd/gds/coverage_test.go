@@ -12,6 +12,7 @@ import (
 
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/coverage"
+	"github.com/gds-cli/gds/internal/drive/drivetest"
 	"github.com/gds-cli/gds/internal/driveemu"
 	"github.com/gds-cli/gds/internal/extract"
 	"github.com/gds-cli/gds/internal/i18n"
@@ -250,5 +251,86 @@ func TestCoverageTwoAccounts(t *testing.T) {
 		if !strings.Contains(s.Error, "gds auth login --account work") {
 			t.Errorf("revoked %s: error %q does not name the login", s.Source, s.Error)
 		}
+	}
+}
+
+// A file whose download keeps failing on an emulator Drive (read through
+// the real drive/v3 client, with its retries) is named "failed" with its
+// reason and the crawl to run — not "not crawled yet" — by gds db status
+// and gds doctor, in English and Japanese; the next crawl tries it again
+// (one attempt more); once Drive serves it, a crawl indexes it and the
+// coverage is clean.
+func TestCoverageFailedDownload(t *testing.T) {
+	e := driveemu.New()
+	top := e.AddFolder("root", "Projects")
+	e.AddBlob(top, "notes.txt", "text/plain", []byte("Alpha notes about the launch."))
+	bad := e.AddBlob(top, "ledger.txt", "text/plain", []byte("Quarterly ledger of the zeppelin fund."))
+	fault := e.Faults().Add(driveemu.Rule{Kind: driveemu.FaultStatus, Status: 500, Domain: "global", Reason: "backendError",
+		Message: "Backend Error", PathPrefix: "/drive/v3/files/" + bad}.On(driveemu.EndpointDownload))
+	srv := httptest.NewServer(e)
+	t.Cleanup(srv.Close)
+	h := newHarness(t)
+	h.driveRetry = drivetest.Instant(3) // the real retries, without their waits
+	h.env[config.EnvDriveEndpoint] = srv.URL
+	h.env[config.EnvDriveFolderIDs] = top
+	h.env[config.EnvAIProvider] = "offline"
+	h.env[config.EnvOCR] = config.OCROff
+
+	failedOf := func(want int) coverage.Source {
+		t.Helper()
+		if code := h.run("db", "status", "--json", "--coverage"); code != exitOK {
+			t.Fatalf("db status: exit %d\n%s", code, h.stderr.String())
+		}
+		s := coverageOf(t, h.stdout.String(), "drive")
+		wantGroups(t, s, map[coverage.Reason]string{coverage.Failed: "ledger.txt"})
+		g := s.Groups[0]
+		ex := g.Examples[0]
+		if ex.Kind != "unavailable" || g.Kinds["unavailable"] != 1 || !strings.Contains(ex.Detail, "ledger.txt") || ex.Attempts != want {
+			t.Errorf("failed example %+v kinds %v, want kind unavailable, the file named, %d attempts", ex, g.Kinds, want)
+		}
+		if s.Complete != 1 || s.Listed != 2 || s.Fix != "gds crawl --source drive" {
+			t.Errorf("complete %d of %d, fix %q; want 1 of 2 and gds crawl --source drive", s.Complete, s.Listed, s.Fix)
+		}
+		return s
+	}
+
+	h.run("crawl")
+	if out := h.stdout.String() + h.stderr.String(); !strings.Contains(out, "ledger.txt") {
+		t.Fatalf("the crawl does not report the failed file:\n%s", out)
+	}
+	failedOf(1)
+	// Not searchable: the failure is no index record.
+	h.run("search", "--json", "zeppelin")
+	if strings.Contains(h.stdout.String(), "ledger.txt") {
+		t.Errorf("a failed file is a search result:\n%s", h.stdout.String())
+	}
+	h.run("doctor")
+	if out := h.stdout.String(); !strings.Contains(out, "1 failed in the last crawl") || !strings.Contains(out, "ledger.txt: the source kept failing to answer") {
+		t.Errorf("doctor does not name the failure:\n%s", out)
+	}
+	h.lang = i18n.Ja
+	h.run("doctor")
+	if out := h.stdout.String(); !strings.Contains(out, "前回のクロールで失敗 1 件") || !strings.Contains(out, "ソースが応答に失敗し続けた") {
+		t.Errorf("doctor in Japanese does not name the failure:\n%s", out)
+	}
+	h.lang = i18n.En
+
+	// Still failing: tried again, not skipped as unchanged.
+	h.run("crawl")
+	failedOf(2)
+
+	e.Faults().Remove(fault)
+	if code := h.run("crawl"); code != exitOK {
+		t.Fatalf("crawl once Drive serves the file: exit %d\n%s%s", code, h.stdout.String(), h.stderr.String())
+	}
+	h.run("db", "status", "--json", "--coverage")
+	s := coverageOf(t, h.stdout.String(), "drive")
+	wantGroups(t, s, nil)
+	if s.Complete != 2 || s.Fix != "" {
+		t.Errorf("after the fault: complete %d fix %q, want 2 and none", s.Complete, s.Fix)
+	}
+	h.run("search", "--json", "zeppelin")
+	if !strings.Contains(h.stdout.String(), "ledger.txt") {
+		t.Errorf("the file indexed after the fault is not found:\n%s", h.stdout.String())
 	}
 }

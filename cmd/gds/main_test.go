@@ -13,6 +13,7 @@ import (
 
 	"github.com/gds-cli/gds/internal/app"
 	"github.com/gds-cli/gds/internal/config"
+	"github.com/gds-cli/gds/internal/drive"
 	"github.com/gds-cli/gds/internal/i18n"
 	"github.com/gds-cli/gds/internal/iostreams"
 	"github.com/gds-cli/gds/internal/render"
@@ -21,12 +22,14 @@ import (
 
 // harness runs gds in-process with buffers and an isolated GDS_HOME.
 type harness struct {
-	t      *testing.T
-	env    map[string]string
-	work   string
-	lang   string
-	stdout bytes.Buffer
-	stderr bytes.Buffer
+	t    *testing.T
+	env  map[string]string
+	work string
+	lang string
+	// driveRetry is the Drive clients' retry policy (zero: the defaults).
+	driveRetry drive.RetryPolicy
+	stdout     bytes.Buffer
+	stderr     bytes.Buffer
 }
 
 func newHarness(t *testing.T) *harness {
@@ -50,7 +53,7 @@ func (h *harness) run(args ...string) int {
 	}
 	cfg, err := config.Load(lo)
 	d := app.New(app.Options{Config: cfg, ConfigErr: err, LoadAllConfig: func() (*config.Config, []error) { return config.LoadAll(lo) },
-		IO: iostreams.IOStreams{Stdout: &h.stdout, Stderr: &h.stderr, Lang: h.lang}})
+		IO: iostreams.IOStreams{Stdout: &h.stdout, Stderr: &h.stderr, Lang: h.lang}, DriveRetry: h.driveRetry})
 	return run(context.Background(), d, append([]string{"gds"}, args...), buildInfo{Version: "1.2.3", Commit: "abc1234", Date: "2025-01-02"})
 }
 

@@ -40,6 +40,7 @@ import (
 	"github.com/gds-cli/gds/internal/budget"
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/crawl"
+	"github.com/gds-cli/gds/internal/drive"
 	"github.com/gds-cli/gds/internal/i18n"
 	"github.com/gds-cli/gds/internal/iostreams"
 	"github.com/gds-cli/gds/internal/isolate"
@@ -67,6 +68,10 @@ type Deps struct {
 	// for one HTTP request), decided once by main (iostreams.System).
 	iostreams.IOStreams
 	Now func() time.Time
+	// DriveRetry is how the Drive clients of crawls and coverage checks
+	// (DriveClient) retry a failing call; the zero value is
+	// drive.RetryPolicy's defaults (8 tries, backoff up to 32 s).
+	DriveRetry drive.RetryPolicy
 
 	// OpenStore opens (and migrates) the index: Postgres when a database URL
 	// is configured, else the embedded SQLite store in the gds home. The
@@ -124,6 +129,8 @@ type Options struct {
 	// nowhere, an empty Lang is English.
 	IO  iostreams.IOStreams
 	Now func() time.Time // nil: time.Now
+	// DriveRetry becomes Deps.DriveRetry.
+	DriveRetry drive.RetryPolicy
 }
 
 // New builds Deps whose OpenStore and Provider follow o.Config.
@@ -134,6 +141,7 @@ func New(o Options) *Deps {
 		LoadAllConfig: o.LoadAllConfig,
 		IOStreams:     o.IO,
 		Now:           o.Now,
+		DriveRetry:    o.DriveRetry,
 	}
 	if d.Stdin == nil {
 		d.Stdin = eofReader{}

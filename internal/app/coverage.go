@@ -106,6 +106,7 @@ func (d *Deps) Coverage(ctx context.Context, req CoverageRequest) ([]coverage.So
 type coverageIndex interface {
 	SourceIDs(ctx context.Context, source string) ([]string, error)
 	GetFiles(ctx context.Context, ids []string) ([]store.File, error)
+	SourceFailures(ctx context.Context, source string) ([]store.Failure, error)
 }
 
 func (d *Deps) sourceCoverage(ctx context.Context, idx coverageIndex, target config.CrawlSource, rules coverage.Rules, progress func(string, int)) (coverage.Result, error) {
@@ -172,7 +173,15 @@ func (d *Deps) sourceCoverage(ctx context.Context, idx coverageIndex, target con
 			indexed = append(indexed, coverage.Indexed{ID: f.ID, Name: f.Name, Path: f.Path, MimeType: f.MimeType, Size: f.Size, ModifiedAt: f.ModifiedAt, SkipReason: f.SkipReason})
 		}
 	}
-	return coverage.Compare(listed, refused, indexed, rules), nil
+	fails, err := idx.SourceFailures(ctx, key)
+	if err != nil {
+		return coverage.Result{}, fmt.Errorf("read the failed files: %w", err)
+	}
+	failures := make([]coverage.Failure, 0, len(fails))
+	for _, f := range fails {
+		failures = append(failures, coverage.Failure{ID: f.FileID, Kind: f.Kind, Message: f.Message, Attempts: f.Attempts})
+	}
+	return coverage.Compare(listed, refused, indexed, failures, rules), nil
 }
 
 // ListingProgress shows on ios.Stderr, a terminal, how many files of a

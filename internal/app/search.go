@@ -267,7 +267,7 @@ func (d *Deps) DriveClient(ctx context.Context, account string) (*drive.Client, 
 			return nil, err
 		}
 	}
-	return drive.New(ctx, drive.Options{Endpoint: cfg.DriveEndpoint, HTTPClient: hc})
+	return drive.New(ctx, drive.Options{Endpoint: cfg.DriveEndpoint, HTTPClient: hc, Retry: d.DriveRetry})
 }
 
 // driveAccounts lists the Google accounts of the indexed Drive sources

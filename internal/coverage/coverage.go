@@ -1,8 +1,9 @@
 // Package coverage compares, for one crawl source, the files the source
 // lists now with the files the index holds, and names every difference by
 // its reason: a type gds does not read, a file over the size limit, a file
-// indexed by name only (with the stored reason), a file listed but not in
-// the index yet, a file changed since it was indexed, and a file the index
+// indexed by name only (with the stored reason), a file the last crawl
+// failed to index (with the failure's kind and message), a file listed
+// but not in the index yet, a file changed since it was indexed, and a file the index
 // holds that the source no longer lists. Compare is pure; the listing and
 // the index are read by the caller (internal/app).
 package coverage
@@ -31,8 +32,13 @@ const (
 	// parser over its time limit, a scan without OCR); Detail of each
 	// example is the stored reason.
 	NameOnly Reason = "name_only"
-	// NotCrawled: listed by the source, not in the index (new since the
-	// last crawl, or a file whose crawl failed).
+	// Failed: the last crawl to try the file could not index it (its
+	// download, export or reading failed after the retries, or the model
+	// refused it); Kind and Detail of each example are the failure's
+	// apperr kind and message. The next crawl tries it again.
+	Failed Reason = "failed"
+	// NotCrawled: listed by the source, not in the index, no crawl tried
+	// it yet (new since the last crawl, or a crawl was interrupted).
 	NotCrawled Reason = "not_crawled"
 	// Changed: in the index, but the source's copy was modified after.
 	Changed Reason = "changed"
@@ -42,7 +48,7 @@ const (
 )
 
 // Reasons is every reason in report order.
-var Reasons = []Reason{SkippedType, TooLarge, NameOnly, NotCrawled, Changed, Gone}
+var Reasons = []Reason{SkippedType, TooLarge, NameOnly, Failed, NotCrawled, Changed, Gone}
 
 // MaxExamples is the number of example files a Group keeps.
 const MaxExamples = 3
@@ -69,6 +75,16 @@ type Indexed struct {
 	SkipReason string
 }
 
+// Failure is a listed file the last crawl failed to index
+// (store.Failure).
+type Failure struct {
+	ID string
+	// Kind is the apperr kind's code ("unavailable", "error", …).
+	Kind     string
+	Message  string
+	Attempts int
+}
+
 // Rules are what the crawl reads, so a name-only entry is told apart by
 // its cause without reading its stored reason's text.
 type Rules struct {
@@ -83,8 +99,13 @@ type Rules struct {
 type Example struct {
 	Name string `json:"name"`
 	Path string `json:"path,omitempty"`
-	// Detail is the stored reason of a name-only entry.
+	// Detail is the stored reason of a name-only entry, the message of a
+	// failed file.
 	Detail string `json:"detail,omitempty"`
+	// Kind is the apperr kind's code of a failed file's failure.
+	Kind string `json:"kind,omitempty"`
+	// Attempts is the number of crawls in a row that failed the file.
+	Attempts int `json:"attempts,omitempty"`
 }
 
 // Group is the files of one reason.
@@ -92,6 +113,9 @@ type Group struct {
 	Reason   Reason    `json:"reason"`
 	Count    int       `json:"count"`
 	Examples []Example `json:"examples"`
+	// Kinds counts the failed files by their failure's kind (Failed
+	// only).
+	Kinds map[string]int `json:"kinds,omitempty"`
 }
 
 // Result is the coverage of one source.
@@ -114,11 +138,12 @@ func (r Result) Count(reason Reason) int {
 	return 0
 }
 
-// Actionable reports whether a crawl would change something: files not
-// crawled yet, changed or gone. (Skipped types, large files and name-only
-// entries stay as they are until the file changes.)
+// Actionable reports whether a crawl would change something: files that
+// failed (tried again), not crawled yet, changed or gone. (Skipped types,
+// large files and name-only entries stay as they are until the file
+// changes.)
 func (r Result) Actionable() bool {
-	return r.Count(NotCrawled)+r.Count(Changed)+r.Count(Gone) > 0
+	return r.Count(Failed)+r.Count(NotCrawled)+r.Count(Changed)+r.Count(Gone) > 0
 }
 
 // sameTime compares modification times at the second, as Drive and file
@@ -127,21 +152,29 @@ func sameTime(a, b time.Time) bool {
 	return a.Truncate(time.Second).Equal(b.Truncate(time.Second))
 }
 
-// Compare returns the coverage of one source from its listing and the
-// index's records of it. refused are files the source lists but never
-// offers to a crawl (the Drive source's refused types: images, video,
-// archives…): each is a SkippedType. Examples are the first MaxExamples of each
-// reason by path and name, so a report is stable.
-func Compare(listed, refused []Listed, indexed []Indexed, rules Rules) Result {
+// Compare returns the coverage of one source from its listing, the
+// index's records of it and the failures of its last crawls. refused are
+// files the source lists but never offers to a crawl (the Drive source's
+// refused types: images, video, archives…): each is a SkippedType. A
+// listed file with a failure that the index does not hold as listed is
+// Failed; a failure of a file no longer listed is not reported (the next
+// crawl forgets it). Examples are the first MaxExamples of each reason by
+// path and name, so a report is stable.
+func Compare(listed, refused []Listed, indexed []Indexed, failures []Failure, rules Rules) Result {
 	byID := make(map[string]Indexed, len(indexed))
 	for _, f := range indexed {
 		byID[f.ID] = f
+	}
+	failed := make(map[string]Failure, len(failures))
+	for _, f := range failures {
+		failed[f.ID] = f
 	}
 	res := Result{Listed: len(listed) + len(refused), Indexed: len(indexed)}
 	groups := map[Reason][]Example{}
 	add := func(r Reason, name, path, detail string) {
 		groups[r] = append(groups[r], Example{Name: name, Path: path, Detail: detail})
 	}
+	var kinds map[string]int
 	seen := make(map[string]bool, len(listed)+len(refused))
 	for _, l := range refused {
 		seen[l.ID] = true
@@ -150,10 +183,19 @@ func Compare(listed, refused []Listed, indexed []Indexed, rules Rules) Result {
 	for _, l := range listed {
 		seen[l.ID] = true
 		f, ok := byID[l.ID]
+		current := ok && sameTime(f.ModifiedAt, l.ModifiedAt) && f.Name == l.Name && f.Path == l.Path
+		if fl, bad := failed[l.ID]; bad && !current {
+			groups[Failed] = append(groups[Failed], Example{Name: l.Name, Path: l.Path, Detail: fl.Message, Kind: fl.Kind, Attempts: fl.Attempts})
+			if kinds == nil {
+				kinds = map[string]int{}
+			}
+			kinds[fl.Kind]++
+			continue
+		}
 		switch {
 		case !ok:
 			add(NotCrawled, l.Name, l.Path, "")
-		case !sameTime(f.ModifiedAt, l.ModifiedAt) || f.Name != l.Name || f.Path != l.Path:
+		case !current:
 			add(Changed, l.Name, l.Path, "")
 		case f.SkipReason == "":
 			res.Complete++
@@ -191,6 +233,9 @@ func Compare(listed, refused []Listed, indexed []Indexed, rules Rules) Result {
 			return 0
 		})
 		g := Group{Reason: r, Count: len(ex), Examples: ex[:min(len(ex), MaxExamples)]}
+		if r == Failed {
+			g.Kinds = kinds
+		}
 		res.Groups = append(res.Groups, g)
 	}
 	return res
@@ -215,7 +260,8 @@ type Source struct {
 }
 
 // Fix is the command that brings the index of source key up to its
-// listing: a crawl for files not crawled, changed or gone; a full crawl to
+// listing: a crawl for files failed, not crawled, changed or gone (a
+// failed file is tried again); a full crawl to
 // read again the files indexed by name only; "" when a crawl would change
 // nothing (skipped types and large files stay as they are).
 func Fix(key string, r Result) string {
@@ -246,7 +292,7 @@ func shellQuote(s string) string {
 
 // Describe is a one-line account of r's groups in lang: per reason,
 // the count and the example names (a name-only file with its stored
-// reason).
+// reason, a failed file with its failure's kind and message).
 func Describe(r Result, lang string) string {
 	parts := make([]string, 0, len(r.Groups))
 	for _, g := range r.Groups {
@@ -256,7 +302,13 @@ func Describe(r Result, lang string) string {
 			if e.Path != "" {
 				n = e.Path + "/" + e.Name
 			}
-			if e.Detail != "" && g.Reason == NameOnly {
+			switch {
+			case g.Reason == Failed:
+				n += ": " + FailureKind(e.Kind, lang)
+				if e.Detail != "" {
+					n += " — " + shorten(e.Detail, describeDetailMax)
+				}
+			case e.Detail != "" && g.Reason == NameOnly:
 				n += ": " + e.Detail
 			}
 			names = append(names, n)
@@ -267,4 +319,27 @@ func Describe(r Result, lang string) string {
 		parts = append(parts, i18n.T(lang, i18n.Key("coverage."+string(g.Reason)), g.Count, strings.Join(names, ", ")))
 	}
 	return strings.Join(parts, i18n.T(lang, "doctor.coverage.sep"))
+}
+
+// describeDetailMax is the longest failure message Describe quotes.
+const describeDetailMax = 120
+
+// shorten cuts s to at most n runes, ending with "…" when cut.
+func shorten(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return strings.TrimSpace(string(r[:n-1])) + "…"
+}
+
+// FailureKind names the kind of a failure (an apperr kind's code) in
+// lang: "kept failing to answer", "rate limit", …; a kind without a name of
+// its own is named as an error.
+func FailureKind(code, lang string) string {
+	switch code {
+	case "unavailable", "rate_limited", "auth", "too_complex", "too_large", "not_found", "index":
+		return i18n.T(lang, i18n.Key("coverage.failure."+code))
+	}
+	return i18n.T(lang, "coverage.failure.error")
 }

@@ -28,6 +28,7 @@ type Index interface {
 	SourceIDs(ctx context.Context, source string) ([]string, error)
 	ClaimFiles(ctx context.Context, from, to string, ids []string) (int, error)
 	DeleteFiles(ctx context.Context, ids []string) error
+	store.Failures
 }
 
 // Status is the outcome for one file.
@@ -197,6 +198,10 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 	}
 	sum.Mode = p.mode.String()
 	sum.Reextracted = countStale(p.todo)
+	fails, err := newFailureLog(ctx, opts)
+	if err != nil {
+		return sum, err
+	}
 
 	entries := make([]Entry, len(p.todo))
 	how := make(map[string]work, len(p.todo))
@@ -220,7 +225,7 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 	pl := newPipeline(ctx, feedCtx, stopFeed, opts, results)
 	go pl.run(entries, how)
 
-	if err := collect(ctx, opts, state, fp, p.midToken, entries, how, wm, results, &sum); err != nil {
+	if err := collect(ctx, opts, state, fp, p.midToken, entries, how, wm, results, fails, &sum); err != nil {
 		return sum, err
 	}
 	if err := pl.err(); err != nil {
@@ -232,7 +237,7 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 	if err := ctx.Err(); err != nil {
 		return sum, err
 	}
-	return sum, finish(ctx, opts, p, fp, &sum)
+	return sum, finish(ctx, opts, p, fp, fails, &sum)
 }
 
 // withDefaults fills the options a caller left zero.
@@ -343,11 +348,12 @@ func planWork(ctx context.Context, opts Options, state store.SyncState, sum *Sum
 // collect tallies the pipeline's results into sum and moves the checkpoint
 // as files finish; the first failure to save it is returned once the
 // pipeline is done.
-func collect(ctx context.Context, opts Options, state store.SyncState, fp, midToken string, entries []Entry, how map[string]work, wm *watermark, results <-chan result, sum *Summary) error {
+func collect(ctx context.Context, opts Options, state store.SyncState, fp, midToken string, entries []Entry, how map[string]work, wm *watermark, results <-chan result, fails *failureLog, sum *Summary) error {
 	var stateErr error
 	for r := range results {
 		e := entries[r.i]
 		tally(sum, e, how[e.ID].moved, r)
+		fails.note(ctx, e, r)
 		if opts.Progress != nil {
 			opts.Progress.File(e, r.status, r.detail)
 		}
@@ -375,6 +381,9 @@ func collect(ctx context.Context, opts Options, state store.SyncState, fp, midTo
 			sum.Checkpoint, sum.CheckpointSaved = t, true
 		}
 	}
+	if stateErr == nil {
+		stateErr = fails.err
+	}
 	return stateErr
 }
 
@@ -401,15 +410,29 @@ func tally(sum *Summary, e Entry, moved bool, r result) {
 	}
 }
 
-// finish removes what is gone and commits the final sync state, unless
-// the run was a dry run or a file failed.
-func finish(ctx context.Context, opts Options, p crawlPlan, fp string, sum *Summary) error {
+// finish removes what is gone (and the failure records of what is gone)
+// and commits the final sync state, unless the run was a dry run or a
+// file failed.
+func finish(ctx context.Context, opts Options, p crawlPlan, fp string, fails *failureLog, sum *Summary) error {
 	if p.mode == modeFeed {
 		if err := remove(ctx, opts, p.removed, sum); err != nil {
 			return err
 		}
-	} else if err := prune(ctx, opts, p.seen, sum.Listed, sum); err != nil {
-		return err
+		removed := make(map[string]bool, len(p.removed))
+		for _, id := range p.removed {
+			removed[id] = true
+		}
+		fails.forget(ctx, func(id string) bool { return removed[id] })
+	} else {
+		if err := prune(ctx, opts, p.seen, sum.Listed, sum); err != nil {
+			return err
+		}
+		if sum.Listed > 0 {
+			fails.forget(ctx, func(id string) bool { return !p.seen.has(id) })
+		}
+	}
+	if fails.err != nil {
+		return fails.err
 	}
 	if opts.DryRun || len(sum.Failed) > 0 {
 		// A failed file keeps the old page token: the next crawl reads
@@ -531,30 +554,29 @@ func (w *stopWatch) err() error {
 // file is indexed again even when its text is unchanged; another change of
 // its metadata (touched, moved to another folder) with an unchanged text
 // only rewrites the metadata.
-func readFile(ctx context.Context, opts Options, w work) (*fileText, Status, string) {
+func readFile(ctx context.Context, opts Options, w work) (*fileText, result) {
 	e := w.Entry
 	if ctx.Err() != nil {
-		return nil, StatusFailed, "interrupted"
+		return nil, interrupted
 	}
 	if opts.DryRun {
 		if ai.FileTypeOf(e.MimeType) == "" && !strings.HasPrefix(e.MimeType, "text/") {
-			return nil, StatusSkipped, "content not indexed: " + e.MimeType + NameOnlySuffix
+			return nil, result{status: StatusSkipped, detail: "content not indexed: " + e.MimeType + NameOnlySuffix}
 		}
-		return nil, StatusPlanned, ""
+		return nil, result{status: StatusPlanned}
 	}
 	fctx, cancel := context.WithTimeout(ctx, opts.FileTimeout)
 	defer cancel()
 	rc, err := opts.Source.Open(fctx, e)
 	stale := w.diff == diffStale
 	if errors.Is(err, ErrSkip) && !errors.Is(err, ErrGone) {
-		st, d := nameOnly(ctx, opts, e, err.Error(), stale)
-		return nil, st, d
+		return nil, nameOnly(ctx, opts, e, err.Error(), stale)
 	}
 	if errors.Is(err, ErrSkip) {
-		return nil, StatusSkipped, err.Error()
+		return nil, result{status: StatusSkipped, detail: err.Error()}
 	}
 	if err != nil {
-		return nil, StatusFailed, err.Error()
+		return nil, failed(err)
 	}
 	f, res, err := readText(fctx, FileOptions{
 		Index: opts.Index, Provider: opts.Provider, SummaryMaxLength: opts.SummaryMaxLength,
@@ -564,18 +586,18 @@ func readFile(ctx context.Context, opts Options, w work) (*fileText, Status, str
 	rc.Close()
 	switch {
 	case err == nil && f != nil:
-		return f, "", ""
+		return f, result{}
 	case err == nil && res.Truncated:
-		return nil, res.Status, TruncatedDetail
+		return nil, result{status: res.Status, detail: TruncatedDetail}
 	case err == nil:
-		return nil, res.Status, ""
+		return nil, result{status: res.Status}
 	case ctx.Err() != nil && errors.Is(err, ErrExtract):
-		return nil, StatusFailed, "interrupted"
+		return nil, interrupted
 	case errors.Is(err, extract.ErrRead):
 		// The content stopped coming (a stalled mount, an I/O error):
 		// a failure, tried again by the next crawl, as a Drive
 		// download that stalls is.
-		return nil, StatusFailed, err.Error()
+		return nil, failed(err)
 	case errors.Is(err, context.DeadlineExceeded) && errors.Is(err, ErrExtract):
 		// A parser over the time limit: skipped until the file changes.
 		// A file not indexed yet is recorded by name only, with the
@@ -585,33 +607,32 @@ func readFile(ctx context.Context, opts Options, w work) (*fileText, Status, str
 		reason := skipDetail(err)
 		if hashes, herr := opts.Index.ContentHashes(ctx, []string{e.ID}); herr == nil && hashes[e.ID] == "" {
 			if _, nerr := IndexNameOnly(ctx, FileOptions{Index: opts.Index, Source: opts.Key, Now: opts.Now, ExtractVersion: opts.ExtractVersion}, e, reason); nerr == nil {
-				return nil, StatusSkipped, reason + NameOnlySuffix
+				return nil, result{status: StatusSkipped, detail: reason + NameOnlySuffix}
 			}
 		}
-		return nil, StatusSkipped, reason
+		return nil, result{status: StatusSkipped, detail: reason}
 	case errors.Is(err, ErrExtract), errors.Is(err, ErrNoText):
 		// Unsupported, too large, malformed, or no text: the content is
 		// skipped until the file changes, and the file is indexed by name
 		// only (found by name, type and dates; the reason kept).
-		st, d := nameOnly(ctx, opts, e, skipDetail(err), stale)
-		return nil, st, d
+		return nil, nameOnly(ctx, opts, e, skipDetail(err), stale)
 	}
-	return nil, StatusFailed, err.Error()
+	return nil, failed(err)
 }
 
 // nameOnly indexes a skipped file by name only with the reason; stale: its
 // record was written by an older extraction (an unchanged entry gets the
 // current version).
-func nameOnly(ctx context.Context, opts Options, e Entry, reason string, stale bool) (Status, string) {
+func nameOnly(ctx context.Context, opts Options, e Entry, reason string, stale bool) result {
 	res, err := IndexNameOnly(ctx, FileOptions{Index: opts.Index, Source: opts.Key, Now: opts.Now,
 		ExtractVersion: opts.ExtractVersion, UpdateMeta: stale}, e, reason)
 	switch {
 	case err != nil:
-		return StatusFailed, fmt.Sprintf("%s; indexing by name failed: %v", reason, err)
+		return failed(fmt.Errorf("%s; indexing by name failed: %w", reason, err))
 	case res.Status == StatusUnchanged:
-		return StatusUnchanged, ""
+		return result{status: StatusUnchanged}
 	}
-	return StatusSkipped, reason + NameOnlySuffix
+	return result{status: StatusSkipped, detail: reason + NameOnlySuffix}
 }
 
 // NameOnlySuffix ends the skip detail of a file whose content was skipped

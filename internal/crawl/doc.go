@@ -61,6 +61,16 @@
 // which is idempotent) and none while listing. A failed file keeps the old
 // token, so the next crawl reads its change again.
 //
+// Failed files: a file whose download, export or reading failed (after the
+// Drive client's retries), or that the model or the store refused, is
+// recorded in the index with its apperr kind and a bounded message
+// (store.Failures, failures.go; not a searchable record), so the coverage
+// check names it "failed" with its reason. It is tried again by the next
+// crawl (it is not in the index, or its record there is older than the
+// listing, and a failed crawl keeps the old page token); a crawl that
+// indexes or skips it, or no longer lists it, clears the record. A file
+// the crawl's interruption stopped is not recorded.
+//
 // Removals: the feed's removed files (DeleteFiles), or, after a complete
 // full or reconciling listing, the source's indexed files it did not hold
 // (SourceIDs(key) − listed; another source's files are never touched). A

@@ -91,6 +91,13 @@ func (x *synthIndex) ClaimFiles(context.Context, string, string, []string) (int,
 	return 0, nil
 }
 func (x *synthIndex) DeleteFiles(context.Context, []string) error { return nil }
+func (x *synthIndex) RecordFailures(context.Context, []store.Failure) error {
+	return nil
+}
+func (x *synthIndex) ClearFailures(context.Context, string, []string) error { return nil }
+func (x *synthIndex) SourceFailures(context.Context, string) ([]store.Failure, error) {
+	return nil, nil
+}
 
 // peakHeap runs fn and returns the peak heap in use while it ran (sampled
 // every 5 ms) and the heap in use before it.

@@ -15,7 +15,17 @@ type result struct {
 	i      int
 	status Status
 	detail string
+	// err is why a failed file failed (recorded as its store.Failure);
+	// nil for any other status and for a file the crawl's interruption
+	// stopped.
+	err error
 }
+
+// failed is the result of a file that failed with err.
+func failed(err error) result { return result{status: StatusFailed, detail: err.Error(), err: err} }
+
+// interrupted is the result of a file the crawl's interruption stopped.
+var interrupted = result{status: StatusFailed, detail: "interrupted"}
 
 // Embedding batches of a paced provider: inputs per batch (one request at
 // OpenAI's default batch size), estimated tokens per batch (OpenAI allows
@@ -106,9 +116,10 @@ func (p *pipeline) run(entries []Entry, how map[string]work) {
 		go func() {
 			defer readers.Done()
 			for i := range jobs {
-				f, st, detail := readFile(p.ctx, p.opts, how[entries[i].ID])
+				f, r := readFile(p.ctx, p.opts, how[entries[i].ID])
 				if f == nil {
-					p.results <- result{i, st, detail}
+					r.i = i
+					p.results <- r
 					continue
 				}
 				f.i = i
@@ -184,10 +195,10 @@ func (p *pipeline) summarizeStage(in <-chan *fileText, out chan<- *fileText) {
 
 // fail reports f failed with err; a quota error stops the feed.
 func (p *pipeline) fail(f *fileText, err error) {
-	detail := err.Error()
+	r := failed(err)
 	switch {
 	case p.ctx.Err() != nil:
-		detail = "interrupted"
+		r = interrupted
 	case errors.Is(err, ai.ErrQuotaExhausted):
 		p.mu.Lock()
 		if p.first == nil {
@@ -196,7 +207,8 @@ func (p *pipeline) fail(f *fileText, err error) {
 		p.mu.Unlock()
 		p.stopFeed()
 	}
-	p.results <- result{f.i, StatusFailed, detail}
+	r.i = f.i
+	p.results <- r
 }
 
 // commit stores f with its vectors and reports it.
@@ -210,7 +222,7 @@ func (p *pipeline) commit(f *fileText, vecs [][]float32) {
 	if res.Truncated {
 		detail = TruncatedDetail
 	}
-	p.results <- result{f.i, res.Status, detail}
+	p.results <- result{i: f.i, status: res.Status, detail: detail}
 }
 
 func (p *pipeline) embedStage(in <-chan *fileText) {

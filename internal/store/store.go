@@ -15,7 +15,8 @@
 // token) and the files of one source (SourceIDs, ClaimFiles,
 // Filter.Sources); statistics; and GraphStore, the graph records both back
 // ends keep (per-chunk extractions, reports by community signature, the
-// merged graph replaced at once). Name-only entries (File.SkipReason) have
+// merged graph replaced at once); and Failures, the files a crawl of a
+// source could not index, with their reason (never search hits). Name-only entries (File.SkipReason) have
 // no embedding and are never vector hits.
 //
 // RetrieveChunks fuses the chunk rankings by weighted, normalised reciprocal
@@ -526,6 +527,7 @@ type Store interface {
 	Reset(ctx context.Context) error
 
 	Documents
+	Failures
 
 	Stats(ctx context.Context) (Stats, error)
 	Close() error

@@ -245,6 +245,7 @@ func (s *Store) Reset(ctx context.Context) (err error) {
 			"DELETE FROM {schema}.drive_file_index",
 			"DELETE FROM {schema}.gds_document",
 			"DELETE FROM {schema}.drive_sync_state",
+			"DELETE FROM {schema}.gds_crawl_failure",
 			"DELETE FROM {schema}.gds_meta",
 			"DROP INDEX IF EXISTS {schema}.drive_file_index_embedding_hnsw",
 			"DROP INDEX IF EXISTS {schema}.drive_file_chunks_embedding_hnsw",

@@ -224,6 +224,7 @@ func (s *Store) Reset(ctx context.Context) (err error) {
 			`INSERT INTO drive_chunk_fts (drive_chunk_fts) VALUES ('delete-all')`,
 			`DELETE FROM gds_meta WHERE key = '` + store.MetaChunkBackfill + `'`,
 			`DELETE FROM drive_sync_state`,
+			`DELETE FROM gds_crawl_failure`,
 			`DELETE FROM gds_meta WHERE key IN ('embedding_model', 'embedding_dim')`,
 		} {
 			if _, err := tx.ExecContext(ctx, q); err != nil {

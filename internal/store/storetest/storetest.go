@@ -67,6 +67,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"SyncState", testSyncState},
 		{"SyncStatePerSource", testSyncStatePerSource},
 		{"SourceIDs", testSourceIDs},
+		{"CrawlFailures", testFailures},
 		{"EmbeddingSpace", testEmbeddingSpace},
 		{"Reset", testReset},
 		{"Stats", testStats},
