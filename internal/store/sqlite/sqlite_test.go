@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -404,6 +405,7 @@ var undoMigration = map[int][]string{
 	7:  {`DROP INDEX drive_file_index_source`, `ALTER TABLE drive_sync_state DROP COLUMN page_token`},
 	12: {`ALTER TABLE drive_file_index DROP COLUMN ocr`},
 	13: {`ALTER TABLE drive_file_index DROP COLUMN extract_version`, `ALTER TABLE drive_sync_state DROP COLUMN extract_version`},
+	14: {`DROP TABLE gds_crawl_failure`},
 }
 
 // asVersion2 turns the index back into schema version 2 (before chunk full
@@ -418,13 +420,25 @@ func asVersion2(t *testing.T, s *Store) {
 			t.Fatalf("%s: %v", q, err)
 		}
 	}
-	for _, v := range []int{13, 12, 7, 6} {
-		for _, q := range undoMigration[v] {
-			if _, err := s.write.Exec(q); err != nil {
-				t.Fatalf("%s: %v", q, err)
-			}
+	for _, q := range undoSince(3) {
+		if _, err := s.write.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
 		}
 	}
+}
+
+// undoSince is the undo statements of the migrations from version v on,
+// newest first.
+func undoSince(v int) []string {
+	versions := slices.Sorted(maps.Keys(undoMigration))
+	slices.Reverse(versions)
+	var out []string
+	for _, u := range versions {
+		if u >= v {
+			out = append(out, undoMigration[u]...)
+		}
+	}
+	return out
 }
 
 // An index from before sources had keys (one checkpoint row 'global',
@@ -445,7 +459,7 @@ func TestLegacySyncStateIsKeyed(t *testing.T) {
 		if err := s.UpsertFile(ctx, f, nil); err != nil {
 			t.Fatal(err)
 		}
-		for _, q := range append(append(append(undoMigration[13], undoMigration[12]...), undoMigration[7]...),
+		for _, q := range append(undoSince(7),
 			`DELETE FROM gds_schema_migrations WHERE version >= 7`,
 			`INSERT INTO drive_sync_state (id, drive_modified_at, fingerprint, updated_at)
 				VALUES ('global', '2024-05-01T00:00:00.000000000Z', '`+tc.fingerprint+`', '2024-06-01T00:00:00.000000000Z')`) {
