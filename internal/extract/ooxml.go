@@ -240,17 +240,20 @@ func (x xmlText) write(ctx context.Context, w *textWriter, part io.Reader) error
 			if x.text[n] && depthText > 0 {
 				depthText--
 			}
+			// A paragraph break in a cell is written as a space before
+			// the next text, whatever elements end in between (the next
+			// paragraph's properties).
 			switch {
 			case x.tabs[n]:
 				cells--
 				w.WriteByte('\t')
+				pendingSpace = false
 			case x.breaks[n] && cells > 0 && n == "p":
 				pendingSpace = true
-				continue
 			case x.breaks[n]:
 				w.WriteByte('\n')
+				pendingSpace = false
 			}
-			pendingSpace = false
 		case xml.CharData:
 			if depthText > 0 && skipDepth == 0 {
 				if pendingSpace {
