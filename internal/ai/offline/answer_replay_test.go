@@ -180,6 +180,7 @@ func answerReplayKnobs() []answerReplayKnob {
 		answerReplayKnob{"second_gap", &answerSecondGap, []float64{0, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1}},
 		answerReplayKnob{"second_gap_long", &answerSecondGapLong, []float64{0, 0.05, 0.1, 0.2, 0.3, 0.5}},
 		answerReplayKnob{"tie_gap", &answerTieGap, []float64{0, 0.02, 0.05, 0.1}},
+		answerReplayKnob{"type_gap", &answerTypeGap, []float64{0, 0.2, 0.35, 0.5, 0.7, 1}},
 		answerReplayKnob{"global_idf", &answerGlobalIDF, []float64{0, 0.25, 0.5, 0.75, 1}},
 		answerReplayKnob{"min_coverage", &answerMinCoverage, []float64{0.05, 0.1, 0.15, 0.2, 0.25, 0.3}},
 	)
@@ -235,8 +236,8 @@ func TestAnswerReplayAscent(t *testing.T) {
 			break
 		}
 	}
-	t.Logf("weights %v second_gap %g long %g tie %g global_idf %g min_coverage %g", answerWeights, answerSecondGap, answerSecondGapLong,
-		answerTieGap, answerGlobalIDF, answerMinCoverage)
+	t.Logf("weights %v second_gap %g long %g tie %g type_gap %g global_idf %g min_coverage %g", answerWeights, answerSecondGap, answerSecondGapLong,
+		answerTieGap, answerTypeGap, answerGlobalIDF, answerMinCoverage)
 	for _, rs := range sets {
 		t.Logf("%s: tune %v; held out %v", rs.name, answerReplay(rs, true), answerReplay(rs, false))
 	}

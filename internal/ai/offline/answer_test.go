@@ -127,3 +127,89 @@ func TestOfflineDoesNotCallTools(t *testing.T) {
 		t.Errorf("a request with tools: %v, want ErrToolsUnsupported", err)
 	}
 }
+
+func TestAnswerRankingRules(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		in   ai.AnswerInput
+		want string
+	}{
+		{"the heading names the subject the sentence and the question leave out", ai.AnswerInput{
+			Question: "北は中国、東はベトナム、南はカンボジアと国境を接する国家は", Contexts: []ai.AnswerContext{
+				{Ref: 1, Text: "ラオス\n\n国土は南北に細長く、北は中国、東はベトナム、南はカンボジアと国境を接する。首都はヴィエンチャンである。"}}},
+			"ラオス：国土は南北に細長く、北は中国、東はベトナム、南はカンボジアと国境を接する。 [1]"},
+		{"a sentence that only restates the question answers through its heading", ai.AnswerInput{
+			Question: "人権侵害救済機関設置法案に批判的な立場をとっているのはどこか", Contexts: []ai.AnswerContext{
+				{Ref: 2, Text: "日本共産党\n\n人権侵害救済機関設置法案に批判的な立場をとっている。同和団体への公金支出も調査している。"}}},
+			"日本共産党：人権侵害救済機関設置法案に批判的な立場をとっている。 [2]"},
+		{"no heading when the question names it", ai.AnswerInput{
+			Question: "ラオスの首都はどこか", Contexts: []ai.AnswerContext{
+				{Ref: 1, Text: "ラオス\n\n国土は南北に細長い。ラオスの首都はヴィエンチャンである。"}}},
+			"ラオスの首都はヴィエンチャンである。 [1]"},
+		{"no heading for a time", ai.AnswerInput{
+			Question: "When did the stadium open?", Lang: "en", Contexts: []ai.AnswerContext{
+				{Ref: 1, Text: "Levi's Stadium\n\nThe stadium opened in 2014 after two years of work."}}},
+			"The stadium opened in 2014 after two years of work. [1]"},
+		{"an English heading for a name", ai.AnswerInput{
+			Question: "Which city has the busiest port in Europe?", Lang: "en", Contexts: []ai.AnswerContext{
+				{Ref: 1, Text: "# Rotterdam\n\nIts harbour is the busiest port in Europe."}}},
+			"Rotterdam: Its harbour is the busiest port in Europe. [1]"},
+		{"the Japanese neighbour holding the asked person comes first", ai.AnswerInput{
+			Question: "空気中に微生物が多数浮遊していることを証明したのは誰ですか", Contexts: []ai.AnswerContext{
+				{Ref: 1, Text: "この実験で、空気中には眼には見えない微生物が多数浮遊していることを証明した。パスツールの成果は見事であった。"}}},
+			"パスツールの成果は見事であった。 [1] この実験で、空気中には眼には見えない微生物が多数浮遊していることを証明した。 [1]"},
+		{"the Japanese neighbour naming the asked term comes first", ai.AnswerInput{
+			Question: "梅雨の末期に雷をともなって降る雨を何という？", Contexts: []ai.AnswerContext{
+				{Ref: 1, Text: "梅雨の末期には雷をともなった雨が降ることが多い。これを「送り梅雨」と呼ぶ。"}}},
+			"これを「送り梅雨」と呼ぶ。 [1] 梅雨の末期には雷をともなった雨が降ることが多い。 [1]"},
+		{"an English best sentence stays first", ai.AnswerInput{
+			Question: "Who proved that microbes float in the air?", Lang: "en", Contexts: []ai.AnswerContext{
+				{Ref: 1, Text: "An experiment proved that microbes float in the air. In 1859 Louis Pasteur proved that microbes float."}}},
+			"An experiment proved that microbes float in the air. [1] In 1859 Louis Pasteur proved that microbes float. [1]"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := answerText(t, tc.in); got != tc.want {
+				t.Errorf("answer\n got %q\nwant %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestPassageHeading(t *testing.T) {
+	for text, want := range map[string]string{
+		"梅雨\n\n梅雨は雨の季節である。":                       "梅雨",
+		"# Super Bowl 50\n\nThe game was played.": "Super Bowl 50",
+		"The game was played.\n\nIt rained.":      "",
+		"A first line\nright below it.":           "",
+		"One line only":                           "",
+		"Dr. Smith\n\nHe wrote it.":               "",
+	} {
+		if got := passageHeading(text); got != want {
+			t.Errorf("passageHeading(%q) = %q, want %q", text, got, want)
+		}
+	}
+}
+
+func TestAnswerTypeOfTerm(t *testing.T) {
+	for q, want := range map[string]answerType{
+		"梅雨明けのことを何という？":      answerTerm,
+		"日本共産党の略称は":          answerTerm,
+		"この権利をなんと呼ぶか":        answerTerm,
+		"梅雨はいつ明けるか":          answerTime,
+		"What is it called?": answerNone,
+	} {
+		if got := answerTypeOfAnswer(q); got != want {
+			t.Errorf("answerTypeOfAnswer(%q) = %d, want %d", q, got, want)
+		}
+	}
+	for sent, want := range map[string]bool{
+		"これを「送り梅雨」と呼ぶ。":       true,
+		"梅雨明けを出梅（しゅつばい）ともいう。": true,
+		"梅雨明けは7月である。":         false,
+		"これを「梅雨明け」と呼ぶ。":       false, // the question's own word
+	} {
+		if got := hasTerm(sent, map[string]bool{"梅雨": true, "雨明": true, "明け": true}); got != want {
+			t.Errorf("hasTerm(%q) = %v, want %v", sent, got, want)
+		}
+	}
+}

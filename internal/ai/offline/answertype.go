@@ -9,7 +9,7 @@ import (
 
 // answerType is the kind of answer a question asks for, read from its
 // question words (generic QA knowledge, no corpus rule): a time, a
-// quantity or a person.
+// quantity, a person or a term.
 type answerType int
 
 const (
@@ -17,6 +17,10 @@ const (
 	answerTime
 	answerNumber
 	answerPerson
+	// answerTerm asks what something is called (何という, 名称): a
+	// Japanese question, answered by a quoted or named term (the answer
+	// composer's type only, answerTypeOfAnswer).
+	answerTerm
 )
 
 var (
@@ -26,12 +30,16 @@ var (
 	reJaTime   = rules.LazyRegexp(`いつ|何年|何月|何日|何世紀|何時代|何年代|何時`)
 	reJaNumber = rules.LazyRegexp(`いくつ|いくら|どのくらい|どれくらい|どれほど|何(人|個|回|度|倍|本|台|冊|件|歳|才|位|種|匹|頭|羽|つ|階|名|社|か国|カ国|ヶ国|%|％|パーセント|メートル|キロ|トン|万|億|千|百|割|点|番|票|試合|勝|敗|枚|隻|機|両|店|校|部|章|曲|話|作)`)
 	reJaPerson = rules.LazyRegexp(`誰|だれ|何者|どなた`)
+	reJaTerm   = rules.LazyRegexp(`(何|なん|なに)(と|て)(いう|言う|いい|言い|呼|よ|称)|名前|名称|別名|略称|正式名|通称|愛称`)
 
 	// Answers of each type in a sentence: a year or date; a number; a
 	// capitalised word (English) for a person.
 	reTimeAns   = rules.LazyRegexp(`(?i)\b(1[0-9]{3}|20[0-9]{2})s?\b|[0-9]+\s*(年|月|日|世紀)|\b[0-9]+(st|nd|rd|th) century\b|\b(january|february|march|april|may|june|july|august|september|october|november|december)\b|(明治|大正|昭和|平成|令和|元禄|江戸|室町|鎌倉|平安|奈良)`)
 	reNumberAns = rules.LazyRegexp(`(?i)[0-9]+(?:[.,][0-9]+)*|\b(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|hundreds|thousand|thousands|million|millions|billion|billions|dozen)\b|[一二三四五六七八九十百千万億]+(人|個|回|度|倍|本|台|冊|件|歳|つ|名|社|か国|カ国|ヶ国|年|種)`)
 	rePersonAns = rules.LazyRegexp(`\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*`)
+	// A term: quoted (「出梅」, 『資本論』), or named before a verb of
+	// naming (送り梅雨（おくりづゆ）と呼ぶ); the term is the group that matched.
+	reTermAns = rules.LazyRegexp(`「([^」]{1,40})」|『([^』]{1,40})』|([\p{Han}\p{Katakana}ーA-Za-z0-9・]{2,})(?:（[^）]{1,30}）)?(?:と|とも)(?:いう|いい|言う|言い|呼|よば|よぶ|称|名付)`)
 )
 
 // answerTypeOf reads the answer type a question asks for.
@@ -47,11 +55,23 @@ func answerTypeOf(q string) answerType {
 	return answerNone
 }
 
+// answerTypeOfAnswer is answerTypeOf for the answer's sentences, which
+// also tell a Japanese question for a term (answerTerm) — the reranker's
+// passages do not: a name's type did not move its ranking.
+func answerTypeOfAnswer(q string) answerType {
+	if t := answerTypeOf(q); t != answerNone || !reJaTerm().MatchString(q) {
+		return t
+	}
+	return answerTerm
+}
+
 // sentenceHas reports whether a sentence holds a candidate answer of type
 // t that is not one of the question's own tokens (qset).
 func sentenceHas(sent string, t answerType, qset map[string]bool) bool {
 	var re *regexp.Regexp
 	switch t {
+	case answerTerm:
+		return hasTerm(sent, qset)
 	case answerTime:
 		re = reTimeAns()
 	case answerNumber:
@@ -75,6 +95,20 @@ func sentenceHas(sent string, t answerType, qset map[string]bool) bool {
 		}
 		if fresh {
 			return true
+		}
+	}
+	return false
+}
+
+// hasTerm reports whether a sentence names a term (reTermAns) that is not
+// one of the question's own tokens (qset).
+func hasTerm(sent string, qset map[string]bool) bool {
+	for _, m := range reTermAns().FindAllStringSubmatch(sent, -1) {
+		term := m[1] + m[2] + m[3]
+		for _, tok := range tokenize.Tokens(term) {
+			if !qset[tok] {
+				return true
+			}
 		}
 	}
 	return false
