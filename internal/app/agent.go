@@ -284,7 +284,7 @@ func (e *agentEngine) Content(ctx context.Context, id string, limit int) ([]agen
 	out := make([]agent.Passage, len(chunks))
 	for i, c := range chunks {
 		out[i] = agent.Passage{Ordinal: c.Ordinal, Evidence: agent.Evidence{
-			FileID: id, Name: doc.Name, ChunkID: ChunkID(id, c.Ordinal), Page: c.Page, Text: c.Text, Link: doc.Link}}
+			FileID: id, Name: doc.Name, ChunkID: store.ChunkID(id, c.Ordinal), Page: c.Page, Text: c.Text, Link: doc.Link}}
 	}
 	return out, more, nil
 }

@@ -101,7 +101,7 @@ func readSkipped(ctx context.Context, xr crawl.Extractor, doc agent.Doc, limit i
 	out := make([]agent.Passage, len(chunks))
 	for i, c := range chunks {
 		out[i] = agent.Passage{Ordinal: c.Ordinal, Evidence: agent.Evidence{
-			FileID: doc.ID, Name: doc.Name, ChunkID: ChunkID(doc.ID, c.Ordinal), Page: c.Page, Text: c.Text, Link: doc.Link}}
+			FileID: doc.ID, Name: doc.Name, ChunkID: store.ChunkID(doc.ID, c.Ordinal), Page: c.Page, Text: c.Text, Link: doc.Link}}
 	}
 	return out, more, nil
 }

@@ -74,9 +74,6 @@ type Source struct {
 	Account string `json:"account,omitempty"`
 }
 
-// ChunkID names a chunk: its file's ID and its ordinal.
-func ChunkID(fileID string, ordinal int) string { return fmt.Sprintf("%s#%d", fileID, ordinal) }
-
 // checkRetrieve validates and fills the defaults of r.
 func checkRetrieve(r *RetrieveRequest) error {
 	if r.MaxTopK <= 0 {
@@ -255,7 +252,7 @@ func retrieve(ctx context.Context, st store.Store, prov ai.Provider, req Retriev
 	for _, h := range hits {
 		f := byID[h.FileID]
 		out = append(out, Source{
-			Ref: len(out) + 1, FileID: h.FileID, Name: f.Name, ChunkID: ChunkID(h.FileID, h.Ordinal), Ordinal: h.Ordinal,
+			Ref: len(out) + 1, FileID: h.FileID, Name: f.Name, ChunkID: store.ChunkID(h.FileID, h.Ordinal), Ordinal: h.Ordinal,
 			Page: h.Page, Text: h.Text, Score: h.Score, Link: f.WebLink, Path: f.Path, MimeType: f.MimeType,
 			Account: store.DriveAccount(f.Source),
 		})

@@ -359,7 +359,7 @@ func (g *dryGraph) GraphTextHashes(ctx context.Context) (map[string]string, erro
 func (g *dryGraph) PutGraphExtraction(_ context.Context, e store.GraphExtraction) error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	id := graph.ChunkID(e.FileID, e.Ordinal)
+	id := store.ChunkID(e.FileID, e.Ordinal)
 	g.ex[id] = e
 	delete(g.deleted, id)
 	return nil
@@ -391,7 +391,7 @@ func (g *dryGraph) GraphExtractions(ctx context.Context, ids []string) ([]store.
 	}
 	var out []store.GraphExtraction
 	for _, e := range stored {
-		id := graph.ChunkID(e.FileID, e.Ordinal)
+		id := store.ChunkID(e.FileID, e.Ordinal)
 		if _, put := g.ex[id]; !put && !g.deleted[id] {
 			out = append(out, e)
 		}

@@ -175,9 +175,6 @@ func (w *window) leave() {
 	w.cond.Broadcast()
 }
 
-// ChunkID names a chunk as the graph records do: "fileID#ordinal".
-func ChunkID(fileID string, ordinal int) string { return fileID + "#" + strconv.Itoa(ordinal) }
-
 // SplitChunkID is the inverse of ChunkID.
 func SplitChunkID(id string) (fileID string, ordinal int, ok bool) {
 	i := strings.LastIndexByte(id, '#')
@@ -225,7 +222,7 @@ func (b *Builder) Build(ctx context.Context, opts BuildOptions) (BuildStats, err
 			return st, fmt.Errorf("read the indexed chunks: %w", err)
 		}
 		for _, c := range page.Chunks {
-			id := ChunkID(c.FileID, c.Ordinal)
+			id := store.ChunkID(c.FileID, c.Ordinal)
 			scope = append(scope, id)
 			inScope[id] = true
 			h := TextHash(c.Text)
@@ -304,7 +301,7 @@ func (b *Builder) Build(ctx context.Context, opts BuildOptions) (BuildStats, err
 	}
 	exs := make([]ChunkExtraction, 0, len(stored))
 	for _, s := range stored {
-		id := ChunkID(s.FileID, s.Ordinal)
+		id := store.ChunkID(s.FileID, s.Ordinal)
 		if !inScope[id] {
 			continue
 		}

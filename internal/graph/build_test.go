@@ -137,7 +137,7 @@ func checkChain(t *testing.T, res graph.Result, names map[string]string) {
 	}
 	chunks := map[string]bool{}
 	for _, c := range refs.Chunks {
-		if !docs[c.DocumentID] || c.ID != graph.ChunkID(c.DocumentID, c.Ordinal) {
+		if !docs[c.DocumentID] || c.ID != store.ChunkID(c.DocumentID, c.Ordinal) {
 			t.Errorf("%s: chunk %+v has no document in the chain", res.Mode, c)
 		}
 		chunks[c.ID] = true

@@ -576,7 +576,7 @@ func (s *Searcher) chunkTexts(ctx context.Context, ids []string) (map[string]str
 			return nil, fmt.Errorf("read the chunks of %s: %w", f, err)
 		}
 		for _, c := range chunks {
-			out[ChunkID(f, c.Ordinal)] = c.Text
+			out[store.ChunkID(f, c.Ordinal)] = c.Text
 		}
 	}
 	return out, nil

@@ -131,7 +131,7 @@ func (s *Server) registerDocuments(secured []map[string][]string) {
 		out := &bodyOut[DocumentDetailBody]{Body: DocumentDetailBody{DocumentBody: s.documentBody(d.Document, langOf(ctx)), Chunks: []ChunkBody{}}}
 		for _, c := range d.Chunks {
 			out.Body.Chunks = append(out.Body.Chunks, ChunkBody{
-				ID: app.ChunkID(d.ID, c.Ordinal), DocumentID: d.ID, Content: c.Text, ChunkIndex: c.Ordinal,
+				ID: store.ChunkID(d.ID, c.Ordinal), DocumentID: d.ID, Content: c.Text, ChunkIndex: c.Ordinal,
 				PageNumber: page(c.Page), CreatedAt: d.UpdatedAt,
 			})
 		}

@@ -6,7 +6,7 @@ import (
 )
 
 // The graph records of GraphRAG (gds graph build, internal/graph). Chunks
-// are named by their chunk ID "fileID#ordinal" (app.ChunkID).
+// are named by their chunk ID "fileID#ordinal" (ChunkID).
 
 // GraphExtraction is what the AI provider extracted from one chunk: the
 // unit a graph build commits, so that a killed build resumes where it

@@ -35,6 +35,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -229,6 +230,26 @@ type Filter struct {
 	// empty: every source. Sources alone does not make a query without
 	// terms a filter-only listing.
 	Sources []string
+}
+
+// FilterOnly reports whether a query without usable terms still selects
+// files by f: a period, MIME-type or folder restriction (IDs and Sources
+// only narrow a search).
+func (f Filter) FilterOnly() bool {
+	return !f.ModifiedAfter.IsZero() || !f.ModifiedBefore.IsZero() || len(f.MimeTypes) > 0 ||
+		CleanFolder(f.Folder) != ""
+}
+
+// ChunkID names a chunk, in the graph records and the API: its file's ID
+// and its ordinal, "fileID#ordinal".
+func ChunkID(fileID string, ordinal int) string { return fileID + "#" + strconv.Itoa(ordinal) }
+
+// EmbeddingMismatch is the error of a back end holding embeddings of
+// space have when want is configured (wrapping ErrEmbeddingMismatch).
+func EmbeddingMismatch(have, want EmbeddingSpace) error {
+	return fmt.Errorf("%w: the index holds embeddings of %q (%d dimensions) but %q (%d dimensions) is configured; "+
+		"re-crawl with `gds crawl --full` to rebuild the index with the new model",
+		ErrEmbeddingMismatch, have.Model, have.Dim, want.Model, want.Dim)
 }
 
 // InSources reports whether a file of source passes Filter.Sources.

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strconv"
 
 	"github.com/jackc/pgx/v5"
 
@@ -14,8 +13,6 @@ import (
 )
 
 var _ store.GraphStore = (*Store)(nil)
-
-func graphChunkID(fileID string, ordinal int) string { return fileID + "#" + strconv.Itoa(ordinal) }
 
 // encodeVec stores v as little-endian float32 (graph embeddings are BYTEA).
 func encodeVec(v []float32) []byte {
@@ -81,9 +78,9 @@ func (s *Store) PutGraphExtraction(ctx context.Context, e store.GraphExtraction)
 	_, err = s.pool.Exec(ctx, s.q(`INSERT INTO {schema}.gds_graph_extraction (chunk_id, file_id, ordinal, text_hash, data)
 		VALUES ($1, $2, $3, $4, $5)
 		ON CONFLICT (chunk_id) DO UPDATE SET text_hash = excluded.text_hash, data = excluded.data`),
-		graphChunkID(e.FileID, e.Ordinal), e.FileID, e.Ordinal, e.TextHash, e.Data)
+		store.ChunkID(e.FileID, e.Ordinal), e.FileID, e.Ordinal, e.TextHash, e.Data)
 	if err != nil {
-		return fmt.Errorf("postgres: writing the graph extraction of %s: %w", graphChunkID(e.FileID, e.Ordinal), err)
+		return fmt.Errorf("postgres: writing the graph extraction of %s: %w", store.ChunkID(e.FileID, e.Ordinal), err)
 	}
 	return nil
 }

@@ -59,13 +59,6 @@ func where(flt store.Filter, args []any) (conds []string, outArgs []any, none bo
 	return conds, args, false
 }
 
-// filterOnly reports whether a query without usable terms still selects
-// files: a period, MIME-type or folder restriction.
-func filterOnly(f store.Filter) bool {
-	return !f.ModifiedAfter.IsZero() || !f.ModifiedBefore.IsZero() || len(f.MimeTypes) > 0 ||
-		store.CleanFolder(f.Folder) != ""
-}
-
 func and(conds []string) string {
 	if len(conds) == 0 {
 		return "TRUE"
@@ -81,7 +74,7 @@ func (s *Store) KeywordSearch(ctx context.Context, q store.KeywordQuery) (_ stor
 	res := store.KeywordResult{}
 	tsq := buildTSQuery(q.Terms, q.Match)
 	f := q.Filter
-	if tsq == "" && !filterOnly(f) {
+	if tsq == "" && !f.FilterOnly() {
 		return res, nil
 	}
 	limit := q.Limit
@@ -179,7 +172,7 @@ func (s *Store) KeywordFacets(ctx context.Context, q store.KeywordQuery) (_ []st
 	defer s.classify(&err)
 	out := []store.FacetCount{}
 	tsq := buildTSQuery(q.Terms, q.Match)
-	if tsq == "" && !filterOnly(q.Filter) {
+	if tsq == "" && !q.Filter.FilterOnly() {
 		return out, nil
 	}
 	var args []any

@@ -79,12 +79,6 @@ func (s *Store) cachedSpace(ctx context.Context, refresh bool) (store.EmbeddingS
 	return sp, nil
 }
 
-// mismatch is the error for mixing embedding spaces.
-func mismatch(have, want store.EmbeddingSpace) error {
-	return fmt.Errorf("%w: the index holds embeddings of %s (%d dimensions) but %s (%d dimensions) was requested; re-crawl with `gds crawl --full` to rebuild the index with the new model",
-		store.ErrEmbeddingMismatch, have.Model, have.Dim, want.Model, want.Dim)
-}
-
 // EnsureEmbeddingSpace records the model and dimension on first use, creating
 // the HNSW cosine indexes for that dimension, and fails with an error wrapping
 // store.ErrEmbeddingMismatch when another space is recorded.
@@ -103,7 +97,7 @@ func (s *Store) EnsureEmbeddingSpace(ctx context.Context, want store.EmbeddingSp
 		}
 		if have.Dim > 0 {
 			if have != want {
-				return mismatch(have, want)
+				return store.EmbeddingMismatch(have, want)
 			}
 			return nil
 		}

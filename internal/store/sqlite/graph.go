@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 
 	"github.com/gds-cli/gds/internal/store"
 )
@@ -35,8 +34,6 @@ func (s *Store) GraphTextHashes(ctx context.Context) (_ map[string]string, err e
 	return out, nil
 }
 
-func graphChunkID(fileID string, ordinal int) string { return fileID + "#" + strconv.Itoa(ordinal) }
-
 // PutGraphExtraction inserts or replaces one chunk's extraction.
 func (s *Store) PutGraphExtraction(ctx context.Context, e store.GraphExtraction) (err error) {
 	defer s.classify(&err)
@@ -46,7 +43,7 @@ func (s *Store) PutGraphExtraction(ctx context.Context, e store.GraphExtraction)
 	return s.inWriteTx(ctx, "put graph extraction", func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO gds_graph_extraction (chunk_id, file_id, ordinal, text_hash, data) VALUES (?, ?, ?, ?, ?)
 			ON CONFLICT (chunk_id) DO UPDATE SET text_hash = excluded.text_hash, data = excluded.data`,
-			graphChunkID(e.FileID, e.Ordinal), e.FileID, e.Ordinal, e.TextHash, e.Data)
+			store.ChunkID(e.FileID, e.Ordinal), e.FileID, e.Ordinal, e.TextHash, e.Data)
 		return err
 	})
 }

@@ -134,7 +134,7 @@ func (s *Store) KeywordSearch(ctx context.Context, q store.KeywordQuery) (_ stor
 	defer s.classify(&err)
 	match := ftsQuery(q.Terms, q.Match)
 	where, args, none := filterSQL(q.Filter, "f")
-	if none || match == "" && !filterOnly(q.Filter) {
+	if none || match == "" && !q.Filter.FilterOnly() {
 		return store.KeywordResult{Hits: []store.Hit{}}, nil
 	}
 	limit := q.Limit
@@ -484,7 +484,7 @@ func (s *Store) KeywordFacets(ctx context.Context, q store.KeywordQuery) (_ []st
 	out := []store.FacetCount{}
 	match := ftsQuery(q.Terms, q.Match)
 	where, args, none := filterSQL(q.Filter, "f")
-	if none || match == "" && !filterOnly(q.Filter) {
+	if none || match == "" && !q.Filter.FilterOnly() {
 		return out, nil
 	}
 	if match != "" {
@@ -508,13 +508,6 @@ func (s *Store) KeywordFacets(ctx context.Context, q store.KeywordQuery) (_ []st
 		return nil, fmt.Errorf("keyword facets in %s: %w", s.path, err)
 	}
 	return out, nil
-}
-
-// filterOnly reports whether a query without usable terms still selects
-// files: a period, MIME-type or folder restriction.
-func filterOnly(f store.Filter) bool {
-	return !f.ModifiedAfter.IsZero() || !f.ModifiedBefore.IsZero() || len(f.MimeTypes) > 0 ||
-		store.CleanFolder(f.Folder) != ""
 }
 
 // filterSearch returns every file passing where, newest first. The score

@@ -65,12 +65,6 @@ func bumpGeneration(ctx context.Context, tx *sql.Tx) error {
 	return nil
 }
 
-func mismatch(have, want store.EmbeddingSpace) error {
-	return fmt.Errorf("%w: the index holds embeddings of %q (%d dimensions) but %q (%d dimensions) is configured; "+
-		"re-crawl with `gds crawl --full` to rebuild the index with the new model",
-		store.ErrEmbeddingMismatch, have.Model, have.Dim, want.Model, want.Dim)
-}
-
 // EnsureEmbeddingSpace records sp on first use and refuses a different one.
 func (s *Store) EnsureEmbeddingSpace(ctx context.Context, sp store.EmbeddingSpace) (err error) {
 	defer s.classify(&err)
@@ -85,7 +79,7 @@ func (s *Store) EnsureEmbeddingSpace(ctx context.Context, sp store.EmbeddingSpac
 		return nil
 	}
 	if m.space != (store.EmbeddingSpace{}) {
-		return mismatch(m.space, sp)
+		return store.EmbeddingMismatch(m.space, sp)
 	}
 	if err := s.refuseWrite("record the embedding space"); err != nil {
 		return err
@@ -99,7 +93,7 @@ func (s *Store) EnsureEmbeddingSpace(ctx context.Context, sp store.EmbeddingSpac
 			return nil
 		}
 		if m.space != (store.EmbeddingSpace{}) {
-			return mismatch(m.space, sp)
+			return store.EmbeddingMismatch(m.space, sp)
 		}
 		_, err = tx.ExecContext(ctx, `INSERT OR REPLACE INTO gds_meta (key, value) VALUES (?, ?), (?, ?)`,
 			metaModel, sp.Model, metaDim, strconv.Itoa(sp.Dim))
