@@ -115,36 +115,18 @@ func (s *Store) ChunkTextSearch(ctx context.Context, q store.KeywordQuery) (_ []
 	}
 	defer tx.Rollback()
 	query := `SELECT rowid, bm25(drive_chunk_fts) FROM drive_chunk_fts WHERE drive_chunk_fts MATCH ?`
-	qargs := []any{match}
-	if where == "" {
-		query += ` ORDER BY rank LIMIT ?`
-		qargs = append(qargs, limit)
-	}
-	rows, err := tx.QueryContext(ctx, query, qargs...)
-	if err != nil {
-		return nil, fmt.Errorf("chunk text search in %s: %w", s.path, err)
-	}
 	var cands []cand // doc holds the rowid here
-	for rows.Next() {
-		var c cand
-		if err := rows.Scan(&c.doc, &c.rank); err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("chunk text search in %s: %w", s.path, err)
-		}
-		cands = append(cands, c)
+	if where == "" {
+		cands, err = topChunkMatches(ctx, tx, query, match, limit)
+	} else {
+		cands, err = chunkMatches(ctx, tx, query, match)
 	}
-	if err := rows.Close(); err != nil {
+	if err != nil {
 		return nil, fmt.Errorf("chunk text search in %s: %w", s.path, err)
 	}
 	if len(cands) == 0 {
 		return out, nil
 	}
-	sort.Slice(cands, func(i, j int) bool {
-		if cands[i].rank != cands[j].rank {
-			return cands[i].rank < cands[j].rank
-		}
-		return cands[i].doc < cands[j].doc
-	})
 	// The files of the matches (passing the filter, when there is one).
 	docSet := map[int64]bool{}
 	var docs []cand
@@ -163,6 +145,20 @@ func (s *Store) ChunkTextSearch(ctx context.Context, q store.KeywordQuery) (_ []
 	if err != nil {
 		return nil, fmt.Errorf("chunk text search in %s: resolve files: %w", s.path, err)
 	}
+	// Equal scores in file ID and ordinal order, whatever order the
+	// chunks were written in (a crawl writes files concurrently).
+	sort.Slice(cands, func(i, j int) bool {
+		a, b := cands[i], cands[j]
+		if a.rank != b.rank {
+			return a.rank < b.rank
+		}
+		da, oa := splitRowID(a.doc)
+		db, ob := splitRowID(b.doc)
+		if ida, idb := ids[da], ids[db]; ida != idb {
+			return ida < idb
+		}
+		return oa < ob
+	})
 	for _, c := range cands {
 		if len(out) == limit {
 			break
@@ -185,6 +181,46 @@ func (s *Store) ChunkTextSearch(ctx context.Context, q store.KeywordQuery) (_ []
 		out = append(out, h)
 	}
 	return out, nil
+}
+
+// chunkMatches reads every match of query (rowid, bm25) for match.
+func chunkMatches(ctx context.Context, tx *sql.Tx, query, match string, extra ...any) ([]cand, error) {
+	rows, err := tx.QueryContext(ctx, query, append([]any{match}, extra...)...)
+	if err != nil {
+		return nil, err
+	}
+	var cands []cand
+	for rows.Next() {
+		var c cand
+		if err := rows.Scan(&c.doc, &c.rank); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		cands = append(cands, c)
+	}
+	return cands, rows.Close()
+}
+
+// topChunkMatches reads the limit best matches of query, and every
+// further match whose score ties with the last of them, so which of
+// equally scored chunks make the cut is decided by file ID and ordinal,
+// not by the order they were written in. It reads one match more than
+// the limit; only when that one ties does it read on, a page at a time.
+func topChunkMatches(ctx context.Context, tx *sql.Tx, query, match string, limit int) ([]cand, error) {
+	page := limit + 1
+	cands, err := chunkMatches(ctx, tx, query+` ORDER BY 2, 1 LIMIT ?`, match, page)
+	for err == nil && len(cands) > limit && cands[len(cands)-1].rank == cands[limit-1].rank {
+		var more []cand
+		if more, err = chunkMatches(ctx, tx, query+` ORDER BY 2, 1 LIMIT ? OFFSET ?`, match, page, len(cands)); len(more) == 0 {
+			break
+		}
+		cands = append(cands, more...)
+	}
+	n := min(limit, len(cands))
+	for n < len(cands) && cands[n].rank == cands[limit-1].rank {
+		n++
+	}
+	return cands[:n], err
 }
 
 // FileChunks returns the first limit chunks of a file in ordinal order.

@@ -425,3 +425,29 @@ func testDeleteRemovesChunks(t *testing.T, newStore func(t *testing.T) store.Sto
 		t.Errorf("ScanChunks after Reset = %v, want none", fileChunkKeys(got))
 	}
 }
+
+// testChunkTextTies checks that chunks of equal full-text relevance come
+// in file ID, then ordinal order, whatever order their files were written
+// in (a crawl writes files concurrently), also where the limit cuts among
+// them and with a filter: two crawls of one corpus rank alike.
+func testChunkTextTies(t *testing.T, newStore func(t *testing.T) store.Store) {
+	ctx, s := open(t, newStore)
+	ids := []string{"t-e", "t-c", "t-a", "t-d", "t-b"}
+	for _, id := range ids {
+		f := file(id, id+".txt", "")
+		f.Path = "Ties"
+		upsert(t, ctx, s, f, chunk(1, 0, "walrus ledger entry", 1), chunk(0, 0, "walrus ledger entry", 1))
+	}
+	var all []chunkKey
+	for _, id := range []string{"t-a", "t-b", "t-c", "t-d", "t-e"} {
+		all = append(all, chunkKey{id, 0}, chunkKey{id, 1})
+	}
+	for _, limit := range []int{1, 3, 4, 9, 100} {
+		for _, flt := range []store.Filter{{}, {Folder: "Ties"}} {
+			got := chunkKeys(chunkText(t, ctx, s, store.KeywordQuery{Terms: []string{"walrus"}, Limit: limit, Filter: flt}))
+			if want := all[:min(limit, len(all))]; !slices.Equal(got, want) {
+				t.Errorf("limit %d, filter %+v: %v, want %v", limit, flt, got, want)
+			}
+		}
+	}
+}

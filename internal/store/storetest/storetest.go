@@ -57,6 +57,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"KeywordFacets", testKeywordFacets},
 		{"ChunkSearch", testChunkSearch},
 		{"ChunkTextSearch", testChunkTextSearch},
+		{"ChunkTextSearchTies", testChunkTextTies},
 		{"FileChunks", testFileChunks},
 		{"ScanChunks", testScanChunks},
 		{"RetrieveChunks", testRetrieveChunks},
