@@ -117,7 +117,7 @@ func runSearchText(ctx context.Context, d *app.Deps, opts searchOptions) error {
 	if opts.Query == "" && !d.StdinTTY {
 		return usageError{err: errors.New(d.T("search.no_query"))}
 	}
-	r := newInteractive(d, opts)
+	r := render.NewInteractive(d.IOStreams, opts.Verbose)
 	var asker search.Asker = search.NoAnswer{}
 	if d.StdinTTY {
 		asker = r
@@ -142,21 +142,6 @@ func runSearchText(ctx context.Context, d *app.Deps, opts searchOptions) error {
 	}
 	_, err = searchOnce(ctx, d, ss, r, opts.Query, opts)
 	return err
-}
-
-// newInteractive builds the terminal renderer: colours, hyperlinks and the
-// wrap width follow stdout (d.IOStreams), spinners need stderr to be a
-// terminal.
-func newInteractive(d *app.Deps, opts searchOptions) *render.Interactive {
-	r := &render.Interactive{Out: d.Stdout, Err: d.Stderr, Lines: render.NewLines(d.Stdin), Lang: d.Lang, Verbose: opts.Verbose,
-		Hyperlinks: d.Hyperlinks, Color: d.Color}
-	if d.StdoutTTY {
-		r.Width = d.Width
-		if d.StderrTTY {
-			r.StartSpinner = render.PtermSpinner
-		}
-	}
-	return r
 }
 
 // searchOnce runs one search and prints its end: the readable list on a

@@ -13,6 +13,7 @@ import (
 
 	"github.com/gds-cli/gds/internal/ai"
 	"github.com/gds-cli/gds/internal/i18n"
+	"github.com/gds-cli/gds/internal/iostreams"
 	"github.com/gds-cli/gds/internal/render/alfred"
 	"github.com/gds-cli/gds/internal/render/textwidth"
 	"github.com/gds-cli/gds/internal/search"
@@ -126,6 +127,23 @@ type Interactive struct {
 }
 
 var _ search.Asker = (*Interactive)(nil)
+
+// NewInteractive builds the renderer of a search on ios: results on
+// stdout, with its colours and hyperlinks, wrapped at its width when it is
+// a terminal; steps, rounds (verbose) and the question on stderr, read
+// from stdin; spinners (PtermSpinner) when both stdout and stderr are
+// terminals.
+func NewInteractive(ios iostreams.IOStreams, verbose bool) *Interactive {
+	r := &Interactive{Out: ios.Stdout, Err: ios.Stderr, Lines: NewLines(ios.Stdin), Lang: ios.Lang, Verbose: verbose,
+		Hyperlinks: ios.Hyperlinks, Color: ios.Color}
+	if ios.StdoutTTY {
+		r.Width = ios.Width
+		if ios.StderrTTY {
+			r.StartSpinner = PtermSpinner
+		}
+	}
+	return r
+}
 
 // Begin resets the per-search state.
 func (r *Interactive) Begin() {

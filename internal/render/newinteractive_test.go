@@ -1,10 +1,9 @@
-package main
+package render
 
 import (
 	"bytes"
 	"testing"
 
-	"github.com/gds-cli/gds/internal/app"
 	"github.com/gds-cli/gds/internal/i18n"
 	"github.com/gds-cli/gds/internal/iostreams"
 )
@@ -25,16 +24,19 @@ func TestNewInteractiveFollowsTheStreams(t *testing.T) {
 		{"a pipe", iostreams.IOStreams{StderrTTY: true, Width: 80}, false, false, false, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var out bytes.Buffer
+			var out, errOut bytes.Buffer
 			s := tc.io
-			s.Stdout, s.Lang = &out, i18n.Ja
-			r := newInteractive(app.New(app.Options{IO: s}), searchOptions{})
-			if r.Color != tc.color || r.Hyperlinks != tc.links || r.Width != tc.width || (r.StartSpinner != nil) != tc.spin {
-				t.Errorf("colour %v, links %v, width %d, spinner %v; want %v, %v, %d, %v",
-					r.Color, r.Hyperlinks, r.Width, r.StartSpinner != nil, tc.color, tc.links, tc.width, tc.spin)
-			}
-			if r.Out != &out || r.Lang != i18n.Ja {
-				t.Errorf("renderer writes to %v in %q, want the given stdout in ja", r.Out, r.Lang)
+			s.Stdout, s.Stderr, s.Lang = &out, &errOut, i18n.Ja
+			for _, verbose := range []bool{false, true} {
+				r := NewInteractive(s, verbose)
+				if r.Color != tc.color || r.Hyperlinks != tc.links || r.Width != tc.width || (r.StartSpinner != nil) != tc.spin {
+					t.Errorf("colour %v, links %v, width %d, spinner %v; want %v, %v, %d, %v",
+						r.Color, r.Hyperlinks, r.Width, r.StartSpinner != nil, tc.color, tc.links, tc.width, tc.spin)
+				}
+				if r.Out != &out || r.Err != &errOut || r.Lang != i18n.Ja || r.Verbose != verbose {
+					t.Errorf("renderer writes to %v and %v in %q (verbose %v), want the given stdout and stderr in ja (verbose %v)",
+						r.Out, r.Err, r.Lang, r.Verbose, verbose)
+				}
 			}
 		})
 	}
