@@ -127,7 +127,21 @@ func (s *Store) ChunkTextSearch(ctx context.Context, q store.KeywordQuery) (_ []
 	if len(cands) == 0 {
 		return out, nil
 	}
-	// The files of the matches (passing the filter, when there is one).
+	ids, err := chunkFiles(ctx, tx, cands, where, args)
+	if err != nil {
+		return nil, fmt.Errorf("chunk text search in %s: resolve files: %w", s.path, err)
+	}
+	sortChunkMatches(cands, ids)
+	out, err = chunkHits(ctx, tx, cands, ids, limit)
+	if err != nil {
+		return nil, fmt.Errorf("chunk text search in %s: %w", s.path, err)
+	}
+	return out, nil
+}
+
+// chunkFiles returns the file IDs, by doc_id, of the files of the matches
+// (rowids in cands) that pass the filter where/args (all: where "").
+func chunkFiles(ctx context.Context, tx *sql.Tx, cands []cand, where string, args []any) (map[int64]string, error) {
 	docSet := map[int64]bool{}
 	var docs []cand
 	for _, c := range cands {
@@ -136,17 +150,16 @@ func (s *Store) ChunkTextSearch(ctx context.Context, q store.KeywordQuery) (_ []
 			docs = append(docs, cand{doc: d})
 		}
 	}
-	var ids map[int64]string
 	if where == "" || len(docs) <= resolveByList {
-		ids, err = docIDs(ctx, tx, " AND f.doc_id IN (SELECT value FROM json_each(?))"+where, append([]any{docList(docs)}, args...))
-	} else {
-		ids, err = docIDs(ctx, tx, where, args)
+		return docIDs(ctx, tx, " AND f.doc_id IN (SELECT value FROM json_each(?))"+where, append([]any{docList(docs)}, args...))
 	}
-	if err != nil {
-		return nil, fmt.Errorf("chunk text search in %s: resolve files: %w", s.path, err)
-	}
-	// Equal scores in file ID and ordinal order, whatever order the
-	// chunks were written in (a crawl writes files concurrently).
+	return docIDs(ctx, tx, where, args)
+}
+
+// sortChunkMatches orders matches by score, equal scores in file ID (ids
+// by doc_id) and ordinal order, whatever order the chunks were written in
+// (a crawl writes files concurrently). Pure.
+func sortChunkMatches(cands []cand, ids map[int64]string) {
 	sort.Slice(cands, func(i, j int) bool {
 		a, b := cands[i], cands[j]
 		if a.rank != b.rank {
@@ -159,6 +172,12 @@ func (s *Store) ChunkTextSearch(ctx context.Context, q store.KeywordQuery) (_ []
 		}
 		return oa < ob
 	})
+}
+
+// chunkHits reads the chunks of the first limit matches whose file is in
+// ids (the others are filtered out).
+func chunkHits(ctx context.Context, tx *sql.Tx, cands []cand, ids map[int64]string, limit int) ([]store.ChunkHit, error) {
+	out := []store.ChunkHit{}
 	for _, c := range cands {
 		if len(out) == limit {
 			break
@@ -176,7 +195,7 @@ func (s *Store) ChunkTextSearch(ctx context.Context, q store.KeywordQuery) (_ []
 			continue // cannot happen in one transaction; never report a chunk that is gone
 		}
 		if err != nil {
-			return nil, fmt.Errorf("chunk text search in %s: read chunk %d of %q: %w", s.path, ord, id, err)
+			return nil, fmt.Errorf("read chunk %d of %q: %w", ord, id, err)
 		}
 		out = append(out, h)
 	}
