@@ -10,6 +10,7 @@ import (
 	"github.com/gds-cli/gds/internal/ai"
 	"github.com/gds-cli/gds/internal/ai/offline"
 	"github.com/gds-cli/gds/internal/ai/openaitest"
+	"github.com/gds-cli/gds/internal/ai/tokens"
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/estimate"
 )
@@ -177,5 +178,72 @@ func TestEstimateAgainstTheRun(t *testing.T) {
 	var again estimate.Figures
 	if err := json.Unmarshal(h.stdout.Bytes(), &again); err != nil || again.Total.Calls != 0 {
 		t.Errorf("an estimate of an indexed folder: %+v (%v), want no call", again, err)
+	}
+}
+
+// TestEstimateOfJapaneseEmbeddings: OpenAI's embedding models count (and
+// bill) their input in cl100k_base, which splits Japanese into about a
+// third more tokens than o200k_base. A crawl of Japanese text is
+// estimated within ±20 % of what the emulator bills for it — where the
+// o200k_base count of the very inputs it billed is more than 20 % off, so
+// an estimate in the chat models' encoding would fail.
+func TestEstimateOfJapaneseEmbeddings(t *testing.T) {
+	t.Parallel() // own GDS_HOME and emulator, no t.Setenv
+	oai := openaitest.NewServer(t, openaitest.WithAPIKey("sk-test"), openaitest.WithBackend(offline.New()))
+	h := newHarness(t)
+	h.env[config.EnvAIProvider] = config.ProviderOpenAI
+	h.env[config.EnvOpenAIBaseURL] = oai.URL
+	h.env[config.EnvOpenAIAPIKey] = "sk-test"
+	h.env[config.EnvOCR] = config.OCROff
+	docs := t.TempDir()
+	src := filepath.Join("..", "..", "testdata", "graphcorpus")
+	names, err := filepath.Glob(filepath.Join(src, "jsquad-*.txt"))
+	if err != nil || len(names) == 0 {
+		t.Fatalf("no Japanese text in %s (%v)", src, err)
+	}
+	for _, name := range names {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(docs, filepath.Base(name)), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	source := "local:" + docs
+	if code := h.run("crawl", "--estimate", "--json", "--source", source); code != exitOK {
+		t.Fatalf("crawl --estimate: exit %d\n%s", code, h.stderr.String())
+	}
+	var est estimate.Figures
+	if err := json.Unmarshal(h.stdout.Bytes(), &est); err != nil {
+		t.Fatalf("%v\n%s", err, h.stdout.String())
+	}
+	if code := h.run("crawl", "--source", source); code != exitOK {
+		t.Fatalf("crawl: exit %d\n%s", code, h.stderr.String())
+	}
+	estimated, billedTokens, o200k := 0, 0, 0
+	for _, l := range est.Lines {
+		if l.Kind == ai.CallEmbedding {
+			estimated = l.InputTokens
+		}
+	}
+	for _, r := range oai.Requests() {
+		if r.Path != openaitest.PathEmbeddings {
+			continue
+		}
+		if r.Model != config.DefaultOpenAIEmbedModel {
+			t.Fatalf("embeddings of %q, want the default %q", r.Model, config.DefaultOpenAIEmbedModel)
+		}
+		billedTokens += r.Usage.PromptTokens
+		for _, in := range r.Inputs {
+			o200k += tokens.O200k.Count(in)
+		}
+	}
+	t.Logf("embedding input tokens: estimated %d, billed %d; the same inputs in o200k_base: %d", estimated, billedTokens, o200k)
+	if d := estimate.Deviation(o200k, billedTokens); d <= 0.20 {
+		t.Fatalf("o200k_base counts the inputs only %.0f %% off cl100k_base: the text does not tell the encodings apart", 100*d)
+	}
+	if d := estimate.Deviation(estimated, billedTokens); d > 0.20 {
+		t.Errorf("embedding input tokens: estimated %d, billed %d (%.0f %% off)", estimated, billedTokens, 100*d)
 	}
 }

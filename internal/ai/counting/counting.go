@@ -213,7 +213,8 @@ func (p *Provider) Stream(ctx context.Context, req ai.Request) iter.Seq2[ai.Even
 
 // Embed implements ai.Provider: one embeddings call per batch of the real
 // provider's size, each input counted as it is sent (blank inputs as one
-// space); the vectors are zeros.
+// space) in the embedding model's encoding (cl100k_base for OpenAI's
+// embedding models, tokens.EncodingFor); the vectors are zeros.
 func (p *Provider) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	out := make([][]float32, len(texts))
 	if p.cfg.Merge != nil {
@@ -232,9 +233,9 @@ func (p *Provider) Embed(ctx context.Context, texts []string) ([][]float32, erro
 			in[i] = t
 		}
 		if p.cfg.Merge != nil {
-			p.meter.AddTally(ai.CallEmbedding, ai.Tally{InputTokens: tokens.Embedding(in)})
+			p.meter.AddTally(ai.CallEmbedding, ai.Tally{InputTokens: tokens.Embedding(p.cfg.Embedding.Name, in)})
 		} else {
-			p.meter.Add(ai.CallEmbedding, tokens.Embedding(in), 0)
+			p.meter.Add(ai.CallEmbedding, tokens.Embedding(p.cfg.Embedding.Name, in), 0)
 		}
 		for i := range batch {
 			out[start+i] = make([]float32, p.cfg.Embedding.Dim)

@@ -26,8 +26,8 @@ func TestMeterAddsTheReportedUsage(t *testing.T) {
 	if chat.Calls != 1 || chat.InputTokens < 50 || chat.OutputTokens == 0 {
 		t.Errorf("chat: %+v, want one call with the prompt's and the reply's tokens", chat)
 	}
-	if e := got[ai.CallEmbedding]; e.Calls != 1 || e.InputTokens != tokens.Embedding(texts) || e.OutputTokens != 0 {
-		t.Errorf("embeddings: %+v, want one call of %d tokens", e, tokens.Embedding(texts))
+	if e := got[ai.CallEmbedding]; e.Calls != 1 || e.InputTokens != tokens.Embedding(openai.DefaultEmbeddingModel, texts) || e.OutputTokens != 0 {
+		t.Errorf("embeddings: %+v, want one call of %d tokens", e, tokens.Embedding(openai.DefaultEmbeddingModel, texts))
 	}
 	before := p.Meter().Totals()
 	if _, err := p.Embed(ctx, texts[:1]); err != nil {

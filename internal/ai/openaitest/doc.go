@@ -3,7 +3,9 @@
 // It speaks the wire protocol the official SDK (github.com/openai/openai-go)
 // uses: POST /v1/chat/completions (plain, json_schema structured output and
 // SSE streaming), POST /v1/embeddings (batched input, dimensions, float and
-// base64 encodings) and GET /v1/models, with Bearer authentication and
+// base64 encodings, usage in the model's encoding — cl100k_base for
+// OpenAI's embedding models — and their 8191-token limit per input) and
+// GET /v1/models, with Bearer authentication and
 // OpenAI's error body {"error":{"message","type","param","code"}}.
 //
 // Unscripted requests are answered by a pluggable Backend ai.Provider: the

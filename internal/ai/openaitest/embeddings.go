@@ -74,6 +74,13 @@ func parseEmbedding(body []byte) (*embeddingRequest, error) {
 }
 
 func (h *Handler) serveEmbeddings(x *exchange, e *embeddingRequest, reply Reply, scripted bool) {
+	if _, known := NativeDims[e.Model]; known {
+		if n, over := overLimit(e.Model, e.texts); over {
+			x.badRequest(fmt.Sprintf("This model's maximum context length is %d tokens, however you requested %d tokens (%d in your prompt; 0 for the completion). Please reduce your prompt; or completion length.",
+				tokens.EmbeddingLimit+1, n, n), "")
+			return
+		}
+	}
 	vecs := reply.Embeddings
 	if !scripted || vecs == nil {
 		var err error
@@ -119,12 +126,28 @@ func (h *Handler) serveEmbeddings(x *exchange, e *embeddingRequest, reply Reply,
 		}
 		data[j] = map[string]any{"object": "embedding", "index": i, "embedding": emb}
 	}
-	n := tokens.Embedding(e.texts)
+	n := tokens.Embedding(e.Model, e.texts)
 	x.usage(n, 0)
 	x.json(http.StatusOK, map[string]any{
 		"object": "list", "data": data, "model": e.Model,
 		"usage": map[string]any{"prompt_tokens": n, "total_tokens": n},
 	})
+}
+
+// overLimit reports the tokens of the first input longer than OpenAI's
+// embedding models take (tokens.EmbeddingLimit, counted in the model's
+// encoding), as OpenAI refuses the request.
+func overLimit(model string, texts []string) (int, bool) {
+	c := tokens.ForModel(model)
+	for _, t := range texts {
+		if len(t) <= tokens.EmbeddingLimit {
+			continue // a token is at least one byte
+		}
+		if n := c.Count(t); n > tokens.EmbeddingLimit {
+			return n, true
+		}
+	}
+	return 0, false
 }
 
 // resize pads v with zeros or cuts it to n values (padding keeps cosine

@@ -119,12 +119,13 @@ type Recorded struct {
 	Model      string
 	Task       ai.Task // chat requests: the task derived from the schema
 	Stream     bool
-	Schema     string // json_schema name, if any
-	Strict     bool   // json_schema strict flag
-	BatchSize  int    // embeddings: number of inputs
-	Dimensions int    // embeddings: requested dimensions, 0 if absent
-	Encoding   string // embeddings: encoding_format
-	Status     int    // status answered (0: connection dropped)
+	Schema     string   // json_schema name, if any
+	Strict     bool     // json_schema strict flag
+	BatchSize  int      // embeddings: number of inputs
+	Inputs     []string // embeddings: the inputs as sent
+	Dimensions int      // embeddings: requested dimensions, 0 if absent
+	Encoding   string   // embeddings: encoding_format
+	Status     int      // status answered (0: connection dropped)
 	// Tokens is what the request counts against a TPM limit (prompt
 	// estimate plus max_tokens; inputs of an embeddings request).
 	Tokens int
@@ -426,7 +427,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case PathEmbeddings:
 		emb, parseErr = parseEmbedding(body)
 		if emb != nil {
-			rec.Model, rec.BatchSize, rec.Encoding = emb.Model, len(emb.texts), emb.EncodingFormat
+			rec.Model, rec.BatchSize, rec.Encoding, rec.Inputs = emb.Model, len(emb.texts), emb.EncodingFormat, emb.texts
 			if emb.Dimensions != nil {
 				rec.Dimensions = *emb.Dimensions
 			}

@@ -1,6 +1,8 @@
 package openaitest_test
 
 import (
+	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/gds-cli/gds/internal/ai/openaitest"
@@ -57,17 +59,60 @@ func TestUsageCountsTheWholePrompt(t *testing.T) {
 }
 
 // TestEmbeddingUsage: an embeddings request's prompt_tokens is the sum of
-// its inputs' tokens.
+// its inputs' tokens in the model's encoding, as OpenAI bills it:
+// cl100k_base for OpenAI's embedding models, o200k_base for a model it does
+// not know; the Japanese input makes the two differ.
 func TestEmbeddingUsage(t *testing.T) {
 	srv := openaitest.NewServer(t, openaitest.WithAPIKey(key))
 	in := []string{"hello world", "東京都の2024年度予算に関する議事録"}
-	var out struct {
-		Usage struct {
-			Prompt int `json:"prompt_tokens"`
-		} `json:"usage"`
+	for _, c := range []struct {
+		model string
+		count tokens.Counter
+	}{
+		{"text-embedding-3-small", tokens.Cl100k},
+		{"text-embedding-3-large", tokens.Cl100k},
+		{"text-embedding-ada-002", tokens.Cl100k},
+		{"nomic-embed-text", tokens.O200k},
+	} {
+		var out struct {
+			Usage struct {
+				Prompt int `json:"prompt_tokens"`
+				Total  int `json:"total_tokens"`
+			} `json:"usage"`
+		}
+		do(t, srv, "POST", "/v1/embeddings", key, map[string]any{"model": c.model, "input": in}, &out)
+		if want := c.count.Count(in[0]) + c.count.Count(in[1]); out.Usage.Prompt != want || out.Usage.Total != want {
+			t.Errorf("%s: prompt_tokens %d, total_tokens %d, want %d", c.model, out.Usage.Prompt, out.Usage.Total, want)
+		}
 	}
-	do(t, srv, "POST", "/v1/embeddings", key, map[string]any{"model": "text-embedding-3-small", "input": in}, &out)
-	if want := tokens.Count(in[0]) + tokens.Count(in[1]); out.Usage.Prompt != want {
-		t.Errorf("prompt_tokens %d, want %d", out.Usage.Prompt, want)
+	if tokens.Cl100k.Count(in[1]) == tokens.O200k.Count(in[1]) {
+		t.Fatal("the two encodings count the Japanese input alike: the test cannot tell them apart")
+	}
+}
+
+// TestEmbeddingInputLimit: OpenAI refuses an input of more than 8191
+// tokens of the model's encoding. The text is within the limit in
+// o200k_base and over it in cl100k_base, so only the right encoding
+// refuses it.
+func TestEmbeddingInputLimit(t *testing.T) {
+	srv := openaitest.NewServer(t, openaitest.WithAPIKey(key))
+	text := strings.Repeat("東京都の予算に関する議事録を探しています。", 500)
+	if o, c := tokens.O200k.Count(text), tokens.Cl100k.Count(text); o > tokens.EmbeddingLimit || c <= tokens.EmbeddingLimit {
+		t.Fatalf("o200k_base %d, cl100k_base %d tokens: the text must straddle the limit", o, c)
+	}
+	for _, c := range []struct {
+		model  string
+		status int
+	}{
+		{"text-embedding-3-small", http.StatusBadRequest},
+		{"text-embedding-ada-002", http.StatusBadRequest},
+		{"nomic-embed-text", http.StatusOK}, // not OpenAI's: no limit known
+	} {
+		if got := do(t, srv, "POST", "/v1/embeddings", key, map[string]any{"model": c.model, "input": []string{"short", text}}, nil); got != c.status {
+			t.Errorf("%s: status %d, want %d", c.model, got, c.status)
+		}
+	}
+	if got := do(t, srv, "POST", "/v1/embeddings", key, map[string]any{"model": "text-embedding-3-small", "input": text[:len(text)/2]}, nil); got != http.StatusOK {
+		t.Errorf("half the text: status %d, want 200", got)
 	}
 }

@@ -117,16 +117,3 @@ func SchemaJSON(name string, schema map[string]any) string {
 	}
 	return name + " " + string(b)
 }
-
-// Embedding returns the input tokens of an embeddings request: every
-// input's tokens (an empty input is sent as one space).
-func Embedding(inputs []string) int {
-	n := 0
-	for _, s := range inputs {
-		if s == "" {
-			s = " "
-		}
-		n += Count(s)
-	}
-	return n
-}

@@ -1,17 +1,21 @@
 // Package tokens counts and truncates text in model tokens, for budgets
-// (context windows, chunk sizes, map-reduce batches). It uses the o200k_base
-// encoding of OpenAI's current chat models (gpt-4o, gpt-4o-mini, gpt-4.1,
-// the o-series) through github.com/tiktoken-go/tokenizer, whose vocabulary
-// is compiled in: it works offline and never downloads anything. For other
-// models (cl100k_base embeddings, local models) the counts are estimates
-// of the same order.
+// (context windows, chunk sizes, map-reduce batches) and for billing (the
+// usage the OpenAI emulator reports and gds's estimate counts). Count and
+// Truncate use the o200k_base encoding of OpenAI's current chat models
+// (gpt-4o, gpt-4.1, gpt-5, the o-series); Embedding and ForModel use the
+// encoding of the model named (EncodingFor): cl100k_base for OpenAI's
+// embedding models. Both come from github.com/tiktoken-go/tokenizer, whose
+// vocabularies are compiled in: it works offline and never downloads
+// anything. For local models the counts are estimates of the same order.
 //
-// Only the o200k_base codec is linked (codec.NewO200kBase, not the
-// package's Get, which links all four encodings). It adds several MB to a
-// binary (docs/BENCHMARKS.md), so this package stands apart: internal/ai
-// does not import it, and a binary that counts no tokens does not link it.
-// The vocabulary is built on the first call (about 0.1 s), never
-// at start-up.
+// Only the o200k_base and cl100k_base codecs are linked
+// (codec.NewO200kBase and codec.NewCl100kBase, not the package's Get,
+// which links all four encodings), each only by a binary that calls it:
+// cl100k_base only through ForModel (and Embedding, which calls it). The
+// vocabularies add several MB to a binary (docs/BENCHMARKS.md), so this
+// package stands apart: internal/ai does not import it, and a binary that
+// counts no tokens does not link it. Each vocabulary is built on its first
+// use (about 0.1 s), never at start-up.
 package tokens
 
 import (
@@ -22,7 +26,7 @@ import (
 )
 
 // Encoding names the encoding Count and Truncate use.
-const Encoding = "o200k_base"
+const Encoding = O200kBase
 
 // Counter counts and truncates text in tokens, so that budget code can
 // take any tokenizer (tests may pass a simpler one).
@@ -35,7 +39,7 @@ type Counter interface {
 }
 
 // O200k is the Counter of the o200k_base encoding; Count and Truncate use it.
-var O200k Counter = o200k{}
+var O200k Counter = &codecCounter{o200kCodec}
 
 // Count returns the number of o200k_base tokens of text.
 func Count(text string) int { return O200k.Count(text) }
@@ -46,13 +50,14 @@ func Truncate(text string, limit int) string { return O200k.Truncate(text, limit
 
 var o200kCodec = sync.OnceValue(codec.NewO200kBase)
 
-type o200k struct{}
+// codecCounter is the Counter of one tiktoken codec, built on first use.
+type codecCounter struct{ codec func() *codec.Codec }
 
-func (o200k) Count(text string) int {
+func (c *codecCounter) Count(text string) int {
 	if text == "" {
 		return 0
 	}
-	n, err := o200kCodec().Count(text)
+	n, err := c.codec().Count(text)
 	if err != nil {
 		// The codec fails only on a regular-expression error; a token
 		// is at least one byte, so the length bounds the count.
@@ -61,14 +66,14 @@ func (o200k) Count(text string) int {
 	return n
 }
 
-func (c o200k) Truncate(text string, limit int) string {
+func (c *codecCounter) Truncate(text string, limit int) string {
 	if limit <= 0 {
 		return ""
 	}
 	if len(text) <= limit {
 		return text // a token is at least one byte
 	}
-	_, pieces, err := o200kCodec().Encode(text)
+	_, pieces, err := c.codec().Encode(text)
 	if err != nil {
 		return validPrefix(text[:limit])
 	}
