@@ -23,11 +23,11 @@ func TestCountsWhatTheServerBills(t *testing.T) {
 	page := pngPage(t, 850, 1100)
 	srv := openaitest.NewServer(t, openaitest.WithAPIKey("sk-test"), openaitest.WithBackend(stand),
 		openaitest.WithImageTexts(map[string]string{openaitest.ImageHash(page): counting.ModelledPage}))
-	real, err := openai.New(openai.Config{APIKey: "sk-test", BaseURL: srv.URL, EmbeddingDim: 8, BatchSize: 2})
+	live, err := openai.New(openai.Config{APIKey: "sk-test", BaseURL: srv.URL, EmbeddingDim: 8, BatchSize: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
-	count := counting.New(counting.Config{Name: "openai", ChatModel: real.ChatModel(), Embedding: real.KnownEmbeddingModel(),
+	count := counting.New(counting.Config{Name: "openai", ChatModel: live.ChatModel(), Embedding: live.KnownEmbeddingModel(),
 		BatchSize: 2, Stand: stand}, true)
 
 	ctx := context.Background()
@@ -54,8 +54,8 @@ func TestCountsWhatTheServerBills(t *testing.T) {
 	if n := len(srv.Requests()); n != 0 {
 		t.Fatalf("the counting provider sent %d requests", n)
 	}
-	run(real)
-	want := real.Meter().Totals()
+	run(live)
+	want := live.Meter().Totals()
 	got := count.(ai.Metered).Meter().Totals()
 	for _, k := range ai.CallKinds {
 		if got[k] != want[k] {

@@ -45,8 +45,8 @@ func parseEmbedding(body []byte) (*embeddingRequest, error) {
 	case json.Unmarshal(e.Input, &many) == nil:
 		e.texts = many
 	default:
-		var tokens []json.RawMessage
-		if json.Unmarshal(e.Input, &tokens) == nil {
+		var ids []json.RawMessage
+		if json.Unmarshal(e.Input, &ids) == nil {
 			return &e, errors.New("openaitest: token-array inputs are not supported; send strings")
 		}
 		return &e, errors.New("'$.input' is invalid. Please check the API reference: https://platform.openai.com/docs/api-reference.")

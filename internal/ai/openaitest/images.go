@@ -49,8 +49,8 @@ func imageSize(b []byte) (int, int) {
 }
 
 // ImageHash is the fixture key of an image: the hex SHA-256 of its bytes.
-func ImageHash(image []byte) string {
-	s := sha256.Sum256(image)
+func ImageHash(img []byte) string {
+	s := sha256.Sum256(img)
 	return hex.EncodeToString(s[:])
 }
 
