@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -19,7 +18,7 @@ import (
 	"github.com/gds-cli/gds/internal/launcher"
 	"github.com/gds-cli/gds/internal/render/alfred"
 	_ "github.com/gds-cli/gds/internal/store/sqlite" // the database/sql driver, to age an index
-	"github.com/gds-cli/gds/migrations"
+	"github.com/gds-cli/gds/migrations/migtest"
 )
 
 // The front answers a keystroke through the keystroke server only; a
@@ -286,7 +285,9 @@ func TestFrontUpdatesAnOldIndex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ageIndex(t, db)
+	if err := migtest.AgeSQLite(db); err != nil {
+		t.Fatal(err)
+	}
 	db.Close()
 	t.Cleanup(func() { stopServer(t, cfg) })
 	env := []string{"GDS_HOME=" + home, "GDS_CORE=" + core}
@@ -312,48 +313,6 @@ func TestFrontUpdatesAnOldIndex(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-}
-
-// addColumn is the one statement of a migration that adds a column.
-var addColumn = regexp.MustCompile(`(?is)^\s*ALTER\s+TABLE\s+(\w+)\s+ADD\s+COLUMN\s+(\w+)\b[^;]*;?\s*$`)
-
-// ageIndex makes db an index of the version before the latest, as an
-// older gds left it: it forgets the latest migration and undoes what that
-// migration did — nothing for one whose statements are idempotent (IF NOT
-// EXISTS), the column for one that adds a column (SQLite cannot add a
-// column twice). A migration of another kind fails the test, naming it,
-// until this function learns to undo it.
-func ageIndex(t *testing.T, db *sql.DB) {
-	t.Helper()
-	ms, err := migrations.SQLite()
-	if err != nil {
-		t.Fatal(err)
-	}
-	last := ms[len(ms)-1]
-	body := stripSQLComments(last.SQL)
-	switch m := addColumn.FindStringSubmatch(body); {
-	case m != nil:
-		if _, err := db.Exec(`ALTER TABLE ` + m[1] + ` DROP COLUMN ` + m[2]); err != nil {
-			t.Fatalf("undo %s: %v", last.Name, err)
-		}
-	case strings.Contains(strings.ToUpper(body), "IF NOT EXISTS") && !strings.Contains(strings.ToUpper(body), "ALTER"):
-	default:
-		t.Fatalf("the test cannot undo migration %s to make an older index: teach ageIndex its kind", last.Name)
-	}
-	if _, err := db.Exec(`DELETE FROM gds_schema_migrations WHERE version = ?`, last.Version); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// stripSQLComments drops the -- comment lines of a migration file.
-func stripSQLComments(sqlText string) string {
-	var b strings.Builder
-	for _, line := range strings.Split(sqlText, "\n") {
-		if !strings.HasPrefix(strings.TrimSpace(line), "--") {
-			b.WriteString(line + "\n")
-		}
-	}
-	return b.String()
 }
 
 // coreWrapper is gds-core behind a script that records each run — its

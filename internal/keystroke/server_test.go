@@ -20,6 +20,7 @@ import (
 	"github.com/gds-cli/gds/internal/launcher"
 	"github.com/gds-cli/gds/internal/store"
 	"github.com/gds-cli/gds/internal/store/sqlite"
+	"github.com/gds-cli/gds/migrations/migtest"
 )
 
 // keyHome is a gds home (short enough for a socket path) whose index holds
@@ -327,15 +328,9 @@ func TestKeyServerUpdatesAnOldIndex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The last migration undone: its record and what it added (0012 adds
-	// a column, and SQLite cannot add one twice).
-	for _, q := range []string{
-		`DELETE FROM gds_schema_migrations WHERE version = (SELECT max(version) FROM gds_schema_migrations)`,
-		`ALTER TABLE drive_file_index DROP COLUMN ocr`,
-	} {
-		if _, err := db.Exec(q); err != nil {
-			t.Fatal(err)
-		}
+	// The latest migration undone: an index an older gds left.
+	if err := migtest.AgeSQLite(db); err != nil {
+		t.Fatal(err)
 	}
 	db.Close()
 	if _, err := OpenIndex(context.Background(), cfg); !errors.Is(err, store.ErrSchemaOld) {
