@@ -498,7 +498,9 @@ type Store interface {
 	// the files an older index recorded under a bare kind (SourceLegacyLocal).
 	ClaimFiles(ctx context.Context, from, to string, ids []string) (int, error)
 
-	// KeywordSearch runs a full-text query. A query with no usable term
+	// KeywordSearch runs a full-text query: hits best first, equal scores
+	// by file ID (bytes), also where the limit cuts among them, whatever
+	// order the files were written in. A query with no usable term
 	// (no term yields a search token) matches nothing, unless its filter
 	// restricts the period, the MIME types or the folder: then every file passing the
 	// filter matches, newest (ModifiedAt) first, ties by ID, with Total

@@ -117,7 +117,7 @@ func (s *Store) ChunkTextSearch(ctx context.Context, q store.KeywordQuery) (_ []
 	query := `SELECT rowid, bm25(drive_chunk_fts) FROM drive_chunk_fts WHERE drive_chunk_fts MATCH ?`
 	var cands []cand // doc holds the rowid here
 	if where == "" {
-		cands, err = topChunkMatches(ctx, tx, query, match, limit)
+		cands, err = topTiedMatches(ctx, tx, query, match, limit)
 	} else {
 		cands, err = chunkMatches(ctx, tx, query, match)
 	}
@@ -220,12 +220,13 @@ func chunkMatches(ctx context.Context, tx *sql.Tx, query, match string, extra ..
 	return cands, rows.Close()
 }
 
-// topChunkMatches reads the limit best matches of query, and every
-// further match whose score ties with the last of them, so which of
-// equally scored chunks make the cut is decided by file ID and ordinal,
-// not by the order they were written in. It reads one match more than
-// the limit; only when that one ties does it read on, a page at a time.
-func topChunkMatches(ctx context.Context, tx *sql.Tx, query, match string, limit int) ([]cand, error) {
+// topTiedMatches reads the limit best matches of query (rowid, score;
+// full-text chunk or file matches), and every further match whose score
+// ties with the last of them, so which of equally scored matches make the
+// cut is decided by file ID (and ordinal), not by the order they were
+// written in. It reads one match more than the limit; only when that one
+// ties does it read on, a page at a time.
+func topTiedMatches(ctx context.Context, tx *sql.Tx, query, match string, limit int) ([]cand, error) {
 	page := limit + 1
 	cands, err := chunkMatches(ctx, tx, query+` ORDER BY 2, 1 LIMIT ?`, match, page)
 	for err == nil && len(cands) > limit && cands[len(cands)-1].rank == cands[limit-1].rank {

@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -269,8 +270,9 @@ var ErrResidentStale = errors.New("the index changed since its full text was loa
 // KeywordSearch answers q as Store.KeywordSearch does — the same hits,
 // scores and order — from memory. ok is false, with no error, for a query
 // it leaves to the store: all terms required (store.MatchAll), no
-// searchable term (a filter-only search), or a term with a character whose
-// FTS5 tokenisation it does not reproduce. The error is ErrResidentStale
+// searchable term (a filter-only search), a term with a character whose
+// FTS5 tokenisation it does not reproduce, or matches of equal score on
+// either side of the limit. The error is ErrResidentStale
 // when the index has changed since the load.
 func (r *Resident) KeywordSearch(ctx context.Context, q store.KeywordQuery) (res store.KeywordResult, ok bool, err error) {
 	defer r.st.classify(&err)
@@ -293,7 +295,22 @@ func (r *Resident) KeywordSearch(ctx context.Context, q store.KeywordQuery) (res
 		limit = defaultLimit
 	}
 	accept := r.filter(q.Filter)
-	top, total := r.ix.Rank(phrases, accept, limit)
+	top, total := r.ix.Rank(phrases, accept, limit+1)
+	if len(top) > limit {
+		if top[limit].Rank == top[limit-1].Rank {
+			// Which of the matches tied at the limit are kept is decided
+			// by file ID, which Rank does not know: left to the store.
+			return store.KeywordResult{}, false, nil
+		}
+		top = top[:limit]
+	}
+	// Equal scores in file ID order, as the store orders them (byFileID).
+	slices.SortStableFunc(top, func(a, b fulltext.Match) int {
+		if c := cmp.Compare(a.Rank, b.Rank); c != 0 {
+			return c
+		}
+		return strings.Compare(r.files[a.Rowid].id, r.files[b.Rowid].id)
+	})
 	res.Total = total
 	for _, m := range top {
 		res.Hits = append(res.Hits, store.Hit{ID: r.files[m.Rowid].id, Score: -m.Rank})

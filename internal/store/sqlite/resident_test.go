@@ -170,6 +170,48 @@ func TestResidentEqualsKeywordSearch(t *testing.T) {
 	}
 }
 
+// TestResidentTies: files of equal score come in file ID order from the
+// resident index as from the store, whatever order they were written in;
+// where the limit cuts among them the resident index leaves the query to
+// the store.
+func TestResidentTies(t *testing.T) {
+	ctx := context.Background()
+	s := openTemp(t, Options{})
+	write := func(id, name, text string) {
+		f := testFile(id, text)
+		f.Name = name
+		if err := s.UpsertFile(ctx, f, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("zlow", "ledger.txt", "walrus ledger "+strings.Repeat("entry ", 40))
+	for _, id := range []string{"kb", "ka", "kB", "kA"} {
+		write(id, "ledger.txt", "walrus ledger entry")
+	}
+	write("ztop", "ledger.txt", "walrus walrus ledger")
+	r, err := s.LoadResident(ctx, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, limit := range []int{1, 2, 3, 5, 6, 100} {
+		q := store.KeywordQuery{Terms: []string{"walrus", "ledger"}, Match: store.MatchAny, Limit: limit}
+		want, err := s.KeywordSearch(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok, err := r.KeywordSearch(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cut := limit >= 2 && limit <= 4; ok == cut {
+			t.Errorf("limit %d: ok %v, want %v", limit, ok, !cut)
+		}
+		if ok && !slices.Equal(got.Hits, want.Hits) {
+			t.Errorf("limit %d:\nresident %v\nstore    %v", limit, got.Hits, want.Hits)
+		}
+	}
+}
+
 // TestResidentDeclines: what the resident index leaves to the store, and
 // a stale generation.
 func TestResidentDeclines(t *testing.T) {

@@ -1,6 +1,7 @@
 package sqlite
 
 import (
+	"cmp"
 	"container/heap"
 	"context"
 	"database/sql"
@@ -8,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -129,7 +131,9 @@ func filterSQL(f store.Filter, a string) (where string, args []any, none bool) {
 // which is orders of magnitude slower. A query without terms is a filter
 // search (filterSearch); a TopOnly query reads no more than it returns
 // where it can (topMatches without a filter, topFilteredMatches with one);
-// any other ranks every match (allMatches).
+// any other ranks every match (allMatches). Matches of equal score come
+// in file ID order (byFileID), also where the limit cuts among them,
+// whatever order a crawl wrote their files in.
 func (s *Store) KeywordSearch(ctx context.Context, q store.KeywordQuery) (_ store.KeywordResult, err error) {
 	defer s.classify(&err)
 	match := ftsQuery(q.Terms, q.Match)
@@ -171,23 +175,28 @@ const matchQuery = `SELECT rowid, bm25(drive_file_fts, ` + bm25Weights + `)
 
 // topMatches answers a TopOnly query without a filter: the best limit
 // matches, found by topAny for alternatives where it can, else by SQLite's
-// sorter, which keeps the top limit instead of every match crossing into
-// Go (same order as rankMatches: rank, then doc). Nothing is cached.
+// sorter, which keeps the top limit (and the matches tied with the last
+// of them, topTiedMatches) instead of every match crossing into Go.
+// topAny is asked for one match more than the limit: when that one ties
+// with the last kept, which of the tied make the cut is left to the full
+// query. Nothing is cached.
 func (s *Store) topMatches(ctx context.Context, tx *sql.Tx, q store.KeywordQuery, match string, limit int) (store.KeywordResult, error) {
 	if q.Match == store.MatchAny {
-		cands, ok, err := topAny(ctx, tx, ftsPhrases(q.Terms), limit)
+		cands, ok, err := topAny(ctx, tx, ftsPhrases(q.Terms), limit+1)
 		if err != nil {
 			return store.KeywordResult{}, err
 		}
-		if ok {
+		if ok && (len(cands) <= limit || cands[limit].rank != cands[limit-1].rank) {
 			return s.resolveTop(ctx, tx, cands, limit)
 		}
 	}
-	cands, err := rankMatches(ctx, tx, matchQuery+` ORDER BY 2, 1 LIMIT ?`, []any{match, limit})
+	cands, err := topTiedMatches(ctx, tx, matchQuery, match, limit)
 	if err != nil {
 		return store.KeywordResult{}, err
 	}
-	return resolveHits(ctx, tx, cands, limit)
+	res, err := resolveHits(ctx, tx, cands, limit)
+	res.Total = len(res.Hits)
+	return res, err
 }
 
 // topFilteredMatches answers a TopOnly query with a filter: over every
@@ -262,12 +271,13 @@ func filteredHits(ctx context.Context, tx *sql.Tx, cands []cand, where string, a
 }
 
 // resolveHits returns the best limit of the ranked matches cands with
-// their file IDs, looked up at once; Total is the number of matches.
+// their file IDs, looked up at once (those of the matches tied with the
+// last kept too); Total is the number of matches.
 func resolveHits(ctx context.Context, tx *sql.Tx, cands []cand, limit int) (store.KeywordResult, error) {
 	if len(cands) == 0 {
 		return store.KeywordResult{Hits: []store.Hit{}}, nil
 	}
-	ids, err := docIDs(ctx, tx, " AND f.doc_id IN (SELECT value FROM json_each(?))", []any{docList(cands[:min(limit, len(cands))])})
+	ids, err := docIDs(ctx, tx, " AND f.doc_id IN (SELECT value FROM json_each(?))", []any{docList(cands[:tiedCut(cands, limit)])})
 	if err != nil {
 		return store.KeywordResult{}, fmt.Errorf("resolve file IDs: %w", err)
 	}
@@ -275,10 +285,14 @@ func resolveHits(ctx context.Context, tx *sql.Tx, cands []cand, limit int) (stor
 }
 
 // hits is the result of the ranked matches cands whose file IDs ids
-// holds: the best limit, Total counting every match.
+// holds (at least those of the best limit and the matches tied with the
+// last of them): the best limit, equal scores in file ID order, Total
+// counting every match. It reorders cands.
 func hits(cands []cand, ids map[int64]string, limit int) store.KeywordResult {
 	res := store.KeywordResult{Hits: []store.Hit{}, Total: len(cands)}
-	for _, c := range cands[:min(limit, len(cands))] {
+	head := cands[:tiedCut(cands, limit)]
+	byFileID(head, ids)
+	for _, c := range head[:min(limit, len(head))] {
 		id, ok := ids[c.doc]
 		if !ok {
 			continue // cannot happen in one transaction; never report a file that is gone
@@ -288,8 +302,31 @@ func hits(cands []cand, ids map[int64]string, limit int) store.KeywordResult {
 	return res
 }
 
+// tiedCut is how many of the ranked matches cands hold the best n and
+// every match tied with the last of them.
+func tiedCut(cands []cand, n int) int {
+	n = min(n, len(cands))
+	for n > 0 && n < len(cands) && cands[n].rank == cands[n-1].rank {
+		n++
+	}
+	return n
+}
+
+// byFileID orders matches best first, equal scores by file ID (ids maps
+// doc_id to it): doc_ids follow the order a crawl wrote the files in,
+// which its concurrent workers vary from run to run.
+func byFileID(cands []cand, ids map[int64]string) {
+	slices.SortStableFunc(cands, func(a, b cand) int {
+		if c := cmp.Compare(a.rank, b.rank); c != 0 {
+			return c
+		}
+		return strings.Compare(ids[a.doc], ids[b.doc])
+	})
+}
+
 // rankMatches runs a full-text query of (rowid, bm25) rows and returns
-// them best first (rank, then doc).
+// them best first (rank, then doc; hits puts equal ranks in file ID
+// order).
 func rankMatches(ctx context.Context, tx *sql.Tx, query string, args []any) ([]cand, error) {
 	rows, err := tx.QueryContext(ctx, query, args...)
 	if err != nil {
@@ -459,8 +496,9 @@ func (s *Store) HasTerms(ctx context.Context, terms []string) (_ map[string]bool
 	return has, true, nil
 }
 
-// resolveTop returns the hits of the best limit matches cands (ranked):
-// their file IDs, looked up at once. Total is the number of hits.
+// resolveTop returns the hits of the best limit matches cands (ranked;
+// none beyond the limit ties with the last kept): their file IDs, looked
+// up at once, equal scores in file ID order. Total is the number of hits.
 func (s *Store) resolveTop(ctx context.Context, tx *sql.Tx, cands []cand, limit int) (store.KeywordResult, error) {
 	res := store.KeywordResult{Hits: []store.Hit{}}
 	cands = cands[:min(limit, len(cands))]
@@ -468,6 +506,7 @@ func (s *Store) resolveTop(ctx context.Context, tx *sql.Tx, cands []cand, limit 
 	if err != nil {
 		return res, fmt.Errorf("resolve file IDs: %w", err)
 	}
+	byFileID(cands, ids)
 	for _, c := range cands {
 		if id, ok := ids[c.doc]; ok {
 			res.Hits = append(res.Hits, store.Hit{ID: id, Score: -c.rank})
@@ -551,24 +590,31 @@ func (s *Store) filterSearch(ctx context.Context, where string, args []any, limi
 }
 
 // topFiltered keeps the best limit of the ranked matches cands that pass
-// the filter where, checking them in rank order a batch at a time: a
+// the filter where, checking them in rank order a batch at a time until
+// it has limit and has passed the matches tied with the last of them: a
 // TopOnly query (the keystroke) reads neither every file passing the filter
 // nor every match's file. Total is the number of hits.
 func topFiltered(ctx context.Context, tx *sql.Tx, cands []cand, where string, args []any, limit int) (store.KeywordResult, error) {
-	res := store.KeywordResult{Hits: []store.Hit{}}
+	var kept []cand
+	ids := map[int64]string{}
 	batch := max(4*limit, 64)
-	for start := 0; start < len(cands) && len(res.Hits) < limit; start += batch {
+	for start := 0; start < len(cands); start += batch {
+		if len(kept) >= limit && cands[start-1].rank != kept[limit-1].rank {
+			break
+		}
 		part := cands[start:min(start+batch, len(cands))]
-		ids, err := docIDs(ctx, tx, " AND f.doc_id IN (SELECT value FROM json_each(?))"+where, append([]any{docList(part)}, args...))
+		passed, err := docIDs(ctx, tx, " AND f.doc_id IN (SELECT value FROM json_each(?))"+where, append([]any{docList(part)}, args...))
 		if err != nil {
-			return res, fmt.Errorf("apply filter: %w", err)
+			return store.KeywordResult{Hits: []store.Hit{}}, fmt.Errorf("apply filter: %w", err)
 		}
 		for _, c := range part {
-			if id, ok := ids[c.doc]; ok && len(res.Hits) < limit {
-				res.Hits = append(res.Hits, store.Hit{ID: id, Score: -c.rank})
+			if id, ok := passed[c.doc]; ok {
+				ids[c.doc] = id
+				kept = append(kept, c)
 			}
 		}
 	}
+	res := hits(kept, ids, limit)
 	res.Total = len(res.Hits)
 	return res, nil
 }

@@ -54,6 +54,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"VectorSearchFilters", testVectorFilters},
 		{"NameOnlyEntries", testNameOnly},
 		{"ExtractVersion", testExtractVersion},
+		{"KeywordSearchTies", testKeywordTies},
 		{"KeywordFacets", testKeywordFacets},
 		{"ChunkSearch", testChunkSearch},
 		{"ChunkTextSearch", testChunkTextSearch},
