@@ -94,7 +94,7 @@ func (s *Store) KeywordSearch(ctx context.Context, q store.KeywordQuery) (_ stor
 	sql := s.q(`SELECT f.file_id, ts_rank_cd('{0.1, 0.2, 0.4, 1.0}', f.search_tsv, query, 1) AS score, count(*) OVER () AS total
 		FROM {schema}.drive_file_index f, CAST($1 AS tsquery) AS query
 		WHERE ` + and(conds) + `
-		ORDER BY score DESC, f.file_id
+		ORDER BY score DESC, f.file_id COLLATE "C"
 		LIMIT $` + strconv.Itoa(len(args)))
 	rows, err := s.pool.Query(ctx, sql, args...)
 	if err != nil {
@@ -219,7 +219,7 @@ func (s *Store) filterSearch(ctx context.Context, flt store.Filter, limit int) (
 	sql := s.q(`SELECT f.file_id, extract(epoch FROM f.drive_modified_at)::float8 AS score, count(*) OVER () AS total
 		FROM {schema}.drive_file_index f
 		WHERE ` + and(conds) + `
-		ORDER BY f.drive_modified_at DESC, f.file_id
+		ORDER BY f.drive_modified_at DESC, f.file_id COLLATE "C"
 		LIMIT $` + strconv.Itoa(len(args)))
 	rows, err := s.pool.Query(ctx, sql, args...)
 	if err != nil {
