@@ -389,7 +389,12 @@ func rewriteWords(q string, words map[string]string, with func(from, to string) 
 	for k := range words {
 		keys = append(keys, k)
 	}
-	sort.Slice(keys, func(i, j int) bool { return len(keys[i]) > len(keys[j]) })
+	sort.Slice(keys, func(i, j int) bool { // longest first; a total order, keys come from a map
+		if len(keys[i]) != len(keys[j]) {
+			return len(keys[i]) > len(keys[j])
+		}
+		return keys[i] < keys[j]
+	})
 	var b strings.Builder
 	rs := []rune(q)
 	for i := 0; i < len(rs); {

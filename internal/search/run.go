@@ -490,11 +490,16 @@ func (l *Loop) narrow(ctx context.Context, s State, ids []string, scores map[str
 	for i, id := range ids {
 		kwRank[id] = i
 	}
+	// A total order: vecOrder comes from a map.
 	sort.Slice(vecOrder, func(i, j int) bool {
-		if best[vecOrder[i]] != best[vecOrder[j]] {
-			return best[vecOrder[i]] > best[vecOrder[j]]
+		a, b := vecOrder[i], vecOrder[j]
+		if best[a] != best[b] {
+			return best[a] > best[b]
 		}
-		return kwRank[vecOrder[i]] < kwRank[vecOrder[j]]
+		if kwRank[a] != kwRank[b] {
+			return kwRank[a] < kwRank[b]
+		}
+		return a < b
 	})
 	orders := []store.Order[string]{{Keys: ids, Weight: weightKeyword}, {Keys: vecOrder, Weight: weightVector}}
 	if ki, ok := l.Index.(KeywordIndex); ok {
