@@ -23,7 +23,8 @@ func (e extractErr) Unwrap() []error { return []error{e.err, crawl.ErrExtract} }
 // What an upload's indexing error becomes: the file's fault is the
 // client's (400, 413, 422), the time limit while reading is "too complex"
 // (422), the time limit later is the service's (503), the client going
-// away stays interrupted, anything else keeps its kind.
+// away stays interrupted, anything else keeps its kind (another time limit
+// unavailable, 503).
 func TestUploadError(t *testing.T) {
 	f := uploadFailure{Name: "doc.pdf", MaxBytes: 50 << 20, Timeout: 2 * time.Minute}
 	timedOut := f
@@ -42,7 +43,7 @@ func TestUploadError(t *testing.T) {
 		{"deadline while reading", extractErr{deadline}, timedOut, apperr.TooComplex, 422, "doc.pdf is too complex to read safely: reading it took longer than the upload time limit of 2m0s"},
 		{"deadline while embedding", fmt.Errorf("embed: %w", context.DeadlineExceeded), timedOut, apperr.Unavailable, 503, "indexing doc.pdf did not finish within the upload time limit of 2m0s"},
 		{"client gone while reading", extractErr{fmt.Errorf("extract: %w", context.Canceled)}, f, apperr.Interrupted, 499, ""},
-		{"a deadline not ours", extractErr{deadline}, f, apperr.Internal, 500, ""},
+		{"a deadline not ours", extractErr{deadline}, f, apperr.Unavailable, 503, ""}, // apperr: a time limit unmarked
 		{"malformed", extractErr{fmt.Errorf("truncated PDF: %w", extract.ErrMalformed)}, f, apperr.Usage, 400, "cannot read doc.pdf: truncated PDF"},
 		{"unsupported", extractErr{fmt.Errorf("%w: image/png", extract.ErrUnsupported)}, f, apperr.Usage, 400, "unsupported file type: doc.pdf"},
 		{"too large", extractErr{extract.ErrTooLarge}, f, apperr.TooLarge, 413, "doc.pdf is larger than the upload limit of 50 MB"},

@@ -56,7 +56,9 @@ var (
 	// RateLimited: a service refused for quota or rate and retries ran out.
 	RateLimited = &Kind{"rate_limited"}
 	// Unavailable: a service (Drive, the database, the AI provider) could
-	// not be reached or kept failing.
+	// not be reached or kept failing, or a step ran out of its time limit
+	// (context.DeadlineExceeded not marked otherwise: a file's download
+	// in a crawl).
 	Unavailable = &Kind{"unavailable"}
 	// Busy: another process holds a lock (a crawl is running).
 	Busy = &Kind{"busy"}
@@ -195,6 +197,9 @@ var internalClass = Class{Kind: Internal, Exit: ExitError, HTTPStatus: 500, Hint
 func Classes() []Class { return append(append([]Class(nil), classes...), internalClass) }
 
 // Classify returns the class of err. A nil error has the zero Class.
+// The caller's cancellation (context.Canceled) is Interrupted before any
+// kind; a time limit passed (context.DeadlineExceeded) is Unavailable
+// when no kind marks the error (a reader over its limit is TooComplex).
 func Classify(err error) Class {
 	if err == nil {
 		return Class{Exit: ExitOK}
@@ -204,6 +209,19 @@ func Classify(err error) Class {
 	}
 	for _, c := range classes {
 		if errors.Is(err, c.Kind) {
+			return c
+		}
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return classOf(Unavailable)
+	}
+	return internalClass
+}
+
+// classOf is kind's row of the table.
+func classOf(kind *Kind) Class {
+	for _, c := range classes {
+		if c.Kind == kind {
 			return c
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -53,6 +54,10 @@ func TestClassifyDomainErrors(t *testing.T) {
 		{"openai connection", &openai.Error{Op: "chat", Kind: openai.ErrConnection}, apperr.Unavailable, 1, 503},
 		{"no index", apperr.L(apperr.NoIndex, "search.empty_index"), apperr.NoIndex, 1, 409},
 		{"usage", apperr.New(apperr.Usage, "bad"), apperr.Usage, 2, 400},
+		{"time limit", fmt.Errorf("download a.pdf: %w", context.DeadlineExceeded), apperr.Unavailable, 1, 503},
+		{"time limit in a URL error", fmt.Errorf("download: %w", &url.Error{Op: "Get", URL: "https://x/", Err: context.DeadlineExceeded}), apperr.Unavailable, 1, 503},
+		{"cancelled over a time limit", errors.Join(context.DeadlineExceeded, context.Canceled), apperr.Interrupted, 130, 499},
+		{"time limit of a marked kind", apperr.Mark(fmt.Errorf("parse: %w", context.DeadlineExceeded), apperr.TooComplex), apperr.TooComplex, 1, 422},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -3,6 +3,7 @@ package crawl_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -193,6 +194,7 @@ func TestFailureOf(t *testing.T) {
 	}{
 		{"unmarked", errors.New("read: is a directory"), "error", []string{"read: is a directory"}, nil},
 		{"kind kept", apperr.Mark(errors.New("download a.pdf: gave up after 3 tries"), apperr.Unavailable), "unavailable", []string{"gave up"}, nil},
+		{"per-file time limit", fmt.Errorf("download a.pdf: %w", context.DeadlineExceeded), "unavailable", []string{"deadline exceeded"}, nil},
 		{"credentials masked", errors.New("get https://bob:hunter2@example.com/x: refused"), "error", []string{"example.com"}, []string{"hunter2"}},
 		{"one line, no control characters", errors.New("line one\nline two\x1b[31m red"), "error", []string{"line one line two"}, []string{"\n", "\x1b"}},
 		{"bounded", errors.New(long), "error", []string{"…"}, nil},
