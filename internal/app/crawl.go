@@ -121,11 +121,15 @@ func CrawlTargets(cfg *config.Config, specs []string) ([]config.CrawlSource, err
 // cancellation), and the first error is returned after all ran. Files that
 // failed make the crawl fail after the others were indexed, so schedulers
 // see it.
-func (d *Deps) Crawl(ctx context.Context, req CrawlRequest) (*CrawlReport, error) {
+// crawlSetup is what a crawl and its estimate resolve alike before any
+// source is read: the rate cap, the config and the sources req names (or
+// the configured ones), refusing a first run without any and a named local
+// folder that is not there.
+func (d *Deps) crawlSetup(req CrawlRequest) (*config.Config, []config.CrawlSource, error) {
 	d.SetMaxRPM(req.MaxRPM)
 	cfg, err := d.RequireConfig()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	specs := req.Sources
 	if req.Source != "" {
@@ -133,12 +137,20 @@ func (d *Deps) Crawl(ctx context.Context, req CrawlRequest) (*CrawlReport, error
 	}
 	targets, err := CrawlTargets(cfg, specs)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(specs) == 0 && d.NeedsInit() {
-		return nil, needsInit{apperr.L(apperr.Config, "first_run.no_source")}
+		return nil, nil, needsInit{apperr.L(apperr.Config, "first_run.no_source")}
 	}
 	if err := checkLocalTargets(targets); len(specs) > 0 && err != nil {
+		return nil, nil, err
+	}
+	return cfg, targets, nil
+}
+
+func (d *Deps) Crawl(ctx context.Context, req CrawlRequest) (*CrawlReport, error) {
+	cfg, targets, err := d.crawlSetup(req)
+	if err != nil {
 		return nil, err
 	}
 	if !req.DryRun {

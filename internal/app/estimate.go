@@ -16,7 +16,6 @@ import (
 	"github.com/gds-cli/gds/internal/ai/openai"
 	"github.com/gds-cli/gds/internal/ai/pricing"
 	"github.com/gds-cli/gds/internal/ai/tokens"
-	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/crawl"
 	"github.com/gds-cli/gds/internal/estimate"
@@ -43,23 +42,8 @@ func estimateFile(cfg *config.Config, op string) string {
 // the index without writing to it or to the OCR cache. The figures are
 // kept for the crawl's summary (CrawlReport.Estimated).
 func (d *Deps) EstimateCrawl(ctx context.Context, req CrawlRequest) (*estimate.Figures, error) {
-	d.SetMaxRPM(req.MaxRPM)
-	cfg, err := d.RequireConfig()
+	cfg, targets, err := d.crawlSetup(req)
 	if err != nil {
-		return nil, err
-	}
-	specs := req.Sources
-	if req.Source != "" {
-		specs = append(slices.Clone(specs), req.Source)
-	}
-	targets, err := CrawlTargets(cfg, specs)
-	if err != nil {
-		return nil, err
-	}
-	if len(specs) == 0 && d.NeedsInit() {
-		return nil, needsInit{apperr.L(apperr.Config, "first_run.no_source")}
-	}
-	if err := checkLocalTargets(targets); len(specs) > 0 && err != nil {
 		return nil, err
 	}
 	prov, err := d.Provider()
