@@ -867,7 +867,7 @@ func (f *fileText) summarize(ctx context.Context) error {
 		return err
 	}
 	f.sum = ds
-	f.chunks = chunkDoc(f.doc, ChunkSize, ChunkOverlap)
+	f.chunks = chunkDoc(f.doc)
 	f.inputs = make([]string, 0, len(f.chunks)+1)
 	head := ds.Summary + "\n" + strings.Join(ds.Keywords, " ") + "\n" + f.e.Name
 	if extra := strings.TrimSpace(f.o.Extra); extra != "" {

@@ -59,7 +59,7 @@ func TestChunkDoc(t *testing.T) {
 	for i := range text {
 		text[i] = rune('あ' + i%50)
 	}
-	chunks := chunkDoc(extractDoc(string(text), 3), 1000, 200)
+	chunks := chunkDoc(extractDoc(string(text), 3))
 	if len(chunks) != 3 {
 		t.Fatalf("got %d chunks, want 3", len(chunks))
 	}
@@ -84,7 +84,7 @@ func TestChunkDocSentences(t *testing.T) {
 		fmt.Fprintf(&page, "The Normans settled in Normandy during the tenth century, sentence %d. ", i)
 	}
 	doc := extract.Doc{Pages: []extract.Page{{Number: 1, Text: page.String()}, {Number: 2, Text: "A short page."}}}
-	chunks := chunkDoc(doc, 1000, 200)
+	chunks := chunkDoc(doc)
 	if len(chunks) < 4 {
 		t.Fatalf("%d chunks", len(chunks))
 	}

@@ -89,13 +89,14 @@ const MaxTextBytes = 4 << 20
 
 // Version identifies what the extractors output. Bump it in the change
 // that makes any extractor's text differ for some file (a decoding fixed,
-// words no longer run together, a format read that was refused): every
+// words no longer run together, a format read that was refused), and in
+// the change that bumps the chunking rules (crawl.ChunkVersion): every
 // index records the version that read each file, and the next crawl reads
 // again the files an older version read, even though they have not changed
 // (their summaries and embeddings are made again only when the text
 // differs). A bump costs every user one read of every file (a download from
 // Drive), so one bump per landing that changes text is enough.
-const Version = 4
+const Version = 5
 
 // MIME types of Google-native files. The Drive source hands their exports
 // over with these types: Docs and Slides as text/plain content, Sheets as

@@ -276,7 +276,8 @@ func Join(r []rune) string {
 }
 
 // Windows cuts text into pieces of at most size runes, each overlapping
-// the previous one by at most overlap runes, cut only at boundaries:
+// the previous one by about overlap runes (at most maxOverlap), cut only
+// at boundaries:
 //
 //   - a piece ends at its last sentence, line or paragraph end past a
 //     quarter of size; else at its last clause end past half of size;
@@ -284,15 +285,20 @@ func Join(r []rune) string {
 //     word (or, in Japanese, character) boundary; a piece is cut inside a
 //     word only when it is one word of more than size runes;
 //   - the next piece starts at the first sentence start among the last
-//     overlap runes of the previous piece, else at the first word start
-//     there (no overlap when the previous piece has no boundary there).
+//     overlap runes of the previous piece; else at the last sentence
+//     start among the maxOverlap runes before its end, when the piece
+//     from there reaches past the previous one (a long sentence at the
+//     overlap does not make the next piece begin inside it); else at the
+//     first word start among the last overlap runes (no overlap when the
+//     previous piece has no boundary there).
 //
 // Pieces are trimmed of white space; empty text has none. Every
-// character of text is in a piece. size must exceed overlap.
-func Windows(text string, size, overlap int) []string {
+// character of text is in a piece. size must exceed maxOverlap, and
+// maxOverlap be at least overlap.
+func Windows(text string, size, overlap, maxOverlap int) []string {
 	r := []rune(text)
 	var out []string
-	for _, w := range Spans(r, size, overlap) {
+	for _, w := range Spans(r, size, overlap, maxOverlap) {
 		out = append(out, string(r[w.Start:w.End]))
 	}
 	return out
@@ -303,7 +309,7 @@ type Span struct{ Start, End int }
 
 // Spans is Windows on runes: the pieces as spans of r, trimmed of white
 // space.
-func Spans(r []rune, size, overlap int) []Span {
+func Spans(r []rune, size, overlap, maxOverlap int) []Span {
 	lv := Levels(r)
 	var out []Span
 	add := func(start, end int) {
@@ -335,7 +341,7 @@ func Spans(r []rune, size, overlap int) []Span {
 		for first < end && unicode.IsSpace(r[first]) {
 			first++
 		}
-		start = windowStart(lv, first, end, overlap)
+		start = windowStart(lv, first, end, size, overlap, maxOverlap)
 	}
 	return out
 }
@@ -357,11 +363,23 @@ func windowEnd(lv []Level, start, size int) int {
 	return limit
 }
 
-// windowStart picks where the piece after [start, end) starts: a sentence
-// start, else a word start, among the last overlap runes, after start.
-func windowStart(lv []Level, start, end, overlap int) int {
+// windowStart picks where the piece after [start, end) starts (see
+// Windows): a sentence start among the last overlap runes, after start;
+// else the last one among the last maxOverlap runes whose piece ends past
+// end; else a word start among the last overlap runes.
+func windowStart(lv []Level, start, end, size, overlap, maxOverlap int) int {
 	from := max(end-overlap, start+1)
-	for _, min := range []Level{Line, Word, Char} {
+	for i := from; i < end; i++ {
+		if lv[i] >= Line {
+			return i
+		}
+	}
+	for i := from - 1; i >= max(end-maxOverlap, start+1); i-- {
+		if lv[i] >= Line && (i+size >= len(lv)-1 || windowEnd(lv, i, size) > end) {
+			return i
+		}
+	}
+	for _, min := range []Level{Word, Char} {
 		for i := from; i < end; i++ {
 			if lv[i] >= min {
 				return i
