@@ -118,14 +118,14 @@ func askOnce(ctx context.Context, d *app.Deps, req app.AskRequest) (app.AskResul
 	if err != nil {
 		return app.AskResult{}, err
 	}
-	text := &render.TextStream{W: d.Stdout, Offline: prov.Name() == "offline", Intro: render.AskIntro, Lang: d.Lang}
+	text := &render.TextStream{W: d.Stdout, Offline: prov.Name() == "offline", Intro: render.AskIntro, Lang: d.AnswerLang(req.Query)}
 	req.OnText = text.Write
 	res, err := d.Ask(ctx, req)
 	text.End()
 	if err != nil {
 		return res, err
 	}
-	render.AskSources(d.Stdout, askSources(res.Shown()), res.NoAnswer, d.Width, d.Hyperlinks, d.Lang)
+	render.AskSources(d.Stdout, askSources(res.Shown()), res.NoAnswer, d.Width, d.Hyperlinks, res.Lang)
 	return res, nil
 }
 

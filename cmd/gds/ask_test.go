@@ -104,6 +104,34 @@ func TestAskCitesTheRightFile(t *testing.T) {
 		t.Errorf("no context: %+v", none)
 	}
 
+	// The answer's words follow the question's language, not the locale:
+	// a Japanese question under an English locale and an English one
+	// under a Japanese locale (no passage answers either).
+	for _, tc := range []struct {
+		locale, q, lang string
+	}{
+		{"en_US.UTF-8", "火星の衛星の名前は何ですか", i18n.Ja},
+		{"ja_JP.UTF-8", "Which moons orbit Mars?", i18n.En},
+	} {
+		h.env["LANG"] = tc.locale
+		if code := h.run("ask", "--top-k", "2", tc.q); code != exitOK {
+			t.Fatalf("%s: exit %d\n%s", tc.q, code, h.stderr.String())
+		}
+		out := h.stdout.String()
+		noAnswer := map[string]string{i18n.En: "The passages do not answer this question.", i18n.Ja: "提示された資料には、この質問に答える箇所が見つかりませんでした。"}[tc.lang]
+		if !strings.HasPrefix(out, i18n.T(tc.lang, "ask.extract_note")) || !strings.Contains(out, noAnswer) || !strings.Contains(out, "\n"+i18n.T(tc.lang, "ask.closest")+"\n") {
+			t.Errorf("%s under LANG=%s: want the %s phrases:\n%s", tc.q, tc.locale, tc.lang, out)
+		}
+		if code := h.run("ask", "--json", "--score-threshold", "1", tc.q); code != exitOK {
+			t.Fatalf("%s: exit %d\n%s", tc.q, code, h.stderr.String())
+		}
+		var doc struct{ Answer, Lang string }
+		if err := json.Unmarshal(h.stdout.Bytes(), &doc); err != nil || doc.Lang != tc.lang || doc.Answer != i18n.T(tc.lang, "ask.no_context") {
+			t.Errorf("%s under LANG=%s, nothing above the threshold: %+v %v, want the %s phrase", tc.q, tc.locale, doc, err, tc.lang)
+		}
+	}
+	delete(h.env, "LANG")
+
 	// --jsonl: the answer in chunk lines as it is written, an evidence
 	// line per source it cites, then done (the agent's event shapes).
 	if code := h.run("ask", "--jsonl", "--top-k", "2", "How many bottles of water does the memo ask for?"); code != exitOK {

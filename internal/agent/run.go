@@ -178,10 +178,15 @@ func (r *runner) bestSoFar(ctx context.Context, d driver, stop Stop) error {
 	return r.extractAnswer(context.WithoutCancel(ctx), offline.New())
 }
 
+// answerLang is the language of the answer's own words: the question's
+// when it is clearly Japanese or English, else the interface language (as
+// ai.Answer decides it).
+func (r *runner) answerLang() string { return i18n.ForText(r.o.Question, r.o.Lang) }
+
 // extractAnswer streams the best sentences of the evidence, citing [n].
 func (r *runner) extractAnswer(ctx context.Context, p ai.Provider) error {
 	if len(r.evidence) == 0 {
-		return r.chunk(i18n.T(r.o.Lang, "agent.no_evidence"))
+		return r.chunk(i18n.T(r.answerLang(), "agent.no_evidence"))
 	}
 	in := ai.AnswerInput{Question: r.o.Question, Lang: r.o.Lang}
 	for i, e := range r.evidence {

@@ -135,7 +135,7 @@ func (r *runner) investigateOffline(ctx context.Context, doc Doc, query string) 
 		}
 	}
 	if strings.TrimSpace(b.String()) == "" {
-		b.WriteString(i18n.T(r.o.Lang, "agent.no_evidence"))
+		b.WriteString(i18n.T(r.answerLang(), "agent.no_evidence"))
 	}
 	return b.String(), ev, nil
 }

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+
+	"github.com/gds-cli/gds/internal/i18n"
 )
 
 // File types a query may ask for. The empty string means "any".
@@ -472,8 +474,13 @@ func Rerank(ctx context.Context, p Provider, in RerankInput) ([]string, error) {
 }
 
 // Answer streams an answer grounded in the given passages, handing each
-// piece of text to onDelta in order.
+// piece of text to onDelta in order. The answer is in the language of the
+// question when it is clearly Japanese or English, else in in.Lang (the
+// interface language): in.Lang is set to i18n.ForText(in.Question,
+// in.Lang) before any provider sees it, so the offline answer's phrases
+// and a model's answer (promptAnswer) follow it.
 func Answer(ctx context.Context, p Provider, in AnswerInput, onDelta func(string) error) error {
+	in.Lang = i18n.ForText(in.Question, in.Lang)
 	user, err := json.Marshal(in)
 	if err != nil {
 		return fmt.Errorf("%s: encode input: %w", TaskAnswer, err)

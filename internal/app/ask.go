@@ -9,6 +9,7 @@ import (
 	"github.com/gds-cli/gds/internal/ai/offline/rules"
 	"github.com/gds-cli/gds/internal/apperr"
 	"github.com/gds-cli/gds/internal/config"
+	"github.com/gds-cli/gds/internal/i18n"
 	"github.com/gds-cli/gds/internal/search"
 	"github.com/gds-cli/gds/internal/store"
 	"github.com/gds-cli/gds/internal/tokenize"
@@ -267,10 +268,10 @@ type AskRequest struct {
 	History []ai.Message
 	// OnText receives the answer as it is written (may be nil).
 	OnText func(string) error
-	// NoContext is the answer when no passage passes the threshold, in the
-	// caller's own terms ("": the CLI's ask.no_context, which names its
-	// flags).
-	NoContext string
+	// NoContext is the message of the answer when no passage passes the
+	// threshold, in the caller's own terms ("": the CLI's ask.no_context,
+	// which names its flags); it is said in the answer's language.
+	NoContext i18n.Key
 }
 
 // AskResult is an answer and the passages it rests on.
@@ -293,7 +294,17 @@ type AskResult struct {
 	// NoContext is true when no chunk passed the threshold: the answer
 	// says so and no model was asked.
 	NoContext bool `json:"no_context"`
+	// Lang is the answer's language (i18n.En, i18n.Ja): the question's when
+	// it is clearly Japanese or English, else the interface language
+	// (AnswerLang). The words around the answer (the sources' label) are
+	// said in it too.
+	Lang string `json:"lang"`
 }
+
+// AnswerLang is the language of the answer to question: the question's
+// when it is clearly Japanese or English, else d.Lang (i18n.ForText, as
+// ai.Answer decides it).
+func (d *Deps) AnswerLang(question string) string { return i18n.ForText(question, d.Lang) }
 
 // Ask answers a question from the index: hybrid chunk retrieval, then an
 // answer written by the AI provider from the top chunks, streamed to
@@ -325,13 +336,15 @@ func (d *Deps) Ask(ctx context.Context, req AskRequest) (AskResult, error) {
 	if err != nil {
 		return AskResult{}, d.explainEmpty(err)
 	}
-	res := AskResult{Question: req.Query, Sources: srcs, Provider: prov.Name(), Extractive: prov.Name() == config.ProviderOffline}
+	res := AskResult{Question: req.Query, Sources: srcs, Provider: prov.Name(), Extractive: prov.Name() == config.ProviderOffline,
+		Lang: d.AnswerLang(req.Query)}
 	if len(srcs) == 0 {
 		res.NoContext, res.Extractive = true, false
-		res.Answer = req.NoContext
-		if res.Answer == "" {
-			res.Answer = d.T("ask.no_context")
+		key := req.NoContext
+		if key == "" {
+			key = "ask.no_context"
 		}
+		res.Answer = i18n.T(res.Lang, key)
 		if req.OnText != nil {
 			if err := req.OnText(res.Answer); err != nil {
 				return res, err
@@ -339,7 +352,7 @@ func (d *Deps) Ask(ctx context.Context, req AskRequest) (AskResult, error) {
 		}
 		return res, nil
 	}
-	in := ai.AnswerInput{Question: req.Query, Lang: d.Lang, History: req.History}
+	in := ai.AnswerInput{Question: req.Query, Lang: res.Lang, History: req.History}
 	for _, s := range srcs {
 		in.Contexts = append(in.Contexts, ai.AnswerContext{Ref: s.Ref, FileName: s.Name, Page: s.Page, Text: s.Text})
 	}

@@ -28,7 +28,7 @@ func init() {
 			"flag.ask.threshold": {En: "minimum fused score of a passage (0–1)", Ja: "箇所の融合スコアの下限（0〜1）"},
 			"flag.ask.folder":    {En: "only documents in this folder and its subfolders", Ja: "このフォルダとそのサブフォルダの文書だけ"},
 			"flag.ask.jsonl":     {En: "print JSON lines as the answer is written: chunk pieces, an evidence line per source, done (the event shapes of --mode agentic --json)", Ja: "回答を書きながら JSON 行を出力: chunk（断片）、参照元ごとの evidence、done（--mode agentic --json と同じ形）"},
-			"flag.ask.json":      {En: "print one JSON object {answer, sources, no_answer, closest, provider, question}", Ja: "1 つの JSON オブジェクト {answer, sources, no_answer, closest, provider, question} を出力"},
+			"flag.ask.json":      {En: "print one JSON object {answer, sources, no_answer, closest, provider, question, lang}", Ja: "1 つの JSON オブジェクト {answer, sources, no_answer, closest, provider, question, lang} を出力"},
 		}
 	})
 }

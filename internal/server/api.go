@@ -12,7 +12,6 @@ import (
 	"github.com/gds-cli/gds/internal/ai"
 	"github.com/gds-cli/gds/internal/app"
 	"github.com/gds-cli/gds/internal/apperr"
-	"github.com/gds-cli/gds/internal/i18n"
 	"github.com/gds-cli/gds/internal/search"
 )
 
@@ -282,10 +281,10 @@ func page(p int) *int {
 	return &p
 }
 
-// askRequest is the app's request for a chat in folder (as typed) and lang.
-func askRequest(b ChatRequest, folder, lang string) app.AskRequest {
+// askRequest is the app's request for a chat in folder (as typed).
+func askRequest(b ChatRequest, folder string) app.AskRequest {
 	req := app.AskRequest{RetrieveRequest: app.RetrieveRequest{Query: b.Question, TopK: b.TopK, MaxTopK: app.MaxAskTopK,
-		ScoreThreshold: b.ScoreThreshold, Folder: folder}, NoContext: i18n.T(lang, "serve.no_context")}
+		ScoreThreshold: b.ScoreThreshold, Folder: folder}, NoContext: "serve.no_context"}
 	for _, m := range b.ChatHistory {
 		req.History = append(req.History, ai.Message{Role: m.Role, Content: m.Content})
 	}
@@ -314,7 +313,7 @@ func (s *Server) chat(ctx context.Context, in *chatIn) (*bodyOut[ChatResponse], 
 	d := s.d.WithLang(langOf(ctx))
 	// The answer resolves the folder as typed (an unknown one: a 404
 	// naming the closest).
-	res, err := d.Ask(ctx, askRequest(in.Body, in.Body.Folder, langOf(ctx)))
+	res, err := d.Ask(ctx, askRequest(in.Body, in.Body.Folder))
 	if err != nil {
 		return nil, s.problem(ctx, err)
 	}
@@ -348,7 +347,7 @@ func (s *Server) chatStream(ctx context.Context, in *chatIn) (*huma.StreamRespon
 		sse := newSSEWriter(w)
 		send := func(ev StreamEvent) error { return sse.Send("", ev) }
 		rctx := r.Context()
-		req := askRequest(in.Body, folder, langOf(rctx))
+		req := askRequest(in.Body, folder)
 		req.OnText = func(piece string) error {
 			if piece == "" {
 				return nil

@@ -82,13 +82,20 @@ func TestAnswerShape(t *testing.T) {
 	}
 }
 
+// The no-answer message is in the question's language when it is clear,
+// else in the interface language (ai.Answer).
 func TestAnswerWithoutMatchSaysSo(t *testing.T) {
-	for lang, want := range map[string]string{"ja": "見つかりませんでした", "en": "do not answer"} {
+	for _, c := range []struct{ q, lang, want string }{
+		{"quantum gravity", "ja", "do not answer"},
+		{"量子重力とは何か", "en", "見つかりませんでした"},
+		{"quantum", "ja", "見つかりませんでした"},
+		{"quantum", "en", "do not answer"},
+	} {
 		var text string
-		err := ai.Answer(context.Background(), New(), ai.AnswerInput{Question: "quantum gravity", Lang: lang,
+		err := ai.Answer(context.Background(), New(), ai.AnswerInput{Question: c.q, Lang: c.lang,
 			Contexts: []ai.AnswerContext{{Ref: 1, Text: "梅雨は雨の季節。"}}}, func(s string) error { text += s; return nil })
-		if err != nil || !strings.Contains(text, want) {
-			t.Errorf("%s: %q, %v", lang, text, err)
+		if err != nil || !strings.Contains(text, c.want) {
+			t.Errorf("%q (lang %s): %q, %v; want %q", c.q, c.lang, text, err, c.want)
 		}
 	}
 }
@@ -157,11 +164,11 @@ func TestAnswerRankingRules(t *testing.T) {
 		{"the Japanese neighbour holding the asked person comes first", ai.AnswerInput{
 			Question: "空気中に微生物が多数浮遊していることを証明したのは誰ですか", Contexts: []ai.AnswerContext{
 				{Ref: 1, Text: "この実験で、空気中には眼には見えない微生物が多数浮遊していることを証明した。パスツールの成果は見事であった。"}}},
-			"パスツールの成果は見事であった。 [1] この実験で、空気中には眼には見えない微生物が多数浮遊していることを証明した。 [1]"},
+			"パスツールの成果は見事であった。 [1]\nこの実験で、空気中には眼には見えない微生物が多数浮遊していることを証明した。 [1]"},
 		{"the Japanese neighbour naming the asked term comes first", ai.AnswerInput{
 			Question: "梅雨の末期に雷をともなって降る雨を何という？", Contexts: []ai.AnswerContext{
 				{Ref: 1, Text: "梅雨の末期には雷をともなった雨が降ることが多い。これを「送り梅雨」と呼ぶ。"}}},
-			"これを「送り梅雨」と呼ぶ。 [1] 梅雨の末期には雷をともなった雨が降ることが多い。 [1]"},
+			"これを「送り梅雨」と呼ぶ。 [1]\n梅雨の末期には雷をともなった雨が降ることが多い。 [1]"},
 		{"an English best sentence stays first", ai.AnswerInput{
 			Question: "Who proved that microbes float in the air?", Lang: "en", Contexts: []ai.AnswerContext{
 				{Ref: 1, Text: "An experiment proved that microbes float in the air. In 1859 Louis Pasteur proved that microbes float."}}},
