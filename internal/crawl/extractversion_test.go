@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -14,6 +15,7 @@ import (
 	"github.com/gds-cli/gds/internal/extract"
 	"github.com/gds-cli/gds/internal/store"
 	"github.com/gds-cli/gds/internal/store/sqlite"
+	"github.com/gds-cli/gds/internal/textseg"
 )
 
 // countingExtractor counts its calls and reads in process; prefix, when
@@ -75,7 +77,7 @@ func TestCrawlRereadsWhatAnOlderExtractionRead(t *testing.T) {
 			crawlAt := func(version int) crawl.Summary {
 				t.Helper()
 				x.calls.Store(0)
-				sum, err := crawl.Run(ctx, crawl.Options{Source: src, Index: st, Provider: offline.New(),
+				sum, err := crawl.Run(ctx, crawl.Options{Source: src, Key: "local:" + root, Index: st, Provider: offline.New(),
 					SummaryMaxLength: 100, Extractor: x, ExtractVersion: version})
 				if err != nil || len(sum.Failed) != 0 {
 					t.Fatalf("crawl at version %d: %+v, %v", version, sum, err)
@@ -85,8 +87,8 @@ func TestCrawlRereadsWhatAnOlderExtractionRead(t *testing.T) {
 			versions := func() map[string]int {
 				t.Helper()
 				ids, err := st.SourceIDs(ctx, "local:"+root)
-				if err != nil {
-					t.Fatal(err)
+				if err != nil || len(ids) != 3 {
+					t.Fatalf("the source's files: %v, %v; want 3", ids, err)
 				}
 				files, err := st.GetFiles(ctx, ids)
 				if err != nil {
@@ -146,4 +148,92 @@ func TestCrawlRereadsWhatAnOlderExtractionRead(t *testing.T) {
 			}
 		})
 	}
+}
+
+// An index chunked under older rules (its content hashes name another
+// crawl.ChunkVersion, its files an older extraction) is chunked again by
+// the next crawl: every file is read again for the extraction version, and
+// its content hash differs, so its chunks are made again under the current
+// rules.
+func TestCrawlRechunksWhatOlderRulesChunked(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	// A 283-character sentence ends the first chunk: the old rules began
+	// the second chunk inside it, the current ones at its start.
+	text := strings.Repeat("The towers stand on caissons sunk into the clay of the riverbed, and each carries a saddle of cast steel on which the main cables rest. ", 5) +
+		"The only other crossing of the estuary built in the same decade was the railway tunnel to the east, which was bored under the riverbed by two machines working towards each other from either bank and which carried its first passenger trains in the autumn of 2001, after a long delay. " +
+		"Tolls on the bridge were abolished in 2019, after the loans that paid for it were repaid in full by the operating company. The bridge now carries about eighty thousand vehicles a day."
+	write(t, filepath.Join(root, "bridge.txt"), text, time.Now().Add(-time.Hour))
+	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "index.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	src, err := crawl.NewLocalSource(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(version int) crawl.Summary {
+		t.Helper()
+		sum, err := crawl.Run(ctx, crawl.Options{Source: src, Key: "local:" + root, Index: st, Provider: offline.New(), SummaryMaxLength: 100, ExtractVersion: version})
+		if err != nil || len(sum.Failed) != 0 {
+			t.Fatalf("crawl at version %d: %+v, %v", version, sum, err)
+		}
+		return sum
+	}
+	chunkTexts := func(id string) []string {
+		t.Helper()
+		cs, err := st.FileChunks(ctx, id, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, c := range cs {
+			out = append(out, c.Text)
+		}
+		return out
+	}
+	if sum := run(2); sum.New != 1 {
+		t.Fatalf("first crawl: %+v", sum)
+	}
+	ids, err := st.SourceIDs(ctx, "local:"+root)
+	if err != nil || len(ids) != 1 {
+		t.Fatalf("ids %v, %v", ids, err)
+	}
+	files, err := st.GetFiles(ctx, ids)
+	if err != nil || len(files) != 1 {
+		t.Fatalf("files %v, %v", files, err)
+	}
+	current, err := st.FileChunks(ctx, ids[0], 100)
+	if err != nil || len(current) < 2 || !strings.HasPrefix(current[1].Text, "The only other crossing") {
+		t.Fatalf("chunks under the current rules: %q, %v", chunkTexts(ids[0]), err)
+	}
+	// Store the file as the old rules (overlap at most 200, hashed under
+	// another chunk version) and an older extraction left it.
+	f := files[0]
+	f.ContentHash, f.ExtractVersion = "hash under chunk version 2", 1
+	var old []store.Chunk
+	for i, s := range textseg.Windows(text, crawl.ChunkSize, crawl.ChunkOverlap, crawl.ChunkOverlap) {
+		old = append(old, store.Chunk{Ordinal: i, Page: current[0].Page, Text: s, Embedding: files[0].Embedding})
+	}
+	if strings.HasPrefix(old[1].Text, "The only other crossing") {
+		t.Fatal("the old rules begin the second chunk at the sentence: the case tests nothing")
+	}
+	if err := st.UpsertFile(ctx, f, old); err != nil {
+		t.Fatal(err)
+	}
+	if sum := run(2); sum.Reextracted != 1 || sum.Updated != 1 {
+		t.Errorf("crawl after the rules changed: %+v; want the file read again and indexed again", sum)
+	}
+	if got, want := chunkTexts(ids[0]), chunkTextsOf(current); !slices.Equal(got, want) {
+		t.Errorf("chunks after the crawl:\n%q\nwant the current rules'\n%q", got, want)
+	}
+}
+
+func chunkTextsOf(cs []store.Chunk) []string {
+	var out []string
+	for _, c := range cs {
+		out = append(out, c.Text)
+	}
+	return out
 }
