@@ -117,16 +117,35 @@ func (p *ooxmlPackage) read(name string) ([]byte, bool, error) {
 // package has at most maxZipEntries parts to point at).
 const maxRelationships = 4 * maxZipEntries
 
+// relation is one internal relationship of a part.
+type relation struct {
+	id, typ, target string
+}
+
 // rels reads a relationships part and returns target paths by id, resolved
 // against the directory of the part they belong to.
 func (p *ooxmlPackage) rels(part string) (map[string]string, error) {
+	rs, err := p.relations(part)
+	if err != nil {
+		return map[string]string{}, err
+	}
+	out := make(map[string]string, len(rs))
+	for _, r := range rs {
+		out[r.id] = r.target
+	}
+	return out, nil
+}
+
+// relations reads the internal relationships of part ("" for the
+// package's own), targets resolved against the part's directory.
+func (p *ooxmlPackage) relations(part string) ([]relation, error) {
 	dir, file := path.Split(part)
 	rc, ok, err := p.open(dir + "_rels/" + file + ".rels")
 	if err != nil || !ok {
-		return map[string]string{}, err
+		return nil, err
 	}
 	defer rc.Close()
-	out := map[string]string{}
+	var out []relation
 	d := xml.NewDecoder(rc)
 	for len(out) < maxRelationships {
 		tok, err := d.RawToken()
@@ -143,13 +162,16 @@ func (p *ooxmlPackage) rels(part string) (map[string]string, error) {
 		if !ok || se.Name.Local != "Relationship" {
 			continue
 		}
-		var id, target, mode string
+		var r relation
+		var mode string
 		for _, a := range se.Attr {
 			switch a.Name.Local {
 			case "Id":
-				id = a.Value
+				r.id = a.Value
+			case "Type":
+				r.typ = a.Value
 			case "Target":
-				target = a.Value
+				r.target = a.Value
 			case "TargetMode":
 				mode = a.Value
 			}
@@ -157,14 +179,31 @@ func (p *ooxmlPackage) rels(part string) (map[string]string, error) {
 		if mode == "External" {
 			continue
 		}
-		if strings.HasPrefix(target, "/") {
-			target = strings.TrimPrefix(target, "/")
+		if strings.HasPrefix(r.target, "/") {
+			r.target = strings.TrimPrefix(r.target, "/")
 		} else {
-			target = path.Join(dir, target)
+			r.target = path.Join(dir, r.target)
 		}
-		out[id] = target
+		out = append(out, r)
 	}
 	return out, nil
+}
+
+// mainPart returns the package's main part (its officeDocument
+// relationship: Word Online names it word/document2.xml), else def.
+func (p *ooxmlPackage) mainPart(def string) string {
+	rs, err := p.relations("")
+	if err != nil {
+		return def
+	}
+	for _, r := range rs {
+		if strings.HasSuffix(r.typ, "/officeDocument") {
+			if _, ok := p.files[r.target]; ok {
+				return r.target
+			}
+		}
+	}
+	return def
 }
 
 func extractOOXML(ctx context.Context, f format, data []byte, _ int64) (Doc, error) {
@@ -193,6 +232,21 @@ type xmlText struct {
 	skip   map[string]bool
 	// empty elements that stand for a character: w:tab → "\t", w:br → "\n"
 	chars map[string]string
+	// lists, when set, numbers the paragraphs (w:p) of a DOCX's lists.
+	lists *listNumberer
+}
+
+// maxOpenParas bounds the paragraphs inside paragraphs (text boxes) whose
+// list numbers are tracked.
+const maxOpenParas = 32
+
+// openPara is a paragraph being read: its element depth, and what its
+// properties (w:pPr) say of lists.
+type openPara struct {
+	depth          int
+	inPPr, inNumPr bool
+	num            paraNumbering
+	labelled       bool
 }
 
 // write streams an XML part into w, and stops early once w's budget is
@@ -201,6 +255,23 @@ func (x xmlText) write(ctx context.Context, w *textWriter, part io.Reader) error
 	d := xml.NewDecoder(part)
 	depthText, skipDepth, cells := 0, 0, 0
 	pendingSpace := false // paragraph break inside a table cell
+	depth := 0            // of the elements open, skipped ones left out
+	var paras []openPara  // when numbering lists
+	// label writes the list number of paragraph p once: after its
+	// properties, before its first other content.
+	label := func(p *openPara) {
+		if p.labelled {
+			return
+		}
+		p.labelled, p.inPPr, p.inNumPr = true, false, false
+		if s := x.lists.next(p.num); s != "" {
+			if pendingSpace {
+				w.WriteByte(' ')
+				pendingSpace = false
+			}
+			w.WriteString(s)
+		}
+	}
 	for n := 0; !w.budget.full(); n++ {
 		if n&4095 == 4095 {
 			if err := ctx.Err(); err != nil {
@@ -221,6 +292,10 @@ func (x xmlText) write(ctx context.Context, w *textWriter, part io.Reader) error
 				skipDepth++
 				continue
 			}
+			depth++
+			if x.lists != nil {
+				paras = x.paraStart(paras, n, t, depth, label)
+			}
 			if x.text[n] {
 				depthText++
 			}
@@ -237,6 +312,18 @@ func (x xmlText) write(ctx context.Context, w *textWriter, part io.Reader) error
 				skipDepth--
 				continue
 			}
+			if k := len(paras) - 1; k >= 0 {
+				switch top := &paras[k]; {
+				case n == "pPr" && depth == top.depth+1:
+					label(top)
+				case n == "numPr" && depth == top.depth+2:
+					top.inNumPr = false
+				case n == "p" && depth == top.depth:
+					label(top)
+					paras = paras[:k]
+				}
+			}
+			depth--
 			if x.text[n] && depthText > 0 {
 				depthText--
 			}
@@ -267,6 +354,43 @@ func (x xmlText) write(ctx context.Context, w *textWriter, part io.Reader) error
 	return nil
 }
 
+// paraStart follows the paragraphs of a DOCX part at the start of
+// element n (at depth): a w:p opens one, its w:pPr's w:pStyle and w:numPr
+// say which list it is in, and its first other child labels it.
+func (x xmlText) paraStart(paras []openPara, n string, se xml.StartElement, depth int, label func(*openPara)) []openPara {
+	if n == "p" {
+		if len(paras) < maxOpenParas {
+			paras = append(paras, openPara{depth: depth})
+		}
+		return paras
+	}
+	k := len(paras) - 1
+	if k < 0 {
+		return paras
+	}
+	top := &paras[k]
+	v, _ := attr(se, "val")
+	switch {
+	case depth == top.depth+1 && n == "pPr" && !top.labelled:
+		top.inPPr = true
+	case depth == top.depth+1:
+		label(top)
+	case !top.inPPr:
+	case depth == top.depth+2 && n == "pStyle":
+		top.num.style = v
+	case depth == top.depth+2 && n == "numPr":
+		top.inNumPr = true
+	case !top.inNumPr || depth != top.depth+3:
+	case n == "numId":
+		top.num.numID, top.num.hasNum = strings.TrimSpace(v), true
+	case n == "ilvl":
+		if i, ok := listNumber(v); ok {
+			top.num.ilvl, top.num.hasLv = i, true
+		}
+	}
+	return paras
+}
+
 func set(names ...string) map[string]bool {
 	m := make(map[string]bool, len(names))
 	for _, n := range names {
@@ -279,14 +403,16 @@ var docxText = xmlText{
 	text:   set("t"),
 	tabs:   set("tc"),
 	breaks: set("p", "tr"),
-	skip:   set("delText", "instrText", "rPh", "rt"), // rt: ruby (furigana) over its base text
-	chars:  map[string]string{"tab": "\t", "br": "\n", "cr": "\n"},
+	// rt: ruby (furigana) over its base text; tabs: a paragraph's tab
+	// stops (w:tab in them is no tab character)
+	skip:  set("delText", "instrText", "rPh", "rt", "tabs"),
+	chars: map[string]string{"tab": "\t", "br": "\n", "cr": "\n"},
 }
 
 // extractDOCX returns the body (paragraphs and tables, cells separated by
 // tabs, rows by line breaks), then headers, footers, footnotes and endnotes.
 func extractDOCX(ctx context.Context, p *ooxmlPackage) (Doc, error) {
-	main := "word/document.xml"
+	main := p.mainPart("word/document.xml")
 	if _, ok := p.files[main]; !ok {
 		return Doc{}, fmt.Errorf("%w: DOCX has no word/document.xml", ErrMalformed)
 	}
@@ -305,13 +431,21 @@ func extractDOCX(ctx context.Context, p *ooxmlPackage) (Doc, error) {
 		}
 	}
 	parts = append(parts, uniqueSorted(extra)...)
+	defs, err := docxLists(ctx, p, rels)
+	if err != nil {
+		return Doc{}, err
+	}
+	x := docxText
+	if defs != nil {
+		x.lists = newListNumberer(defs)
+	}
 	budget := newTextBudget()
 	w := newTextWriter(budget)
 	for _, part := range parts {
 		if budget.full() {
 			break
 		}
-		if err := p.writePart(ctx, docxText, w, part, formatDOCX); err != nil {
+		if err := p.writePart(ctx, x, w, part, formatDOCX); err != nil {
 			return Doc{}, err
 		}
 		w.WriteByte('\n')
