@@ -2,16 +2,19 @@
 # scripts/realcorpus.sh — text fidelity of gds on real documents (issue 31,
 # docs/BENCHMARKS.md "Text fidelity on real documents"). It downloads Debian
 # documentation packages with apt (PDFs made by pdfTeX, dvipdfmx, LuaTeX,
-# XeTeX, Ghostscript, Acrobat Distiller, ...; Japanese ones from
-# texlive-lang-japanese, Hebrew and Arabic from texlive-lang-other), unpacks
-# each into its own folder without installing it, installs the reference
-# extractors (poppler-utils for pdftotext, w3m, file), builds bin/gds and
-# bin/gdsbench, and runs `gdsbench realcorpus`: a sample stratified by
-# package and PDF producer, a reference text per file, one gds crawl with
-# the offline provider, and per format the files indexed / name-only / lost,
-# word recall and precision against the reference (median, 10th percentile),
+# XeTeX, Ghostscript from groff and dvips, Acrobat Distiller, Quartz, cairo,
+# FOP, ...; every Japanese one of texlive-lang-japanese, Chinese and Korean,
+# Hebrew and Arabic, the European languages of the texlive-lang-* packs),
+# unpacks each into its own folder without installing it, installs the
+# reference extractors (poppler-utils for pdftotext, mupdf-tools for the
+# second PDF reference, w3m, file), builds bin/gds and bin/gdsbench, and
+# runs `gdsbench realcorpus`: a sample stratified by package and PDF
+# producer, a reference text per file, one gds crawl with the offline
+# provider, and per format the files indexed / name-only / lost, word
+# recall and precision against the reference (median, 10th percentile),
 # files with words run together, pages cut off, RTL words reversed, the
-# crawl's files/s and peak RSS.
+# crawl's files/s and peak RSS; for PDFs both raw (against pdftotext) and
+# judged (against the words pdftotext and `mutool draw -F txt` agree on).
 #
 # DOCX, XLSX and PPTX are made by LibreOffice (installed with apt, without
 # its GUI) from real sources, once, into WORK/root/office-*: DOCX from the
@@ -26,7 +29,7 @@
 # paragraphs of each slide; Impress has no text export, and its PDF export
 # took minutes per slide deck here).
 #
-# Not part of scripts/test.sh: it needs apt and about 330 MB of downloads
+# Not part of scripts/test.sh: it needs apt and about 620 MB of downloads
 # (kept in WORK/debs for the next run) and LibreOffice (about 350 MB).
 #
 #   bash scripts/realcorpus.sh [WORK] [gdsbench realcorpus flags]
@@ -46,6 +49,10 @@ work="$(cd "$work" && pwd)"
 packages=(
 	texlive-fonts-recommended-doc texlive-latex-base-doc texlive-latex-recommended-doc
 	texlive-metapost-doc texlive-lang-japanese texlive-lang-other
+	texlive-lang-cjk texlive-lang-chinese texlive-lang-korean texlive-lang-arabic
+	texlive-lang-cyrillic texlive-lang-german texlive-lang-european texlive-lang-italian
+	texlive-lang-polish texlive-lang-czechslovak texlive-lang-spanish texlive-lang-portuguese
+	graphviz-doc gnuplot-doc asymptote-doc fop-doc
 )
 # Sources of the DOCX and XLSX files (unpacked into WORK/officesrc).
 office_packages=(
@@ -55,6 +62,7 @@ office_packages=(
 
 need=()
 command -v pdftotext >/dev/null || need+=(poppler-utils)
+command -v mutool >/dev/null || need+=(mupdf-tools)
 command -v w3m >/dev/null || need+=(w3m)
 command -v file >/dev/null || need+=(file)
 command -v iconv >/dev/null || need+=(libc-bin)
@@ -80,6 +88,8 @@ for p in "${packages[@]}"; do
 	if [ ! -d "$work/root/$p" ]; then
 		mkdir -p "$work/root/$p.tmp"
 		dpkg-deb -x "$work/debs/${p}"_*.deb "$work/root/$p.tmp"
+		# graphviz-doc's manual pages (groff, Ghostscript) are gzipped.
+		find "$work/root/$p.tmp" -name '*.pdf.gz' -type f -exec gunzip -f {} +
 		mv "$work/root/$p.tmp" "$work/root/$p"
 	fi
 done

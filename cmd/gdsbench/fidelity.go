@@ -16,15 +16,23 @@ import (
 // words splits text into comparable words: NFKC, lower case; runs of
 // letters, digits and marks of alphabetic scripts are words, and a run of
 // Han, kana or Hangul (written without spaces) gives its character
-// bigrams (a lone character is itself a word).
+// bigrams (a lone character is itself a word). A word that would begin
+// with a combining mark (Mn, Mc) after nothing but white space continues
+// the word before it: extractors differ in putting a space before a mark
+// (pdftotext writes Arabic الر ّ for الرّ), and no word of any script
+// begins with one.
 func words(s string) []string {
 	s = strings.ToLower(norm.NFKC.String(s))
 	var out []string
 	var run []rune
 	cjk := false
+	// joinable: the last word is alphabetic and only white space has
+	// followed it.
+	joinable := false
 	flush := func() {
 		switch {
 		case len(run) == 0:
+			return
 		case !cjk:
 			out = append(out, string(run))
 		case len(run) == 1:
@@ -34,6 +42,7 @@ func words(s string) []string {
 				out = append(out, string(run[i:i+2]))
 			}
 		}
+		joinable = !cjk
 		run = run[:0]
 	}
 	for _, r := range s {
@@ -42,6 +51,14 @@ func words(s string) []string {
 		switch {
 		case !isWord && !isCJK:
 			flush()
+			if !unicode.IsSpace(r) {
+				joinable = false
+			}
+		case len(run) == 0 && joinable && unicode.In(r, unicode.Mn, unicode.Mc):
+			run = append(run, []rune(out[len(out)-1])...)
+			out = out[:len(out)-1]
+			cjk = false
+			run = append(run, r)
 		case isCJK != cjk && len(run) > 0:
 			flush()
 			fallthrough
@@ -92,13 +109,17 @@ func recallPrecision(ref, got []string) (recall, precision float64) {
 // differ (reference-only words next to gds-only ones show which side
 // split or joined a word, or read a glyph otherwise).
 func onlyIn(a, b []string, n int) []string {
-	cb := counts(b)
+	return countsOnlyIn(counts(a), counts(b), n)
+}
+
+// countsOnlyIn is onlyIn over word counts.
+func countsOnlyIn(ca, cb map[string]int, n int) []string {
 	type wc struct {
 		w string
 		c int
 	}
 	var diff []wc
-	for w, c := range counts(a) {
+	for w, c := range ca {
 		if d := c - cb[w]; d > 0 {
 			diff = append(diff, wc{w, d})
 		}
@@ -122,10 +143,18 @@ func onlyIn(a, b []string, n int) []string {
 // into a word the reference does not have). It returns the lost count and
 // the number of boundaries.
 func joinedWords(ref, got string) (joined, boundaries int) {
+	chains, lost, boundaries := spaceChains(ref)
+	return chainsIn(got, chains, lost), boundaries
+}
+
+// spaceChains returns the concatenations of two to four words across the
+// reference's white-space word boundaries that are not themselves words
+// of the reference (concatenation → occurrences), with the boundaries
+// each one loses, and the number of boundaries.
+func spaceChains(ref string) (chains, lost map[string]int, boundaries int) {
 	fields := strings.Fields(strings.ToLower(norm.NFKC.String(ref)))
 	vocab := counts(words(ref))
-	chains := map[string]int{}     // concatenation → occurrences
-	lost := map[string]int{}       // concatenation → boundaries it loses
+	chains, lost = map[string]int{}, map[string]int{}
 	joinable := func(i int) bool { // a boundary between fields i and i+1
 		return i+1 < len(fields) && endsAlpha(fields[i]) && startsAlpha(fields[i+1]) &&
 			len(alphaWords(fields[i])) > 0 && len(alphaWords(fields[i+1])) > 0
@@ -149,10 +178,18 @@ func joinedWords(ref, got string) (joined, boundaries int) {
 			}
 		}
 	}
+	return chains, lost, boundaries
+}
+
+// chainsIn counts the boundaries got loses: each concatenation of chains
+// got holds as a word, as often as both hold it, times the boundaries it
+// spans.
+func chainsIn(got string, chains, lost map[string]int) int {
+	joined := 0
 	for w, c := range counts(words(got)) {
 		joined += min(c, chains[w]) * lost[w]
 	}
-	return joined, boundaries
+	return joined
 }
 
 func alphaWords(field string) []string {

@@ -98,3 +98,28 @@ func TestDropOverlap(t *testing.T) {
 		t.Errorf("dropped %d characters", len(rep)-len(got))
 	}
 }
+
+// A word that begins with a combining mark after white space continues
+// the word before it, on every side: pdftotext's Arabic الر ّ is الرّ.
+func TestWordsCombiningMark(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"الر ّ حمن", []string{"الر\u0651", "حمن"}},
+		{"الرّ حمن", []string{"الر\u0651", "حمن"}},
+		{"ab \u0903cd", []string{"ab\u0903cd"}},        // Mc too
+		{"ab, \u0301cd", []string{"ab", "\u0301cd"}},   // not across punctuation
+		{"漢字 \u0301x", []string{"漢字", "\u0301x"}},      // nor onto CJK bigrams
+		{"เป็ น", []string{"เป\u0e47", "น"}},           // a letter after a space stays a word
+		{"\u0301lone", []string{"\u0301lone"}},         // nothing before it
+		{"x \u0301 \u0301", []string{"x\u0301\u0301"}}, // marks keep joining
+		{"a\u0651 b", []string{"a\u0651", "b"}},        // unchanged without a space
+		{"one  \t\n \u064b", []string{"one\u064b"}},    // any white space
+	}
+	for _, tt := range tests {
+		if got := words(tt.in); !slices.Equal(got, tt.want) {
+			t.Errorf("words(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

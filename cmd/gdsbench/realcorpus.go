@@ -34,6 +34,7 @@ import (
 // no one here wrote (scripts/realcorpus.sh unpacks Debian documentation
 // packages into --root): a sample stratified by package and PDF producer,
 // a reference text per file from another extractor (pdftotext for PDF,
+// and a second one, mutool draw -F txt, for the judged figures: judge;
 // w3m -dump for HTML, iconv for text; for the DOCX, XLSX and PPTX that
 // LibreOffice made, LibreOffice's own reading of them, exported by the
 // script into --office-ref: officeRef), one `gds crawl` of the sample with
@@ -66,6 +67,14 @@ type rcFile struct {
 	// RefOnly and GdsOnly are the words one text holds more often than
 	// the other, most frequent first: the evidence for judging the file.
 	RefOnly, GdsOnly []string `json:",omitempty"`
+	// The judged figures (judge): against the words pdftotext and mutool
+	// agree on, for a PDF with both references (Second); for every other
+	// file they are the raw ones.
+	Second                                   bool
+	JRecall, JPrecision                      float64
+	JJoined, JCutPages, JRTLRev              int
+	Agreed, OnlyA, OnlyB, GotOnlyA, GotOnlyB int
+	Missed, Extra, DisputedA, DisputedB      []string `json:",omitempty"`
 }
 
 type rcFormat struct {
@@ -77,6 +86,17 @@ type rcFormat struct {
 	RTLReversed                     int
 	Reasons                         map[string]int
 	recalls, precisions             []float64
+	// Judged figures (rcFile): Second counts the files judged against
+	// two references; Agreed, OnlyA and OnlyB their words both, only
+	// pdftotext, only mutool hold, GotOnlyA and GotOnlyB how many of the
+	// disputed ones gds holds.
+	Second                                   int
+	JRecallMedian, JRecallP10                float64
+	JPrecisionMedian, JPrecisionP10          float64
+	JRunTogether, JCutPages, JCutFiles       int
+	JRTLReversed                             int
+	Agreed, OnlyA, OnlyB, GotOnlyA, GotOnlyB int
+	jrecalls, jprecisions                    []float64
 }
 
 type rcReport struct {
@@ -86,9 +106,10 @@ type rcReport struct {
 	PeakRSSMB      float64 // largest single process (gds or a worker)
 	PeakTreeRSSMB  float64 // gds and its workers together, sampled
 	Formats        []*rcFormat
-	Worst          []rcFile
-	RunTogether    []rcFile // files with more than 2 % of word spaces lost
-	RTLReversed    []rcFile // files with right-to-left words stored reversed
+	Worst          []rcFile // lowest raw recall, any format
+	WorstJudged    []rcFile // lowest judged recall, PDFs
+	RunTogether    []rcFile // files with more than 2 % of word spaces lost (raw or judged)
+	RTLReversed    []rcFile // files with right-to-left words stored reversed (raw or judged)
 	NoReference    int
 	CrawlExitError string `json:",omitempty"`
 }
@@ -99,11 +120,12 @@ func runRealCorpus(ctx context.Context, args []string, stdout, stderr io.Writer)
 	root := fl.String("root", "", "folder of unpacked packages, one subfolder per package (scripts/realcorpus.sh)")
 	work := fl.String("work", "", "folder for the sample, its reference texts and the gds home (emptied first)")
 	gds := fl.String("gds", "", "the gds binary to crawl with")
-	nPDF := fl.Int("pdfs", 200, "PDFs in the sample")
-	nHTML := fl.Int("html", 20, "HTML files in the sample")
-	nText := fl.Int("text", 30, "text files in the sample")
+	nPDF := fl.Int("pdfs", 420, "PDFs in the sample")
+	nHTML := fl.Int("html", 100, "HTML files in the sample")
+	nText := fl.Int("text", 150, "text files in the sample")
 	officeRef := fl.String("office-ref", "", "folder of LibreOffice's exports of the office files under --root (scripts/realcorpus.sh); none: no DOCX, XLSX or PPTX")
 	nOffice := fl.Int("office", 60, "DOCX, XLSX and PPTX files each in the sample (with --office-ref)")
+	whole := fl.String("whole", "texlive-lang-japanese", "comma-separated packages all of whose PDFs are in the sample (counted in --pdfs)")
 	include := fl.String("include", "microtype.pdf,microtype-code.pdf,lscape.pdf,pdflscape.pdf,pazotest.pdf,psnfss2e.pdf,cjhebrew.pdf,hebrew.pdf,example-arabic.pdf",
 		"comma-separated PDF names always in the sample")
 	concurrency := fl.Int("concurrency", 0, "gds crawl --concurrency (0: gds's default)")
@@ -115,9 +137,9 @@ func runRealCorpus(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if *root == "" || *work == "" || *gds == "" {
 		return errors.New("--root, --work and --gds are required")
 	}
-	for _, tool := range []string{"pdftotext", "pdfinfo", "w3m", "iconv", "file"} {
+	for _, tool := range []string{"pdftotext", "pdfinfo", "mutool", "w3m", "iconv", "file"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			return fmt.Errorf("%s not found (scripts/realcorpus.sh installs poppler-utils, w3m and file): %w", tool, err)
+			return fmt.Errorf("%s not found (scripts/realcorpus.sh installs poppler-utils, mupdf-tools, w3m and file): %w", tool, err)
 		}
 	}
 	if err := os.RemoveAll(*work); err != nil {
@@ -130,7 +152,7 @@ func runRealCorpus(ctx context.Context, args []string, stdout, stderr io.Writer)
 		}
 	}
 	fmt.Fprintf(stderr, "realcorpus: choosing the sample in %s...\n", *root)
-	items, err := rcSelect(ctx, *root, *officeRef, rcCounts{PDF: *nPDF, HTML: *nHTML, Text: *nText, Office: *nOffice}, strings.Split(*include, ","))
+	items, err := rcSelect(ctx, *root, *officeRef, rcCounts{PDF: *nPDF, HTML: *nHTML, Text: *nText, Office: *nOffice}, strings.Split(*include, ","), strings.Split(*whole, ","))
 	if err != nil {
 		return err
 	}
@@ -155,11 +177,20 @@ func runRealCorpus(ctx context.Context, args []string, stdout, stderr io.Writer)
 			rep.Worst = append(rep.Worst, f)
 		}
 	}
+	sort.SliceStable(files, func(i, j int) bool { return files[i].JRecall < files[j].JRecall })
 	for _, f := range files {
-		if f.Status == "indexed" && f.Boundaries > 0 && float64(f.Joined) > 0.02*float64(f.Boundaries) {
+		if len(rep.WorstJudged) >= *worst {
+			break
+		}
+		if f.Status == "indexed" && f.Format == "PDF" {
+			rep.WorstJudged = append(rep.WorstJudged, f)
+		}
+	}
+	for _, f := range files {
+		if f.Status == "indexed" && (runTogether(f.Joined, f.Boundaries) || runTogether(f.JJoined, f.Boundaries)) {
 			rep.RunTogether = append(rep.RunTogether, f)
 		}
-		if f.RTLRev > 0 {
+		if f.RTLRev > 0 || f.JRTLRev > 0 {
 			rep.RTLReversed = append(rep.RTLReversed, f)
 		}
 	}
@@ -172,21 +203,32 @@ func runRealCorpus(ctx context.Context, args []string, stdout, stderr io.Writer)
 
 var producerFamily = regexp.MustCompile(`^[^0-9(]*`)
 
+// runTogether tells whether a file loses more than 2 % of its word
+// spaces.
+func runTogether(joined, boundaries int) bool {
+	return boundaries > 0 && float64(joined) > 0.02*float64(boundaries)
+}
+
 // rcCounts is how many files of each format the sample takes (Office: of
 // each of DOCX, XLSX and PPTX).
 type rcCounts struct{ PDF, HTML, Text, Office int }
 
 // rcSelect walks root (one subfolder per package) and returns the sample:
-// the PDFs named in include, then PDFs taken in turn from each (package,
-// producer) group, HTML files and text files in turn from each package,
+// the PDFs named in include and every PDF of the packages in whole, then
+// PDFs taken in turn from each (package, producer) group, HTML files and text files in turn from each package,
 // and, when officeRef is set, the DOCX, XLSX and PPTX files of
 // root/office-*/usr/share/doc/SOURCE in turn from each source package.
-func rcSelect(ctx context.Context, root, officeRef string, n rcCounts, include []string) ([]rcItem, error) {
+func rcSelect(ctx context.Context, root, officeRef string, n rcCounts, include, whole []string) ([]rcItem, error) {
 	groups := map[string][]rcItem{}
-	must := map[string]bool{}
+	must, all := map[string]bool{}, map[string]bool{}
 	for _, n := range include {
 		if n = strings.TrimSpace(n); n != "" {
 			must[n] = true
+		}
+	}
+	for _, p := range whole {
+		if p = strings.TrimSpace(p); p != "" {
+			all[p] = true
 		}
 	}
 	var picked []rcItem
@@ -223,7 +265,7 @@ func rcSelect(ctx context.Context, root, officeRef string, n rcCounts, include [
 					it.Producer = strings.TrimSpace(v)
 				}
 			}
-			if must[d.Name()] {
+			if must[d.Name()] || all[pkg] {
 				picked = append(picked, it)
 				delete(must, d.Name())
 				return nil
@@ -334,6 +376,12 @@ func rcReference(ctx context.Context, it rcItem, filesDir, refDir string) error 
 	switch it.Format {
 	case "PDF":
 		text, err = exec.CommandContext(ctx, "pdftotext", "-q", "-enc", "UTF-8", it.Src, "-").Output()
+		// The second reference (MuPDF, pages ended by form feeds); a
+		// file it cannot read is judged against pdftotext alone.
+		second := filepath.Join(refDir, it.Name+".mutool.txt")
+		if merr := exec.CommandContext(ctx, "mutool", "draw", "-q", "-F", "txt", "-o", second, it.Src).Run(); merr != nil {
+			_ = os.Remove(second)
+		}
 	case "HTML":
 		text, err = exec.CommandContext(ctx, "w3m", "-dump", "-T", "text/html", "-O", "UTF-8", "-cols", "200", it.Src).Output()
 	case "DOCX", "XLSX", "PPTX":
@@ -540,6 +588,16 @@ func rcMeasure(ctx context.Context, home, refDir string, items []rcItem) ([]rcFi
 					}
 				}
 			}
+			f.JRecall, f.JPrecision, f.JJoined, f.JCutPages, f.JRTLRev = f.Recall, f.Precision, f.Joined, f.CutPages, f.RTLRev
+			f.Missed, f.Extra = f.RefOnly, f.GdsOnly
+			if second, err := os.ReadFile(filepath.Join(refDir, it.Name+".mutool.txt")); err == nil && it.Format == "PDF" && len(words(string(second))) > 0 {
+				j := judge(ref, string(second), text, 6)
+				f.Second = true
+				f.JRecall, f.JPrecision, f.JJoined, f.JRTLRev = j.Recall, j.Precision, j.Joined, len(j.RTL)
+				f.Agreed, f.OnlyA, f.OnlyB, f.GotOnlyA, f.GotOnlyB = j.Agreed, j.OnlyA, j.OnlyB, j.GotOnlyA, j.GotOnlyB
+				f.Missed, f.Extra, f.DisputedA, f.DisputedB = j.Missed, j.Extra, j.DisputedA, j.DisputedB
+				f.JCutPages, _ = judgedCutPages(ref, string(second), pages)
+			}
 		}
 		out = append(out, f)
 	}
@@ -582,7 +640,7 @@ func rcAggregate(files []rcFile) []*rcFormat {
 			a.Indexed++
 			a.recalls = append(a.recalls, f.Recall)
 			a.precisions = append(a.precisions, f.Precision)
-			if f.Boundaries > 0 && float64(f.Joined) > 0.02*float64(f.Boundaries) {
+			if runTogether(f.Joined, f.Boundaries) {
 				a.RunTogether++
 			}
 			a.CutPages += f.CutPages
@@ -590,6 +648,24 @@ func rcAggregate(files []rcFile) []*rcFormat {
 				a.CutFiles++
 			}
 			a.RTLReversed += f.RTLRev
+			a.jrecalls = append(a.jrecalls, f.JRecall)
+			a.jprecisions = append(a.jprecisions, f.JPrecision)
+			if runTogether(f.JJoined, f.Boundaries) {
+				a.JRunTogether++
+			}
+			a.JCutPages += f.JCutPages
+			if f.JCutPages > 0 {
+				a.JCutFiles++
+			}
+			a.JRTLReversed += f.JRTLRev
+			if f.Second {
+				a.Second++
+			}
+			a.Agreed += f.Agreed
+			a.OnlyA += f.OnlyA
+			a.OnlyB += f.OnlyB
+			a.GotOnlyA += f.GotOnlyA
+			a.GotOnlyB += f.GotOnlyB
 		case "name-only":
 			a.NameOnly++
 			a.Reasons[f.Reason]++
@@ -602,6 +678,8 @@ func rcAggregate(files []rcFile) []*rcFormat {
 		a := byFormat[k]
 		a.RecallMedian, a.RecallP10 = quantile(a.recalls, 0.5), quantile(a.recalls, 0.1)
 		a.PrecisionMedian, a.PrecisionP10 = quantile(a.precisions, 0.5), quantile(a.precisions, 0.1)
+		a.JRecallMedian, a.JRecallP10 = quantile(a.jrecalls, 0.5), quantile(a.jrecalls, 0.1)
+		a.JPrecisionMedian, a.JPrecisionP10 = quantile(a.jprecisions, 0.5), quantile(a.jprecisions, 0.1)
 		out = append(out, a)
 	}
 	return out
@@ -610,6 +688,7 @@ func rcAggregate(files []rcFile) []*rcFormat {
 func rcPrint(w io.Writer, r rcReport) {
 	fmt.Fprintf(w, "%d files (%d more without a reference text); gds crawl %.1f s, %.2f files/s, peak RSS %.0f MB (largest process), %.0f MB (gds and workers together)\n\n",
 		r.Files, r.NoReference, r.CrawlSeconds, r.FilesPerSec, r.PeakRSSMB, r.PeakTreeRSSMB)
+	fmt.Fprintf(w, "raw: against the first reference (pdftotext, w3m -dump, the text itself, LibreOffice)\n")
 	fmt.Fprintf(w, "%-6s %5s %7s %9s %4s %15s %15s %12s %17s %12s\n", "format", "files", "indexed", "name-only", "lost",
 		"recall med/p10", "precis med/p10", "run together", "pages cut (files)", "RTL reversed")
 	for _, f := range r.Formats {
@@ -619,29 +698,52 @@ func rcPrint(w io.Writer, r rcReport) {
 			fmt.Fprintf(w, "       name-only %d: %s\n", n, reason)
 		}
 	}
+	for _, f := range r.Formats {
+		if f.Format != "PDF" {
+			continue
+		}
+		share := func(a, b int) float64 {
+			if b == 0 {
+				return 0
+			}
+			return 100 * float64(a) / float64(b)
+		}
+		fmt.Fprintf(w, "\njudged PDF: against the words pdftotext and mutool both hold (%d of %d indexed PDFs have both references; the rest count against pdftotext alone)\n", f.Second, f.Indexed)
+		fmt.Fprintf(w, "%-6s %15s %15s %12s %17s %12s\n", "format", "recall med/p10", "precis med/p10", "run together", "pages cut (files)", "RTL reversed")
+		fmt.Fprintf(w, "%-6s %7.3f/%.3f %7.3f/%.3f %12d %11d (%3d) %12d\n", f.Format, f.JRecallMedian, f.JRecallP10, f.JPrecisionMedian, f.JPrecisionP10,
+			f.JRunTogether, f.JCutPages, f.JCutFiles, f.JRTLReversed)
+		fmt.Fprintf(w, "words both references hold %d; disputed: only pdftotext %d (%.1f %%; gds holds %.0f %% of them), only mutool %d (%.1f %%; gds holds %.0f %%)\n",
+			f.Agreed, f.OnlyA, share(f.OnlyA, f.Agreed+f.OnlyA), share(f.GotOnlyA, f.OnlyA), f.OnlyB, share(f.OnlyB, f.Agreed+f.OnlyB), share(f.GotOnlyB, f.OnlyB))
+	}
 	for _, list := range []struct {
-		title string
-		files []rcFile
-	}{{"lowest recall", r.Worst}, {"words run together", r.RunTogether}} {
+		title  string
+		files  []rcFile
+		judged bool
+	}{{"lowest raw recall", r.Worst, false}, {"lowest judged recall, PDF", r.WorstJudged, true}, {"words run together", r.RunTogether, true}} {
 		if len(list.files) == 0 {
 			continue
 		}
-		fmt.Fprintf(w, "\n%s (recall, precision, spaces lost, pages cut/pages, producer, file):\n", list.title)
+		fmt.Fprintf(w, "\n%s (recall, precision, spaces lost, pages cut/pages raw; judged recall, precision, spaces lost, pages cut; producer, file):\n", list.title)
 		for _, f := range list.files {
-			lost := 0.0
+			lost, jlost := 0.0, 0.0
 			if f.Boundaries > 0 {
-				lost = float64(f.Joined) / float64(f.Boundaries)
+				lost, jlost = float64(f.Joined)/float64(f.Boundaries), float64(f.JJoined)/float64(f.Boundaries)
 			}
-			fmt.Fprintf(w, "  %.3f %.3f %5.1f%% %3d/%-3d %-28.28s %s\n", f.Recall, f.Precision, 100*lost, f.CutPages, f.Pages, f.Producer, f.Name)
-			if len(f.RefOnly)+len(f.GdsOnly) > 0 {
+			fmt.Fprintf(w, "  %.3f %.3f %5.1f%% %3d/%-3d | %.3f %.3f %5.1f%% %3d  %-28.28s %s\n", f.Recall, f.Precision, 100*lost, f.CutPages, f.Pages,
+				f.JRecall, f.JPrecision, 100*jlost, f.JCutPages, f.Producer, f.Name)
+			switch {
+			case list.judged && f.Second:
+				fmt.Fprintf(w, "        missed (both hold): %s | gds only (neither holds): %s\n", strings.Join(f.Missed, " "), strings.Join(f.Extra, " "))
+				fmt.Fprintf(w, "        disputed, only pdftotext: %s | only mutool: %s\n", strings.Join(f.DisputedA, " "), strings.Join(f.DisputedB, " "))
+			case len(f.RefOnly)+len(f.GdsOnly) > 0:
 				fmt.Fprintf(w, "        reference only: %s | gds only: %s\n", strings.Join(f.RefOnly, " "), strings.Join(f.GdsOnly, " "))
 			}
 		}
 	}
 	if len(r.RTLReversed) > 0 {
-		fmt.Fprintf(w, "\nright-to-left words stored reversed (count, file: the reference's words):\n")
+		fmt.Fprintf(w, "\nright-to-left words stored reversed (raw count, judged count, file: the reference's words):\n")
 		for _, f := range r.RTLReversed {
-			fmt.Fprintf(w, "  %d %s: %s\n", f.RTLRev, f.Name, strings.Join(f.RTLWords, " "))
+			fmt.Fprintf(w, "  %d %d %s: %s\n", f.RTLRev, f.JRTLRev, f.Name, strings.Join(f.RTLWords, " "))
 		}
 	}
 }
