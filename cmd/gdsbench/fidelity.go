@@ -16,7 +16,10 @@ import (
 // words splits text into comparable words: NFKC, lower case; runs of
 // letters, digits and marks of alphabetic scripts are words, and a run of
 // Han, kana or Hangul (written without spaces) gives its character
-// bigrams (a lone character is itself a word). A word that would begin
+// bigrams (a lone character is itself a word); white space between two
+// Han or kana characters is layout (a line break, MuPDF's spacing of
+// CJK glyphs), not a word boundary: Chinese and Japanese are written
+// without spaces (Korean is, and keeps them). A word that would begin
 // with a combining mark (Mn, Mc) after nothing but white space continues
 // the word before it: extractors differ in putting a space before a mark
 // (pdftotext writes Arabic الر ّ for الرّ), and no word of any script
@@ -45,10 +48,27 @@ func words(s string) []string {
 		joinable = !cjk
 		run = run[:0]
 	}
+	// spaced: white space has followed a Han or kana character ending
+	// the run, which the next such character continues.
+	spaced := false
 	for _, r := range s {
 		isCJK := unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) || r == 'ー'
 		isWord := unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r)
+		if spaced {
+			spaced = false
+			switch {
+			case hanKana(r):
+				run = append(run, r)
+				continue
+			case unicode.IsSpace(r):
+				spaced = true
+				continue
+			}
+			flush()
+		}
 		switch {
+		case unicode.IsSpace(r) && cjk && len(run) > 0 && hanKana(run[len(run)-1]):
+			spaced = true
 		case !isWord && !isCJK:
 			flush()
 			if !unicode.IsSpace(r) {
@@ -69,6 +89,12 @@ func words(s string) []string {
 	}
 	flush()
 	return out
+}
+
+// hanKana tells whether r is written without spaces: Han, kana, the
+// prolonged sound mark.
+func hanKana(r rune) bool {
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana) || r == 'ー'
 }
 
 func counts(ws []string) map[string]int {

@@ -123,3 +123,29 @@ func TestWordsCombiningMark(t *testing.T) {
 		}
 	}
 }
+
+// White space between two Han or kana characters is no word boundary;
+// between Hangul words, and between CJK and Latin, it is.
+func TestWordsCJKSpaces(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"可 以", []string{"可以"}},
+		{"会議資\n料です", []string{"会議", "議資", "資料", "料で", "です"}},
+		{"会 議 資 料", []string{"会議", "議資", "資料"}},
+		{"한국 어", []string{"한국", "어"}},
+		{"日本 abc", []string{"日本", "abc"}},
+		{"abc 日本", []string{"abc", "日本"}},
+		{"日本 한국", []string{"日本", "한국"}},
+		{"日本, 語", []string{"日本", "語"}},
+		{"日 \t 本", []string{"日本"}},
+		{"日 1", []string{"日", "1"}},
+		{"日 ́x", []string{"日", "\u0301x"}},
+	}
+	for _, tt := range tests {
+		if got := words(tt.in); !slices.Equal(got, tt.want) {
+			t.Errorf("words(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

@@ -16,14 +16,18 @@ import (
 // counted and shown, never scored. The same rule judges words run
 // together (a space both references keep), pages cut off (cut against
 // both) and right-to-left words stored reversed (both hold the word the
-// right way round).
+// right way round). Where the two references agree on less than half of
+// pdftotext's words (MuPDF reads right-to-left lines without their spaces,
+// old fonts without a Unicode map give each its own garbage), no judgement
+// can be made: the file keeps its raw figures (Judgeable false).
 
 // judgedScore is one file's text against two references.
 type judgedScore struct {
 	Recall, Precision  float64
-	Agreed             int // words both references hold (the judged reference)
-	OnlyA, OnlyB       int // disputed: words only the first, only the second reference holds
-	GotOnlyA, GotOnlyB int // of those, how many got holds
+	Judgeable          bool // the references agree on at least half of a's words
+	Agreed             int  // words both references hold (the judged reference)
+	OnlyA, OnlyB       int  // disputed: words only the first, only the second reference holds
+	GotOnlyA, GotOnlyB int  // of those, how many got holds
 	Joined, Boundaries int
 	RTL                []string
 	// Missed and Extra are the evidence: words of the judged reference
@@ -40,6 +44,7 @@ func judge(a, b, got string, n int) judgedScore {
 	agreed := agreedWords(wa, wb)
 	var s judgedScore
 	s.Agreed = len(agreed)
+	s.Judgeable = 2*len(agreed) >= len(wa)
 	s.Recall, _ = recallPrecision(agreed, wg)
 	ca, cb, cg := counts(wa), counts(wb), counts(wg)
 	either := make(map[string]int, len(ca)+len(cb))

@@ -14,6 +14,7 @@ func TestJudge(t *testing.T) {
 		agreed, onlyA, onlyB int
 		gotOnlyA, gotOnlyB   int
 		missed, extra        []string
+		unjudgeable          bool
 	}{
 		{
 			name: "agreeing references", a: "one two three four", b: "one two three four", got: "one two four extra",
@@ -22,8 +23,9 @@ func TestJudge(t *testing.T) {
 		{
 			// pdftotext's split TeX logo is disputed, not missed; gds's
 			// LaTeX is MuPDF's word, not extra.
-			name: "a split logo", a: "L AT E X is a logo", b: "LATEX is a logo", got: "LaTeX is a logo",
-			recall: 1, precision: 1, agreed: 3, onlyA: 4, onlyB: 1, gotOnlyB: 1,
+			name: "a split logo", a: "L AT E X is a logo of a typesetting system by Lamport",
+			b: "LATEX is a logo of a typesetting system by Lamport", got: "LaTeX is a logo of a typesetting system by Lamport",
+			recall: 1, precision: 1, agreed: 9, onlyA: 4, onlyB: 1, gotOnlyB: 1,
 		},
 		{
 			name: "a word neither holds", a: "alpha beta", b: "alpha gamma", got: "alpha delta",
@@ -40,7 +42,15 @@ func TestJudge(t *testing.T) {
 		},
 		{
 			name: "nothing agreed", a: "ةيبرعلا", b: "العربية", got: "العربية",
-			recall: 1, precision: 1, onlyA: 1, onlyB: 1, gotOnlyB: 1,
+			recall: 1, precision: 1, onlyA: 1, onlyB: 1, gotOnlyB: 1, unjudgeable: true,
+		},
+		{
+			name: "agreeing on half", a: "one two three four", b: "one two five six", got: "one two three four",
+			recall: 1, precision: 1, agreed: 2, onlyA: 2, onlyB: 2, gotOnlyA: 2,
+		},
+		{
+			name: "agreeing on less than half", a: "one two three four five", b: "one two six", got: "one two",
+			recall: 1, precision: 1, agreed: 2, onlyA: 3, onlyB: 1, unjudgeable: true,
 		},
 		{
 			name: "a combining mark after a space", a: "الر ّ حمن", b: "الرّ حمن", got: "الرّحمن",
@@ -56,6 +66,9 @@ func TestJudge(t *testing.T) {
 			if s.Agreed != tt.agreed || s.OnlyA != tt.onlyA || s.OnlyB != tt.onlyB || s.GotOnlyA != tt.gotOnlyA || s.GotOnlyB != tt.gotOnlyB {
 				t.Errorf("agreed %d, only a %d (gds %d), only b %d (gds %d); want %d, %d (%d), %d (%d)",
 					s.Agreed, s.OnlyA, s.GotOnlyA, s.OnlyB, s.GotOnlyB, tt.agreed, tt.onlyA, tt.gotOnlyA, tt.onlyB, tt.gotOnlyB)
+			}
+			if s.Judgeable == tt.unjudgeable {
+				t.Errorf("judgeable %v, want %v", s.Judgeable, !tt.unjudgeable)
 			}
 			if !slices.Equal(s.Missed, tt.missed) && len(s.Missed)+len(tt.missed) > 0 {
 				t.Errorf("missed %q, want %q", s.Missed, tt.missed)

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -71,6 +72,7 @@ type rcFile struct {
 	// agree on, for a PDF with both references (Second); for every other
 	// file they are the raw ones.
 	Second                                   bool
+	Disagree                                 bool // the references agree on less than half the words: raw figures
 	JRecall, JPrecision                      float64
 	JJoined, JCutPages, JRTLRev              int
 	Agreed, OnlyA, OnlyB, GotOnlyA, GotOnlyB int
@@ -90,7 +92,7 @@ type rcFormat struct {
 	// two references; Agreed, OnlyA and OnlyB their words both, only
 	// pdftotext, only mutool hold, GotOnlyA and GotOnlyB how many of the
 	// disputed ones gds holds.
-	Second                                   int
+	Second, Disagree                         int
 	JRecallMedian, JRecallP10                float64
 	JPrecisionMedian, JPrecisionP10          float64
 	JRunTogether, JCutPages, JCutFiles       int
@@ -112,6 +114,9 @@ type rcReport struct {
 	RTLReversed    []rcFile // files with right-to-left words stored reversed (raw or judged)
 	NoReference    int
 	CrawlExitError string `json:",omitempty"`
+	// PDFProducers and PDFPackages are the sample's PDFs by producer
+	// family (pdfinfo's Producer up to its version) and by package.
+	PDFProducers, PDFPackages map[string]int
 }
 
 func runRealCorpus(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -158,7 +163,13 @@ func runRealCorpus(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	fmt.Fprintf(stderr, "realcorpus: %d files; reference texts...\n", len(items))
 	items, noRef := rcReferences(ctx, items, filesDir, refDir)
-	rep := rcReport{Files: len(items), NoReference: noRef}
+	rep := rcReport{Files: len(items), NoReference: noRef, PDFProducers: map[string]int{}, PDFPackages: map[string]int{}}
+	for _, it := range items {
+		if it.Format == "PDF" {
+			rep.PDFProducers[strings.TrimSpace(producerFamily.FindString(it.Producer))]++
+			rep.PDFPackages[it.Pkg]++
+		}
+	}
 	fmt.Fprintf(stderr, "realcorpus: gds crawl of %d files...\n", len(items))
 	if err := rcCrawl(ctx, *gds, home, filesDir, *concurrency, &rep, stderr); err != nil {
 		return err
@@ -590,8 +601,13 @@ func rcMeasure(ctx context.Context, home, refDir string, items []rcItem) ([]rcFi
 			}
 			f.JRecall, f.JPrecision, f.JJoined, f.JCutPages, f.JRTLRev = f.Recall, f.Precision, f.Joined, f.CutPages, f.RTLRev
 			f.Missed, f.Extra = f.RefOnly, f.GdsOnly
-			if second, err := os.ReadFile(filepath.Join(refDir, it.Name+".mutool.txt")); err == nil && it.Format == "PDF" && len(words(string(second))) > 0 {
+			if second, err := os.ReadFile(filepath.Join(refDir, it.Name+".mutool.txt")); err == nil && it.Format == "PDF" {
 				j := judge(ref, string(second), text, 6)
+				if !j.Judgeable {
+					f.Disagree = true
+					out = append(out, f)
+					continue
+				}
 				f.Second = true
 				f.JRecall, f.JPrecision, f.JJoined, f.JRTLRev = j.Recall, j.Precision, j.Joined, len(j.RTL)
 				f.Agreed, f.OnlyA, f.OnlyB, f.GotOnlyA, f.GotOnlyB = j.Agreed, j.OnlyA, j.OnlyB, j.GotOnlyA, j.GotOnlyB
@@ -661,6 +677,9 @@ func rcAggregate(files []rcFile) []*rcFormat {
 			if f.Second {
 				a.Second++
 			}
+			if f.Disagree {
+				a.Disagree++
+			}
 			a.Agreed += f.Agreed
 			a.OnlyA += f.OnlyA
 			a.OnlyB += f.OnlyB
@@ -688,7 +707,28 @@ func rcAggregate(files []rcFile) []*rcFormat {
 func rcPrint(w io.Writer, r rcReport) {
 	fmt.Fprintf(w, "%d files (%d more without a reference text); gds crawl %.1f s, %.2f files/s, peak RSS %.0f MB (largest process), %.0f MB (gds and workers together)\n\n",
 		r.Files, r.NoReference, r.CrawlSeconds, r.FilesPerSec, r.PeakRSSMB, r.PeakTreeRSSMB)
-	fmt.Fprintf(w, "raw: against the first reference (pdftotext, w3m -dump, the text itself, LibreOffice)\n")
+	for _, m := range []struct {
+		title string
+		n     map[string]int
+	}{{"PDFs by producer", r.PDFProducers}, {"PDFs by package", r.PDFPackages}} {
+		fmt.Fprintf(w, "%s:", m.title)
+		keys := slices.Collect(maps.Keys(m.n))
+		slices.SortFunc(keys, func(a, b string) int {
+			if m.n[a] != m.n[b] {
+				return m.n[b] - m.n[a]
+			}
+			return strings.Compare(a, b)
+		})
+		for _, k := range keys {
+			name := k
+			if name == "" {
+				name = "(none)"
+			}
+			fmt.Fprintf(w, " %s %d;", name, m.n[k])
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "\nraw: against the first reference (pdftotext, w3m -dump, the text itself, LibreOffice)\n")
 	fmt.Fprintf(w, "%-6s %5s %7s %9s %4s %15s %15s %12s %17s %12s\n", "format", "files", "indexed", "name-only", "lost",
 		"recall med/p10", "precis med/p10", "run together", "pages cut (files)", "RTL reversed")
 	for _, f := range r.Formats {
@@ -708,7 +748,8 @@ func rcPrint(w io.Writer, r rcReport) {
 			}
 			return 100 * float64(a) / float64(b)
 		}
-		fmt.Fprintf(w, "\njudged PDF: against the words pdftotext and mutool both hold (%d of %d indexed PDFs have both references; the rest count against pdftotext alone)\n", f.Second, f.Indexed)
+		fmt.Fprintf(w, "\njudged PDF: against the words pdftotext and mutool both hold (%d of %d indexed PDFs; %d where they agree on less than half the words, %d without mutool's text: raw figures)\n",
+			f.Second, f.Indexed, f.Disagree, f.Indexed-f.Second-f.Disagree)
 		fmt.Fprintf(w, "%-6s %15s %15s %12s %17s %12s\n", "format", "recall med/p10", "precis med/p10", "run together", "pages cut (files)", "RTL reversed")
 		fmt.Fprintf(w, "%-6s %7.3f/%.3f %7.3f/%.3f %12d %11d (%3d) %12d\n", f.Format, f.JRecallMedian, f.JRecallP10, f.JPrecisionMedian, f.JPrecisionP10,
 			f.JRunTogether, f.JCutPages, f.JCutFiles, f.JRTLReversed)
