@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gds-cli/gds/internal/crawl"
 )
 
 func TestWords(t *testing.T) {
@@ -92,9 +94,20 @@ func TestDropOverlap(t *testing.T) {
 	if got := dropOverlap("one two three", "two three four"); got != " four" {
 		t.Errorf("%q", got)
 	}
+	// An overlap longer than ChunkOverlap (a chunk that begins at a
+	// sentence start further back) goes too.
+	var b strings.Builder
+	for i := range 80 {
+		b.WriteString("w" + strings.Repeat("x", i%7) + " ")
+	}
+	prev := b.String()
+	long := prev[len(prev)-300:]
+	if got := dropOverlap(prev, long+"tail"); got != "tail" {
+		t.Errorf("a 300-character overlap: %q", got)
+	}
 	// A text repeating itself loses no more than the overlap.
 	rep := strings.Repeat("Dit is een test. ", 100)
-	if got := dropOverlap(rep, rep); len([]rune(rep))-len([]rune(got)) > 200 {
+	if got := dropOverlap(rep, rep); len([]rune(rep))-len([]rune(got)) > crawl.ChunkMaxOverlap {
 		t.Errorf("dropped %d characters", len(rep)-len(got))
 	}
 }

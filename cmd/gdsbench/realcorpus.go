@@ -112,6 +112,7 @@ type rcReport struct {
 	WorstJudged    []rcFile // lowest judged recall, PDFs
 	RunTogether    []rcFile // files with more than 2 % of word spaces lost (raw or judged)
 	RTLReversed    []rcFile // files with right-to-left words stored reversed (raw or judged)
+	PagesCut       []rcFile // files with pages cut off (raw or judged)
 	NoReference    int
 	CrawlExitError string `json:",omitempty"`
 	// PDFProducers and PDFPackages are the sample's PDFs by producer
@@ -125,9 +126,9 @@ func runRealCorpus(ctx context.Context, args []string, stdout, stderr io.Writer)
 	root := fl.String("root", "", "folder of unpacked packages, one subfolder per package (scripts/realcorpus.sh)")
 	work := fl.String("work", "", "folder for the sample, its reference texts and the gds home (emptied first)")
 	gds := fl.String("gds", "", "the gds binary to crawl with")
-	nPDF := fl.Int("pdfs", 420, "PDFs in the sample")
+	nPDF := fl.Int("pdfs", 450, "PDFs in the sample (some have no text to compare)")
 	nHTML := fl.Int("html", 100, "HTML files in the sample")
-	nText := fl.Int("text", 150, "text files in the sample")
+	nText := fl.Int("text", 180, "text files in the sample")
 	officeRef := fl.String("office-ref", "", "folder of LibreOffice's exports of the office files under --root (scripts/realcorpus.sh); none: no DOCX, XLSX or PPTX")
 	nOffice := fl.Int("office", 60, "DOCX, XLSX and PPTX files each in the sample (with --office-ref)")
 	whole := fl.String("whole", "texlive-lang-japanese", "comma-separated packages all of whose PDFs are in the sample (counted in --pdfs)")
@@ -200,6 +201,9 @@ func runRealCorpus(ctx context.Context, args []string, stdout, stderr io.Writer)
 	for _, f := range files {
 		if f.Status == "indexed" && (runTogether(f.Joined, f.Boundaries) || runTogether(f.JJoined, f.Boundaries)) {
 			rep.RunTogether = append(rep.RunTogether, f)
+		}
+		if f.CutPages > 0 || f.JCutPages > 0 {
+			rep.PagesCut = append(rep.PagesCut, f)
 		}
 		if f.RTLRev > 0 || f.JRTLRev > 0 {
 			rep.RTLReversed = append(rep.RTLReversed, f)
@@ -621,12 +625,12 @@ func rcMeasure(ctx context.Context, home, refDir string, items []rcItem) ([]rcFi
 }
 
 // dropOverlap removes from next the text it repeats from the end of prev
-// (chunks overlap by at most crawl.ChunkOverlap characters; no more is
+// (chunks overlap by at most crawl.ChunkMaxOverlap characters; no more is
 // taken, or a document repeating itself would lose text).
 func dropOverlap(prev, next string) string {
 	limit, n := len(next), 0
 	for i := range next {
-		if n == crawl.ChunkOverlap {
+		if n == crawl.ChunkMaxOverlap {
 			limit = i
 			break
 		}
@@ -760,7 +764,7 @@ func rcPrint(w io.Writer, r rcReport) {
 		title  string
 		files  []rcFile
 		judged bool
-	}{{"lowest raw recall", r.Worst, false}, {"lowest judged recall, PDF", r.WorstJudged, true}, {"words run together", r.RunTogether, true}} {
+	}{{"lowest raw recall", r.Worst, false}, {"lowest judged recall, PDF", r.WorstJudged, true}, {"words run together", r.RunTogether, true}, {"pages cut off", r.PagesCut, true}} {
 		if len(list.files) == 0 {
 			continue
 		}
