@@ -80,6 +80,8 @@ func TestDecodeBinaryWithNULs(t *testing.T) {
 // TestHTMLCharset: a page declaring its charset is read in it; one that
 // declares none (or the Windows-1252 default) is detected.
 func TestHTMLCharset(t *testing.T) {
+	le := xunicode.UTF16(xunicode.LittleEndian, xunicode.IgnoreBOM)
+	be := xunicode.UTF16(xunicode.BigEndian, xunicode.IgnoreBOM)
 	page := func(meta, body string) string {
 		return "<html><head>" + meta + "<title>t</title></head><body><p>" + body + "</p></body></html>"
 	}
@@ -94,6 +96,9 @@ func TestHTMLCharset(t *testing.T) {
 		{"Shift_JIS declared", encode(t, japanese.ShiftJIS, page(`<meta charset="shift_jis">`, "議事録")), "議事録"},
 		{"Latin-1 declared", encode(t, charmap.ISO8859_1, page(`<meta http-equiv="Content-Type" content="text/html; charset=iso-8859-1">`, "Müller")), "Müller"},
 		{"UTF-8 after 1024 ASCII bytes", []byte(page("<!--"+strings.Repeat("x", 1100)+"-->", "日本語")), "日本語"},
+		{"UTF-16LE, no BOM, nothing declared", encode(t, le, page("", "会議資料の一覧です Müller")), "会議資料の一覧です Müller"},
+		{"UTF-16BE, no BOM, nothing declared", encode(t, be, page("", "会議資料の一覧です")), "会議資料の一覧です"},
+		{"UTF-16LE with BOM", encode(t, xunicode.UTF16(xunicode.LittleEndian, xunicode.UseBOM), page("", "Rodríguez 日本語")), "Rodríguez 日本語"},
 	}
 	for _, tt := range tests {
 		doc, err := Extract(context.Background(), "text/html", strings.NewReader(string(tt.in)), 0)

@@ -311,7 +311,7 @@ func TestDOCXListsRealFiles(t *testing.T) {
 		{"../realdocs/docxrs-toc1-ja.docx", []string{"第１章 Hello", "第１節 World", "第２節", "第２章 こんにちは", "第１節 世界"}},
 	}
 	for _, tt := range tests {
-		doc, err := extractFile(t, filepath.Join("..", "..", "testdata", "lists", tt.file))
+		doc, err := extractFile(t, filepath.Join("..", "..", "testdata", "docx", tt.file))
 		if err != nil {
 			t.Errorf("%s: %v", tt.file, err)
 			continue

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/net/html/atom"
 	"golang.org/x/net/html/charset"
 	"golang.org/x/text/encoding"
+	xunicode "golang.org/x/text/encoding/unicode"
 	"golang.org/x/text/transform"
 )
 
@@ -69,7 +70,9 @@ func collapseSpaces(s string) string {
 }
 
 // htmlEncoding returns the charset of a page: the one its BOM or <meta>
-// declares, else UTF-8 when the whole page is valid UTF-8, else the
+// declares, else UTF-16 when it has NUL bytes and reads as UTF-16 text
+// (a page saved as "Unicode" without its BOM), else UTF-8 when the whole
+// page is valid UTF-8, else the
 // legacy charset its bytes read best in (detectLegacy). A page declaring
 // Windows-1252 or ISO-8859-1 is detected too: the HTML standard's default
 // is indistinguishable from that declaration (charset.DetermineEncoding
@@ -79,6 +82,15 @@ func htmlEncoding(data []byte) encoding.Encoding {
 	enc, name, certain := charset.DetermineEncoding(data, "text/html")
 	if certain || name != "windows-1252" {
 		return enc
+	}
+	if bytes.IndexByte(data[:min(len(data), charsetSample)], 0) >= 0 {
+		if be, ok := detectUTF16(data); ok {
+			order := xunicode.LittleEndian
+			if be {
+				order = xunicode.BigEndian
+			}
+			return xunicode.UTF16(order, xunicode.IgnoreBOM)
+		}
 	}
 	if utf8.Valid(data) {
 		return encoding.Nop

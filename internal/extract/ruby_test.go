@@ -3,6 +3,8 @@ package extract
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -28,6 +30,15 @@ func TestDOCXRubyNotInBaseText(t *testing.T) {
 	}
 }
 
+// TestDOCXRubyLibreOffice: a DOCX whose ruby LibreOffice wrote keeps the
+// base text only, as LibreOffice's own text export does.
+func TestDOCXRubyLibreOffice(t *testing.T) {
+	doc, err := extractFile(t, filepath.Join("..", "..", "testdata", "docx", "lo-ruby-ja.docx"))
+	if err != nil || doc.Text() != "君子は和して同ぜず。漢字を読む。" {
+		t.Errorf("%q, %v", doc.Text(), err)
+	}
+}
+
 // TestHTMLRubyNotInBaseText: <rt> and <rp> are not base text, with their
 // end tags or without.
 func TestHTMLRubyNotInBaseText(t *testing.T) {
@@ -42,6 +53,35 @@ func TestHTMLRubyNotInBaseText(t *testing.T) {
 		doc, err := Extract(context.Background(), "text/html", strings.NewReader(tt.in), 0)
 		if err != nil || doc.Text() != tt.want {
 			t.Errorf("%s: %q, %v; want %q", tt.in, doc.Text(), err, tt.want)
+		}
+	}
+}
+
+// TestLigaturesFoldedEveryFormat: the stored text of every format has
+// its ligatures folded.
+func TestLigaturesFoldedEveryFormat(t *testing.T) {
+	const lig, want = "the ﬁrst eﬀect", "the first effect"
+	rels := `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Target="%s"/></Relationships>`
+	files := map[string][]byte{
+		"text/plain":    []byte(lig),
+		"text/markdown": []byte("# " + lig),
+		"text/html":     []byte("<p>" + lig + "</p>"),
+		MimeDOCX:        makeZip(t, map[string]string{"word/document.xml": `<w:document xmlns:w="w"><w:body><w:p><w:r><w:t>` + lig + `</w:t></w:r></w:p></w:body></w:document>`}),
+		MimeXLSX: makeZip(t, map[string]string{
+			"xl/workbook.xml":            `<workbook xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="S" r:id="rId1"/></sheets></workbook>`,
+			"xl/_rels/workbook.xml.rels": fmt.Sprintf(rels, "worksheets/sheet1.xml"),
+			"xl/worksheets/sheet1.xml":   `<worksheet><sheetData><row><c t="inlineStr"><is><t>` + lig + `</t></is></c></row></sheetData></worksheet>`,
+		}),
+		MimePPTX: makeZip(t, map[string]string{
+			"ppt/presentation.xml":            `<p:presentation xmlns:p="p" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><p:sldIdLst><p:sldId r:id="rId1"/></p:sldIdLst></p:presentation>`,
+			"ppt/_rels/presentation.xml.rels": fmt.Sprintf(rels, "slides/slide1.xml"),
+			"ppt/slides/slide1.xml":           `<p:sld xmlns:p="p" xmlns:a="a"><a:p><a:r><a:t>` + lig + `</a:t></a:r></a:p></p:sld>`,
+		}),
+	}
+	for mt, data := range files {
+		doc, err := Extract(context.Background(), mt, bytes.NewReader(data), 0)
+		if err != nil || !strings.Contains(doc.Text(), want) || strings.ContainsFunc(doc.Text(), isLigature) {
+			t.Errorf("%s: %q, %v", mt, doc.Text(), err)
 		}
 	}
 }
