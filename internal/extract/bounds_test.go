@@ -412,7 +412,7 @@ func TestHTMLTokens(t *testing.T) {
 		{`<table><tr><td>a<td>b<tr><td>c</table>`, "a\tb\nc"},
 		{`<template>hidden<p>x</p></template>shown`, "shown"},
 		{`<svg/>after <img alt="pic"> <select><option>o</select>end`, "after pic end"},
-		{`<ul><li>a</li><li>b</li></ul>`, "a\nb"},
+		{`<ul><li>a</li><li>b</li></ul>`, "• a\n• b"},
 		{"\xff\xfe<\x00p\x00>\x00u\x00t\x00f\x001\x006\x00", "utf16"},
 	} {
 		doc, err := Extract(context.Background(), "text/html", strings.NewReader(c.in), 0)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -130,6 +131,7 @@ func extractHTML(ctx context.Context, data []byte) (Doc, error) {
 	// (<rp>) are not base text (君子 with くんし over it is 君子). Their end
 	// tags may be omitted: the next <rb>, <rt>, <rp> or </ruby> ends them.
 	rubyOpen, inAnnotation := 0, false
+	var lists htmlLists
 	for n := 0; !budget.full(); n++ {
 		if n&4095 == 4095 {
 			if err := ctx.Err(); err != nil {
@@ -204,6 +206,20 @@ func extractHTML(ctx context.Context, data []byte) (Doc, error) {
 			case a == atom.Tr:
 				cellOpen = false
 				newLine(b)
+			case a == atom.Li:
+				newLine(b)
+				value := ""
+				if hasAttr {
+					value = attrOf(z, "value")
+				}
+				b.WriteString(lists.item(value))
+			case (a == atom.Ol || a == atom.Ul || a == atom.Menu) && tt == html.StartTagToken:
+				newLine(b)
+				var attrs map[string]string
+				if hasAttr {
+					attrs = tagAttrs(z, "start", "type", "reversed")
+				}
+				lists.open(a == atom.Ol, attrs)
 			case blocks[a]:
 				newLine(b) // a block left open (<p>a<p>b) still breaks the line
 			}
@@ -240,6 +256,9 @@ func extractHTML(ctx context.Context, data []byte) (Doc, error) {
 			case a == atom.Tr || a == atom.Table:
 				cellOpen = false
 				b.WriteByte('\n')
+			case a == atom.Ol || a == atom.Ul || a == atom.Menu:
+				lists.close()
+				b.WriteByte('\n')
 			case blocks[a]:
 				b.WriteByte('\n')
 			case a == atom.A || a == atom.Button || a == atom.Label || a == atom.Option:
@@ -268,6 +287,21 @@ const cellSep = '\x1f'
 func newLine(w *textWriter) {
 	if t := w.String(); t != "" && t[len(t)-1] != '\n' {
 		w.WriteByte('\n')
+	}
+}
+
+// tagAttrs returns the attributes of the current tag named in keys
+// (an attribute without a value maps to "").
+func tagAttrs(z *html.Tokenizer, keys ...string) map[string]string {
+	out := map[string]string{}
+	for {
+		k, v, more := z.TagAttr()
+		if slices.Contains(keys, string(k)) {
+			out[string(k)] = string(v)
+		}
+		if !more {
+			return out
+		}
 	}
 }
 

@@ -60,7 +60,7 @@ func TestHTMLRubyNotInBaseText(t *testing.T) {
 // TestLigaturesFoldedEveryFormat: the stored text of every format has
 // its ligatures folded.
 func TestLigaturesFoldedEveryFormat(t *testing.T) {
-	const lig, want = "the ﬁrst eﬀect", "the first effect"
+	const lig, want = "the ﬁrst oﬀer", "the first offer"
 	rels := `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Target="%s"/></Relationships>`
 	files := map[string][]byte{
 		"text/plain":    []byte(lig),
