@@ -67,6 +67,12 @@ type pdfDoc struct {
 	// lexBufs are the lexer buffers, one per form depth, reused by every
 	// stream.
 	lexBufs [maxFormDepth + 1][]byte
+	// drawn holds the glyphs of the page being read drawn since they
+	// were last laid out (at most maxDrawn): duplicates are dropped and
+	// the order repaired there first (pdforder.go, with the buffers of
+	// scratch).
+	drawn   []placed
+	scratch orderScratch
 }
 
 func newPDFDoc(budget *pdfBudget, src *pdfSource) *pdfDoc {
@@ -114,7 +120,38 @@ func newPageText(doc *pdfDoc) *pageText {
 }
 
 // text returns the page's text laid out so far.
-func (p *pageText) text() string { return cleanLines(dehyphenate(p.lay.text())) }
+func (p *pageText) text() string {
+	p.flush()
+	return cleanLines(dehyphenate(p.lay.text()))
+}
+
+// draw takes glyph g as drawn; every maxDrawn glyphs they are laid out.
+func (p *pageText) draw(g placed) {
+	d := p.doc
+	d.drawn = append(d.drawn, g)
+	if len(d.drawn) >= maxDrawn {
+		p.flush()
+	}
+}
+
+// flush lays out the glyphs drawn so far: drawn twice over themselves
+// (fake bold, shadows) once, in content order repaired where it breaks
+// lines that the glyphs' positions continue.
+func (p *pageText) flush() {
+	d := p.doc
+	gs := d.scratch.dropOverprints(d.drawn)
+	if order := d.scratch.readingOrder(gs); order != nil {
+		for _, i := range order {
+			p.lay.add(gs[i])
+		}
+	} else {
+		for i := range gs {
+			p.lay.add(gs[i])
+		}
+	}
+	clear(d.drawn)
+	d.drawn = d.drawn[:0]
+}
 
 // dehyphenate joins the words a typesetter broke across lines: a letter,
 // a hyphen ending the line, and a lower-case letter starting the next
@@ -498,7 +535,7 @@ func (in *interp) show(s string) {
 			dx, dy = -dx, -dy
 		}
 		if g.text != "" && !controlOnly(g.text) {
-			p.lay.add(placed{text: g.text, x: x, y: y, ex: ex, ey: ey, size: size, dx: dx, dy: dy, vertical: st.font.vertical, wordSpaceGlyph: g.space,
+			p.draw(placed{text: g.text, x: x, y: y, ex: ex, ey: ey, size: size, dx: dx, dy: dy, vertical: st.font.vertical, wordSpaceGlyph: g.space,
 				font: st.font, measured: g.measured})
 			if p.doc.budget.text.full() {
 				p.doc.budget.stop("text size")
@@ -529,9 +566,12 @@ func isCJK(r rune) bool {
 
 // layouter joins glyphs into text as they come. Glyphs stay in
 // content-stream order (which follows the reading order for most
-// producers, columns included); a jump to another line or column becomes a
-// line break, a horizontal gap wider than a tenth of the font size a space
-// (3% where the size or the baseline changes, see sizeOrBaselineChange). A
+// producers, columns included; pdforder.go repairs it where it breaks
+// lines); a jump to another line or column becomes a line break, a
+// horizontal gap wider than a tenth of the font size a space (3% where
+// the size or the baseline changes, see sizeOrBaselineChange, but a tenth
+// again for a subscript or superscript after its base, scriptOf; a
+// subscript set under a superscript stays on the line, stackedScript). A
 // line break between two CJK characters is dropped: Japanese wraps lines
 // without spaces, and keeping the break would split words for search.
 //
@@ -545,7 +585,8 @@ type layouter struct {
 	w         *textWriter
 	prev      placed
 	hasPrev   bool
-	last      rune // last non-space rune written
+	base      placed // the glyph the scripts after it are set against (prev when none)
+	last      rune   // last non-space rune written
 	endsBlank bool
 	// the current line: where it starts in w, and how its right-to-left
 	// glyphs advanced (rightwards: visual order; leftwards: logical)
@@ -680,6 +721,9 @@ func accented(a, g *placed) (string, bool) {
 func (l *layouter) place(g placed) {
 	if l.hasPrev {
 		brk, sp := gapBetween(&l.prev, &g)
+		if brk && stackedScript(&l.base, &l.prev, &g) {
+			brk, sp = false, false
+		}
 		first, _ := utf8.DecodeRuneInString(g.text)
 		if !brk && isRTL(first) && isRTL(l.last) {
 			switch along := (g.x-l.prev.x)*l.prev.dx + (g.y-l.prev.y)*l.prev.dy; {
@@ -715,6 +759,9 @@ func (l *layouter) place(g placed) {
 		if (l.prev.ex-g.ex)*g.dx+(l.prev.ey-g.ey)*g.dy > 0 {
 			g.ex, g.ey = l.prev.ex, l.prev.ey
 		}
+	}
+	if !l.hasPrev || !scriptOf(&l.base, &g) || along(&l.base, g.x, g.y) > l.base.size {
+		l.base = g
 	}
 	l.prev, l.hasPrev = g, true
 }
@@ -763,6 +810,11 @@ func gapBetween(p, g *placed) (lineBreak, space bool) {
 		return false, back > 0.15*size && along > -40*size
 	}
 	if sizeOrBaselineChange(p, g, across) {
+		if scriptOf(p, g) {
+			// x₀, y³: a script is set against its base, as close as
+			// the letters of a word, or a little farther.
+			return false, along > 0.1*p.size || along < -2*size
+		}
 		return false, along > 0.03*size || along < -2*size
 	}
 	return false, along > 0.1*size || along < -2*size
@@ -777,6 +829,33 @@ func gapBetween(p, g *placed) (lineBreak, space bool) {
 func sizeOrBaselineChange(p, g *placed, across float64) bool {
 	size := math.Max(p.size, g.size)
 	return p.measured && g.measured && (math.Abs(p.size-g.size) > 0.05*size || math.Abs(across) > 0.05*size)
+}
+
+// scriptOf reports whether g is set as a subscript or a superscript of
+// glyph p: smaller (at most 0.85 of its size), off its baseline by more
+// than a tenth of its size and at most half, in its direction.
+func scriptOf(p, g *placed) bool {
+	if p.vertical || g.vertical || g.size > 0.85*p.size || p.dx*g.dx+p.dy*g.dy < 0.99 {
+		return false
+	}
+	across := math.Abs(-(g.x-p.x)*p.dy + (g.y-p.y)*p.dx)
+	return across > 0.1*p.size && across <= 0.5*p.size
+}
+
+// stackedScript reports whether g, a script of base as prev is, is set
+// under or over prev (ds²ᵣ): it starts where base ends, before prev
+// does.
+func stackedScript(base, prev, g *placed) bool {
+	if !scriptOf(base, prev) || !scriptOf(base, g) {
+		return false
+	}
+	start := along(base, g.x, g.y)
+	return start > -0.1*base.size && start < 0.3*base.size && start < along(base, prev.ex, prev.ey)
+}
+
+// along returns how far (x, y) is from the end of p along its baseline.
+func along(p *placed, x, y float64) float64 {
+	return (x-p.ex)*p.dx + (y-p.ey)*p.dy
 }
 
 // isRTL reports whether r is a letter of a right-to-left script.

@@ -1,0 +1,99 @@
+package extract
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+)
+
+const courier = "<< /Type /Font /Subtype /Type1 /BaseFont /Courier >>"
+
+// letterPath places the letters of s (Courier, 10 pt: 6 pt each) from
+// (x, y), the baseline turning by turn degrees after each letter; words
+// are set half an em apart and no space glyph is drawn (as MetaPost's
+// textpath does). It returns one Tm-and-Tj operation per letter.
+func letterPath(s string, x, y, angle, turn float64) []string {
+	var ops []string
+	for _, r := range s {
+		c, sn := math.Cos(angle*math.Pi/180), math.Sin(angle*math.Pi/180)
+		adv := 6.0
+		if r != ' ' {
+			ops = append(ops, fmt.Sprintf("%.4f %.4f %.4f %.4f %.3f %.3f Tm (%c) Tj", c, sn, -sn, c, x, y, r))
+		} else {
+			adv = 5
+		}
+		x, y = x+adv*c, y+adv*sn
+		angle += turn
+	}
+	return ops
+}
+
+// TestPDFScatteredLetters: letters drawn one copy at a time across many
+// copies of a text (MetaPost's textpath: the first letter of every copy,
+// then the second...) are read copy by copy, straight, turned or curved;
+// text drawn in order keeps the order drawn, where a margin note or a
+// narrow column gutter sits next to a line.
+func TestPDFScatteredLetters(t *testing.T) {
+	copies := [][]string{
+		letterPath("Greetings from MetaPost", 50, 700, 0, 0),
+		letterPath("Greetings from MetaPost", 400, 100, 90, 0),
+		letterPath("Greetings from MetaPost", 100, 300, -20, 2.5),
+	}
+	var interleaved []string
+	for k := range copies[0] {
+		for _, c := range copies {
+			interleaved = append(interleaved, c[k])
+		}
+	}
+	tests := []struct{ name, content, want string }{
+		{"interleaved copies", "BT /F2 10 Tf " + strings.Join(interleaved, " ") + " ET",
+			"Greetings from MetaPost\nGreetings from MetaPost\nGreetings from MetaPost"},
+		// "Note" ends 3 pt (0.3 em) before the line it is set next to,
+		// drawn after it.
+		{"margin note", "BT /F2 10 Tf 100 700 Td (Body text) Tj 0 -12 Td (goes on) Tj ET BT /F2 10 Tf 73 700 Td (Note) Tj ET",
+			"Body text\ngoes on\nNote"},
+		// Two columns 2 pt apart, the left one drawn first.
+		{"narrow gutter", "BT /F2 10 Tf 50 700 Td (left one) Tj 0 -12 Td (left two) Tj 50 12 Td (right one) Tj 0 -12 Td (right two) Tj ET",
+			"left one\nleft two\nright one\nright two"},
+	}
+	for _, tt := range tests {
+		_, text := extractPDFText(t, onePage(t, tt.content, "/Font << /F1 5 0 R /F2 6 0 R >>", courier))
+		if text != tt.want {
+			t.Errorf("%s: %q, want %q", tt.name, text, tt.want)
+		}
+	}
+}
+
+// TestPDFOverprint: text drawn again over itself (fake bold, a drop
+// shadow, a layer drawn twice) is read once, drawn word by word or glyph
+// by glyph; a word starting where another starts with the same letter (a
+// plot's overlapping labels) keeps it.
+func TestPDFOverprint(t *testing.T) {
+	tests := []struct{ name, content, want string }{
+		{"word again", "BT /F2 10 Tf 50 700 Td (Bold words) Tj 0.3 0.2 Td (Bold words) Tj ET", "Bold words"},
+		{"glyph by glyph", "BT /F2 10 Tf 50 700 Td [(B)570(B)30(o)570(o)30(l)570(l)30(d)570(d)] TJ ET", "Bold"},
+		{"glyph alone", "BT /F2 10 Tf 50 700 Td (A) Tj ET BT /F2 10 Tf 50.4 700 Td (A) Tj ET", "A"},
+		{"labels", "BT /F2 10 Tf 50 700 Td (Bulgaria) Tj 0.2 0.3 Td (Brazil) Tj ET", "Bulgaria Brazil"},
+	}
+	for _, tt := range tests {
+		_, text := extractPDFText(t, onePage(t, tt.content, "/Font << /F1 5 0 R /F2 6 0 R >>", courier))
+		if text != tt.want {
+			t.Errorf("%s: %q, want %q", tt.name, text, tt.want)
+		}
+	}
+}
+
+// TestPDFScripts: a subscript or superscript set a little after its base
+// (x₀ 0.05 em after the x: pdftotext reads "x0" in labels) is no new word,
+// nor is a subscript set under a superscript (ds²ᵣ); a footnote mark set
+// apart before a word still is (TestPDFWordSpaceThresholds).
+func TestPDFScripts(t *testing.T) {
+	// Helvetica at 10 pt: x is 5 pt wide, "ds" 10.56 pt; scripts at 7 pt.
+	content := "BT /F1 10 Tf 50 700 Td (x) Tj /F1 7 Tf 5.5 -1.5 Td (0) Tj /F1 10 Tf 10 1.5 Td (= 1) Tj ET " +
+		"BT /F1 10 Tf 50 680 Td (ds) Tj /F1 7 Tf 10.56 3.6 Td (2) Tj 0 -5.1 Td (r) Tj /F1 10 Tf 8 1.5 Td (= 1) Tj ET"
+	_, text := extractPDFText(t, onePage(t, content, ""))
+	if want := "x0 = 1\nds2r = 1"; text != want {
+		t.Errorf("%q, want %q", text, want)
+	}
+}
