@@ -85,6 +85,7 @@ func extractPDF(ctx context.Context, data []byte) (Doc, error) {
 		doc.Truncated = true
 		break
 	}
+	dehyphenatePages(doc.Pages)
 	return doc, nil
 }
 

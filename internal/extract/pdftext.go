@@ -119,10 +119,11 @@ func newPageText(doc *pdfDoc) *pageText {
 	return &pageText{doc: doc, lay: layouter{w: newTextWriter(doc.budget.text), endsBlank: true}}
 }
 
-// text returns the page's text laid out so far.
+// text returns the page's text laid out so far; words broken across
+// lines are joined once the document is read (dehyphenatePages).
 func (p *pageText) text() string {
 	p.flush()
-	return cleanLines(dehyphenate(p.lay.text()))
+	return cleanLines(p.lay.text())
 }
 
 // draw takes glyph g as drawn; every maxDrawn glyphs they are laid out.
@@ -151,34 +152,6 @@ func (p *pageText) flush() {
 	}
 	clear(d.drawn)
 	d.drawn = d.drawn[:0]
-}
-
-// dehyphenate joins the words a typesetter broke across lines: a letter,
-// a hyphen ending the line, and a lower-case letter starting the next
-// ("trans-\nmitted" becomes "transmitted", as pdftotext and readers do),
-// so the word is found whole. A hyphen before a capital or a digit, or
-// not after a letter, stays ("Anglo-\nSaxon", "--\nverbose").
-func dehyphenate(s string) string {
-	if !strings.Contains(s, "-\n") && !strings.Contains(s, "\u2010\n") && !strings.Contains(s, "\u00ad\n") {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s))
-	last := rune(0) // the last rune written
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if (r == '-' || r == '\u2010' || r == '\u00ad') && strings.HasPrefix(s[i+n:], "\n") && unicode.IsLetter(last) && !isCJK(last) {
-			next, _ := utf8.DecodeRuneInString(s[i+n+1:])
-			if unicode.IsLower(next) {
-				i += n + 1
-				continue
-			}
-		}
-		b.WriteString(s[i : i+n])
-		last = r
-		i += n
-	}
-	return b.String()
 }
 
 // gstate is the part of the graphics and text state the layout needs.
