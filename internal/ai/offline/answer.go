@@ -17,7 +17,8 @@ import (
 //
 //   - coverage: the IDF-weighted share of the question's tokens it holds
 //     (IDF over the passages' sentences, mixed with the whole index's
-//     when AnswerInput.DocFreq is known);
+//     when AnswerInput.DocFreq is known), a token only its passage's
+//     heading holds counting answerHeadingCredit of its weight;
 //   - window: the same share over the sentence and its neighbours;
 //   - previous: the same share over the sentence before it alone (a
 //     sentence whose subject the sentence before names);
@@ -33,7 +34,10 @@ import (
 //     most answerLongCap);
 //   - density: matched question tokens per token of the shortest stretch
 //     of the sentence that holds them all;
-//   - pronoun: 1 for a sentence that starts with a pronoun.
+//   - pronoun: 1 for a sentence that starts with a pronoun;
+//   - slot: 1 when the question asks "what/which X" (questionFocus) and
+//     the sentence names X with a modifier the question lacks ("humid
+//     subtropical climate" for "What type of climate …").
 //
 // The weights were fitted by coordinate ascent on the share of questions
 // whose best sentence holds a gold answer, on half of the dev questions
@@ -50,13 +54,14 @@ const (
 	featLength
 	featDensity
 	featPronoun
+	featSlot
 	nfeat
 )
 
 // answerWeights are the features' weights (a variable for the benchmark
 // replay).
 var answerWeights = [nfeat]float64{featCoverage: 1, featWindow: 0.15, featPrev: 0.15, featPassage: 1.05, featPairs: 0.1,
-	featType: 0.1, featRank: -0.04, featLength: -0.1, featDensity: 0.05, featPronoun: 0.05}
+	featType: 0.1, featRank: -0.04, featLength: -0.1, featDensity: 0.05, featPronoun: 0.05, featSlot: 0.1}
 
 var (
 	// answerMinCoverage is the least coverage of the question's tokens the
@@ -82,6 +87,12 @@ var (
 	// from its rarity in the whole index (AnswerInput.DocFreq), the rest
 	// from its rarity among the passages' sentences.
 	answerGlobalIDF = 0.5
+	// answerHeadingCredit is the share of a question token's weight a
+	// sentence gets when its passage's heading holds the token and the
+	// sentence does not: a passage's sentences speak of its heading's
+	// subject without naming it ("Tesla attended school" under "Nikola
+	// Tesla"; "He studied German" too).
+	answerHeadingCredit = 0.75
 )
 
 // A sentence longer than answerLongTokens is penalised, by at most
@@ -104,6 +115,7 @@ type answerSent struct {
 	file  string          // that passage's file
 	ptoks map[string]bool // the tokens of that passage
 	head  string          // that passage's heading, if it starts with one
+	htoks map[string]bool // the heading's tokens
 	toks  map[string]bool
 	seq   []string
 	ntoks int
@@ -121,8 +133,8 @@ type answerSent struct {
 // cites nothing. It returns the pieces to stream, one per sentence.
 func answer(in ai.AnswerInput) []string {
 	ja := isJa(in.Lang)
-	sents := answerSentences(in.Contexts)
 	qt := answerTokens(in.Question)
+	sents := answerSentences(in.Contexts)
 	picked := pickAnswer(in, qt, sents)
 	if len(picked) == 0 {
 		if ja {
@@ -184,7 +196,7 @@ var answerStop = rules.LazySet(
 func answerTokens(q string) []string {
 	var out []string
 	seen := map[string]bool{}
-	for _, t := range tokenize.Tokens(q) {
+	for _, t := range tokenize.Tokens(reWhClassifier().ReplaceAllString(q, "$1 of")) {
 		if seen[t] || answerStop()[t] || rules.EnStop()[t] && len(t) <= 2 || rules.IsAllClass(t, rules.ClassHiragana) {
 			continue
 		}
@@ -193,6 +205,11 @@ func answerTokens(q string) []string {
 	}
 	return out
 }
+
+// reWhClassifier matches the classifier noun of a question's wh-phrase
+// ("what kind of", "which type of"): it names no content of the answer,
+// and a sentence that says "types" or "kinds" does not answer for it.
+var reWhClassifier = rules.LazyRegexp(`(?i)\b(what|which)\s+(?:kinds?|types?|sorts?|forms?|varieties|variety|manner)\s+of\b`)
 
 // answerSentences splits the passages into sentences (textseg.Sentences:
 // lines a PDF broke inside a sentence joined), merging a sentence that
@@ -207,6 +224,10 @@ func answerSentences(ctxs []ai.AnswerContext) []*answerSent {
 			ptoks[t] = true
 		}
 		head := passageHeading(c.Text)
+		htoks := map[string]bool{}
+		for _, t := range tokenize.Tokens(head) {
+			htoks[t] = true
+		}
 		for _, s := range textseg.Sentences(cleanMarkup(reIdeoSpace().ReplaceAllString(c.Text, "$1\n\n"))) {
 			key := strings.ToLower(s)
 			if e := byText[key]; e != nil {
@@ -215,7 +236,7 @@ func answerSentences(ctxs []ai.AnswerContext) []*answerSent {
 				}
 				continue
 			}
-			e := &answerSent{text: s, refs: []int{c.Ref}, ctx: ci, file: c.FileName, ptoks: ptoks, head: head, toks: map[string]bool{}}
+			e := &answerSent{text: s, refs: []int{c.Ref}, ctx: ci, file: c.FileName, ptoks: ptoks, head: head, htoks: htoks, toks: map[string]bool{}}
 			e.seq = tokenize.Tokens(s)
 			for _, t := range e.seq {
 				e.toks[t] = true
@@ -324,6 +345,7 @@ func answerCandidates(in ai.AnswerInput, qt []string, sents []*answerSent) (answ
 		qset[t] = true
 	}
 	pairs := adjacentPairs(tokenize.Tokens(question), qset)
+	focus := questionFocus(question, qset)
 	var cands []*answerSent
 	for _, s := range sents {
 		if !answerable(s, qset) && (want == answerTime || want == answerNumber || !headingAnswers(s, qset)) {
@@ -336,6 +358,8 @@ func answerCandidates(in ai.AnswerInput, qt []string, sents []*answerSent) (answ
 			}
 			if s.toks[t] {
 				cov += idf[j]
+			} else if s.htoks[t] {
+				cov += answerHeadingCredit * idf[j]
 			}
 			if s.win[t] {
 				win += idf[j]
@@ -365,6 +389,9 @@ func answerCandidates(in ai.AnswerInput, qt []string, sents []*answerSent) (answ
 			s.f[featLength] = min(answerLongCap, float64(s.ntoks-answerLongTokens)/answerLongTokens)
 		}
 		s.f[featDensity] = density(s.seq, qset)
+		if focus != "" && modifiesFocus(s.seq, focus, qset) {
+			s.f[featSlot] = 1
+		}
 		cands = append(cands, s)
 	}
 	return want, cands
@@ -528,3 +555,46 @@ func subjectHeading(s *answerSent, qset map[string]bool, want answerType) string
 	}
 	return s.head
 }
+
+// whClassifiers are the (stemmed) classifier nouns of a wh-phrase ("what
+// kind of X"): the phrase's focus is the noun after them.
+var whClassifiers = rules.LazySet("kind", "type", "sort", "form", "varieti", "manner", "of")
+
+// questionFocus is the focus noun of an English wh-phrase: the content
+// token right after "what"/"which" ("Which city …" → city, "What kind of
+// electricity …" → electr); "" when the wh-word is followed by a verb or
+// function word ("What is …", "What did …").
+func questionFocus(q string, qset map[string]bool) string {
+	seq := tokenize.Tokens(q)
+	for i, t := range seq {
+		if t != "what" && t != "which" {
+			continue
+		}
+		for j := i + 1; j < len(seq); j++ {
+			u := seq[j]
+			if whClassifiers()[u] {
+				continue
+			}
+			if qset[u] && !isFunctionToken(u) {
+				return u
+			}
+			break
+		}
+		return ""
+	}
+	return ""
+}
+
+// modifiesFocus reports whether a sentence names the focus noun with a
+// modifier the question lacks ("humid subtropical climate" for "What type
+// of climate …"): the modifier sits where the wh-word does.
+func modifiesFocus(seq []string, focus string, qset map[string]bool) bool {
+	for i := 1; i < len(seq); i++ {
+		if seq[i] == focus && !qset[seq[i-1]] && !isFunctionToken(seq[i-1]) {
+			return true
+		}
+	}
+	return false
+}
+
+

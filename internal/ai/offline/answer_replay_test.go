@@ -169,7 +169,7 @@ type answerReplayKnob struct {
 
 func answerReplayKnobs() []answerReplayKnob {
 	var ks []answerReplayKnob
-	names := []string{"coverage", "window", "prev", "passage", "pairs", "type", "rank", "length", "density", "pronoun"}
+	names := []string{"coverage", "window", "prev", "passage", "pairs", "type", "rank", "length", "density", "pronoun", "slot"}
 	for i := range answerWeights {
 		if i == featCoverage {
 			continue // the scale
@@ -182,6 +182,7 @@ func answerReplayKnobs() []answerReplayKnob {
 		answerReplayKnob{"tie_gap", &answerTieGap, []float64{0, 0.02, 0.05, 0.1}},
 		answerReplayKnob{"type_gap", &answerTypeGap, []float64{0, 0.2, 0.35, 0.5, 0.7, 1}},
 		answerReplayKnob{"global_idf", &answerGlobalIDF, []float64{0, 0.25, 0.5, 0.75, 1}},
+		answerReplayKnob{"heading_credit", &answerHeadingCredit, []float64{0, 0.25, 0.5, 0.75, 1}},
 		answerReplayKnob{"min_coverage", &answerMinCoverage, []float64{0.05, 0.1, 0.15, 0.2, 0.25, 0.3}},
 	)
 }
@@ -236,8 +237,8 @@ func TestAnswerReplayAscent(t *testing.T) {
 			break
 		}
 	}
-	t.Logf("weights %v second_gap %g long %g tie %g type_gap %g global_idf %g min_coverage %g", answerWeights, answerSecondGap, answerSecondGapLong,
-		answerTieGap, answerTypeGap, answerGlobalIDF, answerMinCoverage)
+	t.Logf("weights %v second_gap %g long %g tie %g type_gap %g global_idf %g heading_credit %g min_coverage %g", answerWeights, answerSecondGap,
+		answerSecondGapLong, answerTieGap, answerTypeGap, answerGlobalIDF, answerHeadingCredit, answerMinCoverage)
 	for _, rs := range sets {
 		t.Logf("%s: tune %v; held out %v", rs.name, answerReplay(rs, true), answerReplay(rs, false))
 	}

@@ -182,6 +182,65 @@ func TestAnswerRankingRules(t *testing.T) {
 	}
 }
 
+// TestAnswerFirstSentenceRules checks the sentence an answer starts with.
+func TestAnswerFirstSentenceRules(t *testing.T) {
+	other := ai.AnswerContext{Ref: 9, Text: "Rivers\n\nThe Rhine flows north to the sea. Boats carry coal on it."}
+	for _, tc := range []struct {
+		name string
+		in   ai.AnswerInput
+		want string
+	}{
+		{"a sentence speaks of its heading's subject without naming it", ai.AnswerInput{
+			Question: "What language did Tesla study at school?", Lang: "en", Contexts: []ai.AnswerContext{
+				{Ref: 1, Text: "Schools in Kenya\n\nTesla coils are sold in Kenya. The language of study at private schools is English."},
+				{Ref: 2, Text: "Nikola Tesla\n\nIn 1861 he went to school in Smiljan, where the language of study was German."}, other}},
+			"In 1861 he went to school in Smiljan, where the language of study was German. [2]"},
+		{"the classifier of the wh-phrase is no content word", ai.AnswerInput{
+			Question: "What kind of electricity did Tesla investigate?", Lang: "en", Contexts: []ai.AnswerContext{
+				{Ref: 1, Text: "Tesla investigated radiant energy of invisible kinds."},
+				{Ref: 2, Text: "Tesla investigated electricity in the air with his receivers."}, other}},
+			"Tesla investigated electricity in the air with his receivers. [2]"},
+		{"the asked noun with a modifier the question lacks", ai.AnswerInput{
+			Question: "Which climate does Jacksonville have?", Lang: "en", Contexts: []ai.AnswerContext{
+				{Ref: 1, Text: "Jacksonville has a climate that suits filmmakers."},
+				{Ref: 2, Text: "Jacksonville has a humid subtropical climate."}, other}},
+			"Jacksonville has a humid subtropical climate. [2]"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var first string
+			err := ai.Answer(context.Background(), New(), tc.in, func(s string) error {
+				if first == "" {
+					first = s
+				}
+				return nil
+			})
+			if err != nil || first != tc.want {
+				t.Errorf("first sentence\n got %q (%v)\nwant %q", first, err, tc.want)
+			}
+		})
+	}
+}
+
+func TestQuestionFocus(t *testing.T) {
+	for q, want := range map[string]string{
+		"Which city has the busiest port?":          "citi",
+		"What kind of electricity did Tesla study?": "electr",
+		"In what type of climate do palms grow?":    "climat",
+		"What is the capital of France?":            "",
+		"What did Tesla study?":                     "",
+		"Who founded the city?":                     "",
+	} {
+		qt := answerTokens(q)
+		qset := map[string]bool{}
+		for _, t := range qt {
+			qset[t] = true
+		}
+		if got := questionFocus(q, qset); got != want {
+			t.Errorf("questionFocus(%q) = %q, want %q", q, got, want)
+		}
+	}
+}
+
 func TestPassageHeading(t *testing.T) {
 	for text, want := range map[string]string{
 		"梅雨\n\n梅雨は雨の季節である。":                       "梅雨",
