@@ -18,7 +18,9 @@ import (
 //   - coverage: the IDF-weighted share of the question's tokens it holds
 //     (IDF over the passages' sentences, mixed with the whole index's
 //     when AnswerInput.DocFreq is known), a token only its passage's
-//     heading holds counting answerHeadingCredit of its weight;
+//     heading holds counting answerHeadingCredit of its weight (in
+//     Japanese, one only the passage's first sentence holds
+//     answerLeadCredit);
 //   - window: the same share over the sentence and its neighbours;
 //   - previous: the same share over the sentence before it alone (a
 //     sentence whose subject the sentence before names);
@@ -93,6 +95,11 @@ var (
 	// subject without naming it ("Tesla attended school" under "Nikola
 	// Tesla"; "He studied German" too).
 	answerHeadingCredit = 0.75
+	// answerLeadCredit is the same for a token the first sentence of a
+	// Japanese passage holds: Japanese leaves out a topic once a passage
+	// has set it (「ラオスは…。首都はヴィエンチャンである。」), where English
+	// says "it" or repeats the name (the credit lost there).
+	answerLeadCredit = 0.35
 )
 
 // A sentence longer than answerLongTokens is penalised, by at most
@@ -116,6 +123,7 @@ type answerSent struct {
 	ptoks map[string]bool // the tokens of that passage
 	head  string          // that passage's heading, if it starts with one
 	htoks map[string]bool // the heading's tokens
+	ltoks map[string]bool // the tokens of its passage's first sentence (nil for that sentence)
 	toks  map[string]bool
 	seq   []string
 	ntoks int
@@ -246,9 +254,19 @@ func answerSentences(ctxs []ai.AnswerContext) []*answerSent {
 			out = append(out, e)
 			inCtx = append(inCtx, e)
 		}
+		var lead *answerSent
+		for _, e := range inCtx {
+			if e.text != e.head {
+				lead = e
+				break
+			}
+		}
 		for i, e := range inCtx {
 			if i > 0 {
 				e.prev = inCtx[i-1]
+			}
+			if lead != nil && lead != e {
+				e.ltoks = lead.toks
 			}
 			e.win = map[string]bool{}
 			for j := max(0, i-1); j <= min(len(inCtx)-1, i+1); j++ {
@@ -346,6 +364,7 @@ func answerCandidates(in ai.AnswerInput, qt []string, sents []*answerSent) (answ
 	}
 	pairs := adjacentPairs(tokenize.Tokens(question), qset)
 	focus := questionFocus(question, qset)
+	jaQ := isJapaneseText(question)
 	var cands []*answerSent
 	for _, s := range sents {
 		if !answerable(s, qset) && (want == answerTime || want == answerNumber || !headingAnswers(s, qset)) {
@@ -360,6 +379,8 @@ func answerCandidates(in ai.AnswerInput, qt []string, sents []*answerSent) (answ
 				cov += idf[j]
 			} else if s.htoks[t] {
 				cov += answerHeadingCredit * idf[j]
+			} else if s.ltoks[t] && jaQ {
+				cov += answerLeadCredit * idf[j]
 			}
 			if s.win[t] {
 				win += idf[j]
@@ -596,5 +617,3 @@ func modifiesFocus(seq []string, focus string, qset map[string]bool) bool {
 	}
 	return false
 }
-
-

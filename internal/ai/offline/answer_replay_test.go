@@ -183,6 +183,7 @@ func answerReplayKnobs() []answerReplayKnob {
 		answerReplayKnob{"type_gap", &answerTypeGap, []float64{0, 0.2, 0.35, 0.5, 0.7, 1}},
 		answerReplayKnob{"global_idf", &answerGlobalIDF, []float64{0, 0.25, 0.5, 0.75, 1}},
 		answerReplayKnob{"heading_credit", &answerHeadingCredit, []float64{0, 0.25, 0.5, 0.75, 1}},
+		answerReplayKnob{"lead_credit", &answerLeadCredit, []float64{0, 0.15, 0.25, 0.35, 0.5}},
 		answerReplayKnob{"min_coverage", &answerMinCoverage, []float64{0.05, 0.1, 0.15, 0.2, 0.25, 0.3}},
 	)
 }
@@ -237,8 +238,8 @@ func TestAnswerReplayAscent(t *testing.T) {
 			break
 		}
 	}
-	t.Logf("weights %v second_gap %g long %g tie %g type_gap %g global_idf %g heading_credit %g min_coverage %g", answerWeights, answerSecondGap,
-		answerSecondGapLong, answerTieGap, answerTypeGap, answerGlobalIDF, answerHeadingCredit, answerMinCoverage)
+	t.Logf("weights %v second_gap %g long %g tie %g type_gap %g global_idf %g heading_credit %g lead_credit %g min_coverage %g", answerWeights,
+		answerSecondGap, answerSecondGapLong, answerTieGap, answerTypeGap, answerGlobalIDF, answerHeadingCredit, answerLeadCredit, answerMinCoverage)
 	for _, rs := range sets {
 		t.Logf("%s: tune %v; held out %v", rs.name, answerReplay(rs, true), answerReplay(rs, false))
 	}

@@ -200,6 +200,11 @@ func TestAnswerFirstSentenceRules(t *testing.T) {
 				{Ref: 1, Text: "Tesla investigated radiant energy of invisible kinds."},
 				{Ref: 2, Text: "Tesla investigated electricity in the air with his receivers."}, other}},
 			"Tesla investigated electricity in the air with his receivers. [2]"},
+		{"a Japanese sentence leaves out the topic its passage's first sentence set", ai.AnswerInput{
+			Question: "タイの首都はどこか", Lang: "ja", Contexts: []ai.AnswerContext{
+				{Ref: 1, Text: "ヴィエンチャンは大きな町だ。首都の機能はここに集まる。タイの川はメコン川である。"},
+				{Ref: 2, Text: "タイは東南アジアの国である。首都はバンコクである。"}, other}},
+			"首都はバンコクである。 [2]"},
 		{"the asked noun with a modifier the question lacks", ai.AnswerInput{
 			Question: "Which climate does Jacksonville have?", Lang: "en", Contexts: []ai.AnswerContext{
 				{Ref: 1, Text: "Jacksonville has a climate that suits filmmakers."},
@@ -252,6 +257,23 @@ func TestPassageHeading(t *testing.T) {
 	} {
 		if got := passageHeading(text); got != want {
 			t.Errorf("passageHeading(%q) = %q, want %q", text, got, want)
+		}
+	}
+}
+
+func TestAnswerTypeOfEnglishWhPhrase(t *testing.T) {
+	for q, want := range map[string]answerType{
+		"Who got a 61-yard return when players thought he called for a fair catch?": answerPerson,
+		"How old was Tesla when he wrote the theory?":                               answerNumber,
+		"What type of medal did NASA give the astronauts who visited the moon?":     answerNone,
+		"What planet is Doctor Who from?":                                           answerNone,
+		"In what year did the war end?":                                             answerTime,
+		"From whom did the Huguenots buy the land?":                                 answerPerson,
+		"The area where Jacksonville sits was inhabited for how many years?":        answerNumber,
+		"When did the war end?":                                                     answerTime,
+	} {
+		if got := answerTypeOfAnswer(q); got != want {
+			t.Errorf("answerTypeOfAnswer(%q) = %d, want %d", q, got, want)
 		}
 	}
 }

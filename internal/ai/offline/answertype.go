@@ -2,6 +2,7 @@ package offline
 
 import (
 	"regexp"
+	"strings"
 
 	"github.com/gds-cli/gds/internal/ai/offline/rules"
 	"github.com/gds-cli/gds/internal/tokenize"
@@ -56,13 +57,61 @@ func answerTypeOf(q string) answerType {
 }
 
 // answerTypeOfAnswer is answerTypeOf for the answer's sentences, which
-// also tell a Japanese question for a term (answerTerm) — the reranker's
-// passages do not: a name's type did not move its ranking.
+// also tell a Japanese question for a term (answerTerm) and read an
+// English question's type from its asking wh-phrase only
+// (englishQuestionPhrase) — the reranker's passages do not: a name's type
+// did not move its ranking.
 func answerTypeOfAnswer(q string) answerType {
+	if wh := englishQuestionPhrase(q); wh != "" {
+		for _, c := range []struct {
+			re *regexp.Regexp
+			t  answerType
+		}{{reEnTime(), answerTime}, {reEnNumber(), answerNumber}, {reEnPerson(), answerPerson}} {
+			if loc := c.re.FindStringIndex(wh); loc != nil && loc[0] == 0 {
+				return c.t
+			}
+		}
+		return answerNone
+	}
 	if t := answerTypeOf(q); t != answerNone || !reJaTerm().MatchString(q) {
 		return t
 	}
 	return answerTerm
+}
+
+// reWordBefore matches the word right before a position (no punctuation
+// between).
+var reWordBefore = rules.LazyRegexp(`([A-Za-z]+)\s+$`)
+
+// whLead are the words after which a wh-word still asks ("from whom",
+// "where and when").
+var whLead = rules.LazySet("in", "on", "at", "from", "by", "for", "with", "to", "of", "under", "during", "after", "before",
+	"since", "about", "into", "through", "and", "or", "but", "than")
+
+// reEnWh matches an English wh-word.
+var reEnWh = rules.LazyRegexp(`(?i)\b(what|which|who|whom|whose|when|where|why|how)\b`)
+
+// englishQuestionPhrase is the question's wh-phrase and what follows it:
+// the question from its asking wh-word on, so that a wh-word further on
+// does not set the type ("What did the astronauts who … receive?" asks
+// for no person, "How old was he when …" for a number). A capitalised
+// "Who" inside the question is a name (Doctor Who), and a where, when or
+// who right after a word is a relative clause ("the city where …"): the
+// asking word is the next one. "" when the question has none (its type
+// is then read from the whole question).
+func englishQuestionPhrase(q string) string {
+	for _, m := range reEnWh().FindAllStringIndex(q, -1) {
+		w := q[m[0]:m[1]]
+		if m[0] > 0 && w == "Who" {
+			continue // a name
+		}
+		if before := reWordBefore().FindStringSubmatch(q[:m[0]]); before != nil && !strings.EqualFold(w, "what") &&
+			!whLead()[strings.ToLower(before[1])] {
+			continue // a relative clause
+		}
+		return q[m[0]:]
+	}
+	return ""
 }
 
 // sentenceHas reports whether a sentence holds a candidate answer of type
