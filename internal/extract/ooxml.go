@@ -404,8 +404,10 @@ var docxText = xmlText{
 	tabs:   set("tc"),
 	breaks: set("p", "tr"),
 	// rt: ruby (furigana) over its base text; tabs: a paragraph's tab
-	// stops (w:tab in them is no tab character)
-	skip:  set("delText", "instrText", "rPh", "rt", "tabs"),
+	// stops (w:tab in them is no tab character); Fallback: the VML copy
+	// Word writes of a text box or shape (mc:AlternateContent), whose
+	// text mc:Choice holds too
+	skip:  set("delText", "instrText", "rPh", "rt", "tabs", "Fallback"),
 	chars: map[string]string{"tab": "\t", "br": "\n", "cr": "\n"},
 }
 
