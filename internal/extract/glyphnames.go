@@ -150,7 +150,9 @@ var moreGlyphNames = sync.OnceValue(func() map[string]rune {
 })
 
 // cyrillicGlyph reads the Adobe names of Cyrillic letters (afii10017 А
-// to afii10097 я); 0 for other names.
+// to afii10097 я; Ukrainian, Belarusian, Serbian and Macedonian letters
+// afii10050 to afii10062, afii10098 to afii10110, afii10145 and
+// afii10193); 0 for other names.
 func cyrillicGlyph(name string) rune {
 	n, ok := strings.CutPrefix(name, "afii")
 	if !ok {
@@ -173,6 +175,24 @@ func cyrillicGlyph(name string) rune {
 		return rune(0x430 + v - 10065)
 	case v >= 10072 && v <= 10097:
 		return rune(0x436 + v - 10072)
+	case v >= 10051 && v <= 10061: // Ђ Ѓ Є Ѕ І Ї Ј Љ Њ Ћ Ќ
+		return rune(0x402 + v - 10051)
+	case v >= 10099 && v <= 10109: // ђ ѓ є ѕ і ї ј љ њ ћ ќ
+		return rune(0x452 + v - 10099)
+	}
+	switch v {
+	case 10050:
+		return 'Ґ'
+	case 10098:
+		return 'ґ'
+	case 10062:
+		return 'Ў'
+	case 10110:
+		return 'ў'
+	case 10145:
+		return 'Џ'
+	case 10193:
+		return 'џ'
 	}
 	return 0
 }

@@ -139,6 +139,8 @@ func TestGlyphRuneAccents(t *testing.T) {
 	tests := map[string]rune{
 		"eacute": 'é', "Aring": 'Å', "ecircumflexacute": 'ế', "ohorndotbelow": 'ợ', "uhorn": 'ư',
 		"ahookabove": 'ả', "dcroat": 'đ', "Gamma": 'Γ', "alef": 'א', "uni0416": 'Ж', "notaglyph": 0,
+		"afii10103": 'і', "afii10104": 'ї', "afii10056": 'Ї', "afii10050": 'Ґ', "afii10098": 'ґ', "afii10110": 'ў',
+		"afii10145": 'Џ', "afii10193": 'џ', "afii10051": 'Ђ', "afii10061": 'Ќ', "afii10099": 'ђ', "afii10109": 'ќ',
 	}
 	for name, want := range tests {
 		if got := glyphRune(name, 0); got != want {
