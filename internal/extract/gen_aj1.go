@@ -4,9 +4,12 @@
 // CID, big-endian code point, 0 = unmapped) used to
 // decode Japanese CID fonts that carry no ToUnicode map. Input is Adobe's
 // Adobe-Japan1-UCS2 CMap (BSD-3-Clause; Debian package poppler-data ships it
-// as cMap/Adobe-Japan1/Adobe-Japan1-UCS2):
+// as cMap/Adobe-Japan1/Adobe-Japan1-UCS2). Given an output name, it writes
+// the table of another collection (gb1.bin, cns1.bin, korea1.bin from
+// Adobe-GB1-UCS2, Adobe-CNS1-UCS2, Adobe-Korea1-UCS2):
 //
 //	go run gen_aj1.go /path/to/Adobe-Japan1-UCS2
+//	go run gen_aj1.go /path/to/Adobe-GB1-UCS2 gb1.bin
 package main
 
 import (
@@ -97,10 +100,14 @@ func main() {
 	for c, r := range m {
 		out[3*c], out[3*c+1], out[3*c+2] = byte(r>>16), byte(r>>8), byte(r)
 	}
-	if err := os.WriteFile("aj1.bin", out, 0o644); err != nil {
+	name := "aj1.bin"
+	if len(os.Args) > 2 {
+		name = os.Args[2]
+	}
+	if err := os.WriteFile(name, out, 0o644); err != nil {
 		panic(err)
 	}
-	fmt.Printf("%d CIDs, aj1.bin %d bytes\n", len(cids), len(out))
+	fmt.Printf("%d CIDs, %s %d bytes\n", len(cids), name, len(out))
 	for _, h := range header {
 		if h != "" && !strings.HasPrefix(h, "---") {
 			fmt.Println(h)

@@ -249,3 +249,28 @@ func TestPDFControlGlyphs(t *testing.T) {
 		t.Errorf("%q, want %q", text, want)
 	}
 }
+
+// TestPDFCIDCollections: a CID font over Identity-H without a ToUnicode
+// map (dvipdfmx's Chinese Fandol fonts) is read through the CID → Unicode
+// table of its character collection: Adobe-GB1, -CNS1, -Korea1 as
+// Adobe-Japan1.
+func TestPDFCIDCollections(t *testing.T) {
+	tests := []struct {
+		ordering string
+		cids     [2]int
+		want     string
+	}{
+		{"GB1", [2]int{4559, 3795}, "中文"},
+		{"CNS1", [2]int{661, 726}, "中文"},
+		{"Korea1", [2]int{3296, 1204}, "한국"},
+		{"Japan1", [2]int{3284, 3722}, "日本"},
+	}
+	for _, tt := range tests {
+		font := fmt.Sprintf("<< /Type /Font /Subtype /Type0 /BaseFont /F /Encoding /Identity-H /DescendantFonts [<< /Type /Font "+
+			"/Subtype /CIDFontType0 /BaseFont /F /CIDSystemInfo << /Registry (Adobe) /Ordering (%s) /Supplement 5 >> /DW 1000 >>] >>", tt.ordering)
+		content := fmt.Sprintf("BT /F2 10 Tf 50 700 Td <%04x%04x> Tj ET", tt.cids[0], tt.cids[1])
+		if _, text := extractPDFText(t, onePage(t, content, "/Font << /F1 5 0 R /F2 6 0 R >>", font)); text != tt.want {
+			t.Errorf("%s: %q, want %q", tt.ordering, text, tt.want)
+		}
+	}
+}
