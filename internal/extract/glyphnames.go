@@ -84,6 +84,9 @@ func glyphRune(name string, def rune) rune {
 	if r := cyrillicGlyph(name); r != 0 {
 		return r
 	}
+	if r := afii57Glyph(name); r != 0 {
+		return r
+	}
 	if strings.HasPrefix(name, "uni") && len(name) >= 7 {
 		if v, err := strconv.ParseUint(name[3:7], 16, 32); err == nil {
 			return rune(v)
@@ -148,6 +151,35 @@ var moreGlyphNames = sync.OnceValue(func() map[string]rune {
 		"sofpasuq": '\u05c3',
 	}
 })
+
+// afii57Glyph reads the Adobe Glyph List's afii57xxx names of Arabic
+// (afii57415 ا, afii57470 ه, Persian afii57506 پ) and Hebrew letters
+// (afii57664 א to afii57690 ת), as ArabTeX's and Persian fonts name
+// their glyphs; 0 for other names.
+func afii57Glyph(name string) rune {
+	n, ok := strings.CutPrefix(name, "afii57")
+	if !ok || len(n) != 3 {
+		return 0
+	}
+	v, err := strconv.Atoi(n)
+	if err != nil {
+		return 0
+	}
+	switch {
+	case v >= 392 && v <= 401: // Arabic-Indic digits
+		return rune(0x660 + v - 392)
+	case v >= 409 && v <= 434: // hamza to ghain
+		return rune(0x621 + v - 409)
+	case v >= 440 && v <= 446: // tatweel to noon
+		return rune(0x640 + v - 440)
+	case v >= 448 && v <= 458: // waw to sukun
+		return rune(0x648 + v - 448)
+	case v >= 664 && v <= 690: // alef to tav
+		return rune(0x5d0 + v - 664)
+	}
+	return map[int]rune{381: '٪', 388: '،', 403: '؛', 407: '؟', 470: 'ه', 505: 'ڤ', 506: 'پ', 507: 'چ', 508: 'ژ',
+		509: 'گ', 511: 'ٹ', 512: 'ڈ', 513: 'ڑ', 514: 'ں', 519: 'ے', 534: 'ە'}[v]
+}
 
 // cyrillicGlyph reads the Adobe names of Cyrillic letters (afii10017 А
 // to afii10097 я; Ukrainian, Belarusian, Serbian and Macedonian letters

@@ -141,6 +141,9 @@ func TestGlyphRuneAccents(t *testing.T) {
 		"ahookabove": 'ả', "dcroat": 'đ', "Gamma": 'Γ', "alef": 'א', "uni0416": 'Ж', "notaglyph": 0,
 		"afii10103": 'і', "afii10104": 'ї', "afii10056": 'Ї', "afii10050": 'Ґ', "afii10098": 'ґ', "afii10110": 'ў',
 		"afii10145": 'Џ', "afii10193": 'џ', "afii10051": 'Ђ', "afii10061": 'Ќ', "afii10099": 'ђ', "afii10109": 'ќ',
+		"afii57415.isol": 'ا', "afii57421.init": 'ح', "afii57434": 'غ', "afii57470.fina": 'ه', "afii57506": 'پ',
+		"afii57509.medi": 'گ', "afii57388": '،', "afii57392": '٠', "afii57458": 'ْ', "afii57664": 'א', "afii57690": 'ת',
+		"afii57999": 0,
 	}
 	for name, want := range tests {
 		if got := glyphRune(name, 0); got != want {
