@@ -384,3 +384,79 @@ func continuation(p, g *placed, words bool) (float64, bool) {
 	}
 	return math.Abs(along) + 2*math.Abs(across), true
 }
+
+// Letter spacing: a line whose letters of one font are all set apart by
+// the same extra space (a monospaced font LuaTeX sets with TJ offsets
+// between every two letters, its widths narrower than its advance) has
+// that space taken off every gap before a word space is looked for, as
+// pdftotext does for lines whose letters all stand apart. It is the
+// smallest gap between two letters of the font on the line, when at least
+// minTrackedPairs pairs stand apart by between minTracking and maxTracking
+// of an em (a line of one-letter words set a word space apart would be
+// read as one word: word spaces are wider).
+const (
+	minTrackedPairs = 3
+	minTracking     = 0.05
+	maxTracking     = 0.2
+)
+
+// letterSpacing sets the tracking of the glyphs of gs, taken in order, on
+// each line (gapBetween breaks lines) and for each font of it.
+func letterSpacing(gs []placed, order []int32) {
+	type fontGap struct {
+		font  *pdfFont
+		size  float64
+		min   float64
+		pairs int
+	}
+	var fonts [8]fontGap
+	start := 0
+	finish := func(end int) {
+		n := 0
+		prev := -1
+		for k := start; k < end; k++ {
+			g := &gs[order[k]]
+			if !spans(g) || g.vertical {
+				prev = -1
+				continue
+			}
+			if prev >= 0 {
+				p := &gs[order[prev]]
+				if p.font == g.font && p.size == g.size && p.dx*g.dx+p.dy*g.dy > 0.99 {
+					gap := along(p, g.x, g.y)
+					j := 0
+					for j < n && (fonts[j].font != g.font || fonts[j].size != g.size) {
+						j++
+					}
+					if j == n && n < len(fonts) {
+						fonts[n] = fontGap{font: g.font, size: g.size, min: math.Inf(1)}
+						n++
+					}
+					if j < n {
+						fonts[j].min = math.Min(fonts[j].min, gap)
+						fonts[j].pairs++
+					}
+				}
+			}
+			prev = k
+		}
+		for j := range n {
+			f := fonts[j]
+			if f.pairs < minTrackedPairs || f.min <= minTracking*f.size || f.min >= maxTracking*f.size {
+				continue
+			}
+			for k := start; k < end; k++ {
+				if g := &gs[order[k]]; g.font == f.font && g.size == f.size {
+					g.tracking = f.min
+				}
+			}
+		}
+		start = end
+	}
+	for k := 1; k < len(order); k++ {
+		if brk, _ := gapBetween(&gs[order[k-1]], &gs[order[k]]); brk {
+			finish(k)
+		}
+	}
+	finish(len(order))
+}

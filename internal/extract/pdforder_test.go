@@ -97,3 +97,29 @@ func TestPDFScripts(t *testing.T) {
 		t.Errorf("%q, want %q", text, want)
 	}
 }
+
+// TestPDFLetterSpacing: a line whose letters all stand the same space
+// apart (LuaTeX's monospaced font with a TJ offset between every two
+// letters, 0.128 em here) is read as words, its wider gaps as word
+// spaces; one-letter words a word space apart stay apart.
+func TestPDFLetterSpacing(t *testing.T) {
+	tracked := func(s string) string {
+		var b strings.Builder
+		for _, w := range strings.Fields(s) {
+			for i, r := range w {
+				if i > 0 {
+					b.WriteString("-128")
+				}
+				fmt.Fprintf(&b, "(%c)", r)
+			}
+			b.WriteString("-728")
+		}
+		return b.String()
+	}
+	content := "BT /F2 9.1 Tf 0.8 0 0 1 50 700 Tm [" + tracked("usepackage geometry and more") + "] TJ ET " +
+		"BT /F2 10 Tf 50 680 Td [(a)-300(b)-300(c)-300(d)-300(e)] TJ ET"
+	_, text := extractPDFText(t, onePage(t, content, "/Font << /F1 5 0 R /F2 6 0 R >>", courier))
+	if want := "usepackage geometry and more\na b c d e"; text != want {
+		t.Errorf("%q, want %q", text, want)
+	}
+}

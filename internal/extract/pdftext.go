@@ -39,6 +39,7 @@ type placed struct {
 	wordSpaceGlyph bool
 	font           *pdfFont // the font it is drawn with
 	measured       bool     // its advance is the font's own (not a guess)
+	tracking       float64  // letter spacing of its font on its line, taken off the gap after it (letterSpacing)
 }
 
 // maxFormDepth bounds nested Form XObjects (they may reference each other).
@@ -141,14 +142,17 @@ func (p *pageText) draw(g placed) {
 func (p *pageText) flush() {
 	d := p.doc
 	gs := d.scratch.dropOverprints(d.drawn)
-	if order := d.scratch.readingOrder(gs); order != nil {
-		for _, i := range order {
-			p.lay.add(gs[i])
-		}
-	} else {
+	order := d.scratch.readingOrder(gs)
+	if order == nil {
+		order = d.scratch.order[:0]
 		for i := range gs {
-			p.lay.add(gs[i])
+			order = append(order, int32(i))
 		}
+		d.scratch.order = order
+	}
+	letterSpacing(gs, order)
+	for _, i := range order {
+		p.lay.add(gs[i])
 	}
 	clear(d.drawn)
 	d.drawn = d.drawn[:0]
@@ -789,6 +793,9 @@ func gapBetween(p, g *placed) (lineBreak, space bool) {
 			return false, along > 0.1*p.size || along < -2*size
 		}
 		return false, along > 0.03*size || along < -2*size
+	}
+	if p.tracking > 0 && p.font == g.font {
+		along -= p.tracking
 	}
 	return false, along > 0.1*size || along < -2*size
 }
