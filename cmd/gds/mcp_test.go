@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -24,6 +25,13 @@ func TestMCPServerOverStdio(t *testing.T) {
 	bin := gdsBinary(t)
 	home := t.TempDir()
 	docs := copyRealDocs(t)
+	// A file of several chunks whose sentences vary in length, so its
+	// chunks overlap by different amounts (sentence starts up to
+	// crawl.ChunkMaxOverlap back).
+	logSentences := lighthouseLog()
+	if err := os.WriteFile(filepath.Join(docs, "lighthouse-log.txt"), []byte(strings.Join(logSentences, " ")), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	if out, err := crawlCmd(bin, home, docs).CombinedOutput(); err != nil {
 		t.Fatalf("crawl: %v\n%s", err, out)
 	}
@@ -91,15 +99,20 @@ func TestMCPServerOverStdio(t *testing.T) {
 		}
 		return res
 	}
-	call("search", map[string]any{"query": "memo asking for bottles of water"}, &doc)
-	for i := 0; doc.End == "question" && i < 3; i++ {
-		if doc.State == "" || doc.Question == nil || len(doc.Question.Choices) == 0 {
-			t.Fatalf("question without state or choices: %+v", doc)
+	search := func(query string) {
+		t.Helper()
+		doc.End, doc.Results, doc.Question, doc.State = "", nil, nil, ""
+		call("search", map[string]any{"query": query}, &doc)
+		for i := 0; doc.End == "question" && i < 3; i++ {
+			if doc.State == "" || doc.Question == nil || len(doc.Question.Choices) == 0 {
+				t.Fatalf("question without state or choices: %+v", doc)
+			}
+			state := doc.State
+			doc.Results, doc.Question, doc.State = nil, nil, ""
+			call("search", map[string]any{"state": state, "answer": "1"}, &doc)
 		}
-		state := doc.State
-		doc.Results, doc.Question, doc.State = nil, nil, ""
-		call("search", map[string]any{"state": state, "answer": "1"}, &doc)
 	}
+	search("memo asking for bottles of water")
 	if doc.End != "results" || len(doc.Results) == 0 || doc.Results[0].Name != "unstructured-fake-memo.pdf" {
 		t.Fatalf("search: %+v", doc)
 	}
@@ -121,6 +134,25 @@ func TestMCPServerOverStdio(t *testing.T) {
 	call("get_file", map[string]any{"id": memo.ID, "max_chars": 10}, &short)
 	if !short.Truncated || len([]rune(short.Text)) != 10 {
 		t.Errorf("get_file max_chars 10: %+v", short)
+	}
+
+	// A file of several chunks comes back with each sentence once.
+	search("lighthouse keeper log of ships")
+	if doc.End != "results" || len(doc.Results) == 0 || doc.Results[0].Name != "lighthouse-log.txt" {
+		t.Fatalf("search for the log: %+v", doc)
+	}
+	var logFile struct {
+		Text   string
+		Chunks int
+	}
+	call("get_file", map[string]any{"id": doc.Results[0].ID}, &logFile)
+	if logFile.Chunks < 4 {
+		t.Errorf("get_file: the log is %d chunks, the test needs several", logFile.Chunks)
+	}
+	for _, s := range logSentences {
+		if n := strings.Count(logFile.Text, s); n != 1 {
+			t.Errorf("get_file says %q %d times", s, n)
+		}
 	}
 
 	var ans struct {
@@ -149,6 +181,16 @@ func TestMCPServerOverStdio(t *testing.T) {
 	if strings.Contains(stderr.String(), "{\"jsonrpc\"") {
 		t.Errorf("protocol on stderr: %s", stderr.String())
 	}
+}
+
+// lighthouseLog is a text of several chunks: numbered sentences (each
+// said once) of lengths from 40 to 400 characters.
+func lighthouseLog() []string {
+	var out []string
+	for i := range 30 {
+		out = append(out, fmt.Sprintf("Entry %d of the lighthouse keeper's log notes ship %d%s.", i, 100+i, strings.Repeat(", then a gale from the north with rain", (i*7)%10)))
+	}
+	return out
 }
 
 // copyRealDocs copies testdata/realdocs without its manifest (which

@@ -17,9 +17,9 @@ const MaxFileText = 20000
 // FileDetail is one indexed file: its metadata, summary and text.
 type FileDetail struct {
 	File store.File
-	// Text is the file's indexed text rebuilt from its chunks (their
-	// overlaps removed, pages separated by a blank line), cut at the
-	// request's limit.
+	// Text is the file's indexed text rebuilt from its chunks
+	// (crawl.JoinChunks: their overlaps removed, pages separated by a
+	// blank line), cut at the request's limit.
 	Text string
 	// Truncated is true when Text was cut.
 	Truncated bool
@@ -49,34 +49,10 @@ func (d *Deps) GetFile(ctx context.Context, id string, maxChars int) (FileDetail
 			return err
 		}
 		out = FileDetail{File: files[0], Chunks: len(chunks)}
-		out.Text, out.Truncated = cutRunes(JoinChunks(chunks, crawl.ChunkOverlap), maxChars)
+		out.Text, out.Truncated = cutRunes(crawl.JoinChunks(chunks), maxChars)
 		return nil
 	})
 	return out, err
-}
-
-// JoinChunks rebuilds a text from its chunks in order: consecutive chunks
-// of one page overlap by exactly overlap characters (the crawl's
-// windows), which are dropped when they match; pages, and chunks that do
-// not overlap as expected, are separated by a blank line.
-func JoinChunks(chunks []store.Chunk, overlap int) string {
-	var b strings.Builder
-	var prev []rune
-	for i, c := range chunks {
-		r := []rune(c.Text)
-		switch {
-		case i == 0:
-		case c.Page == chunks[i-1].Page && len(prev) >= overlap && len(r) >= overlap && string(prev[len(prev)-overlap:]) == string(r[:overlap]):
-			b.WriteString(string(r[overlap:]))
-			prev = r
-			continue
-		default:
-			b.WriteString("\n\n")
-		}
-		b.WriteString(c.Text)
-		prev = r
-	}
-	return b.String()
 }
 
 // cutRunes cuts s to at most n characters.

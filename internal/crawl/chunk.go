@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"strings"
 
 	"github.com/gds-cli/gds/internal/extract"
 	"github.com/gds-cli/gds/internal/store"
@@ -61,3 +62,27 @@ func chunkDoc(doc extract.Doc) []store.Chunk {
 // reader of a file the index does not hold (the agent's
 // get_document_content).
 func Chunks(doc extract.Doc) []store.Chunk { return chunkDoc(doc) }
+
+// JoinChunks rebuilds a file's text from its chunks in ordinal order:
+// the chunks of a page joined without their overlaps
+// (textseg.JoinWindows with the crawl's sizes, so each sentence is said
+// once whatever the overlap), pages separated by a blank line. Pure.
+func JoinChunks(chunks []store.Chunk) string {
+	var b strings.Builder
+	for i := 0; i < len(chunks); {
+		j := i + 1
+		for j < len(chunks) && chunks[j].Page == chunks[i].Page {
+			j++
+		}
+		texts := make([]string, 0, j-i)
+		for _, c := range chunks[i:j] {
+			texts = append(texts, c.Text)
+		}
+		if i > 0 {
+			b.WriteString("\n\n")
+		}
+		b.WriteString(textseg.JoinWindows(texts, ChunkSize, ChunkOverlap, ChunkMaxOverlap))
+		i = j
+	}
+	return b.String()
+}
