@@ -167,6 +167,16 @@ func TestMCPServerOverStdio(t *testing.T) {
 		t.Errorf("ask: %+v", ans)
 	}
 
+	// Nothing passes the threshold: the answer names the tool's parameter.
+	var none struct {
+		Answer    string `json:"answer"`
+		NoContext bool   `json:"no_context"`
+	}
+	call("ask", map[string]any{"question": "zebra quantum marmalade", "score_threshold": 1}, &none)
+	if !none.NoContext || !strings.Contains(none.Answer, "score_threshold") || strings.Contains(none.Answer, "--") {
+		t.Errorf("ask with nothing passing the threshold: %+v", none)
+	}
+
 	// An unknown file: a tool error (isError) with the localized message.
 	res := call("get_file", map[string]any{"id": "no-such-file"}, nil)
 	if !res.IsError || len(res.Content) == 0 || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "not found") {

@@ -225,7 +225,8 @@ func (h handlers) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchI
 }
 
 func (h handlers) ask(ctx context.Context, _ *mcp.CallToolRequest, in AskInput) (*mcp.CallToolResult, app.AskResult, error) {
-	res, err := h.b.Ask(ctx, app.AskRequest{RetrieveRequest: app.RetrieveRequest{Query: in.Question, TopK: in.TopK, ScoreThreshold: in.ScoreThreshold, Folder: in.Folder}})
+	res, err := h.b.Ask(ctx, app.AskRequest{RetrieveRequest: app.RetrieveRequest{Query: in.Question, TopK: in.TopK, ScoreThreshold: in.ScoreThreshold, Folder: in.Folder},
+		NoContext: "mcp.no_context"})
 	if err != nil {
 		return nil, app.AskResult{}, h.fail(err)
 	}
@@ -284,11 +285,12 @@ func (h handlers) federate(ctx context.Context, _ *mcp.CallToolRequest, in Feder
 	return nil, res, nil
 }
 
-// fail turns err into its MCP form: a JSON-RPC error for invalid
-// parameters, else an error the SDK reports as a tool result with isError
-// and the localized message and hint as text.
+// fail turns err into its MCP form, in the tools' words (agentWording):
+// a JSON-RPC error for invalid parameters, else an error the SDK reports
+// as a tool result with isError and the localized message and hint as
+// text.
 func (h handlers) fail(err error) error {
-	m := apperr.MCP(err, h.lang)
+	m := apperr.MCP(agentWording(err), h.lang)
 	if m.Protocol {
 		return &jsonrpc.Error{Code: int64(m.Code), Message: m.Text}
 	}

@@ -30,6 +30,7 @@ type backend struct {
 	reqs       []app.SearchRequest
 	graphReqs  []graph.Query
 	fedReqs    []app.FederateRequest
+	askReqs    []app.AskRequest
 	graphBuilt bool
 	badConfig  bool
 }
@@ -63,7 +64,8 @@ func (b *backend) Search(_ context.Context, req app.SearchRequest) (app.SearchRe
 	return app.SearchResult{Outcome: search.Outcome{State: st, Results: []search.Result{{File: store.File{ID: "F1", Name: "plan-2025.pdf", WebLink: "file:///plan-2025.pdf"}, Score: 0.9}}}}, nil
 }
 
-func (b *backend) Ask(context.Context, app.AskRequest) (app.AskResult, error) {
+func (b *backend) Ask(_ context.Context, req app.AskRequest) (app.AskResult, error) {
+	b.askReqs = append(b.askReqs, req)
 	return app.AskResult{}, apperr.L(apperr.NoIndex, "search.empty_index")
 }
 
@@ -155,9 +157,20 @@ func TestErrorForms(t *testing.T) {
 	if err != nil || !res.IsError {
 		t.Fatalf("no index: %v %+v", err, res)
 	}
-	want := apperr.MCP(apperr.L(apperr.NoIndex, "search.empty_index"), i18n.En).Text
-	if got := res.Content[0].(*mcp.TextContent).Text; got != want {
+	// An empty index: what the user does, not a CLI hint.
+	if got, want := res.Content[0].(*mcp.TextContent).Text, i18n.T(i18n.En, "mcp.empty_index"); got != want {
 		t.Errorf("text %q, want %q", got, want)
+	}
+}
+
+// ask's answer when no passage passes the threshold is the MCP message,
+// which names the score_threshold parameter.
+func TestAskNoContextMessage(t *testing.T) {
+	b := &backend{}
+	cs := connect(t, b)
+	cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "ask", Arguments: map[string]any{"question": "q", "score_threshold": 0.9}})
+	if len(b.askReqs) != 1 || b.askReqs[0].NoContext != "mcp.no_context" || b.askReqs[0].ScoreThreshold != 0.9 {
+		t.Errorf("ask requests %+v", b.askReqs)
 	}
 }
 
