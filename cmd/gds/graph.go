@@ -114,13 +114,13 @@ func runGraphQuery(ctx context.Context, d *app.Deps, q graph.Query, asJSON bool)
 	if err != nil {
 		return err
 	}
-	text := &render.TextStream{W: d.Stdout, Offline: prov.Name() == "offline", Intro: render.GraphIntro, Lang: d.Lang}
+	text := &render.TextStream{W: d.Stdout, Offline: prov.Name() == "offline", Intro: render.GraphIntro, Lang: d.AnswerLang(q.Question)}
 	q.OnText = text.Write
 	res, err := d.GraphQuery(ctx, q)
 	if err != nil {
 		text.End()
 		return err
 	}
-	render.GraphSources(d.Stdout, res, d.Lang)
+	render.GraphSources(d.Stdout, res, res.Lang)
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gds-cli/gds/internal/config"
 	"github.com/gds-cli/gds/internal/graph"
+	"github.com/gds-cli/gds/internal/i18n"
 )
 
 // graphDoc is the --output-format json output of gds graph query.
@@ -166,6 +167,37 @@ func TestGraphBuildAndQuery(t *testing.T) {
 	if !strings.HasPrefix(out, "> Extract from the graph") || !strings.Contains(out, "## Sources") || !strings.Contains(out, "squad-0001.txt") {
 		t.Fatalf("markdown output:\n%s", out)
 	}
+	// The answer's phrases follow the question's language, not the
+	// locale's (as gds ask's do): a Japanese question under an English
+	// locale, an English one under a Japanese locale.
+	for _, tc := range []struct{ locale, q, lang, intro, sources string }{
+		{"en_US.UTF-8", "スーパーボウル50で優勝したのはどのチームですか？", "ja", "> グラフのコミュニティレポート", "## 出典"},
+		{"ja_JP.UTF-8", "Who won Super Bowl 50?", "en", "> Extract from the graph", "## Sources"},
+	} {
+		h.env["LANG"] = tc.locale
+		for _, mode := range []string{"global", "local", "drift"} {
+			if code := h.run("graph", "query", "--mode", mode, tc.q); code != exitOK {
+				t.Fatalf("%s (%s) under LANG=%s: exit %d\n%s", tc.q, mode, tc.locale, code, h.stderr.String())
+			}
+			if out := h.stdout.String(); !strings.HasPrefix(out, tc.intro) || !strings.Contains(out, tc.sources) {
+				t.Errorf("%s (%s) under LANG=%s: want the %s phrases:\n%s", tc.q, mode, tc.locale, tc.lang, out)
+			}
+			if code := h.run("graph", "query", "--output-format", "json", "--mode", mode, tc.q); code != exitOK {
+				t.Fatalf("%s (%s) json: exit %d", tc.q, mode, code)
+			}
+			var d struct {
+				Answer string `json:"answer"`
+				Lang   string `json:"lang"`
+			}
+			// Over the English articles the Japanese question finds
+			// nothing: the no-data or no-match phrase, in Japanese.
+			if err := json.Unmarshal(h.stdout.Bytes(), &d); err != nil || d.Lang != tc.lang || i18n.OfText(d.Answer) != tc.lang {
+				t.Errorf("%s (%s) json under LANG=%s: %+v (%v), want an answer in %s", tc.q, mode, tc.locale, d, err, tc.lang)
+			}
+		}
+	}
+	delete(h.env, "LANG")
+
 	for _, bad := range [][]string{
 		{"graph", "query", "--mode", "hybrid", "q"},
 		{"graph", "query", "--output-format", "xml", "q"},

@@ -7,6 +7,7 @@ import (
 	"github.com/gds-cli/gds/internal/ai/tokens"
 	"github.com/gds-cli/gds/internal/estimate"
 	"github.com/gds-cli/gds/internal/graph"
+	"github.com/gds-cli/gds/internal/i18n"
 	"github.com/gds-cli/gds/internal/store"
 )
 
@@ -87,9 +88,13 @@ func (d *Deps) GraphQuery(ctx context.Context, q graph.Query) (graph.Result, err
 		return graph.Result{}, err
 	}
 	defer st.Close()
+	// The answer's language follows the question, as ask's does
+	// (AnswerLang): the offline extract's phrases, the no-data reply and
+	// a model's answer.
+	lang := d.AnswerLang(q.Question)
 	if q.NoData == "" {
-		q.NoData = d.T("graph.no_data")
+		q.NoData = i18n.T(lang, "graph.no_data")
 	}
-	s := &graph.Searcher{Graph: gs, Index: st, Provider: prov, Counter: tokens.O200k, Lang: d.Lang}
+	s := &graph.Searcher{Graph: gs, Index: st, Provider: prov, Counter: tokens.O200k, Lang: lang}
 	return s.Run(ctx, q)
 }

@@ -53,10 +53,12 @@ type Index interface {
 
 // Searcher answers questions from the graph.
 type Searcher struct {
-	Graph       store.GraphStore
-	Index       Index
-	Provider    ai.Provider
-	Counter     Counter
+	Graph    store.GraphStore
+	Index    Index
+	Provider ai.Provider
+	Counter  Counter
+	// Lang is the language of the answer (en, ja): of its fixed phrases
+	// offline, of a model's text.
 	Lang        string
 	Concurrency int // map calls in flight; <= 0: DefaultConcurrency
 }
@@ -154,6 +156,9 @@ type Result struct {
 	Points     []Point       `json:"map_points,omitempty"`
 	Steps      []DriftAnswer `json:"drift_steps,omitempty"`
 	References References    `json:"references"`
+	// Lang is the language of the answer's phrases (Searcher.Lang: the
+	// question's, else the interface's).
+	Lang string `json:"lang,omitempty"`
 }
 
 // loaded is the stored graph with its reports decoded.
@@ -237,7 +242,7 @@ func (s *Searcher) Run(ctx context.Context, q Query) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	res := Result{Question: q.Question, Mode: q.Mode, Parameters: q.Params, Provider: s.Provider.Name(), Extractive: s.Provider.Name() == "offline"}
+	res := Result{Question: q.Question, Mode: q.Mode, Parameters: q.Params, Provider: s.Provider.Name(), Extractive: s.Provider.Name() == "offline", Lang: s.Lang}
 	switch q.Mode {
 	case ModeGlobal:
 		err = s.global(ctx, l, q, &res)
