@@ -422,14 +422,26 @@ func TestDeadlineAndPanic(t *testing.T) {
 	}
 }
 
-func TestAdobeJapan1Table(t *testing.T) {
-	for cid, want := range map[uint32]rune{1: ' ', 34: 'A', 843: 'あ', 1125: '亜'} {
-		if got := aj1Rune(cid); got != want {
-			t.Errorf("CID %d: %q, want %q", cid, got, want)
+func TestAdobeCollectionTables(t *testing.T) {
+	for _, c := range []struct {
+		ordering string
+		cid      uint32
+		want     rune
+	}{
+		{"Japan1", 1, ' '}, {"Japan1", 34, 'A'}, {"Japan1", 843, 'あ'}, {"Japan1", 1125, '亜'},
+		{"GB1", 1, ' '}, {"GB1", 0x0956, '可'}, {"GB1", 34, 'A'},
+		{"CNS1", 34, 'A'}, {"CNS1", 0x0295, '中'},
+		{"Korea1", 1, ' '}, {"Korea1", 34, 'A'}, {"KR", 0x0b13, '한'},
+		{"Japan1", 1 << 20, 0}, {"GB1", 1 << 31, 0},
+	} {
+		if got := collectionRune(cidTable("Adobe", c.ordering), c.cid); got != c.want {
+			t.Errorf("%s CID %d: %q, want %q", c.ordering, c.cid, got, c.want)
 		}
 	}
-	if aj1Rune(1<<20) != 0 {
-		t.Error("out-of-range CID mapped")
+	for _, o := range [][2]string{{"Adobe", "Identity"}, {"Adobe", "Japan2"}, {"Foo", "GB1"}} {
+		if cidTable(o[0], o[1]) != nil {
+			t.Errorf("%s-%s has a table", o[0], o[1])
+		}
 	}
 }
 
