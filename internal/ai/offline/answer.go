@@ -29,7 +29,7 @@ import (
 //   - pairs: the share of the question's adjacent token pairs it holds in
 //     order;
 //   - type: +1 when the question asks for a time, a number, a person or
-//     (Japanese) a term (answerTypeOfAnswer) and the sentence holds one the
+//     (Japanese) a term (questionType) and the sentence holds one the
 //     question does not, −1 when it holds none, 0 for other questions;
 //   - rank: the passage's retrieval rank (0 for the first passage);
 //   - length: tokens beyond answerLongTokens, per answerLongTokens (at
@@ -150,7 +150,7 @@ func answer(in ai.AnswerInput) []string {
 		}
 		return []string{"The passages do not answer this question."}
 	}
-	want := answerTypeOfAnswer(in.Question)
+	want := questionType(in.Question)
 	qset := map[string]bool{}
 	for _, t := range qt {
 		qset[t] = true
@@ -338,7 +338,7 @@ func pickAnswer(in ai.AnswerInput, qt []string, sents []*answerSent) []*answerSe
 // answer (answerable) and returns them with the asked answer type.
 func answerCandidates(in ai.AnswerInput, qt []string, sents []*answerSent) (answerType, []*answerSent) {
 	question := in.Question
-	want := answerTypeOfAnswer(question)
+	want := questionType(question)
 	if len(qt) == 0 || len(sents) == 0 {
 		return want, nil
 	}

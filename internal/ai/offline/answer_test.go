@@ -272,8 +272,8 @@ func TestAnswerTypeOfEnglishWhPhrase(t *testing.T) {
 		"The area where Jacksonville sits was inhabited for how many years?":        answerNumber,
 		"When did the war end?":                                                     answerTime,
 	} {
-		if got := answerTypeOfAnswer(q); got != want {
-			t.Errorf("answerTypeOfAnswer(%q) = %d, want %d", q, got, want)
+		if got := questionType(q); got != want {
+			t.Errorf("questionType(%q) = %d, want %d", q, got, want)
 		}
 	}
 }
@@ -286,8 +286,8 @@ func TestAnswerTypeOfTerm(t *testing.T) {
 		"梅雨はいつ明けるか":          answerTime,
 		"What is it called?": answerNone,
 	} {
-		if got := answerTypeOfAnswer(q); got != want {
-			t.Errorf("answerTypeOfAnswer(%q) = %d, want %d", q, got, want)
+		if got := questionType(q); got != want {
+			t.Errorf("questionType(%q) = %d, want %d", q, got, want)
 		}
 	}
 	for sent, want := range map[string]bool{

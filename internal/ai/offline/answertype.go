@@ -20,7 +20,7 @@ const (
 	answerPerson
 	// answerTerm asks what something is called (何という, 名称): a
 	// Japanese question, answered by a quoted or named term (the answer
-	// composer's type only, answerTypeOfAnswer).
+	// composer's type only: rerankType reads it as none).
 	answerTerm
 )
 
@@ -43,25 +43,13 @@ var (
 	reTermAns = rules.LazyRegexp(`「([^」]{1,40})」|『([^』]{1,40})』|([\p{Han}\p{Katakana}ーA-Za-z0-9・]{2,})(?:（[^）]{1,30}）)?(?:と|とも)(?:いう|いい|言う|言い|呼|よば|よぶ|称|名付)`)
 )
 
-// answerTypeOf reads the answer type a question asks for.
-func answerTypeOf(q string) answerType {
-	switch {
-	case reEnTime().MatchString(q) || reJaTime().MatchString(q):
-		return answerTime
-	case reEnNumber().MatchString(q) || reJaNumber().MatchString(q):
-		return answerNumber
-	case reEnPerson().MatchString(q) || reJaPerson().MatchString(q):
-		return answerPerson
-	}
-	return answerNone
-}
-
-// answerTypeOfAnswer is answerTypeOf for the answer's sentences, which
-// also tell a Japanese question for a term (answerTerm) and read an
-// English question's type from its asking wh-phrase only
-// (englishQuestionPhrase) — the reranker's passages do not: a name's type
-// did not move its ranking.
-func answerTypeOfAnswer(q string) answerType {
+// questionType reads the answer type a question asks for — the one
+// reading the reranker (rerankType) and the answer composer share. An
+// English question's type is read from its asking wh-phrase only
+// (englishQuestionPhrase: a relative who/when and the show Doctor Who do
+// not set it); a question without one (Japanese, "Name the …") is read
+// whole, and a Japanese question for a name is answerTerm.
+func questionType(q string) answerType {
 	if wh := englishQuestionPhrase(q); wh != "" {
 		for _, c := range []struct {
 			re *regexp.Regexp
@@ -73,10 +61,26 @@ func answerTypeOfAnswer(q string) answerType {
 		}
 		return answerNone
 	}
-	if t := answerTypeOf(q); t != answerNone || !reJaTerm().MatchString(q) {
+	switch {
+	case reEnTime().MatchString(q) || reJaTime().MatchString(q):
+		return answerTime
+	case reEnNumber().MatchString(q) || reJaNumber().MatchString(q):
+		return answerNumber
+	case reEnPerson().MatchString(q) || reJaPerson().MatchString(q):
+		return answerPerson
+	case reJaTerm().MatchString(q):
+		return answerTerm
+	}
+	return answerNone
+}
+
+// rerankType is the question's type as the reranker weighs it: a term
+// (answerTerm) counts as none — a name's type did not move the ranking.
+func rerankType(q string) answerType {
+	if t := questionType(q); t != answerTerm {
 		return t
 	}
-	return answerTerm
+	return answerNone
 }
 
 // reWordBefore matches the word right before a position (no punctuation

@@ -25,7 +25,7 @@ import (
 //     (three-character substrings in Japanese);
 //   - sentence: the best single sentence's IDF weight of query tokens;
 //   - answer: the same, counting only sentences that hold an answer of the
-//     type the question asks for (answerTypeOf: a year or date for
+//     type the question asks for (rerankType: a year or date for
 //     "when"/いつ, a number for "how many"/何人, a capitalised name for "who");
 //   - passage: plain BM25 of the passage alone with the whole index's IDF
 //     for every token, bigrams too (RerankInput.DocFreq) — the reference
@@ -237,7 +237,7 @@ func rerankSignals(in ai.RerankInput) [nsig][]float64 {
 	}
 	phrases, phraseW := keywordPhrases(in.Keywords, docs)
 	pairs := queryPairs(in.Query)
-	want := answerTypeOf(in.Query)
+	want := rerankType(in.Query)
 	qset := map[string]bool{}
 	for _, t := range tokenize.Tokens(in.Query) {
 		qset[t] = true

@@ -223,7 +223,9 @@ func TestRerankAnswerTypeStemsHeadingsAndKanji(t *testing.T) {
 	})
 }
 
-func TestAnswerTypeOf(t *testing.T) {
+// TestRerankType checks the reranker reads the question's type as the
+// composer does (questionType): from the asking wh-phrase, a term as none.
+func TestRerankType(t *testing.T) {
 	tests := []struct {
 		q    string
 		want answerType
@@ -239,11 +241,20 @@ func TestAnswerTypeOf(t *testing.T) {
 		{"入党には党員何人の推薦が必要か", answerNumber},
 		{"日本共産党を結成したのは誰か？", answerPerson},
 		{"マーラーの氏名は", answerNone},
-		{"何という名前か", answerNone},
+		{"何という名前か", answerNone}, // a term: the composer's type only
+		// A relative who/when, or the show's name, asks nothing.
+		{"Who got a 61-yard return when players thought he called for a fair catch?", answerPerson},
+		{"What type of medal did NASA give the astronauts who visited the moon?", answerNone},
+		{"What planet is Doctor Who from?", answerNone},
+		{"How old was Tesla when he wrote the theory?", answerNumber},
+		{"What was the name of the ship when it sank?", answerNone},
+		{"From whom did the Huguenots buy the land?", answerPerson},
+		{"The area where Jacksonville sits was inhabited for how many years?", answerNumber},
+		{"Name the king who signed the treaty.", answerPerson},
 	}
 	for _, tt := range tests {
-		if got := answerTypeOf(tt.q); got != tt.want {
-			t.Errorf("answerTypeOf(%q) = %d, want %d", tt.q, got, tt.want)
+		if got := rerankType(tt.q); got != tt.want {
+			t.Errorf("rerankType(%q) = %d, want %d", tt.q, got, tt.want)
 		}
 	}
 }
