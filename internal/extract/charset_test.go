@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/charmap"
@@ -104,6 +106,78 @@ func TestHTMLCharset(t *testing.T) {
 		doc, err := Extract(context.Background(), "text/html", strings.NewReader(string(tt.in)), 0)
 		if err != nil || !strings.Contains(doc.Text(), tt.want) {
 			t.Errorf("%s: %q, %v; want it to hold %q", tt.name, doc.Text(), err, tt.want)
+		}
+	}
+}
+
+// TestDecodeLegacyCodePages: real short texts (lines of TeX Live
+// documentation, see testdata/README.md) encoded in the 8-bit code page
+// their language was written in are read back in it — including the
+// confusable pairs: Cyrillic Windows-1251 against CP932 (the Bulgarian
+// README that was read as kanji), Latin-1 against Windows-1250 and
+// ISO-8859-2, the Cyrillic code pages against each other.
+func TestDecodeLegacyCodePages(t *testing.T) {
+	const (
+		bg = "За изработване на глосарий:\n1. Във файла pst-eucl-docBG.tex се коментира реда\n"
+		ru = "\\institution{Название организации}\n\\topic{Тема диссертации}\n"
+		el = "Άνδρα μοι έννεπε, Μούσα, πολύτροπον, ός μάλα πολλά\n"
+		cs = "Informace o balíku cspsfont\n5. 1. 1996    Zdeněk Wagner\n"
+		pl = "Pakiet MPATTERN służy do definiowania i używania wypełnień wzorkowych\n"
+		hr = "Riješi još nešto\nRezultati ispita su sljedeći radni dan u 13:00 sati.\n"
+		de = "% haesslich sind, könnten sie in schmalen Spalten den Blocksatz\n"
+		fr = "\\begin{frame}{Nom du conférencier}{À propos du conférencier suivant}\n"
+	)
+	tests := []struct {
+		name string
+		enc  encoding.Encoding
+		text string
+	}{
+		{"Bulgarian Windows-1251", charmap.Windows1251, bg},
+		{"Bulgarian Windows-1251, one word", charmap.Windows1251, "глосарий\n"},
+		{"Russian Windows-1251", charmap.Windows1251, ru},
+		{"Russian KOI8-R", charmap.KOI8R, ru},
+		{"Russian CP866", charmap.CodePage866, ru},
+		{"Bulgarian KOI8-R", charmap.KOI8R, bg},
+		{"Greek Windows-1253", charmap.Windows1253, el},
+		{"Czech Windows-1250", charmap.Windows1250, cs},
+		{"Czech ISO-8859-2", charmap.ISO8859_2, cs},
+		{"Polish Windows-1250", charmap.Windows1250, pl},
+		{"Polish ISO-8859-2", charmap.ISO8859_2, pl},
+		{"Polish CP852", charmap.CodePage852, pl},
+		{"Croatian Windows-1250", charmap.Windows1250, hr},
+		{"Croatian Windows-1250, one ć", charmap.Windows1250, "Rezultati ispita su sljedeći radni dan u 13:00 sati.\n"},
+		{"German Latin-1", charmap.ISO8859_1, de},
+		{"German CP850", charmap.CodePage850, de},
+		{"French Windows-1252", charmap.Windows1252, fr},
+		{"French Latin-1, short", charmap.ISO8859_1, "Université de Quelque Part\n"},
+		{"Japanese CP932 beside them", japanese.ShiftJIS, "- pxjodel 使用版\n"},
+		{"Japanese EUC-JP beside them", japanese.EUCJP, "- dvipdfmx Version 20200315 以降\n"},
+	}
+	for _, tt := range tests {
+		got, _, err := decodeText(encode(t, tt.enc, tt.text), 1<<20)
+		if err != nil || got != tt.text {
+			t.Errorf("%s: %q, %v; want %q", tt.name, firstRunes(got, 60), err, firstRunes(tt.text, 60))
+		}
+	}
+}
+
+// TestDecodeLegacyPrefersValidText: bytes no candidate reads as clean
+// text are read in one that gives no replacement characters and no
+// control characters besides line ends and tabs.
+func TestDecodeLegacyPrefersValidText(t *testing.T) {
+	for _, in := range [][]byte{
+		{'a', 0x81, 'b', 0x8d, 'c', 0x90, '\n'}, // undefined in Windows-1252, C1 in Latin-1
+		{0x98, 0x9d, ' ', 0xff, 0xfe, '\n'},
+		{'x', 0xa0, 0xa0, 0xad, 'y'},
+	} {
+		got, _, err := decodeText(in, 1<<20)
+		if err != nil {
+			t.Fatalf("%q: %v", in, err)
+		}
+		for _, r := range got {
+			if r == utf8.RuneError || (unicode.IsControl(r) && r != '\n' && r != '\t' && r != '\r') {
+				t.Errorf("%q read as %q: holds %U", in, got, r)
+			}
 		}
 	}
 }
