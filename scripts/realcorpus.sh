@@ -65,6 +65,7 @@ command -v pdftotext >/dev/null || need+=(poppler-utils)
 command -v mutool >/dev/null || need+=(mupdf-tools)
 command -v w3m >/dev/null || need+=(w3m)
 command -v file >/dev/null || need+=(file)
+command -v uchardet >/dev/null || need+=(uchardet)
 command -v iconv >/dev/null || need+=(libc-bin)
 command -v soffice >/dev/null || need+=(libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-impress-nogui)
 if [ ${#need[@]} -gt 0 ] || ! ls "$work"/debs/*.deb >/dev/null 2>&1; then

@@ -36,7 +36,7 @@ import (
 // packages into --root): a sample stratified by package and PDF producer,
 // a reference text per file from another extractor (pdftotext for PDF,
 // and a second one, mutool draw -F txt, for the judged figures: judge;
-// w3m -dump for HTML, iconv for text; for the DOCX, XLSX and PPTX that
+// w3m -dump for HTML, uchardet and iconv for text; for the DOCX, XLSX and PPTX that
 // LibreOffice made, LibreOffice's own reading of them, exported by the
 // script into --office-ref: officeRef), one `gds crawl` of the sample with
 // the offline provider into a fresh home, then per format: files indexed,
@@ -143,9 +143,9 @@ func runRealCorpus(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if *root == "" || *work == "" || *gds == "" {
 		return errors.New("--root, --work and --gds are required")
 	}
-	for _, tool := range []string{"pdftotext", "pdfinfo", "mutool", "w3m", "iconv", "file"} {
+	for _, tool := range []string{"pdftotext", "pdfinfo", "mutool", "w3m", "iconv", "uchardet", "file"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			return fmt.Errorf("%s not found (scripts/realcorpus.sh installs poppler-utils, mupdf-tools, w3m and file): %w", tool, err)
+			return fmt.Errorf("%s not found (scripts/realcorpus.sh installs poppler-utils, mupdf-tools, w3m, uchardet and file): %w", tool, err)
 		}
 	}
 	if err := os.RemoveAll(*work); err != nil {
@@ -407,11 +407,11 @@ func rcReference(ctx context.Context, it rcItem, filesDir, refDir string) error 
 		}
 		text = data
 		if !utf8.Valid(data) {
-			enc, ferr := exec.CommandContext(ctx, "file", "-b", "--mime-encoding", it.Src).Output()
+			enc, ferr := rcTextCharset(ctx, it.Src)
 			if ferr != nil {
 				return ferr
 			}
-			text, err = exec.CommandContext(ctx, "iconv", "-f", strings.TrimSpace(string(enc)), "-t", "UTF-8", it.Src).Output()
+			text, err = exec.CommandContext(ctx, "iconv", "-f", enc, "-t", "UTF-8", it.Src).Output()
 		}
 	}
 	if err != nil || len(bytes.TrimSpace(text)) == 0 {
@@ -421,6 +421,25 @@ func rcReference(ctx context.Context, it rcItem, filesDir, refDir string) error 
 		return err
 	}
 	return os.WriteFile(filepath.Join(filesDir, it.Name), data, 0o644)
+}
+
+// rcTextCharset names the charset of a text file that is not UTF-8 for
+// iconv: uchardet's (Mozilla's detector, which knows the Cyrillic, Greek
+// and Central European code pages; file(1) calls them all ISO-8859), or
+// file's when uchardet does not know.
+func rcTextCharset(ctx context.Context, name string) (string, error) {
+	out, err := exec.CommandContext(ctx, "uchardet", name).Output()
+	if err != nil {
+		return "", fmt.Errorf("uchardet %s: %w", name, err)
+	}
+	if enc := strings.TrimSpace(string(out)); enc != "" && !strings.EqualFold(enc, "unknown") {
+		return enc, nil
+	}
+	out, err = exec.CommandContext(ctx, "file", "-b", "--mime-encoding", name).Output()
+	if err != nil {
+		return "", fmt.Errorf("file %s: %w", name, err)
+	}
+	return strings.TrimSpace(string(out)), nil
 }
 
 // rcCrawl runs gds crawl on filesDir with the offline provider into home,
