@@ -109,6 +109,7 @@ func plausibility(s string, ja bool) float64 {
 	// Finnish and "Filipoviæ" in French, read right all in Croatian.
 	var latins []latinLetter
 	perAlphabet := make([]int, len(alphabets))
+	var cur word // the word of the letter last scored
 	for i, r := range rs {
 		if r < utf8.RuneSelf {
 			continue
@@ -122,7 +123,10 @@ func plausibility(s string, ja bool) float64 {
 		case ja:
 			sum += jaWeight(r, asciiLetter(i-1) && asciiLetter(i+1))
 		case unicode.IsLetter(r):
-			w, l := letterWeight(rs, i)
+			if i >= cur.end {
+				cur = wordAt(rs, i)
+			}
+			w, l := letterWeight(rs, i, cur)
 			if l == nil {
 				sum += w
 				continue
@@ -184,10 +188,21 @@ func jaWeight(r rune, betweenASCIILetters bool) float64 {
 	return 0
 }
 
-// letterWeight scores rs[i], a non-ASCII letter of text decoded with a
-// single-byte code page, by the word it stands in; a Latin letter in a
-// plausible word is returned to be scored by alphabet instead.
-func letterWeight(rs []rune, i int) (float64, *latinLetter) {
+// word is a run of letters, rs[start:end], and what its letters say.
+type word struct {
+	start, end int
+	script     int // of its non-ASCII letters; mixedScripts if they differ
+	hasASCII   bool
+	caseMixed  bool // capitals and small letters after the first letter
+	alphabets  uint32
+}
+
+const mixedScripts = -1
+
+// wordAt returns the word holding the letter rs[i]. Each word is read
+// once (plausibility keeps it while it scores the word's letters), so
+// a sample that is one long word costs linear time.
+func wordAt(rs []rune, i int) word {
 	a, b := i, i+1
 	for a > 0 && unicode.IsLetter(rs[a-1]) {
 		a--
@@ -195,40 +210,52 @@ func letterWeight(rs []rune, i int) (float64, *latinLetter) {
 	for b < len(rs) && unicode.IsLetter(rs[b]) {
 		b++
 	}
-	word := rs[a:b]
-	script := letterScript(rs[i])
-	hasASCII, upper, lower := false, false, false
-	for j, r := range word {
+	w := word{start: a, end: b, script: letterScript(rs[i])}
+	upper, lower := false, false
+	for j, r := range rs[a:b] {
 		if r < utf8.RuneSelf {
-			hasASCII = true
-		} else if letterScript(r) != script {
-			return -1, nil // scripts mixed in a word
+			w.hasASCII = true
+		} else if letterScript(r) != w.script {
+			w.script = mixedScripts
 		}
 		if j > 0 {
 			upper = upper || unicode.IsUpper(r)
 			lower = lower || unicode.IsLower(r)
 		}
 	}
-	if upper && lower {
-		// Capitals and small letters mixed after the first letter:
+	w.caseMixed = upper && lower
+	if w.script == latin {
+		w.alphabets = alphabetsOf(rs[a:b])
+	}
+	return w
+}
+
+// letterWeight scores rs[i], a non-ASCII letter of text decoded with a
+// single-byte code page, by its word w; a Latin letter in a plausible
+// word is returned to be scored by alphabet instead.
+func letterWeight(rs []rune, i int, w word) (float64, *latinLetter) {
+	if w.script == mixedScripts {
+		return -1, nil // scripts mixed in a word
+	}
+	if w.caseMixed {
 		// "żQué" for "¿Qué", "ΚΉί" for EUC-JP 以降.
 		return -1, nil
 	}
 	capital := 1.0
-	if unicode.IsUpper(rs[i]) && i > a {
+	if unicode.IsUpper(rs[i]) && i > w.start {
 		capital = 0.5 // all-capital words are rare in prose
 	}
-	switch script {
+	switch w.script {
 	case latin:
-		if !hasASCII {
+		if !w.hasASCII {
 			capital *= 0.5
 		}
-		return 0, &latinLetter{r: rs[i], alphabets: alphabetsOf(word), factor: capital}
+		return 0, &latinLetter{r: rs[i], alphabets: w.alphabets, factor: capital}
 	case cyrillic, greek:
-		if hasASCII {
+		if w.hasASCII {
 			return -1, nil
 		}
-		if len(word) < 2 {
+		if w.end-w.start < 2 {
 			return 0.3, nil
 		}
 		return capital, nil

@@ -134,6 +134,8 @@ func TestDecodeLegacyCodePages(t *testing.T) {
 	}{
 		{"Bulgarian Windows-1251", charmap.Windows1251, bg},
 		{"Bulgarian Windows-1251, one word", charmap.Windows1251, "глосарий\n"},
+		// One word filling the whole sample: read once, not once a letter.
+		{"Windows-1251, one 64 KiB word", charmap.Windows1251, strings.Repeat("глосарий", charsetSample/8)},
 		{"Russian Windows-1251", charmap.Windows1251, ru},
 		{"Russian KOI8-R", charmap.KOI8R, ru},
 		{"Russian CP866", charmap.CodePage866, ru},
