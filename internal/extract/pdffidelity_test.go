@@ -104,6 +104,43 @@ func TestPDFRightToLeftLogicalOrder(t *testing.T) {
 	}
 }
 
+// TestPDFRightToLeftGlyphClusters: a visual-order line is reversed glyph
+// by glyph, not character by character: a lam-alef ligature glyph whose
+// name stands for lam then alef stays "لا" (not "ال"), and a mark drawn
+// over the letter before it in the stream stays after that letter.
+func TestPDFRightToLeftGlyphClusters(t *testing.T) {
+	for _, lamAlef := range []string{"uni06440627", "uni0644_uni0627", "afii57444_afii57415"} {
+		// a: meem, b: lam-alef, c: seen, f: beh, g: ta (U+062A), h: kaf, i: fatha
+		arabic := "<< /Type /Font /Subtype /Type1 /BaseFont /Arabic /FirstChar 97 /LastChar 105 " +
+			"/Widths [500 500 500 500 500 500 500 500 0] /Encoding << /Differences [97 /uni0645 /" + lamAlef +
+			" /uni0633 100 /space /space /uni0628 /uni062A /uni0643 /uni064E] >> >>"
+		// left to right: ب ت ك (fatha over kaf), a word space, م لا س
+		content := "BT /F2 10 Tf 50 50 Td [(fgh) 300 (i) -1300 (abc)] TJ ET"
+		_, got := extractPDFText(t, onePage(t, content, "/Font << /F1 5 0 R /F2 6 0 R >>", arabic))
+		if want := "سلام كَتب"; got != want {
+			t.Errorf("%s: %q (% x), want %q", lamAlef, got, got, want)
+		}
+	}
+}
+
+func TestVisualToLogicalGlyphs(t *testing.T) {
+	tests := []struct {
+		visual  string
+		whole   [][2]int
+		logical string
+	}{
+		{"ماس", [][2]int{{2, 6}}, "اسم"}, // "اس" one glyph (made up): kept
+		{"ماس", nil, "سام"},
+		{"abc مال", [][2]int{{6, 10}}, "الم abc"},
+		{"x", [][2]int{{5, 9}}, "x"}, // a range outside the line is ignored
+	}
+	for _, tt := range tests {
+		if got := visualToLogicalGlyphs(tt.visual, tt.whole); got != tt.logical {
+			t.Errorf("visualToLogicalGlyphs(%q, %v) = %q, want %q", tt.visual, tt.whole, got, tt.logical)
+		}
+	}
+}
+
 // TestPDFStandardFontWidths: a standard font without /Widths (old
 // pdfTeX, Ghostscript) is measured with its real advances, so a word
 // placed one space after the previous one is a new word: "like hyperref",

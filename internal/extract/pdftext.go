@@ -570,17 +570,27 @@ type layouter struct {
 	lineStart         int
 	rtlRight, rtlLeft int
 	visual            [][2]int // byte ranges of lines in visual order
-	accent            placed   // a spacing accent waiting for its letter (hasAccent)
-	hasAccent         bool
-	space             placed // a space glyph waiting for the next glyph (hasSpace)
-	hasSpace          bool
+	// glyphs kept whole when a visual line is reversed: byte ranges of
+	// glyphs that stand for several characters (lam-alef "لا") and of a
+	// letter with the marks set over it after it; lineAtoms is where the
+	// current line's start in atoms, prevAt where prev's text starts
+	atoms     [][2]int
+	lineAtoms int
+	prevAt    int
+	accent    placed // a spacing accent waiting for its letter (hasAccent)
+	hasAccent bool
+	space     placed // a space glyph waiting for the next glyph (hasSpace)
+	hasSpace  bool
 }
 
 // endLine closes the current line at the end of what is written.
 func (l *layouter) endLine() {
 	if l.rtlRight > l.rtlLeft {
 		l.visual = append(l.visual, [2]int{l.lineStart, l.w.Len()})
+	} else {
+		l.atoms = l.atoms[:l.lineAtoms]
 	}
+	l.lineAtoms = len(l.atoms)
 	l.rtlRight, l.rtlLeft = 0, 0
 }
 
@@ -595,9 +605,17 @@ func (l *layouter) text() string {
 		return s
 	}
 	b := []byte(s)
+	atoms := l.atoms
 	for _, span := range l.visual {
 		start, end := min(span[0], len(b)), min(span[1], len(b))
-		copy(b[start:end], visualToLogical(string(b[start:end])))
+		var local [][2]int
+		for len(atoms) > 0 && atoms[0][0] < start {
+			atoms = atoms[1:]
+		}
+		for ; len(atoms) > 0 && atoms[0][1] <= end; atoms = atoms[1:] {
+			local = append(local, [2]int{atoms[0][0] - start, atoms[0][1] - start})
+		}
+		copy(b[start:end], visualToLogicalGlyphs(string(b[start:end]), local))
 	}
 	return string(b)
 }
@@ -723,7 +741,9 @@ func (l *layouter) place(g placed) {
 			l.endsBlank = true
 		}
 	}
+	at := l.w.Len()
 	l.w.WriteString(g.text)
+	l.keepWhole(g, at)
 	if r, _ := utf8.DecodeLastRuneInString(g.text); !unicode.IsSpace(r) {
 		l.last, l.endsBlank = r, false
 	} else {
@@ -740,7 +760,38 @@ func (l *layouter) place(g placed) {
 	if !l.hasPrev || !scriptOf(&l.base, &g) || along(&l.base, g.x, g.y) > l.base.size {
 		l.base = g
 	}
-	l.prev, l.hasPrev = g, true
+	l.prev, l.hasPrev, l.prevAt = g, true, at
+}
+
+// overOrUnder reports whether mark g starts inside the advance of glyph p
+// (or a little before its end: a mark after a mark).
+func overOrUnder(p, g *placed) bool {
+	size := math.Max(math.Max(p.size, g.size), 1)
+	a := along(p, g.x, g.y)
+	return a < -0.05*size && a > -2*size
+}
+
+// keepWhole records glyph g, written at byte at, as one piece for a
+// visual line's reversal when its text is several right-to-left
+// characters, or when it is a mark set over the glyph before it (a
+// producer drawing the letter, then its mark: the mark stays after its
+// letter; one drawing the mark first, as XeTeX does, is reversed into
+// the same order glyph by glyph).
+func (l *layouter) keepWhole(g placed, at int) {
+	end := l.w.Len()
+	first, n := utf8.DecodeRuneInString(g.text)
+	switch {
+	case end <= at:
+	case unicode.In(first, unicode.Mn, unicode.Me) && l.hasPrev && isRTL(l.last) && l.prevAt < at &&
+		overOrUnder(&l.prev, &g):
+		if k := len(l.atoms); k > l.lineAtoms && l.atoms[k-1][1] == at {
+			l.atoms[k-1][1] = end
+		} else {
+			l.atoms = append(l.atoms, [2]int{l.prevAt, end})
+		}
+	case n < len(g.text) && isRTL(first):
+		l.atoms = append(l.atoms, [2]int{at, end})
+	}
 }
 
 // overlay reports whether g is drawn over another glyph rather than after
@@ -869,66 +920,92 @@ func mirrored(r rune) rune {
 }
 
 // visualToLogical turns a line laid out left to right on the page into
-// the order it is read (the inverse of the Unicode bidirectional
+// the order it is read, each character a glyph of its own.
+func visualToLogical(line string) string { return visualToLogicalGlyphs(line, nil) }
+
+// visualToLogicalGlyphs turns a line laid out left to right on the page
+// into the order it is read (the inverse of the Unicode bidirectional
 // algorithm for the common cases): a line whose letters are mostly
 // right-to-left is reversed, then each run of left-to-right letters and
 // digits in it is turned back; in a mostly left-to-right line each run of
 // right-to-left words is reversed in place, digits kept. Paired
-// punctuation reversed into a right-to-left run is mirrored. The result
-// has the same bytes in another order.
-func visualToLogical(line string) string {
-	rs := []rune(line)
+// punctuation reversed into a right-to-left run is mirrored. What is
+// reversed is glyphs, not characters: each byte range in whole (sorted,
+// apart, inside line) is one glyph whose text stays as it is, a ligature
+// that stands for several letters in logical order (lam-alef "لا"), or a
+// letter with its marks. The result has the same bytes in another order.
+func visualToLogicalGlyphs(line string, whole [][2]int) string {
+	var gs []string // the glyphs, each one rune unless in whole
+	for i := 0; i < len(line); {
+		if len(whole) > 0 && whole[0][0] == i {
+			gs = append(gs, line[i:whole[0][1]])
+			i = whole[0][1]
+			whole = whole[1:]
+			continue
+		}
+		for len(whole) > 0 && whole[0][0] < i {
+			whole = whole[1:]
+		}
+		_, n := utf8.DecodeRuneInString(line[i:])
+		gs = append(gs, line[i:i+n])
+		i += n
+	}
+	head := func(g string) rune { r, _ := utf8.DecodeRuneInString(g); return r }
 	rtl, ltr := 0, 0
-	for _, r := range rs {
-		switch {
-		case isRTL(r) && unicode.IsLetter(r):
-			rtl++
-		case unicode.IsLetter(r):
-			ltr++
+	for _, g := range gs {
+		for _, r := range g {
+			switch {
+			case isRTL(r) && unicode.IsLetter(r):
+				rtl++
+			case unicode.IsLetter(r):
+				ltr++
+			}
 		}
 	}
 	if rtl == 0 {
 		return line
 	}
 	strongLTR := func(r rune) bool { return unicode.IsDigit(r) || (unicode.IsLetter(r) && !isRTL(r)) }
-	reverse := func(a []rune, mirror bool) {
+	reverse := func(a []string, mirror bool) {
 		for i, j := 0, len(a)-1; i < j; i, j = i+1, j-1 {
 			a[i], a[j] = a[j], a[i]
 		}
 		if mirror {
-			for i := range a {
-				a[i] = mirrored(a[i])
+			for i, g := range a {
+				if r := head(g); len(g) == utf8.RuneLen(r) {
+					a[i] = string(mirrored(r))
+				}
 			}
 		}
 	}
-	// runs calls fn on each maximal run that starts and ends with a rune
-	// in(r) and holds no rune in stop(r).
-	runs := func(in, stop func(rune) bool, fn func(a []rune)) {
-		for i := 0; i < len(rs); i++ {
-			if !in(rs[i]) {
+	// runs calls fn on each maximal run that starts and ends with a glyph
+	// in(r) and holds no glyph in stop(r), r each glyph's first rune.
+	runs := func(in, stop func(rune) bool, fn func(a []string)) {
+		for i := 0; i < len(gs); i++ {
+			if !in(head(gs[i])) {
 				continue
 			}
 			j, last := i, i
-			for ; j < len(rs) && !stop(rs[j]); j++ {
-				if in(rs[j]) {
+			for ; j < len(gs) && !stop(head(gs[j])); j++ {
+				if in(head(gs[j])) {
 					last = j
 				}
 			}
-			fn(rs[i : last+1])
+			fn(gs[i : last+1])
 			i = last
 		}
 	}
 	if rtl >= ltr {
-		reverse(rs, true)
-		runs(strongLTR, func(r rune) bool { return isRTL(r) && !unicode.IsDigit(r) }, func(a []rune) { reverse(a, true) })
+		reverse(gs, true)
+		runs(strongLTR, func(r rune) bool { return isRTL(r) && !unicode.IsDigit(r) }, func(a []string) { reverse(a, true) })
 	} else {
 		rtlLetter := func(r rune) bool { return isRTL(r) && unicode.IsLetter(r) }
-		runs(rtlLetter, func(r rune) bool { return unicode.IsLetter(r) && !isRTL(r) }, func(a []rune) {
+		runs(rtlLetter, func(r rune) bool { return unicode.IsLetter(r) && !isRTL(r) }, func(a []string) {
 			reverse(a, true)
 			for i := 0; i < len(a); i++ { // numbers read left to right
-				if unicode.IsDigit(a[i]) {
+				if unicode.IsDigit(head(a[i])) {
 					j := i
-					for j+1 < len(a) && (unicode.IsDigit(a[j+1]) || a[j+1] == '.' || a[j+1] == ',') {
+					for j+1 < len(a) && (unicode.IsDigit(head(a[j+1])) || a[j+1] == "." || a[j+1] == ",") {
 						j++
 					}
 					reverse(a[i:j+1], false)
@@ -937,7 +1014,7 @@ func visualToLogical(line string) string {
 			}
 		})
 	}
-	return string(rs)
+	return strings.Join(gs, "")
 }
 
 // cleanLines trims trailing spaces, collapses runs of blank lines.
