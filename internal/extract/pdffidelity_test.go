@@ -290,6 +290,21 @@ func TestPDFControlGlyphs(t *testing.T) {
 	}
 }
 
+// TestPDFToUnicodeEndsAtEndcmap: a ToUnicode stream holding a second
+// map after the first one's endcmap (arabi's PDFs: the Arabic map, then a
+// Latin one over the same codes) is read up to that endcmap.
+func TestPDFToUnicodeEndsAtEndcmap(t *testing.T) {
+	cmap := "/CIDInit /ProcSet findresource begin 12 dict begin begincmap 1 begincodespacerange <00> <FF> endcodespacerange " +
+		"2 beginbfchar <41> <FE8E> <72> <FEAE> endbfchar endcmap end end\n%%EOF\n" +
+		"1 beginbfrange <61> <7E> <0061> endbfrange 1 beginbfchar <41> <0041> endbfchar"
+	font := "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /ToUnicode 7 0 R >>"
+	content := "BT /F2 10 Tf 50 50 Td (Ar) Tj ET"
+	_, text := extractPDFText(t, onePage(t, content, "/Font << /F1 5 0 R /F2 6 0 R >>", font, streamObj("", cmap)))
+	if want := "\ufeae\ufe8e"; text != want { // laid out left to right: read reh, alef
+		t.Errorf("%q, want %q", text, want)
+	}
+}
+
 // TestPDFCIDCollections: a CID font over Identity-H without a ToUnicode
 // map (dvipdfmx's Chinese Fandol fonts) is read through the CID → Unicode
 // table of its character collection: Adobe-GB1, -CNS1, -Korea1 as

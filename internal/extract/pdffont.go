@@ -430,6 +430,12 @@ type cmapParser struct {
 func (p *cmapParser) parse() {
 	for i := 0; i < len(p.toks); i++ {
 		switch p.toks[i].kw {
+		case "endcmap":
+			// The map ends here: what follows in the stream is no part
+			// of it (arabi's PDFs append a Latin map whose ranges would
+			// turn every Arabic letter back into its code, "ﻧ\Aم" for
+			// "ﻧﻈﺎم"); MuPDF stops here too.
+			return
 		case "begincodespacerange":
 			i = p.codespaceRanges(i + 1)
 		case "beginbfchar":
