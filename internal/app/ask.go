@@ -96,7 +96,8 @@ func checkRetrieve(r *RetrieveRequest) error {
 }
 
 // Retrieve finds the chunks that best match the query: full text and
-// vectors over the chunk index, fused (store.RetrieveChunks).
+// vectors over the chunk index, fused (store.RetrieveChunks); offline,
+// AskCandidates of them reranked (rerankChunks) and the best kept.
 func (d *Deps) Retrieve(ctx context.Context, req RetrieveRequest) ([]Source, error) {
 	if err := checkRetrieve(&req); err != nil {
 		return nil, err
@@ -229,7 +230,11 @@ func retrieve(ctx context.Context, st store.Store, prov ai.Provider, req Retriev
 	if len(vecs) == 1 && stats.Space.Model == prov.EmbeddingModel(ctx).Name {
 		vec = vecs[0] // an index embedded by another model is searched by full text only
 	}
-	hits, err := store.RetrieveChunks(ctx, st, store.Retrieval{Query: req.Query, Vector: vec, Filter: f, TopK: req.TopK, ScoreThreshold: req.ScoreThreshold})
+	k := req.TopK
+	if reranksPassages(prov) {
+		k = max(k, AskCandidates) // the reranker keeps req.TopK of them
+	}
+	hits, err := store.RetrieveChunks(ctx, st, store.Retrieval{Query: req.Query, Vector: vec, Filter: f, TopK: k, ScoreThreshold: req.ScoreThreshold})
 	if err != nil {
 		return nil, err
 	}
@@ -246,8 +251,16 @@ func retrieve(ctx context.Context, st store.Store, prov ai.Provider, req Retriev
 		return nil, fmt.Errorf("load the sources: %w", err)
 	}
 	byID := make(map[string]store.File, len(files))
+	names := make(map[string]string, len(files))
 	for _, f := range files {
 		byID[f.ID] = f
+		names[f.ID] = f.Name
+	}
+	if reranksPassages(prov) && len(hits) > 0 {
+		dc, _ := st.(docFreqCounter)
+		if hits, err = rerankChunks(ctx, prov, dc, req.Query, hits, names, req.TopK); err != nil {
+			return nil, err
+		}
 	}
 	out := make([]Source, 0, len(hits))
 	for _, h := range hits {
@@ -306,9 +319,9 @@ type AskResult struct {
 // ai.Answer decides it).
 func (d *Deps) AnswerLang(question string) string { return i18n.ForText(question, d.Lang) }
 
-// Ask answers a question from the index: hybrid chunk retrieval, then an
-// answer written by the AI provider from the top chunks, streamed to
-// OnText, citing them as [n]. The result's sources are the chunks the
+// Ask answers a question from the index: hybrid chunk retrieval (offline
+// reranked, see Retrieve), then an answer written by the AI provider from
+// the top chunks, streamed to OnText, citing them as [n]. The result's sources are the chunks the
 // answer cites, each with the quote it cites; an answer that cites none
 // is NoAnswer, its chunks only the closest passages. With no chunk above
 // the threshold it says so and asks no model — it never invents an

@@ -177,7 +177,7 @@ func (d *Deps) EvalAnswers(ctx context.Context, req EvalRequest) (eval.AnswerRep
 	defer ev.ix.Store.Close()
 	st := ev.ix.Store
 	setup := eval.AnswerSetup{
-		Systems:  []eval.ChunkSystem{eval.HybridChunks{Index: st}, eval.TextChunks{Index: st}, eval.VectorChunks{Index: st}},
+		Systems:  []eval.ChunkSystem{askChunks(ev.prov, st), eval.TextChunks{Index: st}, eval.VectorChunks{Index: st}},
 		Provider: ev.prov.Name(),
 		Files:    st,
 		Answerer: answerer(ev.prov, d.Lang, st),
