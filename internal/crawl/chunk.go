@@ -38,9 +38,30 @@ const ChunkVersion = 3
 // ContentHash is the content hash of a file's indexed text: SHA-256 of
 // the chunking rules' version and the text. A file whose text and rules
 // are unchanged is not indexed again.
-func ContentHash(text string) string {
-	sum := sha256.Sum256([]byte(fmt.Sprintf("gds-chunks-v%d\x00", ChunkVersion) + text))
+func ContentHash(text string) string { return contentHashAt(ChunkVersion, text) }
+
+// contentHashAt is ContentHash under chunking rules version v; version 1
+// hashed the text alone.
+func contentHashAt(v int, text string) string {
+	if v <= 1 {
+		sum := sha256.Sum256([]byte(text))
+		return hex.EncodeToString(sum[:])
+	}
+	sum := sha256.Sum256([]byte(fmt.Sprintf("gds-chunks-v%d\x00", v) + text))
 	return hex.EncodeToString(sum[:])
+}
+
+// onlyRulesChanged reports whether stored, a file's stored content hash,
+// is the hash of text under older chunking rules: the text is the same,
+// so only its chunks must be made again, and its summary and keywords
+// still hold.
+func onlyRulesChanged(stored, text string) bool {
+	for v := 1; v < ChunkVersion; v++ {
+		if stored == contentHashAt(v, text) {
+			return true
+		}
+	}
+	return false
 }
 
 // chunkDoc splits each page into chunks of at most ChunkSize characters

@@ -817,6 +817,7 @@ type fileText struct {
 	hash    string
 	existed bool
 
+	kept   *ai.DocSummary // the stored summary, when only the chunking rules changed
 	sum    ai.DocSummary
 	chunks []store.Chunk
 	inputs []string // summary + keywords + name, then each chunk
@@ -856,20 +857,51 @@ func readText(ctx context.Context, o FileOptions, e Entry, r io.Reader) (*fileTe
 		}
 		return nil, Indexed{Status: StatusUnchanged}, nil
 	}
-	return &fileText{e: e, o: o, doc: doc, text: text, indexed: indexed, hash: hash, existed: existed}, Indexed{}, nil
+	f := &fileText{e: e, o: o, doc: doc, text: text, indexed: indexed, hash: hash, existed: existed}
+	if existed && !o.Refresh && onlyRulesChanged(old, indexed) {
+		f.kept = o.keptSummary(ctx, e.ID)
+	}
+	return f, Indexed{}, nil
+}
+
+// keptSummary returns the stored summary and keywords of file id when the
+// index can give them and the same provider wrote them (nil otherwise):
+// a file whose text is unchanged but whose chunks must be made again
+// (new chunking rules) keeps them, and costs no model call but its
+// embeddings.
+func (o FileOptions) keptSummary(ctx context.Context, id string) *ai.DocSummary {
+	g, ok := o.Index.(fileGetter)
+	if !ok {
+		return nil
+	}
+	files, err := g.GetFiles(ctx, []string{id})
+	if err != nil || len(files) != 1 || files[0].NameOnly() || files[0].Summary == "" || files[0].Provider != o.Provider.Name() {
+		return nil
+	}
+	return &ai.DocSummary{Summary: files[0].Summary, Keywords: files[0].Keywords}
+}
+
+// fileGetter is the index method behind keptSummary (the SQLite and
+// Postgres stores have it).
+type fileGetter interface {
+	GetFiles(ctx context.Context, ids []string) ([]store.File, error)
 }
 
 // summarize asks the model for the summary and keywords and lays out the
 // texts to embed.
 func (f *fileText) summarize(ctx context.Context) error {
-	ds, err := ai.Summarize(ctx, f.o.Provider, ai.DocInput{Name: f.e.Name, MimeType: f.e.MimeType, Text: f.text, MaxLength: f.o.SummaryMaxLength})
-	if err != nil {
-		return err
+	if f.kept != nil {
+		f.sum = *f.kept
+	} else {
+		ds, err := ai.Summarize(ctx, f.o.Provider, ai.DocInput{Name: f.e.Name, MimeType: f.e.MimeType, Text: f.text, MaxLength: f.o.SummaryMaxLength})
+		if err != nil {
+			return err
+		}
+		f.sum = ds
 	}
-	f.sum = ds
 	f.chunks = chunkDoc(f.doc)
 	f.inputs = make([]string, 0, len(f.chunks)+1)
-	head := ds.Summary + "\n" + strings.Join(ds.Keywords, " ") + "\n" + f.e.Name
+	head := f.sum.Summary + "\n" + strings.Join(f.sum.Keywords, " ") + "\n" + f.e.Name
 	if extra := strings.TrimSpace(f.o.Extra); extra != "" {
 		head += "\n" + extra
 	}
