@@ -4,32 +4,16 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"slices"
-	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/gds-cli/gds/internal/ai"
 	"github.com/gds-cli/gds/internal/ai/offline"
 	"github.com/gds-cli/gds/internal/crawl"
 	"github.com/gds-cli/gds/internal/store/sqlite"
 )
-
-// summaryCounter counts the summaries a provider is asked for.
-type summaryCounter struct {
-	ai.Provider
-	summaries atomic.Int32
-}
-
-func (p *summaryCounter) Structured(ctx context.Context, req ai.Request) (json.RawMessage, error) {
-	if req.Task == ai.TaskSummarize {
-		p.summaries.Add(1)
-	}
-	return p.Provider.Structured(ctx, req)
-}
 
 // A file whose text is unchanged but was chunked under older rules is
 // chunked again and keeps its summary: no model call but its embeddings.
@@ -48,7 +32,7 @@ func TestRechunkKeepsTheSummary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &summaryCounter{Provider: offline.New()}
+	p := &countingProvider{Provider: offline.New()}
 	run := func() crawl.Summary {
 		t.Helper()
 		sum, err := crawl.Run(ctx, crawl.Options{Source: src, Key: "local:" + root, Index: st, Provider: p, SummaryMaxLength: 100})
@@ -88,7 +72,7 @@ func TestRechunkKeepsTheSummary(t *testing.T) {
 	for _, c := range []struct {
 		name      string
 		hash      string
-		summaries int32
+		summaries int64
 		summary   string
 	}{
 		{"hashed under chunk version 2", hashAt(2, text), 0, "kept summary"},
