@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -289,4 +290,40 @@ func quantile(xs []float64, q float64) float64 {
 	slices.Sort(s)
 	i := int(q*float64(len(s)) + 0.5)
 	return s[min(max(i-1, 0), len(s)-1)]
+}
+
+// endOnly are the letters written only at the end of a word: the final
+// forms of Hebrew (kaf, mem, nun, pe, tsadi) and Arabic teh marbuta and
+// alef maksura.
+const endOnly = "ךםןףץةى"
+
+// reversedByForm counts the right-to-left words of text (at least two
+// letters: a lone letter with its marks is a letter's name or a chart's
+// cell) that begin with a letter written only at a word's end: words
+// stored in visual order, found without a reference. It sees only the
+// reversed words holding such a letter, so it is a lower bound; it is the
+// one measure that still counts where the references themselves store a
+// file's words reversed (pdftotext on some LuaTeX Arabic, mutool on
+// right-to-left lines), or disagree. sample holds the first n of them.
+func reversedByForm(text string, n int) (count int, sample []string) {
+	for _, w := range words(text) {
+		r, _ := utf8.DecodeRuneInString(w)
+		if strings.ContainsRune(endOnly, r) && letters(w) >= 2 {
+			count++
+			if len(sample) < n {
+				sample = append(sample, w)
+			}
+		}
+	}
+	return count, sample
+}
+
+func letters(w string) int {
+	n := 0
+	for _, r := range w {
+		if unicode.IsLetter(r) {
+			n++
+		}
+	}
+	return n
 }

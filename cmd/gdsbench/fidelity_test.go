@@ -162,3 +162,40 @@ func TestWordsCJKSpaces(t *testing.T) {
 		}
 	}
 }
+
+func TestReversedByForm(t *testing.T) {
+	tests := []struct {
+		text string
+		want int
+	}{
+		{"מרחשון שלום", 0},                   // logical order: the final forms end the words
+		{"ןושחרמ םולש", 2},                   // visual order: they begin them
+		{"العربية إلى", 0},                   // teh marbuta, alef maksura at the end
+		{"ةيبرعلا ىلإ", 2},                   // ... and at the start
+		{"ﺔﻴﺑﺮﻌﻟا", 1},                       // presentation forms fold (NFKC) to the same letters
+		{"ן ם ة", 0},                         // a lone letter (a letter's name, a chart) is no word
+		{"Mem ם and final nun ן", 0},         // Latin text around lone letters
+		{"ﻻ لا ال", 0},                       // lam-alef either way round: no end-only letter
+		{"םולש world ةيبرع hello ןושחרמ", 3}, // mixed scripts
+	}
+	for _, tt := range tests {
+		if got, sample := reversedByForm(tt.text, 1); got != tt.want || len(sample) != min(got, 1) {
+			t.Errorf("reversedByForm(%q) = %d %q, want %d", tt.text, got, sample, tt.want)
+		}
+	}
+}
+
+func TestDeclaresCharset(t *testing.T) {
+	for page, want := range map[string]bool{
+		`<meta http-equiv="Content-Type" content="text/html; charset=iso-8859-1">`: true,
+		`<META CHARSET="windows-1252">`:                                            true,
+		`<p>the charset is not named here</p>`:                                     false,
+		`<meta charset=utf-8>`:                                                     true,
+		`<?xml version="1.0" encoding="ISO-8859-1"?><html>`:                        true,
+		`<html><body>R\xfcckkehr</body></html>`:                                    false,
+	} {
+		if got := declaresCharset([]byte(page)); got != want {
+			t.Errorf("declaresCharset(%q) = %v, want %v", page, got, want)
+		}
+	}
+}

@@ -20,6 +20,14 @@ import (
 // pdftotext's words (MuPDF reads right-to-left lines without their spaces,
 // old fonts without a Unicode map give each its own garbage), no judgement
 // can be made: the file keeps its raw figures (Judgeable false).
+//
+// Reversed right-to-left words are also counted without any reference
+// (reversedByForm): a word that begins with a letter written only at a
+// word's end. pdftotext stores some LuaTeX Arabic reversed and MuPDF
+// reverses right-to-left lines, so a reversal both references share is
+// not counted by the rule above; a file's judged count is the larger of
+// the two, and the letter-form count alone where the references
+// disagree.
 
 // judgedScore is one file's text against two references.
 type judgedScore struct {

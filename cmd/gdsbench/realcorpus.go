@@ -65,6 +65,13 @@ type rcFile struct {
 	Pages      int
 	RTLRev     int
 	RTLWords   []string `json:",omitempty"` // the first reference words stored reversed
+	// RTLForm counts gds's right-to-left words beginning with a letter
+	// written only at a word's end (reversedByForm), RTLFormWords the
+	// first of them; RefRTLForm and SecondRTLForm the same count in the
+	// references' own texts.
+	RTLForm                   int
+	RTLFormWords              []string `json:",omitempty"`
+	RefRTLForm, SecondRTLForm int
 	// RefOnly and GdsOnly are the words one text holds more often than
 	// the other, most frequent first: the evidence for judging the file.
 	RefOnly, GdsOnly []string `json:",omitempty"`
@@ -86,6 +93,8 @@ type rcFormat struct {
 	PrecisionMedian, PrecisionP10   float64
 	RunTogether, CutPages, CutFiles int
 	RTLReversed                     int
+	RTLForm, RTLFormFiles           int // reversedByForm over gds's texts
+	RefRTLForm, SecondRTLForm       int // the same over pdftotext's, mutool's
 	Reasons                         map[string]int
 	recalls, precisions             []float64
 	// Judged figures (rcFile): Second counts the files judged against
@@ -205,7 +214,7 @@ func runRealCorpus(ctx context.Context, args []string, stdout, stderr io.Writer)
 		if f.CutPages > 0 || f.JCutPages > 0 {
 			rep.PagesCut = append(rep.PagesCut, f)
 		}
-		if f.RTLRev > 0 || f.JRTLRev > 0 {
+		if f.RTLRev > 0 || f.JRTLRev > 0 || f.RTLForm > 0 {
 			rep.RTLReversed = append(rep.RTLReversed, f)
 		}
 	}
@@ -398,7 +407,17 @@ func rcReference(ctx context.Context, it rcItem, filesDir, refDir string) error 
 			_ = os.Remove(second)
 		}
 	case "HTML":
-		text, err = exec.CommandContext(ctx, "w3m", "-dump", "-T", "text/html", "-O", "UTF-8", "-cols", "200", it.Src).Output()
+		args := []string{"-dump", "-T", "text/html", "-O", "UTF-8", "-cols", "200"}
+		if !utf8.Valid(data) && !declaresCharset(data) {
+			// w3m reads an undeclared 8-bit page as ASCII and drops
+			// every accented letter: tell it what uchardet reads.
+			enc, ferr := rcTextCharset(ctx, it.Src)
+			if ferr != nil {
+				return ferr
+			}
+			args = append(args, "-I", enc)
+		}
+		text, err = exec.CommandContext(ctx, "w3m", append(args, it.Src)...).Output()
 	case "DOCX", "XLSX", "PPTX":
 		text, err = officeRefText(it)
 	default:
@@ -421,6 +440,14 @@ func rcReference(ctx context.Context, it rcItem, filesDir, refDir string) error 
 		return err
 	}
 	return os.WriteFile(filepath.Join(filesDir, it.Name), data, 0o644)
+}
+
+// declaresCharset tells whether an HTML page names its charset (a meta
+// charset or an XML declaration's encoding) near its start.
+func declaresCharset(page []byte) bool {
+	head := bytes.ToLower(page[:min(len(page), 4096)])
+	return bytes.Contains(head, []byte("charset=")) || bytes.Contains(head, []byte("charset =")) ||
+		bytes.Contains(head, []byte("encoding="))
 }
 
 // rcTextCharset names the charset of a text file that is not UTF-8 for
@@ -611,6 +638,8 @@ func rcMeasure(ctx context.Context, home, refDir string, items []rcItem) ([]rcFi
 			f.Joined, f.Boundaries = joinedWords(ref, text)
 			rev := reversedRTL(ref, text)
 			f.RTLRev, f.RTLWords = len(rev), rev[:min(len(rev), 6)]
+			f.RTLForm, f.RTLFormWords = reversedByForm(text, 6)
+			f.RefRTLForm, _ = reversedByForm(ref, 0)
 			if it.Format == "PDF" {
 				for n, p := range strings.Split(ref, "\f") {
 					if strings.TrimSpace(p) == "" {
@@ -622,17 +651,20 @@ func rcMeasure(ctx context.Context, home, refDir string, items []rcItem) ([]rcFi
 					}
 				}
 			}
-			f.JRecall, f.JPrecision, f.JJoined, f.JCutPages, f.JRTLRev = f.Recall, f.Precision, f.Joined, f.CutPages, f.RTLRev
+			f.JRecall, f.JPrecision, f.JJoined, f.JCutPages, f.JRTLRev = f.Recall, f.Precision, f.Joined, f.CutPages, max(f.RTLRev, f.RTLForm)
 			f.Missed, f.Extra = f.RefOnly, f.GdsOnly
 			if second, err := os.ReadFile(filepath.Join(refDir, it.Name+".mutool.txt")); err == nil && it.Format == "PDF" {
 				j := judge(ref, string(second), text, 6)
+				f.SecondRTLForm, _ = reversedByForm(string(second), 0)
 				if !j.Judgeable {
-					f.Disagree = true
+					// No reference can say which words are reversed:
+					// only the letter-form count, which needs none.
+					f.Disagree, f.JRTLRev = true, f.RTLForm
 					out = append(out, f)
 					continue
 				}
 				f.Second = true
-				f.JRecall, f.JPrecision, f.JJoined, f.JRTLRev = j.Recall, j.Precision, j.Joined, len(j.RTL)
+				f.JRecall, f.JPrecision, f.JJoined, f.JRTLRev = j.Recall, j.Precision, j.Joined, max(len(j.RTL), f.RTLForm)
 				f.Agreed, f.OnlyA, f.OnlyB, f.GotOnlyA, f.GotOnlyB = j.Agreed, j.OnlyA, j.OnlyB, j.GotOnlyA, j.GotOnlyB
 				f.Missed, f.Extra, f.DisputedA, f.DisputedB = j.Missed, j.Extra, j.DisputedA, j.DisputedB
 				f.JCutPages, _ = judgedCutPages(ref, string(second), pages)
@@ -687,6 +719,12 @@ func rcAggregate(files []rcFile) []*rcFormat {
 				a.CutFiles++
 			}
 			a.RTLReversed += f.RTLRev
+			a.RTLForm += f.RTLForm
+			if f.RTLForm > 0 {
+				a.RTLFormFiles++
+			}
+			a.RefRTLForm += f.RefRTLForm
+			a.SecondRTLForm += f.SecondRTLForm
 			a.jrecalls = append(a.jrecalls, f.JRecall)
 			a.jprecisions = append(a.jprecisions, f.JPrecision)
 			if runTogether(f.JJoined, f.Boundaries) {
@@ -771,11 +809,13 @@ func rcPrint(w io.Writer, r rcReport) {
 			}
 			return 100 * float64(a) / float64(b)
 		}
-		fmt.Fprintf(w, "\njudged PDF: against the words pdftotext and mutool both hold (%d of %d indexed PDFs; %d where they agree on less than half the words, %d without mutool's text: raw figures)\n",
+		fmt.Fprintf(w, "\njudged PDF: against the words pdftotext and mutool both hold (%d of %d indexed PDFs; %d where they agree on less than half the words, %d without mutool's text: raw figures; RTL reversed: the larger of the judged and the letter-form count, the letter-form count alone where the references disagree)\n",
 			f.Second, f.Indexed, f.Disagree, f.Indexed-f.Second-f.Disagree)
 		fmt.Fprintf(w, "%-6s %15s %15s %12s %17s %12s\n", "format", "recall med/p10", "precis med/p10", "run together", "pages cut (files)", "RTL reversed")
 		fmt.Fprintf(w, "%-6s %7.3f/%.3f %7.3f/%.3f %12d %11d (%3d) %12d\n", f.Format, f.JRecallMedian, f.JRecallP10, f.JPrecisionMedian, f.JPrecisionP10,
 			f.JRunTogether, f.JCutPages, f.JCutFiles, f.JRTLReversed)
+		fmt.Fprintf(w, "right-to-left words beginning with a letter written only at a word's end (%s: stored reversed, no reference needed): gds %d in %d files; pdftotext %d, mutool %d\n",
+			strings.Join(strings.Split(endOnly, ""), " "), f.RTLForm, f.RTLFormFiles, f.RefRTLForm, f.SecondRTLForm)
 		fmt.Fprintf(w, "words both references hold %d; disputed: only pdftotext %d (%.1f %%; gds holds %.0f %% of them), only mutool %d (%.1f %%; gds holds %.0f %%)\n",
 			f.Agreed, f.OnlyA, share(f.OnlyA, f.Agreed+f.OnlyA), share(f.GotOnlyA, f.OnlyA), f.OnlyB, share(f.OnlyB, f.Agreed+f.OnlyB), share(f.GotOnlyB, f.OnlyB))
 	}
@@ -805,9 +845,9 @@ func rcPrint(w io.Writer, r rcReport) {
 		}
 	}
 	if len(r.RTLReversed) > 0 {
-		fmt.Fprintf(w, "\nright-to-left words stored reversed (raw count, judged count, file: the reference's words):\n")
+		fmt.Fprintf(w, "\nright-to-left words stored reversed (raw count, judged count, by letter form; file: the reference's words | gds's words by letter form):\n")
 		for _, f := range r.RTLReversed {
-			fmt.Fprintf(w, "  %d %d %s: %s\n", f.RTLRev, f.JRTLRev, f.Name, strings.Join(f.RTLWords, " "))
+			fmt.Fprintf(w, "  %d %d %d %s: %s | %s\n", f.RTLRev, f.JRTLRev, f.RTLForm, f.Name, strings.Join(f.RTLWords, " "), strings.Join(f.RTLFormWords, " "))
 		}
 	}
 }
