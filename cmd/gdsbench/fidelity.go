@@ -293,7 +293,7 @@ func quantile(xs []float64, q float64) float64 {
 }
 
 // endOnly are the letters written only at the end of a word: the final
-// forms of Hebrew (kaf, mem, nun, pe, tsadi) and Arabic teh marbuta and
+// forms of Hebrew (kaf, mem, nun, pe, tsadi) and Arabic ta marbuta and
 // alef maksura.
 const endOnly = "ךםןףץةى"
 

@@ -170,7 +170,7 @@ func TestReversedByForm(t *testing.T) {
 	}{
 		{"מרחשון שלום", 0},                   // logical order: the final forms end the words
 		{"ןושחרמ םולש", 2},                   // visual order: they begin them
-		{"العربية إلى", 0},                   // teh marbuta, alef maksura at the end
+		{"العربية إلى", 0},                   // ta marbuta, alef maksura at the end
 		{"ةيبرعلا ىلإ", 2},                   // ... and at the start
 		{"ﺔﻴﺑﺮﻌﻟا", 1},                       // presentation forms fold (NFKC) to the same letters
 		{"ן ם ة", 0},                         // a lone letter (a letter's name, a chart) is no word
