@@ -13,6 +13,8 @@ import (
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/encoding/japanese"
+	"golang.org/x/text/encoding/simplifiedchinese"
+	"golang.org/x/text/encoding/traditionalchinese"
 	xunicode "golang.org/x/text/encoding/unicode"
 )
 
@@ -126,6 +128,14 @@ func TestDecodeLegacyCodePages(t *testing.T) {
 		hr = "Riješi još nešto\nRezultati ispita su sljedeći radni dan u 13:00 sati.\n"
 		de = "% haesslich sind, könnten sie in schmalen Spalten den Blocksatz\n"
 		fr = "\\begin{frame}{Nom du conférencier}{À propos du conférencier suivant}\n"
+		ar = "\\arabordinal#1{\"\n\\ifcase#1\\or الأول \\or الثاني \n"
+		he = " ינואר\\or  פברואר\\or     מרץ\\or    אפריל\\or     מאי\\or   יוני\\or\n" +
+			"  יולי\\or  אוגוסט\\or  ספטמבר\\or  אוקטובר\\or  נובמבר\\or  דצמבר\\fi }%\n"
+		zh    = "话说宝玉来至院外，就有跟贾政的几个小厮上来拦腰抱住， 都说：“今儿亏我们， 老爷才喜欢，老太太打发人出来问了几遍\n"
+		zhTW  = "    <勞侖衣普桑，認至將指點效則機，最你更枝。想極整月正\n"
+		lt    = "\\showhyphens{Aš einu į mišką kirsti žalių malkų, ant pečių nešdamasis standartinio normaliojo skirstinio funkciją}\n"
+		plDOS = "Od strony użytkownika makra te emulują działanie makr LaTeX-owych.\n" +
+			"Dalszych informacji należy szukać w dokumentacji -> plik texidxbs.zip\n"
 	)
 	tests := []struct {
 		name string
@@ -152,6 +162,20 @@ func TestDecodeLegacyCodePages(t *testing.T) {
 		{"German CP850", charmap.CodePage850, de},
 		{"French Windows-1252", charmap.Windows1252, fr},
 		{"French Latin-1, short", charmap.ISO8859_1, "Université de Quelque Part\n"},
+		{"Arabic Windows-1256", charmap.Windows1256, ar},
+		{"Arabic Windows-1256, one line", charmap.Windows1256, "\\psboxfill{\\blue\\AR{\\tr نظام العربي}}\n"},
+		{"Arabic ISO-8859-6", charmap.ISO8859_6, ar},
+		{"French beside Arabic, Windows-1256", charmap.Windows1256, "%% 1 Octobre 1999 pour le dodécaèdre %%\n" + ar},
+		{"Hebrew CP862", charmap.CodePage862, he},
+		{"Hebrew Windows-1255", charmap.Windows1255, he},
+		{"Chinese GBK", simplifiedchinese.GBK, zh},
+		{"Chinese Big5", traditionalchinese.Big5, zhTW},
+		{"Lithuanian ISO-8859-13", charmap.ISO8859_13, lt},
+		{"Polish Mazovia", mazovia, plDOS},
+		{"Polish Mazovia, one line", mazovia, "polujemy na kota\\index{kot}. Z~kolei żółw\\index{żółw} to strasznie powolne\n"},
+		{"German letters alone, Windows-1252", charmap.Windows1252, "set label 'Times-Roman: {/Times-Roman abcdefghABCDEFGH äöüß}' at graph 0.05,0.6 left\n" +
+			"set label 'URWPalladioL-Roma: {/URWPalladioL-Roma abcdefghABCDEFGH äöüß}' at graph 0.05,0.5 left\n" +
+			"set xlabel '{/URWPalladioL-Ital x} / °'\n"},
 		{"Japanese CP932 beside them", japanese.ShiftJIS, "- pxjodel 使用版\n"},
 		{"Japanese EUC-JP beside them", japanese.EUCJP, "- dvipdfmx Version 20200315 以降\n"},
 	}

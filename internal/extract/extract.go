@@ -96,7 +96,7 @@ const MaxTextBytes = 4 << 20
 // (their summaries and embeddings are made again only when the text
 // differs). A bump costs every user one read of every file (a download from
 // Drive), so one bump per landing that changes text is enough.
-const Version = 5
+const Version = 6
 
 // MIME types of Google-native files. The Drive source hands their exports
 // over with these types: Docs and Slides as text/plain content, Sheets as
