@@ -581,6 +581,7 @@ type layouter struct {
 	hasAccent bool
 	space     placed // a space glyph waiting for the next glyph (hasSpace)
 	hasSpace  bool
+	marks     []placed // combining marks waiting for the next glyph (place)
 }
 
 // endLine closes the current line at the end of what is written.
@@ -679,6 +680,7 @@ func (l *layouter) flush() {
 		l.hasAccent = false
 		l.place(l.accent)
 	}
+	l.placeMarks(nil)
 }
 
 // spacingAccents maps spacing accents to their combining marks.
@@ -712,12 +714,116 @@ func accented(a, g *placed) (string, bool) {
 	return norm.NFC.String(string(first)+string(mark)) + g.text[n:], true
 }
 
-// place writes glyph g after what was laid out before it.
+// maxHeldMarks bounds the marks held for the glyph after them.
+const maxHeldMarks = 8
+
+// place writes glyph g after what was laid out before it. A combining
+// mark is held until the next glyph: a producer drawing each mark before
+// the letter it sits on (XeTeX, which lays an Arabic word out in visual
+// order) places it past the end of the letter before, and that offset is
+// no word space ("الحَمدُ", not "الحَ مدُ"). A mark never opens a word on
+// its own: what separates the glyph before it from what follows is
+// measured between those two glyphs (placeMarks).
 func (l *layouter) place(g placed) {
+	if isMarkGlyph(&g) && l.hasPrev && len(l.marks) < maxHeldMarks {
+		l.marks = append(l.marks, g)
+		return
+	}
+	l.put(g, l.placeMarks(&g))
+}
+
+// sep is what separates a glyph from the one before it when decided
+// ahead of positions (set): a line break, a space, or nothing.
+type sep struct{ set, brk, sp bool }
+
+// placeMarks writes the marks held before glyph next (nil at the end)
+// and returns what must separate next from the last of them. The marks
+// belong to next when they sit over it, or when nothing separates the
+// glyph before them from next (they are inside a word): then the glyph
+// before and next are measured against each other, and the marks and
+// next follow without a gap. Otherwise they belong to the glyph before
+// them and are laid out as any glyph.
+func (l *layouter) placeMarks(next *placed) sep {
+	if len(l.marks) == 0 {
+		return sep{}
+	}
+	defer func() { l.marks = l.marks[:0] }()
+	if next == nil || !marksBelongToNext(&l.prev, &l.marks[0], next) {
+		for _, m := range l.marks {
+			l.put(m, sep{})
+		}
+		return sep{}
+	}
+	brk, sp := l.separation(next)
+	s := sep{set: true, brk: brk, sp: sp}
+	for _, m := range l.marks {
+		l.put(m, s)
+		s = sep{set: true}
+	}
+	return s
+}
+
+// isMarkGlyph reports whether g draws combining marks only (Unicode Mn,
+// Mc, Me: a vowel sign, a shadda, a point) without an advance of its own
+// (a spacing vowel sign with one is laid out as a letter).
+func isMarkGlyph(g *placed) bool {
+	if g.text == "" || g.vertical || math.Hypot(g.ex-g.x, g.ey-g.y) > 0.1*g.size {
+		return false
+	}
+	for _, r := range g.text {
+		if !unicode.In(r, unicode.Mn, unicode.Mc, unicode.Me) {
+			return false
+		}
+	}
+	return true
+}
+
+// marksBelongToNext reports whether mark m, drawn after glyph p, belongs
+// to the glyph next drawn after it rather than to p: next is a letter
+// (not a space) that m sits over (m starts inside next's advance, on its
+// line), or one following p in the same word (no space nor line break
+// between them) whose start m is nearer than p's. A producer drawing a
+// mark before its letter (XeTeX) sets it near that letter's start, even
+// a little inside the letter before; one drawing it after its letter
+// (LuaTeX) at that letter's start.
+func marksBelongToNext(p, m, next *placed) bool {
+	if r, _ := utf8.DecodeRuneInString(next.text); unicode.IsSpace(r) || next.vertical {
+		return false
+	}
+	size := math.Max(math.Max(m.size, next.size), 1)
+	a := (m.x-next.x)*next.dx + (m.y-next.y)*next.dy
+	across := -(m.x-next.x)*next.dy + (m.y-next.y)*next.dx
+	width := (next.ex-next.x)*next.dx + (next.ey-next.y)*next.dy
+	if math.Abs(across) < 0.6*size && a > -0.05*size && a < width {
+		return true
+	}
+	if brk, sp := gapBetween(p, next); brk || sp {
+		return false
+	}
+	fromP := (m.x-p.x)*next.dx + (m.y-p.y)*next.dy
+	return math.Abs(a) < math.Abs(fromP)
+}
+
+// separation decides what separates glyph g from the glyph laid out
+// before it: a line break, a space, or nothing.
+func (l *layouter) separation(g *placed) (brk, sp bool) {
+	if !l.hasPrev {
+		return false, false
+	}
+	brk, sp = gapBetween(&l.prev, g)
+	if brk && stackedScript(&l.base, &l.prev, g) {
+		brk, sp = false, false
+	}
+	return brk, sp
+}
+
+// put writes glyph g after what was laid out before it, separated as s
+// says when set, else as their positions say.
+func (l *layouter) put(g placed, s sep) {
 	if l.hasPrev {
-		brk, sp := gapBetween(&l.prev, &g)
-		if brk && stackedScript(&l.base, &l.prev, &g) {
-			brk, sp = false, false
+		brk, sp := s.brk, s.sp
+		if !s.set {
+			brk, sp = l.separation(&g)
 		}
 		first, _ := utf8.DecodeRuneInString(g.text)
 		if !brk && isRTL(first) && isRTL(l.last) {
@@ -743,7 +849,7 @@ func (l *layouter) place(g placed) {
 	}
 	at := l.w.Len()
 	l.w.WriteString(g.text)
-	l.keepWhole(g, at)
+	l.keepWhole(g, at, !s.set)
 	if r, _ := utf8.DecodeLastRuneInString(g.text); !unicode.IsSpace(r) {
 		l.last, l.endsBlank = r, false
 	} else {
@@ -776,13 +882,15 @@ func overOrUnder(p, g *placed) bool {
 // characters, or when it is a mark set over the glyph before it (a
 // producer drawing the letter, then its mark: the mark stays after its
 // letter; one drawing the mark first, as XeTeX does, is reversed into
-// the same order glyph by glyph).
-func (l *layouter) keepWhole(g placed, at int) {
+// the same order glyph by glyph). free is false for a mark found to
+// belong to the glyph after it (placeMarks): it is never joined to the
+// glyph before.
+func (l *layouter) keepWhole(g placed, at int, free bool) {
 	end := l.w.Len()
 	first, n := utf8.DecodeRuneInString(g.text)
 	switch {
 	case end <= at:
-	case unicode.In(first, unicode.Mn, unicode.Me) && l.hasPrev && isRTL(l.last) && l.prevAt < at &&
+	case free && unicode.In(first, unicode.Mn, unicode.Me) && l.hasPrev && isRTL(l.last) && l.prevAt < at &&
 		overOrUnder(&l.prev, &g):
 		if k := len(l.atoms); k > l.lineAtoms && l.atoms[k-1][1] == at {
 			l.atoms[k-1][1] = end
@@ -838,6 +946,12 @@ func gapBetween(p, g *placed) (lineBreak, space bool) {
 		return false, back > 0.15*size && along > -40*size
 	}
 	if sizeOrBaselineChange(p, g, across) {
+		if width := (p.ex-p.x)*p.dx + (p.ey-p.y)*p.dy; along+width < -0.1*size {
+			// A glyph of another size or baseline set back before
+			// the start of p is no letter of p's word: the limit
+			// under "lim" or "∑", a fraction's denominator.
+			return false, true
+		}
 		if scriptOf(p, g) {
 			// x₀, y³: a script is set against its base, a superscript
 			// after the base's italic correction (y′ 0.036 em after
