@@ -616,6 +616,20 @@ func alphabetsOf(word []rune) uint32 {
 func symbolWeight(rs []rune, i int) float64 {
 	letter := func(j int) bool { return j >= 0 && j < len(rs) && isWordRune(rs[j]) }
 	switch rs[i] {
+	case '÷':
+		// A division sign stands between numbers or in brackets
+		// ("the division sign (÷)"), not beside a backslash or a letter
+		// as CP850's ÷ for Windows-1252's ö does in a letter table.
+		w := 0.8
+		for _, j := range []int{i - 1, i + 1} {
+			switch {
+			case letter(j):
+				return -1
+			case j >= 0 && j < len(rs) && !unicode.IsSpace(rs[j]) && !unicode.IsDigit(rs[j]) && !strings.ContainsRune("()[]", rs[j]):
+				w = 0
+			}
+		}
+		return w
 	case '‘', '’', '“', '”', '–', '—', '…', '\u00a0', '«', '»', '°', '©', '®', '€', '£', '§', '·', '•', '¿', '¡', '±', '×', '½', '¼', '¾', '²', '³', 'µ', '„', '‚', '№', '،', '؛', '؟', '₪':
 		// Plausible beside a space, a letter or a digit, the closing
 		// quotes ’ ” » also between letters (it’s).

@@ -99,6 +99,11 @@ func TestHTMLCharset(t *testing.T) {
 		{"EUC-JP, nothing declared", encode(t, japanese.EUCJP, page("", "会議資料の一覧です")), "会議資料の一覧です"},
 		{"Shift_JIS declared", encode(t, japanese.ShiftJIS, page(`<meta charset="shift_jis">`, "議事録")), "議事録"},
 		{"Latin-1 declared", encode(t, charmap.ISO8859_1, page(`<meta http-equiv="Content-Type" content="text/html; charset=iso-8859-1">`, "Müller")), "Müller"},
+		// graphviz-doc's examples/demo/entities.html (W3C's HTML 4 entity
+		// list): its only 8-bit characters are ÷ and ©.
+		{"Latin-1 declared, symbols alone", encode(t, charmap.ISO8859_1, page(`<meta http-equiv="Content-Type" content="text/html; charset=ISO-8859-1">`,
+			"form than &amp;#247; for obtaining the division sign (÷).</p><pre>&lt;!-- Portions © International Organization for Standardization 1986\n"+
+				"&lt;!-- Portions © International Organization for Standardization 1986:\n")), "the division sign (÷)"},
 		{"UTF-8 after 1024 ASCII bytes", []byte(page("<!--"+strings.Repeat("x", 1100)+"-->", "日本語")), "日本語"},
 		{"UTF-16LE, no BOM, nothing declared", encode(t, le, page("", "会議資料の一覧です Müller")), "会議資料の一覧です Müller"},
 		{"UTF-16BE, no BOM, nothing declared", encode(t, be, page("", "会議資料の一覧です")), "会議資料の一覧です"},
