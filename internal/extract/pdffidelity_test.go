@@ -329,3 +329,19 @@ func TestPDFCIDCollections(t *testing.T) {
 		}
 	}
 }
+
+// TestPDFZeroWidthJamo: old Hangul set as an initial consonant with an
+// advance, then its vowel and final drawn over it from a font whose
+// Widths give them 0 (pdfTeX's ko.TeX fonts), keeps the word space after
+// the syllable: the listed 0 is their real advance, not a missing width.
+func TestPDFZeroWidthJamo(t *testing.T) {
+	cmap := "/CIDInit /ProcSet findresource begin 12 dict begin begincmap 1 begincodespacerange <00> <FF> endcodespacerange " +
+		"3 beginbfchar <41> <1100> <61> <1161> <62> <11A8> endbfchar endcmap end end"
+	widths := "1000" + strings.Repeat(" 0", 33)
+	font := "<< /Type /Font /Subtype /Type1 /BaseFont /F /FirstChar 65 /LastChar 98 /Widths [" + widths + "] /ToUnicode 7 0 R >>"
+	content := "BT /F2 10 Tf 50 50 Td (Aab) Tj 13.3 0 Td (Aa) Tj ET"
+	_, text := extractPDFText(t, onePage(t, content, "/Font << /F1 5 0 R /F2 6 0 R >>", font, streamObj("", cmap)))
+	if want := "\u1100\u1161\u11a8 \u1100\u1161"; text != want {
+		t.Errorf("%q, want %q", text, want)
+	}
+}

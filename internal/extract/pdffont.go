@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -276,6 +277,9 @@ func (f *pdfFont) decode(raw string, out []glyph) []glyph {
 			g.text = f.fallback(code, c)
 		}
 		g.width, g.measured = f.advance(c)
+		if !g.measured && f.listsZero(c) && setOnLetter(g.text) {
+			g.width, g.measured = 0, true
+		}
 		out = append(out, g)
 	}
 	return out
@@ -340,6 +344,24 @@ func (f *pdfFont) advance(c uint32) (float64, bool) {
 		}
 	}
 	return f.dw, f.dwSet
+}
+
+// listsZero reports whether the Widths of simple font f give code c an
+// advance of 0. Such a width is taken for a guess (producers list 0 for
+// glyphs they did not measure), unless the glyph is one set on the letter
+// before it (setOnLetter).
+func (f *pdfFont) listsZero(c uint32) bool {
+	i := int(c) - f.firstChar
+	return !f.type0 && i >= 0 && i < len(f.widths) && f.widths[i] == 0
+}
+
+// setOnLetter reports whether text is a glyph set on the letter before it
+// rather than after it: a combining mark, or a Hangul vowel or final
+// consonant jamo (old Hangul is set as an initial consonant with advance,
+// then its vowel and final drawn over it without advance).
+func setOnLetter(text string) bool {
+	r, _ := utf8.DecodeRuneInString(text)
+	return unicode.In(r, unicode.Mn, unicode.Me) || r >= 0x1160 && r <= 0x11ff || r >= 0xd7b0 && r <= 0xd7ff
 }
 
 // readCIDWidths reads a CIDFont's W array: [c [w1 w2 ...]] and [c1 c2 w].
