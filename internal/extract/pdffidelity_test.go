@@ -345,3 +345,25 @@ func TestPDFZeroWidthJamo(t *testing.T) {
 		t.Errorf("%q, want %q", text, want)
 	}
 }
+
+// TestPDFLetterSpacedHeadings: headings whose letters stand a quarter of
+// an em apart (dvips's letter-spaced small capitals), a word space wider,
+// with a kerned pair, read as words; a one-word heading too when a line
+// of the page shows that font and size so spaced. One-letter words a
+// word space apart keep their spaces.
+func TestPDFLetterSpacedHeadings(t *testing.T) {
+	heading := "BT /F1 12 Tf 50 700 Td 3 Tc [(Special)-400(v)150(alues)] TJ ET"
+	oneWord := "BT /F1 12 Tf 50 650 Td 3 Tc [(Settings)] TJ ET"
+	tests := []struct{ name, content, want string }{
+		{"two words", heading, "Special values"},
+		{"one word after", heading + " " + oneWord, "Special values\nSettings"},
+		{"one word before", oneWord + " " + heading, "Settings\nSpecial values"},
+		{"one-letter words", "BT /F1 12 Tf 50 700 Td [(a)-250(b)-250(c)-250(d)-250(e)] TJ ET", "a b c d e"},
+		{"one-letter words and a wider gap", "BT /F1 12 Tf 50 700 Td [(a)-250(b)-250(c)-250(d)-1000(e)] TJ ET", "a b c d e"},
+	}
+	for _, tt := range tests {
+		if _, text := extractPDFText(t, onePage(t, tt.content, "")); text != tt.want {
+			t.Errorf("%s: %q, want %q", tt.name, text, tt.want)
+		}
+	}
+}

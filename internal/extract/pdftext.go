@@ -961,9 +961,7 @@ func gapBetween(p, g *placed) (lineBreak, space bool) {
 		}
 		return false, along > 0.03*size || along < -2*size
 	}
-	if p.tracking > 0 && p.font == g.font {
-		along -= p.tracking
-	}
+	along -= trackingBetween(p, g)
 	return false, along > 0.1*size || along < -2*size
 }
 
