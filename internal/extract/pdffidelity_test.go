@@ -367,3 +367,19 @@ func TestPDFLetterSpacedHeadings(t *testing.T) {
 		}
 	}
 }
+
+// TestPDFGlyphBeforeItsNumber: a font table's cell draws the code number
+// small, then the glyph at full size to its left (within two ems): the
+// glyph is a word of its own, not the number's last digit ("48 0").
+// A superscript drawn back over the end of its base stays with it.
+func TestPDFGlyphBeforeItsNumber(t *testing.T) {
+	tests := []struct{ content, want string }{
+		{"BT /F1 5 Tf 163 476 Td (48) Tj ET BT /F1 10 Tf 149 480.5 Td (0) Tj ET", "48 0"},
+		{"BT /F1 10 Tf 100 500 Td (x) Tj 7 0 0 7 105 498 Tm (0) Tj 7 0 0 7 105 504 Tm (2) Tj ET", "x02"},
+	}
+	for _, tt := range tests {
+		if _, text := extractPDFText(t, onePage(t, tt.content, "")); text != tt.want {
+			t.Errorf("%s: %q, want %q", tt.content, text, tt.want)
+		}
+	}
+}
