@@ -360,11 +360,23 @@ func TestPDFLetterSpacedHeadings(t *testing.T) {
 		{"one word before", oneWord + " " + heading, "Settings\nSpecial values"},
 		{"one-letter words", "BT /F1 12 Tf 50 700 Td [(a)-250(b)-250(c)-250(d)-250(e)] TJ ET", "a b c d e"},
 		{"one-letter words and a wider gap", "BT /F1 12 Tf 50 700 Td [(a)-250(b)-250(c)-250(d)-1000(e)] TJ ET", "a b c d e"},
+		{"digits", "BT /F1 12 Tf 50 700 Td [(3)-250(2)-250(3)-250(1)-250(2)-1000(123)] TJ ET", "3 2 3 1 2 123"},
 	}
 	for _, tt := range tests {
 		if _, text := extractPDFText(t, onePage(t, tt.content, "")); text != tt.want {
 			t.Errorf("%s: %q, want %q", tt.name, text, tt.want)
 		}
+	}
+	// Bengali words of consonants and vowel signs, a third of an em
+	// apart: their consonants next to each other are a word space apart,
+	// their vowel signs none; no letter spacing.
+	cmap := "/CIDInit /ProcSet findresource begin 12 dict begin begincmap 1 begincodespacerange <00> <FF> endcodespacerange " +
+		"2 beginbfchar <41> <0995> <62> <09BE> endbfchar endcmap end end"
+	font := "<< /Type /Font /Subtype /Type1 /BaseFont /F /FirstChar 65 /LastChar 98 /Widths [600" + strings.Repeat(" 0", 32) + " 200] /ToUnicode 7 0 R >>"
+	content := "BT /F2 12 Tf 50 700 Td [(AbA)-363(AbA)-363(AbA)-363(AbA)-363(AbA)-1000(AbA)] TJ ET"
+	_, text := extractPDFText(t, onePage(t, content, "/Font << /F1 5 0 R /F2 6 0 R >>", font, streamObj("", cmap)))
+	if want := strings.TrimSpace(strings.Repeat("কাক ", 6)); text != want {
+		t.Errorf("Bengali: %q, want %q", text, want)
 	}
 }
 

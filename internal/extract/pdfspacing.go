@@ -11,19 +11,22 @@ import (
 // extra space apart has that space (its tracking) taken off every gap
 // before a word space is looked for (gapBetween), as pdftotext does for
 // lines whose letters all stand apart. The tracking of a font on a line
-// is the typical (median) gap between two of its letters (or digits) next
-// to each other there, kerned pairs and word spaces on either side of it.
-// Most pairs, and at least minTrackedPairs, must stand that far apart
-// within trackingSpread of an em. It is taken when
+// is
 //
-//   - it is minTracking to maxTracking of an em (a monospaced font LuaTeX
-//     sets with TJ offsets between every two letters, its widths narrower
-//     than its advance): a word space is wider;
-//   - or it is wider, up to maxWideTracking (a heading set letter spaced,
-//     "S p e c i a l  v a l u e s"), with two such pairs for each word
-//     the wider gaps between two letters part (words of three letters or
-//     more), and the line also holds a gap wideWordSpace wider than it
-//     (its word space). A line of one-letter words ("a b c d") has no
+//   - the smallest gap between two of its glyphs next to each other when
+//     at least minTrackedPairs pairs stand minTracking to maxTracking of
+//     an em apart (a monospaced font LuaTeX sets with TJ offsets between
+//     every two letters, its widths narrower than its advance): a word
+//     space is wider;
+//   - the typical (median) gap between two of its letters (or digits),
+//     kerned pairs and word spaces on either side of it, when it is
+//     wider, up to maxWideTracking (a heading set letter spaced,
+//     "S p e c i a l  v a l u e s", its kerned "v a" closer): most pairs,
+//     and minTrackedPairs pairs of letters (not digits: "3 2 3 1" stays),
+//     stand that far apart within trackingSpread of an em, two pairs for
+//     each word the wider gaps between two letters part (words of three
+//     letters or more), and the line holds a gap wideWordSpace wider than
+//     it (its word space). A line of one-letter words ("a b c d") has no
 //     wider gap and keeps its spaces, and so does "a b c d  e". A line
 //     without that wider gap (a letter-spaced heading of one word) is
 //     letter spaced when a line of the same run of glyphs is found so
@@ -52,6 +55,7 @@ type lineFont struct {
 	// each other (not dot leaders, not punctuation)
 	letters []float64
 	alpha   []float64 // the gaps between two letters (no digit)
+	gaps    []float64 // between any two of its glyphs next to each other
 	// maxGap is the widest gap on the line between two glyphs of its
 	// size (any fonts).
 	maxGap float64
@@ -78,32 +82,33 @@ type pendingLine struct {
 
 // tracked returns the tracking of the font on the line, whether it is a
 // wide one (that needs a word space on the line), and whether it has one
-// at all: most of its pairs of letters, and at least minTrackedPairs,
-// stand that far apart within trackingSpread.
+// at all.
 func (lf *lineFont) tracked() (each float64, wide, ok bool) {
-	if len(lf.letters) < minTrackedPairs {
-		return 0, false, false
-	}
-	each = lf.median
-	near, words := 0, 1
-	for _, g := range lf.letters {
-		if math.Abs(g-each) <= trackingSpread*lf.size {
-			near++
+	if len(lf.letters) >= minTrackedPairs && lf.median >= maxTracking*lf.size && lf.median < maxWideTracking*lf.size {
+		each = lf.median
+		near, nearAlpha, words := 0, 0, 1
+		for _, g := range lf.letters {
+			if math.Abs(g-each) <= trackingSpread*lf.size {
+				near++
+			}
+		}
+		for _, g := range lf.alpha {
+			switch {
+			case math.Abs(g-each) <= trackingSpread*lf.size:
+				nearAlpha++
+			case g >= each+wideWordSpace*lf.size:
+				words++
+			}
+		}
+		if near >= minTrackedPairs && 2*near >= len(lf.letters) && nearAlpha >= minTrackedPairs && nearAlpha >= 2*words {
+			return each, true, true
 		}
 	}
-	for _, g := range lf.alpha {
-		if g >= each+wideWordSpace*lf.size {
-			words++
+	if len(lf.gaps) >= minTrackedPairs {
+		least := slices.Min(lf.gaps)
+		if least > minTracking*lf.size && least < maxTracking*lf.size {
+			return least, false, true
 		}
-	}
-	if near < minTrackedPairs || 2*near < len(lf.letters) {
-		return 0, false, false
-	}
-	switch {
-	case each > minTracking*lf.size && each < maxTracking*lf.size:
-		return each, false, true
-	case each >= maxTracking*lf.size && each < maxWideTracking*lf.size:
-		return each, true, near >= 2*words
 	}
 	return 0, false, false
 }
@@ -137,7 +142,7 @@ func letterSpacing(gs []placed, order []int32) {
 func (s *spacingScratch) measure(gs []placed, order []int32, start, end int) {
 	for j := range s.n {
 		f := &s.fonts[j]
-		f.letters, f.alpha, f.maxGap = f.letters[:0], f.alpha[:0], 0
+		f.letters, f.alpha, f.gaps, f.maxGap = f.letters[:0], f.alpha[:0], f.gaps[:0], 0
 	}
 	s.n = 0
 	find := func(g *placed) *lineFont {
@@ -167,6 +172,9 @@ func (s *spacingScratch) measure(gs []placed, order []int32, start, end int) {
 			f.maxGap = math.Max(f.maxGap, gap)
 			if pf := find(p); pf != nil {
 				pf.maxGap = math.Max(pf.maxGap, gap)
+			}
+			if p.font == g.font {
+				f.gaps = append(f.gaps, gap)
 			}
 			if p.font == g.font && isLetter(p.text) && isLetter(g.text) {
 				f.letters = append(f.letters, gap)
@@ -234,16 +242,17 @@ func (s *spacingScratch) apply(gs []placed, order []int32, start, end int, t lin
 	}
 }
 
-// isAlpha reports whether glyph text s is a letter.
+// isAlpha reports whether glyph text s is a letter or a mark (a vowel
+// sign of an Indic script is part of its word).
 func isAlpha(s string) bool {
 	r, _ := utf8.DecodeRuneInString(s)
-	return unicode.IsLetter(r)
+	return unicode.IsLetter(r) || unicode.IsMark(r)
 }
 
-// isLetter reports whether glyph text s is a letter or a digit.
+// isLetter reports whether glyph text s is a letter, a mark or a digit.
 func isLetter(s string) bool {
 	r, _ := utf8.DecodeRuneInString(s)
-	return unicode.IsLetter(r) || unicode.IsDigit(r)
+	return isAlpha(s) || unicode.IsDigit(r)
 }
 
 // trackingBetween is the letter spacing taken off the gap between glyphs
