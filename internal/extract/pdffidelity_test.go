@@ -395,3 +395,26 @@ func TestPDFGlyphBeforeItsNumber(t *testing.T) {
 		}
 	}
 }
+
+// TestPDFCJKLineEnds: a CJK line wrapped at its block's margin goes on
+// the next line without a break (a word wrapped without a hyphen); a
+// line ending short of the lines around it (a paragraph's last line, a
+// line of verse) keeps its break.
+func TestPDFCJKLineEnds(t *testing.T) {
+	font := "<< /Type /Font /Subtype /Type0 /BaseFont /F /Encoding /Identity-H /DescendantFonts [<< /Type /Font " +
+		"/Subtype /CIDFontType0 /BaseFont /F /CIDSystemInfo << /Registry (Adobe) /Ordering (Korea1) /Supplement 5 >> /DW 1000 >>] >>"
+	const han, guk = "0ce0", "04b4"
+	line := func(cids ...string) string { return "<" + strings.Join(cids, "") + "> Tj 0 -14 Td " }
+	tests := []struct{ name, lines, want string }{
+		{"paragraphs", line(han, guk, han, guk) + line(guk, han, guk, han) + line(han, guk) + line(guk, han, guk, han),
+			"한국한국국한국한한국\n국한국한"},
+		{"verse", line(han, guk, han, guk) + line(guk, han, guk) + line(han, guk, han, guk, han) + line(guk, han),
+			"한국한국\n국한국\n한국한국한\n국한"},
+	}
+	for _, tt := range tests {
+		content := "BT /F2 10 Tf 50 700 Td " + tt.lines + "ET"
+		if _, text := extractPDFText(t, onePage(t, content, "/Font << /F1 5 0 R /F2 6 0 R >>", font)); text != tt.want {
+			t.Errorf("%s: %q, want %q", tt.name, text, tt.want)
+		}
+	}
+}

@@ -40,6 +40,7 @@ type placed struct {
 	font           *pdfFont // the font it is drawn with
 	measured       bool     // its advance is the font's own (not a guess)
 	tracking       float64  // letter spacing of its font on its line, taken off the gap after it (letterSpacing)
+	afterShortLine bool     // it starts a line after one ending short of its block (lineEnds)
 }
 
 // maxFormDepth bounds nested Form XObjects (they may reference each other).
@@ -74,6 +75,7 @@ type pdfDoc struct {
 	// scratch).
 	drawn   []placed
 	scratch orderScratch
+	lines   []textLine // lineEnds's buffer
 }
 
 func newPDFDoc(budget *pdfBudget, src *pdfSource) *pdfDoc {
@@ -151,6 +153,7 @@ func (p *pageText) flush() {
 		d.scratch.order = order
 	}
 	letterSpacing(gs, order)
+	d.lines = lineEnds(gs, order, d.lines)
 	for _, i := range order {
 		p.lay.add(gs[i])
 	}
@@ -550,7 +553,9 @@ func isCJK(r rune) bool {
 // a subscript or superscript after its base, scriptOf; a
 // subscript set under a superscript stays on the line, stackedScript). A
 // line break between two CJK characters is dropped: Japanese wraps lines
-// without spaces, and keeping the break would split words for search.
+// without spaces, and keeping the break would split words for search;
+// unless the line ends short of its block (a paragraph's end, verse:
+// lineEnds).
 //
 // Right-to-left text (Hebrew, Arabic) comes in visual order from most
 // producers (TeX's, which lay glyphs out left to right) and in logical
@@ -836,7 +841,7 @@ func (l *layouter) put(g placed, s sep) {
 		}
 		switch {
 		case brk:
-			if !(isCJK(l.last) && isCJK(first)) {
+			if !(isCJK(l.last) && isCJK(first)) || g.afterShortLine {
 				l.endLine()
 				l.w.WriteByte('\n')
 				l.lineStart = l.w.Len()
