@@ -25,7 +25,8 @@ type textLine struct {
 }
 
 // lineEnds marks the first glyph of each line of gs, taken in order
-// (gapBetween breaks lines), that follows a short line.
+// (gapBetween breaks lines), that follows a line not ending at its
+// block's margin.
 func lineEnds(gs []placed, order []int32, lines []textLine) []textLine {
 	lines = lines[:0]
 	start := 0

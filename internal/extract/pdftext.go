@@ -40,7 +40,7 @@ type placed struct {
 	font           *pdfFont // the font it is drawn with
 	measured       bool     // its advance is the font's own (not a guess)
 	tracking       float64  // letter spacing of its font on its line, taken off the gap after it (letterSpacing)
-	afterShortLine bool     // it starts a line after one ending short of its block (lineEnds)
+	afterShortLine bool     // it starts a line after one not ending at its block's margin (lineEnds)
 }
 
 // maxFormDepth bounds nested Form XObjects (they may reference each other).
