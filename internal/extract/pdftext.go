@@ -964,11 +964,7 @@ func gapBetween(p, g *placed) (lineBreak, space bool) {
 			// read a word space (u n, XeTeX's uₙ 0.057 em apart).
 			return false, along > 0.05*p.size || along < -2*size
 		}
-		// A glyph of another size or baseline ending before the glyph
-		// before it starts is no letter of its word: a font table's glyph drawn
-		// left of its code number ("48 0", not "480").
-		before := (g.ex-p.x)*p.dx+(g.ey-p.y)*p.dy < -0.1*size && !overlay(g)
-		return false, along > 0.03*size || along < -2*size || before
+		return false, along > 0.03*size || along < -2*size
 	}
 	along -= trackingBetween(p, g)
 	return false, along > 0.1*size || along < -2*size
