@@ -20,7 +20,8 @@ import (
 // page of Western (Windows-1252 / Latin-1), Central European
 // (Windows-1250, ISO-8859-2), Cyrillic (Windows-1251, KOI8-R, CP866) or
 // Greek (Windows-1253, ISO-8859-7), Arabic (Windows-1256, ISO-8859-6),
-// Hebrew (Windows-1255 / ISO-8859-8, CP862), Baltic (ISO-8859-13) text,
+// Hebrew (Windows-1255 / ISO-8859-8, CP862), Baltic (ISO-8859-13),
+// Turkish (Windows-1254 / ISO-8859-9) text,
 // Chinese (GB18030 / GBK, Big5), or DOS Western or Central European
 // (CP850, CP852, Mazovia). General detectors were measured
 // and guess wrong: ICU's (saintfish/chardet) on short files (a one-line
@@ -106,6 +107,7 @@ var legacyCandidates = []candidate{
 	{"ISO-8859-6", charmap.ISO8859_6, notCJK, true},
 	{"IBM862", charmap.CodePage862, notCJK, true},
 	{"ISO-8859-13", charmap.ISO8859_13, notCJK, true},
+	{"windows-1254", charmap.Windows1254, notCJK, true}, // ISO-8859-9's letters too
 	{"Mazovia", mazovia, notCJK, true},
 	{"GB18030", simplifiedchinese.GB18030, gbText, false}, // GBK, GB2312
 	{"Big5", traditionalchinese.Big5, big5Text, false},
@@ -565,14 +567,16 @@ var alphabets = []string{
 	"čćđšž",             // Croatian, Slovenian, Bosnian
 	"ăâîșşțţ",           // Romanian
 	"äöõüšž",            // Estonian
+	"âçğıîöşûü",         // Turkish
 	"ąčęėįšųūž",         // Lithuanian
 	"āčēģīķļņšūž",       // Latvian
 }
 
-// balticAlphabets are the alphabets above that a code page must write
-// whole to read them: Lithuanian "ą…č" is a Polish ą and a Czech č, and
-// Windows-1250 reads ISO-8859-2's "š" as "ą".
-var balticAlphabets = []int{len(alphabets) - 2, len(alphabets) - 1}
+// balticAlphabets are the alphabets above, Turkish and the Baltic ones,
+// that a code page must write whole to read them: Lithuanian "ą…č" is a
+// Polish ą and a Czech č, and Windows-1250 reads ISO-8859-2's "š" as
+// "ą".
+var balticAlphabets = []int{len(alphabets) - 3, len(alphabets) - 2, len(alphabets) - 1}
 
 // alphabetsWritten returns the alphabets (bit i for alphabets[i]) that
 // enc reads, all but the Baltic ones it cannot write whole.

@@ -261,6 +261,7 @@ func TestCharsetCorpusEncoded(t *testing.T) {
 		{"IBM850", charmap.CodePage850, latinOnly},
 		{"IBM852", charmap.CodePage852, latinOnly},
 		{"ISO-8859-13", charmap.ISO8859_13, latinOnly},
+		{"windows-1254", charmap.Windows1254, latinOnly},
 		{"windows-1256", charmap.Windows1256, hasScript(unicode.Arabic)},
 		{"ISO-8859-6", charmap.ISO8859_6, hasScript(unicode.Arabic)},
 		{"windows-1255", charmap.Windows1255, hasScript(unicode.Hebrew)},

@@ -139,6 +139,7 @@ func TestDecodeLegacyCodePages(t *testing.T) {
 		zh    = "话说宝玉来至院外，就有跟贾政的几个小厮上来拦腰抱住， 都说：“今儿亏我们， 老爷才喜欢，老太太打发人出来问了几遍\n"
 		zhTW  = "    <勞侖衣普桑，認至將指點效則機，最你更枝。想極整月正\n"
 		lt    = "\\showhyphens{Aš einu į mišką kirsti žalių malkų, ant pečių nešdamasis standartinio normaliojo skirstinio funkciją}\n"
+		tr    = "Bu doküman Tobias Oetiker'in \"The not so short introduction to LaTeX2e\" adli eserinin Ingilizceden değişikliklerle çevirisidir (Mayis 2006, 4.20 sürümü).\n\nTelif haklari kamuya açiktir.\n"
 		plDOS = "Od strony użytkownika makra te emulują działanie makr LaTeX-owych.\n" +
 			"Dalszych informacji należy szukać w dokumentacji -> plik texidxbs.zip\n"
 	)
@@ -176,6 +177,7 @@ func TestDecodeLegacyCodePages(t *testing.T) {
 		{"Chinese GBK", simplifiedchinese.GBK, zh},
 		{"Chinese Big5", traditionalchinese.Big5, zhTW},
 		{"Lithuanian ISO-8859-13", charmap.ISO8859_13, lt},
+		{"Turkish ISO-8859-9", charmap.ISO8859_9, tr},
 		{"Polish Mazovia", mazovia, plDOS},
 		{"Polish Mazovia, one line", mazovia, "polujemy na kota\\index{kot}. Z~kolei żółw\\index{żółw} to strasznie powolne\n"},
 		{"German letters alone, Windows-1252", charmap.Windows1252, "set label 'Times-Roman: {/Times-Roman abcdefghABCDEFGH äöüß}' at graph 0.05,0.6 left\n" +
