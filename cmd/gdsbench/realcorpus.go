@@ -111,11 +111,15 @@ type rcFormat struct {
 }
 
 type rcReport struct {
-	Files          int
-	CrawlSeconds   float64
-	FilesPerSec    float64
-	PeakRSSMB      float64 // largest single process (gds or a worker)
-	PeakTreeRSSMB  float64 // gds and its workers together, sampled
+	Files         int
+	CrawlSeconds  float64
+	FilesPerSec   float64
+	PeakRSSMB     float64 // largest single process (gds or a worker)
+	PeakTreeRSSMB float64 // gds and its workers together, sampled: each process's RSS summed
+	// PeakTreePSSMB is the same sampled as proportional set size: the
+	// pages processes share (the gds binary's code, mapped by gds and
+	// each worker) counted once, as the machine holds them.
+	PeakTreePSSMB  float64
 	Formats        []*rcFormat
 	Worst          []rcFile // lowest raw recall, any format
 	WorstJudged    []rcFile // lowest judged recall, PDFs
@@ -494,7 +498,7 @@ func rcCrawl(ctx context.Context, gds, home, filesDir string, concurrency int, r
 		return err
 	}
 	done := make(chan struct{})
-	var peak int64
+	var peak, peakPSS int64
 	go func() {
 		t := time.NewTicker(100 * time.Millisecond)
 		defer t.Stop()
@@ -503,7 +507,8 @@ func rcCrawl(ctx context.Context, gds, home, filesDir string, concurrency int, r
 			case <-done:
 				return
 			case <-t.C:
-				peak = max(peak, treeRSS(cmd.Process.Pid))
+				rss, pss := treeMemory(cmd.Process.Pid)
+				peak, peakPSS = max(peak, rss), max(peakPSS, pss)
 			}
 		}
 	}()
@@ -512,6 +517,7 @@ func rcCrawl(ctx context.Context, gds, home, filesDir string, concurrency int, r
 	rep.CrawlSeconds = time.Since(start).Seconds()
 	rep.FilesPerSec = float64(rep.Files) / rep.CrawlSeconds
 	rep.PeakTreeRSSMB = float64(peak) / (1 << 20)
+	rep.PeakTreePSSMB = float64(peakPSS) / (1 << 20)
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		rep.PeakRSSMB = float64(ru.Maxrss) / 1024
 	}
@@ -528,14 +534,16 @@ func rcCrawl(ctx context.Context, gds, home, filesDir string, concurrency int, r
 	return nil
 }
 
-// treeRSS sums the resident set of pid and its descendants (Linux /proc).
-func treeRSS(pid int) int64 {
+// treeMemory sums the resident set of pid and its descendants (Linux
+// /proc), and their proportional set size (a process's RSS where the
+// kernel has no smaps_rollup).
+func treeMemory(pid int) (rss, pss int64) {
 	ents, err := os.ReadDir("/proc")
 	if err != nil {
-		return 0
+		return 0, 0
 	}
 	parent := map[int]int{}
-	rss := map[int]int64{}
+	res := map[int]int64{}
 	page := int64(os.Getpagesize())
 	for _, e := range ents {
 		p, err := strconv.Atoi(e.Name())
@@ -557,18 +565,43 @@ func treeRSS(pid int) int64 {
 		}
 		pp, _ := strconv.Atoi(f[1])
 		r, _ := strconv.ParseInt(f[21], 10, 64)
-		parent[p], rss[p] = pp, r*page
+		parent[p], res[p] = pp, r*page
 	}
-	var total int64
-	for p := range rss {
+	var total, proportional int64
+	for p, r := range res {
 		for q := p; q > 1; q = parent[q] {
 			if q == pid {
-				total += rss[p]
+				total += r
+				proportional += pssOf(p, r)
 				break
 			}
 		}
 	}
-	return total
+	return total, proportional
+}
+
+// pssOf reads a process's proportional set size from
+// /proc/PID/smaps_rollup; rss when it cannot.
+func pssOf(pid int, rss int64) int64 {
+	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "smaps_rollup"))
+	if err != nil {
+		return rss
+	}
+	if pss, ok := rollupPSS(string(b)); ok {
+		return pss
+	}
+	return rss
+}
+
+// rollupPSS is the "Pss:" line of a smaps_rollup, in bytes.
+func rollupPSS(rollup string) (int64, bool) {
+	for _, line := range strings.Split(rollup, "\n") {
+		if v, ok := strings.CutPrefix(line, "Pss:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			return kb << 10, err == nil
+		}
+	}
+	return 0, false
 }
 
 // rcMeasure compares the text of each file in the index at home with its
@@ -766,8 +799,8 @@ func rcAggregate(files []rcFile) []*rcFormat {
 }
 
 func rcPrint(w io.Writer, r rcReport) {
-	fmt.Fprintf(w, "%d files (%d more without a reference text); gds crawl %.1f s, %.2f files/s, peak RSS %.0f MB (largest process), %.0f MB (gds and workers together)\n\n",
-		r.Files, r.NoReference, r.CrawlSeconds, r.FilesPerSec, r.PeakRSSMB, r.PeakTreeRSSMB)
+	fmt.Fprintf(w, "%d files (%d more without a reference text); gds crawl %.1f s, %.2f files/s, peak RSS %.0f MB (largest process); gds and workers together %.0f MB PSS (shared pages once), %.0f MB summing each one's RSS\n\n",
+		r.Files, r.NoReference, r.CrawlSeconds, r.FilesPerSec, r.PeakRSSMB, r.PeakTreePSSMB, r.PeakTreeRSSMB)
 	for _, m := range []struct {
 		title string
 		n     map[string]int

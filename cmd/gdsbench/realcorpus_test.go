@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 )
 
@@ -72,5 +73,22 @@ func TestOfficeRefTextSheets(t *testing.T) {
 	}
 	if want := "より\t助詞\n\nsecond sheet\n\n"; string(got) != want {
 		t.Errorf("officeRefText(Postp.xlsx) = %q, want %q", got, want)
+	}
+}
+
+func TestTreeMemory(t *testing.T) {
+	rollup := "55d0c0a4b000-7ffd4f1f6000 ---p 00000000 00:00 0 [rollup]\nRss:               52144 kB\nPss:               15320 kB\nPss_Anon:           9000 kB\n"
+	if pss, ok := rollupPSS(rollup); !ok || pss != 15320<<10 {
+		t.Errorf("rollupPSS = %d %v, want %d", pss, ok, 15320<<10)
+	}
+	if _, ok := rollupPSS("Rss: 1 kB\n"); ok {
+		t.Error("a rollup without Pss has none")
+	}
+	if runtime.GOOS != "linux" {
+		t.Skip("/proc is Linux's")
+	}
+	rss, pss := treeMemory(os.Getpid())
+	if rss <= 0 || pss <= 0 || pss > rss {
+		t.Errorf("this process: RSS %d, PSS %d; want 0 < PSS <= RSS", rss, pss)
 	}
 }
