@@ -170,6 +170,13 @@ func TestPDFAccentOverLetter(t *testing.T) {
 	if text != "Fleischerfachgeschäft. Cafe´\nx ¨ y" {
 		t.Errorf("%q", text)
 	}
+	// An accent over an accent (a music font's note heads are carons) is
+	// two accents, not a letter with one: ˇ is a modifier letter.
+	caron := "<< /Type /Font /Subtype /Type1 /BaseFont /Times-Roman /Encoding << /Differences [127 /caron] >> >>"
+	_, text = extractPDFText(t, onePage(t, "BT /F2 10 Tf 50 50 Td [(\\177)200(\\177)] TJ ET", "/Font << /F1 5 0 R /F2 6 0 R >>", caron))
+	if text != "ˇˇ" {
+		t.Errorf("caron over caron: %q, want \"ˇˇ\"", text)
+	}
 }
 
 func TestGlyphRuneAccents(t *testing.T) {

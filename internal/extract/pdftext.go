@@ -701,11 +701,13 @@ func combiningOf(s string) (rune, bool) {
 }
 
 // accented returns the letter of g with accent a when a sits over (or
-// under) it: their advances overlap on one line.
+// under) it: their advances overlap on one line. A modifier letter (a
+// spacing caron, circumflex, prime: music fonts draw note heads as
+// carons) takes no accent: an accent over one is a second accent.
 func accented(a, g *placed) (string, bool) {
 	mark, _ := combiningOf(a.text)
 	first, n := utf8.DecodeRuneInString(g.text)
-	if !unicode.IsLetter(first) || a.vertical || g.vertical {
+	if !unicode.IsLetter(first) || unicode.Is(unicode.Lm, first) || a.vertical || g.vertical {
 		return "", false
 	}
 	size := math.Max(math.Max(a.size, g.size), 1)
