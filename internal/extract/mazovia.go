@@ -2,6 +2,7 @@ package extract
 
 import (
 	"errors"
+	"sync"
 	"unicode/utf8"
 
 	"golang.org/x/text/encoding"
@@ -22,33 +23,45 @@ var mazovia encoding.Encoding = newTable8(charmap.CodePage437, map[byte]rune{
 
 var errNotInTable = errors.New("character not in the code page")
 
-// table8 is a single-byte encoding given by its 256 characters.
+// table8 is a single-byte encoding given by its 256 characters, built on
+// first use (every gds command pays for what its package's init
+// allocates; cmd/gdsbench TestGDSInitStaysSmall).
 type table8 struct {
-	dec [256]rune
-	enc map[rune]byte
+	base  *charmap.Charmap
+	patch map[byte]rune
+	once  sync.Once
+	dec   [256]rune
+	enc   map[rune]byte
 }
 
 // newTable8 returns base with the bytes of patch decoding to other
 // characters.
 func newTable8(base *charmap.Charmap, patch map[byte]rune) *table8 {
-	t := &table8{enc: make(map[rune]byte, 256)}
-	for b := range 256 {
-		r := base.DecodeByte(byte(b))
-		if p, ok := patch[byte(b)]; ok {
-			r = p
+	return &table8{base: base, patch: patch}
+}
+
+// tables builds t's tables once and returns t.
+func (t *table8) tables() *table8 {
+	t.once.Do(func() {
+		t.enc = make(map[rune]byte, 256)
+		for b := range 256 {
+			r := t.base.DecodeByte(byte(b))
+			if p, ok := t.patch[byte(b)]; ok {
+				r = p
+			}
+			t.dec[b] = r
+			t.enc[r] = byte(b)
 		}
-		t.dec[b] = r
-		t.enc[r] = byte(b)
-	}
+	})
 	return t
 }
 
 func (t *table8) NewDecoder() *encoding.Decoder {
-	return &encoding.Decoder{Transformer: table8Decoder{t}}
+	return &encoding.Decoder{Transformer: table8Decoder{t.tables()}}
 }
 
 func (t *table8) NewEncoder() *encoding.Encoder {
-	return &encoding.Encoder{Transformer: table8Encoder{t}}
+	return &encoding.Encoder{Transformer: table8Encoder{t.tables()}}
 }
 
 type table8Decoder struct{ t *table8 }
