@@ -51,3 +51,20 @@ func TestPDFLimitUnderOperator(t *testing.T) {
 		t.Errorf("%q, want %q", got, want)
 	}
 }
+
+// TestVisualToLogicalMirrors: reversing a right-to-left line swaps the
+// characters Unicode mirrors there (a Persian «quotation» is drawn with
+// » at its right, where it starts), and only those: the ornate
+// parentheses around a Quran verse number (﴿١﴾) are not mirrored.
+func TestVisualToLogicalMirrors(t *testing.T) {
+	tests := []struct{ visual, logical string }{
+		{":وگب «تسين» تسوا", "اوست «نيست» بگو:"},
+		{"﴾١﴿ مالس", "سلام ﴿١﴾"},
+		{"‹ي› x ≥ ل", "ل ≤ x ‹ي›"},
+	}
+	for _, tt := range tests {
+		if got := visualToLogical(tt.visual); got != tt.logical {
+			t.Errorf("visualToLogical(%q) = %q, want %q", tt.visual, got, tt.logical)
+		}
+	}
+}

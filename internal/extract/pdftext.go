@@ -1015,25 +1015,27 @@ func isRTL(r rune) bool {
 	return (r >= 0x0590 && r <= 0x08ff) || (r >= 0xfb1d && r <= 0xfdff) || (r >= 0xfe70 && r <= 0xfeff)
 }
 
+// mirrorPairs are the characters a right-to-left line shows mirrored
+// (Unicode's Bidi_Mirroring_Glyph pairs of punctuation and common
+// relations): their glyph on the page is the other one of the pair.
+// The ornate parentheses ﴾ ﴿ are not among them: they are not mirrored
+// but written in their own direction. (An array, not a map: nothing
+// to build when the package loads.)
+var mirrorPairs = [...][2]rune{{'(', ')'}, {'<', '>'}, {'[', ']'}, {'{', '}'}, {'«', '»'}, {'‹', '›'},
+	{'⁅', '⁆'}, {'⁽', '⁾'}, {'₍', '₎'}, {'≤', '≥'}, {'≪', '≫'}, {'⊂', '⊃'}, {'⊆', '⊇'}, {'∈', '∋'},
+	{'⟨', '⟩'}, {'⟦', '⟧'}, {'⟮', '⟯'}, {'⦃', '⦄'}, {'〈', '〉'}, {'《', '》'}, {'「', '」'}, {'『', '』'},
+	{'【', '】'}, {'〔', '〕'}, {'〖', '〗'}, {'〘', '〙'}, {'〚', '〛'}, {'（', '）'}, {'＜', '＞'},
+	{'［', '］'}, {'｛', '｝'}, {'｢', '｣'}}
+
 // mirrored swaps paired punctuation, as a right-to-left line shows it.
 func mirrored(r rune) rune {
-	switch r {
-	case '(':
-		return ')'
-	case ')':
-		return '('
-	case '[':
-		return ']'
-	case ']':
-		return '['
-	case '{':
-		return '}'
-	case '}':
-		return '{'
-	case '<':
-		return '>'
-	case '>':
-		return '<'
+	for _, p := range mirrorPairs {
+		switch r {
+		case p[0]:
+			return p[1]
+		case p[1]:
+			return p[0]
+		}
 	}
 	return r
 }
