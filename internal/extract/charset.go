@@ -387,8 +387,10 @@ type word struct {
 	start, end int
 	script     int // of its non-ASCII letters; mixedScripts if they differ
 	hasASCII   bool
-	caseMixed  bool // capitals and small letters after the first letter
-	alphabets  uint32
+	// caseMixed: capitals and small letters after the first letter, or
+	// a capital after a small first letter.
+	caseMixed bool
+	alphabets uint32
 	// misspelt: no language of its script writes it so (below).
 	misspelt bool
 	// typical: an Arabic word with the article (al-), a Hebrew word
@@ -432,7 +434,7 @@ func wordAt(rs []rune, i int) word {
 	if w.script == noScript {
 		w.script = otherLetterScript
 	}
-	w.caseMixed = upper && lower
+	w.caseMixed = upper && (lower || unicode.IsLower(rs[a]))
 	switch w.script {
 	case latin:
 		w.alphabets = alphabetsOf(rs[a:b])
@@ -495,7 +497,8 @@ func letterWeight(rs []rune, i int, w word) (float64, *latinLetter) {
 		return -1, nil // scripts mixed in a word, or a misspelling
 	}
 	if w.caseMixed {
-		// "żQué" for "¿Qué", "ΚΉί" for EUC-JP 以降.
+		// "żQué" for "¿Qué", "ΚΉί" for EUC-JP 以降, "фЎ" for
+		// Windows-1252 "äö" read as CP866.
 		return -1, nil
 	}
 	capital := 1.0

@@ -183,6 +183,10 @@ func TestDecodeLegacyCodePages(t *testing.T) {
 		{"German letters alone, Windows-1252", charmap.Windows1252, "set label 'Times-Roman: {/Times-Roman abcdefghABCDEFGH äöüß}' at graph 0.05,0.6 left\n" +
 			"set label 'URWPalladioL-Roma: {/URWPalladioL-Roma abcdefghABCDEFGH äöüß}' at graph 0.05,0.5 left\n" +
 			"set xlabel '{/URWPalladioL-Ital x} / °'\n"},
+		{"German letters alone, three times", charmap.Windows1252, "set label 'Times-Roman: {/Times-Roman abcdefghABCDEFGH äöüß}' at graph 0.05,0.6 left\n" +
+			"set label 'URWPalladioL-Roma: {/URWPalladioL-Roma abcdefghABCDEFGH äöüß}' at graph 0.05,0.5 left\n" +
+			"set label 'URWPalladioL-Ital: {/URWPalladioL-Ital abcdefghABCDEFGH äöüß}' at graph 0.05,0.4 left\n" +
+			"set xlabel '{/URWPalladioL-Ital x} / °'\n"},
 		{"Japanese CP932 beside them", japanese.ShiftJIS, "- pxjodel 使用版\n"},
 		{"Japanese EUC-JP beside them", japanese.EUCJP, "- dvipdfmx Version 20200315 以降\n"},
 	}
