@@ -562,7 +562,9 @@ func isCJK(r rune) bool {
 // order from others (glyphs placed leftwards). The layouter counts, per
 // line, which way consecutive right-to-left glyphs advance; a line laid
 // out visually is turned into logical order when the page's text is taken
-// (visualToLogical), so the stored word is the word as written.
+// (visualToLogical), so the stored word is the word as written, unless
+// its spelling shows it was drawn left to right in reading order, as a
+// code listing is (orderOf).
 type layouter struct {
 	w         *textWriter
 	prev      placed
@@ -611,8 +613,11 @@ func (l *layouter) text() string {
 		return s
 	}
 	b := []byte(s)
+	whole := make([][][2]int, len(l.visual)) // each line's glyphs kept whole (glyphsOf)
+	orders := make([]lineOrder, len(l.visual))
+	follows := make([]bool, len(l.visual))
 	atoms := l.atoms
-	for _, span := range l.visual {
+	for i, span := range l.visual {
 		start, end := min(span[0], len(b)), min(span[1], len(b))
 		var local [][2]int
 		for len(atoms) > 0 && atoms[0][0] < start {
@@ -621,7 +626,15 @@ func (l *layouter) text() string {
 		for ; len(atoms) > 0 && atoms[0][1] <= end; atoms = atoms[1:] {
 			local = append(local, [2]int{atoms[0][0] - start, atoms[0][1] - start})
 		}
-		copy(b[start:end], visualToLogicalGlyphs(string(b[start:end]), local))
+		whole[i] = local
+		orders[i] = orderOf(glyphsOf(s[start:end], local))
+		follows[i] = i > 0 && l.visual[i-1][1]+1 == span[0]
+	}
+	for i, rev := range reversedLines(orders, follows) {
+		if rev { // else drawn in reading order (orderOf)
+			start, end := min(l.visual[i][0], len(b)), min(l.visual[i][1], len(b))
+			copy(b[start:end], visualToLogicalGlyphs(s[start:end], whole[i]))
+		}
 	}
 	return string(b)
 }
@@ -1056,7 +1069,13 @@ func visualToLogical(line string) string { return visualToLogicalGlyphs(line, ni
 // that stands for several letters in logical order (lam-alef "لا"), or a
 // letter with its marks. The result has the same bytes in another order.
 func visualToLogicalGlyphs(line string, whole [][2]int) string {
-	var gs []string // the glyphs, each one rune unless in whole
+	return glyphsToLogical(glyphsOf(line, whole))
+}
+
+// glyphsOf splits line into its glyphs: each byte range in whole (sorted,
+// apart, inside line) is one glyph, each other character one glyph.
+func glyphsOf(line string, whole [][2]int) []string {
+	var gs []string
 	for i := 0; i < len(line); {
 		if len(whole) > 0 && whole[0][0] == i {
 			gs = append(gs, line[i:whole[0][1]])
@@ -1071,6 +1090,12 @@ func visualToLogicalGlyphs(line string, whole [][2]int) string {
 		gs = append(gs, line[i:i+n])
 		i += n
 	}
+	return gs
+}
+
+// glyphsToLogical puts the glyphs of a line laid out left to right in the
+// order they are read (visualToLogicalGlyphs); gs is reordered in place.
+func glyphsToLogical(gs []string) string {
 	head := func(g string) rune { r, _ := utf8.DecodeRuneInString(g); return r }
 	rtl, ltr := 0, 0
 	for _, g := range gs {
@@ -1084,7 +1109,7 @@ func visualToLogicalGlyphs(line string, whole [][2]int) string {
 		}
 	}
 	if rtl == 0 {
-		return line
+		return strings.Join(gs, "")
 	}
 	strongLTR := func(r rune) bool { return unicode.IsDigit(r) || (unicode.IsLetter(r) && !isRTL(r)) }
 	reverse := func(a []string, mirror bool) {
