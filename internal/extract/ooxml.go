@@ -234,6 +234,9 @@ type xmlText struct {
 	chars map[string]string
 	// lists, when set, numbers the paragraphs (w:p) of a DOCX's lists.
 	lists *listNumberer
+	// autoNum numbers the paragraphs (a:p) of DrawingML text that
+	// a:buAutoNum numbers (pptxnum.go).
+	autoNum bool
 }
 
 // maxOpenParas bounds the paragraphs inside paragraphs (text boxes) whose
@@ -257,6 +260,10 @@ func (x xmlText) write(ctx context.Context, w *textWriter, part io.Reader) error
 	pendingSpace := false // paragraph break inside a table cell
 	depth := 0            // of the elements open, skipped ones left out
 	var paras []openPara  // when numbering lists
+	var drawing *pptxParas
+	if x.autoNum {
+		drawing = &pptxParas{}
+	}
 	// label writes the list number of paragraph p once: after its
 	// properties, before its first other content.
 	label := func(p *openPara) {
@@ -296,6 +303,9 @@ func (x xmlText) write(ctx context.Context, w *textWriter, part io.Reader) error
 			if x.lists != nil {
 				paras = x.paraStart(paras, n, t, depth, label)
 			}
+			if drawing != nil {
+				drawing.start(t, depth)
+			}
 			if x.text[n] {
 				depthText++
 			}
@@ -323,6 +333,9 @@ func (x xmlText) write(ctx context.Context, w *textWriter, part io.Reader) error
 					paras = paras[:k]
 				}
 			}
+			if drawing != nil {
+				drawing.end(n, depth)
+			}
 			depth--
 			if x.text[n] && depthText > 0 {
 				depthText--
@@ -346,6 +359,9 @@ func (x xmlText) write(ctx context.Context, w *textWriter, part io.Reader) error
 				if pendingSpace {
 					w.WriteByte(' ')
 					pendingSpace = false
+				}
+				if drawing != nil {
+					w.WriteString(drawing.before(t))
 				}
 				w.Write(t)
 			}
@@ -476,10 +492,11 @@ func (p *ooxmlPackage) writePart(ctx context.Context, x xmlText, w *textWriter, 
 }
 
 var pptxText = xmlText{
-	text:   set("t"),
-	tabs:   set("tc"),
-	breaks: set("p", "tr"),
-	chars:  map[string]string{"br": "\n", "tab": "\t"},
+	text:    set("t"),
+	tabs:    set("tc"),
+	breaks:  set("p", "tr"),
+	chars:   map[string]string{"br": "\n", "tab": "\t"},
+	autoNum: true,
 }
 
 // extractPPTX returns one Page per slide, numbered in presentation order,
