@@ -25,16 +25,14 @@ type textLine struct {
 }
 
 // lineEnds marks the first glyph of each line of gs, taken in order
-// (gapBetween breaks lines), that follows a line not ending at its
-// block's margin.
-func lineEnds(gs []placed, order []int32, lines []textLine) []textLine {
+// (gapBetween breaks lines: breaks[k] before order[k], see orderBreaks),
+// that follows a line not ending at its block's margin.
+func lineEnds(gs []placed, order []int32, breaks []bool, lines []textLine) []textLine {
 	lines = lines[:0]
 	start := 0
 	for k := 1; k <= len(order); k++ {
-		if k < len(order) {
-			if brk, _ := gapBetween(&gs[order[k-1]], &gs[order[k]]); !brk {
-				continue
-			}
+		if k < len(order) && !breaks[k] {
+			continue
 		}
 		lines = append(lines, measureLine(gs, order, start, k))
 		start = k

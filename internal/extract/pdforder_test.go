@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"unicode"
 )
 
 const courier = "<< /Type /Font /Subtype /Type1 /BaseFont /Courier >>"
@@ -123,5 +124,61 @@ func TestPDFLetterSpacing(t *testing.T) {
 	_, text := extractPDFText(t, onePage(t, content, "/Font << /F1 5 0 R /F2 6 0 R >>", courier))
 	if want := "usepackage geometry and more\na b c d e"; text != want {
 		t.Errorf("%q, want %q", text, want)
+	}
+}
+
+// TestOverprintScreen: wherever the screen answers that a run of glyphs
+// repeats none, the indexed search drops none either — on random runs of
+// a few letters, sizes, directions and positions close together, with
+// glyphs drawn again over others a little off, at another size or turned.
+func TestOverprintScreen(t *testing.T) {
+	rnd := uint64(1)
+	next := func(n int) int { // xorshift: the same runs every time
+		rnd ^= rnd << 13
+		rnd ^= rnd >> 7
+		rnd ^= rnd << 17
+		return int(rnd % uint64(n))
+	}
+	var s orderScratch
+	screened, repeats := 0, 0
+	for run := range 3000 {
+		n := 2 + next(60)
+		gs := make([]placed, n)
+		for i := range gs {
+			angle := float64(next(3)) * 0.3
+			g := placed{text: string(rune('a' + next(3))), size: 8 + float64(next(5)), dx: math.Cos(angle), dy: math.Sin(angle),
+				x: float64(next(40)), y: float64(next(3)) * 10}
+			if i > 0 && next(4) == 0 { // near an earlier glyph
+				a := gs[next(i)]
+				g.text, g.size, g.dx, g.dy = a.text, a.size*(0.94+float64(next(13))/100), a.dx, a.dy
+				g.x, g.y = a.x+float64(next(41)-20)/100*a.size, a.y+float64(next(41)-20)/100*a.size
+			}
+			g.ex, g.ey = g.x+0.6*g.size*g.dx, g.y+0.6*g.size*g.dy
+			gs[i] = g
+		}
+		may := s.screen.mayOverprint(gs)
+		kept := len(s.dropIndexed(append([]placed(nil), gs...)))
+		if kept < n {
+			repeats++
+		}
+		if !may {
+			screened++
+			if kept != n {
+				t.Fatalf("run %d: the screen passed a run whose search drops %d of %d glyphs", run, n-kept, n)
+			}
+		}
+	}
+	if screened < 300 || repeats < 300 {
+		t.Errorf("runs passed by the screen %d, runs with repeats %d: the test tries too few of either", screened, repeats)
+	}
+}
+
+// TestNoMarkBeforeU300: overlay takes no rune below U+0300 for a mark
+// without asking unicode.In.
+func TestNoMarkBeforeU300(t *testing.T) {
+	for r := rune(0); r < 0x300; r++ {
+		if unicode.In(r, unicode.Mn, unicode.Me) {
+			t.Errorf("U+%04X is a mark", r)
+		}
 	}
 }

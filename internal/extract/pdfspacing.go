@@ -114,15 +114,14 @@ func (lf *lineFont) tracked() (each float64, wide, ok bool) {
 }
 
 // letterSpacing sets the tracking of the glyphs of gs, taken in order, on
-// each line (gapBetween breaks lines).
-func letterSpacing(gs []placed, order []int32) {
+// each line (gapBetween breaks lines: breaks[k] before order[k], see
+// orderBreaks).
+func letterSpacing(gs []placed, order []int32, breaks []bool) {
 	var s spacingScratch
 	start := 0
 	for k := 1; k <= len(order); k++ {
-		if k < len(order) {
-			if brk, _ := gapBetween(&gs[order[k-1]], &gs[order[k]]); !brk {
-				continue
-			}
+		if k < len(order) && !breaks[k] {
+			continue
 		}
 		s.line(gs, order, start, k)
 		start = k

@@ -143,8 +143,14 @@ func (p *pageText) draw(g placed) {
 // lines that the glyphs' positions continue.
 func (p *pageText) flush() {
 	d := p.doc
-	gs := d.scratch.dropOverprints(d.drawn)
-	order := d.scratch.readingOrder(gs)
+	gs := d.drawn
+	var order []int32
+	var breaks []bool
+	if orderRepairs {
+		gs = d.scratch.dropOverprints(gs)
+		breaks = d.scratch.lineBreaks(gs)
+		order = d.scratch.readingOrder(gs, breaks)
+	}
 	if order == nil {
 		order = d.scratch.order[:0]
 		for i := range gs {
@@ -152,14 +158,21 @@ func (p *pageText) flush() {
 		}
 		d.scratch.order = order
 	}
-	letterSpacing(gs, order)
-	d.lines = lineEnds(gs, order, d.lines)
+	breaks = d.scratch.orderBreaks(gs, order, breaks)
+	if orderRepairs {
+		letterSpacing(gs, order, breaks)
+	}
+	d.lines = lineEnds(gs, order, breaks, d.lines)
 	for _, i := range order {
 		p.lay.add(gs[i])
 	}
 	clear(d.drawn)
 	d.drawn = d.drawn[:0]
 }
+
+// orderRepairs turns the repairs of pdforder.go on; it is a variable only
+// so that BenchmarkOrderRepairs can measure their cost.
+var orderRepairs = true
 
 // gstate is the part of the graphics and text state the layout needs.
 type gstate struct {
@@ -926,7 +939,8 @@ func (l *layouter) keepWhole(g placed, at int, free bool) {
 // it: a non-spacing mark, or a glyph without advance.
 func overlay(g *placed) bool {
 	r, _ := utf8.DecodeRuneInString(g.text)
-	return unicode.In(r, unicode.Mn, unicode.Me) || (g.x == g.ex && g.y == g.ey && !g.vertical)
+	// no mark comes before U+0300 (unicode.In is slow on every glyph)
+	return r >= 0x300 && unicode.In(r, unicode.Mn, unicode.Me) || (g.x == g.ex && g.y == g.ey && !g.vertical)
 }
 
 // gapBetween decides what separates glyph g from the previous glyph p:
