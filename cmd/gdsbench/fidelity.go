@@ -327,3 +327,26 @@ func letters(w string) int {
 	}
 	return n
 }
+
+// foldRTL writes each right-to-left word (Hebrew, Arabic) of ws in one
+// orientation, the lesser of it and its reverse: recall and precision
+// ask whether a word is there, and reversedRTL and reversedByForm which
+// way round it is. Without it a reference that stores a file's words
+// reversed (pdftotext on Arabic a LaTeX listing holds in reading order)
+// would count gds's right ones as missed.
+func foldRTL(ws []string) []string {
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = w
+		r, _ := utf8.DecodeRuneInString(w)
+		if !unicode.In(r, unicode.Hebrew, unicode.Arabic) {
+			continue
+		}
+		rs := []rune(w)
+		slices.Reverse(rs)
+		if rev := string(rs); rev < w {
+			out[i] = rev
+		}
+	}
+	return out
+}

@@ -199,3 +199,13 @@ func TestDeclaresCharset(t *testing.T) {
 		}
 	}
 }
+
+func TestFoldRTL(t *testing.T) {
+	got := foldRTL(words("שלום םולש ةيبرع عربية hello olleh"))
+	if got[0] != got[1] || got[2] != got[3] || got[4] == got[5] {
+		t.Errorf("foldRTL = %q: each Hebrew and Arabic word one way round, Latin as it is", got)
+	}
+	if r, p := recallPrecision(foldRTL(words("فقرة عربية")), foldRTL(words("ةرقف ةيبرع"))); r != 1 || p != 1 {
+		t.Errorf("recall %v precision %v of a reversed line, want 1 and 1 (reversal is counted apart)", r, p)
+	}
+}

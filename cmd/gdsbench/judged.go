@@ -27,7 +27,8 @@ import (
 // reverses right-to-left lines, so a reversal both references share is
 // not counted by the rule above; a file's judged count is the larger of
 // the two, and the letter-form count alone where the references
-// disagree.
+// disagree. Recall and precision take a right-to-left word in either
+// orientation (foldRTL): which way round it is, is the RTL figure's.
 
 // judgedScore is one file's text against two references.
 type judgedScore struct {
@@ -48,7 +49,7 @@ type judgedScore struct {
 // judge scores got against the references a and b (whole texts, pages
 // separated by form feeds) by the rule above; n bounds each evidence list.
 func judge(a, b, got string, n int) judgedScore {
-	wa, wb, wg := words(a), words(b), words(got)
+	wa, wb, wg := foldRTL(words(a)), foldRTL(words(b)), foldRTL(words(got))
 	agreed := agreedWords(wa, wb)
 	var s judgedScore
 	s.Agreed = len(agreed)
@@ -84,8 +85,9 @@ func judge(a, b, got string, n int) judgedScore {
 		chainsA[k] = min(c, chainsB[k])
 	}
 	s.Joined, s.Boundaries = chainsIn(got, chainsA, lost), boundaries
+	rightB := counts(words(b)) // cb holds right-to-left words either way round
 	for _, w := range reversedRTL(a, got) {
-		if cb[w] > 0 && !slices.Contains(s.RTL, w) {
+		if rightB[w] > 0 && !slices.Contains(s.RTL, w) {
 			s.RTL = append(s.RTL, w)
 		}
 	}

@@ -41,8 +41,12 @@ func TestJudge(t *testing.T) {
 			recall: 1, precision: 0.5, agreed: 1, extra: []string{"word×1"},
 		},
 		{
-			name: "nothing agreed", a: "ةيبرعلا", b: "العربية", got: "العربية",
+			name: "nothing agreed", a: "عربي", b: "العربية", got: "العربية",
 			recall: 1, precision: 1, onlyA: 1, onlyB: 1, gotOnlyB: 1, unjudgeable: true,
+		},
+		{
+			name: "a word one reference holds reversed: found, its orientation counted apart", a: "ةيبرعلا", b: "العربية", got: "العربية",
+			recall: 1, precision: 1, agreed: 1,
 		},
 		{
 			name: "agreeing on half", a: "one two three four", b: "one two five six", got: "one two three four",

@@ -665,7 +665,7 @@ func rcMeasure(ctx context.Context, home, refDir string, items []rcItem) ([]rcFi
 				prev, prevPage = c.Text, c.Page
 			}
 			text := all.String()
-			refWords, gotWords := words(ref), words(text)
+			refWords, gotWords := foldRTL(words(ref)), foldRTL(words(text))
 			f.Recall, f.Precision = recallPrecision(refWords, gotWords)
 			f.RefOnly, f.GdsOnly = onlyIn(refWords, gotWords, 6), onlyIn(gotWords, refWords, 6)
 			f.Joined, f.Boundaries = joinedWords(ref, text)
