@@ -662,9 +662,19 @@ func utf16String(s string) string {
 func simpleEncoding(v pdf.Value, budget *pdfBudget) (t *[256]rune, multi map[int]string) {
 	t = new([256]rune)
 	// name gives code the character(s) of a glyph name; an unknown name
-	// keeps what the code had.
+	// keeps what the code had. A name both an Arabic and a Hebrew letter
+	// may have (kaffinal) is read in the script of the font's other
+	// letters once all are read (hebrewFont).
+	var twoScripts map[int]string
 	name := func(code int, glyph string) {
 		s := glyphText(glyph)
+		delete(twoScripts, code)
+		if s != "" && hebrewName(glyph) != "" && arabicName(glyph) != "" {
+			if twoScripts == nil {
+				twoScripts = map[int]string{}
+			}
+			twoScripts[code] = glyph
+		}
 		r, n := utf8.DecodeRuneInString(s)
 		switch {
 		case s == "":
@@ -704,6 +714,7 @@ func simpleEncoding(v pdf.Value, budget *pdfBudget) (t *[256]rune, multi map[int
 	if cm == nil {
 		t[0x27], t[0x60] = '\u2019', '\u2018' // StandardEncoding quotes
 	}
+	plain := *t // the base table, before the font program's own encoding
 	if base == "" {
 		// No base encoding: the font's own. The Symbol font's is known;
 		// an embedded Type 1 font states its own in its program (math
@@ -734,13 +745,42 @@ func simpleEncoding(v pdf.Value, budget *pdfBudget) (t *[256]rune, multi map[int
 				code = int(x.Int64())
 			case pdf.Name:
 				if code >= 0 && code < 256 {
+					if glyphText(x.Name()) == "" {
+						// A glyph the font program's encoding does not
+						// put there (cjhebrew's endofword over its
+						// alef): the code is read as in the base table.
+						t[code] = plain[code]
+						delete(multi, code)
+						delete(twoScripts, code)
+					}
 					name(code, x.Name())
 				}
 				code++
 			}
 		}
 	}
+	if len(twoScripts) > 0 && hebrewFont(t) {
+		for code, glyph := range twoScripts {
+			r, _ := utf8.DecodeRuneInString(hebrewName(glyph))
+			t[code] = r
+		}
+	}
 	return t, multi
+}
+
+// hebrewFont reports whether an encoding has more Hebrew letters and
+// points than Arabic ones.
+func hebrewFont(t *[256]rune) bool {
+	n := 0
+	for _, r := range t {
+		switch {
+		case unicode.Is(unicode.Hebrew, r):
+			n++
+		case unicode.Is(unicode.Arabic, r):
+			n--
+		}
+	}
+	return n > 0
 }
 
 // symbolGreek are the letters of the Symbol font's encoding at codes
