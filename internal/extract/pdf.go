@@ -60,6 +60,7 @@ func extractPDF(ctx context.Context, data []byte) (Doc, error) {
 			return Doc{}, err
 		}
 		pt := newPageText(pd)
+		pt.box = newPageBox(pd.boxOf(pg, "MediaBox"), pd.boxOf(pg, "CropBox"))
 		err := safely(func() { pt.run(pg.Key("Contents"), pd.inherited(pg, "Resources"), identity, 0) })
 		if ctx.Err() != nil {
 			return Doc{}, ctx.Err()
@@ -321,6 +322,24 @@ func pdfPages(catalog pdf.Value) []pdf.Value {
 	}
 	walk(catalog.Key("Pages"), 0)
 	return out
+}
+
+// boxOf returns the page's rectangle key (inherited), nil when it is not
+// an array of four numbers.
+func (d *pdfDoc) boxOf(pg pdf.Value, key string) []float64 {
+	v := d.inherited(pg, key)
+	if v.Kind() != pdf.Array || v.Len() != 4 {
+		return nil
+	}
+	r := make([]float64, 4)
+	for i := range r {
+		x := v.Index(i)
+		if k := x.Kind(); k != pdf.Integer && k != pdf.Real {
+			return nil
+		}
+		r[i] = x.Float64()
+	}
+	return r
 }
 
 // inherited looks key up on the page and its ancestors (Resources,

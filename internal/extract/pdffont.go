@@ -3,6 +3,8 @@ package extract
 import (
 	"errors"
 	"io"
+	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -31,6 +33,7 @@ type pdfFont struct {
 	type0    bool
 	vertical bool
 	scale    float64 // glyph space → text space (0.001, or FontMatrix[0] for Type3)
+	em       float64 // the font's em in text space per unit of font size: 1 but for odd Type 3 fonts (type3Em)
 
 	space  []codeRange       // code lengths (Type0), from the CMap
 	split  func(string) int  // length of the next code when space is empty
@@ -41,13 +44,14 @@ type pdfFont struct {
 	utf16  bool              // predefined Uni*-UCS2/UTF16 CMap
 	cidUni []rune            // Identity CMap: an Adobe collection's CID → Unicode
 
-	firstChar int
-	widths    []float64          // simple fonts
-	stdWidths map[rune]float64   // a standard font without Widths
-	stdFixed  float64            // Courier without Widths: 600
-	cidW      map[uint32]float64 // CID fonts
-	dw        float64
-	dwSet     bool // dw is the font's MissingWidth (simple fonts), not a guess
+	firstChar  int
+	widths     []float64          // simple fonts
+	zeroWidths bool               // widths has an advance: a 0 in it is a glyph without advance (a point, a mark)
+	stdWidths  map[rune]float64   // a standard font without Widths
+	stdFixed   float64            // Courier without Widths: 600
+	cidW       map[uint32]float64 // CID fonts
+	dw         float64
+	dwSet      bool // dw is the font's MissingWidth (simple fonts), not a guess
 }
 
 // glyph is one decoded character code.
@@ -63,7 +67,7 @@ type glyph struct {
 // newPDFFont reads a font dictionary. It never fails: unknown encodings
 // decode as Latin-1 / nothing rather than stopping the page.
 func newPDFFont(v pdf.Value, budget *pdfBudget) *pdfFont {
-	f := &pdfFont{scale: 0.001, dw: 1000}
+	f := &pdfFont{scale: 0.001, dw: 1000, em: 1}
 	sub := v.Key("Subtype").Name()
 	if sub == "Type3" {
 		if m := v.Key("FontMatrix"); m.Len() >= 1 && m.Index(0).Float64() != 0 {
@@ -83,6 +87,7 @@ func newPDFFont(v pdf.Value, budget *pdfBudget) *pdfFont {
 	w := v.Key("Widths")
 	for i := 0; i < w.Len() && i < 256; i++ {
 		f.widths = append(f.widths, w.Index(i).Float64())
+		f.zeroWidths = f.zeroWidths || f.widths[i] > 0
 	}
 	f.dw = v.Key("FontDescriptor").Key("MissingWidth").Float64()
 	f.dwSet = f.dw > 0
@@ -94,7 +99,37 @@ func newPDFFont(v pdf.Value, budget *pdfBudget) *pdfFont {
 		// known, and word spaces are judged from them.
 		f.stdWidths, f.stdFixed = core14Metrics(v.Key("BaseFont").Name())
 	}
+	if sub == "Type3" {
+		f.em = type3Em(f.widths, f.scale)
+	}
 	return f
+}
+
+// type3Em returns the em of a Type 3 font in text space per unit of font
+// size. A Type 3 font's glyph space is its own: most map 1000 units, or
+// the pixels of a TeX bitmap font, to the font size, and their glyphs
+// advance a fraction of an em; one whose FontMatrix is 1 and glyphs 59
+// units wide (Ghostscript's bitmap digits, set at 0.04 pt) advances 59
+// font sizes a glyph, and every gap measured against the size would be a
+// word space ("1 0" for 10). When the glyphs' median advance is not
+// between 0.02 and 4 font sizes, the em is taken as twice that advance,
+// the width of an average glyph as pdftotext guesses it; 1 otherwise.
+func type3Em(widths []float64, scale float64) float64 {
+	var adv []float64
+	for _, w := range widths {
+		if a := math.Abs(w * scale); a > 0 {
+			adv = append(adv, a)
+		}
+	}
+	if len(adv) == 0 {
+		return 1
+	}
+	slices.Sort(adv)
+	m := adv[len(adv)/2]
+	if m >= 0.02 && m <= 4 {
+		return 1
+	}
+	return 2 * m
 }
 
 // core14Metrics returns the advances by character of a standard font
@@ -332,7 +367,7 @@ func (f *pdfFont) advance(c uint32) (float64, bool) {
 		return f.dw, true
 	}
 	i := int(c) - f.firstChar
-	if i >= 0 && i < len(f.widths) && f.widths[i] > 0 {
+	if i >= 0 && i < len(f.widths) && (f.widths[i] > 0 || f.widths[i] == 0 && f.zeroWidths) {
 		return f.widths[i], true
 	}
 	if f.stdFixed > 0 {
@@ -347,9 +382,10 @@ func (f *pdfFont) advance(c uint32) (float64, bool) {
 }
 
 // listsZero reports whether the Widths of simple font f give code c an
-// advance of 0. Such a width is taken for a guess (producers list 0 for
-// glyphs they did not measure), unless the glyph is one set on the letter
-// before it (setOnLetter).
+// advance of 0. In a font whose Widths list no advance at all such a
+// width is taken for a guess (producers list 0 for glyphs they did not
+// measure), unless the glyph is one set on the letter before it
+// (setOnLetter); where they list advances, advance takes it as it is.
 func (f *pdfFont) listsZero(c uint32) bool {
 	i := int(c) - f.firstChar
 	return !f.type0 && i >= 0 && i < len(f.widths) && f.widths[i] == 0

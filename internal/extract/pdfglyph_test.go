@@ -1,11 +1,53 @@
 package extract
 
 import (
+	"bytes"
+	"context"
 	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
 )
+
+// TestType3Em: a Type 3 font whose glyphs advance a plausible fraction
+// of the font size keeps its em; one whose FontMatrix leaves them tens of
+// font sizes wide (or a thousandth of one) gets twice their median
+// advance.
+func TestType3Em(t *testing.T) {
+	tests := []struct {
+		widths []float64
+		scale  float64
+		want   float64
+	}{
+		{[]float64{500, 600, 278}, 0.001, 1},   // a 1000-unit glyph space
+		{[]float64{42, 55, 61}, 0.01204, 1},    // a TeX bitmap font (pixels)
+		{[]float64{59, 59, 59, 59}, 1, 118},    // Ghostscript's bitmap digits
+		{[]float64{0, 59, 61, 0, 57}, -1, 118}, // empty slots do not count; a mirrored matrix neither
+		{[]float64{5, 6, 7}, 0.001, 0.012},     // glyphs a hundredth of the size
+		{nil, 1, 1},                            // no widths: nothing to go by
+	}
+	for _, tt := range tests {
+		if got := type3Em(tt.widths, tt.scale); got < tt.want*0.999 || got > tt.want*1.001 {
+			t.Errorf("type3Em(%v, %v) = %v, want %v", tt.widths, tt.scale, got, tt.want)
+		}
+	}
+}
+
+// TestPDFType3OddGlyphSpace: numbers set in a Type 3 font whose glyph
+// space is the text space (FontMatrix 1, glyphs 59 units wide at 0.04
+// pt: Ghostscript's digits on the upside-down face of a calendar in
+// arabi's user guide, drawn leftwards) keep their digits together: "10
+// 11", not "1 0 1 1".
+func TestPDFType3OddGlyphSpace(t *testing.T) {
+	font := "<< /Type /Font /Subtype /Type3 /FontMatrix [1 0 0 -1 0 0] /FontBBox [0 0 1000 1000] /FirstChar 48 /LastChar 57 " +
+		"/Widths [" + strings.Repeat("59 ", 10) + "] /CharProcs << >> " +
+		"/Encoding << /Type /Encoding /Differences [48 /zero /one /two /three /four /five /six /seven /eight /nine] >> >>"
+	content := "q 1 0 0 -1 0 800 cm BT /F2 0.04 Tf -2.236 0 0 -1 300 400 Tm (9) Tj 8.3 0 Td (10) Tj -8.3 9.5 Td (11) Tj 9.5 0 Td (12) Tj ET Q"
+	_, text := extractPDFText(t, onePage(t, content, "/Font << /F1 5 0 R /F2 6 0 R >>", font))
+	if want := "9 10\n11 12"; text != want {
+		t.Errorf("%q, want %q", text, want)
+	}
+}
 
 // TestGlyphNamesOfOtherFonts: glyph names the Adobe Glyph List spells
 // otherwise, as Arabic and Hebrew fonts give them (Monotype's
@@ -90,5 +132,104 @@ func TestPDFDifferencesOverBuiltIn(t *testing.T) {
 	_, text := extractPDFText(t, onePage(t, "BT /F2 10 Tf 50 50 Td (!\"') Tj ET", "/Font << /F1 5 0 R /F2 6 0 R >>", font, desc, ff))
 	if want := "אב!"; text != want { // laid out left to right, read right to left
 		t.Errorf("%q, want %q", text, want)
+	}
+}
+
+// TestPDFZeroWidthGlyph: a glyph whose Widths entry is 0 has no advance
+// when the font lists advances, be it no mark (cjhebrew's endofword,
+// drawn before each Hebrew word): the word after it, set a quarter em
+// after the last letter, stays apart ("a!b is", not "a!bis"). A font
+// whose Widths are all 0 says nothing of its advances.
+func TestPDFZeroWidthGlyph(t *testing.T) {
+	for _, tt := range []struct{ widths, want string }{
+		{"500 0 500", "a!b is"},
+		{"0 0 0", "a!bis"}, // no widths: 500 each, "is" drawn over the b
+	} {
+		font := "<< /Type /Font /Subtype /Type1 /BaseFont /F /FirstChar 65 /LastChar 67 /Widths [" + tt.widths + "] " +
+			"/Encoding << /Differences [65 /a /exclam /b] >> >>"
+		content := "BT /F2 10 Tf 50 50 Td (ABC) Tj 12.5 0 Td /F1 10 Tf (is) Tj ET"
+		_, text := extractPDFText(t, onePage(t, content, "/Font << /F1 5 0 R /F2 6 0 R >>", font))
+		if text != tt.want {
+			t.Errorf("widths %s: %q, want %q", tt.widths, text, tt.want)
+		}
+	}
+}
+
+// TestPDFMarkBeginsLine: a glyph without advance that begins a line
+// (cjhebrew's table of points, each cell starting with one) ends where
+// it stands, not where the line before ended: the letters after it stay
+// on its line.
+func TestPDFMarkBeginsLine(t *testing.T) {
+	font := "<< /Type /Font /Subtype /Type1 /BaseFont /F /FirstChar 65 /LastChar 66 /Widths [0 500] " +
+		"/Encoding << /Differences [65 /exclam /b] >> >>"
+	content := "BT /F1 10 Tf 50 700 Td (consonants) Tj /F2 10 Tf 0 -30 Td (ABB) Tj ET"
+	_, text := extractPDFText(t, onePage(t, content, "/Font << /F1 5 0 R /F2 6 0 R >>", font))
+	if want := "consonants\n!bb"; text != want {
+		t.Errorf("%q, want %q", text, want)
+	}
+}
+
+// TestPageBox: the visible area is the crop box within the media box;
+// a glyph is outside it when wholly beyond it by more than its size.
+func TestPageBox(t *testing.T) {
+	tests := []struct {
+		media, crop []float64
+		want        pageBox
+	}{
+		{[]float64{0, 0, 612, 792}, nil, pageBox{0, 0, 612, 792, true}},
+		{[]float64{612, 792, 0, 0}, nil, pageBox{0, 0, 612, 792, true}},                           // corners in any order
+		{[]float64{0, 0, 612, 792}, []float64{50, 50, 700, 700}, pageBox{50, 50, 612, 700, true}}, // crop box clipped
+		{[]float64{0, 0, 612, 792}, []float64{700, 800, 900, 900}, pageBox{0, 0, 612, 792, true}}, // crop box off the page
+		{nil, []float64{0, 0, 100, 100}, pageBox{}},                                               // no media box: no clipping
+		{[]float64{0, 0, 0, 0}, nil, pageBox{}},
+		{[]float64{0, 0, 612}, nil, pageBox{}},
+	}
+	for _, tt := range tests {
+		if got := newPageBox(tt.media, tt.crop); got != tt.want {
+			t.Errorf("newPageBox(%v, %v) = %v, want %v", tt.media, tt.crop, got, tt.want)
+		}
+	}
+	box := newPageBox([]float64{0, 0, 612, 792}, nil)
+	for _, tt := range []struct {
+		g   placed
+		out bool
+	}{
+		{placed{x: 100, y: 100, ex: 105, ey: 100, size: 10}, false},
+		{placed{x: 100, y: -5, ex: 105, ey: -5, size: 10}, false}, // a descender's worth below: kept
+		{placed{x: 100, y: -30, ex: 105, ey: -30, size: 10}, true},
+		{placed{x: -40, y: 100, ex: -35, ey: 100, size: 10}, true},
+		{placed{x: 615, y: 100, ex: 620, ey: 100, size: 10}, false},
+		{placed{x: 900, y: 100, ex: 905, ey: 100, size: 10}, true},
+		{placed{x: 100, y: 1000, ex: 105, ey: 1000, size: 10}, true},
+	} {
+		if got := box.outside(&tt.g); got != tt.out {
+			t.Errorf("outside(%+v) = %v, want %v", tt.g, got, tt.out)
+		}
+	}
+	if (pageBox{}).outside(&placed{x: -1e6, y: -1e6, size: 1}) {
+		t.Error("a page without a box clips")
+	}
+}
+
+// TestPDFOffPageText: text drawn off the page (the tiles of a pattern
+// that overflow it, frames of a slide hidden below it) is not read; text
+// on it, and on a page without a media box, is.
+func TestPDFOffPageText(t *testing.T) {
+	content := "BT /F1 10 Tf 50 100 Td (seen) Tj 0 -300 Td (below) Tj 700 400 Td (right) Tj ET"
+	page := func(box string) []byte {
+		return pdfOf(t, catalogObj, pagesObj,
+			"<< /Type /Page /Parent 2 0 R "+box+" /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
+			streamObj("", content), helvetica)
+	}
+	for _, tt := range []struct{ box, want string }{
+		{"/MediaBox [0 0 612 792]", "seen"},
+		{"/MediaBox [0 -400 1000 792]", "seen\nbelow\nright"},
+		{"/MediaBox [0 0 612 792] /CropBox [0 0 40 40]", ""},
+		{"", "seen\nbelow\nright"},
+	} {
+		doc, err := Extract(context.Background(), "application/pdf", bytes.NewReader(page(tt.box)), 0)
+		if text := doc.Text(); err != nil && tt.want != "" || text != tt.want {
+			t.Errorf("%s: %q (%v), want %q", tt.box, text, err, tt.want)
+		}
 	}
 }

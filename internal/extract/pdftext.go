@@ -76,6 +76,7 @@ type pdfDoc struct {
 	drawn   []placed
 	scratch orderScratch
 	lines   []textLine // lineEnds's buffer
+	offPage int        // bytes of the glyphs drawn off their page (pageBox)
 }
 
 func newPDFDoc(budget *pdfBudget, src *pdfSource) *pdfDoc {
@@ -116,6 +117,7 @@ type pageText struct {
 	doc *pdfDoc
 	lay layouter
 	buf []glyph
+	box pageBox // glyphs wholly outside it are not drawn
 }
 
 func newPageText(doc *pdfDoc) *pageText {
@@ -130,7 +132,16 @@ func (p *pageText) text() string {
 }
 
 // draw takes glyph g as drawn; every maxDrawn glyphs they are laid out.
+// A glyph wholly outside the page is not seen and is dropped.
 func (p *pageText) draw(g placed) {
+	if p.box.outside(&g) {
+		// Unseen text costs as much to read as text: it is bounded
+		// as the text is (a stream drawing megabytes below the page).
+		if p.doc.offPage += len(g.text); p.doc.offPage > textLimit {
+			p.doc.budget.stop("text size")
+		}
+		return
+	}
 	d := p.doc
 	d.drawn = append(d.drawn, g)
 	if len(d.drawn) >= maxDrawn {
@@ -173,6 +184,56 @@ func (p *pageText) flush() {
 // orderRepairs turns the repairs of pdforder.go on; it is a variable only
 // so that BenchmarkOrderRepairs can measure their cost.
 var orderRepairs = true
+
+// pageBox is the visible area of a page in default user space, where
+// glyphs are placed: its CropBox within its MediaBox. A page without a
+// readable box (ok false) shows everything.
+type pageBox struct {
+	llx, lly, urx, ury float64
+	ok                 bool
+}
+
+// newPageBox returns the visible area of a page from its MediaBox and
+// CropBox (each nil when absent or not four numbers): the crop box
+// clipped to the media box; the media box when the crop box is absent or
+// outside it.
+func newPageBox(media, crop []float64) pageBox {
+	normalized := func(r []float64) (pageBox, bool) {
+		if len(r) != 4 {
+			return pageBox{}, false
+		}
+		b := pageBox{math.Min(r[0], r[2]), math.Min(r[1], r[3]), math.Max(r[0], r[2]), math.Max(r[1], r[3]), true}
+		for _, v := range r {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return pageBox{}, false
+			}
+		}
+		return b, b.urx-b.llx >= 1 && b.ury-b.lly >= 1
+	}
+	m, ok := normalized(media)
+	if !ok {
+		return pageBox{}
+	}
+	if c, ok := normalized(crop); ok {
+		c = pageBox{math.Max(c.llx, m.llx), math.Max(c.lly, m.lly), math.Min(c.urx, m.urx), math.Min(c.ury, m.ury), true}
+		if c.urx-c.llx >= 1 && c.ury-c.lly >= 1 {
+			return c
+		}
+	}
+	return m
+}
+
+// outside reports whether glyph g lies wholly outside the box, by more
+// than its size: a glyph drawn off the page, as the tiles of a pattern
+// that overflow it, is not seen (pdftotext and MuPDF drop it too).
+func (b pageBox) outside(g *placed) bool {
+	if !b.ok {
+		return false
+	}
+	m := g.size
+	return math.Max(g.x, g.ex)+m < b.llx || math.Min(g.x, g.ex)-m > b.urx ||
+		math.Max(g.y, g.ey)+m < b.lly || math.Min(g.y, g.ey)-m > b.ury
+}
 
 // gstate is the part of the graphics and text state the layout needs.
 type gstate struct {
@@ -515,7 +576,7 @@ func (in *interp) show(s string) {
 		end := matrix{st.fs * st.th, 0, 0, st.fs, 0, st.ts}.mul(glyphEnd.mul(st.tm)).mul(st.ctm)
 		ex, ey := end.apply(0, 0)
 		st.tm = matrix{1, 0, 0, 1, tx, ty}.mul(st.tm)
-		size := math.Sqrt(math.Abs(trm[0]*trm[3] - trm[1]*trm[2]))
+		size := math.Sqrt(math.Abs(trm[0]*trm[3]-trm[1]*trm[2])) * st.font.em
 		dx, dy := 1.0, 0.0
 		if n := math.Hypot(trm[0], trm[1]); n > 0 {
 			dx, dy = trm[0]/n, trm[1]/n
@@ -853,6 +914,7 @@ func (l *layouter) separation(g *placed) (brk, sp bool) {
 // put writes glyph g after what was laid out before it, separated as s
 // says when set, else as their positions say.
 func (l *layouter) put(g placed, s sep) {
+	newLine := false
 	if l.hasPrev {
 		brk, sp := s.brk, s.sp
 		if !s.set {
@@ -867,6 +929,7 @@ func (l *layouter) put(g placed, s sep) {
 				l.rtlLeft++
 			}
 		}
+		newLine = brk
 		switch {
 		case brk:
 			if !(isCJK(l.last) && isCJK(first)) || g.afterShortLine {
@@ -888,10 +951,12 @@ func (l *layouter) put(g placed, s sep) {
 	} else {
 		l.endsBlank = true
 	}
-	if l.hasPrev && overlay(&g) {
+	if l.hasPrev && !newLine && overlay(&g) {
 		// A mark set over or under a letter (Devanagari vowel signs,
 		// Hebrew points) does not move the end of the word: the next
-		// letter is measured from the end of the letter under it.
+		// letter is measured from the end of the letter under it (on
+		// its line: a glyph without advance that begins a line ends
+		// where it stands).
 		if (l.prev.ex-g.ex)*g.dx+(l.prev.ey-g.ey)*g.dy > 0 {
 			g.ex, g.ey = l.prev.ex, l.prev.ey
 		}
