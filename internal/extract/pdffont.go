@@ -34,6 +34,7 @@ type pdfFont struct {
 	vertical bool
 	scale    float64 // glyph space → text space (0.001, or FontMatrix[0] for Type3)
 	em       float64 // the font's em in text space per unit of font size: 1 but for odd Type 3 fonts (type3Em)
+	flipped  bool    // a Type 3 FontMatrix that mirrors its glyphs (Ghostscript's [1 0 0 -1]): drawn with a mirroring text matrix, they stand upright
 
 	space  []codeRange       // code lengths (Type0), from the CMap
 	split  func(string) int  // length of the next code when space is empty
@@ -70,8 +71,12 @@ func newPDFFont(v pdf.Value, budget *pdfBudget) *pdfFont {
 	f := &pdfFont{scale: 0.001, dw: 1000, em: 1}
 	sub := v.Key("Subtype").Name()
 	if sub == "Type3" {
-		if m := v.Key("FontMatrix"); m.Len() >= 1 && m.Index(0).Float64() != 0 {
+		m := v.Key("FontMatrix")
+		if m.Len() >= 1 && m.Index(0).Float64() != 0 {
 			f.scale = m.Index(0).Float64()
+		}
+		if m.Len() >= 4 {
+			f.flipped = m.Index(0).Float64()*m.Index(3).Float64()-m.Index(1).Float64()*m.Index(2).Float64() < 0
 		}
 	}
 	if tu := v.Key("ToUnicode"); tu.Kind() == pdf.Stream {

@@ -37,15 +37,19 @@ func TestType3Em(t *testing.T) {
 // space is the text space (FontMatrix 1, glyphs 59 units wide at 0.04
 // pt: Ghostscript's digits on the upside-down face of a calendar in
 // arabi's user guide, drawn leftwards) keep their digits together: "10
-// 11", not "1 0 1 1".
+// 11", not "1 0 1 1"; on a face set with a shearing matrix that mirrors
+// what the FontMatrix mirrors, the cells stay apart ("9 10 11", not
+// "91011").
 func TestPDFType3OddGlyphSpace(t *testing.T) {
 	font := "<< /Type /Font /Subtype /Type3 /FontMatrix [1 0 0 -1 0 0] /FontBBox [0 0 1000 1000] /FirstChar 48 /LastChar 57 " +
 		"/Widths [" + strings.Repeat("59 ", 10) + "] /CharProcs << >> " +
 		"/Encoding << /Type /Encoding /Differences [48 /zero /one /two /three /four /five /six /seven /eight /nine] >> >>"
-	content := "q 1 0 0 -1 0 800 cm BT /F2 0.04 Tf -2.236 0 0 -1 300 400 Tm (9) Tj 8.3 0 Td (10) Tj -8.3 9.5 Td (11) Tj 9.5 0 Td (12) Tj ET Q"
-	_, text := extractPDFText(t, onePage(t, content, "/Font << /F1 5 0 R /F2 6 0 R >>", font))
-	if want := "9 10\n11 12"; text != want {
-		t.Errorf("%q, want %q", text, want)
+	for _, tm := range []string{"-2.236 0 0 -1 300 400", "-0.321543 0.442566 0.989607 0.143798 262 666"} {
+		content := "q 0 0.75 -0.75 0 600 100 cm BT /F2 0.0865 Tf " + tm + " Tm (9) Tj 20.43 0 Td (10) Tj 20.43 0 Td (11) Tj -40.86 20.43 Td (12) Tj ET Q"
+		_, text := extractPDFText(t, onePage(t, content, "/Font << /F1 5 0 R /F2 6 0 R >>", font))
+		if want := "9 10 11\n12"; text != want {
+			t.Errorf("Tm %s: %q, want %q", tm, text, want)
+		}
 	}
 }
 

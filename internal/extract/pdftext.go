@@ -581,10 +581,17 @@ func (in *interp) show(s string) {
 		if n := math.Hypot(trm[0], trm[1]); n > 0 {
 			dx, dy = trm[0]/n, trm[1]/n
 		}
-		if !st.font.vertical && trm[0] < 0 && trm[0]*trm[3]-trm[1]*trm[2] < 0 {
+		det := trm[0]*trm[3] - trm[1]*trm[2]
+		if st.font.flipped {
+			det = -det
+		}
+		if !st.font.vertical && trm[0] < 0 && det < 0 {
 			// A glyph mirrored left to right (the reversed E of the
 			// XeTeX logo) spans the same place as an upright one
-			// drawn from its end: it is laid out as that.
+			// drawn from its end: it is laid out as that. A Type 3
+			// font whose FontMatrix mirrors its glyphs is mirrored
+			// back by such a matrix: its glyphs are turned, not
+			// mirrored (the faces of Ghostscript's calendars).
 			x, y, ex, ey = ex, ey, x, y
 			dx, dy = -dx, -dy
 		}
