@@ -237,3 +237,24 @@ func TestPDFOffPageText(t *testing.T) {
 		}
 	}
 }
+
+// TestVisualToLogicalNumbers: in a right-to-left line, numbers with no
+// letter between them follow each other right to left, each read left to
+// right (arabi's samplebook: "(١٩٢٤ - ١٩٢٨)", drawn "(١٩٢٨ - ١٩٢٤)"); a
+// number joined by a separator stays one; a left-to-right phrase keeps
+// its order.
+func TestVisualToLogicalNumbers(t *testing.T) {
+	tests := []struct{ visual, logical string }{
+		{"(١٩٢٨ - ١٩٢٤) سيراب", "باريس (١٩٢٤ - ١٩٢٨)"},
+		{"(1928 - 1924) سيراب", "باريس (1924 - 1928)"},
+		{"1924-1928 سيراب", "باريس 1924-1928"},
+		{"3.5 و 12:30 ةعاسلا", "الساعة 12:30 و 3.5"},
+		{"7 8 9 و ماقرأ", "أرقام و 9 8 7"},
+		{"(LaTeX 2e) يبرعلا ماظن", "نظام العربي (LaTeX 2e)"},
+	}
+	for _, tt := range tests {
+		if got := visualToLogical(tt.visual); got != tt.logical {
+			t.Errorf("visualToLogical(%q) = %q, want %q", tt.visual, got, tt.logical)
+		}
+	}
+}

@@ -1229,7 +1229,24 @@ func glyphsToLogical(gs []string) string {
 	}
 	if rtl >= ltr {
 		reverse(gs, true)
-		runs(strongLTR, func(r rune) bool { return isRTL(r) && !unicode.IsDigit(r) }, func(a []string) { reverse(a, true) })
+		runs(strongLTR, func(r rune) bool { return isRTL(r) && !unicode.IsDigit(r) }, func(a []string) {
+			for _, g := range a {
+				if r := head(g); unicode.IsLetter(r) && !isRTL(r) {
+					reverse(a, true) // a left-to-right phrase, its numbers in it
+					return
+				}
+			}
+			// Numbers alone: each reads left to right, and they follow
+			// each other right to left ("(١٩٢٤ - ١٩٢٨)" is drawn
+			// "(١٩٢٨ - ١٩٢٤)"), as the bidirectional algorithm
+			// orders numbers between which no letter stands.
+			for i := 0; i < len(a); i++ {
+				if j := numberEnd(a, i); j > i {
+					reverse(a[i:j], false)
+					i = j - 1
+				}
+			}
+		})
 	} else {
 		rtlLetter := func(r rune) bool { return isRTL(r) && unicode.IsLetter(r) }
 		runs(rtlLetter, func(r rune) bool { return unicode.IsLetter(r) && !isRTL(r) }, func(a []string) {
@@ -1247,6 +1264,43 @@ func glyphsToLogical(gs []string) string {
 		})
 	}
 	return strings.Join(gs, "")
+}
+
+// numberEnd returns the end of the number that starts at glyph i of a
+// (i when none does): digits, with a single separator between two of them
+// (a comma, period, slash or colon; for European digits also a plus or
+// minus: "1924-1928", "12:30", "3.5"), and for European digits the
+// percent, degree or currency signs next to them, as the bidirectional
+// algorithm joins them (its rules W4 and W5).
+func numberEnd(a []string, i int) int {
+	head := func(k int) rune { r, _ := utf8.DecodeRuneInString(a[k]); return r }
+	digit := func(k int) bool { return k < len(a) && unicode.IsDigit(head(k)) }
+	european := func(k int) bool { return head(k) <= '9' }
+	terminator := func(k int) bool {
+		r := head(k)
+		return len(a[k]) == utf8.RuneLen(r) && (r == '%' || r == '°' || r == '#' || unicode.Is(unicode.Sc, r))
+	}
+	j := i
+	for j < len(a) && terminator(j) && digit(j+1) && european(j+1) {
+		j++
+	}
+	if !digit(j) {
+		return i
+	}
+	for {
+		switch {
+		case digit(j):
+			j++
+		case j+1 < len(a) && digit(j+1) && digit(j-1) && len(a[j]) == 1 && strings.ContainsRune(",./:", rune(a[j][0])):
+			j++
+		case j+1 < len(a) && digit(j+1) && digit(j-1) && european(j-1) && european(j+1) && (a[j] == "-" || a[j] == "+"):
+			j++
+		case j < len(a) && digit(j-1) && european(j-1) && terminator(j):
+			j++
+		default:
+			return j
+		}
+	}
 }
 
 // cleanLines trims trailing spaces, collapses runs of blank lines.
