@@ -2,6 +2,7 @@ package extract
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -423,5 +424,27 @@ func TestPDFCJKLineEnds(t *testing.T) {
 		if _, text := extractPDFText(t, onePage(t, content, "/Font << /F1 5 0 R /F2 6 0 R >>", font)); text != tt.want {
 			t.Errorf("%s: %q, want %q", tt.name, text, tt.want)
 		}
+	}
+}
+
+// TestPDFLetterSpacedCircle: a letter-spaced title set round a circle
+// (a seal's "CHONGQING UNIVERSITY"), each letter turned a little more
+// than the one before, reads as its words.
+func TestPDFLetterSpacedCircle(t *testing.T) {
+	var ops []string
+	x, y, angle := 300.0, 500.0, 0.0
+	for _, r := range "CHONGQING UNIVERSITY" {
+		c, sn := math.Cos(angle*math.Pi/180), math.Sin(angle*math.Pi/180)
+		if r == ' ' {
+			x, y = x+10*c, y+10*sn
+			continue
+		}
+		ops = append(ops, fmt.Sprintf("%.4f %.4f %.4f %.4f %.3f %.3f Tm (%c) Tj", c, sn, -sn, c, x, y, r))
+		x, y = x+8.3*c, y+8.3*sn // Courier's 6 pt and 2.3 pt of letter spacing
+		angle += 10
+	}
+	content := "BT /F2 10 Tf " + strings.Join(ops, " ") + " ET"
+	if _, text := extractPDFText(t, onePage(t, content, "/Font << /F1 5 0 R /F2 6 0 R >>", courier)); text != "CHONGQING UNIVERSITY" {
+		t.Errorf("%q, want \"CHONGQING UNIVERSITY\"", text)
 	}
 }

@@ -128,7 +128,7 @@ func letterSpacing(gs []placed, order []int32, breaks []bool) {
 	}
 	for _, p := range s.pending {
 		for _, w := range s.wide {
-			if w.font == p.font && w.size == p.size && math.Abs(w.each-p.each) <= sameTracking*p.size {
+			if w.font == p.font && sameSize(w.size, p.size) && math.Abs(w.each-p.each) <= sameTracking*p.size {
 				s.measure(gs, order, p.start, p.end)
 				s.apply(gs, order, p.start, p.end, p.lineTracking)
 				break
@@ -146,7 +146,7 @@ func (s *spacingScratch) measure(gs []placed, order []int32, start, end int) {
 	s.n = 0
 	find := func(g *placed) *lineFont {
 		for j := range s.n {
-			if s.fonts[j].font == g.font && s.fonts[j].size == g.size {
+			if s.fonts[j].font == g.font && sameSize(s.fonts[j].size, g.size) {
 				return &s.fonts[j]
 			}
 		}
@@ -166,7 +166,7 @@ func (s *spacingScratch) measure(gs []placed, order []int32, start, end int) {
 			continue
 		}
 		f := find(g)
-		if p != nil && f != nil && p.size == g.size && p.dx*g.dx+p.dy*g.dy > 0.99 {
+		if p != nil && f != nil && sameSize(p.size, g.size) && p.dx*g.dx+p.dy*g.dy > 0.9 {
 			gap := along(p, g.x, g.y)
 			f.maxGap = math.Max(f.maxGap, gap)
 			if pf := find(p); pf != nil {
@@ -191,7 +191,7 @@ func (s *spacingScratch) measure(gs []placed, order []int32, start, end int) {
 			f.median = f.letters[(len(f.letters)-1)/2]
 		}
 		for i := range s.n {
-			if s.fonts[i].size == s.fonts[j].size {
+			if sameSize(s.fonts[i].size, s.fonts[j].size) {
 				s.fonts[j].maxGap = math.Max(s.fonts[j].maxGap, s.fonts[i].maxGap)
 			}
 		}
@@ -225,7 +225,7 @@ func (s *spacingScratch) line(gs []placed, order []int32, start, end int) {
 func (s *spacingScratch) apply(gs []placed, order []int32, start, end int, t lineTracking) {
 	for k := start; k < end; k++ {
 		g := &gs[order[k]]
-		if g.size != t.size {
+		if !sameSize(g.size, t.size) {
 			continue
 		}
 		if g.font == t.font {
@@ -233,7 +233,7 @@ func (s *spacingScratch) apply(gs []placed, order []int32, start, end int, t lin
 			continue
 		}
 		for j := range s.n {
-			if f := &s.fonts[j]; f.font == g.font && f.size == g.size && g.tracking == 0 &&
+			if f := &s.fonts[j]; f.font == g.font && sameSize(f.size, g.size) && g.tracking == 0 &&
 				(len(f.letters) < minTrackedPairs || math.Abs(f.median-t.each) <= trackingSpread*f.size) {
 				g.tracking = t.each
 			}
@@ -260,8 +260,14 @@ func trackingBetween(p, g *placed) float64 {
 	switch {
 	case p.font == g.font:
 		return p.tracking
-	case p.size == g.size:
+	case sameSize(p.size, g.size):
 		return math.Min(p.tracking, g.tracking)
 	}
 	return 0
+}
+
+// sameSize reports whether two glyph sizes are one (sizes computed
+// through a rotated matrix differ in their last digits).
+func sameSize(a, b float64) bool {
+	return math.Abs(a-b) <= 1e-3*math.Max(a, b)
 }
