@@ -32,8 +32,8 @@ import (
 //     letter spaced when a line of the same run of glyphs is found so
 //     with the same font, size and tracking.
 //
-// The glyphs of the other fonts of a letter-spaced line at its size that
-// have fewer than minTrackedPairs pairs of letters there, or whose pairs
+// The glyphs of the other fonts of a line letter-spaced wide at its size
+// that have fewer than minTrackedPairs pairs of letters there, or whose pairs
 // stand as far apart (a heading's capitals in another font than its small
 // capitals), take its tracking.
 const (
@@ -130,7 +130,7 @@ func letterSpacing(gs []placed, order []int32, breaks []bool) {
 		for _, w := range s.wide {
 			if w.font == p.font && sameSize(w.size, p.size) && math.Abs(w.each-p.each) <= sameTracking*p.size {
 				s.measure(gs, order, p.start, p.end)
-				s.apply(gs, order, p.start, p.end, p.lineTracking)
+				s.apply(gs, order, p.start, p.end, p.lineTracking, true)
 				break
 			}
 		}
@@ -215,14 +215,14 @@ func (s *spacingScratch) line(gs []placed, order []int32, start, end int) {
 		if wide {
 			s.wide = append(s.wide, t)
 		}
-		s.apply(gs, order, start, end, t)
+		s.apply(gs, order, start, end, t, wide)
 	}
 }
 
 // apply sets tracking t on the glyphs of its font and size on the line
-// measured last, and on those of the fonts of that size with too few
-// pairs there to tell or whose pairs stand as far apart.
-func (s *spacingScratch) apply(gs []placed, order []int32, start, end int, t lineTracking) {
+// measured last and, when wide, on those of the fonts of that size with
+// too few pairs there to tell or whose pairs stand as far apart.
+func (s *spacingScratch) apply(gs []placed, order []int32, start, end int, t lineTracking, wide bool) {
 	for k := start; k < end; k++ {
 		g := &gs[order[k]]
 		if !sameSize(g.size, t.size) {
@@ -233,6 +233,9 @@ func (s *spacingScratch) apply(gs []placed, order []int32, start, end int, t lin
 			continue
 		}
 		for j := range s.n {
+			if !wide {
+				break
+			}
 			if f := &s.fonts[j]; f.font == g.font && sameSize(f.size, g.size) && g.tracking == 0 &&
 				(len(f.letters) < minTrackedPairs || math.Abs(f.median-t.each) <= trackingSpread*f.size) {
 				g.tracking = t.each
