@@ -369,9 +369,12 @@ func TestPDFLetterSpacedHeadings(t *testing.T) {
 		{"one-letter words", "BT /F1 12 Tf 50 700 Td [(a)-250(b)-250(c)-250(d)-250(e)] TJ ET", "a b c d e"},
 		{"one-letter words and a wider gap", "BT /F1 12 Tf 50 700 Td [(a)-250(b)-250(c)-250(d)-1000(e)] TJ ET", "a b c d e"},
 		{"digits", "BT /F1 12 Tf 50 700 Td [(3)-250(2)-250(3)-250(1)-250(2)-1000(123)] TJ ET", "3 2 3 1 2 123"},
+		// minus signs a tenth of an em apart (narrow tracking) keep it
+		// to themselves: the letters after them are 0.15 em apart
+		{"narrow spacing of another font", "BT /F1 10 Tf 50 700 Td [(-)-100(-)-100(-)-100(-)] TJ /F2 10 Tf [-300(a)-150(b)] TJ ET", "---- a b"},
 	}
 	for _, tt := range tests {
-		if _, text := extractPDFText(t, onePage(t, tt.content, "")); text != tt.want {
+		if _, text := extractPDFText(t, onePage(t, tt.content, "/Font << /F1 5 0 R /F2 6 0 R >>", courier)); text != tt.want {
 			t.Errorf("%s: %q, want %q", tt.name, text, tt.want)
 		}
 	}
