@@ -131,6 +131,7 @@ func extractHTML(ctx context.Context, data []byte) (Doc, error) {
 	// (<rp>) are not base text (君子 with くんし over it is 君子). Their end
 	// tags may be omitted: the next <rb>, <rt>, <rp> or </ruby> ends them.
 	rubyOpen, inAnnotation := 0, false
+	sup, sub := 0, 0 // open <sup> and <sub> (scriptNumber)
 	var lists htmlLists
 	for n := 0; !budget.full(); n++ {
 		if n&4095 == 4095 {
@@ -153,6 +154,8 @@ func extractHTML(ctx context.Context, data []byte) (Doc, error) {
 				if title.Len() < 4096 {
 					title.Write(z.Text())
 				}
+			case nHidden == 0 && !inHead && sup+sub > 0:
+				b.WriteString(scriptNumber(string(z.Text()), sup > sub))
 			case nHidden == 0 && !inHead:
 				b.Write(z.Text())
 			}
@@ -174,6 +177,11 @@ func extractHTML(ctx context.Context, data []byte) (Doc, error) {
 			}
 			if a == atom.Ruby && tt == html.StartTagToken {
 				rubyOpen++
+			}
+			if tt == html.StartTagToken && a == atom.Sup {
+				sup++
+			} else if tt == html.StartTagToken && a == atom.Sub {
+				sub++
 			}
 			if rubyOpen > 0 {
 				switch a {
@@ -235,6 +243,10 @@ func extractHTML(ctx context.Context, data []byte) (Doc, error) {
 					inTitle, titleDone = false, true
 				}
 				continue
+			case a == atom.Sup && sup > 0:
+				sup--
+			case a == atom.Sub && sub > 0:
+				sub--
 			case a == atom.Ruby && rubyOpen > 0:
 				rubyOpen--
 				inAnnotation = false
