@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Zip limits for Office files: a part larger than maxPartBytes, or parts
@@ -237,6 +238,9 @@ type xmlText struct {
 	// autoNum numbers the paragraphs (a:p) of DrawingML text that
 	// a:buAutoNum numbers (pptxnum.go).
 	autoNum bool
+	// notes, when set, writes the marks of a DOCX's footnotes and
+	// endnotes (docxnotes.go).
+	notes *noteMarks
 }
 
 // maxOpenParas bounds the paragraphs inside paragraphs (text boxes) whose
@@ -261,6 +265,7 @@ func (x xmlText) write(ctx context.Context, w *textWriter, part io.Reader) error
 	depth := 0            // of the elements open, skipped ones left out
 	var paras []openPara  // when numbering lists
 	var drawing *pptxParas
+	afterMark := false // a note mark was written last
 	if x.autoNum {
 		drawing = &pptxParas{}
 	}
@@ -316,6 +321,16 @@ func (x xmlText) write(ctx context.Context, w *textWriter, part io.Reader) error
 				w.WriteString(c)
 				pendingSpace = false
 			}
+			if x.notes != nil {
+				if mark := x.notes.start(t); mark != "" {
+					if pendingSpace {
+						w.WriteByte(' ')
+						pendingSpace = false
+					}
+					writeMark(w, mark)
+					afterMark = true
+				}
+			}
 		case xml.EndElement:
 			n := t.Name.Local
 			if skipDepth > 0 {
@@ -363,6 +378,10 @@ func (x xmlText) write(ctx context.Context, w *textWriter, part io.Reader) error
 				if drawing != nil {
 					w.WriteString(drawing.before(t))
 				}
+				if r, _ := utf8.DecodeRune(t); afterMark && isLetterOrDigit(r) {
+					w.WriteByte(' ')
+				}
+				afterMark = false
 				w.Write(t)
 			}
 		}
@@ -457,6 +476,7 @@ func extractDOCX(ctx context.Context, p *ooxmlPackage) (Doc, error) {
 	if defs != nil {
 		x.lists = newListNumberer(defs)
 	}
+	x.notes = newNoteMarks()
 	budget := newTextBudget()
 	w := newTextWriter(budget)
 	for _, part := range parts {
