@@ -20,7 +20,8 @@ const markFont = "<< /Type /Font /Subtype /Type1 /BaseFont /Arabic /FirstChar 97
 // and stays with its letter even when it starts a little inside the
 // letter before; a mark drawn after its letter, at that letter's start
 // (LuaTeX), stays with it; a mark before the first letter of a word
-// after a word space goes with that word.
+// after a word space goes with that word, even when it stands in the
+// space, unless it stands in its middle (a sign between words).
 func TestPDFMarksInVisualLines(t *testing.T) {
 	tests := []struct{ name, tj, want string }{
 		// د م, a fatha 0.12 em past the meem's end over ح, ح
@@ -31,6 +32,10 @@ func TestPDFMarksInVisualLines(t *testing.T) {
 		{"mark after its letter, at its start", "[(fn) 500 (o) -499 (g)]", "تأب"},
 		// م, a word space, a fatha over ك, ك ب
 		{"mark starting a word", "[(a) -400 (i) 99 (hf)]", "بكَ م"},
+		// م, a fatha 0.12 em into a 0.3 em word space, ح
+		{"mark in the word space before its letter", "[(a) -120 (i) -179 (q)]", "حَ م"},
+		// م, a sign in the middle of a 0.6 em space, ح
+		{"sign between words", "[(a) -300 (i) -299 (q)]", "ح َ م"},
 	}
 	for _, tt := range tests {
 		content := "BT /F2 10 Tf 50 50 Td " + tt.tj + " TJ ET"

@@ -882,11 +882,13 @@ func isMarkGlyph(g *placed) bool {
 // marksBelongToNext reports whether mark m, drawn after glyph p, belongs
 // to the glyph next drawn after it rather than to p: next is a letter
 // (not a space) that m sits over (m starts inside next's advance, on its
-// line), or one following p in the same word (no space nor line break
-// between them) whose start m is nearer than p's. A producer drawing a
-// mark before its letter (XeTeX) sets it near that letter's start, even
-// a little inside the letter before; one drawing it after its letter
-// (LuaTeX) at that letter's start.
+// line), one following p in the same word (no space nor line break
+// between them) whose start m is nearer than p's, or one after a word
+// space that a right-to-left m stands in, past p's end and off its
+// middle, on a line laid out rightwards.
+// A producer drawing a mark before its letter (XeTeX) sets it near that
+// letter's start, even a little inside the letter or the space before;
+// one drawing it after its letter (LuaTeX) at that letter's start.
 func marksBelongToNext(p, m, next *placed) bool {
 	if r, _ := utf8.DecodeRuneInString(next.text); unicode.IsSpace(r) || next.vertical {
 		return false
@@ -898,8 +900,20 @@ func marksBelongToNext(p, m, next *placed) bool {
 	if math.Abs(across) < 0.6*size && a > -0.05*size && a < width {
 		return true
 	}
-	if brk, sp := gapBetween(p, next); brk || sp {
+	brk, sp := gapBetween(p, next)
+	switch {
+	case brk:
 		return false
+	case sp:
+		// a right-to-left mark in the word space of a line laid out
+		// rightwards (visually, each mark before its letter), past
+		// p's end, but not in its middle: a sign set between two
+		// words (a Quranic pause mark) has as much space on either
+		// side
+		r, _ := utf8.DecodeRuneInString(m.text)
+		pastP := (m.x-p.ex)*next.dx + (m.y-p.ey)*next.dy
+		centred := math.Abs(pastP+a) < 0.1*(pastP-a)
+		return isRTL(r) && (next.x-p.x)*next.dx+(next.y-p.y)*next.dy > 0 && pastP > 0.05*size && a < 0 && !centred
 	}
 	fromP := (m.x-p.x)*next.dx + (m.y-p.y)*next.dy
 	return math.Abs(a) < math.Abs(fromP)
