@@ -512,9 +512,13 @@ func (p *ooxmlPackage) writePart(ctx context.Context, x xmlText, w *textWriter, 
 }
 
 var pptxText = xmlText{
-	text:    set("t"),
-	tabs:    set("tc"),
-	breaks:  set("p", "tr"),
+	text:   set("t"),
+	tabs:   set("tc"),
+	breaks: set("p", "tr"),
+	// Fallback: the copy of an mc:AlternateContent shape (a math or
+	// newer shape) for readers that do not know mc:Choice's, whose text
+	// mc:Choice holds too
+	skip:    set("Fallback"),
 	chars:   map[string]string{"br": "\n", "tab": "\t"},
 	autoNum: true,
 }

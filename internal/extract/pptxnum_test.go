@@ -92,6 +92,10 @@ func TestPPTXParagraphs(t *testing.T) {
 			"H 2 O"},
 		{"script after a space and unraised runs", shape("", `<a:p><a:r><a:t>see </a:t></a:r><a:r><a:rPr baseline="30000"/><a:t>*</a:t></a:r><a:r><a:rPr baseline="0"/><a:t>one</a:t></a:r><a:r><a:rPr b="1"/><a:t>word</a:t></a:r></a:p>`),
 			"see *oneword"},
+		{"alternate content read once", `<mc:AlternateContent xmlns:mc="mc"><mc:Choice Requires="p14">` +
+			shape("", para("", "", "new shape")) + `</mc:Choice><mc:Fallback>` + shape("", para("", "", "old copy")) +
+			`</mc:Fallback></mc:AlternateContent>` + shape("", para("", "", "after")),
+			"new shape\nafter"},
 		{"hostile level and start", shape("",
 			para("99", `<a:buAutoNum type="arabicPeriod" startAt="-5"/>`, "x"),
 			para("-1", `<a:buAutoNum type="bogus" startAt="99999999999"/>`, "y")),
