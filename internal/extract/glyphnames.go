@@ -121,6 +121,13 @@ func arabicName(name string) string {
 	if r, ok := arabicNames()[name]; ok {
 		return string(r)
 	}
+	// The list's "arabic" qualifier put first ("arabickaffinal", as
+	// arabi's fonts tell the Arabic kaf from the Hebrew final kaf).
+	if rest, ok := strings.CutPrefix(name, "arabic"); ok {
+		if r, ok := arabicNames()[rest]; ok {
+			return string(r)
+		}
+	}
 	return ""
 }
 

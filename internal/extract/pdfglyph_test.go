@@ -72,6 +72,7 @@ func TestGlyphNamesOfOtherFonts(t *testing.T) {
 		{"ornateleftparenthesis", "\ufd3e"},
 		{"fathah", "\u064e"},
 		{"kaffinal", "\ufeda"}, // Arabic unless the font is Hebrew (TestPDFHebrewFinalKaf)
+		{"arabickaffinal", "\ufeda"},
 		{"maqaf", "\u05be"},
 		{"memfinal", "\u05dd"},
 		{"tsadifinal", "\u05e5"},
