@@ -19,7 +19,8 @@ import (
 // right way round). Where the two references agree on less than half of
 // pdftotext's words (MuPDF reads right-to-left lines without their spaces,
 // old fonts without a Unicode map give each its own garbage), no judgement
-// can be made: the file keeps its raw figures (Judgeable false).
+// can be made: the file is not judged (Judgeable false); its raw
+// figures are listed apart and kept out of the judged ones.
 //
 // Reversed right-to-left words are also counted without any reference
 // (reversedByForm): a word that begins with a letter written only at a

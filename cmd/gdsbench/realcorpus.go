@@ -79,7 +79,7 @@ type rcFile struct {
 	// agree on, for a PDF with both references (Second); for every other
 	// file they are the raw ones.
 	Second                                   bool
-	Disagree                                 bool // the references agree on less than half the words: raw figures
+	Disagree                                 bool // the references agree on less than half the words: not judged
 	JRecall, JPrecision                      float64
 	JJoined, JCutPages, JRTLRev              int
 	Agreed, OnlyA, OnlyB, GotOnlyA, GotOnlyB int
@@ -123,6 +123,7 @@ type rcReport struct {
 	Formats        []*rcFormat
 	Worst          []rcFile // lowest raw recall, any format
 	WorstJudged    []rcFile // lowest judged recall, PDFs
+	Unjudged       []rcFile // PDFs whose references agree on less than half their words, lowest raw recall first
 	RunTogether    []rcFile // files with more than 2 % of word spaces lost (raw or judged)
 	RTLReversed    []rcFile // files with right-to-left words stored reversed (raw or judged)
 	PagesCut       []rcFile // files with pages cut off (raw or judged)
@@ -207,8 +208,14 @@ func runRealCorpus(ctx context.Context, args []string, stdout, stderr io.Writer)
 		if len(rep.WorstJudged) >= *worst {
 			break
 		}
-		if f.Status == "indexed" && f.Format == "PDF" {
+		if f.Status == "indexed" && f.Format == "PDF" && !f.Disagree {
 			rep.WorstJudged = append(rep.WorstJudged, f)
+		}
+	}
+	sort.SliceStable(files, func(i, j int) bool { return files[i].Recall < files[j].Recall })
+	for _, f := range files {
+		if f.Status == "indexed" && f.Disagree {
+			rep.Unjudged = append(rep.Unjudged, f)
 		}
 	}
 	for _, f := range files {
@@ -758,14 +765,19 @@ func rcAggregate(files []rcFile) []*rcFormat {
 			}
 			a.RefRTLForm += f.RefRTLForm
 			a.SecondRTLForm += f.SecondRTLForm
-			a.jrecalls = append(a.jrecalls, f.JRecall)
-			a.jprecisions = append(a.jprecisions, f.JPrecision)
-			if runTogether(f.JJoined, f.Boundaries) {
-				a.JRunTogether++
-			}
-			a.JCutPages += f.JCutPages
-			if f.JCutPages > 0 {
-				a.JCutFiles++
+			// A file whose references disagree has no judged text
+			// figures (listed apart, rcReport.Unjudged); its reversed
+			// words are still counted by letter form.
+			if !f.Disagree {
+				a.jrecalls = append(a.jrecalls, f.JRecall)
+				a.jprecisions = append(a.jprecisions, f.JPrecision)
+				if runTogether(f.JJoined, f.Boundaries) {
+					a.JRunTogether++
+				}
+				a.JCutPages += f.JCutPages
+				if f.JCutPages > 0 {
+					a.JCutFiles++
+				}
 			}
 			a.JRTLReversed += f.JRTLRev
 			if f.Second {
@@ -842,8 +854,8 @@ func rcPrint(w io.Writer, r rcReport) {
 			}
 			return 100 * float64(a) / float64(b)
 		}
-		fmt.Fprintf(w, "\njudged PDF: against the words pdftotext and mutool both hold (%d of %d indexed PDFs; %d where they agree on less than half the words, %d without mutool's text: raw figures; RTL reversed: the larger of the judged and the letter-form count, the letter-form count alone where the references disagree)\n",
-			f.Second, f.Indexed, f.Disagree, f.Indexed-f.Second-f.Disagree)
+		fmt.Fprintf(w, "\njudged PDF: against the words pdftotext and mutool both hold (%d of %d indexed PDFs; %d without mutool's text: raw figures; %d where they agree on less than half the words: not judged, listed below; RTL reversed: the larger of the judged and the letter-form count, the letter-form count alone where the references disagree)\n",
+			f.Second, f.Indexed, f.Indexed-f.Second-f.Disagree, f.Disagree)
 		fmt.Fprintf(w, "%-6s %15s %15s %12s %17s %12s\n", "format", "recall med/p10", "precis med/p10", "run together", "pages cut (files)", "RTL reversed")
 		fmt.Fprintf(w, "%-6s %7.3f/%.3f %7.3f/%.3f %12d %11d (%3d) %12d\n", f.Format, f.JRecallMedian, f.JRecallP10, f.JPrecisionMedian, f.JPrecisionP10,
 			f.JRunTogether, f.JCutPages, f.JCutFiles, f.JRTLReversed)
@@ -856,7 +868,7 @@ func rcPrint(w io.Writer, r rcReport) {
 		title  string
 		files  []rcFile
 		judged bool
-	}{{"lowest raw recall", r.Worst, false}, {"lowest judged recall, PDF", r.WorstJudged, true}, {"words run together", r.RunTogether, true}, {"pages cut off", r.PagesCut, true}} {
+	}{{"lowest raw recall", r.Worst, false}, {"lowest judged recall, PDF", r.WorstJudged, true}, {"not judged: the references agree on less than half the words", r.Unjudged, false}, {"words run together", r.RunTogether, true}, {"pages cut off", r.PagesCut, true}} {
 		if len(list.files) == 0 {
 			continue
 		}

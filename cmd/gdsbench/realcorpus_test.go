@@ -92,3 +92,19 @@ func TestTreeMemory(t *testing.T) {
 		t.Errorf("this process: RSS %d, PSS %d; want 0 < PSS <= RSS", rss, pss)
 	}
 }
+
+// A PDF whose references disagree is not judged: its raw figures stay
+// out of the judged ones (its reversed words, counted by letter form,
+// stay in).
+func TestAggregateLeavesOutUnjudged(t *testing.T) {
+	judged := rcFile{rcItem: rcItem{Format: "PDF"}, Status: "indexed", Recall: 0.99, JRecall: 1, JPrecision: 1, Second: true, Boundaries: 100}
+	unjudged := rcFile{rcItem: rcItem{Format: "PDF"}, Status: "indexed", Recall: 0.07, JRecall: 0.07, JPrecision: 0.2,
+		Disagree: true, Joined: 30, JJoined: 30, Boundaries: 100, JCutPages: 2, JRTLRev: 3}
+	a := rcAggregate([]rcFile{judged, unjudged})[0]
+	if a.JRecallP10 != 1 || a.JPrecisionP10 != 1 || a.JRunTogether != 0 || a.JCutPages != 0 {
+		t.Errorf("judged p10 %v/%v, run together %d, pages cut %d; want 1/1, 0, 0", a.JRecallP10, a.JPrecisionP10, a.JRunTogether, a.JCutPages)
+	}
+	if a.RecallP10 != 0.07 || a.RunTogether != 1 || a.Disagree != 1 || a.JRTLReversed != 3 {
+		t.Errorf("raw p10 %v, raw run together %d, disagree %d, RTL %d; want 0.07, 1, 1, 3", a.RecallP10, a.RunTogether, a.Disagree, a.JRTLReversed)
+	}
+}
