@@ -24,7 +24,8 @@ import (
 // with a combining mark (Mn, Mc) after nothing but white space continues
 // the word before it: extractors differ in putting a space before a mark
 // (pdftotext writes Arabic الر ّ for الرّ), and no word of any script
-// begins with one.
+// begins with one. Direction marks and embeddings (pdftotext wraps
+// right-to-left runs in them) are invisible: skipped.
 func words(s string) []string {
 	s = strings.ToLower(norm.NFKC.String(s))
 	var out []string
@@ -53,6 +54,9 @@ func words(s string) []string {
 	// the run, which the next such character continues.
 	spaced := false
 	for _, r := range s {
+		if bidiControl(r) {
+			continue // invisible: pdftotext wraps right-to-left runs in them
+		}
 		isCJK := unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) || r == 'ー'
 		isWord := unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r)
 		if spaced {
@@ -90,6 +94,13 @@ func words(s string) []string {
 	}
 	flush()
 	return out
+}
+
+// bidiControl tells whether r is an invisible direction mark or embedding
+// (LRM, RLM, ALM, LRE…PDF, LRI…PDI): it neither ends a word nor is
+// part of one.
+func bidiControl(r rune) bool {
+	return r == '\u200e' || r == '\u200f' || r == '\u061c' || (r >= '\u202a' && r <= '\u202e') || (r >= '\u2066' && r <= '\u2069')
 }
 
 // hanKana tells whether r is written without spaces: Han, kana, the

@@ -209,3 +209,12 @@ func TestFoldRTL(t *testing.T) {
 		t.Errorf("recall %v precision %v of a reversed line, want 1 and 1 (reversal is counted apart)", r, p)
 	}
 }
+
+func TestWordsBidiControls(t *testing.T) {
+	// pdftotext: "‫حاشية‬ 1‫ن‬" with RLE … PDF around each right-to-left run.
+	got := words("\u202bحاشية\u202c 1\u202bن\u202c a\u200fb")
+	want := []string{"حاشية", "1ن", "ab"}
+	if !slices.Equal(got, want) {
+		t.Errorf("words = %q, want %q", got, want)
+	}
+}
