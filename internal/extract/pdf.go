@@ -60,7 +60,7 @@ func extractPDF(ctx context.Context, data []byte) (Doc, error) {
 			return Doc{}, err
 		}
 		pt := newPageText(pd)
-		pt.box = newPageBox(pd.boxOf(pg, "MediaBox"), pd.boxOf(pg, "CropBox"))
+		pt.box = newPageBox(pd.boxOf(pg, "MediaBox"))
 		err := safely(func() { pt.run(pg.Key("Contents"), pd.inherited(pg, "Resources"), identity, 0) })
 		if ctx.Err() != nil {
 			return Doc{}, ctx.Err()

@@ -174,27 +174,25 @@ func TestPDFMarkBeginsLine(t *testing.T) {
 	}
 }
 
-// TestPageBox: the visible area is the crop box within the media box;
-// a glyph is outside it when wholly beyond it by more than its size.
+// TestPageBox: the page's area is its media box; a glyph is outside it
+// when wholly beyond it by more than its size.
 func TestPageBox(t *testing.T) {
 	tests := []struct {
-		media, crop []float64
-		want        pageBox
+		media []float64
+		want  pageBox
 	}{
-		{[]float64{0, 0, 612, 792}, nil, pageBox{0, 0, 612, 792, true}},
-		{[]float64{612, 792, 0, 0}, nil, pageBox{0, 0, 612, 792, true}},                           // corners in any order
-		{[]float64{0, 0, 612, 792}, []float64{50, 50, 700, 700}, pageBox{50, 50, 612, 700, true}}, // crop box clipped
-		{[]float64{0, 0, 612, 792}, []float64{700, 800, 900, 900}, pageBox{0, 0, 612, 792, true}}, // crop box off the page
-		{nil, []float64{0, 0, 100, 100}, pageBox{}},                                               // no media box: no clipping
-		{[]float64{0, 0, 0, 0}, nil, pageBox{}},
-		{[]float64{0, 0, 612}, nil, pageBox{}},
+		{[]float64{0, 0, 612, 792}, pageBox{0, 0, 612, 792, true}},
+		{[]float64{612, 792, 0, 0}, pageBox{0, 0, 612, 792, true}}, // corners in any order
+		{nil, pageBox{}}, // no media box: no clipping
+		{[]float64{0, 0, 0, 0}, pageBox{}},
+		{[]float64{0, 0, 612}, pageBox{}},
 	}
 	for _, tt := range tests {
-		if got := newPageBox(tt.media, tt.crop); got != tt.want {
-			t.Errorf("newPageBox(%v, %v) = %v, want %v", tt.media, tt.crop, got, tt.want)
+		if got := newPageBox(tt.media); got != tt.want {
+			t.Errorf("newPageBox(%v) = %v, want %v", tt.media, got, tt.want)
 		}
 	}
-	box := newPageBox([]float64{0, 0, 612, 792}, nil)
+	box := newPageBox([]float64{0, 0, 612, 792})
 	for _, tt := range []struct {
 		g   placed
 		out bool
@@ -229,7 +227,8 @@ func TestPDFOffPageText(t *testing.T) {
 	for _, tt := range []struct{ box, want string }{
 		{"/MediaBox [0 0 612 792]", "seen"},
 		{"/MediaBox [0 -400 1000 792]", "seen\nbelow\nright"},
-		{"/MediaBox [0 0 612 792] /CropBox [0 0 40 40]", ""},
+		// the crop box hides "seen", but it is the file's text (pdfcrop's figures, pdftotext)
+		{"/MediaBox [0 0 612 792] /CropBox [0 0 40 40]", "seen"},
 		{"", "seen\nbelow\nright"},
 	} {
 		doc, err := Extract(context.Background(), "application/pdf", bytes.NewReader(page(tt.box)), 0)

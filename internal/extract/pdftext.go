@@ -185,47 +185,37 @@ func (p *pageText) flush() {
 // so that BenchmarkOrderRepairs can measure their cost.
 var orderRepairs = true
 
-// pageBox is the visible area of a page in default user space, where
-// glyphs are placed: its CropBox within its MediaBox. A page without a
-// readable box (ok false) shows everything.
+// pageBox is the area of a page in default user space where glyphs are
+// placed: its MediaBox. A page without a readable box (ok false) keeps
+// everything. The CropBox is not applied, as pdftotext does not (its
+// -cropbox is off by default): the rest of a page that pdfcrop cut a
+// figure from is hidden by the viewer but is the file's text.
 type pageBox struct {
 	llx, lly, urx, ury float64
 	ok                 bool
 }
 
-// newPageBox returns the visible area of a page from its MediaBox and
-// CropBox (each nil when absent or not four numbers): the crop box
-// clipped to the media box; the media box when the crop box is absent or
-// outside it.
-func newPageBox(media, crop []float64) pageBox {
-	normalized := func(r []float64) (pageBox, bool) {
-		if len(r) != 4 {
-			return pageBox{}, false
-		}
-		b := pageBox{math.Min(r[0], r[2]), math.Min(r[1], r[3]), math.Max(r[0], r[2]), math.Max(r[1], r[3]), true}
-		for _, v := range r {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return pageBox{}, false
-			}
-		}
-		return b, b.urx-b.llx >= 1 && b.ury-b.lly >= 1
-	}
-	m, ok := normalized(media)
-	if !ok {
+// newPageBox returns the area of a page from its MediaBox (nil when
+// absent or not four numbers).
+func newPageBox(media []float64) pageBox {
+	if len(media) != 4 {
 		return pageBox{}
 	}
-	if c, ok := normalized(crop); ok {
-		c = pageBox{math.Max(c.llx, m.llx), math.Max(c.lly, m.lly), math.Min(c.urx, m.urx), math.Min(c.ury, m.ury), true}
-		if c.urx-c.llx >= 1 && c.ury-c.lly >= 1 {
-			return c
+	for _, v := range media {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return pageBox{}
 		}
 	}
-	return m
+	b := pageBox{math.Min(media[0], media[2]), math.Min(media[1], media[3]), math.Max(media[0], media[2]), math.Max(media[1], media[3]), true}
+	if b.urx-b.llx < 1 || b.ury-b.lly < 1 {
+		return pageBox{}
+	}
+	return b
 }
 
 // outside reports whether glyph g lies wholly outside the box, by more
 // than its size: a glyph drawn off the page, as the tiles of a pattern
-// that overflow it, is not seen (pdftotext and MuPDF drop it too).
+// that overflow it, is not seen (pdftotext drops it too).
 func (b pageBox) outside(g *placed) bool {
 	if !b.ok {
 		return false
