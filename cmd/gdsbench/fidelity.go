@@ -259,15 +259,19 @@ func startsAlpha(s string) bool {
 
 // cutOff tells whether a page of got stops early: the reference page has
 // at least 30 words, got holds its first third (recall ≥ 0.8) but not its
-// last third (recall < 0.5).
+// last third (recall < 0.5), and fewer than three quarters of its
+// letters. A page holding as much text as the reference but other words
+// at its end is read otherwise, not cut (both references garble arabi's
+// Arabic footnotes, which gds reads).
 func cutOff(refPage, gotPage string) bool {
-	ref := words(refPage)
-	if len(ref) < 30 {
+	ref := foldRTL(words(refPage))
+	if len(ref) < 30 || 4*letters(gotPage) >= 3*letters(refPage) {
 		return false
 	}
 	third := len(ref) / 3
-	got := counts(words(gotPage))
-	head, _ := recallPrecision(ref[:third], words(gotPage))
+	gotWords := foldRTL(words(gotPage))
+	got := counts(gotWords)
+	head, _ := recallPrecision(ref[:third], gotWords)
 	tail := float64(overlap(counts(ref[len(ref)-third:]), got)) / float64(third)
 	return head >= 0.8 && tail < 0.5
 }

@@ -72,6 +72,11 @@ func TestCutOffAndRTL(t *testing.T) {
 	if !cutOff(page, page[:len(page)/2]) {
 		t.Error("half a page is cut off")
 	}
+	// As long as the reference page but other words at its end: read
+	// otherwise, not cut.
+	if cutOff(page, page[:len(page)/2]+strings.Repeat("zz ", 40)) {
+		t.Error("a page as long as the reference's is not cut off")
+	}
 	if cutOff(page, page) || cutOff("too short", "") {
 		t.Error("a whole page, or a short one, is not cut off")
 	}
