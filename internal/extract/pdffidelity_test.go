@@ -372,6 +372,9 @@ func TestPDFLetterSpacedHeadings(t *testing.T) {
 		// minus signs a tenth of an em apart (narrow tracking) keep it
 		// to themselves: the letters after them are 0.15 em apart
 		{"narrow spacing of another font", "BT /F1 10 Tf 50 700 Td [(-)-100(-)-100(-)-100(-)] TJ /F2 10 Tf [-300(a)-150(b)] TJ ET", "---- a b"},
+		// a table of contents' leader of a letter (a font whose "." maps
+		// to a letter) a third of an em apart is no letter spacing
+		{"leader of letters", "BT /F1 12 Tf 50 700 Td [(Intro)-300" + strings.Repeat("(x)-300", 6) + "(x)-1300(12)] TJ ET", "Intro x x x x x x x 12"},
 	}
 	for _, tt := range tests {
 		if _, text := extractPDFText(t, onePage(t, tt.content, "/Font << /F1 5 0 R /F2 6 0 R >>", courier)); text != tt.want {

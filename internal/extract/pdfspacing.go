@@ -52,7 +52,8 @@ type lineFont struct {
 	font *pdfFont
 	size float64
 	// letters are the gaps between two of its letters or digits next to
-	// each other (not dot leaders, not punctuation)
+	// each other (not dot leaders, not punctuation, not three or more
+	// glyphs alike in a row: a leader of a font that maps "." to a letter)
 	letters []float64
 	alpha   []float64 // the gaps between two letters (no digit)
 	gaps    []float64 // between any two of its glyphs next to each other
@@ -159,10 +160,11 @@ func (s *spacingScratch) measure(gs []placed, order []int32, start, end int) {
 		return f
 	}
 	var p *placed
+	run := 0 // glyphs of p's text in a row, p the last
 	for k := start; k < end; k++ {
 		g := &gs[order[k]]
 		if !spans(g) || g.vertical {
-			p = nil
+			p, run = nil, 0
 			continue
 		}
 		f := find(g)
@@ -175,12 +177,21 @@ func (s *spacingScratch) measure(gs []placed, order []int32, start, end int) {
 			if p.font == g.font {
 				f.gaps = append(f.gaps, gap)
 			}
-			if p.font == g.font && isLetter(p.text) && isLetter(g.text) {
+			// three glyphs alike in a row are a leader, not letters (a
+			// font that maps "." to a letter): a table of contents'
+			// dot leaders do not make its line letter spaced
+			leader := p.text == g.text && (run >= 2 || k+1 < end && gs[order[k+1]].text == g.text)
+			if p.font == g.font && !leader && isLetter(p.text) && isLetter(g.text) {
 				f.letters = append(f.letters, gap)
 				if isAlpha(p.text) && isAlpha(g.text) {
 					f.alpha = append(f.alpha, gap)
 				}
 			}
+		}
+		if p != nil && p.text == g.text {
+			run++
+		} else {
+			run = 1
 		}
 		p = g
 	}
