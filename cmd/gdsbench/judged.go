@@ -24,11 +24,11 @@ import (
 //
 // Reversed right-to-left words are also counted without any reference
 // (reversedByForm): a word that begins with a letter written only at a
-// word's end. pdftotext stores some LuaTeX Arabic reversed and MuPDF
-// reverses right-to-left lines, so a reversal both references share is
-// not counted by the rule above; a file's judged count is the larger of
-// the two, and the letter-form count alone where the references
-// disagree. Recall and precision take a right-to-left word in either
+// word's end. pdftotext stores some LuaTeX Arabic reversed, and MuPDF
+// writes right-to-left lines in the order they are drawn, so its words
+// cannot confirm which way round one is (na-box's ان, read right, is
+// MuPDF's نا): a PDF's judged count is the letter-form one, and the
+// rule above stays evidence (RTL). Recall and precision take a right-to-left word in either
 // orientation (foldRTL): which way round it is, is the RTL figure's.
 
 // judgedScore is one file's text against two references.

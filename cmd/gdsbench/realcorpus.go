@@ -704,7 +704,10 @@ func rcMeasure(ctx context.Context, home, refDir string, items []rcItem) ([]rcFi
 					continue
 				}
 				f.Second = true
-				f.JRecall, f.JPrecision, f.JJoined, f.JRTLRev = j.Recall, j.Precision, j.Joined, max(len(j.RTL), f.RTLForm)
+				// MuPDF writes right-to-left lines in drawn order: it
+				// cannot confirm which way round a word is, so the judged
+				// count is the letter-form one (j.RTL stays evidence).
+				f.JRecall, f.JPrecision, f.JJoined, f.JRTLRev = j.Recall, j.Precision, j.Joined, f.RTLForm
 				f.Agreed, f.OnlyA, f.OnlyB, f.GotOnlyA, f.GotOnlyB = j.Agreed, j.OnlyA, j.OnlyB, j.GotOnlyA, j.GotOnlyB
 				f.Missed, f.Extra, f.DisputedA, f.DisputedB = j.Missed, j.Extra, j.DisputedA, j.DisputedB
 				f.JCutPages, _ = judgedCutPages(ref, string(second), pages)
@@ -854,7 +857,7 @@ func rcPrint(w io.Writer, r rcReport) {
 			}
 			return 100 * float64(a) / float64(b)
 		}
-		fmt.Fprintf(w, "\njudged PDF: against the words pdftotext and mutool both hold (%d of %d indexed PDFs; %d without mutool's text: raw figures; %d where they agree on less than half the words: not judged, listed below; RTL reversed: the larger of the judged and the letter-form count, the letter-form count alone where the references disagree)\n",
+		fmt.Fprintf(w, "\njudged PDF: against the words pdftotext and mutool both hold (%d of %d indexed PDFs; %d without mutool's text: raw figures; %d where they agree on less than half the words: not judged, listed below; RTL reversed: by letter form, as MuPDF writes right-to-left lines in drawn order)\n",
 			f.Second, f.Indexed, f.Indexed-f.Second-f.Disagree, f.Disagree)
 		fmt.Fprintf(w, "%-6s %15s %15s %12s %17s %12s\n", "format", "recall med/p10", "precis med/p10", "run together", "pages cut (files)", "RTL reversed")
 		fmt.Fprintf(w, "%-6s %7.3f/%.3f %7.3f/%.3f %12d %11d (%3d) %12d\n", f.Format, f.JRecallMedian, f.JRecallP10, f.JPrecisionMedian, f.JPrecisionP10,
